@@ -1,0 +1,66 @@
+"""What a seat can do: the verbs of RULES.md §2 and §4."""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+from .cards import Card, card_code
+
+MIN_ENVITE = 2
+"""§4: envido is 2 tantos; every bet or raise is at least 2."""
+
+
+class ActionKind(enum.Enum):
+    MUS = "mus"
+    NO_HAY_MUS = "no hay mus"
+    DESCARTE = "descarto"
+    PASO = "paso"
+    ENVIDO = "envido"
+    """A bet of ``amount``; while a bet stands it raises by ``amount`` (§4)."""
+    MAS = "más"
+    """A raise of ``amount`` over the standing bet."""
+    ORDAGO = "órdago"
+    QUIERO = "quiero"
+    NO_QUIERO = "no quiero"
+
+
+class Action(NamedTuple):
+    kind: ActionKind
+    amount: int = 0
+    cards: tuple[Card, ...] = ()
+
+    def text(self) -> str:
+        """Canonical words, as typed at a table and stored in a REPLAY.md transcript."""
+        k = self.kind
+        if k is ActionKind.ENVIDO:
+            return "envido" if self.amount == MIN_ENVITE else f"envido {self.amount}"
+        if k is ActionKind.MAS:
+            return f"{self.amount} más"
+        if k is ActionKind.DESCARTE:
+            return "descarto " + " ".join(card_code(c) for c in self.cards)
+        return k.value
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+MUS = Action(ActionKind.MUS)
+NO_HAY_MUS = Action(ActionKind.NO_HAY_MUS)
+PASO = Action(ActionKind.PASO)
+ORDAGO = Action(ActionKind.ORDAGO)
+QUIERO = Action(ActionKind.QUIERO)
+NO_QUIERO = Action(ActionKind.NO_QUIERO)
+ENVIDO = Action(ActionKind.ENVIDO, MIN_ENVITE)
+
+
+def envido(amount: int = MIN_ENVITE) -> Action:
+    return Action(ActionKind.ENVIDO, amount)
+
+
+def mas(amount: int = MIN_ENVITE) -> Action:
+    return Action(ActionKind.MAS, amount)
+
+
+def descarte(*cards: Card) -> Action:
+    return Action(ActionKind.DESCARTE, 0, tuple(cards))

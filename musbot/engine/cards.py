@@ -1,0 +1,83 @@
+"""The Spanish deck: 40 cards as small ints, with the card codes of RULES.md §1.
+
+A card is ``suit * 10 + rank_index`` so that a hand is a handful of ints: cheap to copy, hash and
+look up in the evaluation tables.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeAlias
+
+Card: TypeAlias = int
+"""A card, 0–39. Use :func:`parse_card` and :func:`card_code` at the edges."""
+
+RANKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+SUITS: str = "oceb"
+"""oros, copas, espadas, bastos."""
+SUIT_NAMES: dict[str, str] = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
+
+DECK: tuple[Card, ...] = tuple(range(40))
+CARD_CODES: tuple[str, ...] = tuple(f"{RANKS[c % 10]}{SUITS[c // 10]}" for c in DECK)
+_BY_CODE: dict[str, Card] = {code: c for c, code in enumerate(CARD_CODES)}
+
+Shuffler: TypeAlias = Callable[[Sequence[Card]], list[Card]]
+"""Returns the given cards in a new order, top first. Tests and replays inject their own."""
+
+
+def rank(card: Card) -> int:
+    """The printed rank: 1–7, 10, 11 or 12."""
+    return RANKS[card % 10]
+
+
+def suit(card: Card) -> str:
+    return SUITS[card // 10]
+
+
+def card_code(card: Card) -> str:
+    return CARD_CODES[card]
+
+
+def parse_card(code: str) -> Card:
+    """Parses ``12o``-style codes; raises ``KeyError`` for anything else (callers word the error)."""
+    return _BY_CODE[code.strip().lower()]
+
+
+def is_card_code(code: str) -> bool:
+    return code.strip().lower() in _BY_CODE
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    return [CARD_CODES[c] for c in cards]
+
+
+_FACTORIALS = [math.factorial(n) for n in range(41)]
+
+
+def secure_shuffle(cards: Sequence[Card]) -> list[Card]:
+    """A uniform permutation from one call to the OS's CSPRNG.
+
+    One random integer below n! is decoded as a Lehmer code: every permutation is equally likely
+    and the whole deck costs a single ``secrets`` call, not one per card.
+    """
+    pool = list(cards)
+    r = secrets.randbelow(_FACTORIALS[len(pool)])
+    out: list[Card] = []
+    for k in range(len(pool), 0, -1):
+        r, i = divmod(r, k)
+        out.append(pool.pop(i))
+    return out
+
+
+def seeded_shuffler(seed: int | str) -> Shuffler:
+    """A reproducible shuffler for tests, benchmarks and ``--seed`` demos; never for real tables."""
+    import random
+
+    rng = random.Random(seed)
+
+    def shuffle(cards: Sequence[Card]) -> list[Card]:
+        return rng.sample(list(cards), len(cards))
+
+    return shuffle

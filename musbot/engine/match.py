@@ -1,0 +1,104 @@
+"""A partida: hands, games (juegos), vacas (RULES.md §6), and the mano moving on after each hand."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from . import events as ev
+from .actions import Action
+from .cards import Card, Shuffler, secure_shuffle
+from .errors import IllegalAction
+from .hand import Hand
+from .rules import Rules
+from .view import SeatView
+
+
+class Match:
+    """Drives hand after hand until a team wins the partida. Like :class:`Hand`, it changes only
+    through :meth:`apply`, which returns the public events that action caused (the next hand's
+    deal included)."""
+
+    __slots__ = ("rules", "n", "mano", "scores", "games", "vacas", "winner", "hand",
+                 "hand_number", "game_number", "_shuffler", "_new_game")
+
+    def __init__(self, rules: Rules | None = None, *, first_mano: int | None = None,
+                 shuffler: Shuffler = secure_shuffle) -> None:
+        self.rules = rules or Rules()
+        self.n = self.rules.jugadores
+        self.mano = first_mano if first_mano is not None else secrets.randbelow(self.n)
+        self.scores = [0, 0]
+        self.games = [0, 0]
+        self.vacas = [0, 0]
+        self.winner: int | None = None
+        self.hand_number = 0
+        self.game_number = 1
+        self._shuffler = shuffler
+        self._new_game = True
+        self.hand = self._deal()
+
+    def _deal(self, deck: list[Card] | None = None) -> Hand:
+        self.hand_number += 1
+        corrido = self.rules.mus_corrido and self._new_game
+        self._new_game = False
+        return Hand.deal(self.rules, deck, mano=self.mano, scores=self.scores, corrido=corrido,
+                         shuffler=self._shuffler)
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.winner is not None else self.hand.to_act
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        return () if self.winner is not None else self.hand.legal_actions(seat)
+
+    def apply(self, seat: int, action: Action) -> list[ev.Event]:
+        if self.winner is not None:
+            raise IllegalAction("match_over")
+        hand = self.hand
+        start = len(hand.events)
+        hand.apply(seat, action)
+        new = hand.events[start:]
+        if hand.finished:
+            new.extend(self._after_hand(hand))
+        return new
+
+    def _after_hand(self, hand: Hand) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        won = hand.game_winner
+        if won is None:
+            self.scores = list(hand.scores)
+        else:
+            self.games[won] += 1
+            self.scores = [0, 0]
+            self.game_number += 1
+            self._new_game = True
+            if self.games[won] >= self.rules.juegos:
+                self.vacas[won] += 1
+                self.games = [0, 0]
+                out.append(ev.VacaWon(won, (self.vacas[0], self.vacas[1])))
+                if self.vacas[won] >= self.rules.vacas:
+                    self.winner = won
+                    out.append(ev.MatchWon(won))
+                    return out
+        self.mano = (hand.mano + 1) % self.n
+        self.hand = self._deal()
+        out.extend(self.hand.events)
+        return out
+
+    def view(self, seat: int) -> SeatView:
+        return self.hand.view(
+            seat,
+            games=(self.games[0], self.games[1]),
+            vacas=(self.vacas[0], self.vacas[1]),
+            hand_number=self.hand_number,
+            match_winner=self.winner,
+        )
+
+    def summary(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "games": list(self.games),
+                "vacas": list(self.vacas), "winner": self.winner,
+                "hand_number": self.hand_number}

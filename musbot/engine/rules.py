@@ -1,0 +1,62 @@
+"""Per-table rule variants (RULES.md, every rule marked [variant])."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Literal
+
+PLAYER_COUNTS = (2, 4, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The variants a table is played with; a table keeps the ones it started with."""
+
+    reyes: Literal[4, 8] = 8
+    """8: every 3 is a rey and every 2 an as (§1)."""
+    puntos: int = 40
+    """Target of a juego (§5); trios default to 50 (§8)."""
+    juegos: int = 3
+    """Games to win a vaca (§6)."""
+    vacas: int = 1
+    """Vacas to win the partida (§6)."""
+    real: bool = False
+    """La real: 7-7-7-sota beats every other 31 (§3)."""
+    mus_corrido: bool = False
+    """First hand of each game corrido y sin señas (§2)."""
+    senas: bool = True
+    sena_cazada: float = 0.10
+    jugadores: Literal[2, 4, 6] = 4
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.reyes not in (4, 8):
+            raise ValueError("reyes debe ser 4 u 8")
+        if self.jugadores not in PLAYER_COUNTS:
+            raise ValueError("se juega con 2, 4 o 6 jugadores")
+        if not 1 <= self.puntos <= 1000:
+            raise ValueError("puntos debe estar entre 1 y 1000")
+        if self.juegos < 1 or self.vacas < 1:
+            raise ValueError("juegos y vacas deben ser al menos 1")
+        if not 0.0 <= self.sena_cazada <= 1.0:
+            raise ValueError("seña cazada es una probabilidad entre 0 y 1")
+
+    @classmethod
+    def for_players(cls, jugadores: int, **variants: Any) -> Rules:
+        """Defaults of RULES.md for that many players: trios play to 50 unless told otherwise."""
+        if jugadores == 6 and "puntos" not in variants:
+            variants["puntos"] = 50
+        return cls(jugadores=jugadores, **variants)  # type: ignore[arg-type]
+
+    def with_(self, **changes: Any) -> Rules:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("extra")
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        known = {f.name for f in fields(cls)} - {"extra"}
+        return cls(**{k: v for k, v in data.items() if k in known})
