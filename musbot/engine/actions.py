@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from .cards import Card, card_code
 
@@ -25,7 +25,11 @@ class ActionKind(enum.Enum):
     NO_QUIERO = "no quiero"
 
 
-class Action(NamedTuple):
+@dataclass(unsafe_hash=True)
+class Action:
+    """One action. Immutable by convention (hashed, shared as constants); not ``frozen`` only
+    because mypyc builds frozen dataclasses several times slower (see events.py)."""
+
     kind: ActionKind
     amount: int = 0
     cards: tuple[Card, ...] = ()

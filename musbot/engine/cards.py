@@ -6,8 +6,8 @@ look up in the evaluation tables.
 
 from __future__ import annotations
 
-import math
-import secrets
+import os
+import struct
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeAlias
 
@@ -41,7 +41,7 @@ def card_code(card: Card) -> str:
 
 
 def parse_card(code: str) -> Card:
-    """Parses ``12o``-style codes; raises ``KeyError`` for anything else (callers word the error)."""
+    """Parses ``12o``-style codes; raises ``KeyError`` otherwise (callers word the error)."""
     return _BY_CODE[code.strip().lower()]
 
 
@@ -53,22 +53,28 @@ def codes(cards: Iterable[Card]) -> list[str]:
     return [CARD_CODES[c] for c in cards]
 
 
-_FACTORIALS = [math.factorial(n) for n in range(41)]
-
-
 def secure_shuffle(cards: Sequence[Card]) -> list[Card]:
-    """A uniform permutation from one call to the OS's CSPRNG.
+    """A uniform permutation from the OS's CSPRNG (RULES.md §2).
 
-    One random integer below n! is decoded as a Lehmer code: every permutation is equally likely
-    and the whole deck costs a single ``secrets`` call, not one per card.
+    Fisher–Yates over 32-bit draws taken from a single ``os.urandom`` call; a draw that falls in
+    the biased tail above the largest multiple of the range is rejected and redrawn, so every
+    permutation is exactly equally likely.
     """
-    pool = list(cards)
-    r = secrets.randbelow(_FACTORIALS[len(pool)])
-    out: list[Card] = []
-    for k in range(len(pool), 0, -1):
-        r, i = divmod(r, k)
-        out.append(pool.pop(i))
-    return out
+    deck = list(cards)
+    n = len(deck)
+    draws = struct.unpack(f"<{n}I", os.urandom(4 * n))
+    for i in range(n - 1, 0, -1):
+        span = i + 1
+        x: int = draws[i]
+        limit = _TWO32 - _TWO32 % span
+        while x >= limit:
+            x = struct.unpack("<I", os.urandom(4))[0]
+        j = x % span
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+_TWO32 = 1 << 32
 
 
 def seeded_shuffler(seed: int | str) -> Shuffler:

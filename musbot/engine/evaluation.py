@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from .cards import RANKS, Card
 
@@ -28,6 +29,9 @@ class Lance(enum.IntEnum):
     def nombre(self) -> str:
         return self.name.lower()
 
+
+LANCES: tuple[Lance, ...] = tuple(Lance)
+LANCE_NAMES: tuple[str, ...] = tuple(lance.name.lower() for lance in Lance)
 
 # Rank classes, low to high: as, 2, 3, 4, 5, 6, 7, sota, caballo, rey.
 AS, DOS, TRES, CUATRO, CINCO, SEIS, SIETE, SOTA, CABALLO, REY = range(10)
@@ -93,8 +97,19 @@ def _pares_of(classes: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
 class Tables:
     """Strength tables for one (reyes, real) combination; build through :func:`tables`."""
 
-    __slots__ = ("reyes", "real", "card_key", "index_of", "infos", "strength", "pares_base",
-                 "juego_base", "has_pares", "has_juego", "total")
+    __slots__ = (
+        "card_key",
+        "has_juego",
+        "has_pares",
+        "index_of",
+        "infos",
+        "juego_base",
+        "pares_base",
+        "real",
+        "reyes",
+        "strength",
+        "total",
+    )
 
     def __init__(self, reyes: int, real: bool) -> None:
         self.reyes = reyes
@@ -115,7 +130,7 @@ class Tables:
         self.index_of = index_of
         self.infos: tuple[HandInfo, ...] = tuple(infos)
 
-        keys = {
+        keys: dict[Lance, list[Any]] = {
             Lance.GRANDE: [i.classes for i in infos],
             # Lower cards win at chica: negate so that a larger key is a better hand.
             Lance.CHICA: [tuple(-k for k in reversed(i.classes)) for i in infos],
@@ -155,7 +170,7 @@ class Tables:
         return s[a] - s[b]
 
 
-def _ordinals(keys: list) -> tuple[int, ...]:
+def _ordinals(keys: list[Any]) -> tuple[int, ...]:
     order = {k: n for n, k in enumerate(sorted(set(keys)))}
     return tuple(order[k] for k in keys)
 
@@ -165,16 +180,11 @@ def tables(reyes: int = 8, real: bool = False) -> Tables:
     return Tables(reyes, real)
 
 
-def best_seat(strengths: Sequence[int], hand_index: Sequence[int], mano: int,
-              seats: Sequence[int] | None = None) -> int:
-    """The seat with the best hand; ties go to the seat nearer the mano (§1)."""
-    n = len(hand_index)
-    best = -1
-    best_s = -1
-    for k in range(n):
-        seat = (mano + k) % n
-        if seats is not None and seat not in seats:
-            continue
+def best_seat(strengths: Sequence[int], hand_index: Sequence[int], order: Sequence[int]) -> int:
+    """The seat with the best hand; ``order`` runs from the mano, so a tie goes to the seat
+    nearer the mano (§1)."""
+    best = best_s = -1
+    for seat in order:
         s = strengths[hand_index[seat]]
         if s > best_s:
             best, best_s = seat, s

@@ -1,71 +1,88 @@
 """Everything public that happens, in order. The table layer and the replay narrate from these and
 never re-derive a rule. Nothing here holds a card that is still private: cards appear only in
-:class:`Showdown`, when every hand is shown."""
+:class:`Showdown`, when every hand is shown.
+
+Events are plain dataclasses, treated as immutable by convention: mypyc (see setup.py) builds a
+frozen dataclass through ``object.__setattr__``, several times slower, and the engine makes a
+dozen of these per hand."""
 
 from __future__ import annotations
 
-from typing import NamedTuple, TypeAlias
+from dataclasses import dataclass
+from typing import TypeAlias
 
 from .actions import Action
 from .cards import Card
 from .evaluation import Lance
 
 
-class HandStarted(NamedTuple):
+@dataclass
+class HandStarted:
     mano: int
     scores: tuple[int, int]
     corrido: bool
 
 
-class MusSaid(NamedTuple):
+@dataclass
+class MusSaid:
     seat: int
     mus: bool
     """False: this seat cut (no hay mus)."""
 
 
-class ManoChanged(NamedTuple):
+@dataclass
+class ManoChanged:
     """Mus corrido: the first to cut becomes the mano (§2)."""
 
     mano: int
 
 
-class Discarded(NamedTuple):
+@dataclass
+class Discarded:
     seat: int
-    count: int
+    cards: int
+    """How many cards (which ones stays private)."""
 
 
-class Reshuffled(NamedTuple):
+@dataclass
+class Reshuffled:
     """The deck ran out; the discards on the table became the new deck (§2)."""
 
     cards: int
     set_aside: int
 
 
-class CardsReplaced(NamedTuple):
+@dataclass
+class CardsReplaced:
     """Every seat got as many cards as it discarded; a new mus round starts."""
 
     counts: tuple[int, ...]
 
 
-class LanceStarted(NamedTuple):
+@dataclass
+class LanceStarted:
     lance: Lance
     speakers: tuple[int, ...]
 
 
-class Declared(NamedTuple):
+@dataclass
+class Declared:
+    """Every seat's truthful "sí" or "no" before Pares or Juego (§3), by seat."""
+
     lance: Lance
-    seat: int
-    has: bool
+    has: tuple[bool, ...]
 
 
-class LanceWithoutBetting(NamedTuple):
+@dataclass
+class LanceWithoutBetting:
     """Nobody, or only one pair, holds pares/juego: no betting (§3). ``team`` None = nobody."""
 
     lance: Lance
     team: int | None
 
 
-class Spoke(NamedTuple):
+@dataclass
+class Spoke:
     """A betting word: paso, envido, más, órdago, quiero, no quiero. ``total`` is the standing
     bet after it (0 if none, -1 for an órdago)."""
 
@@ -74,7 +91,8 @@ class Spoke(NamedTuple):
     total: int
 
 
-class LanceEnded(NamedTuple):
+@dataclass
+class LanceEnded:
     lance: Lance
     outcome: str
     """'paso', 'querido', 'deje', 'ordago'."""
@@ -84,12 +102,14 @@ class LanceEnded(NamedTuple):
     """Accepted bet or the deje's tantos; 0 en paso."""
 
 
-class Showdown(NamedTuple):
+@dataclass
+class Showdown:
     hands: tuple[tuple[Card, ...], ...]
     winners: dict[str, int | None]
 
 
-class Scored(NamedTuple):
+@dataclass
+class Scored:
     """One step of the ledger (REPLAY.md): 'deje', 'apuesta', 'paso', 'base', 'punto', 'ordago'."""
 
     team: int
@@ -99,22 +119,26 @@ class Scored(NamedTuple):
     scores: tuple[int, int]
 
 
-class GameWon(NamedTuple):
+@dataclass
+class GameWon:
     team: int
     ordago: bool
 
 
-class HandEnded(NamedTuple):
+@dataclass
+class HandEnded:
     scores: tuple[int, int]
     game_winner: int | None
 
 
-class VacaWon(NamedTuple):
+@dataclass
+class VacaWon:
     team: int
     vacas: tuple[int, int]
 
 
-class MatchWon(NamedTuple):
+@dataclass
+class MatchWon:
     team: int
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, Final
 
 from . import events as ev
 from .actions import (
@@ -25,12 +26,11 @@ from .actions import (
     QUIERO,
     Action,
     ActionKind,
-    descarte,
     mas,
 )
 from .cards import DECK, Card, Shuffler, card_code, secure_shuffle
 from .errors import IllegalAction, InvalidDeal, NotYourTurn
-from .evaluation import Lance, Tables, best_seat, tables
+from .evaluation import LANCE_NAMES, LANCES, Lance, Tables, best_seat, tables
 from .rules import Rules
 from .view import SeatView
 
@@ -42,7 +42,8 @@ class Phase(enum.Enum):
     TERMINADA = "terminada"
 
 
-class LanceResult(NamedTuple):
+@dataclass
+class LanceResult:
     """How a lance closed. ``outcome``: 'nadie' (nobody holds pares/juego), 'sin_apuesta' (only
     one team holds them), 'paso', 'querido', 'deje', 'ordago'."""
 
@@ -51,25 +52,86 @@ class LanceResult(NamedTuple):
     tantos: int
 
 
-_K = ActionKind
-_MUS_ACTIONS = (MUS, NO_HAY_MUS)
-_OPENING = (PASO, ENVIDO, ORDAGO)
-_ANSWERS = (QUIERO, NO_QUIERO, mas(MIN_ENVITE), ORDAGO)
-_ANSWERS_ORDAGO = (QUIERO, NO_QUIERO)
-_BETTING_KINDS = frozenset({_K.PASO, _K.ENVIDO, _K.MAS, _K.ORDAGO, _K.QUIERO, _K.NO_QUIERO})
-_LANCE_ORDER = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)
+# Members bound once as Final names: mypyc compiles them to C statics, where ``Phase.LANCE`` or
+# ``ActionKind.PASO`` would be two dictionary lookups on every action.
+_MUS: Final = ActionKind.MUS
+_NO_HAY_MUS: Final = ActionKind.NO_HAY_MUS
+_DESCARTE: Final = ActionKind.DESCARTE
+_PASO: Final = ActionKind.PASO
+_ENVIDO: Final = ActionKind.ENVIDO
+_MAS: Final = ActionKind.MAS
+_ORDAGO: Final = ActionKind.ORDAGO
+_QUIERO: Final = ActionKind.QUIERO
+_NO_QUIERO: Final = ActionKind.NO_QUIERO
+_PH_MUS: Final = Phase.MUS
+_PH_DESCARTE: Final = Phase.DESCARTE
+_PH_LANCE: Final = Phase.LANCE
+_PH_TERMINADA: Final = Phase.TERMINADA
+_GRANDE: Final = Lance.GRANDE
+_CHICA: Final = Lance.CHICA
+_PARES: Final = Lance.PARES
+_JUEGO: Final = Lance.JUEGO
+_PUNTO: Final = Lance.PUNTO
+
+_MUS_ACTIONS: Final = (MUS, NO_HAY_MUS)
+_OPENING: Final = (PASO, ENVIDO, ORDAGO)
+_ANSWERS: Final = (QUIERO, NO_QUIERO, mas(MIN_ENVITE), ORDAGO)
+_ANSWERS_ORDAGO: Final = (QUIERO, NO_QUIERO)
+_OPENING_ERRORS = {_MAS: "no_bet_to_raise", _QUIERO: "no_bet_to_answer",
+                   _NO_QUIERO: "no_bet_to_answer"}
+_LANCE_ORDER: Final = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)
+_SUBSETS: Final = tuple(c for k in range(1, 5) for c in itertools.combinations(range(4), k))
 
 
 class Hand:
     """A hand in progress. Seats are 0..n-1 in playing order; team of a seat is ``seat % 2``."""
 
     __slots__ = (
-        "rules", "n", "tables", "mano", "corrido", "target", "scores", "hands", "idx", "deck",
-        "pos", "pile", "phase", "to_act", "lance", "results", "events", "ledger", "actions",
-        "game_winner", "dealt", "initial_deck", "initial_scores", "initial_mano", "reshuffles",
-        "_given_reshuffles", "_reshuffler", "_start", "_count", "_round_discards",
-        "_discard_rounds", "_eligible", "_speakers", "_queue", "_qpos", "_bet", "_prev",
-        "_bettor", "_ordago", "_eliminated", "_declarations", "_revealed",
+        "_all_eligible",
+        "_bet",
+        "_bettor",
+        "_count",
+        "_declarations",
+        "_discard_rounds",
+        "_eligible",
+        "_eliminated",
+        "_given_reshuffles",
+        "_ordago",
+        "_order",
+        "_prev",
+        "_qpos",
+        "_queue",
+        "_reshuffler",
+        "_revealed",
+        "_round_discards",
+        "_speakers",
+        "_start",
+        "_winners",
+        "actions",
+        "corrido",
+        "dealt",
+        "deck",
+        "events",
+        "game_winner",
+        "hands",
+        "idx",
+        "initial_deck",
+        "initial_mano",
+        "initial_scores",
+        "lance",
+        "ledger",
+        "mano",
+        "n",
+        "phase",
+        "pile",
+        "pos",
+        "reshuffles",
+        "results",
+        "rules",
+        "scores",
+        "tables",
+        "target",
+        "to_act",
     )
 
     def __init__(
@@ -98,9 +160,10 @@ class Hand:
         self.scores = [int(scores[0]), int(scores[1])]
         self.initial_scores = (self.scores[0], self.scores[1])
         self.hands = [list(h) for h in hands]
-        self.dealt = tuple(tuple(h) for h in hands)
-        index = self.tables.index
-        self.idx = [index(h) for h in self.hands]
+        self.dealt = tuple([tuple(h) for h in hands])
+        key = self.tables.card_key
+        index_of = self.tables.index_of
+        self.idx = [index_of[key[a] + key[b] + key[c] + key[d]] for a, b, c, d in self.hands]
         self.deck = list(deck)
         self.initial_deck = tuple(deck)
         self.pos = 0
@@ -116,16 +179,19 @@ class Hand:
         self._discard_rounds: list[tuple[int, ...]] = []
         self._declarations: dict[Lance, tuple[bool, ...]] = {}
         self._revealed = False
-        self._eligible: list[bool] = [True] * n
+        self._winners: list[int | None] = []
+        self._eligible: Sequence[bool] = (True,) * n
         self._speakers: tuple[int, ...] = ()
         self._eliminated: list[bool] = [False] * n
-        self._queue: list[int] = []
+        self._queue: tuple[int, ...] = ()
         self._qpos = 0
         self._bet = 0
         self._prev = 0
         self._bettor = -1
         self._ordago = False
         self.lance: Lance | None = None
+        self._all_eligible = (True,) * n
+        self._set_mano(mano)
         self.events.append(ev.HandStarted(mano, (self.scores[0], self.scores[1]), corrido))
         self._start_mus_round(mano)
 
@@ -145,9 +211,9 @@ class Hand:
         cards = list(deck) if deck is not None else shuffler(DECK)
         if deck is not None:
             _validate_cards(cards)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for k in range(4 * n):
-            hands[(mano + k) % n].append(cards[k])
+        hands: list[list[Card]] = [[]] * n
+        for k in range(n):
+            hands[(mano + k) % n] = cards[k:4 * n:n]
         return cls(rules, hands, cards[4 * n:], mano=mano, scores=scores, corrido=corrido,
                    reshuffler=shuffler, validate=False)
 
@@ -155,7 +221,7 @@ class Hand:
 
     @property
     def finished(self) -> bool:
-        return self.phase is Phase.TERMINADA
+        return self.phase is _PH_TERMINADA
 
     @property
     def postre(self) -> int:
@@ -182,102 +248,79 @@ class Hand:
         if seat != self.to_act:
             return ()
         phase = self.phase
-        if phase is Phase.LANCE:
+        if phase is _PH_LANCE:
             if self._ordago:
                 return _ANSWERS_ORDAGO
             return _ANSWERS if self._bet else _OPENING
-        if phase is Phase.MUS:
+        if phase is _PH_MUS:
             return _MUS_ACTIONS
-        if phase is Phase.DESCARTE:
+        if phase is _PH_DESCARTE:
             hand = self.hands[seat]
-            return tuple(
-                descarte(*combo)
-                for k in range(1, len(hand) + 1)
-                for combo in itertools.combinations(hand, k)
-            )
+            return tuple([Action(_DESCARTE, 0, tuple([hand[i] for i in combo]))
+                          for combo in _SUBSETS if combo[-1] < len(hand)])
         return ()
-
-    def is_legal(self, seat: int, action: Action) -> bool:
-        try:
-            self._check(seat, action)
-        except IllegalAction:
-            return False
-        return True
 
     # --- the only way to change a hand --------------------------------------------------------
 
     def apply(self, seat: int, action: Action) -> None:
         """Applies one action of ``seat``; raises :class:`IllegalAction` and changes nothing if the
         rules do not allow it now."""
-        self._check(seat, action)
-        self.actions.append((seat, action))
+        if seat != self.to_act:
+            self._wrong_seat(seat)
         phase = self.phase
-        if phase is Phase.LANCE:
+        if phase is _PH_LANCE:
             self._bet_action(seat, action)
-        elif phase is Phase.MUS:
+        elif phase is _PH_MUS:
             self._mus_action(seat, action)
         else:
             self._discard_action(seat, action)
+        self.actions.append((seat, action))
 
-    def _check(self, seat: int, action: Action) -> None:
-        phase = self.phase
-        if phase is Phase.TERMINADA:
+    def is_legal(self, seat: int, action: Action) -> bool:
+        legal = self.legal_actions(seat)
+        if not legal:
+            return False
+        kind = action.kind
+        kinds = {a.kind for a in legal}
+        if kind is _ENVIDO or kind is _MAS:
+            return action.amount >= MIN_ENVITE and (
+                _MAS in kinds or (kind is _ENVIDO and _ENVIDO in kinds))
+        if kind is _PASO:
+            return _PASO in kinds or _NO_QUIERO in kinds
+        if kind is _DESCARTE:
+            hand = self.hands[seat]
+            return (_DESCARTE in kinds and bool(action.cards)
+                    and len(set(action.cards)) == len(action.cards)
+                    and all(c in hand for c in action.cards))
+        return kind in kinds
+
+    def _wrong_seat(self, seat: int) -> None:
+        if self.phase is _PH_TERMINADA:
             raise IllegalAction("hand_over")
         if not 0 <= seat < self.n:
             raise IllegalAction("no_such_seat", seat=seat)
-        if seat != self.to_act:
-            if phase is Phase.LANCE and not self._eligible[seat]:
-                raise IllegalAction(
-                    "pares_only" if self.lance is Lance.PARES else "juego_only", seat=seat
-                )
-            raise NotYourTurn(seat, self.to_act)
-        kind = action.kind
-        if phase is Phase.LANCE:
-            if kind not in _BETTING_KINDS:
-                raise IllegalAction("betting_now", lance=self.lance)
-            if kind is _K.ENVIDO or kind is _K.MAS:
-                if action.amount < MIN_ENVITE:
-                    raise IllegalAction("min_bet", amount=action.amount)
-                if self._ordago:
-                    raise IllegalAction("ordago_no_raise")
-                if kind is _K.MAS and not self._bet:
-                    raise IllegalAction("no_bet_to_raise")
-            elif kind is _K.ORDAGO:
-                if self._ordago:
-                    raise IllegalAction("ordago_no_raise")
-            elif kind is _K.QUIERO or kind is _K.NO_QUIERO:
-                if not self._bet and not self._ordago:
-                    raise IllegalAction("no_bet_to_answer")
-        elif phase is Phase.MUS:
-            if kind is not _K.MUS and kind is not _K.NO_HAY_MUS:
-                raise IllegalAction("mus_now")
-        else:
-            if kind is not _K.DESCARTE:
-                raise IllegalAction("discard_now")
-            cards = action.cards
-            if not cards:
-                raise IllegalAction("discard_none")
-            if len(set(cards)) != len(cards):
-                raise IllegalAction("discard_repeated")
-            hand = self.hands[seat]
-            for c in cards:
-                if c not in hand:
-                    raise IllegalAction("discard_not_held", card=card_code(c))
+        if self.phase is _PH_LANCE and not self._eligible[seat]:
+            raise IllegalAction("pares_only" if self.lance is _PARES else "juego_only",
+                                seat=seat)
+        raise NotYourTurn(seat, self.to_act)
 
     # --- mus and discards (§2) ----------------------------------------------------------------
 
     def _start_mus_round(self, start: int) -> None:
-        self.phase = Phase.MUS
+        self.phase = _PH_MUS
         self._start = start
         self._count = 0
         self.to_act: int | None = start
 
     def _mus_action(self, seat: int, action: Action) -> None:
-        if action.kind is _K.MUS:
+        kind = action.kind
+        if kind is not _MUS and kind is not _NO_HAY_MUS:
+            raise IllegalAction("mus_now")
+        if kind is _MUS:
             self.events.append(ev.MusSaid(seat, True))
             self._count += 1
             if self._count == self.n:
-                self.phase = Phase.DESCARTE
+                self.phase = _PH_DESCARTE
                 self._count = 0
                 self._round_discards: list[tuple[Card, ...]] = [()] * self.n
                 self.to_act = self._start
@@ -286,13 +329,22 @@ class Hand:
             return
         self.events.append(ev.MusSaid(seat, False))
         if self.corrido and seat != self.mano:
-            self.mano = seat
+            self._set_mano(seat)
             self.events.append(ev.ManoChanged(seat))
         self._begin_lances()
 
     def _discard_action(self, seat: int, action: Action) -> None:
+        if action.kind is not _DESCARTE:
+            raise IllegalAction("discard_now")
         cards = action.cards
         hand = self.hands[seat]
+        if not cards:
+            raise IllegalAction("discard_none")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("discard_repeated")
+        for c in cards:
+            if c not in hand:
+                raise IllegalAction("discard_not_held", card=card_code(c))
         for c in cards:
             hand.remove(c)
         self.pile.extend(cards)
@@ -322,9 +374,9 @@ class Hand:
             self.idx[seat] = self.tables.index(hand)
         self._discard_rounds.append(counts)
         self.events.append(ev.CardsReplaced(counts))
-        # Mus corrido: when all want mus the next player deals, so the next round starts one
-        # seat further on (seeds 003 and 004); otherwise every round starts at the mano.
-        self._start_mus_round((self._start + 1) % n if self.corrido else self.mano)
+        # RULES.md §2: every mus round starts at the mano, in a corrido hand too (the seeds'
+        # passing of the deck to the next dealer is not part of the specification).
+        self._start_mus_round(self.mano)
 
     def _reshuffle(self, set_aside: Sequence[Card]) -> None:
         aside = [c for c in self.pile if c in set_aside]
@@ -350,27 +402,30 @@ class Hand:
     # --- the lances (§3, §4) ------------------------------------------------------------------
 
     def _begin_lances(self) -> None:
-        self.phase = Phase.LANCE
+        self.phase = _PH_LANCE
         self._open_lance(0)
+
+    def _set_mano(self, mano: int) -> None:
+        self.mano = mano
+        self._order = tuple((mano + k) % self.n for k in range(self.n))
 
     def _open_lance(self, position: int) -> None:
         """Opens the lance at ``position`` of Grande, Chica, Pares, Juego, skipping those without
         betting; after the last one, the tanteo."""
         n = self.n
-        mano = self.mano
-        order = [(mano + k) % n for k in range(n)]
+        order = self._order
         while position < 4:
             lance = _LANCE_ORDER[position]
-            if lance is Lance.PARES or lance is Lance.JUEGO:
-                has = self.tables.has_pares if lance is Lance.PARES else self.tables.has_juego
-                holders = [has[self.idx[s]] for s in range(n)]
-                self._declarations[lance] = tuple(holders)
-                for s in order:
-                    self.events.append(ev.Declared(lance, s, holders[s]))
-                teams = {s % 2 for s in range(n) if holders[s]}
-                if lance is Lance.JUEGO and not teams:
-                    lance = Lance.PUNTO
-                    self._eligible = [True] * n
+            eligible = self._all_eligible
+            if position >= 2:
+                has = self.tables.has_pares if position == 2 else self.tables.has_juego
+                idx = self.idx
+                holders = tuple([has[idx[s]] for s in range(n)])
+                self._declarations[lance] = holders
+                self.events.append(ev.Declared(lance, holders))
+                teams = {s & 1 for s in range(n) if holders[s]}
+                if lance is _JUEGO and not teams:
+                    lance = _PUNTO
                 elif len(teams) < 2:
                     team = teams.pop() if teams else None
                     self.results[lance] = LanceResult(
@@ -379,32 +434,32 @@ class Hand:
                     position += 1
                     continue
                 else:
-                    self._eligible = holders
-            else:
-                self._eligible = [True] * n
+                    eligible = holders
+            self._eligible = eligible
             self.lance = lance
-            self._speakers = tuple(s for s in order if self._eligible[s])
-            self._queue = list(self._speakers)
+            speakers = tuple([s for s in order if eligible[s]])
+            self._speakers = speakers
+            self._queue = speakers
             self._qpos = 0
             self._bet = 0
             self._prev = 0
             self._bettor = -1
             self._ordago = False
             self._eliminated = [False] * n
-            self.to_act = self._queue[0]
-            self.events.append(ev.LanceStarted(lance, self._speakers))
+            self.to_act = speakers[0]
+            self.events.append(ev.LanceStarted(lance, speakers))
             return
         self._tanteo()
 
     def _next_lance(self) -> None:
         lance = self.lance
-        self._open_lance(4 if lance is Lance.PUNTO else int(lance) + 1)  # type: ignore[arg-type]
+        self._open_lance(4 if lance is _PUNTO else int(lance) + 1)  # type: ignore[arg-type]
 
     def _bet_action(self, seat: int, action: Action) -> None:
         kind = action.kind
         events = self.events
         if not self._bet and not self._ordago:
-            if kind is _K.PASO:
+            if kind is _PASO:
                 events.append(ev.Spoke(seat, action, 0))
                 self._qpos += 1
                 if self._qpos == len(self._queue):
@@ -412,40 +467,52 @@ class Hand:
                 else:
                     self.to_act = self._queue[self._qpos]
                 return
-            self._prev = 1  # §4.5: a refused first bet pays 1.
-            if kind is _K.ORDAGO:
+            if kind is _ENVIDO:
+                if action.amount < MIN_ENVITE:
+                    raise IllegalAction("min_bet", amount=action.amount)
+                self._bet = action.amount
+                events.append(ev.Spoke(seat, action, self._bet))
+            elif kind is _ORDAGO:
                 self._ordago = True
                 events.append(ev.Spoke(seat, action, -1))
             else:
-                self._bet = action.amount
-                events.append(ev.Spoke(seat, action, self._bet))
+                raise IllegalAction(_OPENING_ERRORS.get(kind, "betting_now"), lance=self.lance)
+            self._prev = 1  # §4.5: a refused first bet pays 1.
             self._answer_after(seat)
             return
-        if kind is _K.QUIERO:
+        if kind is _QUIERO:
             events.append(ev.Spoke(seat, action, -1 if self._ordago else self._bet))
             if self._ordago:
                 self._ordago_accepted()
             else:
                 self._close(LanceResult("querido", None, self._bet))
             return
-        if kind is _K.NO_QUIERO or kind is _K.PASO:
+        if kind is _NO_QUIERO or kind is _PASO:
             events.append(ev.Spoke(seat, NO_QUIERO, -1 if self._ordago else self._bet))
             self._eliminated[seat] = True
             self._qpos += 1
             if self._qpos < len(self._queue):
                 self.to_act = self._queue[self._qpos]
                 return
-            team = self._bettor % 2
-            self._close(LanceResult("deje", team, self._prev))
+            self._close(LanceResult("deje", self._bettor & 1, self._prev))
             return
         # A raise (envido N / N más) or an órdago over the standing bet.
-        self._prev = self._bet
-        if kind is _K.ORDAGO:
+        if kind is _ENVIDO or kind is _MAS:
+            if self._ordago:
+                raise IllegalAction("ordago_no_raise")
+            if action.amount < MIN_ENVITE:
+                raise IllegalAction("min_bet", amount=action.amount)
+            self._prev = self._bet
+            self._bet += action.amount
+            events.append(ev.Spoke(seat, mas(action.amount), self._bet))
+        elif kind is _ORDAGO:
+            if self._ordago:
+                raise IllegalAction("ordago_no_raise")
+            self._prev = self._bet
             self._ordago = True
             events.append(ev.Spoke(seat, action, -1))
         else:
-            self._bet += action.amount
-            events.append(ev.Spoke(seat, mas(action.amount), self._bet))
+            raise IllegalAction("betting_now", lance=self.lance)
         self._answer_after(seat)
 
     def _answer_after(self, seat: int) -> None:
@@ -455,10 +522,10 @@ class Hand:
         team = seat % 2
         eligible = self._eligible
         eliminated = self._eliminated
-        self._queue = [
+        self._queue = tuple([
             s for s in ((seat + k) % n for k in range(1, n))
-            if s % 2 != team and eligible[s] and not eliminated[s]
-        ]
+            if s & 1 != team and eligible[s] and not eliminated[s]
+        ])
         self._qpos = 0
         self.to_act = self._queue[0]
 
@@ -475,12 +542,13 @@ class Hand:
     def _ordago_accepted(self) -> None:
         lance = self.lance
         assert lance is not None
-        winner = self._winner(lance)
+        seats = self._winner_seats()
+        winner = seats[lance]
         assert winner is not None
-        team = winner % 2
+        team = winner & 1
         self.results[lance] = LanceResult("ordago", team, 0)
         self.events.append(ev.LanceEnded(lance, "ordago", None, 0))
-        self._showdown()
+        self._showdown(seats)
         step = ev.Scored(team, 0, lance, "ordago", (self.scores[0], self.scores[1]))
         self.ledger.append(step)
         self.events.append(step)
@@ -490,75 +558,81 @@ class Hand:
 
     # --- showdown and tanteo (§5) -------------------------------------------------------------
 
-    def _winner(self, lance: Lance) -> int | None:
-        """The seat with the best hand for ``lance`` now, or None if nobody holds pares/juego
-        (or, for punto, if somebody has juego)."""
+    def _winner_seats(self) -> list[int | None]:
+        """For each lance, the seat with the best hand now (ties to the seat nearer the mano), or
+        None where nobody holds pares/juego, or at punto when somebody has juego."""
         t = self.tables
         idx = self.idx
-        if lance is Lance.PARES and not any(t.has_pares[i] for i in idx):
-            return None
-        has_juego = any(t.has_juego[i] for i in idx)
-        if (lance is Lance.JUEGO and not has_juego) or (lance is Lance.PUNTO and has_juego):
-            return None
-        return best_seat(t.strength[lance], idx, self.mano)
+        has_pares = t.has_pares
+        has_juego = t.has_juego
+        any_pares = any_juego = False
+        for i in idx:
+            if has_pares[i]:
+                any_pares = True
+            if has_juego[i]:
+                any_juego = True
+        skip = (False, False, not any_pares, not any_juego, any_juego)
+        order = self._order
+        strength = t.strength
+        return [None if skip[lance] else best_seat(strength[lance], idx, order)
+                for lance in range(5)]
 
     def winners(self) -> dict[str, int | None]:
-        return {lance.nombre: self._winner(lance) for lance in Lance}
+        """REPLAY.md's ``winners``: the best hand of each lance with the cards held now."""
+        return dict(zip(LANCE_NAMES, self._winner_seats(), strict=True))
 
-    def _showdown(self) -> None:
+    def _showdown(self, seats: list[int | None] | None = None) -> None:
         self._revealed = True
-        self.events.append(ev.Showdown(tuple(tuple(h) for h in self.hands), self.winners()))
+        self._winners = seats = seats or self._winner_seats()
+        self.events.append(ev.Showdown(tuple([tuple(h) for h in self.hands]),
+                                       dict(zip(LANCE_NAMES, seats, strict=True))))
 
-    def _base(self, team: int, lance: Lance) -> int:
-        values = self.tables.pares_base if lance is Lance.PARES else self.tables.juego_base
-        return sum(values[self.idx[s]] for s in range(team, self.n, 2))
-
-    def _steps(self, lance: Lance, result: LanceResult) -> list[tuple[int, int, str]]:
-        """The scoring steps of one lance at the tanteo, bet first then base values."""
-        outcome = result.outcome
-        if outcome == "nadie":
-            return []
-        if outcome in ("deje", "sin_apuesta"):
-            team = result.team
-            assert team is not None
-            if lance is Lance.PARES or lance is Lance.JUEGO:
-                return [(team, self._base(team, lance), "base")]
-            if lance is Lance.PUNTO and outcome == "deje":
-                return [(team, 1, "punto")]
-            return []
-        winner = self._winner(lance)
-        assert winner is not None
-        team = winner % 2
-        steps: list[tuple[int, int, str]] = []
-        if outcome == "querido":
-            steps.append((team, result.tantos, "apuesta"))
-        if lance is Lance.PARES or lance is Lance.JUEGO:
-            steps.append((team, self._base(team, lance), "base"))
-        elif outcome == "paso":
-            steps.append((team, 1, "paso"))
-        elif lance is Lance.PUNTO:
-            steps.append((team, 1, "punto"))
-        return steps
+    def _base(self, team: int, lance: int) -> int:
+        values = self.tables.pares_base if lance == 2 else self.tables.juego_base
+        idx = self.idx
+        return sum([values[idx[s]] for s in range(team, self.n, 2)])
 
     def _tanteo(self) -> None:
+        """§5: after the last lance, every lance in order adds its bet, then its base values;
+        the first step that reaches the target ends the game and nothing after it counts."""
         self.lance = None
         self._showdown()
-        for lance in Lance:
-            result = self.results[lance]
+        for lance, result in enumerate(self.results):
             if result is None:
                 continue
-            for team, tantos, kind in self._steps(lance, result):
-                if tantos and self._score(team, tantos, lance, kind):
-                    self._finish()
-                    return
+            outcome = result.outcome
+            if outcome == "nadie":
+                continue
+            if outcome == "deje" or outcome == "sin_apuesta":
+                team = result.team
+                assert team is not None
+                if lance == 2 or lance == 3:
+                    if self._score(team, self._base(team, lance), lance, "base"):
+                        return self._finish()
+                elif lance == 4 and outcome == "deje" and self._score(team, 1, lance, "punto"):
+                    return self._finish()
+                continue
+            winner = self._winners[lance]
+            assert winner is not None
+            team = winner & 1
+            if outcome == "querido" and self._score(team, result.tantos, lance, "apuesta"):
+                return self._finish()
+            if lance == 2 or lance == 3:
+                tantos, kind = self._base(team, lance), "base"
+            else:
+                tantos, kind = 1, ("paso" if outcome == "paso" else "punto")
+                if lance != 4 and outcome != "paso":
+                    continue  # grande and chica add nothing after the bet
+            if self._score(team, tantos, lance, kind):
+                return self._finish()
         self._finish()
 
-    def _score(self, team: int | None, tantos: int, lance: Lance, kind: str) -> bool:
+    def _score(self, team: int | None, tantos: int, lance: int, kind: str) -> bool:
         """Adds one ledger step; True if it ends the game (§5: the first to the target wins)."""
         assert team is not None
         scores = self.scores
         scores[team] += tantos
-        step = ev.Scored(team, tantos, lance, kind, (scores[0], scores[1]))
+        step = ev.Scored(team, tantos, LANCES[lance], kind, (scores[0], scores[1]))
         self.ledger.append(step)
         self.events.append(step)
         if scores[team] >= self.target:
@@ -568,7 +642,7 @@ class Hand:
         return False
 
     def _finish(self) -> None:
-        self.phase = Phase.TERMINADA
+        self.phase = _PH_TERMINADA
         self.to_act = None
         self.events.append(ev.HandEnded((self.scores[0], self.scores[1]), self.game_winner))
 
@@ -583,7 +657,7 @@ class Hand:
             rules=self.rules,
             mano=self.mano,
             phase=self.phase.value,
-            lance=self.lance if self.phase is Phase.LANCE else None,
+            lance=self.lance if self.phase is _PH_LANCE else None,
             to_act=self.to_act,
             cards=tuple(self.hands[seat]),
             scores=(self.scores[0], self.scores[1]),
@@ -594,8 +668,8 @@ class Hand:
             ordago=self._ordago,
             bettor=self.bettor,
             eliminated=tuple(s for s in range(self.n) if self._eliminated[s])
-            if self.phase is Phase.LANCE else (),
-            speakers=self._speakers if self.phase is Phase.LANCE else (),
+            if self.phase is _PH_LANCE else (),
+            speakers=self._speakers if self.phase is _PH_LANCE else (),
             legal=self.legal_actions(seat),
             history=tuple(self.events),
             revealed=tuple(tuple(h) for h in self.hands) if self._revealed else None,

@@ -19,8 +19,20 @@ class Match:
     through :meth:`apply`, which returns the public events that action caused (the next hand's
     deal included)."""
 
-    __slots__ = ("rules", "n", "mano", "scores", "games", "vacas", "winner", "hand",
-                 "hand_number", "game_number", "_shuffler", "_new_game")
+    __slots__ = (
+        "_new_game",
+        "_shuffler",
+        "game_number",
+        "games",
+        "hand",
+        "hand_number",
+        "mano",
+        "n",
+        "rules",
+        "scores",
+        "vacas",
+        "winner",
+    )
 
     def __init__(self, rules: Rules | None = None, *, first_mano: int | None = None,
                  shuffler: Shuffler = secure_shuffle) -> None:

@@ -1,0 +1,5 @@
+import sys
+
+from musbot.cli import main
+
+sys.exit(main())

@@ -1,0 +1,36 @@
+"""The ``musbot`` command: run the bot, play in the terminal, replay a hand, benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from musbot.replay import run
+
+    return run(args.file)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="musbot", description="Mus en Discord y en la terminal.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="replay one hand from a REPLAY.md transcript")
+    replay.add_argument("file", help="transcript JSON file, or - for standard input")
+    replay.set_defaults(func=_replay)
+
+    from musbot import bench
+
+    bench.add_arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

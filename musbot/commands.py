@@ -1,0 +1,430 @@
+"""The command grammar: what a player types at the table, turned into an engine :class:`Action`.
+
+Every chat message goes through :func:`parse`, so two promises matter more than coverage:
+
+- ordinary chat is never mistaken for a bet: a message is a command only if *all* of it is one
+  (after a few harmless fillers such as "pues", "venga", "tío"), otherwise the answer is ``None``;
+- a message that clearly tries to be a command but is wrong (``envido 1``, ``descarto 9``) raises
+  :class:`MalformedCommand`, so the player hears why instead of being silently ignored.
+
+The verbs are those of RULES.md §2 (mus phase) and §4 (betting). Spanish is the table language;
+Basque (from the Basque mus vocabulary: imido, iduki, kanta, tira, hordago, gehiago, mintza) and
+English are accepted too. Matching is case-, accent- and punctuation-insensitive.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Final
+
+from musbot.engine.actions import (
+    MIN_ENVITE,
+    MUS,
+    NO_HAY_MUS,
+    NO_QUIERO,
+    ORDAGO,
+    PASO,
+    QUIERO,
+    Action,
+    ActionKind,
+    descarte,
+    envido,
+    mas,
+)
+from musbot.engine.cards import Card, card_code, parse_card
+from musbot.engine.errors import MalformedCommand
+
+__all__ = ["MAX_CHARS", "canonical", "parse"]
+
+# ----------------------------------------------------------------------------------------------
+# Word tables. Spanish first, then Basque, then English. Words are written normalised: lowercase,
+# no accents ("mas" is "más", "ordago" is "órdago").
+# ----------------------------------------------------------------------------------------------
+
+FIXED_PHRASES: Final[dict[str, Action]] = {
+    # §2, the mus phase.
+    "mus": MUS,
+    "no hay mus": NO_HAY_MUS,
+    "no mus": NO_HAY_MUS,
+    "corto": NO_HAY_MUS,
+    "mintza": NO_HAY_MUS,  # Basque: "we speak", i.e. refuse mus.
+    "cut": NO_HAY_MUS,
+    # §4, betting. Bets with amounts are built by the verb tables below.
+    "paso": PASO,  # Basque uses "paso" too.
+    "pass": PASO,
+    "check": PASO,
+    "quiero": QUIERO,
+    "iduki": QUIERO,  # Basque: accept a bet.
+    "kanta": QUIERO,  # Basque: accept an órdago; the engine knows which bet stands.
+    "call": QUIERO,
+    "no quiero": NO_QUIERO,
+    "tira": NO_QUIERO,  # Basque: "let them take it", the deje.
+    "fold": NO_QUIERO,
+    "ordago": ORDAGO,
+    "echo ordago": ORDAGO,
+    "hordago": ORDAGO,  # Basque spelling; "hor dago" = "there it is", where órdago comes from.
+    "hor dago": ORDAGO,
+    "all in": ORDAGO,
+}
+"""Whole messages that are one action, whatever the hand."""
+
+ENVIDO_VERBS: Final[frozenset[str]] = frozenset({"envido", "imido", "bet"})
+"""``VERB [N [tantos]] [más]``: ``envido`` = envido(2), ``envido 5``, ``envido más`` = 2 más,
+``envido 3 más`` = 3 más (§4)."""
+
+RAISE_VERBS: Final[frozenset[str]] = frozenset({"revido", "reenvido", "raise"})
+"""``VERB [N]``: always a raise, 2 más when no amount is given (§4: "revido" = 2 más)."""
+
+WEAK_RAISE_VERBS: Final[frozenset[str]] = frozenset({"subo"})
+"""Like :data:`RAISE_VERBS`, but an everyday word ("subo a cenar"): only a number after it makes
+a near miss, any other word makes it chat."""
+
+MORE_WORDS: Final[frozenset[str]] = frozenset({"mas", "gehiago"})
+"""``N más`` / Basque ``N gehiago`` (also ``N tantos gehiago``): a raise of N."""
+
+POSTFIX_ENVIDO_VERBS: Final[frozenset[str]] = frozenset({"imido"})
+"""Basque word order: ``lau tantos imido`` = envido 4."""
+
+TANTOS_WORDS: Final[frozenset[str]] = frozenset({"tantos", "tanto"})
+"""An optional unit after the amount: ``envido 5 tantos``, ``hiru tantos gehiago``."""
+
+DISCARD_VERBS: Final[tuple[tuple[str, ...], ...]] = (
+    ("me", "descarto", "de"),
+    ("me", "descarto"),
+    ("descarto",),
+    ("descarte",),
+    ("discard",),
+)
+"""Longest first, so "me descarto de 1" is not read as "me descarto" + "de 1"."""
+
+ALL_CARDS_WORDS: Final[frozenset[str]] = frozenset({"todas", "todo", "all"})
+"""``descarto todas``: the whole hand."""
+
+LIST_CONNECTORS: Final[frozenset[str]] = frozenset(
+    {"y", "e", "de", "del", "la", "las", "el", "los", "eta", "and", "the"}
+)
+"""Skipped in a discard list: ``descarto la 1 y la 3``, ``descarto de 1o``; ``eta`` is Basque
+"and"."""
+
+LEADING_FILLERS: Final[frozenset[str]] = frozenset(
+    {"pues", "vale", "venga", "va", "bueno", "yo", "tambien", "ok", "okay", "i"}
+)
+"""Words that may open a command without changing it: "pues paso", "venga, órdago", "I fold"."""
+
+TRAILING_FILLERS: Final[frozenset[str]] = frozenset({"tio", "tia", "eh", "yo", "tambien"})
+"""Words that may close a command: "paso yo", "mus también", "envido, tío"."""
+
+LANCE_WORDS: Final[frozenset[str]] = frozenset({"grande", "chica", "pares", "juego", "punto"})
+LANCE_PREPOSITIONS: Final[frozenset[str]] = frozenset({"a", "al", "en"})
+LANCE_ARTICLES: Final[frozenset[str]] = frozenset({"la", "las", "los", "el"})
+BOTH_LANCES_WORDS: Final[frozenset[str]] = frozenset({"biak"})
+"""Basque "biak imido/hordago" bets Grande and Chica at once; RULES.md has no such bet."""
+_LANCE_BETS: Final[frozenset[ActionKind]] = frozenset(
+    {ActionKind.ENVIDO, ActionKind.MAS, ActionKind.ORDAGO, ActionKind.PASO}
+)
+"""Actions that name a lance by mistake ("órdago a la grande"): a bet is always on the lance being
+played (§3, §4), so naming one is refused rather than guessed (it could be the wrong lance)."""
+
+
+def _number_words() -> dict[str, int]:
+    """Spanish (up to cien, with "treinta y uno" and the old "veinte y dos"), Basque (up to
+    berrogei, with "hogeita bat"), English (up to ninety-nine, hyphen or space)."""
+    es_units = {
+        "uno": 1, "un": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,
+        "siete": 7, "ocho": 8, "nueve": 9,
+    }
+    es_tens = {
+        "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
+        "setenta": 70, "ochenta": 80, "noventa": 90,
+    }
+    words: dict[str, int] = {"cero": 0, **es_units, **es_tens, "cien": 100}
+    words.update({
+        "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15,
+        "dieciseis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19,
+        "veintiun": 21, "veintiuno": 21, "veintiuna": 21, "veintidos": 22, "veintitres": 23,
+        "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
+        "veintiocho": 28, "veintinueve": 29,
+    })
+    for ten, t in es_tens.items():
+        for unit, u in es_units.items():
+            words[f"{ten} y {unit}"] = t + u
+    for unit, u in es_units.items():
+        if u >= 6:
+            words[f"diez y {unit}"] = 10 + u
+
+    eu_units = {
+        "bat": 1, "bi": 2, "hiru": 3, "lau": 4, "bost": 5, "sei": 6, "zazpi": 7, "zortzi": 8,
+        "bederatzi": 9,
+    }
+    eu_teens = {
+        "hamar": 10, "hamaika": 11, "hamabi": 12, "hamahiru": 13, "hamalau": 14, "hamabost": 15,
+        "hamasei": 16, "hamazazpi": 17, "hemezortzi": 18, "hemeretzi": 19,
+    }
+    words.update(eu_units)
+    words.update(eu_teens)
+    words.update({"bano": 1, "biga": 2, "behatzi": 9, "hogei": 20, "berrogei": 40})
+    for word, n in (eu_units | eu_teens).items():
+        words[f"hogeita {word}"] = 20 + n
+
+    en_units = {
+        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+        "nine": 9,
+    }
+    en_tens = {
+        "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90,
+    }
+    words.update({"zero": 0, **en_units, **en_tens})
+    words.update({
+        "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+        "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    })
+    for ten, t in en_tens.items():
+        for unit, u in en_units.items():
+            words[f"{ten} {unit}"] = t + u
+    return words
+
+
+NUMBER_WORDS: Final[dict[str, int]] = _number_words()
+"""Amounts in words, keyed by their normalised tokens joined with one space."""
+
+_NUMBER_TOKENS: Final[frozenset[str]] = frozenset(
+    tok for phrase in NUMBER_WORDS for tok in phrase.split()
+)
+
+HAND_SIZE: Final = 4
+MAX_CHARS: Final = 200
+"""Longer messages are chat: no command is anywhere near this long, and it bounds the work."""
+MAX_AMOUNT_DIGITS: Final = 6
+"""``envido 99999999999`` is a near miss, not a number to carry around."""
+
+# ----------------------------------------------------------------------------------------------
+# Normalisation and tokens.
+# ----------------------------------------------------------------------------------------------
+
+_TOKEN: Final = re.compile(r"-[0-9]+|[^\W_]+|[^\w\s]+|_+")
+"""Words (letters and digits) and runs of everything else (punctuation, emoji, markdown). A minus
+sign stays on its number, so ``envido -3`` is a bad amount, not ``envido 3``."""
+_INNER_HYPHEN: Final = re.compile(r"(?<=[^\W_])-(?=[^\W_])")
+"""``veinti-dos``, ``twenty-one``, ``no-quiero``, ``1-3``: a hyphen between words is a space."""
+_AMOUNT: Final = re.compile(rf"[0-9]{{1,{MAX_AMOUNT_DIGITS}}}")
+_POSITION: Final = re.compile(r"-?[0-9]+")
+_HAS_DIGIT: Final = re.compile(r"[0-9]")
+
+
+def _normalise(text: str) -> str:
+    """Casefold, then drop accents (NFKD minus the nonspacing marks, so "Órdago" is "ordago")."""
+    text = text.casefold()
+    if text.isascii():
+        return text
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if unicodedata.category(ch) != "Mn"
+    )
+
+
+def _is_punct(token: str) -> bool:
+    return not token[-1].isalnum()
+
+
+def _tokens(text: str) -> list[str]:
+    """The message as tokens, with leading and trailing punctuation and fillers removed."""
+    tokens = _TOKEN.findall(_INNER_HYPHEN.sub(" ", _normalise(text)))
+    start, end = 0, len(tokens)
+    while start < end and (_is_punct(tokens[start]) or tokens[start] in LEADING_FILLERS):
+        start += 1
+    while end > start and (_is_punct(tokens[end - 1]) or tokens[end - 1] in TRAILING_FILLERS):
+        end -= 1
+    return tokens[start:end]
+
+
+# ----------------------------------------------------------------------------------------------
+# Amounts.
+# ----------------------------------------------------------------------------------------------
+
+
+def _amount(tokens: Sequence[str]) -> int | None:
+    """``5``, ``cinco``, ``treinta y uno``, ``hogeita bat``, ``twenty one``; else None."""
+    if len(tokens) == 1 and _AMOUNT.fullmatch(tokens[0]):
+        return int(tokens[0])
+    return NUMBER_WORDS.get(" ".join(tokens))
+
+
+def _looks_numeric(tokens: Sequence[str]) -> bool:
+    """A digit somewhere, or nothing but number words: an attempt at an amount."""
+    return any(_HAS_DIGIT.search(t) for t in tokens) or all(t in _NUMBER_TOKENS for t in tokens)
+
+
+def _strip_units(tokens: Sequence[str]) -> Sequence[str]:
+    """``5 tantos`` → ``5``; a lone ``tantos`` stays, to be refused as an amount."""
+    if len(tokens) >= 2 and tokens[-1] in TANTOS_WORDS:
+        return tokens[:-1]
+    return tokens
+
+
+def _checked(amount: int) -> int:
+    """§4: every bet and raise is at least 2 tantos."""
+    if amount < MIN_ENVITE:
+        raise MalformedCommand("amount_too_low", amount=amount)
+    return amount
+
+
+# ----------------------------------------------------------------------------------------------
+# The forms of a command. Each takes the tokens and returns an action, None (chat) or raises.
+# ----------------------------------------------------------------------------------------------
+
+
+def _verb_bet(rest: Sequence[str], *, raising: bool, strict: bool) -> Action | None:
+    """``envido [N [tantos]] [más]``, ``raise [N]``, ``subo [N]``.
+
+    ``strict`` verbs (envido, imido, bet, revido, raise) are never chat, so any single word or
+    number-like tail is a bad amount; a longer wordy tail ("envido es lo mejor") is talk about the
+    game. For ``subo`` only a number-like tail is a near miss.
+    """
+    if rest and rest[-1] in MORE_WORDS:
+        raising, rest = True, rest[:-1]
+    rest = _strip_units(rest)
+    if not rest:
+        return mas() if raising else envido()
+    amount = _amount(rest)
+    if amount is None:
+        if _looks_numeric(rest) or (strict and len(rest) == 1):
+            raise MalformedCommand("bad_amount", word=" ".join(rest))
+        return None
+    amount = _checked(amount)
+    return mas(amount) if raising else envido(amount)
+
+
+def _postfix_bet(core: Sequence[str]) -> Action | None:
+    """``3 más``, ``tres más``, ``hiru tantos gehiago``, ``lau tantos imido``.
+
+    Only the number says it is a bet, so a word that is not a number ("mucho más") is chat, and so
+    is a number word below 2 ("una más": one more game). A lone digit below 2 (``1 más``) or a
+    digit-bearing token (``1o más``) is a near miss.
+    """
+    body = _strip_units(core[:-1])
+    if not body:
+        return None
+    amount = _amount(body)
+    if amount is None or amount < MIN_ENVITE:
+        if len(body) == 1 and _HAS_DIGIT.search(body[0]):
+            if amount is None:
+                raise MalformedCommand("bad_amount", word=body[0])
+            _checked(amount)
+        return None
+    return envido(amount) if core[-1] in POSTFIX_ENVIDO_VERBS else mas(amount)
+
+
+def _discard(args: Sequence[str], hand: Sequence[Card] | None) -> Action | None:
+    """``descarto 1 3`` (positions as shown, 1–4) or ``descarto 1o 12c`` (card codes), mixed
+    freely, separated by spaces, commas or "y"; ``descarto todas`` for the whole hand.
+
+    "Descarto" is also everyday Spanish ("descarto que ganemos"), so a tail with no digit and no
+    "todas" is chat.
+    """
+    items = [t for t in args if not _is_punct(t) and t not in LIST_CONNECTORS]
+    if not items:
+        raise MalformedCommand("discard_empty")
+    if not any(_HAS_DIGIT.search(t) or t in ALL_CARDS_WORDS for t in items):
+        return None
+    count = len(hand) if hand is not None else HAND_SIZE
+    cards: list[Card] = []
+    by_position = False
+    for token in items:
+        if token in ALL_CARDS_WORDS:
+            by_position = True
+            cards.extend(hand or ())
+        elif _POSITION.fullmatch(token):
+            if not 1 <= int(token) <= count:
+                raise MalformedCommand("bad_position", count=count, word=token)
+            by_position = True
+            if hand is not None:
+                cards.append(hand[int(token) - 1])
+        else:
+            try:
+                cards.append(parse_card(token))
+            except KeyError:
+                raise MalformedCommand("bad_card", card=token) from None
+    if by_position and hand is None:
+        raise MalformedCommand("positions_need_hand")
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise MalformedCommand("card_twice", card=card_code(card))
+        seen.add(card)
+    return descarte(*cards)
+
+
+def _lance_named(core: Sequence[str], hand: Sequence[Card] | None) -> Action | None:
+    """``órdago a la grande``, ``envido a chica``: a bet that names a lance is refused (see
+    :data:`_LANCE_BETS`); anything else ending in a lance word is chat ("quiero a la chica")."""
+    i = len(core) - 1
+    if i >= 1 and core[i - 1] in LANCE_ARTICLES:
+        i -= 1
+    if i < 2 or core[i - 1] not in LANCE_PREPOSITIONS:
+        return None
+    action = _core(core[: i - 1], hand)
+    if action is not None and action.kind in _LANCE_BETS:
+        raise MalformedCommand("lance_named", word=action.text())
+    return None
+
+
+def _core(core: Sequence[str], hand: Sequence[Card] | None) -> Action | None:
+    """Dispatch on the first and last words; the order matters (fixed phrases win)."""
+    if not core:
+        return None
+    fixed = FIXED_PHRASES.get(" ".join(core))
+    if fixed is not None:
+        return fixed
+    first, last = core[0], core[-1]
+    for verb in DISCARD_VERBS:
+        if tuple(core[: len(verb)]) == verb:
+            return _discard(core[len(verb):], hand)
+    if any(_is_punct(t) for t in core):
+        return None  # punctuation inside is only for discard lists: "no, quiero" is chat
+    if last in LANCE_WORDS:
+        return _lance_named(core, hand)
+    if first in BOTH_LANCES_WORDS:
+        action = _core(core[1:], hand)
+        if action is not None and action.kind in (ActionKind.ENVIDO, ActionKind.ORDAGO):
+            raise MalformedCommand("lance_named", word=action.text())
+        return None
+    verb_form = _VERB_FORMS.get(first)
+    if verb_form is not None:
+        return verb_form(core[1:])
+    if len(core) >= 2 and (last in MORE_WORDS or last in POSTFIX_ENVIDO_VERBS):
+        return _postfix_bet(core)
+    return None
+
+
+_VERB_FORMS: Final[dict[str, Callable[[Sequence[str]], Action | None]]] = {
+    **dict.fromkeys(ENVIDO_VERBS, partial(_verb_bet, raising=False, strict=True)),
+    **dict.fromkeys(RAISE_VERBS, partial(_verb_bet, raising=True, strict=True)),
+    **dict.fromkeys(WEAK_RAISE_VERBS, partial(_verb_bet, raising=True, strict=False)),
+}
+"""First words that take an amount after them."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Public API.
+# ----------------------------------------------------------------------------------------------
+
+
+def parse(text: str, hand: Sequence[Card] | None = None) -> Action | None:
+    """What a player typed, as an engine action; None for ordinary chat.
+
+    ``hand`` is the player's hand in the order shown to him, needed only to turn discard positions
+    (``descarto 1 3``) into cards. Raises :class:`MalformedCommand` for a near miss, a message that
+    is clearly a command but cannot be one (``envido 1``, ``descarto 9``, ``descarto 13o``).
+    Legality (turn, phase, cards held) is the engine's business, not the grammar's.
+    """
+    if len(text) > MAX_CHARS:
+        return None
+    return _core(_tokens(text), hand)
+
+
+def canonical(action: Action) -> str:
+    """The canonical words for ``action`` (``Action.text()``); ``parse`` reads them back."""
+    return action.text()

@@ -1,0 +1,148 @@
+"""Señas, the partner signals of RULES.md §7: which exist, which a hand shows, how they are named.
+
+Pure like the rest of the engine: the table layer decides who receives a seña and the i18n catalogs
+word it. A seña may only be sent if the sender's hand shows it (§7: false señas are forbidden), so
+:func:`senas_posibles` is the single authority on what a hand allows.
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .cards import Card
+from .errors import MalformedCommand
+from .evaluation import AS, REY, HandInfo, tables
+from .rules import Rules
+
+
+class SenaInfo(NamedTuple):
+    nombre: str
+    """The Spanish name, as players say it."""
+    gesto: str
+    """The gesture of §7 in Spanish, as the receiver sees it (i18n may translate it)."""
+
+
+class Sena(enum.Enum):
+    """Every seña the table knows, in the order of RULES.md §7; the value is its Spanish name."""
+
+    DOS_REYES = "dos reyes"
+    TRES_REYES = "tres reyes"
+    DOS_ASES = "dos ases"
+    TRES_ASES = "tres ases"
+    MEDIAS = "medias"
+    DUPLES = "duples"
+    TREINTA_Y_UNA = "treinta y una"
+    TREINTA = "treinta"
+    SOLOMILLO = "solomillo"
+    CIEGO = "ciego"
+    REAL = "la real"
+
+    @property
+    def nombre(self) -> str:
+        return self.value
+
+    @property
+    def gesto(self) -> str:
+        return CATALOG[self].gesto
+
+
+CATALOG: dict[Sena, SenaInfo] = {
+    Sena.DOS_REYES: SenaInfo("dos reyes", "se muerde el labio inferior"),
+    Sena.TRES_REYES: SenaInfo("tres reyes", "se muerde el labio inferior hacia un lado"),
+    Sena.DOS_ASES: SenaInfo("dos ases", "saca la punta de la lengua"),
+    Sena.TRES_ASES: SenaInfo("tres ases", "saca la punta de la lengua hacia un lado"),
+    Sena.MEDIAS: SenaInfo("medias", "tuerce los labios hacia un lado"),
+    Sena.DUPLES: SenaInfo("duples", "levanta las cejas"),
+    Sena.TREINTA_Y_UNA: SenaInfo("treinta y una", "guiña un ojo"),
+    Sena.TREINTA: SenaInfo("treinta", "levanta los hombros"),
+    Sena.SOLOMILLO: SenaInfo("solomillo", "frunce los labios como para un beso"),
+    Sena.CIEGO: SenaInfo("ciego", "cierra los ojos"),
+    Sena.REAL: SenaInfo("la real", "se toca el lóbulo de la oreja"),
+}
+
+
+def _shows(sena: Sena, info: HandInfo) -> bool:
+    """§7's 'the hand must have' column, for one evaluated hand."""
+    reyes = info.classes.count(REY)
+    ases = info.classes.count(AS)
+    if sena is Sena.DOS_REYES:
+        return reyes >= 2
+    if sena is Sena.TRES_REYES:
+        return reyes >= 3
+    if sena is Sena.DOS_ASES:
+        return ases >= 2
+    if sena is Sena.TRES_ASES:
+        return ases >= 3
+    if sena is Sena.MEDIAS:
+        return info.pares == 2
+    if sena is Sena.DUPLES:
+        return info.pares == 3
+    if sena is Sena.TREINTA_Y_UNA:
+        return info.total == 31
+    if sena is Sena.TREINTA:
+        return info.total == 30
+    if sena is Sena.SOLOMILLO:
+        return reyes == 3 and ases == 1
+    if sena is Sena.CIEGO:
+        return info.pares == 0 and not info.juego
+    return info.real
+
+
+def senas_posibles(cards: Sequence[Card], rules: Rules) -> list[Sena]:
+    """The señas this hand may truthfully show, in catalog order. La real needs the variant; the
+    ranks follow ``rules.reyes`` (with 8 reyes a 3 counts as a rey and a 2 as an as)."""
+    if len(cards) != 4:
+        return []
+    info = tables(rules.reyes, rules.real).info(cards)
+    return [s for s in Sena if (s is not Sena.REAL or rules.real) and _shows(s, info)]
+
+
+def _normal(text: str) -> str:
+    """Lower case, no accents, single spaces: players type «Señas», «DÚPLES», «treinta  y una»."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(plain.replace("_", " ").replace("-", " ").split())
+
+
+_ALIASES: dict[str, Sena] = {}
+for _sena in Sena:
+    _ALIASES[_normal(_sena.value)] = _sena
+    _ALIASES[_normal(_sena.name)] = _sena
+_ALIASES.update({
+    "2 reyes": Sena.DOS_REYES,
+    "3 reyes": Sena.TRES_REYES,
+    "2 ases": Sena.DOS_ASES,
+    "3 ases": Sena.TRES_ASES,
+    "31": Sena.TREINTA_Y_UNA,
+    "treintayuna": Sena.TREINTA_Y_UNA,
+    "la una": Sena.TREINTA_Y_UNA,
+    "30": Sena.TREINTA,
+    "30 al punto": Sena.TREINTA,
+    "treinta al punto": Sena.TREINTA,
+    "duple": Sena.DUPLES,
+    "dobles": Sena.DUPLES,
+    "media": Sena.MEDIAS,
+    "real": Sena.REAL,
+    "ciega": Sena.CIEGO,
+})
+
+
+def sena_from_text(text: str) -> Sena | None:
+    """The seña a player named, or None. Accepts §7's names, digits («31», «2 reyes»), no
+    accents, and an optional leading «seña»."""
+    words = _normal(text)
+    for prefix in ("sena ", "senas "):
+        if words.startswith(prefix):
+            words = words[len(prefix):]
+    return _ALIASES.get(words)
+
+
+def parse_sena(text: str) -> Sena:
+    """Like :func:`sena_from_text`, but an unknown name is a :class:`MalformedCommand`."""
+    sena = sena_from_text(text)
+    if sena is None:
+        raise MalformedCommand("unknown_sena", word=text.strip())
+    return sena

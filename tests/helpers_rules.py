@@ -1,0 +1,116 @@
+"""Shared helpers for the tests of RULES.md (tests/test_rules_*.py).
+
+Hands are written as card codes (``"12o 12c 1e 5b"``) or as bare ranks (``"12 12 1 5"``): a bare
+rank gets the first suit of that rank not used anywhere else in the deal, so a test only spells out
+suits when they matter. Expected results in the tests are worked out by hand from RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from musbot.engine import Hand, Rules, parse_card, tables
+from musbot.engine.actions import NO_HAY_MUS, PASO, Action
+from musbot.engine.cards import Card
+from musbot.engine.evaluation import HandInfo, Lance
+
+SUITS = "oceb"
+
+
+def _has_suit(token: str) -> bool:
+    return token[-1].isalpha()
+
+
+def deal(*specs: str) -> list[list[Card]]:
+    """Cards for each spec, bare ranks completed with free suits (no card twice in the deal)."""
+    used: set[Card] = set()
+    for spec in specs:
+        for tok in spec.split():
+            if _has_suit(tok):
+                card = parse_card(tok)
+                assert card not in used, f"{tok} twice in the deal"
+                used.add(card)
+    out: list[list[Card]] = []
+    for spec in specs:
+        cards: list[Card] = []
+        for tok in spec.split():
+            if _has_suit(tok):
+                cards.append(parse_card(tok))
+                continue
+            for s in SUITS:
+                card = parse_card(tok + s)
+                if card not in used:
+                    used.add(card)
+                    cards.append(card)
+                    break
+            else:
+                raise AssertionError(f"no {tok} left in the deck")
+        out.append(cards)
+    return out
+
+
+def cards(spec: str) -> list[Card]:
+    """One hand, e.g. ``cards("12 12 1 1")`` (bare ranks get distinct suits)."""
+    return deal(spec)[0]
+
+
+def make_hand(
+    specs: Sequence[str],
+    deck: str = "",
+    *,
+    mano: int = 0,
+    scores: Sequence[int] = (0, 0),
+    rules: Rules | None = None,
+    **kwargs: object,
+) -> Hand:
+    """A Hand dealt ``specs`` (one per seat) with ``deck`` (top first) as the undealt cards."""
+    rules = rules or Rules(jugadores=len(specs))  # type: ignore[arg-type]
+    dealt = deal(*specs, deck)
+    hands, rest = dealt[:-1], dealt[-1]
+    return Hand(rules, hands=hands, deck=rest, mano=mano, scores=scores, **kwargs)  # type: ignore[arg-type]
+
+
+def play(hand: Hand, *steps: tuple[int, Action]) -> Hand:
+    for seat, action in steps:
+        hand.apply(seat, action)
+    return hand
+
+
+def cut(hand: Hand) -> Hand:
+    """The mano says «no hay mus»: the lances begin."""
+    hand.apply(hand.to_act, NO_HAY_MUS)  # type: ignore[arg-type]
+    return hand
+
+
+def pass_lance(hand: Hand) -> Hand:
+    """Every eligible player passes in the current lance (it must have no standing bet)."""
+    lance = hand.lance
+    while not hand.finished and hand.lance is lance:
+        hand.apply(hand.to_act, PASO)  # type: ignore[arg-type]
+    return hand
+
+
+def pass_all(hand: Hand) -> Hand:
+    """Passes every remaining lance until the hand ends."""
+    while not hand.finished:
+        hand.apply(hand.to_act, PASO)  # type: ignore[arg-type]
+    return hand
+
+
+def ledger(hand: Hand) -> list[tuple[int, int, str, str]]:
+    """REPLAY.md's ledger as tuples (pair, tantos, lance, kind)."""
+    return [(s["pair"], s["tantos"], s["lance"], s["kind"]) for s in hand.result()["ledger"]]
+
+
+def compare(lance: Lance, a: str | Iterable[Card], b: str | Iterable[Card], *, reyes: int = 8,
+            real: bool = False) -> int:
+    """Sign of the comparison of hand ``a`` with hand ``b`` for ``lance`` (ties not broken)."""
+    t = tables(reyes, real)
+    ca = cards(a) if isinstance(a, str) else list(a)
+    cb = cards(b) if isinstance(b, str) else list(b)
+    d = t.compare(lance, t.index(ca), t.index(cb))
+    return (d > 0) - (d < 0)
+
+
+def info(spec: str, *, reyes: int = 8, real: bool = False) -> HandInfo:
+    return tables(reyes, real).info(cards(spec))

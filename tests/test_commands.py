@@ -1,0 +1,599 @@
+"""The command grammar (musbot.commands): what players type, read as RULES.md §2 and §4 actions.
+
+Three outcomes are tested for every kind of message: an action, ``None`` for chat, and
+``MalformedCommand`` with a Spanish sentence for a near miss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from musbot import commands
+from musbot.commands import canonical, parse
+from musbot.engine.actions import (
+    MUS,
+    NO_HAY_MUS,
+    NO_QUIERO,
+    ORDAGO,
+    PASO,
+    QUIERO,
+    Action,
+    descarte,
+    envido,
+    mas,
+)
+from musbot.engine.cards import CARD_CODES, DECK, Card, parse_card
+from musbot.engine.errors import MalformedCommand
+from musbot.i18n import en, error_text, es
+
+HAND: list[Card] = [parse_card(c) for c in ("12o", "7c", "5e", "1b")]
+"""A hand as shown to the player: position 1 is the rey de oros, 4 the as de bastos."""
+
+
+def cards(*codes: str) -> tuple[Card, ...]:
+    return tuple(parse_card(c) for c in codes)
+
+
+def assert_spanish_error(exc: MalformedCommand, code: str) -> None:
+    """The error has the expected code and reads as the Spanish catalog's sentence."""
+    assert exc.code == code
+    text = str(exc)
+    assert text == error_text(code, exc.params, lang="es")
+    assert text != error_text(code, exc.params, lang="en")
+    assert code in es.ERRORS
+    assert "{" not in text
+    assert text[0].isupper() or text[0] in "«¿¡"
+    assert text.endswith((".", "?"))
+
+
+# --- §2: the mus phase ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("mus", MUS),
+        ("no hay mus", NO_HAY_MUS),
+        ("no mus", NO_HAY_MUS),
+        ("corto", NO_HAY_MUS),
+        ("mintza", NO_HAY_MUS),
+        ("cut", NO_HAY_MUS),
+    ],
+)
+def test_mus_phase_words(text: str, action: Action) -> None:
+    """§2: each player says mus or no hay mus (Basque "mintza" = refuse mus)."""
+    assert parse(text) == action
+
+
+# --- §4: betting words without an amount --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("paso", PASO),
+        ("pass", PASO),
+        ("check", PASO),
+        ("envido", envido(2)),
+        ("imido", envido(2)),
+        ("bet", envido(2)),
+        ("envido más", mas(2)),
+        ("revido", mas(2)),
+        ("reenvido", mas(2)),
+        ("raise", mas(2)),
+        ("subo", mas(2)),
+        ("órdago", ORDAGO),
+        ("ordago", ORDAGO),
+        ("hordago", ORDAGO),
+        ("hor dago", ORDAGO),
+        ("echo órdago", ORDAGO),
+        ("all in", ORDAGO),
+        ("quiero", QUIERO),
+        ("iduki", QUIERO),
+        ("kanta", QUIERO),
+        ("call", QUIERO),
+        ("no quiero", NO_QUIERO),
+        ("tira", NO_QUIERO),
+        ("fold", NO_QUIERO),
+    ],
+)
+def test_betting_words(text: str, action: Action) -> None:
+    """§4: paso, envido (2 tantos), "envido más" / "revido" = 2 más, órdago, quiero, no quiero;
+    Basque imido/iduki/kanta/tira/hordago and English equivalents."""
+    assert parse(text) == action
+
+
+# --- §4: amounts --------------------------------------------------------------------------------
+
+SPANISH_UNITS = ["uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"]
+SPANISH_2_TO_40 = [
+    "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce",
+    "trece", "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte",
+    "veintiuno", "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis",
+    "veintisiete", "veintiocho", "veintinueve", "treinta",
+    *(f"treinta y {u}" for u in SPANISH_UNITS),
+    "cuarenta",
+]
+
+
+@pytest.mark.parametrize(("n", "word"), list(enumerate(SPANISH_2_TO_40, start=2)))
+def test_spanish_number_words(n: int, word: str) -> None:
+    """§4 "envido N": every Spanish amount from dos to cuarenta, as a bet and as a raise."""
+    assert parse(f"envido {word}") == envido(n)
+    assert parse(f"{word} más") == mas(n)
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("envido 5", envido(5)),
+        ("envido 2", envido(2)),
+        ("envido 40", envido(40)),
+        ("envido 100", envido(100)),
+        ("envido 05", envido(5)),
+        ("envido 5 tantos", envido(5)),
+        ("envido cinco tantos", envido(5)),
+        ("imido 5", envido(5)),
+        ("bet 5", envido(5)),
+        ("bet five", envido(5)),
+        ("bet twenty-one", envido(21)),
+        ("bet twenty one", envido(21)),
+        ("envido veinte y dos", envido(22)),
+        ("envido diez y seis", envido(16)),
+        ("envido treinta y una", envido(31)),
+        ("envido veintiún", envido(21)),
+        ("envido cuarenta y cinco", envido(45)),
+        ("envido bost", envido(5)),
+        ("imido hogeita bat", envido(21)),
+        ("imido berrogei", envido(40)),
+        ("lau tantos imido", envido(4)),
+        ("bost imido", envido(5)),
+    ],
+)
+def test_envido_amounts(text: str, action: Action) -> None:
+    """§4: envido N (N ≥ 2), in digits or words; Basque "lau tantos imido" puts the amount first."""
+    assert parse(text) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("3 más", mas(3)),
+        ("3 mas", mas(3)),
+        ("tres más", mas(3)),
+        ("dos más", mas(2)),
+        ("10 tantos más", mas(10)),
+        ("subo 3", mas(3)),
+        ("subo tres", mas(3)),
+        ("envido 3 más", mas(3)),
+        ("envido tres más", mas(3)),
+        ("revido 4", mas(4)),
+        ("3 gehiago", mas(3)),
+        ("hiru gehiago", mas(3)),
+        ("hiru tantos gehiago", mas(3)),
+        ("raise 3", mas(3)),
+        ("raise three", mas(3)),
+        ("treinta y uno más", mas(31)),
+    ],
+)
+def test_raises(text: str, action: Action) -> None:
+    """§4: a raise of a standing bet by N más (N ≥ 2); Basque "N (tantos) gehiago"."""
+    assert parse(text) == action
+
+
+@pytest.mark.parametrize("text", ["cinco", "5", "treinta y uno", "dos", "40", "hiru", "five"])
+def test_bare_numbers_are_chat(text: str) -> None:
+    """A number alone answers questions ("¿cuántas cartas?"); without a verb it is never a bet."""
+    assert parse(text) is None
+
+
+# --- normalisation: accents, case, punctuation, fillers -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("MUS", MUS),
+        ("Mus", MUS),
+        ("No Hay Mus", NO_HAY_MUS),
+        ("ÓRDAGO", ORDAGO),
+        ("¡Órdago!", ORDAGO),
+        ("órdago!!!", ORDAGO),
+        ("¿quiero?", QUIERO),
+        ("  no   quiero  ", NO_QUIERO),
+        ("no\tquiero", NO_QUIERO),
+        ("no-quiero", NO_QUIERO),
+        ("paso.", PASO),
+        ("paso...", PASO),
+        ("paso…", PASO),
+        ("3 MÁS", mas(3)),
+        ("3 más!", mas(3)),
+        ("envido, tío", envido(2)),
+        ("envido 5 tío", envido(5)),
+        ("envido 5 tía", envido(5)),
+        ("paso eh", PASO),
+        ("pues paso", PASO),
+        ("vale, quiero", QUIERO),
+        ("venga, órdago", ORDAGO),
+        ("venga va, envido", envido(2)),
+        ("bueno, no quiero", NO_QUIERO),
+        ("yo paso", PASO),
+        ("paso yo", PASO),
+        ("yo también paso", PASO),
+        ("mus también", MUS),
+        ("pues yo mus", MUS),
+        ("ok mus", MUS),
+        ("I fold", NO_QUIERO),
+        ("i call", QUIERO),
+        ("**paso**", PASO),
+        ("`envido 5`", envido(5)),
+        ("_mus_", MUS),
+        ("«órdago»", ORDAGO),
+        ("paso 😅", PASO),
+        ("!envido", envido(2)),
+        ("ｅｎｖｉｄｏ ５", envido(5)),
+        ("Envido  Cinco", envido(5)),
+        ("envido VEINTIDÓS", envido(22)),
+    ],
+)
+def test_normalisation(text: str, action: Action) -> None:
+    """Case, accents, surrounding punctuation, markdown, emoji and a few fillers never change the
+    command; full-width characters are folded by NFKD."""
+    assert parse(text) == action
+
+
+# --- §2: discards -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("descarto 1 3", cards("12o", "5e")),
+        ("descarto 3 1", cards("5e", "12o")),
+        ("descarto 1, 3", cards("12o", "5e")),
+        ("descarto 1,3", cards("12o", "5e")),
+        ("descarto 1-3", cards("12o", "5e")),
+        ("descarto 1 y 3", cards("12o", "5e")),
+        ("descarto la 1 y la 3", cards("12o", "5e")),
+        ("me descarto de 1 y 3", cards("12o", "5e")),
+        ("me descarto 4", cards("1b")),
+        ("descarte 2", cards("7c")),
+        ("discard 1 3", cards("12o", "5e")),
+        ("discard 1 and 3", cards("12o", "5e")),
+        ("descarto 1 2 3 4", cards("12o", "7c", "5e", "1b")),
+        ("descarto todas", cards("12o", "7c", "5e", "1b")),
+        ("discard all", cards("12o", "7c", "5e", "1b")),
+        ("descarto 1o 12c", cards("1o", "12c")),
+        ("descarto 1O 12C", cards("1o", "12c")),
+        ("Descarto 12o, 7c", cards("12o", "7c")),
+        ("descarto 1 5e", cards("12o", "5e")),
+        ("pues descarto 4, tío", cards("1b")),
+    ],
+)
+def test_discards(text: str, expected: tuple[Card, ...]) -> None:
+    """§2: each player discards 1 to 4 cards, by position as shown (1–4) or by card code (§1)."""
+    assert parse(text, HAND) == descarte(*expected)
+
+
+def test_discard_by_code_needs_no_hand() -> None:
+    """Card codes name the cards themselves; whether they are held is the engine's check."""
+    assert parse("descarto 1o 12c") == descarte(*cards("1o", "12c"))
+    assert parse("descarto 3b") == descarte(*cards("3b"))
+
+
+# --- near misses: MalformedCommand with a Spanish sentence ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "hand"),
+    [
+        ("envido 1", "amount_too_low", None),
+        ("envido 0", "amount_too_low", None),
+        ("envido uno", "amount_too_low", None),
+        ("envido cero", "amount_too_low", None),
+        ("imido bat", "amount_too_low", None),
+        ("1 más", "amount_too_low", None),
+        ("0 más", "amount_too_low", None),
+        ("envido 1 más", "amount_too_low", None),
+        ("subo 1", "amount_too_low", None),
+        ("subo uno", "amount_too_low", None),
+        ("raise 1", "amount_too_low", None),
+        ("envido x", "bad_amount", None),
+        ("envido mucho", "bad_amount", None),
+        ("envido -3", "bad_amount", None),
+        ("envido 3x", "bad_amount", None),
+        ("envido 1234567", "bad_amount", None),
+        ("envido treinta y", "bad_amount", None),
+        ("envido tantos", "bad_amount", None),
+        ("bet x", "bad_amount", None),
+        ("raise lots", "bad_amount", None),
+        ("1o más", "bad_amount", None),
+        ("subo 3x", "bad_amount", None),
+        ("descarto", "discard_empty", HAND),
+        ("descarto", "discard_empty", None),
+        ("me descarto", "discard_empty", HAND),
+        ("descarto y", "discard_empty", HAND),
+        ("discard", "discard_empty", HAND),
+        ("descarto 5", "bad_position", HAND),
+        ("descarto 9", "bad_position", None),
+        ("descarto 0", "bad_position", HAND),
+        ("descarto -1", "bad_position", HAND),
+        ("descarto 1 5", "bad_position", HAND),
+        ("descarto 13o", "bad_card", None),
+        ("descarto 8o", "bad_card", None),
+        ("descarto 1x", "bad_card", None),
+        ("descarto 1o x", "bad_card", None),
+        ("descarto 1 3", "positions_need_hand", None),
+        ("descarto todas", "positions_need_hand", None),
+        ("descarto 1 1", "card_twice", HAND),
+        ("descarto 1o 1o", "card_twice", None),
+        ("descarto 1 12o", "card_twice", HAND),
+        ("descarto todas 2", "card_twice", HAND),
+        ("órdago a la grande", "lance_named", None),
+        ("envido a la chica", "lance_named", None),
+        ("envido 5 a pares", "lance_named", None),
+        ("3 más al juego", "lance_named", None),
+        ("paso a la grande", "lance_named", None),
+        ("biak hordago", "lance_named", None),
+        ("biak imido", "lance_named", None),
+    ],
+)
+def test_near_misses(text: str, code: str, hand: list[Card] | None) -> None:
+    """Looks like a command but cannot be one (§4: bets are at least 2; §2: 1 to 4 cards, each
+    once): the player is told why, in Spanish, instead of being ignored."""
+    with pytest.raises(MalformedCommand) as info:
+        parse(text, hand)
+    assert_spanish_error(info.value, code)
+
+
+def test_error_parameters() -> None:
+    """The sentence names what was wrong, so the player can fix it."""
+    with pytest.raises(MalformedCommand) as info:
+        parse("envido mucho")
+    assert "«mucho»" in str(info.value)
+    with pytest.raises(MalformedCommand) as info:
+        parse("descarto 9", HAND)
+    assert info.value.params == {"count": 4, "word": "9"}
+    assert "del 1 al 4" in str(info.value)
+    assert parse("descarto 3", HAND[:3]) == descarte(HAND[2])
+    with pytest.raises(MalformedCommand) as info:
+        parse("descarto 4", HAND[:3])
+    assert info.value.params["count"] == 3
+    with pytest.raises(MalformedCommand) as info:
+        parse("descarto 13o")
+    assert "«13o»" in str(info.value)
+    with pytest.raises(MalformedCommand) as info:
+        parse("descarto 1 1", HAND)
+    assert info.value.params == {"card": "12o"}
+    with pytest.raises(MalformedCommand) as info:
+        parse("envido 1")
+    assert info.value.params == {"amount": 1}
+    with pytest.raises(MalformedCommand) as info:
+        parse("órdago a la grande")
+    assert "«órdago»" in str(info.value)
+
+
+def test_every_code_is_worded() -> None:
+    """Every code the grammar raises is worded in every catalog, Spanish first."""
+    source = Path(commands.__file__).read_text(encoding="utf-8")
+    codes = set(re.findall(r'MalformedCommand\(\s*"(\w+)"', source))
+    assert {"bad_amount", "amount_too_low", "bad_position", "bad_card", "discard_empty",
+            "positions_need_hand", "card_twice", "lance_named"} == codes
+    for code in codes:
+        assert code in es.ERRORS
+        assert code in en.ERRORS
+
+
+# --- chat is never a command ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "!!!",
+        "😅",
+        "hola",
+        "buenas noches a todos",
+        "qué mano más mala",
+        "no quiero jugar",
+        "no quiero ir",
+        "quiero café",
+        "quiero ir a cenar",
+        "quiero a la chica",
+        "yo quiero café",
+        "paso a buscarte",
+        "paso de ti",
+        "mus es un juego",
+        "el mus es un juego precioso",
+        "me encanta el mus",
+        "vale",
+        "pues",
+        "yo",
+        "no",
+        "sí",
+        "venga",
+        "bueno, mus es lo mejor",
+        "no, quiero",
+        "quiero, no",
+        "una más",
+        "uno más y me voy",
+        "mucho más",
+        "nada más",
+        "cero más",
+        "jugamos 3 más",
+        "subo a cenar",
+        "subo ya",
+        "descarto que ganemos",
+        "descarto eso",
+        "lo descarto",
+        "buen descarte",
+        "envido es lo mejor aquí",
+        "envido a lo grande",
+        "órdago y a la cama",
+        "quiero juego",
+        "tira millas",
+        "corto el pan",
+        "call me later",
+        "fold the cards",
+        "más",
+        "tantos",
+        "gehiago",
+        "biak",
+        "kaixo",
+        "<@123456> paso",
+        "paso <:kek:123>",
+        "envido: 5",
+        "x" * 300,
+        "envido" + " " * 300,
+    ],
+)
+def test_chat_is_none(text: str) -> None:
+    """Talk at the table must never be read as a bet (§4 actions bind the pair)."""
+    assert parse(text) is None
+    assert parse(text, HAND) is None
+
+
+# --- canonical words round-trip -------------------------------------------------------------------
+
+ALL_KINDS: list[Action] = [
+    MUS,
+    NO_HAY_MUS,
+    PASO,
+    envido(2),
+    envido(5),
+    envido(40),
+    envido(99),
+    mas(2),
+    mas(3),
+    mas(31),
+    ORDAGO,
+    QUIERO,
+    NO_QUIERO,
+    descarte(*cards("1o")),
+    descarte(*cards("1o", "12c")),
+    descarte(*cards("10c", "11e", "12b", "7o")),
+]
+
+
+@pytest.mark.parametrize("action", ALL_KINDS, ids=str)
+def test_round_trip(action: Action) -> None:
+    """REPLAY.md transcripts store Action.text(); parse must read it back exactly, with or without
+    a hand."""
+    assert canonical(action) == action.text()
+    assert parse(action.text()) == action
+    assert parse(action.text(), HAND) == action
+    assert parse(action.text().upper()) == action
+
+
+@given(amount=st.integers(min_value=2, max_value=10**commands.MAX_AMOUNT_DIGITS - 1))
+def test_round_trip_amounts(amount: int) -> None:
+    """Every legal amount survives the canonical text, as a bet and as a raise (§4)."""
+    assert parse(envido(amount).text()) == envido(amount)
+    assert parse(mas(amount).text()) == mas(amount)
+
+
+@given(chosen=st.lists(st.sampled_from(DECK), min_size=1, max_size=4, unique=True))
+def test_round_trip_discards(chosen: list[Card]) -> None:
+    """Discards of 1 to 4 distinct cards (§2) survive their canonical card codes."""
+    action = descarte(*chosen)
+    assert parse(action.text()) == action
+
+
+@given(positions=st.lists(st.integers(1, 4), min_size=1, max_size=4, unique=True))
+def test_positions_map_to_the_hand_shown(positions: list[int]) -> None:
+    """Position k is the k-th card of the hand as shown, in the order the player typed."""
+    text = "descarto " + " ".join(map(str, positions))
+    assert parse(text, HAND) == descarte(*(HAND[p - 1] for p in positions))
+
+
+# --- properties -----------------------------------------------------------------------------------
+
+ACCEPTED: list[str] = [
+    "mus", "no hay mus", "corto", "paso", "envido", "envido 5", "envido cinco", "3 más",
+    "tres más", "subo 3", "envido más", "revido", "órdago", "quiero", "no quiero", "iduki", "tira",
+    "descarto 1o 12c",
+]
+
+
+@pytest.mark.parametrize("text", ACCEPTED)
+@pytest.mark.parametrize(("before", "after"), [("pues ", ""), ("venga, ", "!"), ("", ", tío"),
+                                               ("¡", "!"), ("yo ", " eh")])
+def test_fillers_never_change_a_command(text: str, before: str, after: str) -> None:
+    assert parse(before + text + after) == parse(text)
+
+
+VOCABULARY = sorted(
+    set(commands.FIXED_PHRASES)
+    | commands.ENVIDO_VERBS
+    | commands.RAISE_VERBS
+    | commands.WEAK_RAISE_VERBS
+    | commands.MORE_WORDS
+    | commands.TANTOS_WORDS
+    | commands.LEADING_FILLERS
+    | commands.TRAILING_FILLERS
+    | commands.LANCE_WORDS
+    | commands.LANCE_PREPOSITIONS
+    | commands.LANCE_ARTICLES
+    | commands.ALL_CARDS_WORDS
+    | commands.LIST_CONNECTORS
+    | commands.BOTH_LANCES_WORDS
+    | {" ".join(v) for v in commands.DISCARD_VERBS}
+    | set(commands.NUMBER_WORDS)
+    | set(CARD_CODES)
+    | {"0", "1", "2", "3", "4", "5", "9", "13o", "-1", "x", ",", "!", "¿", "más", "órdago", "-"}
+)
+"""Every word the grammar knows, plus a few near misses, to build messages that reach deep."""
+
+hands = st.none() | st.lists(st.sampled_from(DECK), min_size=0, max_size=5, unique=True)
+
+
+@settings(max_examples=300)
+@given(text=st.text(max_size=250), hand=hands)
+def test_arbitrary_text_raises_only_malformed_command(text: str, hand: list[Card] | None) -> None:
+    """Whatever is typed, parse answers an Action, None or MalformedCommand: nothing else."""
+    try:
+        result = parse(text, hand)
+    except MalformedCommand as exc:
+        assert exc.code in es.ERRORS
+    else:
+        assert result is None or isinstance(result, Action)
+
+
+@settings(max_examples=500)
+@given(words=st.lists(st.sampled_from(VOCABULARY), max_size=6), hand=hands,
+       sep=st.sampled_from([" ", ", ", "  ", "-"]))
+def test_vocabulary_soup_raises_only_malformed_command(
+    words: list[str], hand: list[Card] | None, sep: str
+) -> None:
+    """Messages made of command words exercise every form; still only Action, None or
+    MalformedCommand with a catalogued Spanish sentence."""
+    try:
+        result = parse(sep.join(words), hand)
+    except MalformedCommand as exc:
+        assert exc.code in es.ERRORS
+        assert str(exc) != exc.code
+    else:
+        assert result is None or isinstance(result, Action)
+        if result is not None:
+            if result.amount:
+                assert result.amount >= 2
+            assert len(set(result.cards)) == len(result.cards)
+
+
+def test_parse_is_fast() -> None:
+    """parse runs on every chat message: thousands per second even on a slow machine."""
+    messages = ["hola, ¿qué tal?", "qué mano más mala", "envido 5", "descarto 1 3", "órdago"] * 400
+    start = time.perf_counter()
+    for message in messages:
+        with contextlib.suppress(MalformedCommand):
+            parse(message, HAND)
+    assert time.perf_counter() - start < 1.0
