@@ -17,6 +17,7 @@ COMPILED = [
     "musbot/engine/hand.py",
     "musbot/engine/match.py",
     "musbot/engine/randomplay.py",
+    "musbot/engine/record.py",
 ]
 
 ext_modules = []

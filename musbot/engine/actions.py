@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from .cards import Card, card_code
+from .record import Record
 
 MIN_ENVITE = 2
 """§4: envido is 2 tantos; every bet or raise is at least 2."""
@@ -25,14 +25,17 @@ class ActionKind(enum.Enum):
     NO_QUIERO = "no quiero"
 
 
-@dataclass(unsafe_hash=True)
-class Action:
-    """One action. Immutable by convention (hashed, shared as constants); not ``frozen`` only
-    because mypyc builds frozen dataclasses several times slower (see events.py)."""
+class Action(Record):
+    """One action of one seat. ``amount`` is the tantos of an envido or a raise; ``cards`` the
+    cards of a discard. A :class:`~musbot.engine.record.Record`: compare and hash it, never
+    change it."""
 
-    kind: ActionKind
-    amount: int = 0
-    cards: tuple[Card, ...] = ()
+    __match_args__ = ("kind", "amount", "cards")
+
+    def __init__(self, kind: ActionKind, amount: int = 0, cards: tuple[Card, ...] = ()) -> None:
+        self.kind = kind
+        self.amount = amount
+        self.cards = cards
 
     def text(self) -> str:
         """Canonical words, as typed at a table and stored in a REPLAY.md transcript."""

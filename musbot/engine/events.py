@@ -2,148 +2,177 @@
 never re-derive a rule. Nothing here holds a card that is still private: cards appear only in
 :class:`Showdown`, when every hand is shown.
 
-Events are plain dataclasses, treated as immutable by convention: mypyc (see setup.py) builds a
-frozen dataclass through ``object.__setattr__``, several times slower, and the engine makes a
-dozen of these per hand."""
+Each event is a :class:`~musbot.engine.record.Record` (see there why not a dataclass)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import TypeAlias
 
 from .actions import Action
 from .cards import Card
 from .evaluation import Lance
+from .record import Record
 
 
-@dataclass
-class HandStarted:
-    mano: int
-    scores: tuple[int, int]
-    corrido: bool
+class Event(Record):
+    """Base of every event, so ``isinstance(x, Event)`` and ``list[Event]`` say what they mean."""
 
 
-@dataclass
-class MusSaid:
-    seat: int
-    mus: bool
-    """False: this seat cut (no hay mus)."""
+class HandStarted(Event):
+    __match_args__ = ("mano", "scores", "corrido")
+
+    def __init__(self, mano: int, scores: tuple[int, int], corrido: bool) -> None:
+        self.mano = mano
+        self.scores = scores
+        self.corrido = corrido
 
 
-@dataclass
-class ManoChanged:
+class MusSaid(Event):
+    __match_args__ = ("seat", "mus")
+
+    def __init__(self, seat: int, mus: bool) -> None:
+        self.seat = seat
+        self.mus = mus
+        """False: this seat cut (no hay mus)."""
+
+
+class ManoChanged(Event):
     """Mus corrido: the first to cut becomes the mano (§2)."""
 
-    mano: int
+    __match_args__ = ("mano",)
+
+    def __init__(self, mano: int) -> None:
+        self.mano = mano
 
 
-@dataclass
-class Discarded:
-    seat: int
-    cards: int
-    """How many cards (which ones stays private)."""
+class Discarded(Event):
+    __match_args__ = ("seat", "cards")
+
+    def __init__(self, seat: int, cards: int) -> None:
+        self.seat = seat
+        self.cards = cards
+        """How many cards (which ones stays private)."""
 
 
-@dataclass
-class Reshuffled:
+class Reshuffled(Event):
     """The deck ran out; the discards on the table became the new deck (§2)."""
 
-    cards: int
-    set_aside: int
+    __match_args__ = ("cards", "set_aside")
+
+    def __init__(self, cards: int, set_aside: int) -> None:
+        self.cards = cards
+        self.set_aside = set_aside
 
 
-@dataclass
-class CardsReplaced:
+class CardsReplaced(Event):
     """Every seat got as many cards as it discarded; a new mus round starts."""
 
-    counts: tuple[int, ...]
+    __match_args__ = ("counts",)
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        self.counts = counts
 
 
-@dataclass
-class LanceStarted:
-    lance: Lance
-    speakers: tuple[int, ...]
+class LanceStarted(Event):
+    __match_args__ = ("lance", "speakers")
+
+    def __init__(self, lance: Lance, speakers: tuple[int, ...]) -> None:
+        self.lance = lance
+        self.speakers = speakers
 
 
-@dataclass
-class Declared:
+class Declared(Event):
     """Every seat's truthful "sí" or "no" before Pares or Juego (§3), by seat."""
 
-    lance: Lance
-    has: tuple[bool, ...]
+    __match_args__ = ("lance", "has")
+
+    def __init__(self, lance: Lance, has: tuple[bool, ...]) -> None:
+        self.lance = lance
+        self.has = has
 
 
-@dataclass
-class LanceWithoutBetting:
+class LanceWithoutBetting(Event):
     """Nobody, or only one pair, holds pares/juego: no betting (§3). ``team`` None = nobody."""
 
-    lance: Lance
-    team: int | None
+    __match_args__ = ("lance", "team")
+
+    def __init__(self, lance: Lance, team: int | None) -> None:
+        self.lance = lance
+        self.team = team
 
 
-@dataclass
-class Spoke:
+class Spoke(Event):
     """A betting word: paso, envido, más, órdago, quiero, no quiero. ``total`` is the standing
     bet after it (0 if none, -1 for an órdago)."""
 
-    seat: int
-    action: Action
-    total: int
+    __match_args__ = ("seat", "action", "total")
+
+    def __init__(self, seat: int, action: Action, total: int) -> None:
+        self.seat = seat
+        self.action = action
+        self.total = total
 
 
-@dataclass
-class LanceEnded:
-    lance: Lance
-    outcome: str
-    """'paso', 'querido', 'deje', 'ordago'."""
-    team: int | None
-    """Deje: the team that took it. Otherwise None until the showdown."""
-    tantos: int
-    """Accepted bet or the deje's tantos; 0 en paso."""
+class LanceEnded(Event):
+    __match_args__ = ("lance", "outcome", "team", "tantos")
+
+    def __init__(self, lance: Lance, outcome: str, team: int | None, tantos: int) -> None:
+        self.lance = lance
+        self.outcome = outcome
+        """'paso', 'querido', 'deje', 'ordago'."""
+        self.team = team
+        """Deje: the team that took it. Otherwise None until the showdown."""
+        self.tantos = tantos
+        """Accepted bet or the deje's tantos; 0 en paso."""
 
 
-@dataclass
-class Showdown:
-    hands: tuple[tuple[Card, ...], ...]
-    winners: dict[str, int | None]
+class Showdown(Event):
+    __match_args__ = ("hands", "winners")
+
+    def __init__(self, hands: tuple[tuple[Card, ...], ...], winners: dict[str, int | None]) -> None:
+        self.hands = hands
+        self.winners = winners
 
 
-@dataclass
-class Scored:
+class Scored(Event):
     """One step of the ledger (REPLAY.md): 'deje', 'apuesta', 'paso', 'base', 'punto', 'ordago'."""
 
-    team: int
-    tantos: int
-    lance: Lance
-    kind: str
-    scores: tuple[int, int]
+    __match_args__ = ("team", "tantos", "lance", "kind", "scores")
+
+    def __init__(
+        self, team: int, tantos: int, lance: Lance, kind: str, scores: tuple[int, int]
+    ) -> None:
+        self.team = team
+        self.tantos = tantos
+        self.lance = lance
+        self.kind = kind
+        self.scores = scores
 
 
-@dataclass
-class GameWon:
-    team: int
-    ordago: bool
+class GameWon(Event):
+    __match_args__ = ("team", "ordago")
+
+    def __init__(self, team: int, ordago: bool) -> None:
+        self.team = team
+        self.ordago = ordago
 
 
-@dataclass
-class HandEnded:
-    scores: tuple[int, int]
-    game_winner: int | None
+class HandEnded(Event):
+    __match_args__ = ("scores", "game_winner")
+
+    def __init__(self, scores: tuple[int, int], game_winner: int | None) -> None:
+        self.scores = scores
+        self.game_winner = game_winner
 
 
-@dataclass
-class VacaWon:
-    team: int
-    vacas: tuple[int, int]
+class VacaWon(Event):
+    __match_args__ = ("team", "vacas")
+
+    def __init__(self, team: int, vacas: tuple[int, int]) -> None:
+        self.team = team
+        self.vacas = vacas
 
 
-@dataclass
-class MatchWon:
-    team: int
+class MatchWon(Event):
+    __match_args__ = ("team",)
 
-
-Event: TypeAlias = (
-    HandStarted | MusSaid | ManoChanged | Discarded | Reshuffled | CardsReplaced | LanceStarted
-    | Declared | LanceWithoutBetting | Spoke | LanceEnded | Showdown | Scored | GameWon
-    | HandEnded | VacaWon | MatchWon
-)
+    def __init__(self, team: int) -> None:
+        self.team = team

@@ -11,7 +11,6 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from . import events as ev
@@ -31,6 +30,7 @@ from .actions import (
 from .cards import DECK, Card, Shuffler, card_code, secure_shuffle
 from .errors import IllegalAction, InvalidDeal, NotYourTurn
 from .evaluation import LANCE_NAMES, LANCES, Lance, Tables, best_seat, tables
+from .record import Record
 from .rules import Rules
 from .view import SeatView
 
@@ -42,14 +42,16 @@ class Phase(enum.Enum):
     TERMINADA = "terminada"
 
 
-@dataclass
-class LanceResult:
+class LanceResult(Record):
     """How a lance closed. ``outcome``: 'nadie' (nobody holds pares/juego), 'sin_apuesta' (only
     one team holds them), 'paso', 'querido', 'deje', 'ordago'."""
 
-    outcome: str
-    team: int | None
-    tantos: int
+    __match_args__ = ("outcome", "team", "tantos")
+
+    def __init__(self, outcome: str, team: int | None, tantos: int) -> None:
+        self.outcome = outcome
+        self.team = team
+        self.tantos = tantos
 
 
 # Members bound once as Final names: mypyc compiles them to C statics, where ``Phase.LANCE`` or
