@@ -22,6 +22,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=_replay)
 
     from musbot import bench
+    from musbot.terminal import add_play_arguments, run_play
+
+    play = sub.add_parser("play", help="play in the terminal against or with bots, no token needed")
+    add_play_arguments(play)
+    play.set_defaults(func=run_play)
 
     bench.add_arguments(sub)
     return parser

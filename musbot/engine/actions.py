@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
+from typing import Any
 
 from .cards import Card, card_code
 from .record import Record
@@ -50,6 +52,15 @@ class Action(Record):
 
     def __str__(self) -> str:
         return self.text()
+
+    def to_json(self) -> list[object]:
+        """A compact, language-free form for saved tables."""
+        return [self.kind.value, self.amount, list(self.cards)]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> Action:
+        kind, amount, cards = data
+        return cls(ActionKind(kind), int(amount), tuple(int(c) for c in cards))
 
 
 MUS = Action(ActionKind.MUS)

@@ -171,8 +171,12 @@ class Hand:
         self.pos = 0
         self.pile: list[Card] = []
         self.reshuffles: list[list[Card]] = []
-        self._given_reshuffles = [list(r) for r in reshuffles] if reshuffles is not None else None
-        self._reshuffler = reshuffler or secure_shuffle
+        # Recorded reshuffles come first (replay, restore); after them a given reshuffler, or for a
+        # transcript without one the discards in discard order (REPLAY.md), else a secure shuffle.
+        self._given_reshuffles = [list(r) for r in reshuffles] if reshuffles is not None else []
+        self._reshuffler: Shuffler | None = reshuffler
+        if reshuffler is None and reshuffles is None:
+            self._reshuffler = secure_shuffle
         self.results: list[LanceResult | None] = [None] * 5
         self.events: list[ev.Event] = []
         self.ledger: list[ev.Scored] = []
@@ -384,12 +388,12 @@ class Hand:
         aside = [c for c in self.pile if c in set_aside]
         pool = [c for c in self.pile if c not in set_aside]
         k = len(self.reshuffles)
-        if self._given_reshuffles is not None and k < len(self._given_reshuffles):
+        if k < len(self._given_reshuffles):
             new = self._given_reshuffles[k]
             if sorted(new) != sorted(pool):
                 raise InvalidDeal("reshuffle_mismatch", number=k + 1,
                                   expected=" ".join(card_code(c) for c in pool))
-        elif self._given_reshuffles is not None:
+        elif self._reshuffler is None:
             new = list(pool)  # REPLAY.md: absent, the discards in the order they were made.
         else:
             new = self._reshuffler(pool)

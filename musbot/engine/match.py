@@ -35,7 +35,7 @@ class Match:
     )
 
     def __init__(self, rules: Rules | None = None, *, first_mano: int | None = None,
-                 shuffler: Shuffler = secure_shuffle) -> None:
+                 shuffler: Shuffler = secure_shuffle, hand: Hand | None = None) -> None:
         self.rules = rules or Rules()
         self.n = self.rules.jugadores
         self.mano = first_mano if first_mano is not None else secrets.randbelow(self.n)
@@ -47,7 +47,12 @@ class Match:
         self.game_number = 1
         self._shuffler = shuffler
         self._new_game = True
-        self.hand = self._deal()
+        if hand is None:
+            self.hand = self._deal()
+        else:  # resuming a saved match (see restore)
+            self.hand = hand
+            self.hand_number = 1
+            self._new_game = False
 
     def _deal(self, deck: list[Card] | None = None) -> Hand:
         self.hand_number += 1
@@ -109,6 +114,54 @@ class Match:
             hand_number=self.hand_number,
             match_winner=self.winner,
         )
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to resume this match exactly, cards included: store it privately.
+
+        The current hand is kept as its deal plus its actions and is replayed on restore, so a
+        restored table has the same events, views and legal actions as before."""
+        hand = self.hand
+        return {
+            "version": 1,
+            "rules": self.rules.to_dict(),
+            "scores": list(self.scores),
+            "games": list(self.games),
+            "vacas": list(self.vacas),
+            "winner": self.winner,
+            "hand_number": self.hand_number,
+            "game_number": self.game_number,
+            "new_game": self._new_game,
+            "hand": {
+                "mano": hand.initial_mano,
+                "scores": list(hand.initial_scores),
+                "corrido": hand.corrido,
+                "hands": [list(h) for h in hand.dealt],
+                "deck": list(hand.initial_deck),
+                "reshuffles": [list(d) for d in hand.reshuffles],
+                "actions": [[seat, *action.to_json()] for seat, action in hand.actions],
+            },
+        }
+
+    @classmethod
+    def restore(cls, data: dict[str, Any], shuffler: Shuffler = secure_shuffle) -> Match:
+        """The match :meth:`snapshot` saved, at the same action."""
+        if data.get("version") != 1:
+            raise ValueError(f"unknown match snapshot version {data.get('version')!r}")
+        rules = Rules.from_dict(data["rules"])
+        h = data["hand"]
+        hand = Hand(rules, h["hands"], h["deck"], mano=h["mano"], scores=h["scores"],
+                    corrido=h["corrido"], reshuffler=shuffler, reshuffles=h["reshuffles"])
+        for seat, *action in h["actions"]:
+            hand.apply(seat, Action.from_json(action))
+        match = cls(rules, first_mano=h["mano"], shuffler=shuffler, hand=hand)
+        match.scores = list(data["scores"])
+        match.games = list(data["games"])
+        match.vacas = list(data["vacas"])
+        match.winner = data["winner"]
+        match.hand_number = data["hand_number"]
+        match.game_number = data["game_number"]
+        match._new_game = data["new_game"]
+        return match
 
     def summary(self) -> dict[str, Any]:
         return {"scores": list(self.scores), "games": list(self.games),
