@@ -26,7 +26,7 @@ if not os.environ.get("MUSBOT_PURE_PYTHON"):
         from mypyc.build import mypycify
 
         ext_modules = mypycify(COMPILED, opt_level="3")
-    except (ImportError, SystemExit, Exception) as exc:  # noqa: BLE001 - any failure: stay pure
+    except (ImportError, SystemExit, Exception) as exc:  # any failure: stay pure
         print(f"musbot: building without mypyc ({exc!r})", file=sys.stderr)
 
 setup(ext_modules=ext_modules)
