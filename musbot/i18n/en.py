@@ -82,6 +82,7 @@ TABLE = {
     "spoke": "{name}: {words}.",
     "spoke_total": "{name}: {words} ({total} standing).",
     "spoke_ordago": "{name}: órdago!",
+    "turn": "➡️ {name} to speak.",
     "lance_paso": "{lance}: passed.",
     "lance_querido": "{lance}: accepted at {tantos}; settled at the end.",
     "lance_deje": "{lance}: no quiero; {pair} takes {tantos}.",

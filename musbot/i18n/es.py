@@ -83,6 +83,7 @@ TABLE = {
     "spoke": "{name}: {words}.",
     "spoke_total": "{name}: {words} (van {total}).",
     "spoke_ordago": "{name}: ¡órdago!",
+    "turn": "➡️ Habla {name}.",
     "lance_paso": "{lance}: en paso.",
     "lance_querido": "{lance}: querido a {tantos}; se verá al final.",
     "lance_deje": "{lance}: no quiero; {pair} se lleva {tantos}.",

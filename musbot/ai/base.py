@@ -1,0 +1,40 @@
+"""The seam between the table and any AI: a player sees one seat's view and answers an action.
+
+A player never receives the engine's state, only :class:`~musbot.engine.SeatView` (own cards and
+public history) and the señas that reached its seat, so an AI cannot cheat by construction and a
+stronger level plugs in by implementing the same two methods.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol, runtime_checkable
+
+from musbot.engine import Action, SeatView
+from musbot.engine.senas import Sena
+
+
+class SenaSeen(NamedTuple):
+    """A seña that reached this seat: from the partner, or caught from an opponent (§7)."""
+
+    seat: int
+    sena: Sena
+    partner: bool
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that can sit at a table in place of a person."""
+
+    level: str
+
+    def decide(self, view: SeatView, rng: random.Random,
+               senas: Sequence[SenaSeen] = ()) -> Action:
+        """One of ``view.legal`` (``envido``/``más`` with any amount ≥ 2); only called on the
+        seat's turn."""
+        ...
+
+    def choose_senas(self, view: SeatView, rng: random.Random) -> list[Sena]:
+        """Señas to send the partner now, among those the hand shows (the table checks)."""
+        ...

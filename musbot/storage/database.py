@@ -1,0 +1,731 @@
+"""The storage API the rest of musbot uses: players, server settings, live tables, match records,
+leagues with seasons, ratings, profiles. Every public method is one transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from musbot.engine.rules import Rules
+
+from . import ratings
+from .chart import labels as chart_labels
+from .chart import render_rating_chart
+from .connection import Connection, iso
+from .errors import (
+    AlreadyMember,
+    ConflictingHand,
+    LeagueExists,
+    MatchFinished,
+    UnknownLeague,
+    UnknownMatch,
+    UnknownSeason,
+)
+from .models import (
+    League,
+    LiveTable,
+    MatchSummary,
+    Partner,
+    Profile,
+    RatingChange,
+    RatingPoint,
+    Season,
+    SeatRecord,
+    SeatResult,
+    ServerSettings,
+    Standing,
+    Timer,
+)
+from .records import find_ordagos, normalise
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True,
+                      allow_nan=False)
+
+
+async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    """The single row of an aggregate query."""
+    return next(iter(await conn.execute_fetchall(sql, params)))
+
+
+def _dt(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _season(row: sqlite3.Row | tuple[Any, ...]) -> Season:
+    season_id, league_id, number, started_at, closed_at = row
+    return Season(season_id, league_id, number, datetime.fromisoformat(started_at),
+                  _dt(closed_at))
+
+
+_SEASON_COLUMNS = "season_id, league_id, number, started_at, closed_at"
+_TIMER_COLUMNS = "timer_id, event, timer_key, expires_at, data, created_at"
+
+
+def _timer(row: sqlite3.Row | tuple[Any, ...]) -> Timer:
+    timer_id, event, key, expires_at, data, created_at = row
+    return Timer(timer_id, event, key, datetime.fromisoformat(expires_at), json.loads(data),
+                 datetime.fromisoformat(created_at))
+
+
+class Database(Connection):
+    """musbot's SQLite database. Open with ``await Database.open(path)`` or
+    ``async with Database(path) as db``; see :class:`~musbot.storage.connection.Connection`."""
+
+    # --- players ------------------------------------------------------------------------------
+
+    async def upsert_player(self, user_id: int, display_name: str | None = None) -> None:
+        """Create or rename a player. A forgotten player who comes back (sits at a table, joins a
+        league) is a player again from then on; the forgotten past stays anonymous."""
+        async with self._tx() as conn:
+            await self._touch_player(conn, user_id, display_name)
+
+    async def _touch_player(self, conn: aiosqlite.Connection, user_id: int,
+                            name: str | None) -> None:
+        await conn.execute(
+            "INSERT INTO players (user_id, display_name, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET "
+            " display_name = COALESCE(excluded.display_name, display_name),"
+            " forgotten = 0, forgotten_at = NULL",
+            (user_id, name, self._now()))
+
+    async def player_name(self, user_id: int) -> str | None:
+        async with self._read() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT display_name FROM players WHERE user_id = ?", (user_id,)))
+        return rows[0][0] if rows else None
+
+    async def forget_player(self, user_id: int) -> bool:
+        """Erase what identifies the player: name, ratings, memberships. Past matches stay (the
+        other players' standings depend on them) with this player's seats made anonymous.
+        Returns False if the player was unknown. Live table states are the table layer's."""
+        async with self._tx() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT 1 FROM players WHERE user_id = ?", (user_id,))
+            await conn.execute(
+                "UPDATE match_seats SET kind = 'anonymous', player_id = NULL WHERE player_id = ?",
+                (user_id,))
+            for table in ("rating_history", "ratings", "league_members"):
+                await conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+            await conn.execute(
+                "UPDATE leagues SET created_by = NULL WHERE created_by = ?", (user_id,))
+            await conn.execute(
+                "UPDATE players SET display_name = NULL, forgotten = 1, forgotten_at = ? "
+                "WHERE user_id = ?", (self._now(), user_id))
+        return bool(rows)
+
+    # --- servers ------------------------------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        """The server's settings, defaults where nothing was saved."""
+        async with self._read() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT settings FROM servers WHERE guild_id = ?", (guild_id,)))
+        return ServerSettings.from_dict(json.loads(rows[0][0])) if rows else ServerSettings()
+
+    async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+                " updated_at = excluded.updated_at",
+                (guild_id, _json(settings.to_dict()), self._now()))
+
+    # --- live tables --------------------------------------------------------------------------
+
+    async def save_table(self, channel_id: int, guild_id: int | None,
+                         state: Mapping[str, Any]) -> int:
+        """Replace the table's saved state (one write transaction); returns its new version."""
+        async with self._tx() as conn:
+            rows = await conn.execute_fetchall(
+                "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at) "
+                "VALUES (?, ?, ?, 1, ?) "
+                "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
+                " state = excluded.state, version = version + 1,"
+                " updated_at = excluded.updated_at "
+                "RETURNING version",
+                (channel_id, guild_id, _json(state), self._now()))
+        return int(next(iter(rows))[0])
+
+    async def load_tables(self) -> list[LiveTable]:
+        """Every saved table, to restore them at start-up."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
+                "ORDER BY channel_id")
+        return [LiveTable(c, g, json.loads(s), v, datetime.fromisoformat(u))
+                for c, g, s, v, u in rows]
+
+    async def load_table(self, channel_id: int) -> LiveTable | None:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
+                "WHERE channel_id = ?", (channel_id,))
+        return next((LiveTable(c, g, json.loads(s), v, datetime.fromisoformat(u))
+                     for c, g, s, v, u in rows), None)
+
+    async def delete_table(self, channel_id: int) -> bool:
+        """Forget a table that closed; False if there was none."""
+        async with self._tx() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM live_tables WHERE channel_id = ?", (channel_id,))
+            return cursor.rowcount > 0
+
+    # --- timers -------------------------------------------------------------------------------
+
+    async def create_timer(self, event: str, expires_at: datetime,
+                           data: Mapping[str, Any] | None = None, *,
+                           key: str | None = None) -> Timer:
+        """A timer due at ``expires_at`` (aware datetime). A timer with the same ``key``
+        replaces the old one: a table has one turn timer at a time."""
+        if expires_at.tzinfo is None:
+            raise ValueError("expires_at must be timezone-aware")
+        async with self._tx() as conn:
+            if key is not None:
+                await conn.execute("DELETE FROM timers WHERE timer_key = ?", (key,))
+            cursor = await conn.execute(
+                "INSERT INTO timers (event, timer_key, expires_at, data, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (event, key, iso(expires_at), _json(dict(data or {})), self._now()))
+            assert cursor.lastrowid is not None
+            return await self._timer(conn, cursor.lastrowid)
+
+    async def cancel_timer(self, timer: int | str) -> bool:
+        """Delete a timer by id or key (after dispatching it, or when the turn was played)."""
+        column = "timer_id" if isinstance(timer, int) else "timer_key"
+        async with self._tx() as conn:
+            cursor = await conn.execute(f"DELETE FROM timers WHERE {column} = ?", (timer,))
+            return cursor.rowcount > 0
+
+    async def next_timer(self) -> Timer | None:
+        """The earliest timer, for the dispatcher to sleep until."""
+        async with self._read() as conn:
+            rows = list(await conn.execute_fetchall(
+                f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY expires_at, timer_id LIMIT 1"))
+        return _timer(rows[0]) if rows else None
+
+    async def due_timers(self, now: datetime | None = None) -> list[Timer]:
+        """Timers due by ``now`` (default: the clock), earliest first; at start-up these are the
+        ones that expired while the bot was down."""
+        when = iso(now) if now is not None else self._now()
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE expires_at <= ?"
+                " ORDER BY expires_at, timer_id", (when,))
+        return [_timer(row) for row in rows]
+
+    async def _timer(self, conn: aiosqlite.Connection, timer_id: int) -> Timer:
+        rows = list(await conn.execute_fetchall(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE timer_id = ?", (timer_id,)))
+        return _timer(rows[0])
+
+    # --- matches ------------------------------------------------------------------------------
+
+    async def start_match(
+        self,
+        seats: Sequence[SeatRecord],
+        *,
+        rules: Rules | Mapping[str, Any] | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        league_id: int | None = None,
+        key: str | None = None,
+    ) -> int:
+        """Record who sits where when a match starts; returns the match id that
+        :meth:`record_hand` and :meth:`record_finished_match` take. At a league table, players who
+        are not members yet become members. With a ``key`` (the table's own id for the match,
+        saved in its state first), calling again after a crash returns the same match."""
+        async with self._tx() as conn:
+            return await self._insert_match(conn, seats, rules, channel_id, guild_id, league_id,
+                                            key)
+
+    async def record_hand(self, match_id: int, number: int, transcript: Mapping[str, Any],
+                          result: Mapping[str, Any]) -> int:
+        """Store a finished hand (REPLAY.md transcript and result), its ledger and órdagos, and
+        the game it ended, if any. Recording the same hand again is a no-op (safe to retry after a
+        crash); a different hand under the same number is refused."""
+        async with self._tx() as conn:
+            await self._open_match(conn, match_id)
+            return await self._insert_hand(conn, match_id, number, transcript, result)
+
+    async def record_finished_match(
+        self,
+        match_id: int,
+        winner_team: int,
+        *,
+        final_score: Mapping[str, Any] | None = None,
+    ) -> list[RatingChange]:
+        """Close the match record (games and tantos are summed from the recorded hands). At a
+        league table, the match counts for the season open now; if every seat is a human, the
+        players' ratings change, returned as before/after pairs (else an empty list).
+        ``final_score`` is kept as given, e.g. ``Match.summary()``. A second call raises
+        :class:`MatchFinished`: the record is final."""
+        if winner_team not in (0, 1):
+            raise ValueError("winner_team must be 0 or 1")
+        async with self._tx() as conn:
+            return await self._finish(conn, match_id, winner_team, final_score)
+
+    async def record_match(
+        self,
+        seats: Sequence[SeatRecord],
+        hands: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+        winner_team: int,
+        *,
+        rules: Rules | Mapping[str, Any] | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        league_id: int | None = None,
+        final_score: Mapping[str, Any] | None = None,
+    ) -> tuple[int, list[RatingChange]]:
+        """A whole finished match in one transaction, for callers that keep the hands until the
+        end (the terminal, imports): :meth:`start_match`, :meth:`record_hand` for each
+        ``(transcript, result)`` numbered from 1, then :meth:`record_finished_match`."""
+        if winner_team not in (0, 1):
+            raise ValueError("winner_team must be 0 or 1")
+        async with self._tx() as conn:
+            match_id = await self._insert_match(conn, seats, rules, channel_id, guild_id,
+                                                league_id, None)
+            for number, (transcript, result) in enumerate(hands, start=1):
+                await self._insert_hand(conn, match_id, number, transcript, result)
+            return match_id, await self._finish(conn, match_id, winner_team, final_score)
+
+    async def _insert_match(
+        self,
+        conn: aiosqlite.Connection,
+        seats: Sequence[SeatRecord],
+        rules: Rules | Mapping[str, Any] | None,
+        channel_id: int | None,
+        guild_id: int | None,
+        league_id: int | None,
+        key: str | None,
+    ) -> int:
+        ordered = sorted(seats, key=lambda s: s.seat)
+        if len(ordered) not in (2, 4, 6) or [s.seat for s in ordered] != list(range(len(ordered))):
+            raise ValueError("a match has 2, 4 or 6 seats numbered from 0")
+        humans = [s.player_id for s in ordered if s.player_id is not None]
+        if len(set(humans)) != len(humans):
+            raise ValueError("a player can take only one seat")
+        rules_dict = rules.to_dict() if isinstance(rules, Rules) else dict(rules or {})
+        if rules_dict.get("jugadores", len(ordered)) != len(ordered):
+            raise ValueError("the rules are for a different number of players")
+        if key is not None:
+            rows = list(await conn.execute_fetchall(
+                "SELECT match_id FROM matches WHERE match_key = ?", (key,)))
+            if rows:
+                return int(rows[0][0])
+        if league_id is not None:
+            await self._league_row(conn, league_id)
+        cursor = await conn.execute(
+            "INSERT INTO matches (match_key, channel_id, guild_id, league_id, rules, players,"
+            " has_bots, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (key, channel_id, guild_id, league_id, _json(rules_dict), len(ordered),
+             int(any(s.bot is not None for s in ordered)), self._now()))
+        match_id = cursor.lastrowid
+        assert match_id is not None
+        for s in ordered:
+            if s.player_id is not None:
+                await self._touch_player(conn, s.player_id, s.name)
+                if league_id is not None:
+                    await conn.execute(
+                        "INSERT OR IGNORE INTO league_members (league_id, user_id, joined_at)"
+                        " VALUES (?, ?, ?)", (league_id, s.player_id, self._now()))
+            await conn.execute(
+                "INSERT INTO match_seats (match_id, seat, team, kind, player_id, bot)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, s.seat, s.team, "player" if s.player_id is not None else "bot",
+                 s.player_id, s.bot))
+        return match_id
+
+    async def _open_match(self, conn: aiosqlite.Connection, match_id: int) -> sqlite3.Row:
+        rows = list(await conn.execute_fetchall(
+            "SELECT league_id, has_bots, ended_at FROM matches WHERE match_id = ?", (match_id,)))
+        if not rows:
+            raise UnknownMatch(match_id)
+        if rows[0][2] is not None:
+            raise MatchFinished(match_id)
+        return rows[0]
+
+    async def _insert_hand(self, conn: aiosqlite.Connection, match_id: int, number: int,
+                           transcript: Mapping[str, Any], result: Mapping[str, Any]) -> int:
+        transcript_json, result_json = _json(transcript), _json(result)
+        existing = list(await conn.execute_fetchall(
+            "SELECT hand_id, transcript, result FROM hands WHERE match_id = ? AND number = ?",
+            (match_id, number)))
+        if existing:
+            hand_id, old_transcript, old_result = existing[0]
+            if (old_transcript, old_result) != (transcript_json, result_json):
+                raise ConflictingHand(match_id, number)
+            return int(hand_id)
+        games = await _one(conn, "SELECT COUNT(*) FROM games WHERE match_id = ?", (match_id,))
+        game_number = int(games[0]) + 1
+        cursor = await conn.execute(
+            "INSERT INTO hands (match_id, number, game_number, transcript, result, recorded_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (match_id, number, game_number, transcript_json, result_json, self._now()))
+        hand_id = cursor.lastrowid
+        assert hand_id is not None
+        try:
+            steps = [(hand_id, i, int(s["pair"]), int(s["tantos"]), str(s["lance"]),
+                      str(s["kind"])) for i, s in enumerate(result.get("ledger", ()))]
+            ordagos = [(hand_id, match_id, o.caller_seat, o.accepter_seat, o.lance, o.winner_team)
+                       for o in find_ordagos(transcript, result)]
+            game = None
+            if result.get("game_winner") is not None:
+                score_0, score_1 = (int(x) for x in result["scores"])
+                game = (match_id, game_number, int(result["game_winner"]), score_0, score_1)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"hand {number} is not a REPLAY.md transcript and result: "
+                             f"{exc!r}") from exc
+        await conn.executemany(
+            "INSERT INTO ledger (hand_id, step, pair, tantos, lance, kind)"
+            " VALUES (?, ?, ?, ?, ?, ?)", steps)
+        await conn.executemany(
+            "INSERT INTO ordagos (hand_id, match_id, caller_seat, accepter_seat, lance,"
+            " winner_team) VALUES (?, ?, ?, ?, ?, ?)", ordagos)
+        if game is not None:
+            await conn.execute(
+                "INSERT INTO games (match_id, number, winner_team, score_0, score_1)"
+                " VALUES (?, ?, ?, ?, ?)", game)
+        return hand_id
+
+    async def _finish(self, conn: aiosqlite.Connection, match_id: int, winner_team: int,
+                      final_score: Mapping[str, Any] | None) -> list[RatingChange]:
+        league_id, has_bots, _ = await self._open_match(conn, match_id)
+        totals = await _one(
+            conn,
+            "SELECT COALESCE(SUM(winner_team = 0), 0), COALESCE(SUM(winner_team = 1), 0),"
+            " COALESCE(SUM(score_0), 0), COALESCE(SUM(score_1), 0)"
+            " FROM games WHERE match_id = ?", (match_id,))
+        season_id = None
+        if league_id is not None:
+            season_id = (await self._season_row(conn, league_id, None)).season_id
+        await conn.execute(
+            "UPDATE matches SET ended_at = ?, winner_team = ?, season_id = ?, games_0 = ?,"
+            " games_1 = ?, tantos_0 = ?, tantos_1 = ?, final_score = ? WHERE match_id = ?",
+            (self._now(), winner_team, season_id, *totals,
+             None if final_score is None else _json(final_score), match_id))
+        if season_id is None or has_bots:
+            return []
+        return await self._rate(conn, match_id, season_id, winner_team)
+
+    async def _rate(self, conn: aiosqlite.Connection, match_id: int, season_id: int,
+                    winner_team: int) -> list[RatingChange]:
+        seats = list(await conn.execute_fetchall(
+            "SELECT team, kind, player_id FROM match_seats WHERE match_id = ? ORDER BY seat",
+            (match_id,)))
+        if any(kind != "player" for _, kind, _ in seats):
+            return []  # a forgotten player's seat: no one to rate against
+        teams: list[list[int]] = [[], []]
+        for team, _, player_id in seats:
+            teams[team].append(player_id)
+        before: dict[int, tuple[float, float]] = {}
+        for user_id in teams[0] + teams[1]:
+            rows = list(await conn.execute_fetchall(
+                "SELECT mu, sigma FROM ratings WHERE season_id = ? AND user_id = ?",
+                (season_id, user_id)))
+            before[user_id] = (rows[0][0], rows[0][1]) if rows else ratings.initial()
+        new = ratings.rate([[before[u] for u in team] for team in teams], winner_team)
+        now = self._now()
+        changes = []
+        for team, team_ratings in zip(teams, new, strict=True):
+            for user_id, (mu, sigma) in zip(team, team_ratings, strict=True):
+                await conn.execute(
+                    "INSERT INTO ratings (season_id, user_id, mu, sigma, matches, updated_at)"
+                    " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (season_id, user_id) DO UPDATE SET"
+                    " mu = excluded.mu, sigma = excluded.sigma, matches = matches + 1,"
+                    " updated_at = excluded.updated_at",
+                    (season_id, user_id, mu, sigma, now))
+                await conn.execute(
+                    "INSERT INTO rating_history (season_id, user_id, match_id, mu, sigma,"
+                    " recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (season_id, user_id, match_id, mu, sigma, now))
+                changes.append(RatingChange(user_id, ratings.display(*before[user_id]),
+                                            ratings.display(mu, sigma)))
+        await conn.execute("UPDATE matches SET rated = 1 WHERE match_id = ?", (match_id,))
+        return changes
+
+    async def abandon_match(self, match_id: int) -> None:
+        """Close a match nobody won (table closed, players left): it counts nowhere."""
+        async with self._tx() as conn:
+            await self._open_match(conn, match_id)
+            await conn.execute(
+                "UPDATE matches SET ended_at = ?, abandoned = 1 WHERE match_id = ?",
+                (self._now(), match_id))
+
+    async def match_hands(self, match_id: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(transcript, result) of every recorded hand, in order: what a disputed score is
+        checked against (``python -m musbot replay``)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT transcript, result FROM hands WHERE match_id = ? ORDER BY number",
+                (match_id,))
+        return [(json.loads(t), json.loads(r)) for t, r in rows]
+
+    # --- leagues and seasons ------------------------------------------------------------------
+
+    async def create_league(self, guild_id: int, name: str,
+                            created_by: int | None = None) -> League:
+        """A new league with its first season open. Names are unique per server, ignoring case
+        and accents ("Liga Otoño" = "liga otono")."""
+        name = " ".join(name.split())
+        if not name:
+            raise ValueError("a league needs a name")
+        async with self._tx() as conn:
+            try:
+                cursor = await conn.execute(
+                    "INSERT INTO leagues (guild_id, name, name_key, created_by, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, name, normalise(name), created_by, self._now()))
+            except sqlite3.IntegrityError as exc:
+                raise LeagueExists(name) from exc
+            league_id = cursor.lastrowid
+            assert league_id is not None
+            await conn.execute(
+                "INSERT INTO seasons (league_id, number, started_at) VALUES (?, 1, ?)",
+                (league_id, self._now()))
+            return await self._league(conn, league_id)
+
+    async def get_league(self, guild_id: int, name: str) -> League:
+        async with self._read() as conn:
+            rows = list(await conn.execute_fetchall(
+                "SELECT league_id FROM leagues WHERE guild_id = ? AND name_key = ?",
+                (guild_id, normalise(name))))
+            if not rows:
+                raise UnknownLeague(name)
+            return await self._league(conn, rows[0][0])
+
+    async def leagues(self, guild_id: int) -> list[League]:
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT league_id FROM leagues WHERE guild_id = ? ORDER BY name", (guild_id,))
+            return [await self._league(conn, row[0]) for row in rows]
+
+    async def _league_row(self, conn: aiosqlite.Connection, league_id: int) -> sqlite3.Row:
+        rows = list(await conn.execute_fetchall(
+            "SELECT league_id, guild_id, name, created_by, created_at FROM leagues"
+            " WHERE league_id = ?", (league_id,)))
+        if not rows:
+            raise UnknownLeague(league_id)
+        return rows[0]
+
+    async def _league(self, conn: aiosqlite.Connection, league_id: int) -> League:
+        league_id, guild_id, name, created_by, created_at = await self._league_row(conn, league_id)
+        season = await self._season_row(conn, league_id, None)
+        return League(league_id, guild_id, name, created_by, datetime.fromisoformat(created_at),
+                      season)
+
+    async def _season_row(self, conn: aiosqlite.Connection, league_id: int,
+                          number: int | None) -> Season:
+        """Season ``number`` of the league, or the open one when ``number`` is None."""
+        await self._league_row(conn, league_id)
+        if number is None:
+            rows = list(await conn.execute_fetchall(
+                f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE league_id = ? AND closed_at IS NULL",
+                (league_id,)))
+        else:
+            rows = list(await conn.execute_fetchall(
+                f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE league_id = ? AND number = ?",
+                (league_id, number)))
+        if not rows:
+            raise UnknownSeason(league_id, number or 0)
+        return _season(rows[0])
+
+    async def join_league(self, league_id: int, user_id: int,
+                          display_name: str | None = None) -> None:
+        async with self._tx() as conn:
+            _, _, name, _, _ = await self._league_row(conn, league_id)
+            await self._touch_player(conn, user_id, display_name)
+            try:
+                await conn.execute(
+                    "INSERT INTO league_members (league_id, user_id, joined_at) VALUES (?, ?, ?)",
+                    (league_id, user_id, self._now()))
+            except sqlite3.IntegrityError as exc:
+                raise AlreadyMember(name, user_id) from exc
+
+    async def league_members(self, league_id: int) -> list[int]:
+        async with self._read() as conn:
+            await self._league_row(conn, league_id)
+            rows = await conn.execute_fetchall(
+                "SELECT user_id FROM league_members WHERE league_id = ? ORDER BY joined_at",
+                (league_id,))
+        return [row[0] for row in rows]
+
+    async def new_season(self, league_id: int) -> Season:
+        """Close the current season (its standings stay readable) and open the next one, where
+        everyone starts again with a newcomer's rating."""
+        async with self._tx() as conn:
+            current = await self._season_row(conn, league_id, None)
+            now = self._now()
+            await conn.execute("UPDATE seasons SET closed_at = ? WHERE season_id = ?",
+                               (now, current.season_id))
+            await conn.execute(
+                "INSERT INTO seasons (league_id, number, started_at) VALUES (?, ?, ?)",
+                (league_id, current.number + 1, now))
+            return await self._season_row(conn, league_id, None)
+
+    async def seasons(self, league_id: int) -> list[Season]:
+        async with self._read() as conn:
+            await self._league_row(conn, league_id)
+            rows = await conn.execute_fetchall(
+                f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE league_id = ? ORDER BY number",
+                (league_id,))
+        return [_season(row) for row in rows]
+
+    async def standings(self, league_id: int, season: int | None = None) -> list[Standing]:
+        """The season's table (the current one by default): everyone who played in it, plus the
+        members of an open season who have not played yet. Best rating first."""
+        async with self._read() as conn:
+            se = await self._season_row(conn, league_id, season)
+            played = {row[0]: row[1:] for row in await conn.execute_fetchall(
+                "SELECT s.player_id, COUNT(*), SUM(s.team = m.winner_team),"
+                " SUM(CASE s.team WHEN 0 THEN m.games_0 - m.games_1"
+                "     ELSE m.games_1 - m.games_0 END),"
+                " SUM(CASE s.team WHEN 0 THEN m.tantos_0 - m.tantos_1"
+                "     ELSE m.tantos_1 - m.tantos_0 END)"
+                " FROM matches m JOIN match_seats s ON s.match_id = m.match_id"
+                " WHERE m.season_id = ? AND m.winner_team IS NOT NULL AND s.kind = 'player'"
+                " GROUP BY s.player_id", (se.season_id,))}
+            rated = {row[0]: ratings.display(row[1], row[2]) for row in
+                     await conn.execute_fetchall(
+                         "SELECT user_id, mu, sigma FROM ratings WHERE season_id = ?",
+                         (se.season_id,))}
+            users = set(played) | set(rated)
+            if se.is_open:
+                users |= {row[0] for row in await conn.execute_fetchall(
+                    "SELECT user_id FROM league_members WHERE league_id = ?", (league_id,))}
+            names = await self._names(conn, users)
+        table = []
+        for user_id in users:
+            n, won, games_diff, tantos_diff = played.get(user_id, (0, 0, 0, 0))
+            table.append(Standing(user_id, names.get(user_id), n, won, n - won, games_diff,
+                                  tantos_diff, rated.get(user_id)))
+        table.sort(key=lambda s: (s.rating is None, -(s.rating or 0), -s.won, -s.games_diff,
+                                  -s.tantos_diff, s.user_id))
+        return table
+
+    @staticmethod
+    async def _names(conn: aiosqlite.Connection, users: set[int]) -> dict[int, str | None]:
+        if not users:
+            return {}
+        marks = ",".join("?" * len(users))
+        rows = await conn.execute_fetchall(
+            f"SELECT user_id, display_name FROM players WHERE user_id IN ({marks})", tuple(users))
+        return {user_id: name for user_id, name in rows}
+
+    async def recent_results(self, league_id: int, *, season: int | None = None,
+                             limit: int = 10) -> list[MatchSummary]:
+        """The league's latest finished matches, newest first (all seasons unless one is given)."""
+        async with self._read() as conn:
+            await self._league_row(conn, league_id)
+            query = (
+                "SELECT m.match_id, m.ended_at, m.winner_team, m.games_0, m.games_1, m.tantos_0,"
+                " m.tantos_1, m.rated, se.number FROM matches m"
+                " LEFT JOIN seasons se ON se.season_id = m.season_id"
+                " WHERE m.league_id = ? AND m.winner_team IS NOT NULL")
+            params: list[Any] = [league_id]
+            if season is not None:
+                query += " AND m.season_id = ?"
+                params.append((await self._season_row(conn, league_id, season)).season_id)
+            query += " ORDER BY m.ended_at DESC, m.match_id DESC LIMIT ?"
+            params.append(limit)
+            matches = list(await conn.execute_fetchall(query, params))
+            out = []
+            for match_id, ended, winner, g0, g1, t0, t1, was_rated, number in matches:
+                out.append(MatchSummary(match_id, datetime.fromisoformat(ended),
+                                        await self._seats(conn, match_id), winner, (g0, g1),
+                                        (t0, t1), bool(was_rated), number))
+        return out
+
+    @staticmethod
+    async def _seats(conn: aiosqlite.Connection, match_id: int) -> tuple[SeatResult, ...]:
+        rows = await conn.execute_fetchall(
+            "SELECT s.seat, s.team, s.kind, s.player_id, p.display_name, s.bot"
+            " FROM match_seats s LEFT JOIN players p ON p.user_id = s.player_id"
+            " WHERE s.match_id = ? ORDER BY s.seat", (match_id,))
+        return tuple(SeatResult(*row) for row in rows)
+
+    # --- profiles and ratings -----------------------------------------------------------------
+
+    async def player_profile(self, user_id: int, *, league_id: int | None = None,
+                             season: int | None = None) -> Profile:
+        """The player's record over finished matches: everywhere, at one league (all its
+        seasons), or one season of it. The rating is the league's current season's unless a
+        season is given; None without a league."""
+        async with self._read() as conn:
+            where, params = "", []
+            rating: int | None = None
+            if league_id is not None:
+                where, params = " AND m.league_id = ?", [league_id]
+                se = await self._season_row(conn, league_id, season)
+                if season is not None:
+                    where += " AND m.season_id = ?"
+                    params.append(se.season_id)
+                rows = list(await conn.execute_fetchall(
+                    "SELECT mu, sigma FROM ratings WHERE season_id = ? AND user_id = ?",
+                    (se.season_id, user_id)))
+                rating = ratings.display(*rows[0]) if rows else None
+            elif season is not None:
+                raise ValueError("a season number needs a league")
+            matches, won = await _one(
+                conn,
+                "SELECT COUNT(*), COALESCE(SUM(s.team = m.winner_team), 0)"
+                " FROM match_seats s JOIN matches m ON m.match_id = s.match_id"
+                " WHERE s.player_id = ? AND m.winner_team IS NOT NULL" + where,
+                [user_id, *params])
+            partners = list(await conn.execute_fetchall(
+                "SELECT p.player_id, pl.display_name, COUNT(*) AS n,"
+                " SUM(s.team = m.winner_team) AS w"
+                " FROM match_seats s"
+                " JOIN match_seats p ON p.match_id = s.match_id AND p.team = s.team"
+                "  AND p.seat != s.seat AND p.kind = 'player'"
+                " JOIN matches m ON m.match_id = s.match_id"
+                " LEFT JOIN players pl ON pl.user_id = p.player_id"
+                " WHERE s.player_id = ? AND m.winner_team IS NOT NULL" + where +
+                " GROUP BY p.player_id ORDER BY n DESC, w DESC, p.player_id LIMIT 1",
+                [user_id, *params]))
+            ordagos_won, ordagos_lost = await _one(
+                conn,
+                "SELECT COALESCE(SUM(o.winner_team = s.team), 0),"
+                " COALESCE(SUM(o.winner_team != s.team), 0)"
+                " FROM ordagos o"
+                " JOIN match_seats s ON s.match_id = o.match_id"
+                "  AND s.seat IN (o.caller_seat, o.accepter_seat)"
+                " JOIN matches m ON m.match_id = o.match_id"
+                " WHERE s.player_id = ? AND o.accepter_seat IS NOT NULL" + where,
+                [user_id, *params])
+            names = await self._names(conn, {user_id})
+        partner = Partner(*partners[0]) if partners else None
+        return Profile(user_id, names.get(user_id), matches, won, matches - won, partner,
+                       ordagos_won, ordagos_lost, rating)
+
+    async def rating_history(self, user_id: int, league_id: int,
+                             season: int | None = None) -> list[RatingPoint]:
+        """The player's rating after each rated match of the season (current by default)."""
+        async with self._read() as conn:
+            se = await self._season_row(conn, league_id, season)
+            rows = await conn.execute_fetchall(
+                "SELECT match_id, recorded_at, mu, sigma FROM rating_history"
+                " WHERE season_id = ? AND user_id = ? ORDER BY recorded_at, match_id",
+                (se.season_id, user_id))
+        return [RatingPoint(m, datetime.fromisoformat(at), mu, sigma, ratings.display(mu, sigma))
+                for m, at, mu, sigma in rows]
+
+    async def rating_chart(self, user_id: int, league_id: int, season: int | None = None,
+                           *, title: str | None = None, lang: str = "es") -> bytes:
+        """PNG of :meth:`rating_history`, drawn in a worker thread so the bot keeps answering.
+        Raises :class:`~musbot.storage.errors.ChartUnavailable` without matplotlib."""
+        points = await self.rating_history(user_id, league_id, season)
+        if title is None:
+            async with self._read() as conn:
+                se = await self._season_row(conn, league_id, season)
+                league = await self._league_row(conn, league_id)
+                name = (await self._names(conn, {user_id})).get(user_id)
+            title = f"{name or user_id} · {league[2]} · {chart_labels(lang)['season']} {se.number}"
+        return await asyncio.to_thread(render_rating_chart, points, title, lang)

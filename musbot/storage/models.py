@@ -1,0 +1,219 @@
+"""Plain, immutable records that the storage layer takes and returns (no SQL rows leak out)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from musbot.engine.rules import Rules
+
+SeatKind = Literal["player", "bot", "anonymous"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sat where in a match: a Discord user or a bot. The team is ``seat % 2`` (REPLAY.md)."""
+
+    seat: int
+    player_id: int | None = None
+    """Discord user id of a human player."""
+    name: str | None = None
+    """Display name at the time, used to keep the players table current."""
+    bot: str | None = None
+    """Bot marker (e.g. ``"ai:basic"``) when the seat is played by the bot."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.seat <= 5:
+            raise ValueError(f"seat must be 0-5, not {self.seat}")
+        if (self.player_id is None) == (self.bot is None):
+            raise ValueError("a seat has either a player_id or a bot marker")
+
+    @classmethod
+    def human(cls, seat: int, user_id: int, name: str | None = None) -> SeatRecord:
+        return cls(seat, player_id=user_id, name=name)
+
+    @classmethod
+    def robot(cls, seat: int, marker: str = "bot") -> SeatRecord:
+        return cls(seat, bot=marker)
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """Per-server configuration (one JSON document per guild; unknown keys are kept)."""
+
+    rules: Rules = field(default_factory=Rules)
+    """Default variants for new tables in this server."""
+    turn_timer: int = 120
+    """Seconds a player has to act; 0 turns the timer off."""
+    language: str = "es"
+    allowed_channels: frozenset[int] = frozenset()
+    """Channels where tables may be opened; empty means every channel."""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Keys written by a newer musbot, preserved on save."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.extra,
+            "rules": self.rules.to_dict(),
+            "turn_timer": self.turn_timer,
+            "language": self.language,
+            "allowed_channels": sorted(self.allowed_channels),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ServerSettings:
+        data = dict(data)
+        default = cls()
+        rules = data.pop("rules", None)
+        return cls(
+            rules=Rules.from_dict(rules) if rules else default.rules,
+            turn_timer=int(data.pop("turn_timer", default.turn_timer)),
+            language=str(data.pop("language", default.language)),
+            allowed_channels=frozenset(int(c) for c in data.pop("allowed_channels", ())),
+            extra=data,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTable:
+    """The last saved state of a table in play, as the table layer serialised it."""
+
+    channel_id: int
+    guild_id: int | None
+    state: dict[str, Any]
+    version: int
+    """1 on the first save, +1 on every later save: lets the table layer detect stale writes."""
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    season_id: int
+    league_id: int
+    number: int
+    started_at: datetime
+    closed_at: datetime | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    league_id: int
+    guild_id: int
+    name: str
+    created_by: int | None
+    created_at: datetime
+    season: Season
+    """The current (open) season."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after a rated match (display scale, see ratings.py)."""
+
+    user_id: int
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of a season's table."""
+
+    user_id: int
+    name: str | None
+    played: int
+    won: int
+    lost: int
+    games_diff: int
+    tantos_diff: int
+    rating: int | None
+    """Display rating; None until the player's first rated match of the season."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    team: int
+    kind: SeatKind
+    user_id: int | None
+    name: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A finished match as shown in "recent results"."""
+
+    match_id: int
+    ended_at: datetime
+    seats: tuple[SeatResult, ...]
+    winner_team: int
+    games: tuple[int, int]
+    tantos: tuple[int, int]
+    rated: bool
+    season_number: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Partner:
+    user_id: int
+    name: str | None
+    matches: int
+    won: int
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A player's record over finished matches (all of them, or one league and season)."""
+
+    user_id: int
+    name: str | None
+    matches: int
+    won: int
+    lost: int
+    favourite_partner: Partner | None
+    """The human partner with the most matches together (ties: more wins, then lower id)."""
+    ordagos_won: int
+    """Accepted órdagos the player called or accepted, won by the player's team."""
+    ordagos_lost: int
+    rating: int | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.won / self.matches if self.matches else None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """The rating right after one rated match."""
+
+    match_id: int
+    at: datetime
+    mu: float
+    sigma: float
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A deadline kept in the database so that it outlives the process."""
+
+    timer_id: int
+    event: str
+    key: str | None
+    expires_at: datetime
+    data: dict[str, Any]
+    created_at: datetime

@@ -1,0 +1,81 @@
+"""Every live table of a bot process: one per channel, many at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from musbot.engine import Rules
+
+from .clock import Clock
+from .table import Table, TableError
+from .transport import Transport
+
+
+class TableManager:
+    """The registry the Discord cogs talk to: find, open and close the table of a channel.
+
+    ``defaults`` are keyword arguments for every new :class:`Table` (clock, turn_seconds,
+    bot_delay, lang, …); :meth:`open` may override them per table."""
+
+    def __init__(self, transport: Transport, *, clock: Clock | None = None,
+                 **defaults: Any) -> None:
+        self.transport = transport
+        self.clock = clock
+        self.defaults = defaults
+        self._tables: dict[int, Table] = {}
+
+    def get(self, channel_id: int) -> Table | None:
+        return self._tables.get(channel_id)
+
+    def open(self, channel_id: int, rules: Rules | None = None, **overrides: Any) -> Table:
+        """A new table in the channel; refused if one is live there."""
+        if channel_id in self._tables:
+            raise TableError("table_exists")
+        options = {**self.defaults, **overrides}
+        if self.clock is not None:
+            options.setdefault("clock", self.clock)
+        table = Table(channel_id, self.transport, rules=rules, on_close=self._forget, **options)
+        self._tables[channel_id] = table
+        return table
+
+    def get_or_open(self, channel_id: int, rules: Rules | None = None,
+                    **overrides: Any) -> Table:
+        return self._tables.get(channel_id) or self.open(channel_id, rules, **overrides)
+
+    def table_of(self, user_id: int) -> Table | None:
+        """The table where the user sits (for commands sent by DM, like señas). With several,
+        the first opened."""
+        for table in self._tables.values():
+            if table.seat_of(user_id) is not None:
+                return table
+        return None
+
+    async def close(self, channel_id: int) -> None:
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise TableError("no_table")
+        await table.close()
+        self._tables.pop(channel_id, None)
+
+    async def close_all(self) -> None:
+        """Shutdown: stop every timer and say goodbye."""
+        for channel_id in list(self._tables):
+            await self.close(channel_id)
+
+    async def handle_text(self, channel_id: int, user_id: int, text: str) -> bool:
+        """Routes a channel message to its table; False when there is none or it is chat."""
+        table = self._tables.get(channel_id)
+        if table is None:
+            return False
+        return await table.handle_text(user_id, text)
+
+    def _forget(self, table: Table) -> None:
+        if self._tables.get(table.channel_id) is table:
+            del self._tables[table.channel_id]
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(list(self._tables.values()))

@@ -1,0 +1,306 @@
+"""Text for a table: public lines from events, private lines from one seat's view.
+
+Privacy is structural here: public text is built only from events (which hold no private card until
+:class:`~musbot.engine.events.Showdown`) and from a view stripped of its cards
+(:func:`public_view`); private text only from the view of the seat that will read it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from musbot.engine import Action, ActionKind, Lance, SeatView
+from musbot.engine import events as ev
+from musbot.engine.cards import Card, rank, suit
+from musbot.engine.rules import Rules
+from musbot.engine.senas import Sena, senas_posibles
+from musbot.i18n import catalog
+
+Names = Mapping[int, str]
+
+SUIT_EMOJI: dict[str, str] = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
+PAIR_LABELS = ("1", "2")
+
+
+def t(key: str, lang: str = "es", **params: Any) -> str:
+    """One sentence of the table catalog, Spanish when the language lacks it."""
+    cat = catalog(lang)
+    table: Mapping[str, str] = getattr(cat, "TABLE", {})
+    template = table.get(key) or catalog("es").TABLE[key]
+    return str(template).format(**params)
+
+
+def card_text(card: Card) -> str:
+    """``12🪙``: compact and unambiguous; the code ``12o`` stays the typed form."""
+    return f"{rank(card)}{SUIT_EMOJI[suit(card)]}"
+
+
+def card_name(card: Card, lang: str = "es") -> str:
+    cat = catalog(lang)
+    template = str(cat.CARD_NAME)
+    return template.format(rank=cat.RANK_NAMES[rank(card)], suit=cat.SUIT_NAMES[suit(card)])
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def lance_name(lance: Lance, lang: str = "es") -> str:
+    return str(catalog(lang).LANCES[int(lance)])
+
+
+def name_of(seat: int | None, names: Names, lang: str = "es") -> str:
+    if seat is None:
+        return str(catalog(lang).NOBODY)
+    return names.get(seat) or str(catalog(lang).SEAT.format(seat=seat + 1))
+
+
+def pair_text(team: int, names: Names, players: int, lang: str = "es") -> str:
+    """«la pareja 1 (Ana y Carlos)»: pairs by label and by who sits in them."""
+    members = [name_of(s, names, lang) for s in range(team, players, 2)]
+    joined = t("and", lang).join([", ".join(members[:-1]), members[-1]] if len(members) > 2
+                                 else members)
+    return t("pair", lang, label=PAIR_LABELS[team], names=joined)
+
+
+def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
+    """Tantos with amarrakos (5 tantos each), and «dentro» at target − 5 or more (§5)."""
+    amarrakos, resto = divmod(tantos, 5)
+    text = t("tantos", lang, tantos=tantos, amarrakos=amarrakos, resto=resto)
+    if tantos >= target - 5:
+        text += t("dentro", lang)
+    return text
+
+
+def score_text(scores: Sequence[int], target: int, lang: str = "es") -> str:
+    parts = [t("score", lang, label=t("pair_label", lang, label=PAIR_LABELS[team]),
+               tantos=tantos_text(scores[team], target, lang)) for team in (0, 1)]
+    return t("score_line", lang, a=parts[0], b=parts[1])
+
+
+def action_words(action: Action) -> str:
+    """What a player types for this action: the canonical words of the grammar."""
+    return action.text()
+
+
+# --- public: events -----------------------------------------------------------------------------
+
+
+def public_messages(events: Sequence[ev.Event], names: Names, *, players: int, target: int,
+                    lang: str = "es") -> list[str]:
+    """Events as channel messages. The showdown always starts a message of its own, so every
+    message before it is card-free by construction and easy to check."""
+    messages: list[list[str]] = [[]]
+    for event in events:
+        if isinstance(event, ev.Showdown) and messages[-1]:
+            messages.append([])
+        messages[-1].extend(event_lines(event, names, players=players, target=target, lang=lang))
+    return ["\n".join(lines) for lines in messages if lines]
+
+
+def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
+                lang: str = "es") -> list[str]:
+    """One public event as zero or more lines."""
+
+    def n(seat: int | None) -> str:
+        return name_of(seat, names, lang)
+
+    def pair(team: int) -> str:
+        return pair_text(team, names, players, lang)
+    if isinstance(event, ev.HandStarted):
+        key = "hand_started_corrido" if event.corrido else "hand_started"
+        return [t(key, lang, mano=n(event.mano))]
+    if isinstance(event, ev.MusSaid):
+        return [t("mus" if event.mus else "no_hay_mus", lang, name=n(event.seat))]
+    if isinstance(event, ev.ManoChanged):
+        return [t("mano_changed", lang, name=n(event.mano))]
+    if isinstance(event, ev.Discarded):
+        return [t("discarded", lang, name=n(event.seat), count=event.cards)]
+    if isinstance(event, ev.CardsReplaced):
+        return [t("replaced", lang)]
+    if isinstance(event, ev.Reshuffled):
+        return [t("reshuffled", lang)]
+    if isinstance(event, ev.LanceStarted):
+        return [t("lance_started", lang, lance=lance_name(event.lance, lang))]
+    if isinstance(event, ev.Declared):
+        items = [t("declared_yes" if has else "declared_no", lang, name=n(seat))
+                 for seat, has in enumerate(event.has)]
+        return [t("declared", lang, lance=lance_name(event.lance, lang), list=", ".join(items))]
+    if isinstance(event, ev.LanceWithoutBetting):
+        lance = lance_name(event.lance, lang)
+        if event.team is None:
+            return [t("no_betting_none", lang, lance=lance)]
+        return [t("no_betting_team", lang, lance=lance, pair=pair(event.team))]
+    if isinstance(event, ev.Spoke):
+        return [_spoke(event, n(event.seat), lang)]
+    if isinstance(event, ev.LanceEnded):
+        return [_lance_ended(event, names, players, lang)]
+    if isinstance(event, ev.Showdown):
+        lines = [t("showdown", lang)]
+        lines += [t("showdown_hand", lang, name=n(seat), cards=cards_text(hand))
+                  for seat, hand in enumerate(event.hands)]
+        best = [t("showdown_winner", lang, lance=lance_name(lance, lang),
+                  name=n(event.winners.get(lance.nombre)))
+                for lance in Lance if event.winners.get(lance.nombre) is not None]
+        if best:
+            lines.append(t("showdown_winners", lang, list=", ".join(best)))
+        return lines
+    if isinstance(event, ev.Scored):
+        if event.kind == "ordago":
+            return []
+        kind = catalog(lang).SCORE_KINDS.get(event.kind, event.kind)
+        return [t("scored", lang, lance=lance_name(event.lance, lang), tantos=event.tantos,
+                  pair=pair(event.team), kind=kind, score=score_text(event.scores, target, lang))]
+    if isinstance(event, ev.GameWon):
+        return [t("game_won_ordago" if event.ordago else "game_won", lang,
+                  pair=pair(event.team))]
+    if isinstance(event, ev.HandEnded):
+        return [t("hand_ended", lang, score=score_text(event.scores, target, lang))]
+    if isinstance(event, ev.VacaWon):
+        return [t("vaca_won", lang, pair=pair(event.team), a=event.vacas[0], b=event.vacas[1])]
+    if isinstance(event, ev.MatchWon):
+        return [t("match_won", lang, pair=pair(event.team))]
+    return []
+
+
+def _spoke(event: ev.Spoke, name: str, lang: str) -> str:
+    kind = event.action.kind
+    if kind is ActionKind.ORDAGO:
+        return t("spoke_ordago", lang, name=name)
+    if kind in (ActionKind.ENVIDO, ActionKind.MAS):
+        return t("spoke_total", lang, name=name, words=action_words(event.action),
+                 total=event.total)
+    return t("spoke", lang, name=name, words=action_words(event.action))
+
+
+def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) -> str:
+    lance = lance_name(event.lance, lang)
+    if event.outcome == "deje" and event.team is not None:
+        return t("lance_deje", lang, lance=lance, pair=pair_text(event.team, names, players, lang),
+                 tantos=event.tantos)
+    if event.outcome == "querido":
+        return t("lance_querido", lang, lance=lance, tantos=event.tantos)
+    if event.outcome == "ordago":
+        return t("lance_ordago", lang, lance=lance)
+    return t("lance_paso", lang, lance=lance)
+
+
+# --- public: status -----------------------------------------------------------------------------
+
+
+def public_view(view: SeatView) -> SeatView:
+    """A view with no cards and no legal moves: anything rendered from it is safe to publish."""
+    return dataclasses.replace(view, seat=-1, cards=(), legal=())
+
+
+def rules_text(rules: Rules, lang: str = "es") -> str:
+    variants = [t("variant_reyes", lang, reyes=rules.reyes)]
+    if rules.real:
+        variants.append(t("variant_real", lang))
+    if rules.mus_corrido:
+        variants.append(t("variant_corrido", lang))
+    if not rules.senas:
+        variants.append(t("variant_sin_senas", lang))
+    return "\n".join([
+        t("status_rules", lang, players=rules.jugadores, target=rules.puntos,
+          juegos=rules.juegos, vacas=rules.vacas),
+        t("variants", lang, list=", ".join(variants)),
+    ])
+
+
+def seats_lines(names: Names, notes: Mapping[int, str], players: int,
+                lang: str = "es") -> list[str]:
+    """«Asiento 1: Ana (bot)» for every seat, grouped by pair."""
+    lines = []
+    for team in (0, 1):
+        lines.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ":")
+        for seat in range(team, players, 2):
+            who = names.get(seat)
+            label = f"{who} {notes.get(seat, '')}".strip() if who else t("status_free", lang)
+            lines.append("  " + t("status_seat", lang, seat=seat + 1, name=label))
+    return lines
+
+
+def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], rules: Rules,
+                lang: str = "es") -> str:
+    """The table at a glance: seats by pair, score, lance, standing bet, whose turn. ``view`` is
+    stripped with :func:`public_view` first, so no card can slip in."""
+    lines = [rules_text(rules, lang)]
+    lines += seats_lines(names, notes, rules.jugadores, lang)
+    if view is None:
+        lines.append(t("status_waiting", lang))
+        return "\n".join(lines)
+    v = public_view(view)
+    lines.append(score_text(v.scores, v.target, lang))
+    lines.append(t("status_games", lang, a=v.games[0], b=v.games[1], c=v.vacas[0], d=v.vacas[1]))
+    if v.match_winner is not None:
+        lines.append(t("status_finished", lang))
+        return "\n".join(lines)
+    lines.append(t("status_mano", lang, name=name_of(v.mano, names, lang)))
+    if v.phase == "mus":
+        lines.append(t("status_mus", lang))
+    elif v.phase == "descarte":
+        lines.append(t("status_descarte", lang))
+    elif v.lance is not None:
+        lines.append(t("status_lance", lang, lance=lance_name(v.lance, lang)))
+        if v.ordago:
+            lines.append(t("status_ordago", lang, name=name_of(v.bettor, names, lang)))
+        elif v.bet:
+            lines.append(t("status_bet", lang, bet=v.bet, name=name_of(v.bettor, names, lang)))
+    if v.to_act is not None:
+        lines.append(t("status_turn", lang, name=name_of(v.to_act, names, lang)))
+    return "\n".join(lines)
+
+
+# --- private ------------------------------------------------------------------------------------
+
+
+def sena_gesture(sena: Sena, lang: str = "es") -> str:
+    return str(catalog(lang).SENA_GESTURES.get(sena.value, sena.gesto))
+
+
+def sena_text(sender: str, sena: Sena, *, caught: bool, lang: str = "es") -> str:
+    """What the receiver of a seña reads: the gesture and, since this is a game aid, its name."""
+    key = "sena_caught" if caught else "sena_partner"
+    return t(key, lang, name=sender, gesture=sena_gesture(sena, lang), sena=sena.nombre)
+
+
+def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
+    """The legal moves as a player would type them; discards collapse to one hint."""
+    if legal and legal[0].kind is ActionKind.DESCARTE:
+        return t("discard_hint", lang)
+    return ", ".join(dict.fromkeys(action_words(a) for a in legal))
+
+
+def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sena, bool]] = (),
+              senas_allowed: bool = True, lang: str = "es") -> str:
+    """The private «Ver mis cartas»: own cards numbered 1–4 (positions for «descarto 1 3»), the
+    señas this hand may show, señas received this hand, and the moves when it is this seat's
+    turn. Only for the seat the view belongs to."""
+    lines = [t("you_are", lang, seat=view.seat + 1,
+               pair=pair_text(view.team, names, view.players, lang),
+               mano=name_of(view.mano, names, lang))]
+    lines.append(t("your_cards", lang))
+    lines += [t("card_line", lang, n=i, card=f"{card_text(c)} {card_name(c, lang)}")
+              for i, c in enumerate(view.cards, start=1)]
+    if senas_allowed:
+        posibles = senas_posibles(view.cards, view.rules)
+        if posibles:
+            lines.append(t("senas_allowed", lang, list=", ".join(s.nombre for s in posibles)))
+        else:
+            lines.append(t("senas_none", lang))
+    else:
+        lines.append(t("senas_not_now", lang))
+    if received:
+        lines.append(t("senas_received", lang))
+        lines += ["  " + sena_text(sender, sena, caught=caught, lang=lang)
+                  for sender, sena, caught in received]
+    if view.revealed is not None:
+        lines.append(t("revealed", lang))
+        lines += ["  " + t("showdown_hand", lang, name=name_of(s, names, lang),
+                           cards=cards_text(h)) for s, h in enumerate(view.revealed)]
+    if view.my_turn and view.legal:
+        lines.append(t("your_turn", lang, words=legal_words(view.legal, lang)))
+    return "\n".join(lines)

@@ -1,0 +1,541 @@
+"""The storage layer on real SQLite files: opening, migrations, refusals, live tables, records."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from musbot.engine.match import Match
+from musbot.engine.rules import Rules
+from musbot.storage import (
+    SCHEMA_VERSION,
+    ConflictingHand,
+    CorruptDatabase,
+    Database,
+    DatabaseClosed,
+    DatabaseLocked,
+    DatabaseTooNew,
+    ForeignDatabase,
+    MatchFinished,
+    SeatRecord,
+    ServerSettings,
+    UnknownMatch,
+    connection,
+)
+from musbot.storage.connection import MIGRATIONS, Migration, split_statements
+from musbot.storage.records import find_ordagos
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def four(users: tuple[int, int, int, int] = (1, 2, 3, 4)) -> list[SeatRecord]:
+    return [SeatRecord.human(seat, user, f"p{user}") for seat, user in enumerate(users)]
+
+
+def hand(scores: list[int], game_winner: int | None = None,
+         actions: list[list[Any]] | None = None,
+         ledger: list[dict[str, Any]] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A transcript/result pair in REPLAY.md form; storage does not replay it."""
+    transcript = {"rules": {"reyes": 8, "puntos": 40, "real": False}, "mano": 0,
+                  "scores": [0, 0], "hands": [["12o", "12c", "1e", "5b"]] * 4, "deck": [],
+                  "actions": actions or [[0, "no hay mus"]]}
+    result: dict[str, Any] = {"winners": {}, "ledger": ledger or [], "scores": scores,
+              "game_winner": game_winner, "finished": True}
+    return transcript, result
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    async with Database(tmp_path / "musbot.db", busy_timeout=0.2) as database:
+        yield database
+
+
+# --- opening and migrations ---------------------------------------------------------------------
+
+async def test_fresh_file_is_migrated_and_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "musbot.db"
+    async with Database(path) as db:
+        assert await db.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT version, name FROM schema_version").fetchall()
+        assert rows == [(m.version, m.name) for m in MIGRATIONS]
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"players", "servers", "live_tables", "matches", "match_seats", "games", "hands",
+            "ledger", "ordagos", "leagues", "league_members", "seasons", "ratings",
+            "rating_history"} <= tables
+
+
+async def test_reopening_is_idempotent(tmp_path: Path) -> None:
+    path = tmp_path / "musbot.db"
+    async with Database(path) as db:
+        await db.save_table(10, 1, {"n": 1})
+    for _ in range(2):
+        async with Database(path) as db:
+            assert (await db.load_tables())[0].state == {"n": 1}
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == SCHEMA_VERSION
+
+
+async def test_foreign_keys_are_on(db: Database) -> None:
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db._tx() as conn:
+            await conn.execute("INSERT INTO league_members VALUES (999, 999, 'x')")
+
+
+async def test_pending_migrations_apply_in_order_and_keep_data(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "musbot.db"
+    async with Database(path) as db:
+        await db.save_table(1, 1, {"kept": True})
+    extra = Migration(SCHEMA_VERSION + 1, "add_notes",
+                      "CREATE TABLE notes (x);\nINSERT INTO notes VALUES (1);")
+    monkeypatch.setattr(connection, "MIGRATIONS", (*MIGRATIONS, extra))
+    monkeypatch.setattr(connection, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    async with Database(path) as db:
+        assert await db.schema_version() == SCHEMA_VERSION + 1
+        assert (await db.load_tables())[0].state == {"kept": True}
+        async with db._read() as conn:
+            assert list(await conn.execute_fetchall("SELECT x FROM notes")) == [(1,)]
+
+
+async def test_failing_migration_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "musbot.db"
+    async with Database(path):
+        pass
+    broken = Migration(SCHEMA_VERSION + 1, "broken",
+                       "CREATE TABLE half_done (x);\nALTER TABLE no_such_table ADD COLUMN y;")
+    monkeypatch.setattr(connection, "MIGRATIONS", (*MIGRATIONS, broken))
+    monkeypatch.setattr(connection, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+        await Database.open(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone() \
+            == (SCHEMA_VERSION,)
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'half_done'"
+                            ).fetchall() == []
+    conn.close()
+
+
+async def test_version_1_file_is_upgraded(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "musbot.db"
+    with monkeypatch.context() as patch:
+        patch.setattr(connection, "MIGRATIONS", MIGRATIONS[:1])
+        patch.setattr(connection, "SCHEMA_VERSION", 1)
+        async with Database(path) as db:
+            await db.save_table(1, 1, {"old": True})
+    async with Database(path) as db:
+        assert await db.schema_version() == SCHEMA_VERSION
+        assert (await db.load_table(1)) is not None
+        await db.create_timer("turn", datetime.now(UTC), key="turn:1")
+
+
+async def test_newer_schema_is_refused_and_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "musbot.db"
+    async with Database(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO schema_version VALUES (?, 'from_the_future', 'x')",
+                     (SCHEMA_VERSION + 1,))
+    conn.close()
+    before = digest(path)
+    with pytest.raises(DatabaseTooNew, match=r"version \d+ is newer") as info:
+        await Database.open(path)
+    assert info.value.found == SCHEMA_VERSION + 1
+    assert digest(path) == before
+
+
+@pytest.mark.parametrize("damage", ["garbage", "page"])
+async def test_corrupt_file_is_refused_and_untouched(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "musbot.db"
+    if damage == "garbage":
+        path.write_bytes(b"this is not a database " * 400)
+    else:
+        # A valid header with a damaged table page: only the integrity check notices.
+        with sqlite3.connect(path) as conn:
+            conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name, at)")
+            conn.execute("CREATE TABLE t (x)")
+            conn.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 200)
+        conn.close()
+        data = bytearray(path.read_bytes())
+        data[4096 * 3: 4096 * 3 + 600] = b"\xff" * 600
+        path.write_bytes(bytes(data))
+    before = digest(path)
+    with pytest.raises(CorruptDatabase, match="damaged"):
+        await Database.open(path)
+    assert digest(path) == before
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+
+
+async def test_a_database_that_is_not_ours_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE users (id)")
+    conn.close()
+    with pytest.raises(ForeignDatabase):
+        await Database.open(path)
+
+
+async def test_locked_file_at_open_gives_database_locked(tmp_path: Path) -> None:
+    path = tmp_path / "musbot.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name, at)")
+        started = time.monotonic()
+        with pytest.raises(DatabaseLocked, match="locked by another process"):
+            await Database.open(path, busy_timeout=0.2)
+        assert time.monotonic() - started >= 0.15
+    finally:
+        holder.close()
+
+
+async def test_writer_lock_held_elsewhere_gives_database_locked(db: Database) -> None:
+    holder = sqlite3.connect(db.path, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(DatabaseLocked):
+            await db.save_table(1, 1, {"x": 1})
+    finally:
+        holder.close()
+    assert await db.save_table(1, 1, {"x": 1}) == 1  # the failed transaction left no trace
+
+
+async def test_backup_is_a_usable_copy(db: Database, tmp_path: Path) -> None:
+    await db.save_table(1, 1, {"n": 7})
+    copy = await db.backup(tmp_path / "backups" / "copy.db")
+    async with Database(copy) as restored:
+        assert (await restored.load_table(1)).state == {"n": 7}  # type: ignore[union-attr]
+    with pytest.raises(FileExistsError):
+        await db.backup(copy)
+
+
+async def test_closed_database_says_so(tmp_path: Path) -> None:
+    db = Database(tmp_path / "musbot.db")
+    with pytest.raises(DatabaseClosed):
+        await db.load_tables()
+
+
+def test_split_statements_keeps_triggers_whole() -> None:
+    sql = textwrap.dedent("""\
+        -- a comment
+        CREATE TABLE a (x);
+        CREATE TRIGGER t AFTER INSERT ON a BEGIN
+            UPDATE a SET x = 1; DELETE FROM a WHERE x = 2;
+        END;
+        -- trailing comment
+    """)
+    statements = split_statements(sql)
+    assert len(statements) == 2 and statements[1].endswith("END;")
+    with pytest.raises(ValueError):
+        split_statements("CREATE TABLE b (x)")
+
+
+# --- servers and live tables --------------------------------------------------------------------
+
+async def test_server_settings_round_trip(db: Database) -> None:
+    assert await db.server_settings(5) == ServerSettings()
+    settings = ServerSettings(rules=Rules(reyes=4, puntos=30, real=True), turn_timer=45,
+                              language="en", allowed_channels=frozenset({7, 8}))
+    await db.save_server_settings(5, settings)
+    assert await db.server_settings(5) == settings
+
+
+def test_server_settings_keep_unknown_keys() -> None:
+    data = {"rules": {"reyes": 4, "future_variant": 1}, "language": "en", "from_v9": [1]}
+    settings = ServerSettings.from_dict(data)
+    assert settings.rules.reyes == 4 and settings.turn_timer == ServerSettings().turn_timer
+    assert settings.to_dict()["from_v9"] == [1]
+
+
+async def test_live_tables_round_trip(db: Database) -> None:
+    assert await db.load_tables() == []
+    assert await db.save_table(100, 1, {"seats": ["a", "b"], "ñ": "órdago"}) == 1
+    assert await db.save_table(100, 1, {"seats": ["a", "b", "c"]}) == 2
+    assert await db.save_table(200, None, {"terminal": True}) == 1
+    tables = await db.load_tables()
+    assert [(t.channel_id, t.guild_id, t.version) for t in tables] == [(100, 1, 2), (200, None, 1)]
+    assert tables[0].state == {"seats": ["a", "b", "c"]}
+    assert await db.delete_table(100) is True
+    assert await db.delete_table(100) is False
+    assert [t.channel_id for t in await db.load_tables()] == [200]
+    assert await db.load_table(100) is None
+
+
+async def test_live_table_states_keep_their_json(db: Database) -> None:
+    state = {"big": 2**62 + 1, "f": 0.1, "nested": [{"ñ": None, "t": True}], "e": "", "z": -0}
+    await db.save_table(2**62, 2**61, state)
+    saved = await db.load_table(2**62)
+    assert saved is not None and saved.state == state and saved.guild_id == 2**61
+    with pytest.raises(ValueError):
+        await db.save_table(1, 1, {"nan": float("nan")})
+    assert await db.load_table(1) is None
+
+
+async def test_concurrent_writers_are_serialised(db: Database, tmp_path: Path) -> None:
+    """Coroutines sharing one Database, and a second connection to the same file, all land."""
+    async with Database(db.path, busy_timeout=5) as other:
+        await asyncio.gather(*(
+            (db if i % 2 else other).save_table(i % 5, 1, {"i": i}) for i in range(60)))
+    tables = await db.load_tables()
+    assert [t.version for t in tables] == [12] * 5
+
+
+async def test_timers(tmp_path: Path) -> None:
+    path = tmp_path / "musbot.db"
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    async with Database(path) as db:
+        assert await db.next_timer() is None
+        late = await db.create_timer("turn", now + timedelta(seconds=90), {"seat": 1},
+                                     key="turn:100")
+        early = await db.create_timer("reminder", now + timedelta(seconds=30))
+        assert (await db.next_timer()) == early
+        # Same key: the new turn timer replaces the old one.
+        replaced = await db.create_timer("turn", now + timedelta(seconds=60), {"seat": 2},
+                                         key="turn:100")
+        assert replaced.timer_id != late.timer_id
+    async with Database(path) as db:  # they survive a restart
+        due = await db.due_timers(now + timedelta(seconds=75))
+        assert [(t.event, t.data) for t in due] == [("reminder", {}), ("turn", {"seat": 2})]
+        assert due[1].expires_at == now + timedelta(seconds=60)
+        assert await db.due_timers(now) == []
+        assert await db.cancel_timer("turn:100") is True
+        assert await db.cancel_timer(early.timer_id) is True
+        assert await db.cancel_timer(early.timer_id) is False
+        assert await db.next_timer() is None
+        with pytest.raises(ValueError, match="timezone"):
+            await db.create_timer("turn", datetime(2026, 1, 1))
+
+
+# --- matches and hands --------------------------------------------------------------------------
+
+async def test_record_match_and_hands(db: Database) -> None:
+    match_id = await db.start_match(four(), rules=Rules(), channel_id=100, guild_id=1)
+    ordago = [[0, "no hay mus"], [0, "órdago"], [1, "no quiero"], [3, "quiero"]]
+    steps = [{"pair": 1, "tantos": 0, "lance": "grande", "kind": "ordago"}]
+    await db.record_hand(match_id, 1, *hand([12, 7],
+                                            ledger=[{"pair": 0, "tantos": 12, "lance": "grande",
+                                                     "kind": "apuesta"}]))
+    await db.record_hand(match_id, 2, *hand([12, 7], game_winner=1, actions=ordago, ledger=steps))
+    await db.record_hand(match_id, 3, *hand([40, 3], game_winner=0))
+    await db.record_hand(match_id, 4, *hand([10, 40], game_winner=1))
+    assert await db.record_finished_match(match_id, 1, final_score={"games": [1, 2]}) == []
+
+    hands = await db.match_hands(match_id)
+    assert [r["scores"] for _, r in hands] == [[12, 7], [12, 7], [40, 3], [10, 40]]
+    async with db._read() as conn:
+        games = await conn.execute_fetchall(
+            "SELECT number, winner_team, score_0, score_1 FROM games ORDER BY number")
+        assert list(map(tuple, games)) == [(1, 1, 12, 7), (2, 0, 40, 3), (3, 1, 10, 40)]
+        hand_games = await conn.execute_fetchall("SELECT game_number FROM hands ORDER BY number")
+        assert [g[0] for g in hand_games] == [1, 1, 2, 3]
+        [row] = await conn.execute_fetchall(
+            "SELECT winner_team, games_0, games_1, tantos_0, tantos_1, final_score, rated"
+            " FROM matches")
+        assert tuple(row) == (1, 1, 2, 62, 50, '{"games":[1,2]}', 0)
+        ledger = await conn.execute_fetchall("SELECT pair, tantos, kind FROM ledger")
+        assert list(map(tuple, ledger)) == [(0, 12, "apuesta"), (1, 0, "ordago")]
+        ordagos = await conn.execute_fetchall(
+            "SELECT caller_seat, accepter_seat, lance, winner_team FROM ordagos")
+        assert list(map(tuple, ordagos)) == [(0, 3, "grande", 1)]
+    with pytest.raises(MatchFinished):
+        await db.record_hand(match_id, 5, *hand([0, 0]))
+    with pytest.raises(MatchFinished):
+        await db.record_finished_match(match_id, 0)
+    with pytest.raises(UnknownMatch):
+        await db.record_hand(999, 1, *hand([0, 0]))
+
+
+async def test_record_hand_is_idempotent_but_refuses_a_different_hand(db: Database) -> None:
+    match_id = await db.start_match(four())
+    first = await db.record_hand(match_id, 1, *hand([3, 0]))
+    assert await db.record_hand(match_id, 1, *hand([3, 0])) == first
+    with pytest.raises(ConflictingHand):
+        await db.record_hand(match_id, 1, *hand([0, 3]))
+    assert len(await db.match_hands(match_id)) == 1
+
+
+async def test_start_match_with_a_key_is_retryable(db: Database) -> None:
+    first = await db.start_match(four(), key="table-100-match-1")
+    assert await db.start_match(four(), key="table-100-match-1") == first
+    assert await db.start_match(four(), key="table-100-match-2") != first
+
+
+async def test_record_match_in_one_call(db: Database) -> None:
+    league = await db.create_league(1, "Liga")
+    hands = [hand([20, 5]), hand([40, 5], game_winner=0)]
+    match_id, changes = await db.record_match(four(), hands, 0, rules=Rules(juegos=1),
+                                              league_id=league.league_id)
+    assert len(await db.match_hands(match_id)) == 2
+    assert {c.user_id for c in changes if c.delta > 0} >= {1, 3}
+    [result] = await db.recent_results(league.league_id)
+    assert (result.match_id, result.games, result.tantos) == (match_id, (1, 0), (40, 5))
+    # A malformed hand rolls the whole record back.
+    bad = hand([1, 0], ledger=[{"pair": 0}])
+    with pytest.raises(ValueError, match=r"hand 2 is not a REPLAY\.md"):
+        await db.record_match(four(), [hand([1, 0]), bad], 0)
+    async with db._read() as conn:
+        assert list(await conn.execute_fetchall("SELECT COUNT(*) FROM matches")) == [(1,)]
+
+
+async def test_start_match_validates_seats(db: Database) -> None:
+    with pytest.raises(ValueError, match="2, 4 or 6"):
+        await db.start_match(four()[:3])
+    with pytest.raises(ValueError, match="one seat"):
+        await db.start_match(four((1, 2, 1, 4)))
+    with pytest.raises(ValueError, match="different number"):
+        await db.start_match(four(), rules=Rules(jugadores=2))
+    with pytest.raises(ValueError):
+        SeatRecord(0)
+
+
+async def test_abandoned_match_counts_nowhere(db: Database) -> None:
+    match_id = await db.start_match(four())
+    await db.abandon_match(match_id)
+    with pytest.raises(MatchFinished):
+        await db.record_finished_match(match_id, 0)
+    assert (await db.player_profile(1)).matches == 0
+
+
+def test_find_ordagos_refused_and_spelling() -> None:
+    actions = [[1, "Ordago"], [2, "no quiero"], [0, "paso"], [1, "envido"]]
+    transcript, result = hand([1, 0], actions=actions)
+    [refused] = find_ordagos(transcript, result)
+    assert (refused.caller_seat, refused.accepter_seat, refused.winner_team) == (1, None, 1)
+
+
+async def test_engine_hands_are_recorded(db: Database) -> None:
+    """Whole matches played by the real engine (random legal actions) go in as they come out."""
+    rng = random.Random(4)
+    match = Match(Rules(puntos=10, juegos=1), first_mano=0,
+                  shuffler=lambda cards: rng.sample(list(cards), len(cards)))
+    match_id = await db.start_match(four(), rules=match.rules)
+    while not match.finished:
+        current, number = match.hand, match.hand_number
+        seat = match.to_act
+        assert seat is not None
+        legal = match.legal_actions(seat)
+        no_mus = [a for a in legal if a.text() == "no hay mus"]
+        match.apply(seat, no_mus[0] if no_mus and rng.random() < 0.5 else rng.choice(legal))
+        if current.finished:
+            await db.record_hand(match_id, number, current.transcript(), current.result())
+    assert match.winner is not None
+    await db.record_finished_match(match_id, match.winner, final_score=match.summary())
+    hands = await db.match_hands(match_id)
+    assert len(hands) == match.hand_number
+    assert json.loads(json.dumps(hands[0][0])) == hands[0][0]
+    profile = await db.player_profile(1)
+    assert profile.matches == 1 and profile.won == (match.winner == 0)
+
+
+# --- privacy ------------------------------------------------------------------------------------
+
+async def test_forget_player_anonymises_past_results(db: Database) -> None:
+    league = await db.create_league(1, "Liga", created_by=2)
+    match_id = await db.start_match(four(), league_id=league.league_id)
+    await db.record_hand(match_id, 1, *hand([40, 3], game_winner=0))
+    await db.record_finished_match(match_id, 0)
+    assert await db.forget_player(2) is True
+    assert await db.forget_player(12345) is False
+
+    assert await db.player_name(2) is None
+    assert 2 not in await db.league_members(league.league_id)
+    assert (await db.get_league(1, "Liga")).created_by is None
+    assert await db.rating_history(2, league.league_id) == []
+    assert (await db.player_profile(2)).matches == 0
+    [standing_ids] = [[s.user_id for s in await db.standings(league.league_id)]]
+    assert 2 not in standing_ids and {1, 3} <= set(standing_ids)
+    [result] = await db.recent_results(league.league_id)
+    assert [s.kind for s in result.seats] == ["player", "anonymous", "player", "player"]
+    assert result.seats[1].user_id is None and result.seats[1].name is None
+    with sqlite3.connect(db.path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM match_seats WHERE player_id = 2").fetchone() \
+            == (0,)
+        assert conn.execute("SELECT forgotten, display_name FROM players WHERE user_id = 2"
+                             ).fetchone() == (1, None)
+    conn.close()
+    # Other players keep their record; the forgotten player may come back as a new player.
+    assert (await db.player_profile(1)).won == 1
+    await db.upsert_player(2, "back")
+    assert await db.player_name(2) == "back"
+
+
+# --- crash safety -------------------------------------------------------------------------------
+
+WRITER = """
+import asyncio, sys
+from musbot.storage import Database
+
+async def main():
+    async with Database(sys.argv[1], busy_timeout=5) as db:
+        n = 0
+        while True:
+            n += 1
+            await db.save_table(1, 2, {"n": n, "pad": "x" * 2000})
+            print(n, flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_sigkill_while_writing_loses_nothing_committed(tmp_path: Path) -> None:
+    path = tmp_path / "musbot.db"
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE,
+                            text=True, env=env, cwd=tmp_path)
+    last = 0
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 20
+        while last < 200 and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            last = int(line)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        # The child may have run ahead of our reading: its last words are still in the pipe.
+        for line in proc.stdout.read().split():
+            last = int(line)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert last >= 200, "the writer did not get going"
+    assert proc.returncode == -signal.SIGKILL
+
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+
+    async def reopen() -> int:
+        async with Database(path) as db:
+            [table] = await db.load_tables()
+            return int(table.state["n"])
+
+
+    saved = asyncio.run(reopen())
+    # Every printed number was committed; one more may have committed before the kill landed.
+    assert saved in (last, last + 1)

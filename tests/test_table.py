@@ -1,0 +1,391 @@
+"""One live table end to end, through a fake transport: seating, the match, chat, señas, races."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from table_helpers import ANY_CARD, make_table, play_humans, seat_humans
+
+from musbot.engine import MUS, NO_HAY_MUS, Rules
+from musbot.engine import events as ev
+from musbot.engine.senas import Sena, senas_posibles
+from musbot.table import Seat, TableError, TableManager
+
+# --- seating ------------------------------------------------------------------------------------
+
+
+async def test_join_seats_by_pair_and_refuses_doubles() -> None:
+    table, transport, _ = make_table()
+    assert await table.join(1, "Ana", pair=0) == 0
+    assert await table.join(2, "Bea", pair=0) == 2
+    with pytest.raises(TableError) as full:
+        await table.join(3, "Carlos", pair=0)
+    assert full.value.code == "pair_full"
+    assert await table.join(3, "Carlos") == 1
+    with pytest.raises(TableError) as again:
+        await table.join(1, "Ana")
+    assert again.value.code == "already_seated"
+    with pytest.raises(TableError) as bad:
+        await table.join(9, "Zoe", pair=5)
+    assert bad.value.code == "bad_pair"
+    assert "Ana se sienta en el asiento 1" in transport.public_texts()[0]
+    assert table.names() == {0: "Ana", 1: "Carlos", 2: "Bea"}
+
+
+async def test_add_bot_and_full_table() -> None:
+    table, transport, _ = make_table()
+    await seat_humans(table, 3)
+    assert await table.add_bot() == 3
+    assert table.seats[3] is not None and not table.seats[3].human
+    with pytest.raises(TableError) as full:
+        await table.add_bot()
+    assert full.value.code == "table_full"
+    with pytest.raises(TableError) as level:
+        await table.add_bot(level="imposible")
+    assert level.value.code == "unknown_level"
+    assert any("Un bot (facil) se sienta en el asiento 4" in t for t in transport.public_texts())
+
+
+async def test_start_needs_a_person_and_fills_with_bots() -> None:
+    table, transport, _ = make_table(turn_seconds=None)
+    with pytest.raises(TableError) as empty:
+        await table.start()
+    assert empty.value.code == "no_humans"
+    await table.join(1, "Ana")
+    with pytest.raises(TableError) as stranger:
+        await table.start(99)
+    assert stranger.value.code == "not_seated"
+    await table.start(1)
+    assert table.state == "playing"
+    assert all(isinstance(s, Seat) for s in table.seats)
+    assert [s.human for s in table.seats if s] == [True, False, False, False]
+    assert "¡Empieza la partida!" in transport.public_texts()
+    with pytest.raises(TableError) as twice:
+        await table.start(1)
+    assert twice.value.code == "already_started"
+    status = table.status()
+    assert "Pareja 1" in status and "Bot 2 (bot)" in status and "Habla Ana" in status
+
+
+async def test_leave_before_and_during_the_match() -> None:
+    table, transport, _ = make_table(turn_seconds=None)
+    await seat_humans(table, 2)
+    await table.leave(2)
+    assert table.seats[1] is None
+    with pytest.raises(TableError):
+        await table.leave(2)
+    await table.join(2, "P2")
+    await table.start(1)
+    await table.leave(2)
+    occupant = table.seats[1]
+    assert occupant is not None and not occupant.human and occupant.name == "P2"
+    assert any("un bot juega por su asiento" in t for t in transport.public_texts())
+    # The last person leaving closes the table.
+    await table.leave(1)
+    assert table.state == "closed"
+    assert transport.public_texts()[-1] == "No queda nadie: se cierra la mesa."
+
+
+async def test_join_mid_match_takes_a_bot_seat() -> None:
+    table, transport, _ = make_table(turn_seconds=None)
+    await table.join(1, "Ana")
+    await table.start(1)
+    seat = await table.join(2, "Bea", pair=1)
+    assert seat == 1 and table.seats[1] is not None and table.seats[1].user_id == 2
+    assert transport.private_to(2), "the newcomer gets the seat's cards privately"
+
+
+async def test_close_and_closed_table() -> None:
+    table, transport, _ = make_table()
+    await table.join(1, "Ana")
+    await table.start(1)
+    await table.close()
+    assert table.state == "closed"
+    assert transport.public_texts()[-1] == "Se cierra la mesa."
+    with pytest.raises(TableError) as closed:
+        await table.join(2, "Bea")
+    assert closed.value.code == "table_closed"
+    assert not await table.handle_text(1, "mus")
+
+
+# --- the match ----------------------------------------------------------------------------------
+
+
+async def test_full_match_with_bots_then_rematch() -> None:
+    table, transport, _ = make_table(5, rules=Rules(juegos=1), turn_seconds=None)
+    await table.join(1, "Ana")
+    with pytest.raises(TableError) as early:
+        await table.rematch(1)
+    assert early.value.code == "not_finished"
+    await table.start(1)
+    steps = await play_humans(table, random.Random(5))
+    assert steps > 0 and table.state == "finished"
+    assert table.match is not None and table.match.winner is not None
+    assert any("🎉 ¡Partida para" in t for t in transport.public_texts())
+    assert not transport.replies_to(1), "every typed action was accepted"
+    await table.rematch(1)
+    assert table.state == "playing" and not table.match.finished
+    assert "¡Revancha! Empieza otra partida." in transport.public_texts()
+
+
+async def test_bots_alone_play_a_whole_match() -> None:
+    table, transport, _ = make_table(2, rules=Rules(juegos=1), bots_alone=True)
+    await table.start()
+    assert table.state == "finished"
+    assert any("Se enseñan las cartas" in t for t in transport.public_texts())
+
+
+@pytest.mark.parametrize("players", [2, 6])
+async def test_other_player_counts(players: int) -> None:
+    table, _, _ = make_table(3, rules=Rules.for_players(players, juegos=1), turn_seconds=None)
+    users = await seat_humans(table, 2)
+    await table.start(users[0])
+    await play_humans(table, random.Random(3))
+    assert table.state == "finished"
+
+
+# --- chat ---------------------------------------------------------------------------------------
+
+
+async def test_out_of_turn_gets_an_error_reply() -> None:
+    table, transport, _ = make_table()
+    await seat_humans(table)
+    await table.start(1)
+    transport.clear()
+    assert await table.handle_text(2, "mus")
+    replies = transport.replies_to(2)
+    assert replies == ["No es tu turno: habla P1."]
+    assert not transport.public_texts()
+
+
+async def test_not_seated_and_chat_are_ignored() -> None:
+    table, transport, _ = make_table()
+    await seat_humans(table)
+    await table.start(1)
+    transport.clear()
+    assert not await table.handle_text(99, "mus")
+    assert not await table.handle_text(1, "hola, ¿qué tal la familia?")
+    assert transport.sent == []
+    assert table.match is not None and table.match.to_act == 0
+
+
+async def test_malformed_command_is_answered() -> None:
+    table, transport, _ = make_table()
+    await seat_humans(table)
+    await table.start(1)
+    await table.handle_text(1, "no hay mus")
+    transport.clear()
+    assert await table.handle_text(1, "envido 1")
+    assert transport.replies_to(1) and not transport.public_texts()
+
+
+async def test_typed_discards_by_position() -> None:
+    table, transport, _ = make_table()
+    await seat_humans(table)
+    await table.start(1)
+    for user in (1, 2, 3, 4):
+        assert await table.handle_text(user, "mus")
+    assert table.match is not None
+    before = table.match.view(0).cards
+    assert await table.handle_text(1, "descarto 1 2")
+    assert table.match.view(0).cards == before[2:]
+    assert transport.public_texts()[-1] == "P1 se descarta de 2.\n➡️ Habla P2."
+
+
+async def test_dms_closed_tells_the_channel_without_cards() -> None:
+    table, transport, _ = make_table()
+    transport.dm_closed.add(1)
+    await seat_humans(table, 1)
+    await table.start(1)
+    warnings = [t for t in transport.public_texts() if "<@1>" in t]
+    assert len(warnings) == 1
+    assert "Ver mis cartas" in warnings[0]
+    assert not ANY_CARD.search(warnings[0])
+    # The view is still there for the button.
+    assert "Tus cartas" in table.private_text(1)
+
+
+async def test_racing_commands_apply_once() -> None:
+    table, transport, _ = make_table()
+    transport.slow = True
+    await seat_humans(table)
+    await table.start(1)
+    results = await asyncio.gather(table.handle_text(1, "mus"), table.handle_text(1, "no hay mus"))
+    assert results == [True, True]
+    assert table.match is not None
+    said = [e for e in table.match.hand.events if isinstance(e, ev.MusSaid)]
+    assert len(said) == 1 and said[0].seat == 0
+    assert len(transport.replies_to(1)) == 1
+
+
+async def test_racing_acts_of_two_players() -> None:
+    table, transport, _ = make_table()
+    transport.slow = True
+    await seat_humans(table)
+    await table.start(1)
+    outcomes = await asyncio.gather(table.act(1, MUS), table.act(2, NO_HAY_MUS),
+                                    return_exceptions=True)
+    # Seat 0 speaks first; seat 1 then may or may not have been its turn, never both at once.
+    assert table.match is not None
+    said = [e for e in table.match.hand.events if isinstance(e, ev.MusSaid)]
+    assert [e.seat for e in said] == [0, 1][:len(said)]
+    assert not isinstance(outcomes[0], BaseException)
+
+
+# --- señas --------------------------------------------------------------------------------------
+
+
+async def _table_with_sena(cazada: float, **kwargs: object):  # type: ignore[no-untyped-def]
+    """A four-person table whose seat 0 holds a hand that shows some seña."""
+    for seed in range(100):
+        table, transport, _ = make_table(seed, rules=Rules(sena_cazada=cazada), **kwargs)
+        await seat_humans(table)
+        await table.start(1)
+        assert table.match is not None
+        shown = senas_posibles(table.match.view(0).cards, table.rules)
+        if shown:
+            transport.clear()
+            return table, transport, shown
+    raise AssertionError("no seed gave a seña")
+
+
+async def test_sena_reaches_only_the_partner() -> None:
+    table, transport, shown = await _table_with_sena(0.0)
+    sena = await table.send_sena(1, shown[0].nombre)
+    assert sena is shown[0]
+    privates = [s for s in transport.sent if s.kind == "private"]
+    assert [s.to for s in privates] == [3]
+    assert sena.nombre in privates[0].text and sena.gesto in privates[0].text
+    assert not transport.public_texts()
+    assert sena.gesto in table.private_text(3)
+    assert sena.gesto not in table.private_text(2)
+    with pytest.raises(TableError) as repeated:
+        await table.send_sena(1, sena)
+    assert repeated.value.code == "sena_repeated"
+
+
+async def test_sena_caught_by_one_opponent() -> None:
+    table, transport, shown = await _table_with_sena(1.0)
+    await table.send_sena(1, shown[0])
+    receivers = sorted(s.to for s in transport.sent if s.kind == "private")
+    assert len(receivers) == 2 and 3 in receivers
+    spotter = next(r for r in receivers if r != 3)
+    assert spotter in (2, 4)
+    caught = transport.private_to(spotter)[0]
+    assert "Has cazado una seña de P1" in caught
+    assert not transport.private_to(1), "the sender is not told"
+
+
+async def test_false_senas_are_refused() -> None:
+    table, _, shown = await _table_with_sena(0.0)
+    false = next(s for s in Sena if s not in shown and s is not Sena.REAL)
+    with pytest.raises(TableError) as refused:
+        await table.send_sena(1, false)
+    assert refused.value.code == "sena_not_shown"
+    with pytest.raises(TableError) as outsider:
+        await table.send_sena(99, shown[0])
+    assert outsider.value.code == "not_seated"
+
+
+async def test_no_senas_when_off_or_corrido() -> None:
+    table, _, _ = make_table(rules=Rules(senas=False))
+    await seat_humans(table)
+    await table.start(1)
+    with pytest.raises(TableError) as off:
+        await table.send_sena(1, "ciego")
+    assert off.value.code == "senas_off"
+    table, _, _ = make_table(rules=Rules(mus_corrido=True))
+    await seat_humans(table)
+    await table.start(1)
+    with pytest.raises(TableError) as corrido:
+        await table.send_sena(1, "ciego")
+    assert corrido.value.code == "senas_corrido"
+    assert "Ahora no se pueden hacer señas." in table.private_text(1)
+
+
+async def test_bot_partner_sends_and_receives_senas() -> None:
+    # Bots signal their partners; a person's seña reaches the bot partner's memory.
+    for seed in range(50):
+        table, transport, _ = make_table(seed, turn_seconds=None)
+        await table.join(1, "Ana")
+        await table.start(1)
+        if any("👀" in t for t in transport.private_to(1)):
+            break
+    else:
+        raise AssertionError("no bot partner ever signalled")
+    received = transport.private_to(1)
+    assert any("Bot 3" in t for t in received if "👀" in t)
+
+
+# --- the registry -------------------------------------------------------------------------------
+
+
+async def test_manager_one_table_per_channel() -> None:
+    from table_helpers import FakeTransport
+
+    transport = FakeTransport()
+    manager = TableManager(transport, turn_seconds=None)
+    a = manager.open(1)
+    b = manager.open(2, Rules(puntos=30))
+    assert manager.get(1) is a and manager.get(2) is b and len(manager) == 2
+    assert manager.get_or_open(1) is a
+    with pytest.raises(TableError) as exists:
+        manager.open(1)
+    assert exists.value.code == "table_exists"
+    await a.join(7, "Ana")
+    assert manager.table_of(7) is a and manager.table_of(8) is None
+    await a.start(7)
+    assert await manager.handle_text(1, 7, "mus")
+    assert not await manager.handle_text(3, 7, "mus")
+    await manager.close(2)
+    assert manager.get(2) is None
+    with pytest.raises(TableError):
+        await manager.close(2)
+    # A table that closes itself (last person leaves) leaves the registry too.
+    await a.leave(7)
+    assert manager.get(1) is None and len(manager) == 0
+
+
+async def test_a_failing_transport_does_not_stop_the_game() -> None:
+    # A Discord outage mid-action must not leave bots unplayed or the timer unarmed.
+    table, transport, _ = make_table(turn_seconds=None)
+    await seat_humans(table, 1)
+
+    async def broken(channel_id: int, text: str) -> None:
+        raise RuntimeError("HTTP 503")
+
+    transport.public = broken  # type: ignore[method-assign]
+    await table.start(1)
+    assert await table.handle_text(1, "mus")
+    assert table.match is not None and table.match.to_act == 0  # bots answered, back to P1
+
+
+async def test_errors_naming_a_card_are_private() -> None:
+    # «No tienes el 12o» tells something about a hand: only its owner may read it.
+    table, transport, _ = make_table(turn_seconds=None)
+    await seat_humans(table)
+    await table.start(1)
+    for user in (1, 2, 3, 4):
+        await table.handle_text(user, "mus")
+    assert table.match is not None
+    held = set(table.match.view(0).cards)
+    from musbot.engine.cards import card_code
+
+    missing = card_code(next(c for c in range(40) if c not in held))
+    transport.clear()
+    assert await table.handle_text(1, f"descarto {missing}")
+    assert not transport.replies_to(1) and not transport.public_texts()
+    (private,) = transport.private_to(1)
+    assert missing in private
+
+
+async def test_english_table() -> None:
+    table, transport, _ = make_table(turn_seconds=None, lang="en")
+    await table.join(1, "Ann")
+    await table.start(1)
+    texts = transport.public_texts()
+    assert "The match begins!" in texts
+    assert any("New hand" in t for t in texts)
+    assert "Your cards:" in table.private_text(1)

@@ -1,0 +1,87 @@
+"""Rendering: scores in tantos and amarrakos, cards with suit emoji, status, private hand text."""
+
+from __future__ import annotations
+
+from table_helpers import ANY_CARD
+
+from musbot.engine import ENVIDO, NO_HAY_MUS, NO_QUIERO, Hand, Lance, Rules, parse_card
+from musbot.engine import events as ev
+from musbot.table import render
+
+NAMES = {0: "Ana", 1: "Bea", 2: "Carlos", 3: "Dani"}
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
+
+
+def a_hand() -> Hand:
+    return Hand(Rules(), [cards("12o 12c 3e 1b"), cards("4o 5c 6e 7b"), cards("4c 5e 6b 7o"),
+                          cards("4e 5b 6o 7c")], cards("10o 10c"), mano=0)
+
+
+def test_tantos_amarrakos_and_dentro() -> None:
+    # RULES.md §5: amarrakos of 5 tantos; a pair at target − 5 or more is «dentro».
+    assert render.tantos_text(23, 40) == "23 tantos (4 amarrakos y 3)"
+    assert not render.tantos_text(34, 40).endswith("dentro")
+    assert render.tantos_text(35, 40).endswith("— dentro")
+    assert render.score_text((35, 2), 40).startswith("Pareja 1: 35 tantos (7 amarrakos y 0)")
+
+
+def test_cards_with_suit_emoji() -> None:
+    assert render.card_text(parse_card("12o")) == "12🪙"
+    assert render.card_text(parse_card("7e")) == "7🗡️"
+    assert render.cards_text(cards("1c 10b")) == "1🍷 10🪵"
+    assert render.card_name(parse_card("11b")) == "caballo de bastos"
+
+
+def test_showdown_starts_its_own_message() -> None:
+    events = [ev.LanceEnded(Lance.GRANDE, "deje", 0, 1),
+              ev.Showdown(((0, 1, 2, 3),) * 4, {"grande": 0}),
+              ev.HandEnded((3, 0), None)]
+    messages = render.public_messages(events, NAMES, players=4, target=40)
+    assert len(messages) == 2
+    assert messages[0] == "Grande: no quiero; la pareja 1 (Ana y Carlos) se lleva 1."
+    assert messages[1].startswith("🂠 Se enseñan las cartas:")
+    assert "Ana: 1🪙 2🪙 3🪙 4🪙" in messages[1]
+
+
+def test_status_shows_bet_and_turn_but_no_cards() -> None:
+    hand = a_hand()
+    hand.apply(0, NO_HAY_MUS)
+    hand.apply(0, ENVIDO)
+    status = render.status_text(hand.view(0), NAMES, {1: "(bot)"}, Rules())
+    assert "Lance: Grande." in status
+    assert "Envite en pie: 2, de Ana." in status
+    assert "Habla Bea." in status
+    assert "Asiento 2: Bea (bot)" in status
+    assert not ANY_CARD.search(status)
+
+
+def test_private_hand_text() -> None:
+    hand = a_hand()
+    text = render.hand_text(hand.view(0), NAMES)
+    assert "1. 12🪙 rey de oros" in text and "4. 1🪵 as de bastos" in text
+    assert "Señas que puedes hacer: dos reyes, tres reyes, medias, treinta y una, solomillo." \
+        in text
+    assert "Te toca hablar: mus, no hay mus." in text
+    assert "Te toca" not in render.hand_text(hand.view(1), NAMES)
+
+
+def test_lines_for_betting() -> None:
+    hand = a_hand()
+    hand.apply(0, NO_HAY_MUS)
+    hand.apply(0, ENVIDO)
+    hand.apply(1, NO_QUIERO)
+    hand.apply(3, NO_QUIERO)
+    lines = render.public_messages(hand.events, NAMES, players=4, target=40)[0].splitlines()
+    assert "Ana: no hay mus." in lines
+    assert "— Grande —" in lines
+    assert "Ana: envido (van 2)." in lines
+    assert "Grande: no quiero; la pareja 1 (Ana y Carlos) se lleva 1." in lines
+
+
+def test_english() -> None:
+    assert render.tantos_text(7, 40, "en") == "7 tantos (1 amarrakos and 2)"
+    line = render.event_lines(ev.MatchWon(1), NAMES, players=4, target=40, lang="en")
+    assert line == ["🎉 Match to pair 2 (Bea and Dani)!"]

@@ -1,0 +1,177 @@
+"""The turn timer, on a hand-driven clock: reminder, expiry, takeover after three, «vuelvo»."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from table_helpers import make_table, play_humans, seat_humans
+
+from musbot.ai import HeuristicBot
+from musbot.engine import Rules
+from musbot.engine import events as ev
+from musbot.table import Table, TableError, settle
+
+
+def reminders(texts: list[str], user: int) -> list[str]:
+    return [t for t in texts if t.startswith("⏰") and f"<@{user}>" in t]
+
+
+def expiries(texts: list[str]) -> list[str]:
+    return [t for t in texts if "Se acabó el tiempo" in t]
+
+
+async def test_reminder_at_fifteen_seconds_left_then_expiry() -> None:
+    table, transport, clock = make_table()
+    await table.join(1, "Ana")
+    await table.start(1)
+    assert table.match is not None and table.match.to_act == 0
+    await clock.advance(44)
+    assert not reminders(transport.public_texts(), 1)
+    await clock.advance(1)
+    (reminder,) = reminders(transport.public_texts(), 1)
+    assert "15 s" in reminder
+    await clock.advance(14)
+    assert not expiries(transport.public_texts())
+    await clock.advance(1)
+    (expired,) = expiries(transport.public_texts())
+    assert "Ana" in expired
+    said = [e for e in table.match.hand.events if isinstance(e, ev.MusSaid)]
+    assert said and said[0].seat == 0, "the bot played Ana's turn"
+    occupant = table.seats[0]
+    assert occupant is not None and occupant.expiries == 1 and not occupant.away
+
+
+async def test_acting_in_time_cancels_the_timer() -> None:
+    table, transport, clock = make_table()
+    await table.join(1, "Ana")
+    await table.start(1)
+    await clock.advance(30)
+    assert await table.handle_text(1, "mus")
+    await clock.advance(40)
+    assert not expiries(transport.public_texts())
+    assert not reminders(transport.public_texts(), 1)
+
+
+async def test_configurable_turn_time() -> None:
+    with pytest.raises(TableError):
+        make_table(turn_seconds=10)
+    table, transport, clock = make_table(turn_seconds=600)
+    await table.join(1, "Ana")
+    with pytest.raises(TableError) as bad:
+        await table.set_turn_seconds(601)
+    assert bad.value.code == "bad_timeout"
+    await table.set_turn_seconds(20)
+    await table.start(1)
+    await clock.advance(5)
+    assert reminders(transport.public_texts(), 1)
+    await clock.advance(15)
+    assert expiries(transport.public_texts())
+
+
+async def test_fifteen_seconds_has_no_early_reminder() -> None:
+    table, transport, clock = make_table(turn_seconds=15)
+    await table.join(1, "Ana")
+    await table.start(1)
+    await clock.advance(15)
+    assert not reminders(transport.public_texts(), 1)
+    assert expiries(transport.public_texts())
+
+
+async def _wait_for_turn(table: Table, seat: int, other_user: int, rng: random.Random) -> None:
+    """Plays the other person's turns until it is ``seat``'s turn."""
+    bot = HeuristicBot()
+    while table.state == "playing":
+        assert table.match is not None
+        if table.match.to_act == seat:
+            return
+        to_act = table.match.to_act
+        assert to_act is not None
+        await table.act(other_user, bot.decide(table.match.view(to_act), rng))
+
+
+async def test_three_expiries_hand_the_seat_to_a_bot_until_vuelvo() -> None:
+    table, transport, clock = make_table(4)
+    users = await seat_humans(table, 2)
+    await table.start(users[0])
+    rng = random.Random(4)
+    for n in range(3):
+        await _wait_for_turn(table, 0, users[1], rng)
+        assert table.state == "playing"
+        await clock.advance(60)
+        assert len(expiries(transport.public_texts())) == n + 1
+    ana = table.seats[0]
+    assert ana is not None and ana.away
+    assert any("hasta que escriba «vuelvo»" in t for t in transport.public_texts())
+    assert "(ausente: juega un bot)" in table.status()
+    # While away, the bot plays the seat at once: it is never Ana's turn.
+    for _ in range(30):
+        if table.state != "playing":
+            break
+        assert table.match is not None and table.match.to_act != 0
+        to_act = table.match.to_act
+        assert to_act is not None
+        await table.act(users[1], HeuristicBot().decide(table.match.view(to_act), rng))
+    # «vuelvo» gives the seat back, and the timer runs for Ana again.
+    assert await table.handle_text(users[0], "Vuelvo")
+    assert not ana.away and ana.expiries == 0
+    assert "P1 vuelve a la mesa." in transport.public_texts()
+    if table.state == "playing":
+        await _wait_for_turn(table, 0, users[1], rng)
+    if table.state == "playing":
+        await clock.advance(45)
+        assert reminders(transport.public_texts(), users[0])
+
+
+async def test_vuelvo_when_not_away() -> None:
+    table, transport, _ = make_table()
+    await table.join(1, "Ana")
+    await table.start(1)
+    assert await table.handle_text(1, "vuelvo")
+    assert transport.replies_to(1) == ["No estabas ausente: sigues jugando."]
+
+
+async def test_expiries_must_be_in_a_row() -> None:
+    table, _, clock = make_table(6)
+    users = await seat_humans(table, 2)
+    await table.start(users[0])
+    rng = random.Random(6)
+    bot = HeuristicBot()
+    for _ in range(2):
+        await _wait_for_turn(table, 0, users[1], rng)
+        await clock.advance(60)
+    await _wait_for_turn(table, 0, users[1], rng)
+    assert table.match is not None
+    await table.act(users[0], bot.decide(table.match.view(0), rng))
+    ana = table.seats[0]
+    assert ana is not None and ana.expiries == 0
+    await _wait_for_turn(table, 0, users[1], rng)
+    await clock.advance(60)
+    assert not ana.away
+
+
+async def test_no_timer_for_bots_or_after_the_end() -> None:
+    table, _, clock = make_table(7, rules=Rules(juegos=1))
+    await table.join(1, "Ana")
+    await table.start(1)
+    await settle()
+    assert clock.sleepers == 1
+    await play_humans(table, random.Random(7))
+    assert table.state == "finished"
+    await clock.advance(1000)
+    assert clock.sleepers == 0
+
+
+async def test_expiry_racing_an_action_applies_once() -> None:
+    import asyncio
+
+    from musbot.engine import MUS
+
+    table, _, clock = make_table()
+    await table.join(1, "Ana")
+    await table.start(1)
+    await clock.advance(59)
+    await asyncio.gather(clock.advance(1), table.act(1, MUS), return_exceptions=True)
+    assert table.match is not None
+    said = [e for e in table.match.hand.events if isinstance(e, ev.MusSaid) and e.seat == 0]
+    assert len(said) == 1
