@@ -1,6 +1,7 @@
-"""``musbot bench engine``: figures, not a timed test. Medians of several
-single-threaded runs, timed in CPU seconds of this process (one core's work; another busy
-process on the machine does not skew it)."""
+"""``musbot bench engine`` and ``musbot bench ai``: figures, not timed tests. Engine: medians of
+several single-threaded runs, timed in CPU seconds of this process (one core's work; another busy
+process on the machine does not skew it). AI: full games between two bot levels, with the win
+rate's Wilson interval and each decision's CPU time."""
 
 from __future__ import annotations
 
@@ -79,6 +80,58 @@ def bench_engine(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_ai(args: argparse.Namespace) -> int:
+    from musbot.ai.arena import bench_levels, percentile, play_games, wilson
+
+    levels = bench_levels()
+    for level in (args.a, args.b):
+        if level not in levels:
+            raise SystemExit(f"unknown level {level!r}; levels: {', '.join(sorted(levels))}")
+    wins = 0
+    diffs: list[int] = []
+    times_a: list[float] = []
+    times_b: list[float] = []
+    hands = 0
+    wall = time.perf_counter()
+    for game in play_games(args.a, args.b, args.games, args.seed, args.workers):
+        wins += game.a_won
+        diffs.append(game.diff)
+        times_a.extend(game.times_a)
+        times_b.extend(game.times_b)
+        hands += game.hands
+        if args.progress and (game.index + 1) % args.progress == 0:
+            print(f"  … {game.index + 1} games, A {wins / (game.index + 1):.1%}", flush=True)
+    wall = time.perf_counter() - wall
+    n = len(diffs)
+    lo, hi = wilson(wins, n)
+    ms = 1000.0
+    result: dict[str, Any] = {
+        "a": args.a, "b": args.b, "games": n, "seed": args.seed,
+        "win_rate": round(wins / n, 4) if n else 0.0,
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "mean_tantos_diff": round(statistics.fmean(diffs), 2) if diffs else 0.0,
+        "decision_ms_p50": round(percentile(times_a, 50) * ms, 3),
+        "decision_ms_p99": round(percentile(times_a, 99) * ms, 3),
+        "b_decision_ms_p50": round(percentile(times_b, 50) * ms, 3),
+        "b_decision_ms_p99": round(percentile(times_b, 99) * ms, 3),
+    }
+    print(f"musbot bench ai — {args.a} (A) vs {args.b} (B), {n} games to "
+          f"{args.target} tantos, seed {args.seed}, {args.workers} worker(s), {wall:.0f} s")
+    print(f"  A wins:            {wins}/{n} = {result['win_rate']:.1%} "
+          f"(95% Wilson CI {lo:.1%}–{hi:.1%})")
+    print(f"  tantos A − B:      {result['mean_tantos_diff']:+.2f} per game (mean), "
+          f"{hands / max(n, 1):.1f} hands per game")
+    print(f"  decision CPU time: A ({args.a}) median {result['decision_ms_p50']:.3f} ms, "
+          f"p99 {result['decision_ms_p99']:.3f} ms, max {max(times_a, default=0) * ms:.1f} ms "
+          f"over {len(times_a)} decisions")
+    print(f"                     B ({args.b}) median {result['b_decision_ms_p50']:.3f} ms, "
+          f"p99 {result['b_decision_ms_p99']:.3f} ms, max {max(times_b, default=0) * ms:.1f} ms "
+          f"over {len(times_b)} decisions")
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
 def add_arguments(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     kinds = bench.add_subparsers(dest="bench_kind", required=True)
@@ -89,3 +142,14 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     engine.add_argument("--seed", type=int, default=1)
     engine.add_argument("--json", action="store_true", help="last line: one JSON object")
     engine.set_defaults(func=bench_engine)
+
+    ai = kinds.add_parser("ai", help="bot levels: a pair of level A against a pair of level B")
+    ai.add_argument("--a", default="dificil", help="level A (facil, normal, dificil, random)")
+    ai.add_argument("--b", default="normal", help="level B (facil, normal, dificil, random)")
+    ai.add_argument("--games", type=int, default=200, help="full games to the target")
+    ai.add_argument("--seed", type=int, default=1)
+    ai.add_argument("--workers", type=int, default=1,
+                    help="processes (results do not depend on it)")
+    ai.add_argument("--progress", type=int, default=0, help="print a line every N games")
+    ai.add_argument("--json", action="store_true", help="last line: one JSON object")
+    ai.set_defaults(func=bench_ai, target=40)

@@ -13,9 +13,21 @@ def _replay(args: argparse.Namespace) -> int:
     return run(args.file)
 
 
+def _run(args: argparse.Namespace) -> int:
+    from musbot.bot import run_command
+
+    return run_command(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="musbot", description="Mus en Discord y en la terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    from musbot.config import add_run_arguments
+
+    run = sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN in .env)")
+    add_run_arguments(run)
+    run.set_defaults(func=_run)
 
     replay = sub.add_parser("replay", help="replay one hand from a REPLAY.md transcript")
     replay.add_argument("file", help="transcript JSON file, or - for standard input")
@@ -27,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play in the terminal against or with bots, no token needed")
     add_play_arguments(play)
     play.set_defaults(func=run_play)
+
+    from musbot.invite import add_invite_arguments, run_invite
+
+    invite = sub.add_parser("invite", help="print the URL that adds musbot to a server")
+    add_invite_arguments(invite)
+    invite.set_defaults(func=run_invite)
 
     bench.add_arguments(sub)
     return parser

@@ -72,11 +72,36 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jugadores", type=int, choices=(2, 4, 6), default=4)
     parser.add_argument("--nivel", choices=sorted(LEVELS), default=DEFAULT_LEVEL,
                         help="nivel de los bots")
+    parser.add_argument("--niveles", type=_levels, default=None,
+                        help="nivel por asiento, p. ej. facil,normal,dificil,normal "
+                             "(en juego interactivo el tuyo se ignora)")
     parser.add_argument("--nombre", default=None, help="tu nombre en la mesa")
     parser.add_argument("--idioma", choices=("es", "en"), default="es")
     parser.add_argument("--auto", action="store_true", help="cuatro bots juegan una partida")
     parser.add_argument("--seed", type=int, default=None,
                         help="semilla: la misma partida cada vez (solo para pruebas)")
+
+
+def _levels(text: str) -> list[str]:
+    """``--niveles``: one level per seat, comma separated."""
+    levels = [w.strip().lower() for w in text.split(",") if w.strip()]
+    unknown = [w for w in levels if w not in LEVELS]
+    if not levels or unknown:
+        raise argparse.ArgumentTypeError(
+            f"niveles: {', '.join(sorted(LEVELS))} (separados por comas)")
+    return levels
+
+
+async def _seat_bots(table: Table, args: argparse.Namespace) -> None:
+    """Seats a bot of the level ``--niveles`` gives each free seat, in seat order."""
+    levels = getattr(args, "niveles", None)
+    if not levels:
+        return
+    if len(levels) != table.players:
+        raise SystemExit(f"--niveles: {table.players} niveles, uno por asiento")
+    for seat, level in enumerate(levels):
+        if table.seats[seat] is None:
+            await table.add_bot(level=level)
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -105,6 +130,7 @@ def make_table(args: argparse.Namespace, transport: TerminalTransport) -> Table:
 async def play_auto(args: argparse.Namespace, output: OutputFn = print) -> int:
     """Four (or 2, 6) bots play one whole match; 0 when it ends."""
     table = make_table(args, TerminalTransport(output, args.idioma))
+    await _seat_bots(table, args)
     await table.start()
     return 0 if table.state == "finished" else 1
 
@@ -115,6 +141,7 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
     transport = TerminalTransport(output, lang)
     table = make_table(args, transport)
     await table.join(YOU, args.nombre or _tt("you", lang), pair=0)
+    await _seat_bots(table, args)
     output(_tt("help", lang))
     await table.start(YOU)
     while table.state == "playing":

@@ -45,7 +45,7 @@ async def test_add_bot_and_full_table() -> None:
     with pytest.raises(TableError) as level:
         await table.add_bot(level="imposible")
     assert level.value.code == "unknown_level"
-    assert any("Un bot (facil) se sienta en el asiento 4" in t for t in transport.public_texts())
+    assert any("Un bot (normal) se sienta en el asiento 4" in t for t in transport.public_texts())
 
 
 async def test_start_needs_a_person_and_fills_with_bots() -> None:

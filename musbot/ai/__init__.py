@@ -1,7 +1,12 @@
 """Bots that fill empty seats. They play through a seat's view only (see :mod:`musbot.ai.base`).
 
-Levels are registered by name so a table setting («facil», later «normal», «dificil») picks the
-class without the table knowing any of them.
+Levels are registered by name so a table setting («facil», «normal», «dificil») picks the class
+without the table knowing any of them:
+
+- «facil» (:mod:`.heuristic`): rules of thumb, deliberately loose.
+- «normal» (:mod:`.normal`): precomputed lance odds (:mod:`.odds`), pot odds and the score.
+- «dificil» (:mod:`.dificil`): samples the hidden hands the public history allows and plays each
+  candidate action out.
 """
 
 from __future__ import annotations
@@ -9,10 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Player, SenaSeen
+from .dificil import DificilBot
 from .heuristic import HeuristicBot
+from .normal import NormalBot
 
-LEVELS: dict[str, Callable[[], Player]] = {"facil": HeuristicBot}
-DEFAULT_LEVEL = "facil"
+LEVELS: dict[str, Callable[[], Player]] = {
+    "facil": HeuristicBot, "normal": NormalBot, "dificil": DificilBot,
+}
+DEFAULT_LEVEL = "normal"
+"""A table's bots unless told otherwise."""
 
 
 def register_level(name: str, factory: Callable[[], Player]) -> None:
@@ -25,5 +35,5 @@ def make_player(level: str = DEFAULT_LEVEL) -> Player:
     return LEVELS[level]()
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "HeuristicBot", "Player", "SenaSeen", "make_player",
-           "register_level"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "DificilBot", "HeuristicBot", "NormalBot", "Player",
+           "SenaSeen", "make_player", "register_level"]

@@ -217,6 +217,8 @@ class Hand:
         cards = list(deck) if deck is not None else shuffler(DECK)
         if deck is not None:
             _validate_cards(cards)
+            if len(cards) < 4 * n:
+                raise InvalidDeal("deck_exhausted")
         hands: list[list[Card]] = [[]] * n
         for k in range(n):
             hands[(mano + k) % n] = cards[k:4 * n:n]

@@ -48,7 +48,7 @@ ERRORS.update({
     "sena_repeated": "You already made that seña with these cards.",
     "sena_no_hand": "There are no cards in play now.",
     "not_seated": "You are not seated at this table.",
-    "already_seated": "You are already in seat {seat}.",
+    "already_seated": "You are already in seat {number}.",
     "table_full": "The table is full.",
     "pair_full": "That pair is complete.",
     "bad_pair": "There is no pair {pair}: they are 1 and 2.",
@@ -189,4 +189,163 @@ TERMINAL = {
         "órdago, quiero, no quiero · cartas (your hand) · mesa (status) ·\n"
         "seña NAME (e.g. «seña dos reyes») · salir"
     ),
+}
+
+# --- Discord: buttons, DMs, command answers (musbot.discordio, cogs) ---------------------------
+
+DISCORD = {
+    "table_title": "🃏 Mus table",
+    "table_closed": "Table closed.",
+    "table_footer": (
+        "Type your moves in the channel (mus, paso, envido 5, quiero…) or use the buttons."
+    ),
+    "btn_join": "Sit down (pair {pair})",
+    "btn_join_any": "Sit down",
+    "btn_bot": "Add a bot",
+    "btn_start": "Start",
+    "btn_cards": "See my cards",
+    "btn_back": "I'm back",
+    "btn_rematch": "Rematch",
+    "btn_mus": "Mus",
+    "btn_no_hay_mus": "No hay mus",
+    "btn_paso": "Paso",
+    "btn_envido": "Envido",
+    "btn_envido_n": "Envido N…",
+    "btn_mas": "Envido más",
+    "btn_ordago": "Órdago",
+    "btn_quiero": "Quiero",
+    "btn_no_quiero": "No quiero",
+    "btn_discard": "Discard ({count})",
+    "modal_title": "Envido",
+    "modal_label": "How many tantos? (2 or more)",
+    "dm_header": "🃏 **{guild}** · #{channel}",
+    "discard_prompt": "Discards: press the cards you let go, then «Discard».",
+    "stale_cards": "Those are no longer your cards: press «See my cards» again.",
+    "not_seated_hint": "{mention}, you are not seated at this table: «/mus unirse» to play.",
+    "only_opener": (
+        "Only whoever opened the table, or someone who manages the channel, may close it."
+    ),
+    "done": "Done.",
+    "no_table_dm": "You are not seated at any table.",
+    "dm_unknown": (
+        "By DM I understand: «descarto 1 3», «seña dos reyes», «cartas», «vuelvo» and the moves."
+    ),
+    "sena_sent": "Seña sent: {sena}.",
+    "guild_only": "Tables are opened in a server channel.",
+    "help": (
+        "**Mus** · /mus mesa opens a table in this channel · /mus unirse [pair] · "
+        "/mus bot [pair] · /mus empezar · /mus salir · /mus cerrar · /mus reglas\n"
+        "In the channel, on your turn: mus, no hay mus, paso, envido, envido 5, 3 más, órdago, "
+        "quiero, no quiero (or the buttons).\n"
+        "By DM or with «See my cards»: descarto 1 3 · seña dos reyes · cartas · vuelvo."
+    ),
+    "no_token": (
+        "DISCORD_TOKEN is missing: the bot cannot connect to Discord.\n"
+        "1. Go to https://discord.com/developers/applications and create an application.\n"
+        "2. Under «Bot», press «Reset Token» and copy the token.\n"
+        "3. Under «Bot» → «Privileged Gateway Intents», enable «Message Content Intent» "
+        "(without it, play works through buttons and / commands only).\n"
+        "4. Copy the Application ID into .env (DISCORD_CLIENT_ID) and open the "
+        "«musbot invite» link.\n"
+        "5. Copy .env.example to .env and set DISCORD_TOKEN=the-token.\n"
+        "Meanwhile, play in the terminal: musbot play"
+    ),
+    "bad_token": "Discord rejects that DISCORD_TOKEN: make a new one in the Developer Portal.",
+    "bad_config": "Invalid configuration: {error}",
+    "intent_missing": (
+        "The «Message Content» intent is not enabled in the Developer Portal: moves typed in the "
+        "channel will not arrive. Play goes on through buttons and / commands. Enable it under "
+        "Bot → Privileged Gateway Intents and restart the bot."
+    ),
+}
+
+# --- restart safety and match records (musbot.table.persist) -----------------------------------
+
+TABLE.update({
+    "restored": "♻️ Table restored: the bot restarted and the match goes on where it was.",
+    "ratings": "📈 League rating: {list}.",
+    "rating_change": "{name} {before} → {after} ({delta:+d})",
+    "forgotten_name": "Player {seat}",
+})
+
+# --- leagues, profiles, server settings, privacy, welcome, invite (cogs, musbot.invite) -------
+
+SERVER = {
+    "guild_only": "This can only be done in a server.",
+    "need_manage_guild": "Only someone with the «Manage Server» permission can do this.",
+    "db_locked": "The database is busy right now; try again in a moment. Nothing was lost.",
+    "db_corrupt": "The database is damaged: the bot's admins must restore a backup. Nothing "
+                  "was changed.",
+    "db_too_new": "The database is from a newer musbot: the bot must be upgraded. Nothing was "
+                  "changed.",
+    "db_closed": "The database is not available (it could not be opened at start-up: the bot's "
+                 "log says why). Tables still play; nothing was lost.",
+    "db_error": "Could not save: {error}",
+    "unknown_league": "There is no league «{name}» in this server. Leagues: {leagues}.",
+    "no_leagues": "none (create one with /liga crear)",
+    "league_exists": "There is already a league «{name}» in this server.",
+    "league_bad_name": "A league needs a name.",
+    "league_created": "🏆 League «{name}» created: season 1 begins. Join with /liga unirse.",
+    "league_joined": "You joined the league «{name}».",
+    "already_member": "You already belong to the league «{name}».",
+    "season_new": "🏆 League «{name}»: season {old} is closed (its table is kept); season {new} "
+                  "begins.",
+    "standings_title": "**{name}** · season {season}{closed}",
+    "standings_closed": " (closed)",
+    "standings_header": "#|Player|P|W|L|±G|±T|Rating",
+    "standings_empty": "Nobody has played this season yet.",
+    "unknown_season": "The league «{name}» has no season {season}.",
+    "results_title": "**{name}** · latest matches",
+    "results_empty": "No finished matches in this league yet.",
+    "result_line": "{date} · {winners} beat {losers} · games {games} · tantos {tantos}{rated}",
+    "result_rated": " · rated",
+    "unnamed": "(anonymous)",
+    "bot_seat": "bot",
+    "no_table": "There is no table in this channel: open one with /mus mesa.",
+    "table_league": "This table counts for the league «{name}»: results go into its table (and, "
+                    "without bots, into the ratings).",
+    "table_friendly": "This table no longer counts for any league: it is a friendly.",
+    "table_started": "The match has started: the league is chosen before starting.",
+    "table_not_yours": "Only someone seated at the table or managing the server can choose its "
+                       "league.",
+    "profile_title": "**{name}**{league}",
+    "profile_league": " · league «{name}»",
+    "profile_matches": "Matches: {matches} ({won} won, {lost} lost){rate}",
+    "profile_rate": " · {rate:.0%} won",
+    "profile_partner": "Favourite partner: {name} ({matches} matches, {won} won)",
+    "profile_no_partner": "Favourite partner: none yet",
+    "profile_ordagos": "Órdagos: {won} won, {lost} lost",
+    "profile_rating": "Rating: {rating}",
+    "profile_unrated": "Rating: no rated match this season",
+    "profile_nothing": "{name} has not finished a match yet.",
+    "config_title": "⚙️ This server's settings (for new tables):",
+    "config_rules": "Rules: {reyes} reyes · to {puntos} tantos · {juegos} games per vaca · "
+                    "{vacas} vaca(s) · la real: {real} · mus corrido: {corrido} · señas: {senas} "
+                    "· seña caught: {cazada}%",
+    "config_timer": "Turn timer: {seconds} s",
+    "config_timer_off": "Turn timer: none",
+    "config_language": "Language: {language}",
+    "config_channels": "Table channels: {channels}",
+    "config_all_channels": "all",
+    "config_saved": "Saved. Tables already open keep their rules.",
+    "config_bad_timer": "The turn timer is 0 (none) or 15 to 600 seconds.",
+    "config_bad_rules": "Those rules are not valid: {error}",
+    "yes": "yes",
+    "no": "no",
+    "channel_not_allowed": "In this server tables are opened in: {channels}.",
+    "forget_confirm": "This erases your name, your ratings and your leagues; your past matches "
+                      "stay, anonymous. To confirm: /mus olvidarme confirmar:True",
+    "forget_done": "Done: musbot has forgotten you. If you play again, you start from scratch.",
+    "forget_unknown": "musbot keeps nothing of yours.",
+    "welcome": (
+        "Hello! I am **musbot**: mus, the Spanish card game of pairs, bets and signals. Open a "
+        "table with **/mus mesa**, sit with **/mus unirse**, and bots fill the empty seats. "
+        "Help: **/mus ayuda** · settings: **/mus config**."
+    ),
+    "invite_no_client_id": (
+        "The application id is missing: «musbot invite ID», or DISCORD_CLIENT_ID in the "
+        "environment or .env. It is at https://discord.com/developers/applications → your app → "
+        "General Information → Application ID."
+    ),
+    "invite_bad_client_id": "«{client_id}» is not an application id (digits only).",
 }

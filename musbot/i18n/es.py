@@ -48,7 +48,7 @@ ERRORS.update({
     "sena_repeated": "Ya has hecho esa seña con estas cartas.",
     "sena_no_hand": "Ahora no hay cartas en juego.",
     "not_seated": "No estás sentado en esta mesa.",
-    "already_seated": "Ya estás sentado en el asiento {seat}.",
+    "already_seated": "Ya estás sentado en el asiento {number}.",
     "table_full": "La mesa está llena.",
     "pair_full": "Esa pareja está completa.",
     "bad_pair": "No existe la pareja {pair}: son la 1 y la 2.",
@@ -183,4 +183,169 @@ TERMINAL = {
         "órdago, quiero, no quiero · cartas (ver tu mano) · mesa (estado) ·\n"
         "seña NOMBRE (p. ej. «seña dos reyes») · salir"
     ),
+}
+
+# --- Discord: buttons, DMs, command answers (musbot.discordio, cogs) ---------------------------
+
+DISCORD = {
+    "table_title": "🃏 Mesa de mus",
+    "table_closed": "Mesa cerrada.",
+    "table_footer": (
+        "Escribe las jugadas en el canal (mus, paso, envido 5, quiero…) o usa los botones."
+    ),
+    "btn_join": "Sentarme (pareja {pair})",
+    "btn_join_any": "Sentarme",
+    "btn_bot": "Añadir bot",
+    "btn_start": "Empezar",
+    "btn_cards": "Ver mis cartas",
+    "btn_back": "Volver",
+    "btn_rematch": "Revancha",
+    "btn_mus": "Mus",
+    "btn_no_hay_mus": "No hay mus",
+    "btn_paso": "Paso",
+    "btn_envido": "Envido",
+    "btn_envido_n": "Envido N…",
+    "btn_mas": "Envido más",
+    "btn_ordago": "Órdago",
+    "btn_quiero": "Quiero",
+    "btn_no_quiero": "No quiero",
+    "btn_discard": "Descartar ({count})",
+    "modal_title": "Envido",
+    "modal_label": "¿Cuántos tantos? (2 o más)",
+    "dm_header": "🃏 **{guild}** · #{channel}",
+    "discard_prompt": "Descartes: pulsa las cartas que dejas y luego «Descartar».",
+    "stale_cards": "Esas cartas ya no son las tuyas: pulsa «Ver mis cartas» otra vez.",
+    "not_seated_hint": "{mention}, no estás sentado en esta mesa: «/mus unirse» para jugar.",
+    "only_opener": "Solo quien abrió la mesa o quien gestiona el canal puede cerrarla.",
+    "done": "Hecho.",
+    "no_table_dm": "No estás sentado en ninguna mesa.",
+    "dm_unknown": (
+        "Por privado puedo: «descarto 1 3», «seña dos reyes», «cartas», «vuelvo» y las jugadas."
+    ),
+    "sena_sent": "Seña enviada: {sena}.",
+    "guild_only": "Las mesas se abren en un canal de un servidor.",
+    "help": (
+        "**Mus** · /mus mesa abre una mesa en este canal · /mus unirse [pareja] · "
+        "/mus bot [pareja] · /mus empezar · /mus salir · /mus cerrar · /mus reglas\n"
+        "En el canal, cuando te toca: mus, no hay mus, paso, envido, envido 5, 3 más, órdago, "
+        "quiero, no quiero (o los botones).\n"
+        "Por privado o con «Ver mis cartas»: descarto 1 3 · seña dos reyes · cartas · vuelvo."
+    ),
+    "no_token": (
+        "Falta DISCORD_TOKEN: el bot no puede conectarse a Discord.\n"
+        "1. Entra en https://discord.com/developers/applications y crea una aplicación.\n"
+        "2. En «Bot», pulsa «Reset Token» y copia el token.\n"
+        "3. En «Bot» → «Privileged Gateway Intents», activa «Message Content Intent» "
+        "(sin él se juega solo con botones y comandos /).\n"
+        "4. Copia el Application ID a .env (DISCORD_CLIENT_ID) y abre el enlace de "
+        "«musbot invite».\n"
+        "5. Copia .env.example a .env y pon DISCORD_TOKEN=el-token.\n"
+        "Mientras tanto, juega en la terminal: musbot play"
+    ),
+    "bad_token": "Discord no acepta ese DISCORD_TOKEN: genera otro en el Developer Portal.",
+    "bad_config": "Configuración no válida: {error}",
+    "intent_missing": (
+        "El intent «Message Content» no está activado en el Developer Portal: las jugadas "
+        "escritas en el canal no llegarán. Se juega con botones y comandos /. Actívalo en "
+        "Bot → Privileged Gateway Intents y reinicia el bot."
+    ),
+}
+
+# --- restart safety and match records (musbot.table.persist) -----------------------------------
+
+TABLE.update({
+    "restored": "♻️ Mesa restaurada: el bot se ha reiniciado y la partida sigue donde estaba.",
+    "ratings": "📈 Puntuación de liga: {list}.",
+    "rating_change": "{name} {before} → {after} ({delta:+d})",
+    "forgotten_name": "Jugador {seat}",
+})
+
+# --- leagues, profiles, server settings, privacy, welcome, invite (cogs, musbot.invite) -------
+
+SERVER = {
+    # Permissions and storage failures: private answers, nothing is lost.
+    "guild_only": "Esto solo se puede hacer en un servidor.",
+    "need_manage_guild": "Solo quien tiene el permiso «Gestionar servidor» puede hacer esto.",
+    "db_locked": "La base de datos está ocupada ahora mismo; inténtalo dentro de un momento. "
+                 "No se ha perdido nada.",
+    "db_corrupt": "La base de datos está dañada: la administración del bot debe restaurar una "
+                  "copia. No se ha modificado nada.",
+    "db_too_new": "La base de datos es de una versión más nueva de musbot: hay que actualizar "
+                  "el bot. No se ha modificado nada.",
+    "db_closed": "La base de datos no está disponible (no se pudo abrir al arrancar: el registro "
+                 "del bot dice por qué). Las mesas se juegan igual; no se ha perdido nada.",
+    "db_error": "No se ha podido guardar: {error}",
+    # Leagues.
+    "unknown_league": "No hay ninguna liga «{name}» en este servidor. Ligas: {leagues}.",
+    "no_leagues": "ninguna (créala con /liga crear)",
+    "league_exists": "Ya existe una liga «{name}» en este servidor.",
+    "league_bad_name": "La liga necesita un nombre.",
+    "league_created": "🏆 Liga «{name}» creada: empieza la temporada 1. Únete con /liga unirse.",
+    "league_joined": "Te has unido a la liga «{name}».",
+    "already_member": "Ya eres de la liga «{name}».",
+    "season_new": "🏆 Liga «{name}»: cerrada la temporada {old} (su tabla se conserva); "
+                  "empieza la temporada {new}.",
+    "standings_title": "**{name}** · temporada {season}{closed}",
+    "standings_closed": " (cerrada)",
+    "standings_header": "#|Jugador|PJ|G|P|±J|±T|Puntos",
+    "standings_empty": "Nadie ha jugado todavía en esta temporada.",
+    "unknown_season": "La liga «{name}» no tiene temporada {season}.",
+    "results_title": "**{name}** · últimas partidas",
+    "results_empty": "Todavía no hay partidas terminadas en esta liga.",
+    "result_line": "{date} · {winners} ganan a {losers} · juegos {games} · tantos {tantos}{rated}",
+    "result_rated": " · puntúa",
+    "unnamed": "(anónimo)",
+    "bot_seat": "bot",
+    "no_table": "No hay ninguna mesa en este canal: ábrela con /mus mesa.",
+    "table_league": "Esta mesa cuenta para la liga «{name}»: los resultados entran en su tabla "
+                    "(y, sin bots, en la puntuación).",
+    "table_friendly": "Esta mesa ya no cuenta para ninguna liga: es amistosa.",
+    "table_started": "La partida ya ha empezado: la liga se elige antes de empezar.",
+    "table_not_yours": "Solo quien está sentado en la mesa o gestiona el servidor puede elegir "
+                       "su liga.",
+    # Profiles.
+    "profile_title": "**{name}**{league}",
+    "profile_league": " · liga «{name}»",
+    "profile_matches": "Partidas: {matches} ({won} ganadas, {lost} perdidas){rate}",
+    "profile_rate": " · {rate:.0%} de victorias",
+    "profile_partner": "Pareja favorita: {name} ({matches} partidas, {won} ganadas)",
+    "profile_no_partner": "Pareja favorita: todavía ninguna",
+    "profile_ordagos": "Órdagos: {won} ganados, {lost} perdidos",
+    "profile_rating": "Puntuación: {rating}",
+    "profile_unrated": "Puntuación: sin partidas puntuables esta temporada",
+    "profile_nothing": "{name} todavía no ha terminado ninguna partida.",
+    # Server settings.
+    "config_title": "⚙️ Configuración de este servidor (para las mesas nuevas):",
+    "config_rules": "Reglas: {reyes} reyes · a {puntos} tantos · {juegos} juegos por vaca · "
+                    "{vacas} vaca(s) · real: {real} · mus corrido: {corrido} · señas: {senas} "
+                    "· seña cazada: {cazada}%",
+    "config_timer": "Tiempo por turno: {seconds} s",
+    "config_timer_off": "Tiempo por turno: sin límite",
+    "config_language": "Idioma: {language}",
+    "config_channels": "Canales para mesas: {channels}",
+    "config_all_channels": "todos",
+    "config_saved": "Guardado. Las mesas que ya están abiertas siguen con sus reglas.",
+    "config_bad_timer": "El tiempo por turno es 0 (sin límite) o de 15 a 600 segundos.",
+    "config_bad_rules": "Esas reglas no valen: {error}",
+    "yes": "sí",
+    "no": "no",
+    "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
+    # Privacy.
+    "forget_confirm": "Esto borra tu nombre, tus puntuaciones y tus ligas; tus partidas pasadas "
+                      "quedan como anónimas. Para confirmarlo: /mus olvidarme confirmar:True",
+    "forget_done": "Hecho: musbot te ha olvidado. Si vuelves a jugar, empezarás de cero.",
+    "forget_unknown": "musbot no guarda nada tuyo.",
+    # Welcome.
+    "welcome": (
+        "¡Hola! Soy **musbot**: mus, el de las parejas, los envites y las señas. Abre una mesa "
+        "con **/mus mesa**, siéntate con **/mus unirse** y los bots llenan los huecos. "
+        "Ayuda: **/mus ayuda** · configuración: **/mus config**."
+    ),
+    # musbot invite (command line).
+    "invite_no_client_id": (
+        "Falta el id de la aplicación: «musbot invite ID» o DISCORD_CLIENT_ID en el entorno o "
+        "en .env. Está en https://discord.com/developers/applications → tu aplicación → "
+        "General Information → Application ID."
+    ),
+    "invite_bad_client_id": "«{client_id}» no es un id de aplicación (son solo cifras).",
 }

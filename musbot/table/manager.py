@@ -8,7 +8,7 @@ from typing import Any
 from musbot.engine import Rules
 
 from .clock import Clock
-from .table import Table, TableError
+from .table import ChangeHook, Table, TableError
 from .transport import Transport
 
 
@@ -16,12 +16,14 @@ class TableManager:
     """The registry the Discord cogs talk to: find, open and close the table of a channel.
 
     ``defaults`` are keyword arguments for every new :class:`Table` (clock, turn_seconds,
-    bot_delay, lang, …); :meth:`open` may override them per table."""
+    bot_delay, lang, …); :meth:`open` may override them per table. ``on_change`` is given to
+    every table (see :mod:`musbot.table.persist`, which sets it)."""
 
     def __init__(self, transport: Transport, *, clock: Clock | None = None,
-                 **defaults: Any) -> None:
+                 on_change: ChangeHook | None = None, **defaults: Any) -> None:
         self.transport = transport
         self.clock = clock
+        self.on_change = on_change
         self.defaults = defaults
         self._tables: dict[int, Table] = {}
 
@@ -32,12 +34,24 @@ class TableManager:
         """A new table in the channel; refused if one is live there."""
         if channel_id in self._tables:
             raise TableError("table_exists")
+        table = Table(channel_id, self.transport, rules=rules, **self.table_options(**overrides))
+        self._tables[channel_id] = table
+        return table
+
+    def table_options(self, **overrides: Any) -> dict[str, Any]:
+        """The keyword arguments a table of this manager is built with (restored ones too)."""
         options = {**self.defaults, **overrides}
         if self.clock is not None:
             options.setdefault("clock", self.clock)
-        table = Table(channel_id, self.transport, rules=rules, on_close=self._forget, **options)
-        self._tables[channel_id] = table
-        return table
+        options.setdefault("on_change", self.on_change)
+        options["on_close"] = self._forget
+        return options
+
+    def adopt(self, table: Table) -> None:
+        """Registers a table built elsewhere (restored from the database)."""
+        if table.channel_id in self._tables:
+            raise TableError("table_exists")
+        self._tables[table.channel_id] = table
 
     def get_or_open(self, channel_id: int, rules: Rules | None = None,
                     **overrides: Any) -> Table:
@@ -59,9 +73,15 @@ class TableManager:
         self._tables.pop(channel_id, None)
 
     async def close_all(self) -> None:
-        """Shutdown: stop every timer and say goodbye."""
+        """Close every table for good (with persistence, their saved states are deleted too);
+        for a restart use :meth:`suspend_all`."""
         for channel_id in list(self._tables):
             await self.close(channel_id)
+
+    def suspend_all(self) -> None:
+        """Clean shutdown before a restart: stop every timer, keep every table as saved."""
+        for table in self._tables.values():
+            table.suspend()
 
     async def handle_text(self, channel_id: int, user_id: int, text: str) -> bool:
         """Routes a channel message to its table; False when there is none or it is chat."""

@@ -12,9 +12,10 @@ import asyncio
 import logging
 import random
 import unicodedata
-from collections.abc import Callable
+import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS, Player, SenaSeen, make_player
 from musbot.engine import Action, Match, MusError, Rules, SeatView, Shuffler, secure_shuffle
@@ -37,6 +38,8 @@ MAX_EXPIRIES = 3
 COME_BACK_WORDS = frozenset({"vuelvo", "ya vuelvo", "estoy aqui", "i'm back", "back"})
 
 State = Literal["waiting", "playing", "finished", "closed"]
+ChangeHook = Callable[["Table"], Awaitable[None]]
+"""Called under the table's lock after every applied change (persistence, see ``persist.py``)."""
 
 
 class TableError(MusError):
@@ -54,6 +57,8 @@ class Seat:
     away: bool = False
     expiries: int = 0
     dm_warned: bool = False
+    level: str | None = None
+    """The bot level of a bot's seat, kept so a restored table seats the same bot."""
 
     @property
     def human(self) -> bool:
@@ -90,7 +95,10 @@ class Table:
         bot_delay: float = 0.0,
         lang: str = "es",
         bots_alone: bool = False,
+        guild_id: int | None = None,
+        league_id: int | None = None,
         on_close: Callable[[Table], None] | None = None,
+        on_change: ChangeHook | None = None,
     ) -> None:
         if turn_seconds is not None:
             _check_turn_seconds(turn_seconds)
@@ -109,9 +117,20 @@ class Table:
         self.lang = lang
         self.bots_alone = bots_alone
         """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
+        self.guild_id = guild_id
+        self.league_id = league_id
+        """The league this table's matches count for (None: a friendly table)."""
         self.seats: list[Seat | None] = [None] * self.rules.jugadores
         self.match: Match | None = None
         self.state: State = "waiting"
+        self.on_change = on_change
+        """Awaited after every change, lock held; with it the table keeps :attr:`outbox`."""
+        self.match_info: dict[str, Any] | None = None
+        """Who sat where when the current match started, under a unique ``key``: what a match
+        record is made from."""
+        self.outbox: list[dict[str, Any]] = []
+        """Match records (start, finished hands, result) not yet stored; saved with the table's
+        state, so a crash between saving and storing loses none of them."""
         self._on_close = on_close
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
@@ -162,7 +181,7 @@ class Table:
             self._require_open()
             already = self.seat_of(user_id)
             if already is not None:
-                raise TableError("already_seated", seat=already + 1)
+                raise TableError("already_seated", number=already + 1)
             seat = self._free_seat(pair, take_bots=True)
             old = self.seats[seat]
             self.seats[seat] = Seat(name=name, user_id=user_id)
@@ -174,6 +193,7 @@ class Table:
                 await self._say("joined", name=name, seat=seat + 1,
                                 pair=render.pair_text(seat % 2, self.names(), self.players,
                                                       self.lang))
+            await self._changed()
             return seat
 
     async def leave(self, user_id: int) -> None:
@@ -185,13 +205,16 @@ class Table:
             if self.state != "playing":
                 self.seats[seat] = None
                 await self._say("left", name=person.name)
+                await self._changed()
                 return
-            self.seats[seat] = Seat(name=person.name, bot=make_player(self.bot_level))
+            self.seats[seat] = Seat(name=person.name, bot=make_player(self.bot_level),
+                                    level=self.bot_level)
             await self._say("left_bot", name=person.name)
             if not self.humans():
                 await self._close("closed_empty")
                 return
             await self._advance([])
+            await self._changed()
 
     async def add_bot(self, pair: int | None = None, level: str | None = None) -> int:
         """Sits a bot before the match (empty seats get bots at start anyway)."""
@@ -205,6 +228,7 @@ class Table:
             seat = self._free_seat(pair, take_bots=False)
             self.seats[seat] = self._bot_seat(seat, level)
             await self._say("bot_added", level=level, seat=seat + 1)
+            await self._changed()
             return seat
 
     async def set_turn_seconds(self, seconds: float) -> None:
@@ -213,6 +237,7 @@ class Table:
             self.turn_seconds = seconds
             await self._say("timeout_set", seconds=int(seconds))
             self._arm_timer()
+            await self._changed()
 
     # --- the match ----------------------------------------------------------------------------
 
@@ -223,6 +248,7 @@ class Table:
             if self.state != "waiting":
                 raise TableError("already_started")
             await self._begin(user_id, "started")
+            await self._changed()
 
     async def rematch(self, user_id: int | None = None) -> None:
         """A new match with the same seats, once the last one is over."""
@@ -231,6 +257,7 @@ class Table:
             if self.state != "finished":
                 raise TableError("not_finished")
             await self._begin(user_id, "rematch")
+            await self._changed()
 
     async def close(self) -> None:
         async with self._lock:
@@ -245,13 +272,13 @@ class Table:
 
     async def _act(self, user_id: int, action: Action) -> list[ev.Event]:
         seat = self._require_seat(user_id)
-        match = self._require_match()
-        events = match.apply(seat, action)
-        self._turn += 1
+        self._require_match()
+        events = self._apply(seat, action)
         person = self.seats[seat]
         assert person is not None
         person.expiries = 0
         await self._advance(events)
+        await self._changed()
         return events
 
     async def handle_text(self, user_id: int, text: str) -> bool:
@@ -293,6 +320,70 @@ class Table:
             person.expiries = 0
             await self._say("back", name=person.name)
             self._arm_timer()
+            await self._changed()
+
+    async def set_league(self, league_id: int | None) -> None:
+        """Makes the table count for a league (or a friendly one again); only before the match,
+        so nobody finds out afterwards that a result counted."""
+        async with self._lock:
+            self._require_open()
+            if self.state == "playing":
+                raise TableError("already_started")
+            self.league_id = league_id
+            await self._changed()
+
+    async def scrub_user(self, user_id: int, name: str) -> bool:
+        """«Forget me»: the person's seat and pending records keep their place but no longer
+        their name. Returns whether anything of theirs was here."""
+        async with self._lock:
+            found = False
+            seat = self.seat_of(user_id)
+            if seat is not None:
+                occupant = self.seats[seat]
+                assert occupant is not None
+                occupant.name = name
+                found = True
+            infos = [self.match_info, *(item.get("match") for item in self.outbox)]
+            for info in infos:
+                for entry in (info or {}).get("seats", []):
+                    if entry.get("user_id") == user_id:
+                        entry["name"] = None
+                        found = True
+            if found:
+                await self._changed()
+            return found
+
+    async def resume(self, *, announce: bool = True) -> None:
+        """After a restart: restart the turn timer (a full turn: nobody could speak while the
+        bot was down) and, with ``announce``, tell the channel (see :meth:`announce_restored`)."""
+        async with self._lock:
+            if self.state == "closed":
+                return
+            if announce:
+                await self._announce_restored()
+            if self.state == "playing":
+                turn = self._turn
+                await self._advance([])  # bots whose turn it is (an away player) play on
+                if turn != self._turn:
+                    await self._changed()
+
+    async def announce_restored(self) -> None:
+        """«Mesa restaurada», the status, and everyone's private text again: for a transport
+        that could not speak yet when the table was resumed (Discord before its gateway)."""
+        async with self._lock:
+            if self.state != "closed":
+                await self._announce_restored()
+
+    async def _announce_restored(self) -> None:
+        await self._say("restored")
+        await self._public(self.status())
+        for seat in range(self.players):
+            await self._update_view(seat)
+
+    def suspend(self) -> None:
+        """Clean shutdown: stop the timer but keep the table (it is restored at the next start),
+        unlike :meth:`close`."""
+        self._cancel_timer()
 
     # --- señas --------------------------------------------------------------------------------
 
@@ -305,6 +396,7 @@ class Table:
             sena = parse_sena(name) if isinstance(name, str) else name
             self._check_sena(seat, sena)
             await self._deliver_sena(seat, sena)
+            await self._changed()
             return sena
 
     def _check_sena(self, seat: int, sena: Sena) -> None:
@@ -375,6 +467,7 @@ class Table:
             self.rng.randrange(self.players)
         self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler)
         self.state = "playing"
+        self._start_record()
         await self._say(key)
         await self._public(self.status())
         await self._advance(list(self.match.hand.events))
@@ -394,9 +487,47 @@ class Table:
                 break
             if self.bot_delay:
                 await self.clock.sleep(self.bot_delay)
-            events = match.apply(seat, self._bot_action(seat))
-            self._turn += 1
+            events = self._apply(seat, self._bot_action(seat))
         self._arm_timer()
+
+    def _apply(self, seat: int, action: Action) -> list[ev.Event]:
+        """Every action goes through here: the engine applies it, and a finished hand or match
+        becomes a record in the outbox."""
+        match = self._require_match()
+        hand, number = match.hand, match.hand_number
+        events = match.apply(seat, action)
+        self._turn += 1
+        if hand.finished:
+            self._record("hand", number=number, transcript=hand.transcript(),
+                         result=hand.result())
+        if match.winner is not None:
+            self._record("finish", winner=match.winner, summary=match.summary())
+        return events
+
+    def _start_record(self) -> None:
+        seats = []
+        for seat, occupant in enumerate(self.seats):
+            assert occupant is not None
+            seats.append({"seat": seat, "user_id": occupant.user_id, "name": occupant.name,
+                          "bot": None if occupant.human else f"ai:{occupant.level or 'bot'}"})
+        self.match_info = {"key": uuid.uuid4().hex, "seats": seats, "league_id": self.league_id,
+                           "rules": self.rules.to_dict()}
+        self._record("start")
+
+    def _record(self, kind: str, **data: Any) -> None:
+        if self.on_change is None or self.match_info is None:
+            return  # nobody stores records (terminal, tests): keep no outbox
+        self.outbox.append({"kind": kind, "match": self.match_info, **data})
+
+    async def _changed(self) -> None:
+        """Hands the new state to the hook; a failing hook (a full disk) must not stop the game,
+        and the next change saves the whole state again anyway."""
+        if self.on_change is None:
+            return
+        try:
+            await self.on_change(self)
+        except Exception:
+            log.exception("saving table %s failed", self.channel_id)
 
     def _bot_action(self, seat: int) -> Action:
         match = self._require_match()
@@ -505,6 +636,7 @@ class Table:
             async with self._lock:
                 if turn == self._turn and self.state == "playing":
                     await self._expire(seat)
+                    await self._changed()
         except asyncio.CancelledError:
             raise
         except Exception:  # a timer must never die silently nor take the table down
@@ -514,13 +646,12 @@ class Table:
         """Time is up: the seat's bot plays this one turn; the third time in a row it keeps the
         seat until «vuelvo»."""
         occupant = self.seats[seat]
-        match = self._require_match()
+        self._require_match()
         if occupant is None or occupant.bot_plays:
             return
         occupant.expiries += 1
         await self._say("expired", name=occupant.name)
-        events = match.apply(seat, self._bot_action(seat))
-        self._turn += 1
+        events = self._apply(seat, self._bot_action(seat))
         if occupant.expiries >= MAX_EXPIRIES:
             occupant.away = True
             await self._say("away", name=occupant.name)
@@ -566,9 +697,12 @@ class Table:
         await self.transport.reply(self.channel_id, user_id, text)
 
     async def _close(self, key: str) -> None:
+        if self.state == "playing":
+            self._record("abandon")  # nobody won: the match counts nowhere
         self.state = "closed"
         self._cancel_timer()
         await self._say(key)
+        await self._changed()
         if self._on_close is not None:
             self._on_close(self)
 
@@ -584,7 +718,8 @@ class Table:
         return notes
 
     def _bot_seat(self, seat: int, level: str) -> Seat:
-        return Seat(name=render.t("bot_name", self.lang, seat=seat + 1), bot=make_player(level))
+        return Seat(name=render.t("bot_name", self.lang, seat=seat + 1), bot=make_player(level),
+                    level=level)
 
     def _free_seat(self, pair: int | None, *, take_bots: bool) -> int:
         if pair is not None and pair not in (0, 1):

@@ -1,0 +1,189 @@
+"""``/mus config``: the server's defaults for new tables (Manage Server).
+
+Every variant of RULES.md, the turn timer, the language, and the channels that may host tables.
+Settings apply to tables opened afterwards: a table keeps the rules it started with (and shows
+them in its status). Without options the command shows the current settings.
+
+The table cog applies them with :func:`table_options` and :func:`channel_allowed`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from musbot.engine import Rules
+from musbot.storage import Database, ServerSettings, StorageError
+from musbot.table.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+
+from ._common import (
+    add_mus_command,
+    answer,
+    bot_database,
+    manages_server,
+    remove_mus_command,
+    say,
+    server_lang,
+    storage_problem,
+)
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
+
+LANGUAGES = {"es": "español", "en": "English"}
+
+
+def table_options(settings: ServerSettings) -> dict[str, Any]:
+    """Keyword arguments for ``TableManager.open`` from the server's settings: rules, turn timer
+    (0 = none), language."""
+    seconds = settings.turn_timer
+    return {"rules": settings.rules, "lang": settings.language,
+            "turn_seconds": float(seconds) if seconds else None}
+
+
+def channel_allowed(settings: ServerSettings, channel: discord.abc.Snowflake) -> bool:
+    """Whether a table may be opened there: any channel when none is listed; a thread counts as
+    its parent channel."""
+    allowed = settings.allowed_channels
+    parent = getattr(channel, "parent_id", None)
+    return not allowed or channel.id in allowed or (parent is not None and parent in allowed)
+
+
+def settings_text(settings: ServerSettings, lang: str = "es") -> str:
+    rules = settings.rules
+    yes_no = {True: say("yes", lang), False: say("no", lang)}
+    channels = ", ".join(f"<#{c}>" for c in sorted(settings.allowed_channels)) or \
+        say("config_all_channels", lang)
+    timer = say("config_timer", lang, seconds=settings.turn_timer) if settings.turn_timer else \
+        say("config_timer_off", lang)
+    return "\n".join([
+        say("config_title", lang),
+        say("config_rules", lang, reyes=rules.reyes, puntos=rules.puntos, juegos=rules.juegos,
+            vacas=rules.vacas, real=yes_no[rules.real], corrido=yes_no[rules.mus_corrido],
+            senas=yes_no[rules.senas], cazada=round(rules.sena_cazada * 100)),
+        timer,
+        say("config_language", lang, language=LANGUAGES.get(settings.language,
+                                                             settings.language)),
+        say("config_channels", lang, channels=channels),
+    ])
+
+
+class Config(commands.Cog):
+    """Per-server settings; the command lives in the ``/mus`` group of the table cog."""
+
+    def __init__(self, bot: MusBot) -> None:
+        self.bot = bot
+
+        async def config(
+            interaction: discord.Interaction[Any],
+            reyes: Literal[4, 8] | None = None,
+            puntos: app_commands.Range[int, 5, 100] | None = None,
+            juegos: app_commands.Range[int, 1, 9] | None = None,
+            vacas: app_commands.Range[int, 1, 5] | None = None,
+            real: bool | None = None,
+            corrido: bool | None = None,
+            senas: bool | None = None,
+            sena_cazada: app_commands.Range[int, 0, 100] | None = None,
+            tiempo: app_commands.Range[int, 0, 600] | None = None,
+            idioma: Literal["es", "en"] | None = None,
+            permitir_canal: discord.TextChannel | None = None,
+            quitar_canal: discord.TextChannel | None = None,
+            todos_los_canales: bool | None = None,
+        ) -> None:
+            rules = {"reyes": reyes, "puntos": puntos, "juegos": juegos, "vacas": vacas,
+                     "real": real, "mus_corrido": corrido, "senas": senas,
+                     "sena_cazada": None if sena_cazada is None else sena_cazada / 100}
+            await self.configure(
+                interaction, rules={k: v for k, v in rules.items() if v is not None},
+                tiempo=tiempo, idioma=idioma,
+                allow=permitir_canal.id if permitir_canal is not None else None,
+                disallow=quitar_canal.id if quitar_canal is not None else None,
+                all_channels=bool(todos_los_canales))
+
+        self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name="config", description="Reglas, tiempo, idioma y canales de las mesas nuevas "
+                                       "(Gestionar servidor)", callback=config)
+        app_commands.describe(
+            reyes="4 u 8 reyes", puntos="tantos por juego", juegos="juegos por vaca",
+            vacas="vacas por partida", real="la real (7-7-7-sota)", corrido="mus corrido",
+            senas="se permiten señas", sena_cazada="probabilidad (%) de que un rival vea una seña",
+            tiempo="segundos por turno (0: sin límite; si no, de 15 a 600)",
+            idioma="idioma del bot en este servidor", permitir_canal="añade un canal para mesas",
+            quitar_canal="quita un canal de la lista",
+            todos_los_canales="mesas en cualquier canal (vacía la lista)")(self.command)
+
+    @property
+    def db(self) -> Database:
+        """The bot's database; :class:`DatabaseClosed` (answered like any storage failure) when
+        it could not be opened at start-up."""
+        return bot_database(self.bot)
+
+    async def cog_load(self) -> None:
+        add_mus_command(self.bot, self.command)
+
+    async def cog_unload(self) -> None:
+        remove_mus_command(self.bot, self.command.name)
+
+    async def configure(self, interaction: discord.Interaction[Any], *,
+                        rules: dict[str, Any] | None = None, tiempo: int | None = None,
+                        idioma: str | None = None, allow: int | None = None,
+                        disallow: int | None = None, all_channels: bool = False) -> None:
+        """Shows the settings, or changes them and shows the result; always privately."""
+        guild_id = interaction.guild_id
+        lang = await server_lang(self.bot.db, guild_id)
+        if guild_id is None:
+            await answer(interaction, say("guild_only", lang))
+            return
+        if not manages_server(interaction):
+            await answer(interaction, say("need_manage_guild", lang))
+            return
+        try:
+            db = self.db
+            settings = await db.server_settings(guild_id)
+            changed = bool(rules) or any(x is not None for x in (tiempo, idioma, allow,
+                                                                  disallow)) or all_channels
+            if changed:
+                new = self._changed(settings, rules or {}, tiempo, idioma, allow, disallow,
+                                    all_channels, lang)
+                if isinstance(new, str):
+                    await answer(interaction, new)
+                    return
+                await db.save_server_settings(guild_id, new)
+                settings, lang = new, new.language
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        text = settings_text(settings, lang)
+        if changed:
+            text = say("config_saved", lang) + "\n" + text
+        await answer(interaction, text)
+
+    @staticmethod
+    def _changed(settings: ServerSettings, rules: dict[str, Any], tiempo: int | None,
+                 idioma: str | None, allow: int | None, disallow: int | None,
+                 all_channels: bool, lang: str) -> ServerSettings | str:
+        """The new settings, or the sentence saying why they are refused."""
+        try:
+            new_rules: Rules = settings.rules.with_(**rules)
+        except ValueError as problem:
+            return say("config_bad_rules", lang, error=problem)
+        timer = settings.turn_timer
+        if tiempo is not None:
+            if tiempo and not MIN_TURN_SECONDS <= tiempo <= MAX_TURN_SECONDS:
+                return say("config_bad_timer", lang)
+            timer = tiempo
+        channels = set() if all_channels else set(settings.allowed_channels)
+        if allow is not None:
+            channels.add(allow)
+        if disallow is not None:
+            channels.discard(disallow)
+        return ServerSettings(rules=new_rules, turn_timer=timer,
+                              language=idioma or settings.language,
+                              allowed_channels=frozenset(channels), extra=settings.extra)
+
+
+async def setup(bot: MusBot) -> None:
+    await bot.add_cog(Config(bot))

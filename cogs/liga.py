@@ -1,0 +1,293 @@
+"""``/liga …``: leagues with seasons, standings, recent results, and league tables.
+
+Thin: each command is one storage (or table) call, worded through i18n. Creating a league and
+opening a season are for people with Manage Server, checked in the command (Discord's default
+permissions apply to a whole top-level command, not to one subcommand). The answers that only
+concern the author (errors, «you joined») are ephemeral; the league's news and tables are public.
+
+A table counts for a league when it is marked with ``/liga mesa <nombre>`` before its match
+starts (by someone seated there, or who manages the server); ``/liga mesa`` alone makes it a
+friendly table again. Its players then become members, its results enter the season's table,
+and, when every seat is a person, the ratings change (storage decides that).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from musbot.engine import MusError
+from musbot.storage import (
+    AlreadyMember,
+    Database,
+    League,
+    LeagueExists,
+    MatchSummary,
+    SeatResult,
+    Standing,
+    StorageError,
+    UnknownLeague,
+    UnknownSeason,
+)
+
+from ._common import answer, bot_database, manages_server, say, server_lang, storage_problem
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
+
+NAME_WIDTH = 20
+RESULTS = 10
+
+
+class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus"):
+    """Leagues of one server."""
+
+    temporada = app_commands.Group(name="temporada", description="Temporadas de una liga")
+
+    def __init__(self, bot: MusBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def db(self) -> Database:
+        """The bot's database; :class:`DatabaseClosed` (answered like any storage failure) when
+        it could not be opened at start-up."""
+        return bot_database(self.bot)
+
+    # --- commands -----------------------------------------------------------------------------
+
+    @app_commands.command(name="crear", description="Crea una liga (Gestionar servidor)")
+    @app_commands.describe(nombre="nombre de la liga")
+    @app_commands.guild_only()
+    async def crear(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+        lang = await self._start(interaction, admin=True)
+        if lang is None:
+            return
+        assert interaction.guild_id is not None
+        try:
+            league = await self.db.create_league(interaction.guild_id, nombre,
+                                                     interaction.user.id)
+        except LeagueExists:
+            await answer(interaction, say("league_exists", lang, name=nombre))
+            return
+        except ValueError:
+            await answer(interaction, say("league_bad_name", lang))
+            return
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        await answer(interaction, say("league_created", lang, name=league.name), ephemeral=False)
+
+    @app_commands.command(name="unirse", description="Te apunta a una liga")
+    @app_commands.describe(nombre="nombre de la liga")
+    @app_commands.guild_only()
+    async def unirse(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+        lang = await self._start(interaction)
+        if lang is None:
+            return
+        league = await self._league(interaction, nombre, lang)
+        if league is None:
+            return
+        user = interaction.user
+        try:
+            await self.db.join_league(league.league_id, user.id, user.display_name)
+        except AlreadyMember:
+            await answer(interaction, say("already_member", lang, name=league.name))
+            return
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        await answer(interaction, say("league_joined", lang, name=league.name))
+
+    @temporada.command(name="nueva", description="Cierra la temporada y abre la siguiente "
+                                                 "(Gestionar servidor)")
+    @app_commands.describe(nombre="nombre de la liga")
+    @app_commands.guild_only()
+    async def temporada_nueva(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+        lang = await self._start(interaction, admin=True)
+        if lang is None:
+            return
+        league = await self._league(interaction, nombre, lang)
+        if league is None:
+            return
+        try:
+            season = await self.db.new_season(league.league_id)
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        await answer(interaction, say("season_new", lang, name=league.name,
+                                      old=league.season.number, new=season.number),
+                     ephemeral=False)
+
+    @app_commands.command(name="tabla", description="La clasificación de una temporada")
+    @app_commands.describe(nombre="nombre de la liga",
+                           temporada="número de temporada (la actual si no se dice)")
+    @app_commands.guild_only()
+    async def tabla(self, interaction: discord.Interaction[Any], nombre: str,
+                    temporada: app_commands.Range[int, 1] | None = None) -> None:
+        lang = await self._start(interaction)
+        if lang is None:
+            return
+        league = await self._league(interaction, nombre, lang)
+        if league is None:
+            return
+        try:
+            seasons = {s.number: s for s in await self.db.seasons(league.league_id)}
+            season = seasons.get(temporada or league.season.number)
+            if season is None:
+                raise UnknownSeason(league.league_id, temporada or 0)
+            rows = await self.db.standings(league.league_id, season.number)
+        except UnknownSeason:
+            await answer(interaction, say("unknown_season", lang, name=league.name,
+                                          season=temporada))
+            return
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        title = say("standings_title", lang, name=league.name, season=season.number,
+                    closed="" if season.is_open else say("standings_closed", lang))
+        await answer(interaction, title + "\n" + standings_text(rows, lang), ephemeral=False)
+
+    @app_commands.command(name="partidas", description="Los últimos resultados de una liga")
+    @app_commands.describe(nombre="nombre de la liga")
+    @app_commands.guild_only()
+    async def partidas(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+        lang = await self._start(interaction)
+        if lang is None:
+            return
+        league = await self._league(interaction, nombre, lang)
+        if league is None:
+            return
+        try:
+            results = await self.db.recent_results(league.league_id, limit=RESULTS)
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        lines = [say("results_title", lang, name=league.name)]
+        lines += [result_line(r, lang) for r in results] or [say("results_empty", lang)]
+        await answer(interaction, "\n".join(lines), ephemeral=False)
+
+    @app_commands.command(name="mesa", description="La mesa de este canal cuenta para una liga "
+                                                   "(sin nombre: amistosa)")
+    @app_commands.describe(nombre="nombre de la liga; vacío para una mesa amistosa")
+    @app_commands.guild_only()
+    async def mesa(self, interaction: discord.Interaction[Any],
+                   nombre: str | None = None) -> None:
+        lang = await self._start(interaction)
+        if lang is None:
+            return
+        table = self.bot.tables.get(interaction.channel_id or 0)
+        if table is None:
+            await answer(interaction, say("no_table", lang))
+            return
+        if table.seat_of(interaction.user.id) is None and not manages_server(interaction):
+            await answer(interaction, say("table_not_yours", lang))
+            return
+        league = None
+        if nombre:
+            league = await self._league(interaction, nombre, lang)
+            if league is None:
+                return
+        try:
+            await table.set_league(league.league_id if league is not None else None)
+        except MusError:
+            await answer(interaction, say("table_started", lang))
+            return
+        text = say("table_league", lang, name=league.name) if league is not None else \
+            say("table_friendly", lang)
+        await answer(interaction, text, ephemeral=False)
+
+    @unirse.autocomplete("nombre")
+    @temporada_nueva.autocomplete("nombre")
+    @tabla.autocomplete("nombre")
+    @partidas.autocomplete("nombre")
+    @mesa.autocomplete("nombre")
+    async def _league_names(self, interaction: discord.Interaction[Any],
+                            current: str) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        try:
+            leagues = await self.db.leagues(interaction.guild_id)
+        except StorageError:
+            return []
+        wanted = current.casefold()
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
+                if wanted in lg.name.casefold()][:25]
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    async def _start(self, interaction: discord.Interaction[Any], *,
+                     admin: bool = False) -> str | None:
+        """The server's language, or None after refusing (not in a server, not an admin)."""
+        lang = await server_lang(self.bot.db, interaction.guild_id)
+        if interaction.guild_id is None:
+            await answer(interaction, say("guild_only", lang))
+            return None
+        if admin and not manages_server(interaction):
+            await answer(interaction, say("need_manage_guild", lang))
+            return None
+        return lang
+
+    async def _league(self, interaction: discord.Interaction[Any], name: str,
+                      lang: str) -> League | None:
+        """The league by name, or None after telling the author which ones exist."""
+        assert interaction.guild_id is not None
+        try:
+            return await self.db.get_league(interaction.guild_id, name)
+        except UnknownLeague:
+            try:
+                known = [lg.name for lg in await self.db.leagues(interaction.guild_id)]
+            except StorageError:
+                known = []
+            await answer(interaction, say("unknown_league", lang, name=name,
+                                          leagues=", ".join(known) or say("no_leagues", lang)))
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+        return None
+
+
+def standings_text(rows: list[Standing], lang: str = "es") -> str:
+    """The season's table as a monospaced block: played, won, lost, games and tantos
+    difference, rating."""
+    if not rows:
+        return say("standings_empty", lang)
+    lines = [_standings_line(*say("standings_header", lang).split("|"))]
+    for i, row in enumerate(rows, 1):
+        lines.append(_standings_line(
+            i, (row.name or say("unnamed", lang))[:NAME_WIDTH], row.played, row.won, row.lost,
+            f"{row.games_diff:+d}", f"{row.tantos_diff:+d}",
+            "—" if row.rating is None else row.rating))
+    body = "\n".join(lines).replace("`", "'")
+    return f"```\n{body}\n```"
+
+
+def _standings_line(*cells: object) -> str:
+    """One row of the standings, header included (its labels come from i18n, ``|``-separated)."""
+    rank, name, played, won, lost, games, tantos, rating = (str(c) for c in cells)
+    return (f"{rank:<2} {name:<{NAME_WIDTH}} {played:>3} {won:>3} {lost:>3} {games:>4} "
+            f"{tantos:>5} {rating:>7}")
+
+
+def seat_label(seat: SeatResult, lang: str = "es") -> str:
+    if seat.kind == "bot":
+        return say("bot_seat", lang)
+    return seat.name or say("unnamed", lang)
+
+
+def result_line(result: MatchSummary, lang: str = "es") -> str:
+    won = result.winner_team
+    winners = [seat_label(s, lang) for s in result.seats if s.team == won]
+    losers = [seat_label(s, lang) for s in result.seats if s.team != won]
+    return say("result_line", lang, date=result.ended_at.strftime("%d/%m/%Y"),
+               winners=" y ".join(winners) if lang == "es" else " & ".join(winners),
+               losers=" y ".join(losers) if lang == "es" else " & ".join(losers),
+               games=f"{result.games[won]}–{result.games[1 - won]}",
+               tantos=f"{result.tantos[won]}–{result.tantos[1 - won]}",
+               rated=say("result_rated", lang) if result.rated else "")
+
+
+async def setup(bot: MusBot) -> None:
+    await bot.add_cog(Liga(bot))

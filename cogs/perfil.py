@@ -1,0 +1,145 @@
+"""``/mus perfil [usuario] [liga] [publico]``: a player's record, and their rating over the season
+as a PNG when a league is known (given, or the first of the server's leagues they belong to).
+
+Private by default (``publico`` shares it with the channel).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from musbot.storage import (
+    ChartUnavailable,
+    Database,
+    League,
+    Profile,
+    StorageError,
+    UnknownLeague,
+)
+
+from ._common import (
+    add_mus_command,
+    answer,
+    bot_database,
+    remove_mus_command,
+    say,
+    server_lang,
+    storage_problem,
+)
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
+
+
+class Perfil(commands.Cog):
+    """Player profiles; the command lives in the ``/mus`` group of the table cog."""
+
+    def __init__(self, bot: MusBot) -> None:
+        self.bot = bot
+
+        async def perfil(interaction: discord.Interaction[Any],
+                         usuario: discord.User | None = None, liga: str | None = None,
+                         publico: bool = False) -> None:
+            await self.perfil(interaction, usuario, liga, publico)
+
+        self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name="perfil", description="Partidas, victorias, pareja favorita, órdagos y puntuación",
+            callback=perfil)
+        app_commands.describe(usuario="de quién (tú si no se dice)",
+                              liga="la liga de la puntuación y la gráfica",
+                              publico="enseñarlo en el canal")(self.command)
+
+    @property
+    def db(self) -> Database:
+        """The bot's database; :class:`DatabaseClosed` (answered like any storage failure) when
+        it could not be opened at start-up."""
+        return bot_database(self.bot)
+
+    async def cog_load(self) -> None:
+        add_mus_command(self.bot, self.command)
+
+    async def cog_unload(self) -> None:
+        remove_mus_command(self.bot, self.command.name)
+
+    async def perfil(self, interaction: discord.Interaction[Any], usuario: discord.User | None,
+                     liga: str | None, publico: bool) -> None:
+        guild_id = interaction.guild_id
+        lang = await server_lang(self.bot.db, guild_id)
+        user = usuario or interaction.user
+        try:
+            league = await self._league(guild_id, user.id, liga)
+            profile = await self.db.player_profile(
+                user.id, league_id=league.league_id if league is not None else None)
+        except UnknownLeague:
+            await answer(interaction, say("unknown_league", lang, name=liga,
+                                          leagues=await self._league_names(guild_id, lang)))
+            return
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        text = profile_text(profile, user.display_name, league, lang)
+        extra: dict[str, Any] = {}
+        if league is not None and profile.rating is not None:
+            chart = await self._chart(user.id, league, lang)
+            if chart is not None:
+                extra["file"] = discord.File(io.BytesIO(chart), filename="puntuacion.png")
+        await answer(interaction, text, ephemeral=not publico, **extra)
+
+    async def _league(self, guild_id: int | None, user_id: int,
+                      name: str | None) -> League | None:
+        db = self.db
+        if guild_id is None:
+            return None
+        if name:
+            return await db.get_league(guild_id, name)
+        for league in await db.leagues(guild_id):
+            if user_id in await db.league_members(league.league_id):
+                return league
+        return None
+
+    async def _league_names(self, guild_id: int | None, lang: str) -> str:
+        try:
+            leagues = await self.db.leagues(guild_id) if guild_id is not None else []
+        except StorageError:
+            leagues = []
+        return ", ".join(lg.name for lg in leagues) or say("no_leagues", lang)
+
+    async def _chart(self, user_id: int, league: League, lang: str) -> bytes | None:
+        """The PNG, or None when it cannot be drawn (no matplotlib): the text is enough."""
+        try:
+            return await self.db.rating_chart(user_id, league.league_id, lang=lang)
+        except (ChartUnavailable, StorageError):
+            return None
+
+
+def profile_text(profile: Profile, display_name: str, league: League | None,
+                 lang: str = "es") -> str:
+    name = profile.name or display_name
+    title = say("profile_title", lang, name=name,
+                league=say("profile_league", lang, name=league.name) if league else "")
+    if not profile.matches:
+        return title + "\n" + say("profile_nothing", lang, name=name)
+    rate = "" if profile.win_rate is None else say("profile_rate", lang, rate=profile.win_rate)
+    partner = profile.favourite_partner
+    lines = [
+        title,
+        say("profile_matches", lang, matches=profile.matches, won=profile.won, lost=profile.lost,
+            rate=rate),
+        say("profile_partner", lang, name=partner.name or say("unnamed", lang),
+            matches=partner.matches, won=partner.won) if partner is not None
+        else say("profile_no_partner", lang),
+        say("profile_ordagos", lang, won=profile.ordagos_won, lost=profile.ordagos_lost),
+    ]
+    if league is not None:
+        lines.append(say("profile_rating", lang, rating=profile.rating)
+                     if profile.rating is not None else say("profile_unrated", lang))
+    return "\n".join(lines)
+
+
+async def setup(bot: MusBot) -> None:
+    await bot.add_cog(Perfil(bot))

@@ -1,0 +1,75 @@
+"""``/mus olvidarme``: erase what identifies the author, stored and live.
+
+Storage forgets the player (name, ratings, memberships; past matches stay, anonymous, because the
+other players' standings depend on them), and every live table replaces the name by a neutral one.
+It asks for ``confirmar:True`` first: there is no undo. Every answer is private.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from musbot.storage import StorageError
+from musbot.table.persist import TablePersister
+
+from ._common import (
+    add_mus_command,
+    answer,
+    bot_database,
+    remove_mus_command,
+    say,
+    server_lang,
+    storage_problem,
+)
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
+
+
+class Privacidad(commands.Cog):
+    """The user-data deletion hook; the command lives in the ``/mus`` group of the table cog."""
+
+    def __init__(self, bot: MusBot) -> None:
+        self.bot = bot
+
+        async def olvidarme(interaction: discord.Interaction[Any],
+                            confirmar: bool = False) -> None:
+            await self.forget(interaction, confirmar)
+
+        self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name="olvidarme", description="Borra tu nombre, tus puntuaciones y tus ligas",
+            callback=olvidarme)
+        app_commands.describe(confirmar="True para borrar de verdad")(self.command)
+
+    async def cog_load(self) -> None:
+        add_mus_command(self.bot, self.command)
+
+    async def cog_unload(self) -> None:
+        remove_mus_command(self.bot, self.command.name)
+
+    def persister(self) -> TablePersister:
+        """The bot's, so live tables are saved as usual; a throw-away one works as well."""
+        found = getattr(self.bot, "persister", None)
+        return found if isinstance(found, TablePersister) else \
+            TablePersister(bot_database(self.bot), self.bot.tables)
+
+    async def forget(self, interaction: discord.Interaction[Any], confirmar: bool) -> None:
+        lang = await server_lang(self.bot.db, interaction.guild_id)
+        if not confirmar:
+            await answer(interaction, say("forget_confirm", lang))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            known = await self.persister().forget_player(interaction.user.id)
+        except StorageError as problem:
+            await answer(interaction, storage_problem(problem, lang))
+            return
+        await answer(interaction, say("forget_done" if known else "forget_unknown", lang))
+
+
+async def setup(bot: MusBot) -> None:
+    await bot.add_cog(Privacidad(bot))

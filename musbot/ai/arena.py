@@ -1,0 +1,144 @@
+"""Bots against bots, one full game at a time, for ``musbot bench ai``.
+
+A game is fully determined by ``(seed, index)``: the deck, the bots' rng and which pair sits
+where all derive from it, so the figures are the same whatever the number of worker processes.
+Bots get exactly what a table gives them — the seat's view and the señas that reached the seat
+(delivered as :class:`musbot.table.Table` does, caught by an opponent at the rules' rate).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from musbot.engine import Match, Rules, seeded_shuffler
+from musbot.engine import events as ev
+from musbot.engine.senas import senas_posibles
+
+from . import LEVELS
+from .base import Player, SenaSeen
+from .randombot import RandomBot
+
+MAX_ACTIONS = 50_000
+
+
+def bench_levels() -> dict[str, Callable[[], Player]]:
+    """The table's levels plus «random» (a benchmark floor, not offered at tables)."""
+    return {**LEVELS, "random": RandomBot}
+
+
+@dataclass
+class GameResult:
+    index: int
+    a_won: bool
+    diff: int
+    """A's tantos minus B's at the end of the game (an accepted órdago ends it where it was)."""
+    hands: int
+    times_a: list[float] = field(default_factory=list)
+    """CPU seconds of each decision of level A."""
+    times_b: list[float] = field(default_factory=list)
+
+
+def play_game(level_a: str, level_b: str, seed: int, index: int,
+              rules: Rules | None = None) -> GameResult:
+    """One game to the target: pair A against pair B. Odd games swap the pairs' seats and the
+    first mano turns round every two games."""
+    rules = rules or Rules(juegos=1, vacas=1)
+    levels = bench_levels()
+    team_a = index % 2
+    first_mano = (index // 2) % rules.jugadores
+    players = [levels[level_a if s % 2 == team_a else level_b]() for s in range(rules.jugadores)]
+    rng = random.Random(f"{seed}:{index}:bots")
+    sena_rng = random.Random(f"{seed}:{index}:senas")
+    match = Match(rules, first_mano=first_mano, shuffler=seeded_shuffler(f"{seed}:{index}:deck"))
+    received: list[list[SenaSeen]] = [[] for _ in range(rules.jugadores)]
+    result = GameResult(index, False, 0, 1)
+    events: list[ev.Event] = list(match.hand.events)
+    clock = time.thread_time
+    for _ in range(MAX_ACTIONS):
+        if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events):
+            received = _senas(match, players, rules, sena_rng)
+        seat = match.to_act
+        assert seat is not None
+        view = match.view(seat)
+        start = clock()
+        action = players[seat].decide(view, rng, tuple(received[seat]))
+        spent = clock() - start
+        (result.times_a if seat % 2 == team_a else result.times_b).append(spent)
+        if not match.hand.is_legal(seat, action):
+            raise AssertionError(f"{players[seat].level} played illegal {action} "
+                                 f"(legal {view.legal})")
+        number = match.hand_number
+        events = match.apply(seat, action)
+        if match.finished:
+            scores = match.hand.scores
+            result.a_won = match.winner == team_a
+            result.diff = scores[team_a] - scores[1 - team_a]
+            return result
+        if match.hand_number != number:
+            result.hands += 1
+    raise AssertionError("a game of bots should end")
+
+
+def _senas(match: Match, players: list[Player], rules: Rules,
+           rng: random.Random) -> list[list[SenaSeen]]:
+    """New cards: every bot may send señas; partners see them, one opponent maybe too (§7)."""
+    n = rules.jugadores
+    received: list[list[SenaSeen]] = [[] for _ in range(n)]
+    if not rules.senas or match.hand.corrido or match.finished:
+        return received
+    for seat in range(n):
+        view = match.view(seat)
+        shown = senas_posibles(view.cards, rules)
+        for sena in players[seat].choose_senas(view, rng):
+            if sena not in shown:
+                continue
+            for partner in range(seat % 2, n, 2):
+                if partner != seat:
+                    received[partner].append(SenaSeen(seat, sena, True))
+            caught = rng.random() < rules.sena_cazada
+            spotter = rng.choice([s for s in range(n) if s % 2 != seat % 2])
+            if caught:
+                received[spotter].append(SenaSeen(seat, sena, False))
+    return received
+
+
+def _run(args: tuple[str, str, int, int]) -> GameResult:
+    return play_game(*args)
+
+
+def play_games(level_a: str, level_b: str, games: int, seed: int,
+               workers: int = 1) -> Iterator[GameResult]:
+    """Results in game order, from ``workers`` processes (same results for any count)."""
+    jobs = [(level_a, level_b, seed, i) for i in range(games)]
+    if workers <= 1:
+        yield from map(_run, jobs)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(_run, jobs, chunksize=1)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: honest near 0 and 1, unlike p ± 2σ."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in [0, 100])."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1))
+    return ordered[k]

@@ -1,0 +1,66 @@
+"""Settings of a bot process, read from ``.env`` (python-dotenv) and the environment.
+
+Kept free of discord.py imports so ``musbot --help`` and the other subcommands stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+DEFAULT_DB = Path("data/musbot.db")
+DEFAULT_ENV_FILE = ".env"
+
+
+class ConfigError(ValueError):
+    """A setting is present but unusable (e.g. DEV_GUILD_ID is not a number)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None = field(default=None, repr=False)
+    """Never in a repr: a config printed in a log must not leak the bot's password."""
+    dev_guild_id: int | None = None
+    """Slash commands sync instantly to this server while developing; global sync otherwise."""
+    db_path: Path = DEFAULT_DB
+
+
+def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
+                environ: Mapping[str, str] | None = None) -> Config:
+    """``.env`` first, then the real environment on top (as ``load_dotenv`` does by default), so a
+    deployment can override the file without editing it."""
+    values: dict[str, str | None] = {}
+    if env_file is not None and Path(env_file).is_file():
+        values.update(dotenv_values(env_file))
+    values.update(os.environ if environ is None else environ)
+    token = (values.get("DISCORD_TOKEN") or "").strip() or None
+    guild_text = (values.get("DEV_GUILD_ID") or "").strip()
+    try:
+        guild = int(guild_text) if guild_text else None
+    except ValueError:
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (a number), not {guild_text!r}")\
+            from None
+    db = (values.get("MUSBOT_DB") or "").strip()
+    return Config(token=token, dev_guild_id=guild, db_path=Path(db) if db else DEFAULT_DB)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``musbot run``; here rather than in :mod:`musbot.bot` so building the CLI does
+    not import discord.py."""
+    parser.add_argument("--env", default=DEFAULT_ENV_FILE,
+                        help="fichero .env con DISCORD_TOKEN (por defecto .env)")
+    parser.add_argument("--dev-guild", dest="dev_guild", type=int, default=None,
+                        help="servidor donde sincronizar los comandos / al instante")
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    config = load_config(getattr(args, "env", DEFAULT_ENV_FILE))
+    guild = getattr(args, "dev_guild", None)
+    if guild is not None:
+        config = Config(token=config.token, dev_guild_id=guild, db_path=config.db_path)
+    return config

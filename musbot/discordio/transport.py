@@ -1,0 +1,401 @@
+"""The table layer's :class:`~musbot.table.Transport` on Discord, one board per table channel.
+
+- public text goes to the channel; the table message (one embed) is edited in place, at most one
+  edit per ``edit_interval`` per table, however many events a bot-heavy hand produces;
+- private text goes by DM, headed with the server and channel; a DM refused with 50007 makes the
+  transport remember the user prefers the ephemeral «Ver mis cartas» path (the table then tells
+  the channel, without cards);
+- replies to a command go where the command came from (see :func:`reply_via`), else to the
+  channel, and delete themselves.
+
+Nothing here logs a message's text: before the showdown it may be someone's cards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from musbot.table import Clock, DmClosed, RealClock, Table, TableManager, render
+
+from . import ui
+from .texts import dt
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED_CODE = 50007
+"""Discord's «Cannot send messages to this user»."""
+MESSAGE_LIMIT = 2000
+EDIT_INTERVAL = 1.0
+REPLY_SECONDS = 8.0
+EPHEMERAL_SECONDS = 14 * 60.0
+"""An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
+NO_MASS_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+"""Names are people's display names: «@everyone» as a nickname must not ping a server."""
+
+Replier = Callable[[str], Awaitable[Any]]
+_REPLY_ROUTE: ContextVar[Replier | None] = ContextVar("musbot_reply_route", default=None)
+
+
+@contextlib.contextmanager
+def reply_via(replier: Replier) -> Iterator[None]:
+    """Within this block (one task), :meth:`DiscordTransport.reply` answers through ``replier``:
+    a reply to the message, in the DM, or an ephemeral follow-up, instead of the channel."""
+    token = _REPLY_ROUTE.set(replier)
+    try:
+        yield
+    finally:
+        _REPLY_ROUTE.reset(token)
+
+
+@dataclass
+class Board:
+    """What the transport keeps per table channel."""
+
+    channel: discord.abc.Messageable
+    message: discord.Message | None = None
+    """The table message (embed); None until the table is announced."""
+    opener: int | None = None
+    turn_message: discord.Message | None = None
+    """The latest message with turn buttons; older ones lose theirs, so nobody presses an
+    «Órdago» from three bets ago."""
+    stale: list[discord.Message] = field(default_factory=list)
+    """Turn messages whose buttons are to be removed with the next coalesced edit."""
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    last_edit: float = float("-inf")
+
+
+@dataclass
+class _Ephemeral:
+    interaction: discord.Interaction[Any]
+    since: float
+    text: str | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class DiscordTransport:
+    """A :class:`~musbot.table.Transport` over a discord.py client. ``tables`` is set by the bot
+    right after the :class:`TableManager` is made (each needs the other)."""
+
+    def __init__(self, client: discord.Client, *, clock: Clock | None = None,
+                 edit_interval: float = EDIT_INTERVAL, reply_seconds: float = REPLY_SECONDS
+                 ) -> None:
+        self.client = client
+        self.clock: Clock = clock or RealClock()
+        self.edit_interval = edit_interval
+        self.reply_seconds = reply_seconds
+        self.tables: TableManager | None = None
+        self.boards: dict[int, Board] = {}
+        self.prefers_ephemeral: set[int] = set()
+        """Users whose DMs are closed: never DM'd again this process, they use «Ver mis cartas»."""
+        self._views: dict[tuple[int, int], str] = {}
+        self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
+        self._prompted: dict[tuple[int, int], tuple[int, str]] = {}
+        """Discard rounds already prompted by DM, per (channel, user): each asks once."""
+
+    # --- boards -------------------------------------------------------------------------------
+
+    def bind(self, channel_id: int, channel: discord.abc.Messageable, *,
+             message: discord.Message | None = None, opener: int | None = None) -> Board:
+        """Where a table speaks; ``message`` is its table message, ``opener`` who opened it."""
+        board = self.boards.get(channel_id)
+        if board is None:
+            board = self.boards[channel_id] = Board(channel)
+        board.channel = channel
+        if message is not None:
+            board.message = message
+        if opener is not None:
+            board.opener = opener
+        return board
+
+    def opener(self, channel_id: int) -> int | None:
+        board = self.boards.get(channel_id)
+        return board.opener if board is not None else None
+
+    def table(self, channel_id: int) -> Table | None:
+        return self.tables.get(channel_id) if self.tables is not None else None
+
+    async def announce(self, channel_id: int) -> discord.Message:
+        """Posts a table message (again): after a restart or when it scrolled out of sight."""
+        board = self._board(channel_id)
+        table = self.table(channel_id)
+        lang = table.lang if table is not None else "es"
+        extra: dict[str, Any] = {}
+        view = ui.board_view(table)
+        if view is not None:
+            extra["view"] = view
+        board.message = await board.channel.send(embed=ui.table_embed(table, lang), **extra)
+        board.last_edit = self.clock.now()
+        return board.message
+
+    def touch(self, channel_id: int) -> None:
+        """The table changed: edit its message soon, coalescing everything until then."""
+        board = self.boards.get(channel_id)
+        if board is None or (board.message is None and not board.stale):
+            return
+        board.dirty = True
+        if board.task is None or board.task.done():
+            board.task = asyncio.get_running_loop().create_task(self._flush(channel_id, board))
+
+    async def flush(self, channel_id: int) -> None:
+        """Waits for a pending table-message edit (tests, shutdown)."""
+        board = self.boards.get(channel_id)
+        if board is not None and board.task is not None:
+            await board.task
+
+    async def _flush(self, channel_id: int, board: Board) -> None:
+        try:
+            while board.dirty:
+                wait = board.last_edit + self.edit_interval - self.clock.now()
+                if wait > 0:
+                    await self.clock.sleep(wait)
+                board.dirty = False
+                board.last_edit = self.clock.now()
+                stale, board.stale = board.stale, []
+                for message in stale:
+                    with contextlib.suppress(discord.HTTPException):
+                        await message.edit(view=None)
+                if board.message is None:
+                    continue
+                table = self.table(channel_id)
+                lang = table.lang if table is not None else "es"
+                try:
+                    await board.message.edit(embed=ui.table_embed(table, lang),
+                                             view=ui.board_view(table))
+                except discord.NotFound:
+                    # Deleted by someone: stop editing it; «/mus mesa» posts a new one.
+                    board.message = None
+                    return
+                if table is None:
+                    # Closed for good: the last edit said so; nothing more will come.
+                    self.boards.pop(channel_id, None)
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("table message edit failed in channel %s", channel_id, exc_info=True)
+
+    def _board(self, channel_id: int) -> Board:
+        board = self.boards.get(channel_id)
+        if board is None:
+            channel = self.client.get_channel(channel_id)
+            if channel is None or not hasattr(channel, "send"):
+                raise LookupError(f"no channel {channel_id} to speak in")
+            board = self.bind(channel_id, channel)  # type: ignore[arg-type]
+        return board
+
+    # --- Transport ----------------------------------------------------------------------------
+
+    async def public(self, channel_id: int, text: str) -> None:
+        board = self._board(channel_id)
+        table = self.table(channel_id)
+        view = self._public_view(table, text) if table is not None else None
+        chunks = _chunks(text)
+        sent: discord.Message | None = None
+        for i, chunk in enumerate(chunks):
+            extra: dict[str, Any] = {}
+            if view is not None and i == len(chunks) - 1:
+                extra["view"] = view
+            sent = await board.channel.send(chunk, allowed_mentions=NO_MASS_MENTIONS, **extra)
+        self._track_turn(board, table, sent if _has_turn_buttons(view) else None)
+        self.touch(channel_id)
+
+    def _track_turn(self, board: Board, table: Table | None,
+                    turn_message: discord.Message | None) -> None:
+        """A new turn message, or the end of the match, makes the previous one stale."""
+        match = table.match if table is not None else None
+        over = table is None or table.state != "playing" or match is None or match.finished
+        if board.turn_message is not None and (turn_message is not None or over):
+            board.stale.append(board.turn_message)
+            board.turn_message = None
+        if turn_message is not None:
+            board.turn_message = turn_message
+
+    async def private(self, user_id: int, text: str) -> None:
+        if user_id in self.prefers_ephemeral:
+            raise DmClosed(user_id)
+        table = self._private_table(user_id, text)
+        content = self._dm_header(table) + text
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            for chunk in _chunks(content):
+                await user.send(chunk)
+        except discord.Forbidden as refused:
+            if refused.code == DM_CLOSED_CODE:
+                self.prefers_ephemeral.add(user_id)
+            log.info("DM refused for user %s (code %s)", user_id, refused.code)
+            raise DmClosed(user_id) from None
+
+    async def reply(self, channel_id: int, user_id: int, text: str) -> None:
+        route = _REPLY_ROUTE.get()
+        if route is not None:
+            await route(text)
+            return
+        board = self._board(channel_id)
+        await board.channel.send(f"{self.mention(user_id)} {text}", delete_after=self.reply_seconds,
+                                 allowed_mentions=NO_MASS_MENTIONS)
+
+    async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
+        key = (channel_id, user_id)
+        self._views[key] = text
+        await self._maybe_prompt_discard(channel_id, user_id, text)
+        ephemeral = self._ephemerals.get(key)
+        if ephemeral is None:
+            return
+        if self.clock.now() - ephemeral.since > EPHEMERAL_SECONDS:
+            del self._ephemerals[key]
+            return
+        ephemeral.text = text
+        if ephemeral.task is None or ephemeral.task.done():
+            ephemeral.task = asyncio.get_running_loop().create_task(
+                self._refresh_ephemeral(channel_id, user_id, ephemeral))
+
+    def mention(self, user_id: int) -> str:
+        return f"<@{user_id}>"
+
+    # --- the private paths --------------------------------------------------------------------
+
+    def last_view(self, channel_id: int, user_id: int) -> str | None:
+        """The latest private text the table gave for this user (their «Ver mis cartas»)."""
+        return self._views.get((channel_id, user_id))
+
+    def remember_ephemeral(self, channel_id: int, user_id: int,
+                           interaction: discord.Interaction[Any]) -> None:
+        """A «Ver mis cartas» answer to keep current while its token lives."""
+        self._ephemerals[(channel_id, user_id)] = _Ephemeral(interaction, self.clock.now())
+
+    async def _refresh_ephemeral(self, channel_id: int, user_id: int,
+                                 ephemeral: _Ephemeral) -> None:
+        sent: str | None = None
+        try:
+            while ephemeral.text is not None and ephemeral.text != sent:
+                sent = ephemeral.text
+                table = self.table(channel_id)
+                controls = ui.discard_view(table, user_id) if table is not None else None
+                await ephemeral.interaction.edit_original_response(content=sent, view=controls)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # expired token or dismissed message: stop refreshing it
+            self._ephemerals.pop((channel_id, user_id), None)
+            log.debug("ephemeral view refresh stopped for user %s", user_id, exc_info=True)
+
+    async def _maybe_prompt_discard(self, channel_id: int, user_id: int, text: str) -> None:
+        """The discard phase began: DM the hand with pick-and-confirm buttons, once a round."""
+        if user_id in self.prefers_ephemeral:
+            return
+        table = self.table(channel_id)
+        match = table.match if table is not None else None
+        seat = table.seat_of(user_id) if table is not None else None
+        if table is None or match is None or seat is None or match.finished:
+            return
+        view = match.view(seat)
+        if view.phase != "descarte":
+            return
+        token = (id(match), ui.discard_token(view))
+        key = (channel_id, user_id)
+        if self._prompted.get(key) == token:
+            return
+        self._prompted[key] = token
+        controls = ui.discard_view(table, user_id)
+        content = self._dm_header(table) + text + "\n" + dt("discard_prompt", table.lang)
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            extra: dict[str, Any] = {"view": controls} if controls is not None else {}
+            await user.send(content[:MESSAGE_LIMIT], **extra)
+        except discord.Forbidden as refused:
+            if refused.code == DM_CLOSED_CODE:
+                self.prefers_ephemeral.add(user_id)
+        except Exception:
+            log.warning("discard prompt failed for user %s", user_id, exc_info=True)
+
+    def _private_table(self, user_id: int, text: str) -> Table | None:
+        """Which table a DM speaks for (``private`` has no channel): the one whose hand view is
+        this very text, else the user's first table."""
+        if self.tables is None:
+            return None
+        seated = [t for t in self.tables if t.seat_of(user_id) is not None]
+        for table in seated:
+            if table.match is not None:
+                with contextlib.suppress(Exception):
+                    if table.private_text(user_id) == text:
+                        return table
+        return seated[0] if seated else None
+
+    def _dm_header(self, table: Table | None) -> str:
+        if table is None:
+            return ""
+        board = self.boards.get(table.channel_id)
+        channel = board.channel if board is not None else None
+        guild = getattr(channel, "guild", None)
+        name = getattr(channel, "name", None)
+        if guild is None or name is None:
+            return ""
+        return dt("dm_header", table.lang, guild=guild.name, channel=name) + "\n"
+
+    # --- which buttons go under a public message ----------------------------------------------
+
+    def _public_view(self, table: Table, text: str) -> discord.ui.View | None:
+        """Turn buttons under the message that names who speaks (or reminds them); «Revancha»
+        under the match's end; «Volver» under «a bot plays for you»; «Ver mis cartas» under the
+        «cannot DM you» notice. Decided from the rendered public lines, never from cards."""
+        match = table.match
+        lang = table.lang
+        if match is None:
+            return None
+        if match.finished:
+            winner = match.view(0).match_winner
+            if winner is not None:
+                line = render.t("match_won", lang, pair=render.pair_text(
+                    winner, table.names(), table.players, lang))
+                if line in text:
+                    return ui.single_view(table.channel_id, "rematch", lang)
+            return None
+        seat = match.to_act
+        occupant = table.seats[seat] if seat is not None else None
+        if occupant is not None and occupant.user_id is not None and not occupant.away:
+            turn = render.t("turn", lang, name=occupant.name)
+            if turn in text or self.mention(occupant.user_id) in text:
+                return ui.action_view(table)
+        for person in table.seats:
+            if person is not None and person.away and \
+                    render.t("away", lang, name=person.name) in text:
+                return ui.single_view(table.channel_id, "back", lang)
+        if any(self.mention(user) in text for user in self.prefers_ephemeral):
+            return ui.single_view(table.channel_id, "cards", lang)
+        return None
+
+
+def _has_turn_buttons(view: discord.ui.View | None) -> bool:
+    return view is not None and any(isinstance(i, ui.ActionButton) for i in view.children)
+
+
+def _chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Discord's 2000-character cap, split at line ends."""
+    if len(text) <= limit:
+        return [text]
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        chunks.append(current)
+    return chunks

@@ -1,0 +1,93 @@
+"""``musbot invite``: the OAuth2 URL that adds the bot to a server, asking only for what it uses.
+
+Permissions, and why each one (nothing else: no Manage Messages, the bot only deletes its own
+messages; no External Emojis, the card suits are Unicode emoji):
+
+- View Channels: see the channel a table is opened in;
+- Send Messages, Send Messages in Threads: the game is spoken in the channel, or in a thread;
+- Embed Links: the table message is an embed;
+- Attach Files: the rating chart of ``/mus perfil`` is a PNG;
+- Read Message History: answering a typed move replies to that message;
+- Add Reactions: a typed command is acknowledged with ✅.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
+from musbot.i18n import catalog
+
+AUTHORIZE_URL = "https://discord.com/oauth2/authorize"
+SCOPES = ("bot", "applications.commands")
+CLIENT_ID_ENV = "DISCORD_CLIENT_ID"
+
+PERMISSIONS: Mapping[str, int] = {
+    "add_reactions": 1 << 6,
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "read_message_history": 1 << 16,
+    "send_messages_in_threads": 1 << 38,
+}
+"""Discord's permission bits, by discord.py's attribute names (a test checks them against it)."""
+
+REQUIRED_PERMISSIONS = sum(PERMISSIONS.values())
+
+
+class InvalidClientId(ValueError):
+    """Not an application id (a Discord snowflake: digits only)."""
+
+
+def invite_url(client_id: int | str, permissions: int = REQUIRED_PERMISSIONS,
+               guild_id: int | None = None) -> str:
+    """The authorize URL with exactly the scopes ``bot applications.commands``; ``guild_id``
+    preselects a server in Discord's dialog."""
+    text = str(client_id).strip()
+    if not re.fullmatch(r"\d{15,22}", text):
+        raise InvalidClientId(text)
+    params: dict[str, str] = {"client_id": text, "permissions": str(int(permissions)),
+                              "scope": " ".join(SCOPES)}
+    if guild_id is not None:
+        params["guild_id"] = str(guild_id)
+    return f"{AUTHORIZE_URL}?{urlencode(params)}"
+
+
+def add_invite_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("client_id", nargs="?", default=None,
+                        help=f"application id (default: ${CLIENT_ID_ENV}, also read from .env)")
+    parser.add_argument("--guild", type=int, default=None,
+                        help="preselect this server id in Discord's dialog")
+    parser.add_argument("--env-file", default=".env", help="where to look for DISCORD_CLIENT_ID")
+
+
+def client_id_from(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> str | None:
+    """The argument, else the environment, else the .env file (like ``musbot run``'s token)."""
+    if args.client_id:
+        return str(args.client_id)
+    if environ.get(CLIENT_ID_ENV):
+        return environ[CLIENT_ID_ENV]
+    from dotenv import dotenv_values
+
+    value = dotenv_values(args.env_file).get(CLIENT_ID_ENV) if args.env_file else None
+    return value or None
+
+
+def run_invite(args: argparse.Namespace) -> int:
+    """Prints the URL (exit 0), or says where the client id comes from (exit 2)."""
+    texts = catalog("es").SERVER
+    client_id = client_id_from(args)
+    if client_id is None:
+        print(texts["invite_no_client_id"], file=sys.stderr)
+        return 2
+    try:
+        print(invite_url(client_id, guild_id=args.guild))
+    except InvalidClientId:
+        print(texts["invite_bad_client_id"].format(client_id=client_id), file=sys.stderr)
+        return 2
+    return 0

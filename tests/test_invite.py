@@ -1,0 +1,78 @@
+"""``musbot invite``: exactly the scopes and the permissions the bot uses."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import discord
+import pytest
+
+from musbot.invite import (
+    PERMISSIONS,
+    REQUIRED_PERMISSIONS,
+    InvalidClientId,
+    add_invite_arguments,
+    invite_url,
+    run_invite,
+)
+
+CLIENT = "123456789012345678"
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_invite_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def test_url_has_exactly_the_two_scopes_and_minimal_permissions() -> None:
+    url = urlsplit(invite_url(CLIENT))
+    assert (url.scheme, url.netloc, url.path) == ("https", "discord.com", "/oauth2/authorize")
+    query = parse_qs(url.query)
+    assert query["client_id"] == [CLIENT]
+    assert query["scope"] == ["bot applications.commands"]
+    granted = discord.Permissions(int(query["permissions"][0]))
+    assert {name for name, on in granted if on} == {
+        "read_messages", "send_messages", "send_messages_in_threads", "embed_links",
+        "attach_files", "read_message_history", "add_reactions"}
+    assert granted.view_channel  # discord.py iterates it under its old name, read_messages
+    assert not granted.manage_messages and not granted.administrator
+
+
+def test_bits_are_discords() -> None:
+    assert discord.Permissions(REQUIRED_PERMISSIONS) == discord.Permissions(
+        **dict.fromkeys(PERMISSIONS, True))
+
+
+def test_guild_preselection_and_bad_ids() -> None:
+    assert "guild_id=42" in invite_url(CLIENT, guild_id=42)
+    for bad in ("", "abc", "12", "1234567890123456789012345"):
+        with pytest.raises(InvalidClientId):
+            invite_url(bad)
+
+
+def test_cli_prefers_argument_then_environment(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    monkeypatch.setenv("DISCORD_CLIENT_ID", "223456789012345678")
+    assert run_invite(parse([CLIENT])) == 0
+    assert f"client_id={CLIENT}" in capsys.readouterr().out
+    assert run_invite(parse([])) == 0
+    assert "client_id=223456789012345678" in capsys.readouterr().out
+    monkeypatch.delenv("DISCORD_CLIENT_ID")
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_CLIENT_ID=323456789012345678\n")
+    assert run_invite(parse(["--env-file", str(env)])) == 0
+    assert "client_id=323456789012345678" in capsys.readouterr().out
+
+
+def test_cli_explains_a_missing_or_bad_id(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
+    monkeypatch.delenv("DISCORD_CLIENT_ID", raising=False)
+    assert run_invite(parse(["--env-file", str(tmp_path / "none.env")])) == 2
+    assert "DISCORD_CLIENT_ID" in capsys.readouterr().err
+    assert run_invite(parse(["not-a-number"])) == 2
+    assert "no es un id" in capsys.readouterr().err

@@ -1,0 +1,373 @@
+"""Restart safety on real SQLite files: tables saved after every change, restored where they were,
+match records stored once, whatever happens in between."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from table_helpers import FakeTransport, play_humans, seat_humans
+
+from musbot.engine import Rules
+from musbot.storage import Database, DatabaseLocked
+from musbot.table import ManualClock, Table, TableError, TableManager, settle
+from musbot.table.persist import (
+    STATE_VERSION,
+    SeededShuffler,
+    StateError,
+    TablePersister,
+    start_persistence,
+    table_from_state,
+    table_state,
+)
+
+CHANNEL = 100
+GUILD = 1
+QUICK = Rules(juegos=1)
+"""A short match: one game."""
+
+
+@dataclass
+class Bot:
+    """One «process»: a database connection, a manager with persistence, a fake Discord."""
+
+    db: Database
+    manager: TableManager
+    persister: TablePersister
+    transport: FakeTransport
+    clock: ManualClock
+
+    async def tick(self, seconds: int) -> None:
+        """Moves the clock second by second, letting each table finish its database work
+        (real I/O in a thread, which ``settle`` alone does not wait for)."""
+        for _ in range(seconds):
+            await self.clock.advance(1)
+            while any(table._lock.locked() for table in self.manager):
+                await asyncio.sleep(0.001)
+
+    def crash(self) -> None:
+        """The process dies: no close, no goodbye; only its timers stop with it."""
+        for table in self.manager:
+            table._cancel_timer()
+
+
+@pytest.fixture
+async def boots(tmp_path: Path) -> AsyncIterator[list[Database]]:
+    opened: list[Database] = []
+    yield opened
+    for db in opened:
+        await db.close()
+
+
+async def boot(path: Path, opened: list[Database], seed: int = 7) -> Bot:
+    db = await Database.open(path)
+    opened.append(db)
+    transport, clock = FakeTransport(), ManualClock()
+    manager = TableManager(transport, clock=clock, shuffler=SeededShuffler(seed),
+                           rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
+    persister = await start_persistence(db, manager)
+    return Bot(db, manager, persister, transport, clock)
+
+
+async def open_table(bot: Bot, humans: int = 2, rules: Rules = QUICK,
+                     league_id: int | None = None) -> Table:
+    table = bot.manager.open(CHANNEL, rules, guild_id=GUILD, league_id=league_id)
+    await seat_humans(table, humans)
+    await table.start(1)
+    return table
+
+
+async def match_ids(db: Database) -> list[int]:
+    async with db._read() as conn:
+        rows = await conn.execute_fetchall("SELECT match_id FROM matches ORDER BY match_id")
+    return [row[0] for row in rows]
+
+
+# --- the state document -------------------------------------------------------------------------
+
+
+async def test_state_round_trips_through_json(tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    table = await open_table(bot)
+    await play_humans(table, random.Random(3), max_steps=7)
+    state = json.loads(json.dumps(table_state(table)))
+    copy = table_from_state(state, FakeTransport(), clock=ManualClock())
+    assert table_state(copy) == table_state(table)
+    match, again = table.match, copy.match
+    assert match is not None and again is not None
+    for seat in range(4):
+        assert again.view(seat) == match.view(seat)
+    assert copy.names() == table.names() and copy.state == "playing"
+    level = table.bot_level
+    assert [s.level for s in copy.seats if s] == [None, None, level, level]
+
+
+async def test_unknown_state_version_is_refused() -> None:
+    with pytest.raises(StateError):
+        table_from_state({"version": STATE_VERSION + 1}, FakeTransport())
+    with pytest.raises(StateError):
+        table_from_state({"version": STATE_VERSION, "rng": "garbage"}, FakeTransport())
+
+
+async def test_saved_after_each_action_and_deleted_on_close(tmp_path: Path,
+                                                            boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    await table.join(1, "Ana")
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None and saved.version == 1 and saved.guild_id == GUILD
+    assert saved.state["seats"][0]["name"] == "Ana"
+    await table.start(1)
+    await play_humans(table, random.Random(1), max_steps=3)
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None and saved.version == 2 + 3
+    assert saved.state["state"] == "playing"
+    await bot.manager.close(CHANNEL)
+    assert await bot.db.load_table(CHANNEL) is None
+    [match_id] = await match_ids(bot.db)
+    async with bot.db._read() as conn:
+        [(abandoned,)] = await conn.execute_fetchall(
+            "SELECT abandoned FROM matches WHERE match_id = ?", (match_id,))
+    assert abandoned == 1
+
+
+# --- restarting ---------------------------------------------------------------------------------
+
+
+async def run_match(path: Path, boots: list[Database], *, crash_after: int | None,
+                    league: bool) -> tuple[dict[str, Any], list[Any], int]:
+    """Plays one match on a fresh file, crashing and restarting after ``crash_after`` of the
+    people's actions; returns the final summary, the stored hands and the people's actions."""
+    bot = await boot(path, boots)
+    league_id = (await bot.db.create_league(GUILD, "Liga")).league_id if league else None
+    table = await open_table(bot, league_id=league_id)
+    people = random.Random(42)  # the people's choices: the same in both runs
+    steps = 0
+    if crash_after is not None:
+        steps = await play_humans(table, people, max_steps=crash_after)
+        assert table.state == "playing", "crash before the end"
+        bot.crash()
+        bot = await boot(path, boots)
+        restored = bot.manager.get(CHANNEL)
+        assert restored is not None and restored is not table
+        table = restored
+        await settle()
+        assert bot.clock.sleepers == 1, "the turn timer runs again"
+        assert bot.transport.public_texts()[0].startswith("♻️ Mesa restaurada")
+    steps += await play_humans(table, people)
+    assert table.state == "finished" and table.match is not None
+    [match_id] = await match_ids(bot.db)
+    hands = await bot.db.match_hands(match_id)
+    assert len(hands) == table.match.hand_number
+    return table.match.summary(), hands, steps
+
+
+@pytest.mark.parametrize("league", [False, True])
+async def test_restart_midway_gives_the_uninterrupted_result(tmp_path: Path,
+                                                             boots: list[Database],
+                                                             league: bool) -> None:
+    summary, hands, steps = await run_match(tmp_path / "straight.db", boots, crash_after=None,
+                                            league=league)
+    assert steps > 10 and len(hands) > 2
+    for cut in sorted({1, steps // 3, steps // 2, steps - 1}):
+        again = await run_match(tmp_path / f"cut{cut}.db", boots, crash_after=cut,
+                                league=league)
+        assert again == (summary, hands, steps)
+
+
+async def test_league_result_is_recorded_and_rated_only_without_bots(
+        tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    league = await bot.db.create_league(GUILD, "Liga")
+    table = await open_table(bot, humans=4, league_id=league.league_id)
+    await play_humans(table, random.Random(5), max_steps=20)
+    bot.crash()
+    bot = await boot(tmp_path / "a.db", boots)
+    table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
+    await play_humans(table, random.Random(6))
+    standings = await bot.db.standings(league.league_id)
+    assert sorted(s.played for s in standings) == [1, 1, 1, 1]
+    assert all(s.rating is not None for s in standings)
+    assert any(t.startswith("📈") for t in bot.transport.public_texts())
+    # The rematch has bots: recorded, never rated.
+    await table.leave(4)
+    await table.rematch(1)
+    await play_humans(table, random.Random(7))
+    after = {s.user_id: s for s in await bot.db.standings(league.league_id)}
+    assert after[1].played == 2
+    assert {s.user_id: s.rating for s in standings} == {u: s.rating for u, s in after.items()}
+
+
+async def test_waiting_and_finished_tables_come_back_too(tmp_path: Path,
+                                                         boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    waiting = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    await waiting.join(1, "Ana")
+    await waiting.add_bot(pair=1)
+    done = bot.manager.open(CHANNEL + 1, QUICK, guild_id=GUILD)
+    await done.join(2, "Bea")
+    await done.start(2)
+    await play_humans(done, random.Random(2))
+    bot.crash()
+    bot = await boot(tmp_path / "a.db", boots)
+    again = bot.manager.get(CHANNEL)
+    finished = bot.manager.get(CHANNEL + 1)
+    assert again is not None and again.state == "waiting" and again.names()[0] == "Ana"
+    assert finished is not None and finished.state == "finished"
+    await again.start(1)
+    await finished.rematch(2)
+    assert finished.state == "playing"
+
+
+async def test_away_player_and_timeouts_survive(tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    table = await open_table(bot, humans=1, rules=Rules())
+    for _ in range(2):
+        await bot.tick(60)
+    seat = table.seats[0]
+    assert seat is not None and seat.expiries == 2
+    bot.crash()
+    bot = await boot(tmp_path / "a.db", boots)
+    table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
+    seat = table.seats[0]
+    assert seat is not None and seat.expiries == 2 and not seat.away
+    await bot.tick(60)
+    assert seat.away, "the third timeout in a row, counted across the restart"
+
+
+async def test_set_league_only_before_the_match(tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    league = await bot.db.create_league(GUILD, "Liga")
+    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    await table.join(1, "Ana")
+    await table.set_league(league.league_id)
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None and saved.state["league_id"] == league.league_id
+    await table.start(1)
+    with pytest.raises(TableError):
+        await table.set_league(None)
+
+
+# --- privacy and failures -----------------------------------------------------------------------
+
+
+async def test_forget_user_scrubs_live_tables(tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    await table.join(1, "Ana Secreta")
+    await table.join(2, "Bea")
+    await table.start(1)
+    assert await bot.persister.forget_player(1)
+    assert not await bot.persister.forget_player(99)
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None
+    assert "Ana Secreta" not in json.dumps(saved.state, ensure_ascii=False)
+    assert table.names()[0] == "Jugador 1"
+    await play_humans(table, random.Random(1))
+    assert await bot.db.player_name(1) is None
+
+
+async def test_records_wait_in_the_outbox_while_the_database_is_busy(
+        tmp_path: Path, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    table = await open_table(bot)
+    real = bot.db.record_hand
+    busy = True
+
+    async def record_hand(*args: object, **kwargs: object) -> int:
+        if busy:
+            raise DatabaseLocked(bot.db.path, 0.1)
+        return await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.db, "record_hand", record_hand)
+    match = table.match
+    assert match is not None
+    people = random.Random(4)
+    while match.hand_number < 3:
+        await play_humans(table, people, max_steps=1)
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None
+    assert [i["kind"] for i in saved.state["outbox"]] == ["hand", "hand"]
+    bot.crash()
+    busy = False
+    bot = await boot(tmp_path / "a.db", boots)
+    [match_id] = await match_ids(bot.db)
+    assert len(await bot.db.match_hands(match_id)) == 2
+    table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
+    assert table.outbox == []
+
+
+async def test_unrestorable_state_stays_in_the_database(tmp_path: Path,
+                                                        boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    await bot.db.save_table(CHANNEL, GUILD, {"version": 99, "from": "the future"})
+    bot = await boot(tmp_path / "a.db", boots)
+    assert bot.manager.get(CHANNEL) is None
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None and saved.state["from"] == "the future"
+
+
+async def test_suspend_keeps_the_table_for_the_next_start(tmp_path: Path,
+                                                          boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    await open_table(bot)
+    await settle()
+    assert bot.clock.sleepers == 1
+    bot.manager.suspend_all()
+    await bot.clock.advance(0)
+    assert bot.clock.sleepers == 0
+    assert await bot.db.load_table(CHANNEL) is not None
+
+
+async def test_silent_restore_announces_once_later(tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    await open_table(bot)
+    bot.crash()
+    db = await Database.open(tmp_path / "a.db")
+    boots.append(db)
+    transport = FakeTransport()
+    manager = TableManager(transport, clock=ManualClock(), turn_seconds=60.0)
+    persister = await start_persistence(db, manager, announce=False)
+    assert len(manager) == 1 and transport.public_texts() == []
+    assert await persister.announce_restored() == 1
+    assert transport.public_texts()[0].startswith("♻️ Mesa restaurada")
+    assert await persister.announce_restored() == 0
+
+
+async def test_closed_table_keeps_its_records_until_stored(
+        tmp_path: Path, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    await open_table(bot)
+
+    async def busy(match_id: int) -> None:
+        raise DatabaseLocked(bot.db.path, 0.1)
+
+    monkeypatch.setattr(bot.db, "abandon_match", busy)
+    await bot.manager.close(CHANNEL)
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None and saved.state["state"] == "closed"
+    assert [i["kind"] for i in saved.state["outbox"]] == ["abandon"]
+    monkeypatch.undo()
+    bot = await boot(tmp_path / "a.db", boots)
+    assert bot.manager.get(CHANNEL) is None, "a closed table is not reopened"
+    assert await bot.db.load_table(CHANNEL) is None
+    async with bot.db._read() as conn:
+        [(abandoned,)] = await conn.execute_fetchall("SELECT abandoned FROM matches")
+    assert abandoned == 1
+
+
+async def test_senas_received_survive(tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot(tmp_path / "a.db", boots)
+    table = await open_table(bot, humans=1, rules=Rules(sena_cazada=1.0))
+    received = table._senas.received
+    assert received, "seed 7 deals the bots hands that show señas"
+    bot.crash()
+    bot = await boot(tmp_path / "a.db", boots)
+    again = bot.manager.get(CHANNEL)
+    assert again is not None and again._senas.received == received

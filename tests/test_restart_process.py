@@ -1,0 +1,127 @@
+"""A real crash: a separate Python process plays tables, saving after every action, and is killed
+with SIGKILL mid-game; the file must stay sound and its tables must play on to the end.
+
+Run as a script, this module is that process: ``python test_restart_process.py DB SEED``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from table_helpers import FakeTransport, play_humans
+
+from musbot.engine import Rules
+from musbot.storage import Database
+from musbot.table import ManualClock, Table, TableManager
+from musbot.table.persist import SeededShuffler, start_persistence
+
+CHANNELS = (1, 2, 3)
+RULES = Rules(juegos=1)
+
+
+async def boot(path: Path, seed: int) -> tuple[Database, TableManager]:
+    db = await Database.open(path)
+    manager = TableManager(FakeTransport(), clock=ManualClock(), shuffler=SeededShuffler(seed),
+                           rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
+    await start_persistence(db, manager)
+    return db, manager
+
+
+async def worker(path: Path, seed: int) -> None:
+    """Plays forever (rematch after rematch), one person's action at a time on each table,
+    printing a line after each saved action so the parent knows when to strike."""
+    _, manager = await boot(path, seed)
+    for channel in CHANNELS:
+        if manager.get(channel) is None:
+            table = manager.open(channel, RULES, guild_id=1)
+            await table.join(channel * 10 + 1, f"A{channel}")
+            await table.join(channel * 10 + 2, f"B{channel}")
+            await table.start(channel * 10 + 1)
+    people = random.Random(seed)
+    saved = 0
+    while True:
+        for table in manager:
+            if table.state == "finished":
+                await table.rematch()
+            else:
+                await play_humans(table, people, max_steps=1)
+            saved += 1
+            print(f"saved {saved}", flush=True)
+
+
+def run_and_kill(path: Path, seed: int, after: int) -> None:
+    process = subprocess.Popen([sys.executable, __file__, str(path), str(seed)],
+                               stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    try:
+        for _ in range(after):
+            line = process.stdout.readline()
+            assert line.startswith("saved"), f"the worker stopped: {line!r}"
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+        process.stdout.close()
+    assert process.returncode == -signal.SIGKILL
+
+
+def integrity(path: Path) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return [row[0] for row in conn.execute("PRAGMA integrity_check")]
+    finally:
+        conn.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
+def test_sigkill_mid_game_leaves_a_sound_file_that_plays_on(tmp_path: Path) -> None:
+    path = tmp_path / "musbot.db"
+    rng = random.Random(2026)
+    for run in range(3):  # killed, restarted (restoring), killed again…
+        run_and_kill(path, seed=run, after=rng.randrange(30, 90))
+        assert integrity(path) == ["ok"]
+    asyncio.run(finish_everything(path))
+
+
+async def finish_everything(path: Path) -> None:
+    db, manager = await boot(path, seed=99)
+    try:
+        tables: list[Table] = list(manager)
+        assert sorted(t.channel_id for t in tables) == list(CHANNELS)
+        people = random.Random(7)
+        for table in tables:
+            assert table.state in ("playing", "finished")
+            if table.state == "finished":
+                await table.rematch()
+            await play_humans(table, people)
+            assert table.state == "finished" and table.match is not None
+            assert table.outbox == []
+            key = table.match_info["key"] if table.match_info else None
+            async with db._read() as conn:
+                [(match_id, winner)] = await conn.execute_fetchall(
+                    "SELECT match_id, winner_team FROM matches WHERE match_key = ?", (key,))
+            assert winner == table.match.winner
+            assert len(await db.match_hands(match_id)) == table.match.hand_number
+            # Every match before this one was finished or is the one still open when killed.
+        async with db._read() as conn:
+            [(unfinished,)] = await conn.execute_fetchall(
+                "SELECT COUNT(*) FROM matches WHERE ended_at IS NULL")
+        assert unfinished == 0
+    finally:
+        for table in manager:
+            table.suspend()
+        await db.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(worker(Path(sys.argv[1]), int(sys.argv[2])))
