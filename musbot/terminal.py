@@ -44,7 +44,7 @@ class TerminalTransport:
     async def public(self, channel_id: int, text: str) -> None:
         self.output(text)
 
-    async def private(self, user_id: int, text: str) -> None:
+    async def private(self, channel_id: int, user_id: int, text: str) -> None:
         if user_id == YOU:
             self.output(_tt("private", self.lang, text=text))
 

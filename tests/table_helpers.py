@@ -47,7 +47,7 @@ class FakeTransport:
         await self._pause()
         self._record(Sent("public", channel_id, text))
 
-    async def private(self, user_id: int, text: str) -> None:
+    async def private(self, channel_id: int, user_id: int, text: str) -> None:
         await self._pause()
         if user_id in self.dm_closed:
             raise DmClosed(user_id)

@@ -11,6 +11,7 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 from discord_fakes import (
+    CHANNEL_ID,
     CHANNEL_NAME,
     GUILD_NAME,
     Env,
@@ -73,7 +74,7 @@ async def test_closed_dms_fall_back_to_ver_mis_cartas_without_cards() -> None:
                for item in notices[0].view.children)  # type: ignore[union-attr]
     # Remembered: the next hand does not even try the DM again.
     with pytest.raises(DmClosed):
-        await env.transport.private(2, "x")
+        await env.transport.private(CHANNEL_ID, 2, "x")
     assert user.send.await_count == 1
     # Other people got their hand by DM, headed with the server and channel.
     [dm] = env.bot.users[1].dms()
@@ -87,7 +88,7 @@ async def test_other_forbidden_codes_are_not_remembered() -> None:
     user = env.bot.users[1]
     user.send.side_effect = forbidden(50001)
     with pytest.raises(DmClosed):
-        await env.transport.private(1, "hola")
+        await env.transport.private(CHANNEL_ID, 1, "hola")
     assert 1 not in env.transport.prefers_ephemeral
 
 

@@ -219,10 +219,10 @@ class DiscordTransport:
         if turn_message is not None:
             board.turn_message = turn_message
 
-    async def private(self, user_id: int, text: str) -> None:
+    async def private(self, channel_id: int, user_id: int, text: str) -> None:
         if user_id in self.prefers_ephemeral:
             raise DmClosed(user_id)
-        table = self._private_table(user_id, text)
+        table = self.table(channel_id)
         content = self._dm_header(table) + text
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
@@ -315,19 +315,6 @@ class DiscordTransport:
                 self.prefers_ephemeral.add(user_id)
         except Exception:
             log.warning("discard prompt failed for user %s", user_id, exc_info=True)
-
-    def _private_table(self, user_id: int, text: str) -> Table | None:
-        """Which table a DM speaks for (``private`` has no channel): the one whose hand view is
-        this very text, else the user's first table."""
-        if self.tables is None:
-            return None
-        seated = [t for t in self.tables if t.seat_of(user_id) is not None]
-        for table in seated:
-            if table.match is not None:
-                with contextlib.suppress(Exception):
-                    if table.private_text(user_id) == text:
-                        return table
-        return seated[0] if seated else None
 
     def _dm_header(self, table: Table | None) -> str:
         if table is None:

@@ -670,7 +670,7 @@ class Table:
     async def _private(self, user_id: int, text: str) -> bool:
         """A DM; False when it could not be delivered (closed DMs or a transport failure)."""
         try:
-            await self.transport.private(user_id, text)
+            await self.transport.private(self.channel_id, user_id, text)
         except DmClosed:
             return False
         except Exception:

@@ -24,8 +24,9 @@ class Transport(Protocol):
         """A message to the table's channel, seen by everyone. Never holds a private card."""
         ...
 
-    async def private(self, user_id: int, text: str) -> None:
-        """A message only ``user_id`` sees (a DM). Raises :class:`DmClosed` if it cannot."""
+    async def private(self, channel_id: int, user_id: int, text: str) -> None:
+        """A message only ``user_id`` sees (a DM) about the table in ``channel_id``. Raises
+        :class:`DmClosed` if it cannot."""
         ...
 
     async def reply(self, channel_id: int, user_id: int, text: str) -> None:
