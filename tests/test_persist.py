@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from table_helpers import FakeTransport, play_humans, seat_humans
 
+from musbot.ai import HeuristicBot
 from musbot.engine import Rules
 from musbot.storage import Database, DatabaseLocked
 from musbot.table import ManualClock, Table, TableError, TableManager, settle
@@ -202,6 +203,54 @@ async def test_league_result_is_recorded_and_rated_only_without_bots(
     after = {s.user_id: s for s in await bot.db.standings(league.league_id)}
     assert after[1].played == 2
     assert {s.user_id: s.rating for s in standings} == {u: s.rating for u, s in after.items()}
+
+
+async def test_a_league_match_a_bot_took_over_is_recorded_but_not_rated(
+        tmp_path: Path, boots: list[Database]) -> None:
+    """Ratings never change in a match with a bot (issue #4): also when a bot took a person's
+    seat mid-match (here: three turns timed out in a row)."""
+    bot = await boot(tmp_path / "a.db", boots)
+    league = await bot.db.create_league(GUILD, "Liga")
+    table = await open_table(bot, humans=4, league_id=league.league_id)
+    while table.seats[table.match.to_act].user_id is None:  # type: ignore[union-attr]
+        await bot.tick(1)
+    absent = table.seats[table.match.to_act]  # type: ignore[union-attr]
+    assert absent is not None
+    for _ in range(200):
+        if absent.away:
+            break
+        if table.seats[table.match.to_act] is absent:  # type: ignore[union-attr]
+            await bot.tick(61)  # the absent player's turn runs out
+        else:
+            match = table.match
+            assert match is not None
+            seat = match.to_act
+            assert seat is not None
+            occupant = table.seats[seat]
+            assert occupant is not None and occupant.user_id is not None
+            await table.act(occupant.user_id, HeuristicBot().decide(match.view(seat),
+                                                                    random.Random(seat)))
+    assert absent.away
+    await play_humans_or_bots(table)
+    standings = await bot.db.standings(league.league_id)
+    assert sorted(s.played for s in standings) == [1, 1, 1, 1]
+    assert absent.user_id is not None
+    assert await bot.db.rating_history(absent.user_id, league.league_id) == []
+
+
+async def play_humans_or_bots(table: Table) -> None:
+    """Plays people's turns until the end; seats a bot holds play by themselves."""
+    rng = random.Random(3)
+    while table.state == "playing":
+        match = table.match
+        assert match is not None
+        seat = match.to_act
+        assert seat is not None
+        occupant = table.seats[seat]
+        assert occupant is not None and occupant.user_id is not None and not occupant.away
+        await table.act(occupant.user_id, HeuristicBot().decide(match.view(seat), rng))
+    await settle()
+    await asyncio.sleep(0.05)
 
 
 async def test_waiting_and_finished_tables_come_back_too(tmp_path: Path,

@@ -261,16 +261,18 @@ class Database(Connection):
         winner_team: int,
         *,
         final_score: Mapping[str, Any] | None = None,
+        rated: bool = True,
     ) -> list[RatingChange]:
         """Close the match record (games and tantos are summed from the recorded hands). At a
-        league table, the match counts for the season open now; if every seat is a human, the
-        players' ratings change, returned as before/after pairs (else an empty list).
+        league table, the match counts for the season open now; if every seat is a human (and
+        ``rated``: no bot took a seat over during the match), the players' ratings change,
+        returned as before/after pairs (else an empty list).
         ``final_score`` is kept as given, e.g. ``Match.summary()``. A second call raises
         :class:`MatchFinished`: the record is final."""
         if winner_team not in (0, 1):
             raise ValueError("winner_team must be 0 or 1")
         async with self._tx() as conn:
-            return await self._finish(conn, match_id, winner_team, final_score)
+            return await self._finish(conn, match_id, winner_team, final_score, rated)
 
     async def record_match(
         self,
@@ -396,7 +398,8 @@ class Database(Connection):
         return hand_id
 
     async def _finish(self, conn: aiosqlite.Connection, match_id: int, winner_team: int,
-                      final_score: Mapping[str, Any] | None) -> list[RatingChange]:
+                      final_score: Mapping[str, Any] | None,
+                      rated: bool = True) -> list[RatingChange]:
         league_id, has_bots, _ = await self._open_match(conn, match_id)
         totals = await _one(
             conn,
@@ -411,7 +414,7 @@ class Database(Connection):
             " games_1 = ?, tantos_0 = ?, tantos_1 = ?, final_score = ? WHERE match_id = ?",
             (self._now(), winner_team, season_id, *totals,
              None if final_score is None else _json(final_score), match_id))
-        if season_id is None or has_bots:
+        if season_id is None or has_bots or not rated:
             return []
         return await self._rate(conn, match_id, season_id, winner_team)
 

@@ -284,7 +284,8 @@ class TablePersister:
                                           item["result"])
             elif kind == "finish":
                 changes = await self.db.record_finished_match(
-                    match_id, int(item["winner"]), final_score=item["summary"])
+                    match_id, int(item["winner"]), final_score=item["summary"],
+                    rated=bool(item.get("rated", True)))
                 if changes:
                     await self._announce_ratings(table, changes)
             elif kind == "abandon":

@@ -209,6 +209,7 @@ class Table:
                 return
             self.seats[seat] = Seat(name=person.name, bot=make_player(self.bot_level),
                                     level=self.bot_level)
+            self._bot_took_over()
             await self._say("left_bot", name=person.name)
             if not self.humans():
                 await self._close("closed_empty")
@@ -501,8 +502,14 @@ class Table:
             self._record("hand", number=number, transcript=hand.transcript(),
                          result=hand.result())
         if match.winner is not None:
-            self._record("finish", winner=match.winner, summary=match.summary())
+            rated = not (self.match_info or {}).get("bot_took_over", False)
+            self._record("finish", winner=match.winner, summary=match.summary(), rated=rated)
         return events
+
+    def _bot_took_over(self) -> None:
+        """A bot played a seat for more than one turn: the match no longer rates anyone."""
+        if self.match_info is not None:
+            self.match_info["bot_took_over"] = True
 
     def _start_record(self) -> None:
         seats = []
@@ -654,6 +661,7 @@ class Table:
         events = self._apply(seat, self._bot_action(seat))
         if occupant.expiries >= MAX_EXPIRIES:
             occupant.away = True
+            self._bot_took_over()
             await self._say("away", name=occupant.name)
         await self._advance(events)
 
