@@ -83,11 +83,11 @@ class Mesa(commands.Cog):
             return
         try:
             table = self.bot.tables.open(channel_id, rules, guild_id=ctx.guild.id if ctx.guild
-                                         else None, **options)
+                                         else None, opener_id=ctx.author.id, **options)
         except MusError as problem:
             await self._refuse(ctx, problem.message())
             return
-        self.bot.transport.bind(channel_id, ctx.channel, opener=ctx.author.id)
+        self.bot.transport.bind(channel_id, ctx.channel)
         await self._post_table(ctx, table)
 
     async def _server_options(self, ctx: commands.Context[Any]
@@ -175,7 +175,8 @@ class Mesa(commands.Cog):
         self.bot.transport.bind(table.channel_id, ctx.channel, message=message)
 
     def may_close(self, ctx: commands.Context[Any], channel_id: int) -> bool:
-        if self.bot.transport.opener(channel_id) == ctx.author.id:
+        table = self.bot.tables.get(channel_id)
+        if table is not None and table.opener_id == ctx.author.id:
             return True
         # Guild-only command: the author is a Member.
         permissions = ctx.channel.permissions_for(ctx.author)  # type: ignore[arg-type]

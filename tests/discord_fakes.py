@@ -152,8 +152,8 @@ class Env:
     channel: FakeChannel
 
     async def open(self, rules: Rules | None = None, *, announce: bool = True) -> Table:
-        table = self.tables.open(self.channel.id, rules)
-        self.transport.bind(self.channel.id, self.channel, opener=1)  # type: ignore[arg-type]
+        table = self.tables.open(self.channel.id, rules, opener_id=1)
+        self.transport.bind(self.channel.id, self.channel)  # type: ignore[arg-type]
         if announce:
             await self.transport.announce(self.channel.id)
         return table

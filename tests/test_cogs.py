@@ -79,12 +79,12 @@ async def test_mesa_opens_a_table_with_its_message_and_buttons() -> None:
     assert sent.embed is not None and sent.embed.description == table.status()
     assert [i.verb for i in sent.view.children] == ["join1", "join2", "bot", "start"]  # type: ignore[union-attr]
     board = env.transport.boards[env.channel.id]
-    assert board.message is env.channel.messages[0] and board.opener == 1
+    assert board.message is env.channel.messages[0] and table.opener_id == 1
     # Asked again, the same table's message is posted anew and edited from then on.
     ctx = make_ctx(env, env.bot.user(2))
     await Mesa.mesa.callback(cog, ctx)  # type: ignore[arg-type]
     assert env.tables.get(env.channel.id) is table and len(env.channel.sent) == 2
-    assert board.message is env.channel.messages[1] and board.opener == 1
+    assert board.message is env.channel.messages[1] and table.opener_id == 1
 
 
 async def test_mesa_variants_reach_the_table() -> None:

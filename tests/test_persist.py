@@ -78,7 +78,7 @@ async def boot(path: Path, opened: list[Database], seed: int = 7) -> Bot:
 
 async def open_table(bot: Bot, humans: int = 2, rules: Rules = QUICK,
                      league_id: int | None = None) -> Table:
-    table = bot.manager.open(CHANNEL, rules, guild_id=GUILD, league_id=league_id)
+    table = bot.manager.open(CHANNEL, rules, guild_id=GUILD, league_id=league_id, opener_id=1)
     await seat_humans(table, humans)
     await table.start(1)
     return table
@@ -105,6 +105,7 @@ async def test_state_round_trips_through_json(tmp_path: Path, boots: list[Databa
     for seat in range(4):
         assert again.view(seat) == match.view(seat)
     assert copy.names() == table.names() and copy.state == "playing"
+    assert copy.opener_id == 1  # the opener may still close it after a restart
     level = table.bot_level
     assert [s.level for s in copy.seats if s] == [None, None, level, level]
 

@@ -62,7 +62,6 @@ class Board:
     channel: discord.abc.Messageable
     message: discord.Message | None = None
     """The table message (embed); None until the table is announced."""
-    opener: int | None = None
     turn_message: discord.Message | None = None
     """The latest message with turn buttons; older ones lose theirs, so nobody presses an
     «Órdago» from three bets ago."""
@@ -104,21 +103,15 @@ class DiscordTransport:
     # --- boards -------------------------------------------------------------------------------
 
     def bind(self, channel_id: int, channel: discord.abc.Messageable, *,
-             message: discord.Message | None = None, opener: int | None = None) -> Board:
-        """Where a table speaks; ``message`` is its table message, ``opener`` who opened it."""
+             message: discord.Message | None = None) -> Board:
+        """Where a table speaks; ``message`` is its table message."""
         board = self.boards.get(channel_id)
         if board is None:
             board = self.boards[channel_id] = Board(channel)
         board.channel = channel
         if message is not None:
             board.message = message
-        if opener is not None:
-            board.opener = opener
         return board
-
-    def opener(self, channel_id: int) -> int | None:
-        board = self.boards.get(channel_id)
-        return board.opener if board is not None else None
 
     def table(self, channel_id: int) -> Table | None:
         return self.tables.get(channel_id) if self.tables is not None else None

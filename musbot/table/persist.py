@@ -84,6 +84,7 @@ def table_state(table: Table) -> dict[str, Any]:
         "version": STATE_VERSION,
         "channel_id": table.channel_id,
         "guild_id": table.guild_id,
+        "opener_id": table.opener_id,
         "league_id": table.league_id,
         "rules": table.rules.to_dict(),
         "state": table.state,
@@ -134,6 +135,7 @@ def _build(state: dict[str, Any], transport: Transport, options: dict[str, Any])
     for key in ("first_mano", "lang", "turn_seconds", "bot_level", "bots_alone", "guild_id",
                 "league_id"):
         options[key] = state[key]
+    options["opener_id"] = state.get("opener_id")
     if options["bot_level"] not in LEVELS:
         options["bot_level"] = DEFAULT_LEVEL
     table = Table(int(state["channel_id"]), transport, rules=Rules.from_dict(state["rules"]),

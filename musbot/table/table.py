@@ -96,6 +96,7 @@ class Table:
         lang: str = "es",
         bots_alone: bool = False,
         guild_id: int | None = None,
+        opener_id: int | None = None,
         league_id: int | None = None,
         on_close: Callable[[Table], None] | None = None,
         on_change: ChangeHook | None = None,
@@ -118,6 +119,8 @@ class Table:
         self.bots_alone = bots_alone
         """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
         self.guild_id = guild_id
+        self.opener_id = opener_id
+        """Who opened the table: may close it without Manage Channels."""
         self.league_id = league_id
         """The league this table's matches count for (None: a friendly table)."""
         self.seats: list[Seat | None] = [None] * self.rules.jugadores
