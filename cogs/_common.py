@@ -113,3 +113,25 @@ def remove_mus_command(bot: commands.Bot, name: str) -> None:
         group.remove_command(name)
     pending: list[app_commands.Command[Any, ..., Any]] = bot.__dict__.get(_PENDING, [])
     pending[:] = [c for c in pending if c.name != name]
+
+
+class MusSubcommandCog(commands.Cog):
+    """A cog whose one app command, :attr:`command` (set in ``__init__``), lives in the table
+    cog's ``/mus`` group: it attaches on load and detaches on unload."""
+
+    command: app_commands.Command[Any, ..., None]
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def db(self) -> Database:
+        """The bot's database; :class:`DatabaseClosed` (answered like any storage failure) when
+        it could not be opened at start-up."""
+        return bot_database(self.bot)
+
+    async def cog_load(self) -> None:
+        add_mus_command(self.bot, self.command)
+
+    async def cog_unload(self) -> None:
+        remove_mus_command(self.bot, self.command.name)

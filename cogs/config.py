@@ -13,18 +13,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from musbot.engine import Rules
-from musbot.storage import Database, ServerSettings, StorageError
+from musbot.storage import ServerSettings, StorageError
 from musbot.table.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 from ._common import (
-    add_mus_command,
+    MusSubcommandCog,
     answer,
-    bot_database,
     manages_server,
-    remove_mus_command,
     say,
     server_lang,
     storage_problem,
@@ -71,11 +68,11 @@ def settings_text(settings: ServerSettings, lang: str = "es") -> str:
     ])
 
 
-class Config(commands.Cog):
+class Config(MusSubcommandCog):
     """Per-server settings; the command lives in the ``/mus`` group of the table cog."""
 
     def __init__(self, bot: MusBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
 
         async def config(
             interaction: discord.Interaction[Any],
@@ -114,18 +111,6 @@ class Config(commands.Cog):
             idioma="idioma del bot en este servidor", permitir_canal="añade un canal para mesas",
             quitar_canal="quita un canal de la lista",
             todos_los_canales="mesas en cualquier canal (vacía la lista)")(self.command)
-
-    @property
-    def db(self) -> Database:
-        """The bot's database; :class:`DatabaseClosed` (answered like any storage failure) when
-        it could not be opened at start-up."""
-        return bot_database(self.bot)
-
-    async def cog_load(self) -> None:
-        add_mus_command(self.bot, self.command)
-
-    async def cog_unload(self) -> None:
-        remove_mus_command(self.bot, self.command.name)
 
     async def configure(self, interaction: discord.Interaction[Any], *,
                         rules: dict[str, Any] | None = None, tiempo: int | None = None,

@@ -11,11 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from musbot.storage import (
     ChartUnavailable,
-    Database,
     League,
     Profile,
     StorageError,
@@ -23,10 +21,8 @@ from musbot.storage import (
 )
 
 from ._common import (
-    add_mus_command,
+    MusSubcommandCog,
     answer,
-    bot_database,
-    remove_mus_command,
     say,
     server_lang,
     storage_problem,
@@ -36,11 +32,11 @@ if TYPE_CHECKING:
     from musbot.bot import MusBot
 
 
-class Perfil(commands.Cog):
+class Perfil(MusSubcommandCog):
     """Player profiles; the command lives in the ``/mus`` group of the table cog."""
 
     def __init__(self, bot: MusBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
 
         async def perfil(interaction: discord.Interaction[Any],
                          usuario: discord.User | None = None, liga: str | None = None,
@@ -53,18 +49,6 @@ class Perfil(commands.Cog):
         app_commands.describe(usuario="de quién (tú si no se dice)",
                               liga="la liga de la puntuación y la gráfica",
                               publico="enseñarlo en el canal")(self.command)
-
-    @property
-    def db(self) -> Database:
-        """The bot's database; :class:`DatabaseClosed` (answered like any storage failure) when
-        it could not be opened at start-up."""
-        return bot_database(self.bot)
-
-    async def cog_load(self) -> None:
-        add_mus_command(self.bot, self.command)
-
-    async def cog_unload(self) -> None:
-        remove_mus_command(self.bot, self.command.name)
 
     async def perfil(self, interaction: discord.Interaction[Any], usuario: discord.User | None,
                      liga: str | None, publico: bool) -> None:

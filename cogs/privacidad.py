@@ -11,16 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from musbot.storage import StorageError
 from musbot.table.persist import TablePersister
 
 from ._common import (
-    add_mus_command,
+    MusSubcommandCog,
     answer,
-    bot_database,
-    remove_mus_command,
     say,
     server_lang,
     storage_problem,
@@ -30,11 +27,11 @@ if TYPE_CHECKING:
     from musbot.bot import MusBot
 
 
-class Privacidad(commands.Cog):
+class Privacidad(MusSubcommandCog):
     """The user-data deletion hook; the command lives in the ``/mus`` group of the table cog."""
 
     def __init__(self, bot: MusBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
 
         async def olvidarme(interaction: discord.Interaction[Any],
                             confirmar: bool = False) -> None:
@@ -45,17 +42,11 @@ class Privacidad(commands.Cog):
             callback=olvidarme)
         app_commands.describe(confirmar="True para borrar de verdad")(self.command)
 
-    async def cog_load(self) -> None:
-        add_mus_command(self.bot, self.command)
-
-    async def cog_unload(self) -> None:
-        remove_mus_command(self.bot, self.command.name)
-
     def persister(self) -> TablePersister:
         """The bot's, so live tables are saved as usual; a throw-away one works as well."""
         found = getattr(self.bot, "persister", None)
         return found if isinstance(found, TablePersister) else \
-            TablePersister(bot_database(self.bot), self.bot.tables)
+            TablePersister(self.db, self.bot.tables)
 
     async def forget(self, interaction: discord.Interaction[Any], confirmar: bool) -> None:
         lang = await server_lang(self.bot.db, interaction.guild_id)
