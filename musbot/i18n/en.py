@@ -177,7 +177,7 @@ SENA_GESTURES = {
 }
 
 TERMINAL = {
-    "you": "You",
+    "you": "Player",
     "private": "🔒 {text}",
     "reply": "⚠️ {text}",
     "prompt": "> ",

@@ -171,7 +171,7 @@ SENA_GESTURES: dict[str, str] = {}
 """Empty: the Spanish gestures are the catalog's own (musbot.engine.senas)."""
 
 TERMINAL = {
-    "you": "Tú",
+    "you": "Jugador",
     "private": "🔒 {text}",
     "reply": "⚠️ {text}",
     "prompt": "> ",
