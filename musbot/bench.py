@@ -92,6 +92,7 @@ def bench_ai(args: argparse.Namespace) -> int:
     times_a: list[float] = []
     times_b: list[float] = []
     hands = 0
+    bets = bluffs = 0
     wall = time.perf_counter()
     for game in play_games(args.a, args.b, args.games, args.seed, args.workers):
         wins += game.a_won
@@ -99,6 +100,8 @@ def bench_ai(args: argparse.Namespace) -> int:
         times_a.extend(game.times_a)
         times_b.extend(game.times_b)
         hands += game.hands
+        bets += game.bets_a
+        bluffs += game.bluffs_a
         if args.progress and (game.index + 1) % args.progress == 0:
             print(f"  … {game.index + 1} games, A {wins / (game.index + 1):.1%}", flush=True)
     wall = time.perf_counter() - wall
@@ -127,6 +130,10 @@ def bench_ai(args: argparse.Namespace) -> int:
     print(f"                     B ({args.b}) median {result['b_decision_ms_p50']:.3f} ms, "
           f"p99 {result['b_decision_ms_p99']:.3f} ms, max {max(times_b, default=0) * ms:.1f} ms "
           f"over {len(times_b)} decisions")
+    if bets:
+        result["bluff_rate"] = round(bluffs / bets, 4)
+        print(f"  A's bets/raises:   {bets}, of which bluffs (under 40 % at the lance) "
+              f"{bluffs} = {bluffs / bets:.1%}")
     if args.json:
         print(json.dumps(result))
     return 0
@@ -153,3 +160,7 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     ai.add_argument("--progress", type=int, default=0, help="print a line every N games")
     ai.add_argument("--json", action="store_true", help="last line: one JSON object")
     ai.set_defaults(func=bench_ai, target=40)
+
+    from musbot.bench_load import add_arguments as add_load  # a busy bot, in its own module
+
+    add_load(kinds)

@@ -20,6 +20,7 @@ from discord.ext import commands
 from musbot.config import Config, ConfigError, add_run_arguments, config_from_args
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.texts import dt
+from musbot.runtime import tune_gc
 from musbot.storage import Database
 from musbot.table import Clock, TableManager
 from musbot.table.persist import TablePersister, start_persistence
@@ -77,6 +78,9 @@ class MusBot(commands.Bot):
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""
         self.db: Database | None = None
         self.persister: TablePersister | None = None
+        self.tune_runtime = False
+        """Tune the process's garbage collector after start-up (:func:`musbot.runtime.tune_gc`):
+        set by ``musbot run``, which owns the process; tests leave theirs alone."""
         self._restored_announced = False
 
     @property
@@ -93,6 +97,8 @@ class MusBot(commands.Bot):
         attach_mus_commands(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.sync_commands()
+        if self.tune_runtime:
+            tune_gc()  # start-up is over: what exists now lives as long as the process
 
     def check_message_content(self) -> bool:
         """After login, before the gateway: if the portal does not grant the message content
@@ -177,6 +183,7 @@ async def _serve(config: Config, make: Callable[..., MusBot] = MusBot) -> None:
     """Runs until stopped; retried once without message content if the gateway refuses it."""
     for message_content in (True, False):
         bot = make(config, message_content=message_content)
+        bot.tune_runtime = make is MusBot  # the real process; never a test's stand-in
         try:
             async with bot:
                 await bot.start(config.token or "")

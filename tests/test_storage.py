@@ -539,3 +539,28 @@ def test_sigkill_while_writing_loses_nothing_committed(tmp_path: Path) -> None:
     saved = asyncio.run(reopen())
     # Every printed number was committed; one more may have committed before the kill landed.
     assert saved in (last, last + 1)
+
+
+async def test_concurrent_saves_are_committed_together_each_with_its_version(
+        db: Database) -> None:
+    """Group commit: saves that queue up while one is written go in the next statement; every
+    caller returns only after its own row is committed, with the version it made."""
+    first = await asyncio.gather(*(db.save_table(channel, 1, {"n": channel})
+                                   for channel in range(1, 601)))
+    assert first == [1] * 600
+    again = await asyncio.gather(db.save_table(7, 1, {"n": "a"}), db.save_table(7, 1, {"n": "b"}),
+                                 db.save_table(8, None, {"n": "c"}))
+    assert again == [2, 3, 2]
+    saved = {t.channel_id: t for t in await db.load_tables()}
+    assert len(saved) == 600
+    assert saved[7].state == {"n": "b"} and saved[7].version == 3
+    assert saved[8].guild_id is None and saved[600].state == {"n": 600}
+
+
+async def test_a_failed_group_save_fails_its_callers_and_the_next_ones_still_work(
+        db: Database) -> None:
+    await db.close()
+    with pytest.raises(DatabaseClosed):
+        await asyncio.gather(db.save_table(1, 1, {"x": 1}), db.save_table(2, 1, {"x": 2}))
+    await db.connect()
+    assert await db.save_table(1, 1, {"x": 1}) == 1

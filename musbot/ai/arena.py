@@ -40,6 +40,9 @@ class GameResult:
     times_a: list[float] = field(default_factory=list)
     """CPU seconds of each decision of level A."""
     times_b: list[float] = field(default_factory=list)
+    bets_a: int = 0
+    """Bets and raises by level A's bots that keep count (``stats``), and how many were bluffs."""
+    bluffs_a: int = 0
 
 
 def play_game(level_a: str, level_b: str, seed: int, index: int,
@@ -77,6 +80,11 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
             scores = match.hand.scores
             result.a_won = match.winner == team_a
             result.diff = scores[team_a] - scores[1 - team_a]
+            for seat in range(team_a, rules.jugadores, 2):
+                stats = getattr(players[seat], "stats", None)
+                if stats:
+                    result.bets_a += stats["bets"]
+                    result.bluffs_a += stats["bluffs"]
             return result
         if match.hand_number != number:
             result.hands += 1

@@ -43,8 +43,9 @@ from musbot.engine import (
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, _shows
 
+from . import normal
 from .base import SenaSeen
-from .normal import CUT, NormalBot, bet_action, hand_worth, sena_hints
+from .normal import NormalBot, bet_action, hand_worth, sena_hints
 from .odds import Odds, game_value, odds
 
 _K = ActionKind
@@ -54,9 +55,10 @@ SURPRISE = (0.12, 0.12, 0.08, 0.01)
 """Likelihood of a word the model did not expect (bluffs, other styles, people), by what was
 said: pass/refuse, call, bet/raise, órdago. An unexpected órdago is the rarest thing: without
 it, a thrower's cards would be guessed far too weak."""
-ORDAGO_MARGIN = 0.02
-"""An órdago (thrown or called) must beat the best quiet option by this much: its value is the
-noisiest of all, and a mistake costs the game."""
+ORDAGO_MARGIN = 0.3
+"""An órdago (thrown or called) must beat the best quiet option by this share of its value: the
+órdago's estimate is the noisiest of all and a mistake costs the game — but when the quiet
+options are lost anyway (a refusal that hands over the game) any chance is taken."""
 MUS_SURPRISE = 0.35
 SILENT_PARTNER = 0.5
 """Weight of a world where the partner holds a seña but sent none (bots usually send one)."""
@@ -104,7 +106,8 @@ class DificilBot:
             weight += w
             for k, option in enumerate(options):
                 totals[k] += w * base.rollout(hands, option)
-        scores = [totals[k] - (ORDAGO_MARGIN * weight if _risky(view, o) else 0.0)
+        quiet = max(totals[k] for k, o in enumerate(options) if not _risky(view, o))
+        scores = [totals[k] - (ORDAGO_MARGIN * quiet if _risky(view, o) else 0.0)
                   for k, o in enumerate(options)]
         best = max(range(len(options)), key=lambda k: (scores[k], -k))
         choice = options[best]
@@ -262,7 +265,7 @@ class _Model:
     def likelihood(self, idx: list[int]) -> float:
         o = self.o
         w = 1.0
-        cut = CUT - 0.1 * self.rounds
+        cut = normal.CUT - 0.1 * self.rounds
         for s, said_mus in self.mus_round:
             pos = (s - self.mano) % 4
             wants_mus = hand_worth(o, idx[s], pos) < cut

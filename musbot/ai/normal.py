@@ -61,26 +61,31 @@ SENA_PRIORITY = (Sena.REAL, Sena.SOLOMILLO, Sena.DUPLES, Sena.TREINTA_Y_UNA, Sen
                  Sena.MEDIAS, Sena.TRES_ASES, Sena.DOS_REYES, Sena.DOS_ASES, Sena.TREINTA,
                  Sena.CIEGO)
 
-# What a lance usually pays the winner en paso (bases are summed over the pair).
+# What a lance usually pays the winner en paso (bases are summed over the pair). The constants
+# below were tuned on ``musbot bench ai`` against «facil» (seeds other than the reported ones).
 EN_PASO = {Lance.GRANDE: 1.0, Lance.CHICA: 1.0, Lance.PARES: 1.5, Lance.JUEGO: 2.5,
            Lance.PUNTO: 1.0}
 # Mus-phase worth of each lance's chance: bigger stakes for pares and juego.
-_MUS_WEIGHTS = (1.0, 0.8, 1.6, 2.0)
+MUS_WEIGHTS = (1.0, 0.8, 1.6, 2.0)
 
-OPP_BET_SHIFT = 0.8
+OPP_BET_SHIFT = 1.7
 """Each opponent bet turns a chance p into p ** (1 + shift): a bettor is rarely weak."""
 OPEN = 0.64
 """Chance from which to open a lance with an envido (``OPEN_LAST`` for a pair's last word)."""
 OPEN_LAST = 0.56
 RAISE = 0.8
 """Chance (after the discount) from which to raise a standing bet."""
+BIG = 0.7
+"""From this chance, half the openings are bigger envites, 3 to ``BIG_MAX``."""
+BIG_MAX = 8
 ORDAGO_STRONG = 0.97
+"""Chance from which to throw the órdago while the game is not already well in hand."""
 DESPERATE = 0.1
 """Below this chance to win the game, an órdago on a fair lance chance is worth the risk."""
 DESPERATE_EDGE = 0.25
 ORDAGO_CALL_SHIFT = 5.0
 """An órdago says more than a bet: the discount per opponent bet when answering one."""
-CUT = 2.95
+CUT = 2.6
 """:func:`hand_worth` from which to cut the mus."""
 
 
@@ -119,15 +124,16 @@ def bet_action(lance: Lance, p: float, bet: int, prev: int, ordago: bool, opp_be
         # Refusing pays them ``prev`` now; accepting is the game on this lance.
         refuse = game_value(mine, theirs + prev, target)
         q = p ** (1.0 + ORDAGO_CALL_SHIFT * opp_bets)
-        return QUIERO if q >= refuse + 0.02 else NO_QUIERO
+        return QUIERO if refuse < 0.001 or q >= refuse + 0.02 else NO_QUIERO
     # An órdago is right when the lance is likelier to win than the game is otherwise.
-    if (q >= ORDAGO_STRONG and stay < 0.7) or (stay < DESPERATE and q >= max(stay + DESPERATE_EDGE, 0.55)):
+    if (q >= ORDAGO_STRONG and stay < 0.7) or (
+            stay < DESPERATE and q >= max(stay + DESPERATE_EDGE, 0.55)):
         return ORDAGO
     if bet == 0:
         need = OPEN if not last else OPEN_LAST
         if q >= need:
-            if rng is not None and q >= 0.8 and rng.random() < 0.5:
-                return envido(rng.randint(3, 5))
+            if rng is not None and q >= BIG and rng.random() < 0.5:
+                return envido(rng.randint(3, BIG_MAX))
             return envido(2)
         if rng is not None and rng.random() < bluff * (2 if last else 1):
             return envido(2)
@@ -220,10 +226,7 @@ class NormalBot:
         return NO_HAY_MUS if worth >= CUT - 0.1 * len(view.discards) else MUS
 
     def discard(self, view: SeatView) -> Action:
-        if view.players != 4:
-            pos = 0
-        else:
-            pos = (view.seat - view.mano) % view.players
+        pos = 0 if view.players != 4 else (view.seat - view.mano) % view.players
         values = keep_values(view.rules.reyes, pos)
         reyes = view.rules.reyes
         best = view.legal[0]
@@ -389,8 +392,9 @@ def _fallback_mus(view: SeatView) -> Action:
 
 def hand_worth(o: Odds, idx: int, pos: int) -> float:
     """The mus phase's yardstick: expected lance wins weighted by what each lance pays."""
-    return (_MUS_WEIGHTS[0] * o.grande[idx][pos] + _MUS_WEIGHTS[1] * o.chica[idx][pos]
-            + _MUS_WEIGHTS[2] * o.pares_any[idx][pos] + _MUS_WEIGHTS[3] * o.juego_any[idx][pos])
+    w = MUS_WEIGHTS
+    return (w[0] * o.grande[idx][pos] + w[1] * o.chica[idx][pos]
+            + w[2] * o.pares_any[idx][pos] + w[3] * o.juego_any[idx][pos])
 
 
 @cache

@@ -2,7 +2,7 @@
 
 Level «normal» decides from these tables instead of thinking at the table, so a decision is a few
 tuple reads. They are built once by Monte Carlo over random deals of the other 36 cards
-(``python -m musbot.ai.odds`` or ``musbot bench odds``) and shipped gzipped next to this module
+(``python -m musbot.ai.odds``) and shipped gzipped next to this module
 (``musbot/ai/data/odds_r8.json.gz``, ``odds_r4.json.gz``); a missing file is rebuilt in memory
 with fewer samples at first use, so a bot never fails for want of data.
 
@@ -85,6 +85,16 @@ def _representative(reyes: int, classes: tuple[int, ...]) -> list[int]:
     return out
 
 
+def _first_best(order: list[int], vals: list[int]) -> int:
+    """The relative seat with the best hand; ``order`` runs from the mano, so ties go to him."""
+    best = order[0]
+    top = vals[best]
+    for r in order[1:]:
+        if vals[r] > top:
+            best, top = r, vals[r]
+    return best
+
+
 def generate(reyes: int = 8, samples: int = DEFAULT_SAMPLES, seed: int = 2024) -> dict[str, object]:
     """The tables as plain lists, by Monte Carlo: ``samples`` deals of the other twelve cards per
     hand multiset. Deterministic for a seed."""
@@ -100,7 +110,7 @@ def generate(reyes: int = 8, samples: int = DEFAULT_SAMPLES, seed: int = 2024) -
         "grande", "chica", "pares", "juego", "punto", "pares_mask", "juego_mask", "pares_any",
         "juego_any")}
     # For each position p of the owner, the owner's relative seats in order from the mano.
-    orders = [sorted(range(4), key=lambda r, p=p: (p + r) % 4) for p in range(4)]
+    orders = [[(k - p) % 4 for k in range(4)] for p in range(4)]
     for idx in range(n_idx):
         mine = _representative(reyes, t.infos[idx].classes)
         rest = [c for c in DECK if c not in mine]
@@ -130,26 +140,25 @@ def generate(reyes: int = 8, samples: int = DEFAULT_SAMPLES, seed: int = 2024) -
                 s = st[lance]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    best = max(orders[p], key=lambda r, v=vals: v[r])  # first max: nearest mano
-                    if best % 2 == 0:
+                    if _first_best(orders[p], vals) % 2 == 0:
                         acc[p] += 1
             if any_p:
                 s = st[2]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    if max(orders[p], key=lambda r, v=vals: v[r]) % 2 == 0:
+                    if _first_best(orders[p], vals) % 2 == 0:
                         pa[p][pm] += 1
             if any_j:
                 s = st[3]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    if max(orders[p], key=lambda r, v=vals: v[r]) % 2 == 0:
+                    if _first_best(orders[p], vals) % 2 == 0:
                         ju[p][jm] += 1
             else:
                 s = st[4]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    if max(orders[p], key=lambda r, v=vals: v[r]) % 2 == 0:
+                    if _first_best(orders[p], vals) % 2 == 0:
                         pu[p] += 1
         out["grande"].append([round(x / samples, 4) for x in g])
         out["chica"].append([round(x / samples, 4) for x in ch])

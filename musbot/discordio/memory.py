@@ -53,7 +53,7 @@ class MemoryMessage:
 class MemoryChannel:
     """A guild text channel (the table's) or a user's DM channel."""
 
-    __slots__ = ("guild", "id", "name", "stats", "_public")
+    __slots__ = ("_public", "guild", "id", "name", "stats")
 
     def __init__(self, channel_id: int, stats: RenderStats, *, guild: str | None = "Bench",
                  name: str = "mus", public: bool = True) -> None:
@@ -100,8 +100,9 @@ class MemoryClient:
             found = self.channels[channel_id] = MemoryChannel(channel_id, self.stats)
         return found
 
-    def get_channel(self, channel_id: int) -> MemoryChannel | None:
-        return self.channels.get(channel_id)
+    def get_channel(self, channel_id: int) -> MemoryChannel:
+        """Every channel is reachable (a restored table speaks in its channel at once)."""
+        return self.channel(channel_id)
 
     def get_user(self, user_id: int) -> MemoryUser:
         found = self.users.get(user_id)

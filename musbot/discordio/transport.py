@@ -23,6 +23,7 @@ from typing import Any
 
 import discord
 
+from musbot.engine import Phase
 from musbot.table import Clock, DmClosed, RealClock, Table, TableManager, render
 
 from . import ui
@@ -286,8 +287,10 @@ class DiscordTransport:
             return
         table = self.table(channel_id)
         match = table.match if table is not None else None
+        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE:
+            return  # the common case, decided without building a seat's view
         seat = table.seat_of(user_id) if table is not None else None
-        if table is None or match is None or seat is None or match.finished:
+        if table is None or seat is None:
             return
         view = match.view(seat)
         if view.phase != "descarte":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 PLAYER_COUNTS = (2, 4, 6)
@@ -52,11 +52,14 @@ class Rules:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("extra")
-        return data
+        # Every field is a scalar: a flat copy does what ``asdict``'s deep copy did, without its
+        # cost (a live table's state includes the rules and is saved after every action).
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         known = {f.name for f in fields(cls)} - {"extra"}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Rules) if f.name != "extra")

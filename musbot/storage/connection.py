@@ -241,6 +241,18 @@ class Connection:
             yield conn
 
     @asynccontextmanager
+    async def _statement(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for one statement that is atomic by itself (autocommit): no BEGIN or
+        COMMIT, so one trip to the database thread instead of three. The lock still keeps it
+        out of another coroutine's open transaction."""
+        async with self._lock:
+            conn = self._require()
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                self._reraise(exc)
+
+    @asynccontextmanager
     async def _session(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
             conn = self._require()

@@ -50,6 +50,22 @@ def _json(data: Any) -> str:
                       allow_nan=False)
 
 
+_state_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _state_json(data: Mapping[str, Any]) -> str:
+    """A live table's state: compact and unsorted (rewritten after every action, compared
+    with nothing, so key order does not matter and sorting would only cost time)."""
+    return _state_encoder.encode(data)
+
+
+SAVE_CHUNK = 500
+"""Saves per statement (4 parameters each, well under SQLite's 32,766)."""
+
+_PendingSave = tuple[int, "int | None", str, "asyncio.Future[int]"]
+"""A queued :meth:`Database.save_table`: channel, guild, state JSON, the caller's future."""
+
+
 async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
     """The single row of an aggregate query."""
     return next(iter(await conn.execute_fetchall(sql, params)))
@@ -78,6 +94,11 @@ def _timer(row: sqlite3.Row | tuple[Any, ...]) -> Timer:
 class Database(Connection):
     """musbot's SQLite database. Open with ``await Database.open(path)`` or
     ``async with Database(path) as db``; see :class:`~musbot.storage.connection.Connection`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending_saves: list[_PendingSave] = []
+        self._saver: asyncio.Task[None] | None = None
 
     # --- players ------------------------------------------------------------------------------
 
@@ -142,17 +163,64 @@ class Database(Connection):
 
     async def save_table(self, channel_id: int, guild_id: int | None,
                          state: Mapping[str, Any]) -> int:
-        """Replace the table's saved state (one write transaction); returns its new version."""
-        async with self._tx() as conn:
-            rows = await conn.execute_fetchall(
+        """Replace the table's saved state; returns its new version once it is committed.
+
+        Group commit: saves that arrive while a transaction is being written wait for the next
+        one, which writes all of them at once. A busy bot (a thousand tables acting) then pays
+        one transaction per batch instead of one per action, and each caller still returns only
+        after its own state is committed, so an acknowledged action is never lost."""
+        payload = _state_json(state)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[int] = loop.create_future()
+        self._pending_saves.append((channel_id, guild_id, payload, done))
+        if self._saver is None or self._saver.done():
+            self._saver = loop.create_task(self._write_saves())
+        return await done
+
+    async def _write_saves(self) -> None:
+        """Writes the queued saves, batch after batch, until none is left."""
+        while self._pending_saves:
+            batch, self._pending_saves = self._pending_saves, []
+            for first in range(0, len(batch), SAVE_CHUNK):
+                chunk = batch[first:first + SAVE_CHUNK]
+                try:
+                    versions = await self._save_chunk(chunk)
+                except BaseException as exc:
+                    for *_, done in chunk:
+                        if not done.done():
+                            done.set_exception(exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for (*_, done), version in zip(chunk, versions, strict=True):
+                    if not done.done():
+                        done.set_result(version)
+
+    async def _save_chunk(self, chunk: list[_PendingSave]) -> list[int]:
+        """One statement for the whole chunk: atomic on its own (autocommit), and a single trip
+        to the database thread, where BEGIN, the rows and COMMIT would each take one while the
+        event loop is busy with other tables."""
+        now = self._now()
+        rows = ",".join(["(?, ?, ?, 1, ?)"] * len(chunk))
+        params: list[Any] = []
+        for channel_id, guild_id, payload, _ in chunk:
+            params += (channel_id, guild_id, payload, now)
+        async with self._statement() as conn:
+            returned = await conn.execute_fetchall(
                 "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at) "
-                "VALUES (?, ?, ?, 1, ?) "
+                f"VALUES {rows} "
                 "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
                 " state = excluded.state, version = version + 1,"
                 " updated_at = excluded.updated_at "
-                "RETURNING version",
-                (channel_id, guild_id, _json(state), self._now()))
-        return int(next(iter(rows))[0])
+                "RETURNING channel_id, version", params)
+        # RETURNING's order is unspecified; a table saved twice in one chunk (never from one
+        # table's lock) gets its versions in the order it asked.
+        found: dict[int, list[int]] = {}
+        for channel_id, version in returned:
+            found.setdefault(channel_id, []).append(int(version))
+        for versions in found.values():
+            versions.sort(reverse=True)
+        return [found[channel_id].pop() for channel_id, *_ in chunk]
 
     async def load_tables(self) -> list[LiveTable]:
         """Every saved table, to restore them at start-up."""

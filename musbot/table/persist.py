@@ -79,7 +79,6 @@ def table_state(table: Table) -> dict[str, Any]:
     """Everything needed to put the table back exactly as it is: JSON-able, private (cards)."""
     senas = table._senas
     shuffler = table.shuffler
-    version, internal, gauss = table.rng.getstate()
     return {
         "version": STATE_VERSION,
         "channel_id": table.channel_id,
@@ -100,12 +99,24 @@ def table_state(table: Table) -> dict[str, Any]:
             "received": [[seat, [[sender, sena.value, caught] for sender, sena, caught in got]]
                          for seat, got in senas.received.items()],
         },
-        "rng": [version, list(internal), gauss],
+        "rng": _rng_state(table),
         "shuffler": shuffler.to_dict() if isinstance(shuffler, SeededShuffler) else None,
         "match": None if table.match is None else table.match.snapshot(),
         "match_info": table.match_info,
         "outbox": table.outbox,
     }
+
+
+def _rng_state(table: Table) -> list[Any] | None:
+    """The table's random state, only where a restored table must go on exactly as before: a
+    seeded one (tests, ``--seed`` demos). A real table deals with ``secure_shuffle``, which is
+    not saved either, so its bots and caught señas may as well start from fresh randomness, and
+    the 625 numbers of the generator (7 KB, three quarters of the state) are not rewritten
+    after every action."""
+    if not isinstance(table.shuffler, SeededShuffler):
+        return None
+    version, internal, gauss = table.rng.getstate()
+    return [version, list(internal), gauss]
 
 
 def _seat_state(seat: Seat) -> dict[str, Any]:
@@ -127,8 +138,9 @@ def table_from_state(state: dict[str, Any], transport: Transport, **options: Any
 def _build(state: dict[str, Any], transport: Transport, options: dict[str, Any]) -> Table:
     options.pop("rng", None)
     rng = random.Random()
-    version, internal, gauss = state["rng"]
-    rng.setstate((version, tuple(internal), gauss))
+    if state["rng"] is not None:
+        version, internal, gauss = state["rng"]
+        rng.setstate((version, tuple(internal), gauss))
     if state.get("shuffler") is not None:
         options["shuffler"] = SeededShuffler(state["shuffler"]["seed"],
                                              state["shuffler"]["draws"])

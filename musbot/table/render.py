@@ -8,6 +8,7 @@ Privacy is structural here: public text is built only from events (which hold no
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -274,6 +275,34 @@ def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
     return ", ".join(dict.fromkeys(action_words(a) for a in legal))
 
 
+@functools.lru_cache(maxsize=8192)
+def _cards_lines(cards: tuple[Card, ...], rules: Rules, senas_allowed: bool,
+                 lang: str) -> tuple[str, ...]:
+    """The cards and señas part of :func:`hand_text`, the same all hand long for a seat: cached
+    (a busy bot's thousands of seats each re-read it after every action at their table)."""
+    lines = [t("your_cards", lang)]
+    lines += [t("card_line", lang, n=i, card=f"{card_text(c)} {card_name(c, lang)}")
+              for i, c in enumerate(cards, start=1)]
+    if senas_allowed:
+        posibles = senas_posibles(cards, rules)
+        if posibles:
+            lines.append(t("senas_allowed", lang, list=", ".join(s.nombre for s in posibles)))
+        else:
+            lines.append(t("senas_none", lang))
+    else:
+        lines.append(t("senas_not_now", lang))
+    return tuple(lines)
+
+
+def hand_text_key(view: SeatView, names: Names, received: Sequence[tuple[str, Sena, bool]],
+                  senas_allowed: bool, lang: str) -> tuple[Any, ...]:
+    """Everything :func:`hand_text` reads, so a table re-renders a seat's private text only when
+    this changes (most actions change nothing in three seats' texts). Keep the two in step."""
+    return (view.seat, view.players, view.mano, view.rules, view.cards, view.revealed,
+            view.legal if view.my_turn else None, tuple(names.items()), tuple(received),
+            senas_allowed, lang)
+
+
 def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sena, bool]] = (),
               senas_allowed: bool = True, lang: str = "es") -> str:
     """The private «Ver mis cartas»: own cards numbered 1–4 (positions for «descarto 1 3»), the
@@ -282,17 +311,7 @@ def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sen
     lines = [t("you_are", lang, seat=view.seat + 1,
                pair=pair_text(view.team, names, view.players, lang),
                mano=name_of(view.mano, names, lang))]
-    lines.append(t("your_cards", lang))
-    lines += [t("card_line", lang, n=i, card=f"{card_text(c)} {card_name(c, lang)}")
-              for i, c in enumerate(view.cards, start=1)]
-    if senas_allowed:
-        posibles = senas_posibles(view.cards, view.rules)
-        if posibles:
-            lines.append(t("senas_allowed", lang, list=", ".join(s.nombre for s in posibles)))
-        else:
-            lines.append(t("senas_none", lang))
-    else:
-        lines.append(t("senas_not_now", lang))
+    lines += _cards_lines(view.cards, view.rules, senas_allowed, lang)
     if received:
         lines.append(t("senas_received", lang))
         lines += ["  " + sena_text(sender, sena, caught=caught, lang=lang)

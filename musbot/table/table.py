@@ -140,6 +140,8 @@ class Table:
         self._turn = 0
         """Bumped on every applied action: a timer only fires for the turn it was armed for."""
         self._senas = _HandSenas()
+        self._texts: dict[int, tuple[tuple[Any, ...], str]] = {}
+        """Each seat's last private text and what it was rendered from (see ``_private_text``)."""
 
     # --- what anyone may ask ------------------------------------------------------------------
 
@@ -606,8 +608,15 @@ class Table:
         names = self.names()
         received = [(names.get(sender, "?"), sena, caught)
                     for sender, sena, caught in self._senas.received.get(seat, [])]
-        return render.hand_text(view, names, received=received, senas_allowed=self.senas_open(),
+        allowed = self.senas_open()
+        key = render.hand_text_key(view, names, received, allowed, self.lang)
+        cached = self._texts.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = render.hand_text(view, names, received=received, senas_allowed=allowed,
                                 lang=self.lang)
+        self._texts[seat] = (key, text)
+        return text
 
     # --- the turn timer -----------------------------------------------------------------------
 

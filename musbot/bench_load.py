@@ -1,0 +1,462 @@
+"""``musbot bench load``: a busy bot in one process, through the real layers.
+
+N tables play at once through the real :class:`~musbot.table.Table` layer, the real SQLite
+storage (a temporary file, saved after every action as in production) and the real
+:class:`~musbot.discordio.DiscordTransport`, whose embeds, texts and buttons are built and then
+counted by in-memory channels (:mod:`musbot.discordio.memory`) instead of being sent. Every seat
+is a simulated person who picks a random legal move at once (no think time), so every engine
+action is one received action.
+
+The load model, stated because it decides what the latency means:
+
+- **open loop** (the latency figures): actions arrive as a Poisson process of ``--rate``
+  actions/s in total, spread evenly over the tables; a table's next action is scheduled on that
+  clock whether or not the previous one was quick, and latency runs from the *scheduled* time to
+  the moment ``Table.act`` returns (state saved, every public and private message rendered), so
+  time spent queueing behind other tables counts. A table cannot act before its previous action
+  is done (a player needs the new state), so an overloaded bot falls behind and shows it.
+- **closed loop** (the max throughput): every table acts again as soon as its previous action
+  is done. Throughput is then the most the process sustains; its latency is just
+  tables / throughput (Little's law), which is why it is not the latency figure.
+
+Latencies are wall-clock (they include waiting for the SQLite thread); CPU figures are this
+process's CPU time, so another busy process on the machine shows in the first, not the second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import asyncio
+import gc
+import json
+import os
+import random
+import resource
+import shutil
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from musbot.engine import Action, Match, Rules, secure_shuffle
+from musbot.engine.cards import Card
+from musbot.engine.randomplay import random_action
+
+GUILD_ID = 1
+CHANNEL_BASE = 10**15
+"""Channel ids of the benchmark's tables (Discord-sized, never a real id of ours)."""
+USER_BASE = 2 * 10**15
+PER_HAND_TABLES = ("hands", "ledger", "ordagos", "games", "matches", "match_seats")
+"""What the database keeps for finished hands: the figure for bytes per hand."""
+
+
+def current_rss() -> int:
+    """Resident bytes now (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def peak_rss() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def percentile(sorted_values: list[float], pct: float) -> float:
+    if not sorted_values:
+        return 0.0
+    index = min(len(sorted_values) - 1, max(0, round(pct / 100 * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+class RecordingShuffler:
+    """The production shuffle (``secure_shuffle``: nothing of it is saved with a table), each
+    deck also kept, 40 bytes a deal, so the engine-alone replay deals the same cards."""
+
+    def __init__(self) -> None:
+        self.decks: list[bytes] = []
+
+    def __call__(self, cards: Sequence[Card]) -> list[Card]:
+        deck = secure_shuffle(cards)
+        self.decks.append(bytes(deck))
+        return deck
+
+    def replay(self) -> Callable[[Sequence[Card]], list[Card]]:
+        decks = iter(self.decks)
+        return lambda cards: list(next(decks))
+
+
+@dataclass
+class Seated:
+    """One benchmark table and its simulated people; ``log`` is every action it received, for
+    the engine-alone replay (``None``: a rematch)."""
+
+    index: int
+    table: Any
+    users: list[int]
+    rng: random.Random
+    shuffler: RecordingShuffler
+    seats: bytearray = field(default_factory=bytearray)
+    log: list[Action | None] = field(default_factory=list)
+
+    def next_move(self) -> tuple[int, Action | None]:
+        """(user, action) for the next received action; action None is «revancha»."""
+        table = self.table
+        match = table.match
+        if table.state == "finished" or match is None or match.finished:
+            return self.users[0], None
+        seat = match.to_act
+        return self.users[seat], random_action(match.legal_actions(seat), self.rng)
+
+    async def perform(self, user: int, action: Action | None) -> None:
+        if action is None:
+            await self.table.rematch(user)
+            self.seats.append(0)
+        else:
+            self.seats.append(self.users.index(user))
+            await self.table.act(user, action)
+        self.log.append(action)
+
+
+class GcPauses:
+    """The garbage collector's pauses: with a thousand tables' objects alive, a full
+    collection stops every table at once, which shows in the latency tail."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append((info["generation"], time.perf_counter() - self._start))
+
+    def summary(self) -> dict[str, float]:
+        full = [p for g, p in self.pauses if g == 2]
+        return {"gc_collections": len(self.pauses), "gc_full": len(full),
+                "gc_max_ms": round(max((p for _, p in self.pauses), default=0.0) * 1000, 2),
+                "gc_total_s": round(sum(p for _, p in self.pauses), 3)}
+
+
+@dataclass
+class Phase:
+    latencies: array.array[float] = field(default_factory=lambda: array.array("d"))
+    actions: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0
+    unissued: int = 0
+
+    def summary(self) -> dict[str, float]:
+        ordered = sorted(self.latencies)
+        ms = 1000.0
+        return {"p50": percentile(ordered, 50) * ms, "p99": percentile(ordered, 99) * ms,
+                "max": (ordered[-1] if ordered else 0.0) * ms}
+
+
+async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transport: Any,
+                       client: Any) -> list[Seated]:
+    async def one(i: int) -> Seated:
+        channel_id = CHANNEL_BASE + i
+        users = [USER_BASE + 10 * i + seat for seat in range(rules.jugadores)]
+        transport.bind(channel_id, client.channel(channel_id))
+        shuffler = RecordingShuffler()
+        table = manager.open(channel_id, rules, guild_id=GUILD_ID, first_mano=0,
+                             shuffler=shuffler)
+        await transport.announce(channel_id)
+        for seat, user in enumerate(users):
+            await table.join(user, f"Jugador {seat + 1}", pair=seat % 2)
+        await table.start(users[0])
+        return Seated(i, table, users, random.Random(f"{seed}/people/{i}"), shuffler)
+
+    return list(await asyncio.gather(*(one(i) for i in range(count))))
+
+
+async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: int) -> Phase:
+    """Poisson arrivals at ``rate`` in total; latency from each action's scheduled time."""
+    phase = Phase()
+    per_table = rate / len(seated)
+    loop = asyncio.get_running_loop()
+    start = loop.time() + 0.05
+    end = start + seconds
+    give_up = end + max(5.0, seconds / 2)
+    cpu = time.process_time()
+
+    async def drive(one: Seated) -> None:
+        arrivals = random.Random(f"{seed}/arrivals/{one.index}")
+        due = start + arrivals.expovariate(per_table)
+        while due < end:
+            user, action = one.next_move()  # decided before it is due: no think time
+            wait = due - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            elif loop.time() > give_up:
+                while due < end:  # hopelessly behind: count what was never sent
+                    phase.unissued += 1
+                    due += arrivals.expovariate(per_table)
+                return
+            await one.perform(user, action)
+            phase.latencies.append(loop.time() - due)
+            due += arrivals.expovariate(per_table)
+
+    await asyncio.gather(*(drive(one) for one in seated))
+    phase.actions = len(phase.latencies)
+    phase.seconds = max(seconds, loop.time() - start)
+    phase.cpu = time.process_time() - cpu
+    return phase
+
+
+async def _closed_loop(seated: list[Seated], seconds: float) -> Phase:
+    """Every table acts again as soon as its previous action is done."""
+    phase = Phase()
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    end = start + seconds
+    cpu = time.process_time()
+
+    async def drive(one: Seated) -> None:
+        while loop.time() < end:
+            user, action = one.next_move()
+            began = loop.time()
+            await one.perform(user, action)
+            phase.latencies.append(loop.time() - began)
+
+    await asyncio.gather(*(drive(one) for one in seated))
+    phase.actions = len(phase.latencies)
+    phase.seconds = loop.time() - start
+    phase.cpu = time.process_time() - cpu
+    return phase
+
+
+def engine_replay_seconds(seated: list[Seated], rules: Rules) -> float:
+    """CPU seconds the engine alone needs for the same actions: the same deals, each action
+    applied, and every seat's view taken once after it (what a table must tell)."""
+    players = range(rules.jugadores)
+    total = 0.0
+    for one in seated:
+        shuffler = one.shuffler.replay()
+        start = time.process_time()
+        match = Match(rules, first_mano=0, shuffler=shuffler)
+        for seat, action in zip(one.seats, one.log, strict=True):
+            if action is None:
+                match = Match(rules, first_mano=0, shuffler=shuffler)
+            else:
+                match.apply(seat, action)
+            for s in players:
+                match.view(s)
+        total += time.process_time() - start
+    return total
+
+
+def database_figures(path: Path) -> dict[str, float]:
+    """Bytes the finished hands take (tables and their indexes, from SQLite's dbstat), and the
+    live tables' state size."""
+    with sqlite3.connect(path) as conn:
+        hands = conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+        names = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE tbl_name IN "
+            f"({','.join('?' * len(PER_HAND_TABLES))})", PER_HAND_TABLES)}
+        try:
+            stored = sum(size for name, size in conn.execute(
+                "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name") if name in names)
+        except sqlite3.OperationalError:  # SQLite built without dbstat: the whole file
+            stored = path.stat().st_size
+        live, state_bytes = conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(length(state)), 0) FROM live_tables").fetchone()
+    return {"hands": hands, "db_bytes_per_hand": stored / hands if hands else 0.0,
+            "state_bytes": state_bytes / live if live else 0.0,
+            "file_bytes": path.stat().st_size}
+
+
+def _stop_background(transport: Any) -> None:
+    for board in transport.boards.values():
+        if board.task is not None and not board.task.done():
+            board.task.cancel()
+
+
+def _manager(db_client: Any) -> tuple[Any, Any]:
+    from musbot.discordio import DiscordTransport
+    from musbot.table import TableManager
+
+    transport = DiscordTransport(db_client)  # type: ignore[arg-type]
+    manager = TableManager(transport, bot_delay=0.0)
+    transport.tables = manager
+    return transport, manager
+
+
+async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
+                   seed: int, folder: Path, *, tune: bool = True) -> dict[str, Any]:
+    """The whole benchmark; returns every figure (see :func:`bench_load`)."""
+    from musbot.discordio.memory import MemoryClient
+    from musbot.runtime import tune_gc
+    from musbot.storage import Database
+    from musbot.table.persist import start_persistence
+
+    rules = Rules()
+    path = folder / "load.db"
+    db = await Database.open(path)
+    client = MemoryClient()
+    transport, manager = _manager(client)
+    await start_persistence(db, manager, announce=False)
+    gc.collect()
+    rss_before = current_rss()
+    setup = time.perf_counter()
+    seated = await _open_tables(tables, seed, rules, manager, transport, client)
+    setup = time.perf_counter() - setup
+    # Steady state only: the set-up left a table-message edit pending at every table.
+    await asyncio.gather(*(board.task for board in transport.boards.values()
+                           if board.task is not None))
+    thresholds = gc.get_threshold()
+    if tune:
+        tune_gc()  # what the bot does once started (musbot.runtime)
+    cpu_start = time.process_time()
+    pauses = GcPauses()
+    gc.callbacks.append(pauses)
+    open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
+    gc.collect()
+    rss_live = current_rss()
+    if closed_seconds is None:
+        closed_seconds = min(30.0, max(1.0, minutes * 60.0 / 4))
+    closed_phase = await _closed_loop(seated, closed_seconds)
+    play_cpu = time.process_time() - cpu_start
+    gc.callbacks.remove(pauses)
+    engine_cpu = engine_replay_seconds(seated, rules)
+    received = sum(len(one.log) for one in seated)
+
+    manager.suspend_all()
+    _stop_background(transport)
+    gc.unfreeze()  # the restore below runs as at a bot's start, before tune_gc
+    gc.set_threshold(*thresholds)
+    await db.close()
+    figures = database_figures(path)
+    live = len(manager)
+    stats = client.stats
+    del seated, manager, transport, client
+    gc.collect()
+
+    restore = time.perf_counter()
+    db2 = await Database.open(path)
+    transport2, manager2 = _manager(MemoryClient())
+    persister2 = await start_persistence(db2, manager2, announce=False)
+    restore_s = time.perf_counter() - restore
+    announce = time.perf_counter()
+    await persister2.announce_restored()
+    announce_s = time.perf_counter() - announce
+    restored = len(manager2)
+    manager2.suspend_all()
+    _stop_background(transport2)
+    await db2.close()
+
+    opened = open_phase.summary()
+    closed = closed_phase.summary()
+    return {
+        "tables": tables,
+        "rate": rate,
+        "gc": "tuned" if tune else "default",
+        "seconds": round(open_phase.seconds, 2),
+        "actions": open_phase.actions,
+        "unissued": open_phase.unissued,
+        "actions_per_s": round(open_phase.actions / open_phase.seconds, 1),
+        "latency_ms_p50": round(opened["p50"], 3),
+        "latency_ms_p99": round(opened["p99"], 3),
+        "latency_ms_max": round(opened["max"], 3),
+        "cpu_ms_per_action": round(open_phase.cpu / max(open_phase.actions, 1) * 1000, 3),
+        "max_actions_per_s": round(closed_phase.actions / closed_phase.seconds, 1),
+        "closed_seconds": round(closed_phase.seconds, 2),
+        "closed_latency_ms_p50": round(closed["p50"], 3),
+        "closed_cpu_ms_per_action": round(
+            closed_phase.cpu / max(closed_phase.actions, 1) * 1000, 3),
+        "engine_share": round(engine_cpu / play_cpu, 4) if play_cpu else 0.0,
+        "engine_ms_per_action": round(engine_cpu / max(received, 1) * 1000, 4),
+        "rss_mb": round(peak_rss() / 2**20, 1),
+        "kb_per_table": round((rss_live - rss_before) / tables / 1024, 1),
+        "db_bytes_per_hand": round(figures["db_bytes_per_hand"], 1),
+        "hands": figures["hands"],
+        "state_bytes": round(figures["state_bytes"], 1),
+        "db_mb": round(figures["file_bytes"] / 2**20, 2),
+        "setup_s": round(setup, 3),
+        "live_tables": live,
+        "restored": restored,
+        "restore_s": round(restore_s, 3),
+        "announce_s": round(announce_s, 3),
+        **pauses.summary(),
+        "rendered": {"public": stats.public, "private": stats.private, "edits": stats.edits,
+                     "chars": stats.chars, "buttons": stats.buttons},
+    }
+
+
+def bench_load(args: argparse.Namespace) -> int:
+    folder = Path(tempfile.mkdtemp(prefix="musbot-load-"))
+    try:
+        result = asyncio.run(run_load(args.tables, args.minutes, args.rate, args.closed_seconds,
+                                      args.seed, folder, tune=args.gc == "tuned"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print(report(result))
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def report(r: dict[str, Any]) -> str:
+    n = r["tables"]
+    rendered = r["rendered"]
+    lines = [
+        f"musbot bench load — {n} tables, real table layer + SQLite + Discord rendering, "
+        f"one process",
+        f"  model: open loop, Poisson arrivals at {r['rate']:,.0f} actions/s in total "
+        f"({r['rate'] / n:.2f}/s per table) for {r['seconds']:.1f} s; latency from each "
+        "action's scheduled time (queueing counts) to saved + rendered",
+        f"  actions/s:        {r['actions_per_s']:>10,.1f} sustained ({r['actions']:,} actions"
+        + (f", {r['unissued']:,} never issued: overloaded" if r["unissued"] else "") + ")",
+        f"  latency:          p50 {r['latency_ms_p50']:.2f} ms, p99 {r['latency_ms_p99']:.2f} ms,"
+        f" max {r['latency_ms_max']:.2f} ms",
+        f"  CPU per action:   {r['cpu_ms_per_action']:.3f} ms "
+        "(process CPU, SQLite thread included)",
+        f"  max throughput:   {r['max_actions_per_s']:>10,.1f} actions/s (closed loop "
+        f"{r['closed_seconds']:.1f} s: each table acts as soon as its last action is done; "
+        f"latency p50 {r['closed_latency_ms_p50']:.1f} ms = tables/throughput, Little's law)",
+        f"  engine share:     {r['engine_share']:.1%} of the process CPU "
+        f"({r['engine_ms_per_action']:.4f} ms per action: the same actions replayed through "
+        "the engine alone, apply + every seat's view)",
+        f"  memory:           peak RSS {r['rss_mb']:.1f} MB; {r['kb_per_table']:.1f} KB per live "
+        "table (RSS growth over the open-loop run / tables)",
+        f"  database:         {r['db_bytes_per_hand']:,.0f} bytes per finished hand "
+        f"({r['hands']:,} hands; {', '.join(PER_HAND_TABLES)} with indexes); "
+        f"live state {r['state_bytes']:,.0f} bytes per table; file {r['db_mb']:.1f} MB",
+        f"  restore:          {r['restored']}/{r['live_tables']} live tables in "
+        f"{r['restore_s']:.3f} s (open + integrity check + load + replay), announced in "
+        f"{r['announce_s']:.3f} s; set-up of the tables took {r['setup_s']:.2f} s",
+        f"  garbage collector ({r['gc']}): {r['gc_collections']:,} collections "
+        f"({r['gc_full']} full), "
+        f"longest pause {r['gc_max_ms']:.1f} ms, {r['gc_total_s']:.2f} s in all",
+        f"  rendered:         {rendered['public']:,} channel messages, {rendered['private']:,} "
+        f"DMs, {rendered['edits']:,} table-message edits, {rendered['buttons']:,} button rows",
+    ]
+    return "\n".join(lines)
+
+
+def add_arguments(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    load = kinds.add_parser("load", help="a busy bot: N tables through table layer, SQLite "
+                                         "and Discord rendering")
+    load.add_argument("--tables", type=int, default=1000)
+    load.add_argument("--minutes", type=float, default=1.0,
+                      help="length of the open-loop run")
+    load.add_argument("--rate", type=float, default=2000.0,
+                      help="offered actions/s in total, spread over the tables (open loop)")
+    load.add_argument("--closed-seconds", type=float, default=None,
+                      help="length of the closed-loop run (default: a quarter of the open "
+                           "loop, 1–30 s)")
+    load.add_argument("--seed", type=int, default=1)
+    load.add_argument("--gc", choices=("tuned", "default"), default="tuned",
+                      help="the collector as the bot sets it (musbot.runtime), or CPython's")
+    load.add_argument("--json", action="store_true", help="last line: one JSON object")
+    load.set_defaults(func=bench_load)
+
+
+__all__ = ["add_arguments", "bench_load", "run_load"]
