@@ -19,8 +19,15 @@ The load model, stated because it decides what the latency means:
   is done. Throughput is then the most the process sustains; its latency is just
   tables / throughput (Little's law), which is why it is not the latency figure.
 
+The tables are opened, seated and started first (not measured); the run starts once their
+table-message edits are done and the garbage collector is set as ``musbot run`` sets it
+(:func:`musbot.runtime.tune_gc`; ``--gc default`` keeps CPython's). At the end the live tables
+are restored from the database into a fresh manager, as at a restart (``restore_s``).
+
 Latencies are wall-clock (they include waiting for the SQLite thread); CPU figures are this
 process's CPU time, so another busy process on the machine shows in the first, not the second.
+``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
+bookkeeping (a few bytes per action) included.
 """
 
 from __future__ import annotations
@@ -279,11 +286,11 @@ def _stop_background(transport: Any) -> None:
             board.task.cancel()
 
 
-def _manager(db_client: Any) -> tuple[Any, Any]:
+def _manager(client: Any) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.table import TableManager
 
-    transport = DiscordTransport(db_client)  # type: ignore[arg-type]
+    transport = DiscordTransport(client)  # type: ignore[arg-type]
     manager = TableManager(transport, bot_delay=0.0)
     transport.tables = manager
     return transport, manager

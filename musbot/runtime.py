@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 
-THRESHOLDS = (10_000, 20, 100)
+THRESHOLDS = (10_000, 20, 10)
 """Net allocations between young collections (CPython: 700), young collections per middle one
 (10) and middle per full one (10): fewer collections, each still short; cyclic garbage (every
 discord.py view is a cycle) is still collected within seconds."""

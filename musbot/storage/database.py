@@ -59,8 +59,15 @@ def _state_json(data: Mapping[str, Any]) -> str:
     return _state_encoder.encode(data)
 
 
+_TOUCH_PLAYER = (
+    "INSERT INTO players (user_id, display_name, created_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET "
+    " display_name = COALESCE(excluded.display_name, display_name),"
+    " forgotten = 0, forgotten_at = NULL")
+"""Create or rename a player (and bring a forgotten one back)."""
+
 SAVE_CHUNK = 500
-"""Saves per statement (4 parameters each, well under SQLite's 32,766)."""
+"""Saves per statement at most, so one statement never holds the connection for long."""
 
 _PendingSave = tuple[int, "int | None", str, "asyncio.Future[int]"]
 """A queued :meth:`Database.save_table`: channel, guild, state JSON, the caller's future."""
@@ -110,12 +117,7 @@ class Database(Connection):
 
     async def _touch_player(self, conn: aiosqlite.Connection, user_id: int,
                             name: str | None) -> None:
-        await conn.execute(
-            "INSERT INTO players (user_id, display_name, created_at) VALUES (?, ?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET "
-            " display_name = COALESCE(excluded.display_name, display_name),"
-            " forgotten = 0, forgotten_at = NULL",
-            (user_id, name, self._now()))
+        await conn.execute(_TOUCH_PLAYER, (user_id, name, self._now()))
 
     async def player_name(self, user_id: int) -> str | None:
         async with self._read() as conn:
@@ -199,20 +201,20 @@ class Database(Connection):
     async def _save_chunk(self, chunk: list[_PendingSave]) -> list[int]:
         """One statement for the whole chunk: atomic on its own (autocommit), and a single trip
         to the database thread, where BEGIN, the rows and COMMIT would each take one while the
-        event loop is busy with other tables."""
-        now = self._now()
-        rows = ",".join(["(?, ?, ?, 1, ?)"] * len(chunk))
-        params: list[Any] = []
-        for channel_id, guild_id, payload, _ in chunk:
-            params += (channel_id, guild_id, payload, now)
+        event loop is busy with other tables. The rows travel as one JSON array, so the statement
+        text never changes: SQLite prepares it once (a statement per batch size would cache
+        dozens of large prepared statements)."""
+        rows = json.dumps([[channel_id, guild_id, payload]
+                           for channel_id, guild_id, payload, _ in chunk], ensure_ascii=False)
         async with self._statement() as conn:
             returned = await conn.execute_fetchall(
                 "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at) "
-                f"VALUES {rows} "
+                "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),"
+                " json_extract(value, '$[2]'), 1, ? FROM json_each(?) WHERE true "
                 "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
                 " state = excluded.state, version = version + 1,"
                 " updated_at = excluded.updated_at "
-                "RETURNING channel_id, version", params)
+                "RETURNING channel_id, version", (self._now(), rows))
         # RETURNING's order is unspecified; a table saved twice in one chunk (never from one
         # table's lock) gets its versions in the order it asked.
         found: dict[int, list[int]] = {}
@@ -320,7 +322,6 @@ class Database(Connection):
         the game it ended, if any. Recording the same hand again is a no-op (safe to retry after a
         crash); a different hand under the same number is refused."""
         async with self._tx() as conn:
-            await self._open_match(conn, match_id)
             return await self._insert_hand(conn, match_id, number, transcript, result)
 
     async def record_finished_match(
@@ -399,18 +400,20 @@ class Database(Connection):
              int(any(s.bot is not None for s in ordered)), self._now()))
         match_id = cursor.lastrowid
         assert match_id is not None
-        for s in ordered:
-            if s.player_id is not None:
-                await self._touch_player(conn, s.player_id, s.name)
-                if league_id is not None:
-                    await conn.execute(
-                        "INSERT OR IGNORE INTO league_members (league_id, user_id, joined_at)"
-                        " VALUES (?, ?, ?)", (league_id, s.player_id, self._now()))
-            await conn.execute(
-                "INSERT INTO match_seats (match_id, seat, team, kind, player_id, bot)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, s.seat, s.team, "player" if s.player_id is not None else "bot",
-                 s.player_id, s.bot))
+        # One statement per SQL table, not one per seat: each is a trip to the database thread.
+        now = self._now()
+        people = [s for s in ordered if s.player_id is not None]
+        if people:
+            await conn.executemany(_TOUCH_PLAYER, [(s.player_id, s.name, now) for s in people])
+            if league_id is not None:
+                await conn.executemany(
+                    "INSERT OR IGNORE INTO league_members (league_id, user_id, joined_at)"
+                    " VALUES (?, ?, ?)", [(league_id, s.player_id, now) for s in people])
+        await conn.executemany(
+            "INSERT INTO match_seats (match_id, seat, team, kind, player_id, bot)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(match_id, s.seat, s.team, "player" if s.player_id is not None else "bot",
+              s.player_id, s.bot) for s in ordered])
         return match_id
 
     async def _open_match(self, conn: aiosqlite.Connection, match_id: int) -> sqlite3.Row:
@@ -425,16 +428,23 @@ class Database(Connection):
     async def _insert_hand(self, conn: aiosqlite.Connection, match_id: int, number: int,
                            transcript: Mapping[str, Any], result: Mapping[str, Any]) -> int:
         transcript_json, result_json = _json(transcript), _json(result)
-        existing = list(await conn.execute_fetchall(
-            "SELECT hand_id, transcript, result FROM hands WHERE match_id = ? AND number = ?",
-            (match_id, number)))
-        if existing:
-            hand_id, old_transcript, old_result = existing[0]
+        # One query for the match (open?), the same hand stored before, and the games so far:
+        # every statement is a trip to the database thread while the connection is held.
+        found = list(await conn.execute_fetchall(
+            "SELECT m.ended_at, h.hand_id, h.transcript, h.result,"
+            " (SELECT COUNT(*) FROM games g WHERE g.match_id = m.match_id)"
+            " FROM matches m LEFT JOIN hands h ON h.match_id = m.match_id AND h.number = ?"
+            " WHERE m.match_id = ?", (number, match_id)))
+        if not found:
+            raise UnknownMatch(match_id)
+        ended_at, hand_id, old_transcript, old_result, games = found[0]
+        if ended_at is not None:
+            raise MatchFinished(match_id)
+        if hand_id is not None:
             if (old_transcript, old_result) != (transcript_json, result_json):
                 raise ConflictingHand(match_id, number)
             return int(hand_id)
-        games = await _one(conn, "SELECT COUNT(*) FROM games WHERE match_id = ?", (match_id,))
-        game_number = int(games[0]) + 1
+        game_number = int(games) + 1
         cursor = await conn.execute(
             "INSERT INTO hands (match_id, number, game_number, transcript, result, recorded_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -453,12 +463,14 @@ class Database(Connection):
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"hand {number} is not a REPLAY.md transcript and result: "
                              f"{exc!r}") from exc
-        await conn.executemany(
-            "INSERT INTO ledger (hand_id, step, pair, tantos, lance, kind)"
-            " VALUES (?, ?, ?, ?, ?, ?)", steps)
-        await conn.executemany(
-            "INSERT INTO ordagos (hand_id, match_id, caller_seat, accepter_seat, lance,"
-            " winner_team) VALUES (?, ?, ?, ?, ?, ?)", ordagos)
+        if steps:
+            await conn.executemany(
+                "INSERT INTO ledger (hand_id, step, pair, tantos, lance, kind)"
+                " VALUES (?, ?, ?, ?, ?, ?)", steps)
+        if ordagos:
+            await conn.executemany(
+                "INSERT INTO ordagos (hand_id, match_id, caller_seat, accepter_seat, lance,"
+                " winner_team) VALUES (?, ?, ?, ?, ?, ?)", ordagos)
         if game is not None:
             await conn.execute(
                 "INSERT INTO games (match_id, number, winner_team, score_0, score_1)"
