@@ -133,7 +133,8 @@ class DificilBot:
     def _may_throw_ordago(self, view: SeatView, senas: Sequence[SenaSeen]) -> bool:
         """No bluffed órdago unless the game is slipping away: the rollouts' opponents answer
         like «normal», but a player who calls órdagos lightly turns each bluff into a lost game
-        (measured: against «random» this rule is worth more than ten points of win rate)."""
+        (measured against «random», 1,000 games, seed 1: 77.6 % of games without this rule,
+        85.7 % with it)."""
         assert view.lance is not None
         team = view.team
         stay = game_value(view.scores[team], view.scores[1 - team], view.target)
