@@ -38,3 +38,10 @@ class Player(Protocol):
     def choose_senas(self, view: SeatView, rng: random.Random) -> list[Sena]:
         """Señas to send the partner now, among those the hand shows (the table checks)."""
         ...
+
+
+SENA_PRIORITY: tuple[Sena, ...] = (
+    Sena.REAL, Sena.SOLOMILLO, Sena.DUPLES, Sena.TREINTA_Y_UNA, Sena.TRES_REYES, Sena.MEDIAS,
+    Sena.TRES_ASES, Sena.DOS_REYES, Sena.DOS_ASES, Sena.TREINTA, Sena.CIEGO,
+)
+"""Which seña a bot sends when its hand shows several: the most telling first."""

@@ -31,7 +31,7 @@ from musbot.engine.cards import Card, rank
 from musbot.engine.evaluation import AS, CINCO, REY, rank_class
 from musbot.engine.senas import Sena, senas_posibles
 
-from .base import SenaSeen
+from .base import SENA_PRIORITY, SenaSeen
 from .strength import percentiles
 
 _K = ActionKind
@@ -50,10 +50,6 @@ _HINTS: dict[Sena, dict[Lance, float]] = {
     Sena.TREINTA: {Lance.PUNTO: 0.95},
 }
 
-# Which seña a bot prefers to send when its hand shows several: the most telling first.
-_SENA_PRIORITY = (Sena.REAL, Sena.SOLOMILLO, Sena.DUPLES, Sena.TREINTA_Y_UNA, Sena.TRES_REYES,
-                  Sena.MEDIAS, Sena.TRES_ASES, Sena.DOS_REYES, Sena.DOS_ASES, Sena.TREINTA,
-                  Sena.CIEGO)
 
 
 class HeuristicBot:
@@ -86,7 +82,7 @@ class HeuristicBot:
         shown = set(senas_posibles(view.cards, view.rules))
         if not shown or rng.random() >= self.sena_rate:
             return []
-        return [next(s for s in _SENA_PRIORITY if s in shown)]
+        return [next(s for s in SENA_PRIORITY if s in shown)]
 
     # --- strength -----------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from musbot.engine.cards import RANKS, rank
 from musbot.engine.evaluation import rank_class
 from musbot.engine.senas import Sena, senas_posibles
 
-from .base import SenaSeen
+from .base import SENA_PRIORITY, SenaSeen
 from .odds import Odds, game_value, odds
 from .strength import percentiles
 
@@ -57,9 +57,6 @@ HINTS: dict[Sena, dict[Lance, float]] = {
     Sena.REAL: {Lance.JUEGO: 1.0},
     Sena.TREINTA: {Lance.PUNTO: 0.85},
 }
-SENA_PRIORITY = (Sena.REAL, Sena.SOLOMILLO, Sena.DUPLES, Sena.TREINTA_Y_UNA, Sena.TRES_REYES,
-                 Sena.MEDIAS, Sena.TRES_ASES, Sena.DOS_REYES, Sena.DOS_ASES, Sena.TREINTA,
-                 Sena.CIEGO)
 
 # What a lance usually pays the winner en paso (bases are summed over the pair). The constants
 # below were tuned on ``musbot bench ai`` against «facil» (seeds other than the reported ones).
