@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 PLAYER_COUNTS = (2, 4, 6)
@@ -27,7 +27,6 @@ class Rules:
     senas: bool = True
     sena_cazada: float = 0.10
     jugadores: Literal[2, 4, 6] = 4
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.reyes not in (4, 8):
@@ -58,8 +57,7 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        known = {f.name for f in fields(cls)} - {"extra"}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{k: v for k, v in data.items() if k in _FIELD_NAMES})
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(Rules) if f.name != "extra")
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))
