@@ -254,7 +254,6 @@ class Table:
             if self.state != "waiting":
                 raise TableError("already_started")
             await self._begin(user_id, "started")
-            await self._changed()
 
     async def rematch(self, user_id: int | None = None) -> None:
         """A new match with the same seats, once the last one is over."""
@@ -263,7 +262,6 @@ class Table:
             if self.state != "finished":
                 raise TableError("not_finished")
             await self._begin(user_id, "rematch")
-            await self._changed()
 
     async def close(self) -> None:
         async with self._lock:
@@ -284,7 +282,6 @@ class Table:
         assert person is not None
         person.expiries = 0
         await self._advance(events)
-        await self._changed()
         return events
 
     async def handle_text(self, user_id: int, text: str) -> bool:
@@ -474,22 +471,32 @@ class Table:
         self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler)
         self.state = "playing"
         self._start_record()
+        self._new_cards(self.match.hand.events)
+        await self._changed()  # the deal is saved before anyone is told about it
         await self._say(key)
         await self._public(self.status())
-        await self._advance(list(self.match.hand.events))
+        await self._advance(list(self.match.hand.events), saved=True)
 
-    async def _advance(self, events: list[ev.Event]) -> None:
-        """Publishes ``events``, lets bots play while it is their turn, then arms the timer."""
+    async def _advance(self, events: list[ev.Event], *, saved: bool = False) -> None:
+        """Saves and publishes ``events``, lets bots play while it is their turn (each of their
+        moves saved, then published), then arms the timer. Saved first: after a crash nobody has
+        seen a move that the restored table lacks. ``saved``: the caller saved ``events``."""
         match = self._require_match()
         while True:
-            await self._publish(events)
             if match.finished:
                 self.state = "finished"
+            if events and not saved:
+                await self._changed()
+            saved = False
+            senas_changed = await self._publish(events)
+            if match.finished:
                 self._cancel_timer()
                 return
             seat = match.to_act
             occupant = self.seats[seat] if seat is not None else None
             if seat is None or occupant is None or not occupant.bot_plays:
+                if senas_changed:
+                    await self._changed()  # the bots' señas on the cards just shown
                 break
             if self.bot_delay:
                 await self.clock.sleep(self.bot_delay)
@@ -503,6 +510,7 @@ class Table:
         hand, number = match.hand, match.hand_number
         events = match.apply(seat, action)
         self._turn += 1
+        self._new_cards(events)
         if hand.finished:
             self._record("hand", number=number, transcript=hand.transcript(),
                          result=hand.result())
@@ -510,6 +518,17 @@ class Table:
             rated = not (self.match_info or {}).get("bot_took_over", False)
             self._record("finish", winner=match.winner, summary=match.summary(), rated=rated)
         return events
+
+    def _new_cards(self, events: list[ev.Event]) -> None:
+        """Señas speak about cards: new cards, new señas; a new hand may warn of closed DMs
+        again. State, so it changes before the save that precedes publishing."""
+        if any(isinstance(e, ev.HandStarted) for e in events):
+            for occupant in self.seats:
+                if occupant is not None:
+                    occupant.dm_warned = False
+            self._senas = _HandSenas()
+        elif any(isinstance(e, ev.CardsReplaced) for e in events):
+            self._senas = _HandSenas()
 
     def _bot_took_over(self) -> None:
         """A bot played a seat for more than one turn: the match no longer rates anyone."""
@@ -550,7 +569,9 @@ class Table:
                 for sender, sena, caught in self._senas.received.get(seat, [])]
         return player.decide(match.view(seat), self.rng, seen)
 
-    async def _publish(self, events: list[ev.Event]) -> None:
+    async def _publish(self, events: list[ev.Event]) -> bool:
+        """Tells everyone what ``events`` show; True when new cards reset the señas (and the
+        bots may have sent theirs), a change of state made while publishing."""
         messages = render.public_messages(events, self.names(), players=self.players,
                                           target=self.rules.puntos, lang=self.lang)
         turn = self._turn_line()
@@ -559,16 +580,9 @@ class Table:
             messages[-1] += "\n" + turn
         for message in messages:
             await self._public(message)
-        new_hand = any(isinstance(e, ev.HandStarted) for e in events)
-        new_cards = new_hand or any(isinstance(e, ev.CardsReplaced) for e in events)
-        if new_cards:
-            # Señas speak about cards: new cards, new señas.
-            self._senas = _HandSenas()
-        if new_hand:
-            for occupant in self.seats:
-                if occupant is not None:
-                    occupant.dm_warned = False
-        match = self._require_match()
+        new_cards = any(isinstance(e, ev.HandStarted | ev.CardsReplaced) for e in events)
+        match = self.match
+        assert match is not None
         if new_cards and not match.finished:
             for seat in range(self.players):
                 await self._send_hand(seat)
@@ -576,6 +590,7 @@ class Table:
         elif events:
             for seat in range(self.players):
                 await self._update_view(seat)
+        return new_cards
 
     def _turn_line(self) -> str | None:
         match = self.match
