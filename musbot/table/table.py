@@ -439,10 +439,12 @@ class Table:
         await self._private(receiver.user_id, text)
         await self._update_view(to)
 
-    async def _bot_senas(self) -> None:
+    async def _bot_senas(self) -> bool:
+        """The bots' señas on new cards; True if any was sent (the table's state changed)."""
         match = self.match
         if match is None or not self.senas_open():
-            return
+            return False
+        sent = False
         for seat, occupant in enumerate(self.seats):
             if occupant is None or occupant.human or occupant.bot is None:
                 continue
@@ -452,6 +454,8 @@ class Table:
                 except MusError:
                     continue
                 await self._deliver_sena(seat, sena)
+                sent = True
+        return sent
 
     # --- driving the match (lock held) --------------------------------------------------------
 
@@ -570,8 +574,8 @@ class Table:
         return player.decide(match.view(seat), self.rng, seen)
 
     async def _publish(self, events: list[ev.Event]) -> bool:
-        """Tells everyone what ``events`` show; True when new cards reset the señas (and the
-        bots may have sent theirs), a change of state made while publishing."""
+        """Tells everyone what ``events`` show; True when bots sent señas on new cards, a change
+        of state made while publishing."""
         messages = render.public_messages(events, self.names(), players=self.players,
                                           target=self.rules.puntos, lang=self.lang)
         turn = self._turn_line()
@@ -586,11 +590,11 @@ class Table:
         if new_cards and not match.finished:
             for seat in range(self.players):
                 await self._send_hand(seat)
-            await self._bot_senas()
-        elif events:
+            return await self._bot_senas()
+        if events:
             for seat in range(self.players):
                 await self._update_view(seat)
-        return new_cards
+        return False
 
     def _turn_line(self) -> str | None:
         match = self.match
