@@ -106,7 +106,7 @@ def test_partners_sena_turns_a_pass_into_a_bet() -> None:
                      hand("4e 5b 6o 7c")], hand("10o 10c"), mano=0)
     h.apply(0, NO_HAY_MUS)
     view = h.view(0)
-    bot = HeuristicBot(bluff=0.0)
+    bot = HeuristicBot(bluff=0.0, ordago=0.0)
     assert bot.decide(view, random.Random(3)) == PASO
     told = [SenaSeen(2, Sena.TRES_REYES, partner=True)]
     assert bot.decide(view, random.Random(3), told) == ENVIDO
