@@ -114,3 +114,25 @@ def compare(lance: Lance, a: str | Iterable[Card], b: str | Iterable[Card], *, r
 
 def info(spec: str, *, reyes: int = 8, real: bool = False) -> HandInfo:
     return tables(reyes, real).info(cards(spec))
+
+
+# Worked example deals shared by the rule tests (results worked out by hand from RULES.md).
+# D1, mano 0: nobody has pares or juego; totals 28, 30, 23, 18. Grande: seat 0 (R C 7 A),
+# pair 0. Chica: seat 3 (A 4 6 7), pair 1. Punto: seat 1 (30), pair 1.
+D1 = ["12 11 7 1", "11 10 6 4", "10 7 5 1", "7 6 4 1"]
+
+# D2, mano 0. Grande: seat 0 (R R C A), pair 0. Chica: seat 3 (A 4 5 6), pair 1.
+# Pares holders 0 (par, 1), 1 (duples, 3), 2 (medias, 2): best seat 1; base pair 1 = 3,
+# pair 0 = 1 + 2 = 3. Juego holders 0 (31), 1 (40), 2 (31); seat 3 has 16: best seat 0 (31,
+# nearer the mano); base pair 0 = 3 + 3 = 6, pair 1 = 2.
+D2 = ["12 12 11 1", "11 11 10 10", "7 7 7 10", "5 4 6 1"]
+
+
+def d1(**kw: object) -> Hand:
+    """D1 dealt, the mus cut: Grande begins."""
+    return cut(make_hand(D1, **kw))  # type: ignore[arg-type]
+
+
+def d2(**kw: object) -> Hand:
+    """D2 dealt, the mus cut: Grande begins."""
+    return cut(make_hand(D2, **kw))  # type: ignore[arg-type]

@@ -3,28 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers_rules import cut, ledger, make_hand, pass_all, pass_lance, play
+from helpers_rules import d1, d2, ledger, pass_all, pass_lance, play
 
 from musbot.engine import IllegalAction, NotYourTurn
 from musbot.engine.actions import NO_QUIERO, ORDAGO, PASO, QUIERO, envido, mas
 from musbot.engine.evaluation import Lance
-
-# D1, mano 0. Nobody has pares or juego. Grande: seat 0 (R C 7 A), pair 0. Chica: seat 3
-# (A 4 6 7), pair 1. Punto: seat 1 (30), pair 1. Totals 28, 30, 23, 18.
-D1 = ["12 11 7 1", "11 10 6 4", "10 7 5 1", "7 6 4 1"]
-
-# D2, mano 0. Grande: seat 0 (R R C A), pair 0. Chica: seat 3 (A 4 5 6), pair 1.
-# Pares: seats 0 (par, 1), 1 (duples, 3), 2 (medias, 2); best seat 1, pair 1.
-# Juego: seats 0 (31), 1 (40), 2 (31); seat 3 has 16. Best seat 0 (31, nearer the mano), pair 0.
-D2 = ["12 12 11 1", "11 11 10 10", "7 7 7 10", "5 4 6 1"]
-
-
-def d1(**kw):
-    return cut(make_hand(D1, **kw))
-
-
-def d2(**kw):
-    return cut(make_hand(D2, **kw))
 
 
 def to_pares(h):

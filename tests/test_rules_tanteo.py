@@ -4,30 +4,12 @@ in which order, and the game ending at the target)."""
 from __future__ import annotations
 
 import pytest
-from helpers_rules import cut, ledger, make_hand, pass_all, pass_lance, play
+from helpers_rules import D2, cut, d1, d2, ledger, make_hand, pass_all, pass_lance, play
 
 from musbot.engine import IllegalAction, Rules
 from musbot.engine import events as ev
 from musbot.engine.actions import NO_QUIERO, ORDAGO, PASO, QUIERO, envido
 from musbot.engine.evaluation import Lance
-
-# D1, mano 0: nobody has pares or juego. Grande seat 0 (pair 0), Chica seat 3 (pair 1),
-# Punto seat 1 with 30 (pair 1).
-D1 = ["12 11 7 1", "11 10 6 4", "10 7 5 1", "7 6 4 1"]
-
-# D2, mano 0. Grande seat 0 (pair 0). Chica seat 3 (A 4 5 6, pair 1). Pares holders 0 (par 1),
-# 1 (duples 3), 2 (medias 2): best seat 1; base pair 1 = 3, pair 0 = 1 + 2 = 3.
-# Juego holders 0 (31), 1 (40), 2 (31): best seat 0; base pair 0 = 3 + 3 = 6, pair 1 = 2.
-D2 = ["12 12 11 1", "11 11 10 10", "7 7 7 10", "5 4 6 1"]
-
-
-def d1(**kw):
-    return cut(make_hand(D1, **kw))
-
-
-def d2(**kw):
-    return cut(make_hand(D2, **kw))
-
 
 # --- §3 declarations and lances without betting ------------------------------------------------
 

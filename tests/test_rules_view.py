@@ -3,12 +3,10 @@ public, §4.7 «all hands are shown», §5 «hands are shown»)."""
 
 from __future__ import annotations
 
-from helpers_rules import cut, make_hand, pass_all, play
+from helpers_rules import D2, cut, make_hand, pass_all, play
 
 from musbot.engine import events as ev
 from musbot.engine.actions import ORDAGO, QUIERO, envido
-
-D2 = ["12 12 11 1", "11 11 10 10", "7 7 7 10", "5 4 6 1"]
 
 
 def _no_showdown(v) -> bool:
