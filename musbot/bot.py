@@ -20,7 +20,7 @@ from discord.ext import commands
 from musbot.config import Config, ConfigError, add_run_arguments, config_from_args
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.texts import dt
-from musbot.runtime import tune_gc
+from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database
 from musbot.table import Clock, TableManager
 from musbot.table.persist import TablePersister, start_persistence
@@ -82,6 +82,7 @@ class MusBot(commands.Bot):
         """Tune the process's garbage collector after start-up (:func:`musbot.runtime.tune_gc`):
         set by ``musbot run``, which owns the process; tests leave theirs alone."""
         self._restored_announced = False
+        self._collector: asyncio.Task[None] | None = None
 
     @property
     def message_content(self) -> bool:
@@ -99,6 +100,7 @@ class MusBot(commands.Bot):
         await self.sync_commands()
         if self.tune_runtime:
             tune_gc()  # start-up is over: what exists now lives as long as the process
+            self._collector = asyncio.get_running_loop().create_task(collect_periodically())
 
     def check_message_content(self) -> bool:
         """After login, before the gateway: if the portal does not grant the message content
@@ -163,6 +165,8 @@ class MusBot(commands.Bot):
     async def close(self) -> None:
         """With persistence the tables are suspended (saved, timers stopped) to go on after the
         restart; without it they are closed with a goodbye."""
+        if self._collector is not None:
+            self._collector.cancel()
         try:
             if self.persister is not None:
                 self.tables.suspend_all()

@@ -52,6 +52,9 @@ class TerminalTransport:
         if user_id == YOU:
             self.output(_tt("reply", self.lang, text=text))
 
+    def wants_view(self, channel_id: int, user_id: int) -> bool:
+        return user_id == YOU
+
     async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
         if user_id == YOU:
             self.last_view = text

@@ -57,6 +57,9 @@ class FakeTransport:
         await self._pause()
         self._record(Sent("reply", user_id, text))
 
+    def wants_view(self, channel_id: int, user_id: int) -> bool:
+        return True  # every text recorded: the privacy tests read them all
+
     async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
         self._record(Sent("view", user_id, text))
 

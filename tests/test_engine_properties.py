@@ -133,6 +133,9 @@ def test_no_view_holds_another_seats_cards_before_the_showdown(seed: int, v: dic
                 assert not others & set(view.cards)
             else:
                 assert view.revealed == tuple(tuple(h) for h in hand.hands)
+        watcher = match.view(-1)  # anyone watching the table: the status message's source
+        assert watcher.seat == -1 and watcher.cards == () and watcher.legal == ()
+        assert watcher.revealed == (match.view(0).revealed if shown else None)
 
     play_match(seed, rules, max_actions=600, on_action=check)
 

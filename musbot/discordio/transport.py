@@ -71,6 +71,9 @@ class Board:
     dirty: bool = False
     task: asyncio.Task[None] | None = None
     last_edit: float = float("-inf")
+    views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
+    """The table's button rows, built once each and sent again (see :meth:`DiscordTransport.view`):
+    a handful per table (mus, opening, answer, órdago, the table message's)."""
 
 
 @dataclass
@@ -96,7 +99,6 @@ class DiscordTransport:
         self.boards: dict[int, Board] = {}
         self.prefers_ephemeral: set[int] = set()
         """Users whose DMs are closed: never DM'd again this process, they use «Ver mis cartas»."""
-        self._views: dict[tuple[int, int], str] = {}
         self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
         self._prompted: dict[tuple[int, int], tuple[int, str]] = {}
         """Discard rounds already prompted by DM, per (channel, user): each asks once."""
@@ -123,7 +125,7 @@ class DiscordTransport:
         table = self.table(channel_id)
         lang = table.lang if table is not None else "es"
         extra: dict[str, Any] = {}
-        view = ui.board_view(table)
+        view = self.view(board, table, "board")
         if view is not None:
             extra["view"] = view
         board.message = await board.channel.send(embed=ui.table_embed(table, lang), **extra)
@@ -163,7 +165,7 @@ class DiscordTransport:
                 lang = table.lang if table is not None else "es"
                 try:
                     await board.message.edit(embed=ui.table_embed(table, lang),
-                                             view=ui.board_view(table))
+                                             view=self.view(board, table, "board"))
                 except discord.NotFound:
                     # Deleted by someone: stop editing it; «/mus mesa» posts a new one.
                     board.message = None
@@ -188,10 +190,38 @@ class DiscordTransport:
 
     # --- Transport ----------------------------------------------------------------------------
 
+    def view(self, board: Board, table: Table | None, kind: str) -> discord.ui.View | None:
+        """The buttons of ``kind`` for the table's state now: «board» (the table message's),
+        «turn» (the moves), or one table verb alone. Every button is a DynamicItem, so discord.py
+        keeps nothing of a sent view and the same one can go under any number of messages;
+        building one costs more than a move, and a table needs only a few different ones."""
+        if table is None:
+            return None
+        if kind == "board":
+            verbs = tuple(ui.board_verbs(table))
+            if not verbs:
+                return None
+        elif kind == "turn":
+            verbs = tuple(ui.action_verbs(table))
+        else:
+            verbs = (kind,)
+        key = (kind, table.lang, *verbs)
+        view = board.views.get(key)
+        if view is None:
+            if kind == "board":
+                view = ui.board_view(table)
+            elif kind == "turn":
+                view = ui.action_view(table)
+            else:
+                view = ui.single_view(table.channel_id, kind, table.lang)
+            assert view is not None
+            board.views[key] = view
+        return view
+
     async def public(self, channel_id: int, text: str) -> None:
         board = self._board(channel_id)
         table = self.table(channel_id)
-        view = self._public_view(table, text) if table is not None else None
+        view = self._public_view(board, table, text) if table is not None else None
         chunks = _chunks(text)
         sent: discord.Message | None = None
         for i, chunk in enumerate(chunks):
@@ -237,9 +267,20 @@ class DiscordTransport:
         await board.channel.send(f"{self.mention(user_id)} {text}", delete_after=self.reply_seconds,
                                  allowed_mentions=NO_MASS_MENTIONS)
 
+    def wants_view(self, channel_id: int, user_id: int) -> bool:
+        """While a «Ver mis cartas» answer is shown (it is kept current), and in a discard phase
+        (the hand is DM'd with its pick buttons). Otherwise the button asks the table."""
+        if (channel_id, user_id) in self._ephemerals:
+            return True
+        if user_id in self.prefers_ephemeral:
+            return False
+        table = self.table(channel_id)
+        match = table.match if table is not None else None
+        return match is not None and not match.finished and \
+            match.hand.phase is Phase.DESCARTE
+
     async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
         key = (channel_id, user_id)
-        self._views[key] = text
         await self._maybe_prompt_discard(channel_id, user_id, text)
         ephemeral = self._ephemerals.get(key)
         if ephemeral is None:
@@ -256,10 +297,6 @@ class DiscordTransport:
         return f"<@{user_id}>"
 
     # --- the private paths --------------------------------------------------------------------
-
-    def last_view(self, channel_id: int, user_id: int) -> str | None:
-        """The latest private text the table gave for this user (their «Ver mis cartas»)."""
-        return self._views.get((channel_id, user_id))
 
     def remember_ephemeral(self, channel_id: int, user_id: int,
                            interaction: discord.Interaction[Any]) -> None:
@@ -325,7 +362,7 @@ class DiscordTransport:
 
     # --- which buttons go under a public message ----------------------------------------------
 
-    def _public_view(self, table: Table, text: str) -> discord.ui.View | None:
+    def _public_view(self, board: Board, table: Table, text: str) -> discord.ui.View | None:
         """Turn buttons under the message that names who speaks (or reminds them); «Revancha»
         under the match's end; «Volver» under «a bot plays for you»; «Ver mis cartas» under the
         «cannot DM you» notice. Decided from the rendered public lines, never from cards."""
@@ -334,25 +371,25 @@ class DiscordTransport:
         if match is None:
             return None
         if match.finished:
-            winner = match.view(0).match_winner
+            winner = match.winner
             if winner is not None:
                 line = render.t("match_won", lang, pair=render.pair_text(
                     winner, table.names(), table.players, lang))
                 if line in text:
-                    return ui.single_view(table.channel_id, "rematch", lang)
+                    return self.view(board, table, "rematch")
             return None
         seat = match.to_act
         occupant = table.seats[seat] if seat is not None else None
         if occupant is not None and occupant.user_id is not None and not occupant.away:
             turn = render.t("turn", lang, name=occupant.name)
             if turn in text or self.mention(occupant.user_id) in text:
-                return ui.action_view(table)
+                return self.view(board, table, "turn")
         for person in table.seats:
             if person is not None and person.away and \
                     render.t("away", lang, name=person.name) in text:
-                return ui.single_view(table.channel_id, "back", lang)
+                return self.view(board, table, "back")
         if any(self.mention(user) in text for user in self.prefers_ephemeral):
-            return ui.single_view(table.channel_id, "cards", lang)
+            return self.view(board, table, "cards")
         return None
 
 

@@ -394,7 +394,7 @@ def action_verbs(table: Table) -> list[str]:
     seat = match.to_act if match is not None else None
     if match is None or seat is None or match.finished:
         return []
-    kinds = {action.kind for action in match.view(seat).legal}
+    kinds = {action.kind for action in match.legal_actions(seat)}
     verbs = {verb for kind in kinds for verb in _VERBS_BY_KIND.get(kind, ())}
     return [verb for verb in _VERB_ORDER if verb in verbs]
 

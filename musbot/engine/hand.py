@@ -658,16 +658,18 @@ class Hand:
 
     def view(self, seat: int, **match_info: Any) -> SeatView:
         """Exactly what ``seat`` may know (OpenSpiel's observer): its own cards, public events,
-        discard counts, declarations; every hand only after the showdown."""
+        discard counts, declarations; every hand only after the showdown. ``seat`` -1 is anyone
+        watching the table: no cards and no moves."""
+        public = seat < 0
         return SeatView(
-            seat=seat,
+            seat=-1 if public else seat,
             players=self.n,
             rules=self.rules,
             mano=self.mano,
             phase=self.phase.value,
             lance=self.lance if self.phase is _PH_LANCE else None,
             to_act=self.to_act,
-            cards=tuple(self.hands[seat]),
+            cards=() if public else tuple(self.hands[seat]),
             scores=(self.scores[0], self.scores[1]),
             target=self.target,
             discards=tuple(self._discard_rounds),
@@ -678,7 +680,7 @@ class Hand:
             eliminated=tuple(s for s in range(self.n) if self._eliminated[s])
             if self.phase is _PH_LANCE else (),
             speakers=self._speakers if self.phase is _PH_LANCE else (),
-            legal=self.legal_actions(seat),
+            legal=() if public else self.legal_actions(seat),
             history=tuple(self.events),
             revealed=tuple(tuple(h) for h in self.hands) if self._revealed else None,
             corrido=self.corrido,

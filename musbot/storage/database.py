@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 import aiosqlite
+import orjson
 
 from musbot.engine.rules import Rules
 
@@ -50,13 +51,11 @@ def _json(data: Any) -> str:
                       allow_nan=False)
 
 
-_state_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def _state_json(data: Mapping[str, Any]) -> str:
+def _state_json(data: Any) -> str:
     """A live table's state: compact and unsorted (rewritten after every action, compared
-    with nothing, so key order does not matter and sorting would only cost time)."""
-    return _state_encoder.encode(data)
+    with nothing, so key order does not matter). orjson, because this runs on every move of
+    every table: the standard encoder took a tenth of a busy bot's time here."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 _TOUCH_PLAYER = (
@@ -204,8 +203,8 @@ class Database(Connection):
         event loop is busy with other tables. The rows travel as one JSON array, so the statement
         text never changes: SQLite prepares it once (a statement per batch size would cache
         dozens of large prepared statements)."""
-        rows = json.dumps([[channel_id, guild_id, payload]
-                           for channel_id, guild_id, payload, _ in chunk], ensure_ascii=False)
+        rows = _state_json([[channel_id, guild_id, payload]
+                            for channel_id, guild_id, payload, _ in chunk])
         async with self._statement() as conn:
             returned = await conn.execute_fetchall(
                 "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at) "
@@ -230,7 +229,7 @@ class Database(Connection):
             rows = await conn.execute_fetchall(
                 "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
                 "ORDER BY channel_id")
-        return [LiveTable(c, g, json.loads(s), v, datetime.fromisoformat(u))
+        return [LiveTable(c, g, orjson.loads(s), v, datetime.fromisoformat(u))
                 for c, g, s, v, u in rows]
 
     async def load_table(self, channel_id: int) -> LiveTable | None:
@@ -238,7 +237,7 @@ class Database(Connection):
             rows = await conn.execute_fetchall(
                 "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
                 "WHERE channel_id = ?", (channel_id,))
-        return next((LiveTable(c, g, json.loads(s), v, datetime.fromisoformat(u))
+        return next((LiveTable(c, g, orjson.loads(s), v, datetime.fromisoformat(u))
                      for c, g, s, v, u in rows), None)
 
     async def delete_table(self, channel_id: int) -> bool:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
+
+
+class Alarm(Protocol):
+    """A pending :meth:`Clock.call_later`."""
+
+    def cancel(self) -> None: ...
 
 
 @runtime_checkable
@@ -15,6 +22,12 @@ class Clock(Protocol):
         ...
 
     async def sleep(self, seconds: float) -> None: ...
+
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Alarm:
+        """Runs ``callback`` (plain, not a coroutine) after ``seconds``. The turn timers use
+        this rather than a sleeping task: a table re-arms its timer on every move, and a
+        task per move (created, then cancelled) costs a busy bot more than the move itself."""
+        ...
 
 
 class RealClock:
@@ -26,6 +39,23 @@ class RealClock:
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Alarm:
+        return asyncio.get_running_loop().call_later(max(0.0, seconds), callback)
+
+
+class _ManualAlarm:
+    __slots__ = ("callback", "cancelled")
+
+    def __init__(self, callback: Callable[[], object]) -> None:
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def done(self) -> bool:
+        return self.cancelled
+
 
 class ManualClock:
     """A clock that moves only when :meth:`advance` is awaited: sleepers wake in time order, and
@@ -33,7 +63,7 @@ class ManualClock:
 
     def __init__(self, start: float = 0.0) -> None:
         self._now = start
-        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._sleepers: list[tuple[float, int, asyncio.Future[None] | _ManualAlarm]] = []
         self._seq = itertools.count()
 
     def now(self) -> float:
@@ -44,20 +74,30 @@ class ManualClock:
         heapq.heappush(self._sleepers, (self._now + max(0.0, seconds), next(self._seq), future))
         await future
 
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Alarm:
+        alarm = _ManualAlarm(callback)
+        heapq.heappush(self._sleepers, (self._now + max(0.0, seconds), next(self._seq), alarm))
+        return alarm
+
     @property
     def sleepers(self) -> int:
-        """How many sleeps are pending (cancelled ones excluded)."""
+        """How many sleeps and alarms are pending (cancelled ones excluded)."""
         return sum(1 for _, _, f in self._sleepers if not f.done())
 
     async def advance(self, seconds: float) -> None:
         target = self._now + seconds
         await settle()
         while self._sleepers and self._sleepers[0][0] <= target:
-            when, _, future = heapq.heappop(self._sleepers)
+            when, _, waiter = heapq.heappop(self._sleepers)
             self._now = max(self._now, when)
-            if not future.done():
-                future.set_result(None)
-                await settle()
+            if waiter.done():
+                continue
+            if isinstance(waiter, _ManualAlarm):
+                waiter.cancelled = True  # fired: no longer pending
+                waiter.callback()
+            else:
+                waiter.set_result(None)
+            await settle()
         self._now = target
         await settle()
 

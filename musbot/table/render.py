@@ -27,10 +27,14 @@ PAIR_LABELS = ("1", "2")
 
 def t(key: str, lang: str = "es", **params: Any) -> str:
     """One sentence of the table catalog, Spanish when the language lacks it."""
+    return _template(key, lang).format(**params)
+
+
+@functools.cache
+def _template(key: str, lang: str) -> str:
     cat = catalog(lang)
     table: Mapping[str, str] = getattr(cat, "TABLE", {})
-    template = table.get(key) or catalog("es").TABLE[key]
-    return str(template).format(**params)
+    return str(table.get(key) or catalog("es").TABLE[key])
 
 
 def card_text(card: Card) -> str:
@@ -193,6 +197,8 @@ def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) ->
 
 def public_view(view: SeatView) -> SeatView:
     """A view with no cards and no legal moves: anything rendered from it is safe to publish."""
+    if view.seat == -1 and not view.cards and not view.legal:
+        return view  # the engine's own public view (``match.view(-1)``)
     return dataclasses.replace(view, seat=-1, cards=(), legal=())
 
 
@@ -228,8 +234,7 @@ def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], r
                 lang: str = "es") -> str:
     """The table at a glance: seats by pair, score, lance, standing bet, whose turn. ``view`` is
     stripped with :func:`public_view` first, so no card can slip in."""
-    lines = [rules_text(rules, lang)]
-    lines += seats_lines(names, notes, rules.jugadores, lang)
+    lines = [_status_head(rules, tuple(names.items()), tuple(notes.items()), lang)]
     if view is None:
         lines.append(t("status_waiting", lang))
         return "\n".join(lines)
@@ -253,6 +258,15 @@ def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], r
     if v.to_act is not None:
         lines.append(t("status_turn", lang, name=name_of(v.to_act, names, lang)))
     return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=4096)
+def _status_head(rules: Rules, names: tuple[tuple[int, str], ...],
+                 notes: tuple[tuple[int, str], ...], lang: str) -> str:
+    """The variants and the seats: the same at every edit of a table message until someone sits
+    down or leaves, and a busy bot edits a thousand table messages a second."""
+    return "\n".join([rules_text(rules, lang),
+                      *seats_lines(dict(names), dict(notes), rules.jugadores, lang)])
 
 
 # --- private ------------------------------------------------------------------------------------

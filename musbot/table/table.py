@@ -13,7 +13,7 @@ import logging
 import random
 import unicodedata
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,7 +23,7 @@ from musbot.engine import events as ev
 from musbot.engine.senas import Sena, parse_sena, senas_posibles
 
 from . import render
-from .clock import Clock, RealClock
+from .clock import Alarm, Clock, RealClock
 from .transport import DmClosed, Transport
 
 log = logging.getLogger(__name__)
@@ -137,6 +137,9 @@ class Table:
         self._on_close = on_close
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
+        """A timer's reminder or expiry while it runs (it takes the lock like a command)."""
+        self._alarm: Alarm | None = None
+        """The pending reminder or expiry of the turn timer."""
         self._turn = 0
         """Bumped on every applied action: a timer only fires for the turn it was armed for."""
         self._senas = _HandSenas()
@@ -163,7 +166,7 @@ class Table:
 
     def status(self) -> str:
         """The public table status (seats, pairs, score, lance, bet, turn)."""
-        view = self.match.view(0) if self.match is not None else None
+        view = self.match.view(-1) if self.match is not None else None
         return render.status_text(view, self.names(), self._notes(), self.rules, self.lang)
 
     def private_text(self, user_id: int) -> str:
@@ -613,13 +616,15 @@ class Table:
         if not delivered and not occupant.dm_warned:
             occupant.dm_warned = True
             await self._say("dm_closed", mention=self.transport.mention(occupant.user_id))
-        await self._view(occupant.user_id, text)
+        if self.transport.wants_view(self.channel_id, occupant.user_id):
+            await self._view(occupant.user_id, text)
 
     async def _update_view(self, seat: int) -> None:
         occupant = self.seats[seat]
         if occupant is None or occupant.user_id is None or self.match is None:
             return
-        await self._view(occupant.user_id, self._private_text(seat))
+        if self.transport.wants_view(self.channel_id, occupant.user_id):
+            await self._view(occupant.user_id, self._private_text(seat))
 
     def _private_text(self, seat: int) -> str:
         assert self.match is not None
@@ -648,29 +653,48 @@ class Table:
         occupant = self.seats[seat] if seat is not None else None
         if seat is None or occupant is None or occupant.bot_plays:
             return
-        self._timer = asyncio.get_running_loop().create_task(self._run_timer(self._turn, seat))
+        seconds = self.turn_seconds or DEFAULT_TURN_SECONDS
+        turn = self._turn
+        if seconds > REMINDER_SECONDS:
+            self._alarm = self.clock.call_later(
+                seconds - REMINDER_SECONDS, lambda: self._ring(self._remind(turn, seat)))
+        else:
+            self._alarm = self.clock.call_later(
+                seconds, lambda: self._ring(self._time_up(turn, seat)))
+
+    def _ring(self, work: Coroutine[Any, Any, None]) -> None:
+        """An alarm went off: its work runs as a task, which holds the lock like any command."""
+        self._alarm = None
+        self._timer = asyncio.get_running_loop().create_task(work)
 
     def _cancel_timer(self) -> None:
+        alarm, self._alarm = self._alarm, None
+        if alarm is not None:
+            alarm.cancel()
         task, self._timer = self._timer, None
         # The timer re-arms itself after an expiry: it must not cancel its own task.
         if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
 
-    async def _run_timer(self, turn: int, seat: int) -> None:
+    async def _remind(self, turn: int, seat: int) -> None:
         try:
-            seconds = self.turn_seconds or DEFAULT_TURN_SECONDS
-            if seconds > REMINDER_SECONDS:
-                await self.clock.sleep(seconds - REMINDER_SECONDS)
-                async with self._lock:
-                    occupant = self.seats[seat]
-                    if (turn != self._turn or self.state != "playing" or occupant is None
-                            or occupant.user_id is None):
-                        return
-                    await self._say("reminder", mention=self.transport.mention(occupant.user_id),
-                                    seconds=int(REMINDER_SECONDS))
-                await self.clock.sleep(REMINDER_SECONDS)
-            else:
-                await self.clock.sleep(seconds)
+            async with self._lock:
+                occupant = self.seats[seat]
+                if (turn != self._turn or self.state != "playing" or occupant is None
+                        or occupant.user_id is None):
+                    return
+                await self._say("reminder", mention=self.transport.mention(occupant.user_id),
+                                seconds=int(REMINDER_SECONDS))
+                if turn == self._turn and self._alarm is None:
+                    self._alarm = self.clock.call_later(
+                        REMINDER_SECONDS, lambda: self._ring(self._time_up(turn, seat)))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a timer must never die silently nor take the table down
+            log.exception("turn timer failed on table %s", self.channel_id)
+
+    async def _time_up(self, turn: int, seat: int) -> None:
+        try:
             async with self._lock:
                 if turn == self._turn and self.state == "playing":
                     await self._expire(seat)

@@ -34,9 +34,16 @@ class Transport(Protocol):
         in the channel addressed to them."""
         ...
 
+    def wants_view(self, channel_id: int, user_id: int) -> bool:
+        """Whether :meth:`update_view` would show the text now. Rendering four private texts
+        after every move is most of a busy table's work, and a transport that shows the text
+        on demand (Discord's «Ver mis cartas» asks the table) needs it only while something
+        displays it."""
+        ...
+
     async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
-        """The user's private «Ver mis cartas» text changed (new cards, a seña, their turn).
-        Transports that show it on demand may just remember it."""
+        """The user's private «Ver mis cartas» text changed (new cards, a seña, their turn);
+        called only when :meth:`wants_view` says so."""
         ...
 
     def mention(self, user_id: int) -> str:

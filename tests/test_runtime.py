@@ -1,0 +1,55 @@
+"""The garbage-collector policy of a long-running bot (musbot.runtime, issue 6): young
+collections only on CPython's account, full ones on a schedule."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from musbot import runtime
+
+
+@pytest.fixture
+def restore_gc() -> Iterator[None]:
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+def test_tune_gc_leaves_only_young_collections_automatic(restore_gc: None) -> None:
+    runtime.tune_gc()
+    young, middle, full = gc.get_threshold()
+    assert 0 < young and middle >= 10**6 and full >= 10**6
+    assert gc.get_freeze_count() > 0  # start-up's objects are out of every later collection
+
+
+async def test_full_collections_run_on_the_schedule(restore_gc: None) -> None:
+    runtime.tune_gc()
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    seen: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    Cycle()  # unreachable at once, but only a collection frees a cycle
+    gc.callbacks.append(watch)
+    try:
+        task = asyncio.create_task(runtime.collect_periodically(0.01))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    finally:
+        gc.callbacks.remove(watch)
+    assert 2 in seen, "a full collection ran"
+    assert not any(isinstance(o, Cycle) for o in gc.get_objects())
+    assert runtime.full_collection() >= 0
