@@ -23,7 +23,7 @@ def restore_gc() -> Iterator[None]:
 def test_tune_gc_leaves_only_young_collections_automatic(restore_gc: None) -> None:
     runtime.tune_gc()
     young, middle, full = gc.get_threshold()
-    assert 0 < young and middle >= 10**6 and full >= 10**6
+    assert young > 0 and middle >= 10**6 and full >= 10**6
     assert gc.get_freeze_count() > 0  # start-up's objects are out of every later collection
 
 
