@@ -379,6 +379,37 @@ async def test_record_hand_is_idempotent_but_refuses_a_different_hand(db: Databa
     assert len(await db.match_hands(match_id)) == 1
 
 
+async def test_a_finished_hand_is_stored_in_one_trip_and_a_bad_one_leaves_nothing(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 6: while a hand's rows are written every table's save waits for the connection, so
+    the hand, its ledger, its órdagos and its game go to the database thread in one trip."""
+    match_id = await db.start_match(four())
+    conn = db._require()
+    trips = 0
+    execute = conn._execute
+
+    async def counted(*args: object, **kwargs: object) -> object:
+        nonlocal trips
+        trips += 1
+        return await execute(*args, **kwargs)
+
+    monkeypatch.setattr(conn, "_execute", counted)
+    steps = [{"pair": 1, "tantos": 0, "lance": "grande", "kind": "ordago"}]
+    ordago = [[0, "no hay mus"], [0, "órdago"], [1, "no quiero"], [3, "quiero"]]
+    await db.record_hand(match_id, 1, *hand([12, 40], game_winner=1, actions=ordago,
+                                            ledger=steps))
+    assert trips == 1
+    bad = hand([1, 0], ledger=[{"pair": 0}])
+    with pytest.raises(ValueError, match=r"hand 2 is not a REPLAY\.md"):
+        await db.record_hand(match_id, 2, *bad)
+    monkeypatch.undo()
+    assert len(await db.match_hands(match_id)) == 1  # rolled back: no hand 2
+    async with db._read() as conn_:
+        [(games,)] = await conn_.execute_fetchall("SELECT COUNT(*) FROM games")
+        [(ordagos,)] = await conn_.execute_fetchall("SELECT COUNT(*) FROM ordagos")
+    assert (games, ordagos) == (1, 1)
+
+
 async def test_start_match_with_a_key_is_retryable(db: Database) -> None:
     first = await db.start_match(four(), key="table-100-match-1")
     assert await db.start_match(four(), key="table-100-match-1") == first

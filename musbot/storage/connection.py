@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import NoReturn, Self
+from typing import NoReturn, Self, TypeVar
 
 import aiosqlite
 
@@ -30,6 +30,8 @@ from .errors import (
     ForeignDatabase,
     StorageError,
 )
+
+T = TypeVar("T")
 
 DEFAULT_PATH = Path("data/musbot.db")
 
@@ -269,6 +271,38 @@ class Connection:
             except BaseException:
                 await self._rollback(conn)
                 raise
+
+    async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Runs ``work`` with the raw connection on the database thread, in one trip. Every
+        awaited statement is a trip, and each trip's answer waits for a turn of a busy event
+        loop; a write of several statements (a finished hand: the hand, its ledger, its
+        órdagos, the game) would hold the connection for several turns while every table's
+        save waits behind it. The caller holds the lock (inside :meth:`_tx` or
+        :meth:`_tx_in_thread`). aiosqlite has no public call for this: its worker queue
+        (``_execute``) is used here and nowhere else."""
+        conn = self._require()
+        return await conn._execute(work, conn._conn)
+
+    async def _tx_in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """One write transaction run entirely on the database thread (see :meth:`_in_thread`):
+        committed if ``work`` returns, rolled back if it raises."""
+
+        def transaction(raw: sqlite3.Connection) -> T:
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                out = work(raw)
+            except BaseException:
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK")
+                raise
+            raw.execute("COMMIT")
+            return out
+
+        async with self._lock:
+            try:
+                return await self._in_thread(transaction)
+            except sqlite3.Error as exc:
+                self._reraise(exc)
 
     @staticmethod
     async def _rollback(conn: aiosqlite.Connection) -> None:

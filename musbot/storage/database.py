@@ -320,8 +320,8 @@ class Database(Connection):
         """Store a finished hand (REPLAY.md transcript and result), its ledger and órdagos, and
         the game it ended, if any. Recording the same hand again is a no-op (safe to retry after a
         crash); a different hand under the same number is refused."""
-        async with self._tx() as conn:
-            return await self._insert_hand(conn, match_id, number, transcript, result)
+        return await self._tx_in_thread(
+            lambda raw: self._insert_hand(raw, match_id, number, transcript, result))
 
     async def record_finished_match(
         self,
@@ -363,7 +363,9 @@ class Database(Connection):
             match_id = await self._insert_match(conn, seats, rules, channel_id, guild_id,
                                                 league_id, None)
             for number, (transcript, result) in enumerate(hands, start=1):
-                await self._insert_hand(conn, match_id, number, transcript, result)
+                await self._in_thread(
+                    lambda raw, n=number, t=transcript, r=result:  # type: ignore[misc]
+                    self._insert_hand(raw, match_id, n, t, r))
             return match_id, await self._finish(conn, match_id, winner_team, final_score)
 
     async def _insert_match(
@@ -424,16 +426,16 @@ class Database(Connection):
             raise MatchFinished(match_id)
         return rows[0]
 
-    async def _insert_hand(self, conn: aiosqlite.Connection, match_id: int, number: int,
-                           transcript: Mapping[str, Any], result: Mapping[str, Any]) -> int:
+    def _insert_hand(self, raw: sqlite3.Connection, match_id: int, number: int,
+                     transcript: Mapping[str, Any], result: Mapping[str, Any]) -> int:
+        """Runs on the database thread (:meth:`_in_thread`): a hand ends every few seconds at
+        every table, and its rows go in one trip."""
         transcript_json, result_json = _json(transcript), _json(result)
-        # One query for the match (open?), the same hand stored before, and the games so far:
-        # every statement is a trip to the database thread while the connection is held.
-        found = list(await conn.execute_fetchall(
+        found = raw.execute(
             "SELECT m.ended_at, h.hand_id, h.transcript, h.result,"
             " (SELECT COUNT(*) FROM games g WHERE g.match_id = m.match_id)"
             " FROM matches m LEFT JOIN hands h ON h.match_id = m.match_id AND h.number = ?"
-            " WHERE m.match_id = ?", (number, match_id)))
+            " WHERE m.match_id = ?", (number, match_id)).fetchall()
         if not found:
             raise UnknownMatch(match_id)
         ended_at, hand_id, old_transcript, old_result, games = found[0]
@@ -444,16 +446,10 @@ class Database(Connection):
                 raise ConflictingHand(match_id, number)
             return int(hand_id)
         game_number = int(games) + 1
-        cursor = await conn.execute(
-            "INSERT INTO hands (match_id, number, game_number, transcript, result, recorded_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (match_id, number, game_number, transcript_json, result_json, self._now()))
-        hand_id = cursor.lastrowid
-        assert hand_id is not None
         try:
-            steps = [(hand_id, i, int(s["pair"]), int(s["tantos"]), str(s["lance"]),
-                      str(s["kind"])) for i, s in enumerate(result.get("ledger", ()))]
-            ordagos = [(hand_id, match_id, o.caller_seat, o.accepter_seat, o.lance, o.winner_team)
+            steps = [(i, int(s["pair"]), int(s["tantos"]), str(s["lance"]), str(s["kind"]))
+                     for i, s in enumerate(result.get("ledger", ()))]
+            ordagos = [(o.caller_seat, o.accepter_seat, o.lance, o.winner_team)
                        for o in find_ordagos(transcript, result)]
             game = None
             if result.get("game_winner") is not None:
@@ -462,19 +458,25 @@ class Database(Connection):
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"hand {number} is not a REPLAY.md transcript and result: "
                              f"{exc!r}") from exc
+        hand_id = raw.execute(
+            "INSERT INTO hands (match_id, number, game_number, transcript, result, recorded_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (match_id, number, game_number, transcript_json, result_json, self._now())).lastrowid
+        assert hand_id is not None
         if steps:
-            await conn.executemany(
+            raw.executemany(
                 "INSERT INTO ledger (hand_id, step, pair, tantos, lance, kind)"
-                " VALUES (?, ?, ?, ?, ?, ?)", steps)
+                " VALUES (?, ?, ?, ?, ?, ?)", [(hand_id, *step) for step in steps])
         if ordagos:
-            await conn.executemany(
+            raw.executemany(
                 "INSERT INTO ordagos (hand_id, match_id, caller_seat, accepter_seat, lance,"
-                " winner_team) VALUES (?, ?, ?, ?, ?, ?)", ordagos)
+                " winner_team) VALUES (?, ?, ?, ?, ?, ?)",
+                [(hand_id, match_id, *o) for o in ordagos])
         if game is not None:
-            await conn.execute(
+            raw.execute(
                 "INSERT INTO games (match_id, number, winner_team, score_0, score_1)"
                 " VALUES (?, ?, ?, ?, ?)", game)
-        return hand_id
+        return int(hand_id)
 
     async def _finish(self, conn: aiosqlite.Connection, match_id: int, winner_team: int,
                       final_score: Mapping[str, Any] | None,
