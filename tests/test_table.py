@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 from table_helpers import ANY_CARD, make_table, play_humans, seat_humans
 
-from musbot.engine import MUS, NO_HAY_MUS, Rules
+from musbot.ai import Player
+from musbot.engine import MUS, NO_HAY_MUS, Rules, SeatView
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, senas_posibles
 from musbot.table import Seat, TableError, TableManager
@@ -135,6 +137,41 @@ async def test_bots_alone_play_a_whole_match() -> None:
     await table.start()
     assert table.state == "finished"
     assert any("Se enseñan las cartas" in t for t in transport.public_texts())
+
+
+async def test_bots_learn_how_every_hand_ended_from_their_own_seat() -> None:
+    """Issue 5: a bot with ``hand_over`` gets, after each hand, its own seat's view of it (the
+    showdown's hands only if there was one), as a person at the table sees it."""
+    table, _, _ = make_table(2, rules=Rules(juegos=1), bots_alone=True)
+    for _ in range(4):
+        await table.add_bot()
+    heard: dict[int, list[SeatView]] = {seat: [] for seat in range(4)}
+
+    class Listening:
+        def __init__(self, seat: int, inner: Player) -> None:
+            self.seat, self.inner, self.level = seat, inner, inner.level
+
+        def decide(self, *args: Any) -> Any:
+            return self.inner.decide(*args)
+
+        def choose_senas(self, *args: Any) -> Any:
+            return self.inner.choose_senas(*args)
+
+        def hand_over(self, view: SeatView) -> None:
+            heard[self.seat].append(view)
+
+    for seat, occupant in enumerate(table.seats):
+        assert occupant is not None and occupant.bot is not None
+        occupant.bot = Listening(seat, occupant.bot)
+    await table.start()
+    assert table.state == "finished" and table.match is not None
+    hands = table.match.hand_number
+    for seat, views in heard.items():
+        assert [v.hand_number for v in views] == list(range(1, hands + 1))
+        for view in views:
+            assert view.seat == seat and view.phase == "terminada"
+            shown = any(isinstance(e, ev.Showdown) for e in view.history)
+            assert (view.revealed is not None) == shown
 
 
 @pytest.mark.parametrize("players", [2, 6])

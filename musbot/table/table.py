@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS, Player, SenaSeen, make_player
-from musbot.engine import Action, Match, MusError, Rules, SeatView, Shuffler, secure_shuffle
+from musbot.engine import (
+    Action,
+    Hand,
+    Match,
+    MusError,
+    Rules,
+    SeatView,
+    Shuffler,
+    secure_shuffle,
+)
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, parse_sena, senas_posibles
 
@@ -521,10 +530,24 @@ class Table:
         if hand.finished:
             self._record("hand", number=number, transcript=hand.transcript(),
                          result=hand.result())
+            self._hand_over(hand, number)
         if match.winner is not None:
             rated = not (self.match_info or {}).get("bot_took_over", False)
             self._record("finish", winner=match.winner, summary=match.summary(), rated=rated)
         return events
+
+    def _hand_over(self, hand: Hand, number: int) -> None:
+        """Bots that learn from showdowns (``hand_over``, see :class:`~musbot.ai.Player`) get
+        their own seat's view of the hand just ended, as a person at the table sees it. What
+        they learn lives in memory only: a restored table's bots start afresh."""
+        for seat, occupant in enumerate(self.seats):
+            hook = getattr(occupant.bot, "hand_over", None) if occupant is not None else None
+            if hook is None:
+                continue
+            try:
+                hook(hand.view(seat, hand_number=number))
+            except Exception:  # a bot's bookkeeping must never stop the table
+                log.exception("bot hand_over failed on table %s", self.channel_id)
 
     def _new_cards(self, events: list[ev.Event]) -> None:
         """Señas speak about cards: new cards, new señas; a new hand may warn of closed DMs
