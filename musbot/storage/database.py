@@ -67,6 +67,19 @@ _TOUCH_PLAYER = (
 
 SAVE_CHUNK = 500
 """Saves per statement at most, so one statement never holds the connection for long."""
+_SAVE_CHUNK_SQL = (
+    "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at) "
+    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),"
+    " json_extract(value, '$[2]'), 1, ? FROM json_each(?) WHERE true "
+    "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
+    " state = excluded.state, version = version + 1, updated_at = excluded.updated_at "
+    "RETURNING channel_id, version")
+
+
+def _answer_saves(chunk: list[_PendingSave], versions: list[int]) -> None:
+    for (*_, done), version in zip(chunk, versions, strict=True):
+        if not done.done():
+            done.set_result(version)
 
 _PendingSave = tuple[int, "int | None", str, "asyncio.Future[int]"]
 """A queued :meth:`Database.save_table`: channel, guild, state JSON, the caller's future."""
@@ -205,23 +218,29 @@ class Database(Connection):
         dozens of large prepared statements)."""
         rows = _state_json([[channel_id, guild_id, payload]
                             for channel_id, guild_id, payload, _ in chunk])
-        async with self._statement() as conn:
-            returned = await conn.execute_fetchall(
-                "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at) "
-                "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),"
-                " json_extract(value, '$[2]'), 1, ? FROM json_each(?) WHERE true "
-                "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
-                " state = excluded.state, version = version + 1,"
-                " updated_at = excluded.updated_at "
-                "RETURNING channel_id, version", (self._now(), rows))
-        # RETURNING's order is unspecified; a table saved twice in one chunk (never from one
-        # table's lock) gets its versions in the order it asked.
-        found: dict[int, list[int]] = {}
-        for channel_id, version in returned:
-            found.setdefault(channel_id, []).append(int(version))
-        for versions in found.values():
-            versions.sort(reverse=True)
-        return [found[channel_id].pop() for channel_id, *_ in chunk]
+        params = (self._now(), rows)
+        loop = asyncio.get_running_loop()
+
+        def write(raw: sqlite3.Connection) -> list[int]:
+            returned = raw.execute(_SAVE_CHUNK_SQL, params).fetchall()  # committed when done
+            # RETURNING's order is unspecified; a table saved twice in one chunk (never from one
+            # table's lock) gets its versions in the order it asked.
+            found: dict[int, list[int]] = {}
+            for channel_id, version in returned:
+                found.setdefault(channel_id, []).append(int(version))
+            for versions in found.values():
+                versions.sort(reverse=True)
+            versions = [found[channel_id].pop() for channel_id, *_ in chunk]
+            # The savers are answered straight from here: one turn of the event loop sooner
+            # than through this coroutine, which a busy loop resumes a turn later still.
+            loop.call_soon_threadsafe(_answer_saves, chunk, versions)
+            return versions
+
+        async with self._lock:
+            try:
+                return await self._in_thread(write)
+            except sqlite3.Error as exc:
+                self._reraise(exc)
 
     async def load_tables(self) -> list[LiveTable]:
         """Every saved table, to restore them at start-up."""
