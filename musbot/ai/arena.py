@@ -3,7 +3,8 @@
 A game is fully determined by ``(seed, index)``: the deck, the bots' rng and which pair sits
 where all derive from it, so the figures are the same whatever the number of worker processes.
 Bots get exactly what a table gives them — the seat's view and the señas that reached the seat
-(delivered as :class:`musbot.table.Table` does, caught by an opponent at the rules' rate).
+(delivered as :class:`musbot.table.Table` does, caught by an opponent at the rules' rate), and
+after each hand the seat's view of it, showdown included, for bots that learn (``hand_over``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from musbot.engine import Match, Rules, seeded_shuffler
+from musbot.engine import Hand, Match, Rules, seeded_shuffler
 from musbot.engine import events as ev
 from musbot.engine.senas import senas_posibles
 
@@ -75,7 +76,10 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
             raise AssertionError(f"{players[seat].level} played illegal {action} "
                                  f"(legal {view.legal})")
         number = match.hand_number
+        hand = match.hand
         events = match.apply(seat, action)
+        if hand.finished:
+            _hand_over(hand, number, players)
         if match.finished:
             scores = match.hand.scores
             result.a_won = match.winner == team_a
@@ -89,6 +93,16 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
         if match.hand_number != number:
             result.hands += 1
     raise AssertionError("a game of bots should end")
+
+
+def _hand_over(hand: Hand, number: int, players: list[Player]) -> None:
+    """Each bot that learns from showdowns (the optional ``hand_over`` of
+    :class:`~musbot.ai.base.Player`) sees its own seat's view of the hand just ended, as a
+    person at the table does: every hand if there was a showdown, nobody else's otherwise."""
+    for seat, player in enumerate(players):
+        hook = getattr(player, "hand_over", None)
+        if hook is not None:
+            hook(hand.view(seat, hand_number=number))
 
 
 def _senas(match: Match, players: list[Player], rules: Rules,

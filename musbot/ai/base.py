@@ -2,7 +2,8 @@
 
 A player never receives the engine's state, only :class:`~musbot.engine.SeatView` (own cards and
 public history) and the señas that reached its seat, so an AI cannot cheat by construction and a
-stronger level plugs in by implementing the same two methods.
+stronger level plugs in by implementing the same two methods (and, to learn from showdowns, the
+optional ``hand_over``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ class Player(Protocol):
     def choose_senas(self, view: SeatView, rng: random.Random) -> list[Sena]:
         """Señas to send the partner now, among those the hand shows (the table checks)."""
         ...
+
+    # Optional, so not part of the protocol's required members: ``hand_over(view) -> None``,
+    # called by the table and the bench after every hand with the seat's own view of the hand
+    # just finished (``revealed`` holds every hand after a showdown). A bot learns there what a
+    # person at the table learns: how the others' words matched their cards. Callers look it
+    # up with ``getattr`` so bots without it are skipped; what it learns lives only in memory.
 
 
 SENA_PRIORITY: tuple[Sena, ...] = (
