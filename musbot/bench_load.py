@@ -309,12 +309,11 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     from musbot.discordio.memory import MemoryClient
     from musbot.runtime import full_collection, tune_gc
     from musbot.storage import Database
-    from musbot.storage.connection import BOT_CHECKPOINT_SECONDS
     from musbot.table.persist import start_persistence
 
     rules = Rules()
     path = folder / "load.db"
-    db = await Database.open(path, checkpoint_seconds=BOT_CHECKPOINT_SECONDS)  # as the bot
+    db = await Database.open(path)
     client = MemoryClient()
     transport, manager = _manager(client)
     await start_persistence(db, manager, announce=False)

@@ -22,7 +22,6 @@ from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.texts import dt
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database
-from musbot.storage.connection import BOT_CHECKPOINT_SECONDS
 from musbot.table import Clock, TableManager
 from musbot.table.persist import TablePersister, start_persistence
 
@@ -136,7 +135,7 @@ class MusBot(commands.Bot):
         path = self.config.db_path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = await Database.open(path, checkpoint_seconds=BOT_CHECKPOINT_SECONDS)
+            self.db = await Database.open(path)
             self.persister = await start_persistence(self.db, self.tables, announce=False)
         except Exception:
             log.exception("database %s unavailable: tables will not survive a restart", path)

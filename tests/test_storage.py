@@ -17,7 +17,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from musbot.engine.match import Match
@@ -599,44 +598,3 @@ async def test_a_failed_group_save_fails_its_callers_and_the_next_ones_still_wor
         await asyncio.gather(db.save_table(1, 1, {"x": 1}), db.save_table(2, 1, {"x": 2}))
     await db.connect()
     assert await db.save_table(1, 1, {"x": 1}) == 1
-
-
-async def test_background_checkpoints_keep_the_log_short(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 6: with ``checkpoint_seconds`` the commits never checkpoint (a commit that finds the
-    log full would copy megabytes while every table's save waits); a second connection does it
-    in the background, and closing stops it."""
-    checkpoints = 0
-    execute = aiosqlite.Connection.execute
-
-    def spy(conn: aiosqlite.Connection, sql: str, *args: object) -> object:
-        nonlocal checkpoints
-        checkpoints += sql == "PRAGMA wal_checkpoint(PASSIVE)"
-        return execute(conn, sql, *args)
-
-    monkeypatch.setattr(aiosqlite.Connection, "execute", spy)
-    db = await Database.open(tmp_path / "musbot.db", checkpoint_seconds=0.02)
-    try:
-        async with db._read() as conn:
-            [(automatic,)] = await conn.execute_fetchall("PRAGMA wal_autocheckpoint")
-        assert automatic == 0
-        for i in range(50):
-            await db.save_table(i, 1, {"padding": "x" * 3000, "i": i})
-        await asyncio.sleep(0.2)
-        assert checkpoints >= 2, "the background connection checkpoints on its clock"
-        await db.save_table(0, 1, {"i": 0})  # the log was copied: this commit restarts it
-        async with db._statement() as conn:
-            [(busy, frames, copied)] = await conn.execute_fetchall(
-                "PRAGMA wal_checkpoint(PASSIVE)")
-        assert busy == 0 and 0 < frames < 10 and copied == frames
-        task = db._checkpointer
-        assert task is not None and not task.done()
-    finally:
-        await db.close()
-    assert task.done() and db._checkpointer is None
-    monkeypatch.undo()
-    async with Database(tmp_path / "musbot.db") as again:  # plain: SQLite checkpoints itself
-        assert len(await again.load_tables()) == 50
-        async with again._read() as conn:
-            [(automatic,)] = await conn.execute_fetchall("PRAGMA wal_autocheckpoint")
-        assert automatic == 1000

@@ -9,8 +9,6 @@ starting the wrong version of the bot.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import os
 import re
 import sqlite3
@@ -34,12 +32,8 @@ from .errors import (
 )
 
 T = TypeVar("T")
-log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/musbot.db")
-BOT_CHECKPOINT_SECONDS = 1.0
-"""How often a running bot checkpoints its database in the background (see
-:attr:`Connection.checkpoint_seconds`): a second's log is a few megabytes at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,20 +97,13 @@ class Connection:
         *,
         busy_timeout: float = 5.0,
         clock: Callable[[], datetime] = utcnow,
-        checkpoint_seconds: float | None = None,
     ) -> None:
         self.path = Path(path)
         self.busy_timeout = busy_timeout
         """Seconds to wait for another process's lock before :class:`DatabaseLocked`."""
-        self.checkpoint_seconds = checkpoint_seconds
-        """With a number, the write-ahead log is copied into the database by a second connection
-        on its own thread, that often, instead of by whichever commit finds the log full: such a
-        commit writes and syncs megabytes while every table's save waits for it (``musbot bench
-        load`` measured commits of 50–70 ms). None: SQLite's automatic checkpoints."""
         self._clock = clock
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
-        self._checkpointer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -125,10 +112,8 @@ class Connection:
         *,
         busy_timeout: float = 5.0,
         clock: Callable[[], datetime] = utcnow,
-        checkpoint_seconds: float | None = None,
     ) -> Self:
-        db = cls(path, busy_timeout=busy_timeout, clock=clock,
-                 checkpoint_seconds=checkpoint_seconds)
+        db = cls(path, busy_timeout=busy_timeout, clock=clock)
         await db.connect()
         return db
 
@@ -151,51 +136,15 @@ class Connection:
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             await self._prepare(conn)
-            if self.checkpoint_seconds is not None:
-                checkpointer = await aiosqlite.connect(self.path, isolation_level=None)
-                try:
-                    await checkpointer.execute(
-                        f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-                    await conn.execute("PRAGMA wal_autocheckpoint = 0")
-                except BaseException:
-                    await checkpointer.close()
-                    raise
-                self._checkpointer = asyncio.get_running_loop().create_task(
-                    self._checkpoints(checkpointer, conn, self.checkpoint_seconds))
         except BaseException:
             await conn.close()
             raise
         self._conn = conn
 
     async def close(self) -> None:
-        task, self._checkpointer = self._checkpointer, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            await conn.close()  # the last connection out checkpoints the log
-
-    async def _checkpoints(self, checkpointer: aiosqlite.Connection,
-                           writer: aiosqlite.Connection, seconds: float) -> None:
-        """Copies the log into the database every ``seconds`` without stopping the writer (a
-        passive checkpoint takes no lock a commit needs). If it fails, the writer's automatic
-        checkpoints come back, so the log never grows without end."""
-        try:
-            while True:
-                await asyncio.sleep(seconds)
-                await checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.warning("background checkpoints of %s stopped; SQLite's own take over",
-                        self.path, exc_info=True)
-            with contextlib.suppress(Exception):
-                await writer.execute("PRAGMA wal_autocheckpoint = 1000")
-        finally:
-            with contextlib.suppress(Exception):
-                await checkpointer.close()
+            await conn.close()
 
     async def backup(self, dest: str | os.PathLike[str]) -> Path:
         """A consistent, compacted copy of the database at ``dest`` (which must not exist), taken
