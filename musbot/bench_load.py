@@ -27,7 +27,8 @@ measured once after the open loop, with every table live, and reported apart
 (``gc_scheduled_full_ms``). At the end the live tables are restored from the database into a
 fresh manager, as at a restart (``restore_s``).
 
-Latencies are wall-clock (they include waiting for the SQLite thread); CPU figures are this
+Latencies are wall-clock (they include waiting for the SQLite thread; ``save_ms_p50``/``p99``
+time the tables' save hook alone, the wait for the state to be committed); CPU figures are this
 process's CPU time, so another busy process on the machine shows in the first, not the second.
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
 bookkeeping (a few bytes per action) included.
@@ -47,7 +48,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,31 @@ class GcPauses:
                     round(max((p for g, p in self.pauses if g == gen), default=0.0) * 1000, 2)
                     for gen in range(3)],
                 "gc_total_s": round(sum(p for _, p in self.pauses), 3)}
+
+
+class SaveTimes:
+    """Wraps the tables' save hook to time it during the open loop: how much of an action's
+    latency is the wait for its state to be committed (and its match records stored)."""
+
+    def __init__(self, save: Callable[[Any], Awaitable[None]]) -> None:
+        self.save = save
+        self.on = False
+        self.times: array.array[float] = array.array("d")
+
+    async def __call__(self, table: Any) -> None:
+        if not self.on:
+            await self.save(table)
+            return
+        start = time.perf_counter()
+        try:
+            await self.save(table)
+        finally:
+            self.times.append(time.perf_counter() - start)
+
+    def summary(self) -> dict[str, float]:
+        ordered = sorted(self.times)
+        return {"save_ms_p50": round(percentile(ordered, 50) * 1000, 3),
+                "save_ms_p99": round(percentile(ordered, 99) * 1000, 3)}
 
 
 @dataclass
@@ -316,7 +342,9 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     db = await Database.open(path)
     client = MemoryClient()
     transport, manager = _manager(client)
-    await start_persistence(db, manager, announce=False)
+    persister = await start_persistence(db, manager, announce=False)
+    saves = SaveTimes(persister.save)
+    manager.on_change = saves  # the tables opened below save through it
     gc.collect()
     rss_before = current_rss()
     setup = time.perf_counter()
@@ -331,7 +359,9 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     cpu_start = time.process_time()
     pauses = GcPauses()
     gc.callbacks.append(pauses)
+    saves.on = True
     open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
+    saves.on = False
     full_pause = full_collection()  # what the bot's scheduled full collection costs now
     rss_live = current_rss()
     if closed_seconds is None:
@@ -379,6 +409,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "latency_ms_p50": round(opened["p50"], 3),
         "latency_ms_p99": round(opened["p99"], 3),
         "latency_ms_max": round(opened["max"], 3),
+        **saves.summary(),
         "cpu_ms_per_action": round(open_phase.cpu / max(open_phase.actions, 1) * 1000, 3),
         "max_actions_per_s": round(closed_phase.actions / closed_phase.seconds, 1),
         "closed_seconds": round(closed_phase.seconds, 2),
@@ -430,7 +461,8 @@ def report(r: dict[str, Any]) -> str:
         f"  actions/s:        {r['actions_per_s']:>10,.1f} sustained ({r['actions']:,} actions"
         + (f", {r['unissued']:,} never issued: overloaded" if r["unissued"] else "") + ")",
         f"  latency:          p50 {r['latency_ms_p50']:.2f} ms, p99 {r['latency_ms_p99']:.2f} ms,"
-        f" max {r['latency_ms_max']:.2f} ms",
+        f" max {r['latency_ms_max']:.2f} ms; of it, waiting for the save: p50 "
+        f"{r['save_ms_p50']:.2f} ms, p99 {r['save_ms_p99']:.2f} ms",
         f"  CPU per action:   {r['cpu_ms_per_action']:.3f} ms "
         "(process CPU, SQLite thread included)",
         f"  max throughput:   {r['max_actions_per_s']:>10,.1f} actions/s (closed loop "
