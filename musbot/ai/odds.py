@@ -21,7 +21,6 @@ import logging
 import random
 from dataclasses import dataclass
 from functools import cache
-from math import comb
 from pathlib import Path
 
 from musbot.engine.cards import DECK, RANKS
@@ -259,22 +258,6 @@ def game_value(mine: int, theirs: int, target: int) -> float:
     """Chance to win the game from this score (clamped to the target)."""
     v = game_values(target)
     return v[min(max(mine, 0), target)][min(max(theirs, 0), target)]
-
-
-@cache
-def class_weights(reyes: int) -> tuple[int, ...]:
-    """How many real four-card hands give each hand index: the deal's prior over multisets."""
-    t = tables(reyes, False)
-    per_class = [0] * 10
-    for printed in RANKS:
-        per_class[rank_class(printed, reyes)] += 4
-    out = []
-    for info in t.infos:
-        w = 1
-        for cls in set(info.classes):
-            w *= comb(per_class[cls], info.classes.count(cls))
-        out.append(w)
-    return tuple(out)
 
 
 def main(argv: list[str] | None = None) -> int:

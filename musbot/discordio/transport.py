@@ -270,14 +270,8 @@ class DiscordTransport:
     def wants_view(self, channel_id: int, user_id: int) -> bool:
         """While a «Ver mis cartas» answer is shown (it is kept current), and in a discard phase
         (the hand is DM'd with its pick buttons). Otherwise the button asks the table."""
-        if (channel_id, user_id) in self._ephemerals:
-            return True
-        if user_id in self.prefers_ephemeral:
-            return False
-        table = self.table(channel_id)
-        match = table.match if table is not None else None
-        return match is not None and not match.finished and \
-            match.hand.phase is Phase.DESCARTE
+        return (channel_id, user_id) in self._ephemerals or \
+            self._discarding(channel_id, user_id) is not None
 
     async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
         key = (channel_id, user_id)
@@ -320,15 +314,13 @@ class DiscordTransport:
 
     async def _maybe_prompt_discard(self, channel_id: int, user_id: int, text: str) -> None:
         """The discard phase began: DM the hand with pick-and-confirm buttons, once a round."""
-        if user_id in self.prefers_ephemeral:
-            return
-        table = self.table(channel_id)
-        match = table.match if table is not None else None
-        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE:
+        table = self._discarding(channel_id, user_id)
+        if table is None or table.match is None:
             return  # the common case, decided without building a seat's view
-        seat = table.seat_of(user_id) if table is not None else None
-        if table is None or seat is None:
+        seat = table.seat_of(user_id)
+        if seat is None:
             return
+        match = table.match
         view = match.view(seat)
         if view.phase != "descarte":
             return
@@ -348,6 +340,17 @@ class DiscordTransport:
                 self.prefers_ephemeral.add(user_id)
         except Exception:
             log.warning("discard prompt failed for user %s", user_id, exc_info=True)
+
+    def _discarding(self, channel_id: int, user_id: int) -> Table | None:
+        """The table, if its hand is in a discard phase and the user takes DMs: when the hand
+        is DM'd with its pick buttons."""
+        if user_id in self.prefers_ephemeral:
+            return None
+        table = self.table(channel_id)
+        match = table.match if table is not None else None
+        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE:
+            return None
+        return table
 
     def _dm_header(self, table: Table | None) -> str:
         if table is None:

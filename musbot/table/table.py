@@ -13,7 +13,7 @@ import logging
 import random
 import unicodedata
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -680,15 +680,24 @@ class Table:
         turn = self._turn
         if seconds > REMINDER_SECONDS:
             self._alarm = self.clock.call_later(
-                seconds - REMINDER_SECONDS, lambda: self._ring(self._remind(turn, seat)))
+                seconds - REMINDER_SECONDS, lambda: self._ring(lambda: self._remind(turn, seat)))
         else:
             self._alarm = self.clock.call_later(
-                seconds, lambda: self._ring(self._time_up(turn, seat)))
+                seconds, lambda: self._ring(lambda: self._time_up(turn, seat)))
 
-    def _ring(self, work: Coroutine[Any, Any, None]) -> None:
+    def _ring(self, work: Callable[[], Awaitable[None]]) -> None:
         """An alarm went off: its work runs as a task, which holds the lock like any command."""
         self._alarm = None
-        self._timer = asyncio.get_running_loop().create_task(work)
+        self._timer = asyncio.get_running_loop().create_task(self._timer_work(work))
+
+    async def _timer_work(self, work: Callable[[], Awaitable[None]]) -> None:
+        try:
+            async with self._lock:
+                await work()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a timer must never die silently nor take the table down
+            log.exception("turn timer failed on table %s", self.channel_id)
 
     def _cancel_timer(self) -> None:
         alarm, self._alarm = self._alarm, None
@@ -700,32 +709,20 @@ class Table:
             task.cancel()
 
     async def _remind(self, turn: int, seat: int) -> None:
-        try:
-            async with self._lock:
-                occupant = self.seats[seat]
-                if (turn != self._turn or self.state != "playing" or occupant is None
-                        or occupant.user_id is None):
-                    return
-                await self._say("reminder", mention=self.transport.mention(occupant.user_id),
-                                seconds=int(REMINDER_SECONDS))
-                if turn == self._turn and self._alarm is None:
-                    self._alarm = self.clock.call_later(
-                        REMINDER_SECONDS, lambda: self._ring(self._time_up(turn, seat)))
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a timer must never die silently nor take the table down
-            log.exception("turn timer failed on table %s", self.channel_id)
+        occupant = self.seats[seat]
+        if (turn != self._turn or self.state != "playing" or occupant is None
+                or occupant.user_id is None):
+            return
+        await self._say("reminder", mention=self.transport.mention(occupant.user_id),
+                        seconds=int(REMINDER_SECONDS))
+        if turn == self._turn and self._alarm is None:
+            self._alarm = self.clock.call_later(
+                REMINDER_SECONDS, lambda: self._ring(lambda: self._time_up(turn, seat)))
 
     async def _time_up(self, turn: int, seat: int) -> None:
-        try:
-            async with self._lock:
-                if turn == self._turn and self.state == "playing":
-                    await self._expire(seat)
-                    await self._changed()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a timer must never die silently nor take the table down
-            log.exception("turn timer failed on table %s", self.channel_id)
+        if turn == self._turn and self.state == "playing":
+            await self._expire(seat)
+            await self._changed()
 
     async def _expire(self, seat: int) -> None:
         """Time is up: the seat's bot plays this one turn; the third time in a row it keeps the
