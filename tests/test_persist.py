@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from db_helpers import select
 from table_helpers import FakeTransport, play_humans, seat_humans
 
 from musbot.ai import HeuristicBot
@@ -85,9 +86,7 @@ async def open_table(bot: Bot, humans: int = 2, rules: Rules = QUICK,
 
 
 async def match_ids(db: Database) -> list[int]:
-    async with db._read() as conn:
-        rows = await conn.execute_fetchall("SELECT match_id FROM matches ORDER BY match_id")
-    return [row[0] for row in rows]
+    return [row[0] for row in await select(db, "SELECT match_id FROM matches ORDER BY match_id")]
 
 
 # --- the state document -------------------------------------------------------------------------
@@ -136,9 +135,8 @@ async def test_saved_after_each_action_and_deleted_on_close(tmp_path: Path,
     await bot.manager.close(CHANNEL)
     assert await bot.db.load_table(CHANNEL) is None
     [match_id] = await match_ids(bot.db)
-    async with bot.db._read() as conn:
-        [(abandoned,)] = await conn.execute_fetchall(
-            "SELECT abandoned FROM matches WHERE match_id = ?", (match_id,))
+    [(abandoned,)] = await select(bot.db, "SELECT abandoned FROM matches WHERE match_id = ?",
+                                  (match_id,))
     assert abandoned == 1
 
 
@@ -438,8 +436,7 @@ async def test_closed_table_keeps_its_records_until_stored(
     bot = await boot(tmp_path / "a.db", boots)
     assert bot.manager.get(CHANNEL) is None, "a closed table is not reopened"
     assert await bot.db.load_table(CHANNEL) is None
-    async with bot.db._read() as conn:
-        [(abandoned,)] = await conn.execute_fetchall("SELECT abandoned FROM matches")
+    [(abandoned,)] = await select(bot.db, "SELECT abandoned FROM matches")
     assert abandoned == 1
 
 

@@ -19,6 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from db_helpers import select
 from table_helpers import FakeTransport, play_humans
 
 from musbot.engine import Rules
@@ -107,15 +108,12 @@ async def finish_everything(path: Path) -> None:
             assert table.state == "finished" and table.match is not None
             assert table.outbox == []
             key = table.match_info["key"] if table.match_info else None
-            async with db._read() as conn:
-                [(match_id, winner)] = await conn.execute_fetchall(
-                    "SELECT match_id, winner_team FROM matches WHERE match_key = ?", (key,))
+            [(match_id, winner)] = await select(
+                db, "SELECT match_id, winner_team FROM matches WHERE match_key = ?", (key,))
             assert winner == table.match.winner
             assert len(await db.match_hands(match_id)) == table.match.hand_number
             # Every match before this one was finished or is the one still open when killed.
-        async with db._read() as conn:
-            [(unfinished,)] = await conn.execute_fetchall(
-                "SELECT COUNT(*) FROM matches WHERE ended_at IS NULL")
+        [(unfinished,)] = await select(db, "SELECT COUNT(*) FROM matches WHERE ended_at IS NULL")
         assert unfinished == 0
     finally:
         for table in manager:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from db_helpers import select
 
 from musbot.engine.match import Match
 from musbot.engine.rules import Rules
@@ -97,8 +98,8 @@ async def test_reopening_is_idempotent(tmp_path: Path) -> None:
 
 async def test_foreign_keys_are_on(db: Database) -> None:
     with pytest.raises(sqlite3.IntegrityError):
-        async with db._tx() as conn:
-            await conn.execute("INSERT INTO league_members VALUES (999, 999, 'x')")
+        await db._write(
+            lambda raw: raw.execute("INSERT INTO league_members VALUES (999, 999, 'x')"))
 
 
 async def test_pending_migrations_apply_in_order_and_keep_data(
@@ -113,8 +114,7 @@ async def test_pending_migrations_apply_in_order_and_keep_data(
     async with Database(path) as db:
         assert await db.schema_version() == SCHEMA_VERSION + 1
         assert (await db.load_tables())[0].state == {"kept": True}
-        async with db._read() as conn:
-            assert list(await conn.execute_fetchall("SELECT x FROM notes")) == [(1,)]
+        assert await select(db, "SELECT x FROM notes") == [(1,)]
 
 
 async def test_failing_migration_changes_nothing(
@@ -347,21 +347,19 @@ async def test_record_match_and_hands(db: Database) -> None:
 
     hands = await db.match_hands(match_id)
     assert [r["scores"] for _, r in hands] == [[12, 7], [12, 7], [40, 3], [10, 40]]
-    async with db._read() as conn:
-        games = await conn.execute_fetchall(
-            "SELECT number, winner_team, score_0, score_1 FROM games ORDER BY number")
-        assert list(map(tuple, games)) == [(1, 1, 12, 7), (2, 0, 40, 3), (3, 1, 10, 40)]
-        hand_games = await conn.execute_fetchall("SELECT game_number FROM hands ORDER BY number")
-        assert [g[0] for g in hand_games] == [1, 1, 2, 3]
-        [row] = await conn.execute_fetchall(
-            "SELECT winner_team, games_0, games_1, tantos_0, tantos_1, final_score, rated"
-            " FROM matches")
-        assert tuple(row) == (1, 1, 2, 62, 50, '{"games":[1,2]}', 0)
-        ledger = await conn.execute_fetchall("SELECT pair, tantos, kind FROM ledger")
-        assert list(map(tuple, ledger)) == [(0, 12, "apuesta"), (1, 0, "ordago")]
-        ordagos = await conn.execute_fetchall(
-            "SELECT caller_seat, accepter_seat, lance, winner_team FROM ordagos")
-        assert list(map(tuple, ordagos)) == [(0, 3, "grande", 1)]
+    games = await select(
+        db, "SELECT number, winner_team, score_0, score_1 FROM games ORDER BY number")
+    assert games == [(1, 1, 12, 7), (2, 0, 40, 3), (3, 1, 10, 40)]
+    hand_games = await select(db, "SELECT game_number FROM hands ORDER BY number")
+    assert [g[0] for g in hand_games] == [1, 1, 2, 3]
+    [row] = await select(
+        db, "SELECT winner_team, games_0, games_1, tantos_0, tantos_1, final_score, rated"
+        " FROM matches")
+    assert row == (1, 1, 2, 62, 50, '{"games":[1,2]}', 0)
+    ledger = await select(db, "SELECT pair, tantos, kind FROM ledger")
+    assert ledger == [(0, 12, "apuesta"), (1, 0, "ordago")]
+    ordagos = await select(db, "SELECT caller_seat, accepter_seat, lance, winner_team FROM ordagos")
+    assert ordagos == [(0, 3, "grande", 1)]
     with pytest.raises(MatchFinished):
         await db.record_hand(match_id, 5, *hand([0, 0]))
     with pytest.raises(MatchFinished):
@@ -379,35 +377,100 @@ async def test_record_hand_is_idempotent_but_refuses_a_different_hand(db: Databa
     assert len(await db.match_hands(match_id)) == 1
 
 
-async def test_a_finished_hand_is_stored_in_one_trip_and_a_bad_one_leaves_nothing(
-        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 6: while a hand's rows are written every table's save waits for the connection, so
-    the hand, its ledger, its órdagos and its game go to the database thread in one trip."""
-    match_id = await db.start_match(four())
+def count_trips(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the trips to aiosqlite's thread from now on (the list's one element)."""
     conn = db._require()
-    trips = 0
+    trips = [0]
     execute = conn._execute
 
     async def counted(*args: object, **kwargs: object) -> object:
-        nonlocal trips
-        trips += 1
+        trips[0] += 1
         return await execute(*args, **kwargs)
 
     monkeypatch.setattr(conn, "_execute", counted)
+    return trips
+
+
+async def test_a_match_is_written_without_a_trip_to_the_thread_and_a_bad_hand_leaves_nothing(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 6: on a busy loop every trip to the database thread waits for the GIL at each
+    step, so the writes of play (saves, a match's start, its hands, its end) run on the loop's
+    own connection; a hand's rows are still one transaction."""
+    trips = count_trips(db, monkeypatch)
+    match_id = await db.start_match(four())
+    await db.save_table(1, 1, {"n": 1})
     steps = [{"pair": 1, "tantos": 0, "lance": "grande", "kind": "ordago"}]
     ordago = [[0, "no hay mus"], [0, "órdago"], [1, "no quiero"], [3, "quiero"]]
     await db.record_hand(match_id, 1, *hand([12, 40], game_winner=1, actions=ordago,
                                             ledger=steps))
-    assert trips == 1
     bad = hand([1, 0], ledger=[{"pair": 0}])
     with pytest.raises(ValueError, match=r"hand 2 is not a REPLAY\.md"):
         await db.record_hand(match_id, 2, *bad)
+    await db.record_finished_match(match_id, 1)
+    assert trips == [0]
     monkeypatch.undo()
     assert len(await db.match_hands(match_id)) == 1  # rolled back: no hand 2
-    async with db._read() as conn_:
-        [(games,)] = await conn_.execute_fetchall("SELECT COUNT(*) FROM games")
-        [(ordagos,)] = await conn_.execute_fetchall("SELECT COUNT(*) FROM ordagos")
+    [(games,)] = await select(db, "SELECT COUNT(*) FROM games")
+    [(ordagos,)] = await select(db, "SELECT COUNT(*) FROM ordagos")
     assert (games, ordagos) == (1, 1)
+
+
+async def test_a_write_that_finds_the_lock_taken_waits_on_the_thread_not_the_loop(
+        tmp_path: Path) -> None:
+    """The loop's connection never waits for a lock (busy_timeout 0): while another process
+    holds the write lock, writes go to the database thread, which waits for it, and the loop
+    keeps running. Saves made meanwhile follow them there, in order."""
+    async with Database(tmp_path / "musbot.db", busy_timeout=5) as db:
+        await db.save_table(1, 1, {"n": 0})
+        holder = sqlite3.connect(db.path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            first = asyncio.ensure_future(db.save_table(1, 1, {"n": 1}))
+            hand_id = asyncio.ensure_future(db.upsert_player(5, "p5"))
+            ticks = 0
+            for _ in range(10):
+                await asyncio.sleep(0.01)
+                ticks += 1
+            assert not first.done() and not hand_id.done()
+            second = asyncio.ensure_future(db.save_table(1, 1, {"n": 2}))
+            await asyncio.sleep(0.01)
+            assert db._late_writer is not None and not second.done()
+        finally:
+            holder.execute("COMMIT")
+            holder.close()
+        assert ticks == 10
+        assert (await first, await second) == (2, 3)
+        await hand_id
+        saved = await db.load_table(1)
+        assert saved is not None and (saved.state, saved.version) == ({"n": 2}, 3)
+        assert await db.player_name(5) == "p5"
+        assert await db.save_table(1, 1, {"n": 3}) == 4  # back on the loop's connection
+        assert db._late_writer is None
+
+
+async def wal_high_water(db: Database, saves: int) -> int:
+    """The log's size after ``saves`` saves, each followed by a turn of the loop."""
+    for i in range(saves):
+        await db.save_table(i % 7, 1, {"n": i, "pad": "x" * 3000})
+        await asyncio.sleep(0)
+    return Path(f"{db.path}-wal").stat().st_size
+
+
+async def test_checkpoints_keep_the_log_small_without_the_loop_connection_doing_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop's connection never checkpoints on its own (that is where SQLite copies pages and
+    syncs the file); every CHECKPOINT_EVERY of its commits the thread copies the log and the
+    loop only its last pages, so the log starts again instead of growing."""
+    monkeypatch.setattr(connection, "CHECKPOINT_EVERY", 20)
+    async with Database(tmp_path / "a.db") as db:
+        [(auto,)] = db._direct.execute("PRAGMA wal_autocheckpoint")  # type: ignore[union-attr]
+        assert auto == 0
+        bounded = await wal_high_water(db, 400)
+    monkeypatch.setattr(connection, "CHECKPOINT_EVERY", 10**9)
+    async with Database(tmp_path / "b.db") as db:
+        unbounded = await wal_high_water(db, 400)
+    assert unbounded > 400 * 4096  # a page or more per save, never copied back
+    assert bounded < 0.6 * unbounded
 
 
 async def test_start_match_with_a_key_is_retryable(db: Database) -> None:
@@ -429,8 +492,7 @@ async def test_record_match_in_one_call(db: Database) -> None:
     bad = hand([1, 0], ledger=[{"pair": 0}])
     with pytest.raises(ValueError, match=r"hand 2 is not a REPLAY\.md"):
         await db.record_match(four(), [hand([1, 0]), bad], 0)
-    async with db._read() as conn:
-        assert list(await conn.execute_fetchall("SELECT COUNT(*) FROM matches")) == [(1,)]
+    assert await select(db, "SELECT COUNT(*) FROM matches") == [(1,)]
 
 
 async def test_start_match_validates_seats(db: Database) -> None:

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
 import orjson
 
 from musbot.engine.rules import Rules
@@ -18,7 +17,7 @@ from musbot.engine.rules import Rules
 from . import ratings
 from .chart import labels as chart_labels
 from .chart import render_rating_chart
-from .connection import Connection, iso
+from .connection import Connection, _WriteLockBusy, iso
 from .errors import (
     AlreadyMember,
     ConflictingHand,
@@ -76,18 +75,41 @@ _SAVE_CHUNK_SQL = (
     "RETURNING channel_id, version")
 
 
-def _answer_saves(chunk: list[_PendingSave], versions: list[int]) -> None:
-    for (*_, done), version in zip(chunk, versions, strict=True):
-        if not done.done():
-            done.set_result(version)
-
 _PendingSave = tuple[int, "int | None", str, "asyncio.Future[int]"]
 """A queued :meth:`Database.save_table`: channel, guild, state JSON, the caller's future."""
 
 
-async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+def _save_rows(raw: sqlite3.Connection, chunk: list[_PendingSave], now: str) -> list[int]:
+    """Writes a chunk of saves in one statement; returns each save's new version. The rows
+    travel as one JSON array, so the statement text never changes: SQLite prepares it once (a
+    statement per batch size would cache dozens of large prepared statements)."""
+    rows = _state_json([[channel_id, guild_id, payload]
+                        for channel_id, guild_id, payload, _ in chunk])
+    returned = raw.execute(_SAVE_CHUNK_SQL, (now, rows)).fetchall()
+    # RETURNING's order is unspecified; a table saved twice in one chunk (never from one
+    # table's lock) gets its versions in the order it asked.
+    found: dict[int, list[int]] = {}
+    for channel_id, version in returned:
+        found.setdefault(channel_id, []).append(int(version))
+    for versions in found.values():
+        versions.sort(reverse=True)
+    return [found[channel_id].pop() for channel_id, *_ in chunk]
+
+
+def _answer_saves(chunk: list[_PendingSave], versions: list[int] | None = None,
+                  error: BaseException | None = None) -> None:
+    for i, (*_, done) in enumerate(chunk):
+        if done.done():
+            continue
+        if versions is not None:
+            done.set_result(versions[i])
+        else:
+            done.set_exception(error or RuntimeError("save not written"))
+
+
+def _one(raw: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
     """The single row of an aggregate query."""
-    return next(iter(await conn.execute_fetchall(sql, params)))
+    return raw.execute(sql, params).fetchone()
 
 
 def _dt(text: str | None) -> datetime | None:
@@ -112,66 +134,71 @@ def _timer(row: sqlite3.Row | tuple[Any, ...]) -> Timer:
 
 class Database(Connection):
     """musbot's SQLite database. Open with ``await Database.open(path)`` or
-    ``async with Database(path) as db``; see :class:`~musbot.storage.connection.Connection`."""
+    ``async with Database(path) as db``; see :class:`~musbot.storage.connection.Connection`.
+
+    Every public method is one transaction, written as a synchronous function of the raw
+    connection and run by :meth:`_write` or :meth:`_fetch`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pending_saves: list[_PendingSave] = []
-        self._saver: asyncio.Task[None] | None = None
+        self._flush: asyncio.Handle | None = None
+        self._late_saves: list[_PendingSave] = []
+        self._late_writer: asyncio.Task[None] | None = None
 
     # --- players ------------------------------------------------------------------------------
 
     async def upsert_player(self, user_id: int, display_name: str | None = None) -> None:
         """Create or rename a player. A forgotten player who comes back (sits at a table, joins a
         league) is a player again from then on; the forgotten past stays anonymous."""
-        async with self._tx() as conn:
-            await self._touch_player(conn, user_id, display_name)
+        await self._write(lambda raw: self._touch_player(raw, user_id, display_name))
 
-    async def _touch_player(self, conn: aiosqlite.Connection, user_id: int,
-                            name: str | None) -> None:
-        await conn.execute(_TOUCH_PLAYER, (user_id, name, self._now()))
+    def _touch_player(self, raw: sqlite3.Connection, user_id: int, name: str | None) -> None:
+        raw.execute(_TOUCH_PLAYER, (user_id, name, self._now()))
 
     async def player_name(self, user_id: int) -> str | None:
-        async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT display_name FROM players WHERE user_id = ?", (user_id,)))
-        return rows[0][0] if rows else None
+        def read(raw: sqlite3.Connection) -> str | None:
+            row = raw.execute(
+                "SELECT display_name FROM players WHERE user_id = ?", (user_id,)).fetchone()
+            return row[0] if row else None
+
+        return await self._fetch(read)
 
     async def forget_player(self, user_id: int) -> bool:
         """Erase what identifies the player: name, ratings, memberships. Past matches stay (the
         other players' standings depend on them) with this player's seats made anonymous.
         Returns False if the player was unknown. Live table states are the table layer's."""
-        async with self._tx() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT 1 FROM players WHERE user_id = ?", (user_id,))
-            await conn.execute(
+
+        def write(raw: sqlite3.Connection) -> bool:
+            known = raw.execute("SELECT 1 FROM players WHERE user_id = ?",
+                                (user_id,)).fetchone() is not None
+            raw.execute(
                 "UPDATE match_seats SET kind = 'anonymous', player_id = NULL WHERE player_id = ?",
                 (user_id,))
             for table in ("rating_history", "ratings", "league_members"):
-                await conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
-            await conn.execute(
-                "UPDATE leagues SET created_by = NULL WHERE created_by = ?", (user_id,))
-            await conn.execute(
+                raw.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+            raw.execute("UPDATE leagues SET created_by = NULL WHERE created_by = ?", (user_id,))
+            raw.execute(
                 "UPDATE players SET display_name = NULL, forgotten = 1, forgotten_at = ? "
                 "WHERE user_id = ?", (self._now(), user_id))
-        return bool(rows)
+            return known
+
+        return await self._write(write)
 
     # --- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> ServerSettings:
         """The server's settings, defaults where nothing was saved."""
-        async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT settings FROM servers WHERE guild_id = ?", (guild_id,)))
-        return ServerSettings.from_dict(json.loads(rows[0][0])) if rows else ServerSettings()
+        row = await self._fetch(lambda raw: raw.execute(
+            "SELECT settings FROM servers WHERE guild_id = ?", (guild_id,)).fetchone())
+        return ServerSettings.from_dict(json.loads(row[0])) if row else ServerSettings()
 
     async def save_server_settings(self, guild_id: int, settings: ServerSettings) -> None:
-        async with self._tx() as conn:
-            await conn.execute(
-                "INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
-                " updated_at = excluded.updated_at",
-                (guild_id, _json(settings.to_dict()), self._now()))
+        params = (guild_id, _json(settings.to_dict()), self._now())
+        await self._write(lambda raw: raw.execute(
+            "INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+            " updated_at = excluded.updated_at", params))
 
     # --- live tables --------------------------------------------------------------------------
 
@@ -179,90 +206,84 @@ class Database(Connection):
                          state: Mapping[str, Any]) -> int:
         """Replace the table's saved state; returns its new version once it is committed.
 
-        Group commit: saves that arrive while a transaction is being written wait for the next
-        one, which writes all of them at once. A busy bot (a thousand tables acting) then pays
-        one transaction per batch instead of one per action, and each caller still returns only
-        after its own state is committed, so an acknowledged action is never lost."""
+        Group commit: the saves asked for during one turn of the event loop are written together
+        at the start of the next, in one statement, and each caller returns only after its own
+        state is committed, so an acknowledged action is never lost. A busy bot (a thousand
+        tables acting) then pays one commit per turn instead of one per action."""
         payload = _state_json(state)
         loop = asyncio.get_running_loop()
         done: asyncio.Future[int] = loop.create_future()
         self._pending_saves.append((channel_id, guild_id, payload, done))
-        if self._saver is None or self._saver.done():
-            self._saver = loop.create_task(self._write_saves())
+        if self._flush is None:
+            self._flush = loop.call_soon(self._flush_saves)
         return await done
 
-    async def _write_saves(self) -> None:
-        """Writes the queued saves, batch after batch, until none is left."""
-        while self._pending_saves:
-            batch, self._pending_saves = self._pending_saves, []
+    def _flush_saves(self) -> None:
+        """Writes the saves queued during the last turn, on the loop's connection. Once one
+        chunk has to go to the database thread (another connection holds the write lock), the
+        rest follow it there, and so do later saves until that queue is empty: a table's saves
+        are committed in the order it made them."""
+        self._flush = None
+        batch, self._pending_saves = self._pending_saves, []
+        if self._late_writer is None:
             for first in range(0, len(batch), SAVE_CHUNK):
                 chunk = batch[first:first + SAVE_CHUNK]
+                now = self._now()
                 try:
-                    versions = await self._save_chunk(chunk)
-                except BaseException as exc:
-                    for *_, done in chunk:
-                        if not done.done():
-                            done.set_exception(exc)
-                    if not isinstance(exc, Exception):
-                        raise
+                    versions = self._write_here(lambda raw, c=chunk, t=now:  # type: ignore[misc]
+                                                _save_rows(raw, c, t))
+                except _WriteLockBusy:
+                    batch = batch[first:]
+                    break
+                except Exception as exc:
+                    _answer_saves(chunk, error=exc)
                     continue
-                _answer_saves(chunk, versions)  # a no-op unless the thread's answer is late
+                _answer_saves(chunk, versions)
+            else:
+                return
+            self._late_writer = asyncio.get_running_loop().create_task(self._write_late())
+        self._late_saves.extend(batch)
 
-    async def _save_chunk(self, chunk: list[_PendingSave]) -> list[int]:
-        """One statement for the whole chunk: atomic on its own (autocommit), and a single trip
-        to the database thread, where BEGIN, the rows and COMMIT would each take one while the
-        event loop is busy with other tables. The rows travel as one JSON array, so the statement
-        text never changes: SQLite prepares it once (a statement per batch size would cache
-        dozens of large prepared statements)."""
-        rows = _state_json([[channel_id, guild_id, payload]
-                            for channel_id, guild_id, payload, _ in chunk])
-        params = (self._now(), rows)
-        loop = asyncio.get_running_loop()
-
-        def write(raw: sqlite3.Connection) -> list[int]:
-            returned = raw.execute(_SAVE_CHUNK_SQL, params).fetchall()  # committed when done
-            # RETURNING's order is unspecified; a table saved twice in one chunk (never from one
-            # table's lock) gets its versions in the order it asked.
-            found: dict[int, list[int]] = {}
-            for channel_id, version in returned:
-                found.setdefault(channel_id, []).append(int(version))
-            for versions in found.values():
-                versions.sort(reverse=True)
-            versions = [found[channel_id].pop() for channel_id, *_ in chunk]
-            # The savers are answered straight from here: one turn of the event loop sooner
-            # than through this coroutine, which a busy loop resumes a turn later still.
-            loop.call_soon_threadsafe(_answer_saves, chunk, versions)
-            return versions
-
-        async with self._lock:
-            try:
-                return await self._in_thread(write)
-            except sqlite3.Error as exc:
-                self._reraise(exc)
+    async def _write_late(self) -> None:
+        """The saves that found the write lock taken, in order, through the database thread."""
+        try:
+            while self._late_saves:
+                batch, self._late_saves = self._late_saves, []
+                for first in range(0, len(batch), SAVE_CHUNK):
+                    chunk = batch[first:first + SAVE_CHUNK]
+                    now = self._now()
+                    try:
+                        versions = await self._write_there(
+                            lambda raw, c=chunk, t=now:  # type: ignore[misc]
+                            _save_rows(raw, c, t))
+                    except BaseException as exc:
+                        _answer_saves(chunk, error=exc)
+                        if not isinstance(exc, Exception):
+                            raise
+                        continue
+                    _answer_saves(chunk, versions)
+        finally:
+            self._late_writer = None
 
     async def load_tables(self) -> list[LiveTable]:
         """Every saved table, to restore them at start-up."""
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
-                "ORDER BY channel_id")
+        rows = await self._fetch(lambda raw: raw.execute(
+            "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
+            "ORDER BY channel_id").fetchall())
         return [LiveTable(c, g, orjson.loads(s), v, datetime.fromisoformat(u))
                 for c, g, s, v, u in rows]
 
     async def load_table(self, channel_id: int) -> LiveTable | None:
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
-                "WHERE channel_id = ?", (channel_id,))
+        rows = await self._fetch(lambda raw: raw.execute(
+            "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
+            "WHERE channel_id = ?", (channel_id,)).fetchall())
         return next((LiveTable(c, g, orjson.loads(s), v, datetime.fromisoformat(u))
                      for c, g, s, v, u in rows), None)
 
     async def delete_table(self, channel_id: int) -> bool:
         """Forget a table that closed; False if there was none."""
-        async with self._tx() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM live_tables WHERE channel_id = ?", (channel_id,))
-            return cursor.rowcount > 0
+        return await self._write(lambda raw: raw.execute(
+            "DELETE FROM live_tables WHERE channel_id = ?", (channel_id,)).rowcount > 0)
 
     # --- timers -------------------------------------------------------------------------------
 
@@ -273,44 +294,40 @@ class Database(Connection):
         replaces the old one: a table has one turn timer at a time."""
         if expires_at.tzinfo is None:
             raise ValueError("expires_at must be timezone-aware")
-        async with self._tx() as conn:
+        params = (event, key, iso(expires_at), _json(dict(data or {})), self._now())
+
+        def write(raw: sqlite3.Connection) -> Timer:
             if key is not None:
-                await conn.execute("DELETE FROM timers WHERE timer_key = ?", (key,))
-            cursor = await conn.execute(
+                raw.execute("DELETE FROM timers WHERE timer_key = ?", (key,))
+            timer_id = raw.execute(
                 "INSERT INTO timers (event, timer_key, expires_at, data, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (event, key, iso(expires_at), _json(dict(data or {})), self._now()))
-            assert cursor.lastrowid is not None
-            return await self._timer(conn, cursor.lastrowid)
+                " VALUES (?, ?, ?, ?, ?)", params).lastrowid
+            return _timer(raw.execute(f"SELECT {_TIMER_COLUMNS} FROM timers WHERE timer_id = ?",
+                                      (timer_id,)).fetchone())
+
+        return await self._write(write)
 
     async def cancel_timer(self, timer: int | str) -> bool:
         """Delete a timer by id or key (after dispatching it, or when the turn was played)."""
         column = "timer_id" if isinstance(timer, int) else "timer_key"
-        async with self._tx() as conn:
-            cursor = await conn.execute(f"DELETE FROM timers WHERE {column} = ?", (timer,))
-            return cursor.rowcount > 0
+        return await self._write(lambda raw: raw.execute(
+            f"DELETE FROM timers WHERE {column} = ?", (timer,)).rowcount > 0)
 
     async def next_timer(self) -> Timer | None:
         """The earliest timer, for the dispatcher to sleep until."""
-        async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
-                f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY expires_at, timer_id LIMIT 1"))
-        return _timer(rows[0]) if rows else None
+        row = await self._fetch(lambda raw: raw.execute(
+            f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY expires_at, timer_id LIMIT 1"
+        ).fetchone())
+        return _timer(row) if row else None
 
     async def due_timers(self, now: datetime | None = None) -> list[Timer]:
         """Timers due by ``now`` (default: the clock), earliest first; at start-up these are the
         ones that expired while the bot was down."""
         when = iso(now) if now is not None else self._now()
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE expires_at <= ?"
-                " ORDER BY expires_at, timer_id", (when,))
+        rows = await self._fetch(lambda raw: raw.execute(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE expires_at <= ?"
+            " ORDER BY expires_at, timer_id", (when,)).fetchall())
         return [_timer(row) for row in rows]
-
-    async def _timer(self, conn: aiosqlite.Connection, timer_id: int) -> Timer:
-        rows = list(await conn.execute_fetchall(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE timer_id = ?", (timer_id,)))
-        return _timer(rows[0])
 
     # --- matches ------------------------------------------------------------------------------
 
@@ -328,16 +345,15 @@ class Database(Connection):
         :meth:`record_hand` and :meth:`record_finished_match` take. At a league table, players who
         are not members yet become members. With a ``key`` (the table's own id for the match,
         saved in its state first), calling again after a crash returns the same match."""
-        async with self._tx() as conn:
-            return await self._insert_match(conn, seats, rules, channel_id, guild_id, league_id,
-                                            key)
+        return await self._write(lambda raw: self._insert_match(
+            raw, seats, rules, channel_id, guild_id, league_id, key))
 
     async def record_hand(self, match_id: int, number: int, transcript: Mapping[str, Any],
                           result: Mapping[str, Any]) -> int:
         """Store a finished hand (REPLAY.md transcript and result), its ledger and órdagos, and
         the game it ended, if any. Recording the same hand again is a no-op (safe to retry after a
         crash); a different hand under the same number is refused."""
-        return await self._tx_in_thread(
+        return await self._write(
             lambda raw: self._insert_hand(raw, match_id, number, transcript, result))
 
     async def record_finished_match(
@@ -356,8 +372,8 @@ class Database(Connection):
         :class:`MatchFinished`: the record is final."""
         if winner_team not in (0, 1):
             raise ValueError("winner_team must be 0 or 1")
-        async with self._tx() as conn:
-            return await self._finish(conn, match_id, winner_team, final_score, rated)
+        return await self._write(
+            lambda raw: self._finish(raw, match_id, winner_team, final_score, rated))
 
     async def record_match(
         self,
@@ -376,18 +392,19 @@ class Database(Connection):
         ``(transcript, result)`` numbered from 1, then :meth:`record_finished_match`."""
         if winner_team not in (0, 1):
             raise ValueError("winner_team must be 0 or 1")
-        async with self._tx() as conn:
-            match_id = await self._insert_match(conn, seats, rules, channel_id, guild_id,
-                                                league_id, None)
-            for number, (transcript, result) in enumerate(hands, start=1):
-                await self._in_thread(
-                    lambda raw, n=number, t=transcript, r=result:  # type: ignore[misc]
-                    self._insert_hand(raw, match_id, n, t, r))
-            return match_id, await self._finish(conn, match_id, winner_team, final_score)
 
-    async def _insert_match(
+        def write(raw: sqlite3.Connection) -> tuple[int, list[RatingChange]]:
+            match_id = self._insert_match(raw, seats, rules, channel_id, guild_id, league_id,
+                                          None)
+            for number, (transcript, result) in enumerate(hands, start=1):
+                self._insert_hand(raw, match_id, number, transcript, result)
+            return match_id, self._finish(raw, match_id, winner_team, final_score)
+
+        return await self._write(write)
+
+    def _insert_match(
         self,
-        conn: aiosqlite.Connection,
+        raw: sqlite3.Connection,
         seats: Sequence[SeatRecord],
         rules: Rules | Mapping[str, Any] | None,
         channel_id: int | None,
@@ -405,48 +422,46 @@ class Database(Connection):
         if rules_dict.get("jugadores", len(ordered)) != len(ordered):
             raise ValueError("the rules are for a different number of players")
         if key is not None:
-            rows = list(await conn.execute_fetchall(
-                "SELECT match_id FROM matches WHERE match_key = ?", (key,)))
-            if rows:
-                return int(rows[0][0])
+            row = raw.execute("SELECT match_id FROM matches WHERE match_key = ?",
+                              (key,)).fetchone()
+            if row:
+                return int(row[0])
         if league_id is not None:
-            await self._league_row(conn, league_id)
-        cursor = await conn.execute(
+            self._league_row(raw, league_id)
+        now = self._now()
+        match_id = raw.execute(
             "INSERT INTO matches (match_key, channel_id, guild_id, league_id, rules, players,"
             " has_bots, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (key, channel_id, guild_id, league_id, _json(rules_dict), len(ordered),
-             int(any(s.bot is not None for s in ordered)), self._now()))
-        match_id = cursor.lastrowid
+             int(any(s.bot is not None for s in ordered)), now)).lastrowid
         assert match_id is not None
-        # One statement per SQL table, not one per seat: each is a trip to the database thread.
-        now = self._now()
         people = [s for s in ordered if s.player_id is not None]
         if people:
-            await conn.executemany(_TOUCH_PLAYER, [(s.player_id, s.name, now) for s in people])
+            raw.executemany(_TOUCH_PLAYER, [(s.player_id, s.name, now) for s in people])
             if league_id is not None:
-                await conn.executemany(
+                raw.executemany(
                     "INSERT OR IGNORE INTO league_members (league_id, user_id, joined_at)"
                     " VALUES (?, ?, ?)", [(league_id, s.player_id, now) for s in people])
-        await conn.executemany(
+        raw.executemany(
             "INSERT INTO match_seats (match_id, seat, team, kind, player_id, bot)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             [(match_id, s.seat, s.team, "player" if s.player_id is not None else "bot",
               s.player_id, s.bot) for s in ordered])
         return match_id
 
-    async def _open_match(self, conn: aiosqlite.Connection, match_id: int) -> sqlite3.Row:
-        rows = list(await conn.execute_fetchall(
-            "SELECT league_id, has_bots, ended_at FROM matches WHERE match_id = ?", (match_id,)))
-        if not rows:
+    @staticmethod
+    def _open_match(raw: sqlite3.Connection, match_id: int) -> tuple[Any, ...]:
+        row = raw.execute(
+            "SELECT league_id, has_bots, ended_at FROM matches WHERE match_id = ?",
+            (match_id,)).fetchone()
+        if row is None:
             raise UnknownMatch(match_id)
-        if rows[0][2] is not None:
+        if row[2] is not None:
             raise MatchFinished(match_id)
-        return rows[0]
+        return tuple(row)
 
     def _insert_hand(self, raw: sqlite3.Connection, match_id: int, number: int,
                      transcript: Mapping[str, Any], result: Mapping[str, Any]) -> int:
-        """Runs on the database thread (:meth:`_in_thread`): a hand ends every few seconds at
-        every table, and its rows go in one trip."""
         transcript_json, result_json = _json(transcript), _json(result)
         found = raw.execute(
             "SELECT m.ended_at, h.hand_id, h.transcript, h.result,"
@@ -495,32 +510,31 @@ class Database(Connection):
                 " VALUES (?, ?, ?, ?, ?)", game)
         return int(hand_id)
 
-    async def _finish(self, conn: aiosqlite.Connection, match_id: int, winner_team: int,
-                      final_score: Mapping[str, Any] | None,
-                      rated: bool = True) -> list[RatingChange]:
-        league_id, has_bots, _ = await self._open_match(conn, match_id)
-        totals = await _one(
-            conn,
+    def _finish(self, raw: sqlite3.Connection, match_id: int, winner_team: int,
+                final_score: Mapping[str, Any] | None, rated: bool = True) -> list[RatingChange]:
+        league_id, has_bots, _ = self._open_match(raw, match_id)
+        totals = _one(
+            raw,
             "SELECT COALESCE(SUM(winner_team = 0), 0), COALESCE(SUM(winner_team = 1), 0),"
             " COALESCE(SUM(score_0), 0), COALESCE(SUM(score_1), 0)"
             " FROM games WHERE match_id = ?", (match_id,))
         season_id = None
         if league_id is not None:
-            season_id = (await self._season_row(conn, league_id, None)).season_id
-        await conn.execute(
+            season_id = self._season_row(raw, league_id, None).season_id
+        raw.execute(
             "UPDATE matches SET ended_at = ?, winner_team = ?, season_id = ?, games_0 = ?,"
             " games_1 = ?, tantos_0 = ?, tantos_1 = ?, final_score = ? WHERE match_id = ?",
             (self._now(), winner_team, season_id, *totals,
              None if final_score is None else _json(final_score), match_id))
         if season_id is None or has_bots or not rated:
             return []
-        return await self._rate(conn, match_id, season_id, winner_team)
+        return self._rate(raw, match_id, season_id, winner_team)
 
-    async def _rate(self, conn: aiosqlite.Connection, match_id: int, season_id: int,
-                    winner_team: int) -> list[RatingChange]:
-        seats = list(await conn.execute_fetchall(
+    def _rate(self, raw: sqlite3.Connection, match_id: int, season_id: int,
+              winner_team: int) -> list[RatingChange]:
+        seats = raw.execute(
             "SELECT team, kind, player_id FROM match_seats WHERE match_id = ? ORDER BY seat",
-            (match_id,)))
+            (match_id,)).fetchall()
         if any(kind != "player" for _, kind, _ in seats):
             return []  # a forgotten player's seat: no one to rate against
         teams: list[list[int]] = [[], []]
@@ -528,45 +542,45 @@ class Database(Connection):
             teams[team].append(player_id)
         before: dict[int, tuple[float, float]] = {}
         for user_id in teams[0] + teams[1]:
-            rows = list(await conn.execute_fetchall(
-                "SELECT mu, sigma FROM ratings WHERE season_id = ? AND user_id = ?",
-                (season_id, user_id)))
-            before[user_id] = (rows[0][0], rows[0][1]) if rows else ratings.initial()
+            row = raw.execute("SELECT mu, sigma FROM ratings WHERE season_id = ? AND user_id = ?",
+                              (season_id, user_id)).fetchone()
+            before[user_id] = (row[0], row[1]) if row else ratings.initial()
         new = ratings.rate([[before[u] for u in team] for team in teams], winner_team)
         now = self._now()
         changes = []
         for team, team_ratings in zip(teams, new, strict=True):
             for user_id, (mu, sigma) in zip(team, team_ratings, strict=True):
-                await conn.execute(
+                raw.execute(
                     "INSERT INTO ratings (season_id, user_id, mu, sigma, matches, updated_at)"
                     " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (season_id, user_id) DO UPDATE SET"
                     " mu = excluded.mu, sigma = excluded.sigma, matches = matches + 1,"
                     " updated_at = excluded.updated_at",
                     (season_id, user_id, mu, sigma, now))
-                await conn.execute(
+                raw.execute(
                     "INSERT INTO rating_history (season_id, user_id, match_id, mu, sigma,"
                     " recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (season_id, user_id, match_id, mu, sigma, now))
                 changes.append(RatingChange(user_id, ratings.display(*before[user_id]),
                                             ratings.display(mu, sigma)))
-        await conn.execute("UPDATE matches SET rated = 1 WHERE match_id = ?", (match_id,))
+        raw.execute("UPDATE matches SET rated = 1 WHERE match_id = ?", (match_id,))
         return changes
 
     async def abandon_match(self, match_id: int) -> None:
         """Close a match nobody won (table closed, players left): it counts nowhere."""
-        async with self._tx() as conn:
-            await self._open_match(conn, match_id)
-            await conn.execute(
-                "UPDATE matches SET ended_at = ?, abandoned = 1 WHERE match_id = ?",
-                (self._now(), match_id))
+
+        def write(raw: sqlite3.Connection) -> None:
+            self._open_match(raw, match_id)
+            raw.execute("UPDATE matches SET ended_at = ?, abandoned = 1 WHERE match_id = ?",
+                        (self._now(), match_id))
+
+        await self._write(write)
 
     async def match_hands(self, match_id: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(transcript, result) of every recorded hand, in order: what a disputed score is
         checked against (``python -m musbot replay``)."""
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT transcript, result FROM hands WHERE match_id = ? ORDER BY number",
-                (match_id,))
+        rows = await self._fetch(lambda raw: raw.execute(
+            "SELECT transcript, result FROM hands WHERE match_id = ? ORDER BY number",
+            (match_id,)).fetchall())
         return [(json.loads(t), json.loads(r)) for t, r in rows]
 
     # --- leagues and seasons ------------------------------------------------------------------
@@ -578,113 +592,123 @@ class Database(Connection):
         name = " ".join(name.split())
         if not name:
             raise ValueError("a league needs a name")
-        async with self._tx() as conn:
+
+        def write(raw: sqlite3.Connection) -> League:
             try:
-                cursor = await conn.execute(
+                league_id = raw.execute(
                     "INSERT INTO leagues (guild_id, name, name_key, created_by, created_at)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    (guild_id, name, normalise(name), created_by, self._now()))
+                    (guild_id, name, normalise(name), created_by, self._now())).lastrowid
             except sqlite3.IntegrityError as exc:
                 raise LeagueExists(name) from exc
-            league_id = cursor.lastrowid
             assert league_id is not None
-            await conn.execute(
-                "INSERT INTO seasons (league_id, number, started_at) VALUES (?, 1, ?)",
-                (league_id, self._now()))
-            return await self._league(conn, league_id)
+            raw.execute("INSERT INTO seasons (league_id, number, started_at) VALUES (?, 1, ?)",
+                        (league_id, self._now()))
+            return self._league(raw, league_id)
+
+        return await self._write(write)
 
     async def get_league(self, guild_id: int, name: str) -> League:
-        async with self._read() as conn:
-            rows = list(await conn.execute_fetchall(
+        def read(raw: sqlite3.Connection) -> League:
+            row = raw.execute(
                 "SELECT league_id FROM leagues WHERE guild_id = ? AND name_key = ?",
-                (guild_id, normalise(name))))
-            if not rows:
+                (guild_id, normalise(name))).fetchone()
+            if row is None:
                 raise UnknownLeague(name)
-            return await self._league(conn, rows[0][0])
+            return self._league(raw, row[0])
+
+        return await self._fetch(read)
 
     async def leagues(self, guild_id: int) -> list[League]:
-        async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT league_id FROM leagues WHERE guild_id = ? ORDER BY name", (guild_id,))
-            return [await self._league(conn, row[0]) for row in rows]
+        return await self._fetch(lambda raw: [self._league(raw, row[0]) for row in raw.execute(
+            "SELECT league_id FROM leagues WHERE guild_id = ? ORDER BY name",
+            (guild_id,)).fetchall()])
 
-    async def _league_row(self, conn: aiosqlite.Connection, league_id: int) -> sqlite3.Row:
-        rows = list(await conn.execute_fetchall(
+    @staticmethod
+    def _league_row(raw: sqlite3.Connection, league_id: int) -> tuple[Any, ...]:
+        row = raw.execute(
             "SELECT league_id, guild_id, name, created_by, created_at FROM leagues"
-            " WHERE league_id = ?", (league_id,)))
-        if not rows:
+            " WHERE league_id = ?", (league_id,)).fetchone()
+        if row is None:
             raise UnknownLeague(league_id)
-        return rows[0]
+        return tuple(row)
 
-    async def _league(self, conn: aiosqlite.Connection, league_id: int) -> League:
-        league_id, guild_id, name, created_by, created_at = await self._league_row(conn, league_id)
-        season = await self._season_row(conn, league_id, None)
+    def _league(self, raw: sqlite3.Connection, league_id: int) -> League:
+        league_id, guild_id, name, created_by, created_at = self._league_row(raw, league_id)
+        season = self._season_row(raw, league_id, None)
         return League(league_id, guild_id, name, created_by, datetime.fromisoformat(created_at),
                       season)
 
-    async def _season_row(self, conn: aiosqlite.Connection, league_id: int,
-                          number: int | None) -> Season:
+    def _season_row(self, raw: sqlite3.Connection, league_id: int,
+                    number: int | None) -> Season:
         """Season ``number`` of the league, or the open one when ``number`` is None."""
-        await self._league_row(conn, league_id)
+        self._league_row(raw, league_id)
         if number is None:
-            rows = list(await conn.execute_fetchall(
+            row = raw.execute(
                 f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE league_id = ? AND closed_at IS NULL",
-                (league_id,)))
+                (league_id,)).fetchone()
         else:
-            rows = list(await conn.execute_fetchall(
+            row = raw.execute(
                 f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE league_id = ? AND number = ?",
-                (league_id, number)))
-        if not rows:
+                (league_id, number)).fetchone()
+        if row is None:
             raise UnknownSeason(league_id, number or 0)
-        return _season(rows[0])
+        return _season(row)
 
     async def join_league(self, league_id: int, user_id: int,
                           display_name: str | None = None) -> None:
-        async with self._tx() as conn:
-            _, _, name, _, _ = await self._league_row(conn, league_id)
-            await self._touch_player(conn, user_id, display_name)
+        def write(raw: sqlite3.Connection) -> None:
+            _, _, name, _, _ = self._league_row(raw, league_id)
+            self._touch_player(raw, user_id, display_name)
             try:
-                await conn.execute(
+                raw.execute(
                     "INSERT INTO league_members (league_id, user_id, joined_at) VALUES (?, ?, ?)",
                     (league_id, user_id, self._now()))
             except sqlite3.IntegrityError as exc:
                 raise AlreadyMember(name, user_id) from exc
 
+        await self._write(write)
+
     async def league_members(self, league_id: int) -> list[int]:
-        async with self._read() as conn:
-            await self._league_row(conn, league_id)
-            rows = await conn.execute_fetchall(
+        def read(raw: sqlite3.Connection) -> list[int]:
+            self._league_row(raw, league_id)
+            return [row[0] for row in raw.execute(
                 "SELECT user_id FROM league_members WHERE league_id = ? ORDER BY joined_at",
-                (league_id,))
-        return [row[0] for row in rows]
+                (league_id,))]
+
+        return await self._fetch(read)
 
     async def new_season(self, league_id: int) -> Season:
         """Close the current season (its standings stay readable) and open the next one, where
         everyone starts again with a newcomer's rating."""
-        async with self._tx() as conn:
-            current = await self._season_row(conn, league_id, None)
+
+        def write(raw: sqlite3.Connection) -> Season:
+            current = self._season_row(raw, league_id, None)
             now = self._now()
-            await conn.execute("UPDATE seasons SET closed_at = ? WHERE season_id = ?",
-                               (now, current.season_id))
-            await conn.execute(
-                "INSERT INTO seasons (league_id, number, started_at) VALUES (?, ?, ?)",
-                (league_id, current.number + 1, now))
-            return await self._season_row(conn, league_id, None)
+            raw.execute("UPDATE seasons SET closed_at = ? WHERE season_id = ?",
+                        (now, current.season_id))
+            raw.execute("INSERT INTO seasons (league_id, number, started_at) VALUES (?, ?, ?)",
+                        (league_id, current.number + 1, now))
+            return self._season_row(raw, league_id, None)
+
+        return await self._write(write)
 
     async def seasons(self, league_id: int) -> list[Season]:
-        async with self._read() as conn:
-            await self._league_row(conn, league_id)
-            rows = await conn.execute_fetchall(
+        def read(raw: sqlite3.Connection) -> list[Season]:
+            self._league_row(raw, league_id)
+            return [_season(row) for row in raw.execute(
                 f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE league_id = ? ORDER BY number",
-                (league_id,))
-        return [_season(row) for row in rows]
+                (league_id,))]
+
+        return await self._fetch(read)
 
     async def standings(self, league_id: int, season: int | None = None) -> list[Standing]:
         """The season's table (the current one by default): everyone who played in it, plus the
         members of an open season who have not played yet. Best rating first."""
-        async with self._read() as conn:
-            se = await self._season_row(conn, league_id, season)
-            played = {row[0]: row[1:] for row in await conn.execute_fetchall(
+
+        def read(raw: sqlite3.Connection) -> list[Standing]:
+            se = self._season_row(raw, league_id, season)
+            played = {row[0]: row[1:] for row in raw.execute(
                 "SELECT s.player_id, COUNT(*), SUM(s.team = m.winner_team),"
                 " SUM(CASE s.team WHEN 0 THEN m.games_0 - m.games_1"
                 "     ELSE m.games_1 - m.games_0 END),"
@@ -693,38 +717,40 @@ class Database(Connection):
                 " FROM matches m JOIN match_seats s ON s.match_id = m.match_id"
                 " WHERE m.season_id = ? AND m.winner_team IS NOT NULL AND s.kind = 'player'"
                 " GROUP BY s.player_id", (se.season_id,))}
-            rated = {row[0]: ratings.display(row[1], row[2]) for row in
-                     await conn.execute_fetchall(
-                         "SELECT user_id, mu, sigma FROM ratings WHERE season_id = ?",
-                         (se.season_id,))}
+            rated = {row[0]: ratings.display(row[1], row[2]) for row in raw.execute(
+                "SELECT user_id, mu, sigma FROM ratings WHERE season_id = ?", (se.season_id,))}
             users = set(played) | set(rated)
             if se.is_open:
-                users |= {row[0] for row in await conn.execute_fetchall(
+                users |= {row[0] for row in raw.execute(
                     "SELECT user_id FROM league_members WHERE league_id = ?", (league_id,))}
-            names = await self._names(conn, users)
-        table = []
-        for user_id in users:
-            n, won, games_diff, tantos_diff = played.get(user_id, (0, 0, 0, 0))
-            table.append(Standing(user_id, names.get(user_id), n, won, n - won, games_diff,
-                                  tantos_diff, rated.get(user_id)))
+            names = self._names(raw, users)
+            table = []
+            for user_id in users:
+                n, won, games_diff, tantos_diff = played.get(user_id, (0, 0, 0, 0))
+                table.append(Standing(user_id, names.get(user_id), n, won, n - won, games_diff,
+                                      tantos_diff, rated.get(user_id)))
+            return table
+
+        table = await self._fetch(read)
         table.sort(key=lambda s: (s.rating is None, -(s.rating or 0), -s.won, -s.games_diff,
                                   -s.tantos_diff, s.user_id))
         return table
 
     @staticmethod
-    async def _names(conn: aiosqlite.Connection, users: set[int]) -> dict[int, str | None]:
+    def _names(raw: sqlite3.Connection, users: set[int]) -> dict[int, str | None]:
         if not users:
             return {}
         marks = ",".join("?" * len(users))
-        rows = await conn.execute_fetchall(
+        rows = raw.execute(
             f"SELECT user_id, display_name FROM players WHERE user_id IN ({marks})", tuple(users))
         return {user_id: name for user_id, name in rows}
 
     async def recent_results(self, league_id: int, *, season: int | None = None,
                              limit: int = 10) -> list[MatchSummary]:
         """The league's latest finished matches, newest first (all seasons unless one is given)."""
-        async with self._read() as conn:
-            await self._league_row(conn, league_id)
+
+        def read(raw: sqlite3.Connection) -> list[MatchSummary]:
+            self._league_row(raw, league_id)
             query = (
                 "SELECT m.match_id, m.ended_at, m.winner_team, m.games_0, m.games_1, m.tantos_0,"
                 " m.tantos_1, m.rated, se.number FROM matches m"
@@ -733,20 +759,20 @@ class Database(Connection):
             params: list[Any] = [league_id]
             if season is not None:
                 query += " AND m.season_id = ?"
-                params.append((await self._season_row(conn, league_id, season)).season_id)
+                params.append(self._season_row(raw, league_id, season).season_id)
             query += " ORDER BY m.ended_at DESC, m.match_id DESC LIMIT ?"
             params.append(limit)
-            matches = list(await conn.execute_fetchall(query, params))
-            out = []
-            for match_id, ended, winner, g0, g1, t0, t1, was_rated, number in matches:
-                out.append(MatchSummary(match_id, datetime.fromisoformat(ended),
-                                        await self._seats(conn, match_id), winner, (g0, g1),
-                                        (t0, t1), bool(was_rated), number))
-        return out
+            return [MatchSummary(match_id, datetime.fromisoformat(ended),
+                                 self._seats(raw, match_id), winner, (g0, g1), (t0, t1),
+                                 bool(was_rated), number)
+                    for match_id, ended, winner, g0, g1, t0, t1, was_rated, number
+                    in raw.execute(query, params).fetchall()]
+
+        return await self._fetch(read)
 
     @staticmethod
-    async def _seats(conn: aiosqlite.Connection, match_id: int) -> tuple[SeatResult, ...]:
-        rows = await conn.execute_fetchall(
+    def _seats(raw: sqlite3.Connection, match_id: int) -> tuple[SeatResult, ...]:
+        rows = raw.execute(
             "SELECT s.seat, s.team, s.kind, s.player_id, p.display_name, s.bot"
             " FROM match_seats s LEFT JOIN players p ON p.user_id = s.player_id"
             " WHERE s.match_id = ? ORDER BY s.seat", (match_id,))
@@ -759,28 +785,29 @@ class Database(Connection):
         """The player's record over finished matches: everywhere, at one league (all its
         seasons), or one season of it. The rating is the league's current season's unless a
         season is given; None without a league."""
-        async with self._read() as conn:
+        if league_id is None and season is not None:
+            raise ValueError("a season number needs a league")
+
+        def read(raw: sqlite3.Connection) -> Profile:
             where, params = "", []
             rating: int | None = None
             if league_id is not None:
                 where, params = " AND m.league_id = ?", [league_id]
-                se = await self._season_row(conn, league_id, season)
+                se = self._season_row(raw, league_id, season)
                 if season is not None:
                     where += " AND m.season_id = ?"
                     params.append(se.season_id)
-                rows = list(await conn.execute_fetchall(
+                row = raw.execute(
                     "SELECT mu, sigma FROM ratings WHERE season_id = ? AND user_id = ?",
-                    (se.season_id, user_id)))
-                rating = ratings.display(*rows[0]) if rows else None
-            elif season is not None:
-                raise ValueError("a season number needs a league")
-            matches, won = await _one(
-                conn,
+                    (se.season_id, user_id)).fetchone()
+                rating = ratings.display(*row) if row else None
+            matches, won = _one(
+                raw,
                 "SELECT COUNT(*), COALESCE(SUM(s.team = m.winner_team), 0)"
                 " FROM match_seats s JOIN matches m ON m.match_id = s.match_id"
                 " WHERE s.player_id = ? AND m.winner_team IS NOT NULL" + where,
                 [user_id, *params])
-            partners = list(await conn.execute_fetchall(
+            partner = raw.execute(
                 "SELECT p.player_id, pl.display_name, COUNT(*) AS n,"
                 " SUM(s.team = m.winner_team) AS w"
                 " FROM match_seats s"
@@ -790,9 +817,9 @@ class Database(Connection):
                 " LEFT JOIN players pl ON pl.user_id = p.player_id"
                 " WHERE s.player_id = ? AND m.winner_team IS NOT NULL" + where +
                 " GROUP BY p.player_id ORDER BY n DESC, w DESC, p.player_id LIMIT 1",
-                [user_id, *params]))
-            ordagos_won, ordagos_lost = await _one(
-                conn,
+                [user_id, *params]).fetchone()
+            ordagos_won, ordagos_lost = _one(
+                raw,
                 "SELECT COALESCE(SUM(o.winner_team = s.team), 0),"
                 " COALESCE(SUM(o.winner_team != s.team), 0)"
                 " FROM ordagos o"
@@ -801,22 +828,26 @@ class Database(Connection):
                 " JOIN matches m ON m.match_id = o.match_id"
                 " WHERE s.player_id = ? AND o.accepter_seat IS NOT NULL" + where,
                 [user_id, *params])
-            names = await self._names(conn, {user_id})
-        partner = Partner(*partners[0]) if partners else None
-        return Profile(user_id, names.get(user_id), matches, won, matches - won, partner,
-                       ordagos_won, ordagos_lost, rating)
+            name = self._names(raw, {user_id}).get(user_id)
+            return Profile(user_id, name, matches, won, matches - won,
+                           Partner(*partner) if partner else None, ordagos_won, ordagos_lost,
+                           rating)
+
+        return await self._fetch(read)
 
     async def rating_history(self, user_id: int, league_id: int,
                              season: int | None = None) -> list[RatingPoint]:
         """The player's rating after each rated match of the season (current by default)."""
-        async with self._read() as conn:
-            se = await self._season_row(conn, league_id, season)
-            rows = await conn.execute_fetchall(
+
+        def read(raw: sqlite3.Connection) -> list[tuple[Any, ...]]:
+            se = self._season_row(raw, league_id, season)
+            return raw.execute(
                 "SELECT match_id, recorded_at, mu, sigma FROM rating_history"
                 " WHERE season_id = ? AND user_id = ? ORDER BY recorded_at, match_id",
-                (se.season_id, user_id))
+                (se.season_id, user_id)).fetchall()
+
         return [RatingPoint(m, datetime.fromisoformat(at), mu, sigma, ratings.display(mu, sigma))
-                for m, at, mu, sigma in rows]
+                for m, at, mu, sigma in await self._fetch(read)]
 
     async def rating_chart(self, user_id: int, league_id: int, season: int | None = None,
                            *, title: str | None = None, lang: str = "es") -> bytes:
@@ -824,9 +855,12 @@ class Database(Connection):
         Raises :class:`~musbot.storage.errors.ChartUnavailable` without matplotlib."""
         points = await self.rating_history(user_id, league_id, season)
         if title is None:
-            async with self._read() as conn:
-                se = await self._season_row(conn, league_id, season)
-                league = await self._league_row(conn, league_id)
-                name = (await self._names(conn, {user_id})).get(user_id)
-            title = f"{name or user_id} · {league[2]} · {chart_labels(lang)['season']} {se.number}"
+            def read(raw: sqlite3.Connection) -> str:
+                se = self._season_row(raw, league_id, season)
+                league = self._league_row(raw, league_id)
+                name = self._names(raw, {user_id}).get(user_id)
+                season_word = chart_labels(lang)["season"]
+                return f"{name or user_id} · {league[2]} · {season_word} {se.number}"
+
+            title = await self._fetch(read)
         return await asyncio.to_thread(render_rating_chart, points, title, lang)
