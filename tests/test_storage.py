@@ -449,10 +449,11 @@ async def test_a_write_that_finds_the_lock_taken_waits_on_the_thread_not_the_loo
 
 
 async def wal_high_water(db: Database, saves: int) -> int:
-    """The log's size after ``saves`` saves, each followed by a turn of the loop."""
+    """The log's size after ``saves`` saves a millisecond apart (a loop that never waits would
+    keep the database thread from the GIL, and its checkpoints with it)."""
     for i in range(saves):
         await db.save_table(i % 7, 1, {"n": i, "pad": "x" * 3000})
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.001)
     return Path(f"{db.path}-wal").stat().st_size
 
 
@@ -470,7 +471,7 @@ async def test_checkpoints_keep_the_log_small_without_the_loop_connection_doing_
     async with Database(tmp_path / "b.db") as db:
         unbounded = await wal_high_water(db, 400)
     assert unbounded > 400 * 4096  # a page or more per save, never copied back
-    assert bounded < 0.6 * unbounded
+    assert bounded < 0.4 * unbounded, (bounded, unbounded)
 
 
 async def test_start_match_with_a_key_is_retryable(db: Database) -> None:

@@ -53,6 +53,33 @@ async def test_acting_in_time_cancels_the_timer() -> None:
     assert not reminders(transport.public_texts(), 1)
 
 
+async def test_each_move_gives_the_next_player_the_full_time_with_one_alarm() -> None:
+    """Issue 6: the timer restarts on every move without a new alarm per move (a busy bot
+    would push and cancel one in the event loop's timer heap on every move of every table):
+    the alarm set for the first turn goes off, finds the deadline moved and waits again."""
+    table, transport, clock = make_table()
+    users = await seat_humans(table)
+    await table.start(users[0])
+    rng = random.Random(3)
+    bot = HeuristicBot()
+    for _ in range(6):
+        await clock.advance(10)
+        match = table.match
+        assert match is not None and match.to_act is not None
+        seat = match.to_act
+        await table.act(users[seat], bot.decide(match.view(seat), rng))
+        assert len(clock._sleepers) == 1, "one alarm, never a pile of cancelled ones"
+    match = table.match
+    assert match is not None and match.to_act is not None
+    waiting = users[match.to_act]
+    await clock.advance(44)
+    assert not reminders(transport.public_texts(), waiting)
+    await clock.advance(1)
+    assert reminders(transport.public_texts(), waiting), "45 s after the last move"
+    await clock.advance(15)
+    assert expiries(transport.public_texts())
+
+
 async def test_configurable_turn_time() -> None:
     with pytest.raises(TableError):
         make_table(turn_seconds=10)

@@ -317,14 +317,12 @@ class DiscordTransport:
         table = self._discarding(channel_id, user_id)
         if table is None or table.match is None:
             return  # the common case, decided without building a seat's view
-        seat = table.seat_of(user_id)
-        if seat is None:
+        if table.seat_of(user_id) is None:
             return
         match = table.match
-        view = match.view(seat)
-        if view.phase != "descarte":
-            return
-        token = (id(match), ui.discard_token(view))
+        # Decided from the hand's counters: this runs for every seat on every move of a
+        # discard phase, and a seat's view would be built for nothing but the same answer.
+        token = (id(match), ui.discard_token(match.hand_number, match.hand.mus_rounds))
         key = (channel_id, user_id)
         if self._prompted.get(key) == token:
             return

@@ -342,7 +342,7 @@ async def _discard_state(interaction: discord.Interaction[Any], table: Table,
         await _answer(interaction, error("not_seated", table.lang))
         return None
     view = table.match.view(seat)
-    if view.phase != "descarte" or discard_token(view) != token:
+    if view.phase != "descarte" or discard_token(view.hand_number, len(view.discards)) != token:
         await _answer(interaction, dt("stale_cards", table.lang))
         return None
     return view
@@ -363,9 +363,9 @@ def _name(user: discord.abc.User) -> str:
 # --- builders -----------------------------------------------------------------------------------
 
 
-def discard_token(view: SeatView) -> str:
+def discard_token(hand_number: int, mus_rounds: int) -> str:
     """Which cards discard buttons refer to: the hand and its mus round."""
-    return f"{view.hand_number}.{len(view.discards)}"
+    return f"{hand_number}.{mus_rounds}"
 
 
 def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View | None:
@@ -378,7 +378,7 @@ def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View |
     view = match.view(seat)
     if view.phase != "descarte":
         return None
-    token = discard_token(view)
+    token = discard_token(view.hand_number, len(view.discards))
     controls = discord.ui.View(timeout=None)
     for pos, card in enumerate(view.cards):
         controls.add_item(DiscardToggle(table.channel_id, token, mask, pos,

@@ -656,6 +656,11 @@ class Hand:
 
     # --- what one seat may know ---------------------------------------------------------------
 
+    @property
+    def mus_rounds(self) -> int:
+        """Discard rounds finished so far: ``len(view.discards)`` without building a view."""
+        return len(self._discard_rounds)
+
     def view(self, seat: int, **match_info: Any) -> SeatView:
         """Exactly what ``seat`` may know (OpenSpiel's observer): its own cards, public events,
         discard counts, declarations; every hand only after the showdown. ``seat`` -1 is anyone

@@ -8,6 +8,7 @@ import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import orjson
@@ -64,36 +65,24 @@ _TOUCH_PLAYER = (
     " forgotten = 0, forgotten_at = NULL")
 """Create or rename a player (and bring a forgotten one back)."""
 
-SAVE_CHUNK = 500
-"""Saves per statement at most, so one statement never holds the connection for long."""
-_SAVE_CHUNK_SQL = (
-    "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at) "
-    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),"
-    " json_extract(value, '$[2]'), 1, ? FROM json_each(?) WHERE true "
-    "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id,"
-    " state = excluded.state, version = version + 1, updated_at = excluded.updated_at "
-    "RETURNING channel_id, version")
-
+_SAVE_SQL = (
+    "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at)"
+    " VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel_id) DO UPDATE SET"
+    " guild_id = excluded.guild_id, state = excluded.state, version = version + 1,"
+    " updated_at = excluded.updated_at RETURNING version")
 
 _PendingSave = tuple[int, "int | None", str, "asyncio.Future[int]"]
 """A queued :meth:`Database.save_table`: channel, guild, state JSON, the caller's future."""
 
 
-def _save_rows(raw: sqlite3.Connection, chunk: list[_PendingSave], now: str) -> list[int]:
-    """Writes a chunk of saves in one statement; returns each save's new version. The rows
-    travel as one JSON array, so the statement text never changes: SQLite prepares it once (a
-    statement per batch size would cache dozens of large prepared statements)."""
-    rows = _state_json([[channel_id, guild_id, payload]
-                        for channel_id, guild_id, payload, _ in chunk])
-    returned = raw.execute(_SAVE_CHUNK_SQL, (now, rows)).fetchall()
-    # RETURNING's order is unspecified; a table saved twice in one chunk (never from one
-    # table's lock) gets its versions in the order it asked.
-    found: dict[int, list[int]] = {}
-    for channel_id, version in returned:
-        found.setdefault(channel_id, []).append(int(version))
-    for versions in found.values():
-        versions.sort(reverse=True)
-    return [found[channel_id].pop() for channel_id, *_ in chunk]
+def _save_row(raw: sqlite3.Connection, row: tuple[int, int | None, str], now: str) -> int:
+    """Writes one save; returns the table's new version."""
+    return int(raw.execute(_SAVE_SQL, (*row, now)).fetchone()[0])
+
+
+def _save_rows(raw: sqlite3.Connection, batch: list[_PendingSave], now: str) -> list[int]:
+    return [_save_row(raw, (channel_id, guild_id, payload), now)
+            for channel_id, guild_id, payload, _ in batch]
 
 
 def _answer_saves(chunk: list[_PendingSave], versions: list[int] | None = None,
@@ -141,8 +130,6 @@ class Database(Connection):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._pending_saves: list[_PendingSave] = []
-        self._flush: asyncio.Handle | None = None
         self._late_saves: list[_PendingSave] = []
         self._late_writer: asyncio.Task[None] | None = None
 
@@ -206,62 +193,38 @@ class Database(Connection):
                          state: Mapping[str, Any]) -> int:
         """Replace the table's saved state; returns its new version once it is committed.
 
-        Group commit: the saves asked for during one turn of the event loop are written together
-        at the start of the next, in one statement, and each caller returns only after its own
-        state is committed, so an acknowledged action is never lost. A busy bot (a thousand
-        tables acting) then pays one commit per turn instead of one per action."""
-        payload = _state_json(state)
+        Written at once on the loop's connection, where a commit appends a page or two to the
+        log (tens of microseconds), so the caller does not even yield. While another
+        connection holds the write lock, saves queue up for the database thread and are
+        written there together, in the order they were made (a table's later save never
+        overtakes an earlier one); each caller returns only after its own state is
+        committed, so an acknowledged action is never lost."""
+        row = (channel_id, guild_id, _state_json(state))
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[int] = loop.create_future()
-        self._pending_saves.append((channel_id, guild_id, payload, done))
-        if self._flush is None:
-            self._flush = loop.call_soon(self._flush_saves)
-        return await done
-
-    def _flush_saves(self) -> None:
-        """Writes the saves queued during the last turn, on the loop's connection. Once one
-        chunk has to go to the database thread (another connection holds the write lock), the
-        rest follow it there, and so do later saves until that queue is empty: a table's saves
-        are committed in the order it made them."""
-        self._flush = None
-        batch, self._pending_saves = self._pending_saves, []
         if self._late_writer is None:
-            for first in range(0, len(batch), SAVE_CHUNK):
-                chunk = batch[first:first + SAVE_CHUNK]
-                now = self._now()
-                try:
-                    versions = self._write_here(lambda raw, c=chunk, t=now:  # type: ignore[misc]
-                                                _save_rows(raw, c, t))
-                except _WriteLockBusy:
-                    batch = batch[first:]
-                    break
-                except Exception as exc:
-                    _answer_saves(chunk, error=exc)
-                    continue
-                _answer_saves(chunk, versions)
-            else:
-                return
-            self._late_writer = asyncio.get_running_loop().create_task(self._write_late())
-        self._late_saves.extend(batch)
+            try:
+                return self._write_here(partial(_save_row, row=row, now=self._now()),
+                                        one_statement=True)
+            except _WriteLockBusy:
+                self._late_writer = loop.create_task(self._write_late())
+        done: asyncio.Future[int] = loop.create_future()
+        self._late_saves.append((*row, done))
+        return await done
 
     async def _write_late(self) -> None:
         """The saves that found the write lock taken, in order, through the database thread."""
         try:
             while self._late_saves:
                 batch, self._late_saves = self._late_saves, []
-                for first in range(0, len(batch), SAVE_CHUNK):
-                    chunk = batch[first:first + SAVE_CHUNK]
-                    now = self._now()
-                    try:
-                        versions = await self._write_there(
-                            lambda raw, c=chunk, t=now:  # type: ignore[misc]
-                            _save_rows(raw, c, t))
-                    except BaseException as exc:
-                        _answer_saves(chunk, error=exc)
-                        if not isinstance(exc, Exception):
-                            raise
-                        continue
-                    _answer_saves(chunk, versions)
+                try:
+                    versions = await self._write_there(
+                        partial(_save_rows, batch=batch, now=self._now()))
+                except BaseException as exc:
+                    _answer_saves(batch, error=exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                _answer_saves(batch, versions)
         finally:
             self._late_writer = None
 

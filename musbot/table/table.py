@@ -148,7 +148,10 @@ class Table:
         self._timer: asyncio.Task[None] | None = None
         """A timer's reminder or expiry while it runs (it takes the lock like a command)."""
         self._alarm: Alarm | None = None
-        """The pending reminder or expiry of the turn timer."""
+        """The table's one scheduled alarm, due at ``_alarm_at`` (see :meth:`_set_alarm`)."""
+        self._alarm_at = 0.0
+        self._due: tuple[float, Callable[[], Awaitable[None]]] | None = None
+        """When the turn timer's next step (reminder or expiry) is due, and that step."""
         self._turn = 0
         """Bumped on every applied action: a timer only fires for the turn it was armed for."""
         self._senas = _HandSenas()
@@ -668,7 +671,8 @@ class Table:
     # --- the turn timer -----------------------------------------------------------------------
 
     def _arm_timer(self) -> None:
-        self._cancel_timer()
+        self._cancel_timer_work()
+        self._due = None
         match = self.match
         if self.turn_seconds is None or self.state != "playing" or match is None:
             return
@@ -679,16 +683,38 @@ class Table:
         seconds = self.turn_seconds or DEFAULT_TURN_SECONDS
         turn = self._turn
         if seconds > REMINDER_SECONDS:
-            self._alarm = self.clock.call_later(
-                seconds - REMINDER_SECONDS, lambda: self._ring(lambda: self._remind(turn, seat)))
+            self._set_alarm(seconds - REMINDER_SECONDS, lambda: self._remind(turn, seat))
         else:
-            self._alarm = self.clock.call_later(
-                seconds, lambda: self._ring(lambda: self._time_up(turn, seat)))
+            self._set_alarm(seconds, lambda: self._time_up(turn, seat))
 
-    def _ring(self, work: Callable[[], Awaitable[None]]) -> None:
-        """An alarm went off: its work runs as a task, which holds the lock like any command."""
+    def _set_alarm(self, seconds: float, step: Callable[[], Awaitable[None]]) -> None:
+        """The turn timer's next step is due in ``seconds``. Every move sets it again, so the
+        scheduled alarm is kept when it goes off no later than that: when it goes off early it
+        schedules itself for the rest (:meth:`_ring`). A busy bot otherwise pushes and cancels
+        an entry in the event loop's timer heap on every move of every table."""
+        due = self.clock.now() + seconds
+        self._due = (due, step)
+        if self._alarm is not None and self._alarm_at <= due:
+            return
+        if self._alarm is not None:
+            self._alarm.cancel()
+        self._alarm_at = due
+        self._alarm = self.clock.call_later(seconds, self._ring)
+
+    def _ring(self) -> None:
+        """The alarm went off: the step due now runs as a task, which holds the lock like any
+        command; a step set later waits again; none (a bot's turn, the end) does nothing."""
         self._alarm = None
-        self._timer = asyncio.get_running_loop().create_task(self._timer_work(work))
+        if self._due is None:
+            return
+        due, step = self._due
+        left = due - self.clock.now()
+        if left > 0:
+            self._alarm_at = due
+            self._alarm = self.clock.call_later(left, self._ring)
+            return
+        self._due = None
+        self._timer = asyncio.get_running_loop().create_task(self._timer_work(step))
 
     async def _timer_work(self, work: Callable[[], Awaitable[None]]) -> None:
         try:
@@ -700,9 +726,13 @@ class Table:
             log.exception("turn timer failed on table %s", self.channel_id)
 
     def _cancel_timer(self) -> None:
+        self._due = None
         alarm, self._alarm = self._alarm, None
         if alarm is not None:
             alarm.cancel()
+        self._cancel_timer_work()
+
+    def _cancel_timer_work(self) -> None:
         task, self._timer = self._timer, None
         # The timer re-arms itself after an expiry: it must not cancel its own task.
         if task is not None and task is not asyncio.current_task() and not task.done():
@@ -715,9 +745,8 @@ class Table:
             return
         await self._say("reminder", mention=self.transport.mention(occupant.user_id),
                         seconds=int(REMINDER_SECONDS))
-        if turn == self._turn and self._alarm is None:
-            self._alarm = self.clock.call_later(
-                REMINDER_SECONDS, lambda: self._ring(lambda: self._time_up(turn, seat)))
+        if turn == self._turn and self._due is None:
+            self._set_alarm(REMINDER_SECONDS, lambda: self._time_up(turn, seat))
 
     async def _time_up(self, turn: int, seat: int) -> None:
         if turn == self._turn and self.state == "playing":
