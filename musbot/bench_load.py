@@ -27,8 +27,8 @@ measured once after the open loop, with every table live, and reported apart
 (``gc_scheduled_full_ms``). At the end the live tables are restored from the database into a
 fresh manager, as at a restart (``restore_s``).
 
-Latencies are wall-clock (they include waiting for the SQLite thread; ``save_ms_p50``/``p99``
-time the tables' save hook alone, the wait for the state to be committed); CPU figures are this
+Latencies are wall-clock (``save_ms_p50``/``p99`` time the tables' save hook alone: the state
+encoded and committed, the match records stored); CPU figures are this
 process's CPU time, so another busy process on the machine shows in the first, not the second.
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
 bookkeeping (a few bytes per action) included.

@@ -1,6 +1,8 @@
 """Persistence for musbot (issue #4): one SQLite file, opened with :class:`Database`.
 
-Everything is async (aiosqlite) and every public method is one transaction. The schema lives in
+Every public method is a coroutine and one transaction, written as one synchronous function of
+the connection: writes run on the event loop's own connection, reads on aiosqlite's thread (see
+``Connection._write`` and ``Connection._fetch`` for why). The schema lives in
 numbered migrations under ``migrations/`` (see ``connection.py`` for how a file is checked and
 upgraded). How the other layers use it::
 

@@ -3,8 +3,8 @@
 The table layer stays free of storage: a :class:`Table` calls its ``on_change`` hook (lock held)
 after every applied change, and keeps the match records it produced (start, finished hands,
 result) in :attr:`Table.outbox`. :class:`TablePersister` is that hook. It writes the whole state,
-outbox included, atomically (``Database.save_table``, group-committed with other tables' saves,
-returning once it is committed), then stores the records; every
+outbox included, atomically (``Database.save_table``, one statement on the event loop's own
+connection, returning once it is committed), then stores the records; every
 record call is idempotent (match key, same hand twice, a finished match), so a crash between the
 two only means they are stored again from the saved outbox at the next start.
 
