@@ -338,6 +338,8 @@ class DiscordTransport:
                 self.prefers_ephemeral.add(user_id)
         except Exception:
             log.warning("discard prompt failed for user %s", user_id, exc_info=True)
+        finally:
+            ui.release(controls)
 
     def _discarding(self, channel_id: int, user_id: int) -> Table | None:
         """The table, if its hand is in a discard phase and the user takes DMs: when the hand

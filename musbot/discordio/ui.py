@@ -368,6 +368,21 @@ def discard_token(hand_number: int, mus_rounds: int) -> str:
     return f"{hand_number}.{mus_rounds}"
 
 
+def release(view: discord.ui.View | None) -> None:
+    """Unlinks a sent one-off view from its buttons. A view and its items point at each other, so
+    without this every discard prompt (four per mus round at every table) is a reference cycle
+    left to the garbage collector, whose young collections then took milliseconds and stalled
+    every table. Its buttons are DynamicItems: discord.py keeps nothing of the view once sent,
+    and the view still lists them."""
+    if view is None:
+        return
+    for item in view.children:
+        item._update_view(None)
+        inner = getattr(item, "item", None)
+        if isinstance(inner, discord.ui.Item):
+            inner._update_view(None)
+
+
 def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View | None:
     """Toggle buttons for the user's cards 1–4 and a confirm, or None outside their discard
     phase. Card labels: only ever sent to this user (DM or ephemeral)."""
@@ -469,6 +484,6 @@ def rules_summary(table: Table | None, lang: str = "es") -> str:
 __all__ = [
     "ACTIONS", "DYNAMIC_ITEMS", "TABLE_VERBS", "ActionButton", "DiscardConfirm", "DiscardToggle",
     "EnvidoModal", "TableButton", "action_verbs", "action_view", "board_view", "discard_token",
-    "discard_view", "perform", "rules_summary", "show_cards", "single_view",
+    "discard_view", "perform", "release", "rules_summary", "show_cards", "single_view",
     "table_embed",
 ]
