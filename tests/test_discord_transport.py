@@ -106,6 +106,8 @@ async def test_discard_phase_sends_the_pick_buttons_by_dm_once_per_round() -> No
         # Issue 6: once sent, the buttons no longer point back at the view, so a prompt is
         # freed by reference counting instead of waiting, as a cycle, for the collector.
         assert all(i.view is None for i in prompts[0].view.children)
+        # Prompted: the rest of the round no longer builds this seat's text on every move.
+        assert not env.transport.wants_view(CHANNEL_ID, user_id)
     assert await table.handle_text(1, "descarto 1")
     assert len([s for s in env.bot.users[1].dm.sent if s.view is not None]) == 1
 

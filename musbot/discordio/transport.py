@@ -268,10 +268,11 @@ class DiscordTransport:
                                  allowed_mentions=NO_MASS_MENTIONS)
 
     def wants_view(self, channel_id: int, user_id: int) -> bool:
-        """While a «Ver mis cartas» answer is shown (it is kept current), and in a discard phase
-        (the hand is DM'd with its pick buttons). Otherwise the button asks the table."""
+        """While a «Ver mis cartas» answer is shown (it is kept current), and when a discard
+        round begins (the hand is DM'd with its pick buttons, once). Otherwise the button asks
+        the table."""
         return (channel_id, user_id) in self._ephemerals or \
-            self._discarding(channel_id, user_id) is not None
+            self._unprompted(channel_id, user_id) is not None
 
     async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
         key = (channel_id, user_id)
@@ -314,19 +315,11 @@ class DiscordTransport:
 
     async def _maybe_prompt_discard(self, channel_id: int, user_id: int, text: str) -> None:
         """The discard phase began: DM the hand with pick-and-confirm buttons, once a round."""
-        table = self._discarding(channel_id, user_id)
-        if table is None or table.match is None:
-            return  # the common case, decided without building a seat's view
-        if table.seat_of(user_id) is None:
+        unprompted = self._unprompted(channel_id, user_id)
+        if unprompted is None:
             return
-        match = table.match
-        # Decided from the hand's counters: this runs for every seat on every move of a
-        # discard phase, and a seat's view would be built for nothing but the same answer.
-        token = (id(match), ui.discard_token(match.hand_number, match.hand.mus_rounds))
-        key = (channel_id, user_id)
-        if self._prompted.get(key) == token:
-            return
-        self._prompted[key] = token
+        table, token = unprompted
+        self._prompted[(channel_id, user_id)] = token
         controls = ui.discard_view(table, user_id)
         content = self._dm_header(table) + text + "\n" + dt("discard_prompt", table.lang)
         try:
@@ -341,16 +334,23 @@ class DiscordTransport:
         finally:
             ui.release(controls)
 
-    def _discarding(self, channel_id: int, user_id: int) -> Table | None:
-        """The table, if its hand is in a discard phase and the user takes DMs: when the hand
-        is DM'd with its pick buttons."""
+    def _unprompted(self, channel_id: int, user_id: int
+                    ) -> tuple[Table, tuple[int, str]] | None:
+        """The table and the round's token, if its hand is in a discard round whose pick buttons
+        this seated user (who takes DMs) has not been sent yet. Decided from the hand's
+        counters: it is asked for every seat on every move, and a seat's view (or its hand's
+        text) would be built for nothing but the same answer."""
         if user_id in self.prefers_ephemeral:
             return None
         table = self.table(channel_id)
         match = table.match if table is not None else None
-        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE:
+        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE \
+                or table is None or table.seat_of(user_id) is None:
             return None
-        return table
+        token = (id(match), ui.discard_token(match.hand_number, match.hand.mus_rounds))
+        if self._prompted.get((channel_id, user_id)) == token:
+            return None
+        return table, token
 
     def _dm_header(self, table: Table | None) -> str:
         if table is None:
