@@ -37,7 +37,7 @@ from musbot.storage import (
     UnknownMatch,
     connection,
 )
-from musbot.storage.connection import MIGRATIONS, Migration, split_statements
+from musbot.storage.connection import MIGRATIONS, Migration, iso, split_statements, utcnow
 from musbot.storage.records import find_ordagos
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -661,3 +661,16 @@ async def test_a_failed_group_save_fails_its_callers_and_the_next_ones_still_wor
         await asyncio.gather(db.save_table(1, 1, {"x": 1}), db.save_table(2, 1, {"x": 2}))
     await db.connect()
     assert await db.save_table(1, 1, {"x": 1}) == 1
+
+
+def test_the_fast_clock_text_is_the_stored_timestamp_format() -> None:
+    """Issue 6: saves stamp ``iso_now()``, formatted once a second; it must read exactly as
+    ``iso(utcnow())`` (same width, so text order stays time order), across a second's edge."""
+    seconds = set()
+    while len(seconds) < 2:  # until the second changes (at most one second)
+        before = iso(utcnow())
+        now = connection.iso_now()
+        after = iso(utcnow())
+        assert len(now) == len(before) and before <= now <= after
+        assert datetime.fromisoformat(now).tzinfo == UTC
+        seconds.add(now[:19])

@@ -13,6 +13,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -124,6 +125,19 @@ def utcnow() -> datetime:
 def iso(when: datetime) -> str:
     """Stored timestamps are UTC ISO-8601 of one width, so that text order is time order."""
     return when.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+_this_second: tuple[int, str] = (-1, "")
+
+
+def iso_now() -> str:
+    """``iso(utcnow())`` for the saves of every move: the date and time are formatted once a
+    second, only the microseconds on every call."""
+    global _this_second
+    second, nanos = divmod(time.time_ns(), 1_000_000_000)
+    if second != _this_second[0]:
+        _this_second = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{_this_second[1]}.{nanos // 1000:06d}+00:00"
 
 
 class Connection:
@@ -389,4 +403,4 @@ class Connection:
         raise exc
 
     def _now(self) -> str:
-        return iso(self._clock())
+        return iso_now() if self._clock is utcnow else iso(self._clock())
