@@ -21,7 +21,8 @@ The load model, stated because it decides what the latency means:
 
 The tables are opened, seated and started first (not measured); the run starts once their
 table-message edits are done and the garbage collector is set as ``musbot run`` sets it
-(:func:`musbot.runtime.tune_gc`; ``--gc default`` keeps CPython's). The bot runs the full
+(:func:`musbot.runtime.tune_gc`, and the young collections on a clock; ``--gc default`` keeps
+CPython's). The bot runs the full
 collection on a schedule (every ten minutes), not within a run this short: its pause is
 measured once after the open loop, with every table live, and reported apart
 (``gc_scheduled_full_ms``). At the end the live tables are restored from the database into a
@@ -333,7 +334,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
                    seed: int, folder: Path, *, tune: bool = True) -> dict[str, Any]:
     """The whole benchmark; returns every figure (see :func:`bench_load`)."""
     from musbot.discordio.memory import MemoryClient
-    from musbot.runtime import full_collection, tune_gc
+    from musbot.runtime import collect_periodically, full_collection, tune_gc
     from musbot.storage import Database
     from musbot.table.persist import start_persistence
 
@@ -354,8 +355,10 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     await asyncio.gather(*(board.task for board in transport.boards.values()
                            if board.task is not None))
     thresholds = gc.get_threshold()
-    if tune:
-        tune_gc()  # what the bot does once started (musbot.runtime)
+    collector = None
+    if tune:  # what the bot does once started (musbot.runtime)
+        tune_gc()
+        collector = asyncio.get_running_loop().create_task(collect_periodically())
     cpu_start = time.process_time()
     pauses = GcPauses()
     gc.callbacks.append(pauses)
@@ -368,6 +371,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         closed_seconds = min(30.0, max(1.0, minutes * 60.0 / 4))
     closed_phase = await _closed_loop(seated, closed_seconds)
     play_cpu = time.process_time() - cpu_start
+    if collector is not None:
+        collector.cancel()
     gc.callbacks.remove(pauses)
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)

@@ -6,15 +6,19 @@ With CPython's default thresholds it collects the young generation every 700 all
 re-scans that old heap often; ``musbot bench load`` measured 15–20 % of the time in the collector
 and full-collection pauses of 150–250 ms, each one a latency spike for every table at once.
 
-So only the youngest generation is collected on CPython's own account: its collections are
-short (a few milliseconds: they walk what was made since the last one) and catch the cyclic
-garbage a move makes (a discard prompt's buttons) while it is young. The older collections walk
-what every live table keeps — tens of milliseconds for the middle one, over a hundred for the
-full one, each a latency spike for every table at once — so they run on a schedule instead:
-:func:`collect_periodically`, one full collection every :data:`FULL_COLLECTION_SECONDS`.
-Between two of them the only thing that waits is cyclic garbage that outlived a young
-collection, which is little: objects that die by reference counting are freed at once in any
-generation.
+The older collections walk what every live table keeps — tens of milliseconds for the middle
+one, over a hundred for the full one, each a latency spike for every table at once — so they run
+on a schedule instead: :func:`collect_periodically`, one full collection every
+:data:`FULL_COLLECTION_SECONDS`. Between two of them the only thing that waits is cyclic garbage
+that outlived a young collection, which is little: objects that die by reference counting are
+freed at once in any generation.
+
+The young collections run on the same clock, every :data:`YOUNG_COLLECTION_SECONDS`. CPython
+counts every container's death against the young threshold, old ones included, and a busy bot
+retires old objects on every move (each table's previous state): left to the threshold, young
+collections came rarer and rarer while the young generation grew, and ``musbot bench load``
+measured their pauses growing from 0.2 ms to 25 ms within half a minute. On a clock each one
+walks only what ten milliseconds made: well under a millisecond.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ THRESHOLDS = (1_000, 1_000_000_000, 1_000_000_000)
 collection on CPython's own account (CPython: after 10 young and 10 middle ones)."""
 FULL_COLLECTION_SECONDS = 600.0
 """How often :func:`collect_periodically` runs the full collection."""
+YOUNG_COLLECTION_SECONDS = 0.01
+"""How often :func:`collect_periodically` collects the young generation."""
 
 
 def tune_gc() -> None:
@@ -49,10 +55,18 @@ def full_collection() -> float:
     return time.perf_counter() - start
 
 
-async def collect_periodically(seconds: float = FULL_COLLECTION_SECONDS) -> None:
-    """The full collections :func:`tune_gc` took away from CPython, on a clock: one pause
-    every ``seconds`` instead of several a minute. Run it as a task for the process's life."""
+async def collect_periodically(seconds: float = FULL_COLLECTION_SECONDS, *,
+                               young_seconds: float = YOUNG_COLLECTION_SECONDS) -> None:
+    """The collections :func:`tune_gc` took away from CPython, on a clock: the young generation
+    every ``young_seconds``, the full one every ``seconds`` (one pause instead of several a
+    minute). Run it as a task for the process's life."""
+    loop = asyncio.get_running_loop()
+    full_at = loop.time() + seconds
     while True:
-        await asyncio.sleep(seconds)
-        pause = full_collection()
-        log.debug("full garbage collection: %.1f ms", pause * 1000)
+        await asyncio.sleep(max(0.0, min(young_seconds, full_at - loop.time())))
+        if loop.time() >= full_at:
+            pause = full_collection()
+            log.debug("full garbage collection: %.1f ms", pause * 1000)
+            full_at = loop.time() + seconds
+        else:
+            gc.collect(0)

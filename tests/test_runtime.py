@@ -1,5 +1,5 @@
 """The garbage-collector policy of a long-running bot (musbot.runtime, issue 6): young
-collections only on CPython's account, full ones on a schedule."""
+collections on a clock as well as on CPython's account, full ones on a schedule."""
 
 from __future__ import annotations
 
@@ -53,3 +53,26 @@ async def test_full_collections_run_on_the_schedule(restore_gc: None) -> None:
     assert 2 in seen, "a full collection ran"
     assert not any(isinstance(o, Cycle) for o in gc.get_objects())
     assert runtime.full_collection() >= 0
+
+
+async def test_young_collections_run_on_the_clock_between_full_ones(restore_gc: None) -> None:
+    """Left to CPython's threshold, young collections came rarer and longer as old objects
+    died (issue 6): the clock runs one every ``young_seconds`` whatever the threshold says."""
+    runtime.tune_gc()
+    gc.set_threshold(10**9, 10**9, 10**9)  # nothing on CPython's own account
+    seen: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(watch)
+    try:
+        task = asyncio.create_task(runtime.collect_periodically(3600, young_seconds=0.005))
+        await asyncio.sleep(0.1)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    finally:
+        gc.callbacks.remove(watch)
+    assert seen.count(0) >= 5 and 2 not in seen
