@@ -30,6 +30,7 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     assert 0 < result["save_ms_p50"] <= result["save_ms_p99"] <= result["latency_ms_max"]
     assert result["max_actions_per_s"] > 0
     assert 0 < result["engine_share"] < 1
+    assert 0 < result["loop_busy"] <= 1.05  # thread CPU over wall time (clock granularity)
     assert result["rss_mb"] > 0
     # Every table is still live, and all of them come back from the database.
     assert result["live_tables"] == result["restored"] == 3
