@@ -674,3 +674,22 @@ def test_the_fast_clock_text_is_the_stored_timestamp_format() -> None:
         assert len(now) == len(before) and before <= now <= after
         assert datetime.fromisoformat(now).tzinfo == UTC
         seconds.add(now[:19])
+
+
+async def test_a_full_disk_fails_the_save_and_keeps_what_was_saved(db: Database) -> None:
+    """A save the file cannot take is an error for its caller, never a silent loss, and the
+    state saved before it stays whole."""
+    await db.save_table(1, 1, {"n": 1})
+    direct = db._direct
+    assert direct is not None
+    [(pages,)] = direct.execute("PRAGMA page_count").fetchall()
+    direct.execute(f"PRAGMA max_page_count = {pages}")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            await db.save_table(2, 1, {"pad": "x" * 20000})
+    finally:
+        direct.execute("PRAGMA max_page_count = 1073741823")
+    saved = await db.load_table(1)
+    assert saved is not None and saved.state == {"n": 1}
+    assert await db.load_table(2) is None
+    assert await db.save_table(2, 1, {"n": 2}) == 1

@@ -299,8 +299,8 @@ class Connection:
         and ``synchronous = NORMAL`` a commit appends to the log without an fsync. The two
         things that could block the loop are kept off it: ``busy_timeout = 0`` (another
         connection's lock sends the write to the thread, :meth:`_write`) and
-        ``wal_autocheckpoint = 0`` (checkpoints, the only fsyncs, run on the thread,
-        :meth:`_checkpoint_soon`)."""
+        ``wal_autocheckpoint = 0`` (checkpoints, the only fsyncs, are mostly done on the
+        thread, :meth:`_checkpoint_soon`)."""
         raw = sqlite3.connect(self.path, isolation_level=None)
         try:
             raw.execute("PRAGMA busy_timeout = 0")

@@ -76,8 +76,11 @@ _PendingSave = tuple[int, "int | None", str, "asyncio.Future[int]"]
 
 
 def _save_row(raw: sqlite3.Connection, row: tuple[int, int | None, str], now: str) -> int:
-    """Writes one save; returns the table's new version."""
-    return int(raw.execute(_SAVE_SQL, (*row, now)).fetchone()[0])
+    """Writes one save; returns the table's new version. ``fetchall``, not ``fetchone``: on its
+    own (autocommit) the statement commits when it finishes, and only a statement stepped to
+    its end reports a failed commit (a full disk) instead of dropping it unseen."""
+    [(version,)] = raw.execute(_SAVE_SQL, (*row, now)).fetchall()
+    return int(version)
 
 
 def _save_rows(raw: sqlite3.Connection, batch: list[_PendingSave], now: str) -> list[int]:
