@@ -474,6 +474,22 @@ async def test_checkpoints_keep_the_log_small_without_the_loop_connection_doing_
     assert bounded < 0.4 * unbounded, (bounded, unbounded)
 
 
+async def test_the_log_file_is_cut_back_once_it_starts_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite reuses the log file at its largest size; after a burst (a thousand tables opened
+    at once) it is cut back to WAL_SIZE_LIMIT when it starts again."""
+    monkeypatch.setattr(connection, "WAL_SIZE_LIMIT", 64 * 1024)
+    monkeypatch.setattr(connection, "CHECKPOINT_EVERY", 10**9)
+    async with Database(tmp_path / "a.db") as db:
+        wal = Path(f"{db.path}-wal")
+        for i in range(300):
+            await db.save_table(i, 1, {"pad": "x" * 3000})
+        assert wal.stat().st_size > 1_000_000
+        await db._run_checkpoint()
+        await db.save_table(1, 1, {"n": 1})
+        assert wal.stat().st_size <= 64 * 1024
+
+
 async def test_start_match_with_a_key_is_retryable(db: Database) -> None:
     first = await db.start_match(four(), key="table-100-match-1")
     assert await db.start_match(four(), key="table-100-match-1") == first
