@@ -224,10 +224,7 @@ class Connection:
         if target.exists():
             raise FileExistsError(target)
         target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            await self._in_thread(lambda raw: raw.execute("VACUUM INTO ?", (str(target),)))
-        except sqlite3.Error as exc:
-            self._reraise(exc)
+        await self._in_thread(lambda raw: raw.execute("VACUUM INTO ?", (str(target),)))
         return target
 
     async def schema_version(self) -> int:
@@ -291,8 +288,11 @@ class Connection:
 
     def _require(self) -> aiosqlite.Connection:
         if self._conn is None:
-            raise DatabaseClosed(f"{self.path}: the database is not open")
+            raise self._not_open()
         return self._conn
+
+    def _not_open(self) -> DatabaseClosed:
+        return DatabaseClosed(f"{self.path}: the database is not open")
 
     def _open_direct(self) -> sqlite3.Connection:
         """The event loop's own connection, for writes.
@@ -329,7 +329,7 @@ class Connection:
         without BEGIN and COMMIT (half the cost of a save)."""
         raw = self._direct
         if raw is None:
-            raise DatabaseClosed(f"{self.path}: the database is not open")
+            raise self._not_open()
         try:
             out = work(raw) if one_statement else _transaction(raw, "BEGIN IMMEDIATE", work)
         except sqlite3.OperationalError as exc:
@@ -346,11 +346,7 @@ class Connection:
     async def _write_there(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` as one write transaction on the database thread, which waits for the write
         lock up to ``busy_timeout`` (then :class:`DatabaseLocked`)."""
-        try:
-            return await self._in_thread(
-                lambda raw: _transaction(raw, "BEGIN IMMEDIATE", work))
-        except sqlite3.Error as exc:
-            self._reraise(exc)
+        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN IMMEDIATE", work))
 
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """One write transaction: committed if ``work`` returns, rolled back if it raises. At once
@@ -365,16 +361,16 @@ class Connection:
     async def _fetch(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` as one read transaction (one snapshot for all its queries) on the database
         thread, in one trip: a large read never stalls the event loop."""
-        try:
-            return await self._in_thread(lambda raw: _transaction(raw, "BEGIN", work))
-        except sqlite3.Error as exc:
-            self._reraise(exc)
+        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN", work))
 
     async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Runs ``work`` with the raw connection on aiosqlite's thread, in one trip (every
-        awaited statement would be a trip of its own, each waiting for a turn of a busy loop).
-        """
-        return await _on_thread(self._require(), work)
+        awaited statement would be a trip of its own, each waiting for a turn of a busy loop);
+        SQLite's errors come back as ours (:meth:`_reraise`)."""
+        try:
+            return await _on_thread(self._require(), work)
+        except sqlite3.Error as exc:
+            self._reraise(exc)
 
     def _checkpoint_soon(self) -> None:
         """Copies the write-ahead log into the database so that the log starts again from its
@@ -392,7 +388,7 @@ class Connection:
         one place where no write can land during it."""
         passive = "PRAGMA wal_checkpoint(PASSIVE)"
         # A failed one is left to the next (and closing the database checkpoints anyway).
-        with contextlib.suppress(sqlite3.Error, DatabaseClosed, ValueError):
+        with contextlib.suppress(sqlite3.Error, StorageError, ValueError):
             await self._in_thread(lambda raw: raw.execute(passive).fetchall())
             if self._direct is not None:
                 self._direct.execute(passive).fetchall()

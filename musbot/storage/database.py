@@ -88,15 +88,15 @@ def _save_rows(raw: sqlite3.Connection, batch: list[_PendingSave], now: str) -> 
             for channel_id, guild_id, payload, _ in batch]
 
 
-def _answer_saves(chunk: list[_PendingSave], versions: list[int] | None = None,
-                  error: BaseException | None = None) -> None:
-    for i, (*_, done) in enumerate(chunk):
+def _answer_saves(batch: list[_PendingSave], outcome: list[int] | BaseException) -> None:
+    """Each waiting saver gets its version, or the error that stopped the batch."""
+    for i, (*_, done) in enumerate(batch):
         if done.done():
             continue
-        if versions is not None:
-            done.set_result(versions[i])
+        if isinstance(outcome, BaseException):
+            done.set_exception(outcome)
         else:
-            done.set_exception(error or RuntimeError("save not written"))
+            done.set_result(outcome[i])
 
 
 def _one(raw: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -115,6 +115,13 @@ def _season(row: sqlite3.Row | tuple[Any, ...]) -> Season:
 
 
 _SEASON_COLUMNS = "season_id, league_id, number, started_at, closed_at"
+_LIVE_COLUMNS = "channel_id, guild_id, state, version, updated_at"
+
+
+def _live_table(row: sqlite3.Row | tuple[Any, ...]) -> LiveTable:
+    channel_id, guild_id, state, version, updated_at = row
+    return LiveTable(channel_id, guild_id, orjson.loads(state), version,
+                     datetime.fromisoformat(updated_at))
 _TIMER_COLUMNS = "timer_id, event, timer_key, expires_at, data, created_at"
 
 
@@ -223,7 +230,7 @@ class Database(Connection):
                     versions = await self._write_there(
                         partial(_save_rows, batch=batch, now=self._now()))
                 except BaseException as exc:
-                    _answer_saves(batch, error=exc)
+                    _answer_saves(batch, exc)
                     if not isinstance(exc, Exception):
                         raise
                     continue
@@ -234,17 +241,14 @@ class Database(Connection):
     async def load_tables(self) -> list[LiveTable]:
         """Every saved table, to restore them at start-up."""
         rows = await self._fetch(lambda raw: raw.execute(
-            "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
-            "ORDER BY channel_id").fetchall())
-        return [LiveTable(c, g, orjson.loads(s), v, datetime.fromisoformat(u))
-                for c, g, s, v, u in rows]
+            f"SELECT {_LIVE_COLUMNS} FROM live_tables ORDER BY channel_id").fetchall())
+        return [_live_table(row) for row in rows]
 
     async def load_table(self, channel_id: int) -> LiveTable | None:
-        rows = await self._fetch(lambda raw: raw.execute(
-            "SELECT channel_id, guild_id, state, version, updated_at FROM live_tables "
-            "WHERE channel_id = ?", (channel_id,)).fetchall())
-        return next((LiveTable(c, g, orjson.loads(s), v, datetime.fromisoformat(u))
-                     for c, g, s, v, u in rows), None)
+        row = await self._fetch(lambda raw: raw.execute(
+            f"SELECT {_LIVE_COLUMNS} FROM live_tables WHERE channel_id = ?",
+            (channel_id,)).fetchone())
+        return _live_table(row) if row else None
 
     async def delete_table(self, channel_id: int) -> bool:
         """Forget a table that closed; False if there was none."""
