@@ -15,12 +15,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from musbot.engine import Hand, Match, Rules, seeded_shuffler
+from musbot.engine import Match, Rules, seeded_shuffler
 from musbot.engine import events as ev
 from musbot.engine.senas import senas_posibles
 
 from . import LEVELS
-from .base import Player, SenaSeen
+from .base import Player, SenaSeen, hand_over
 from .randombot import RandomBot
 
 MAX_ACTIONS = 50_000
@@ -78,8 +78,9 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
         number = match.hand_number
         hand = match.hand
         events = match.apply(seat, action)
-        if hand.finished:
-            _hand_over(hand, number, players)
+        if hand.finished:  # bots that learn see their seat's view of it (base.hand_over)
+            for who, player in enumerate(players):
+                hand_over(player, hand, who, number)
         if match.finished:
             scores = match.hand.scores
             result.a_won = match.winner == team_a
@@ -93,16 +94,6 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
         if match.hand_number != number:
             result.hands += 1
     raise AssertionError("a game of bots should end")
-
-
-def _hand_over(hand: Hand, number: int, players: list[Player]) -> None:
-    """Each bot that learns from showdowns (the optional ``hand_over`` of
-    :class:`~musbot.ai.base.Player`) sees its own seat's view of the hand just ended, as a
-    person at the table does: every hand if there was a showdown, nobody else's otherwise."""
-    for seat, player in enumerate(players):
-        hook = getattr(player, "hand_over", None)
-        if hook is not None:
-            hook(hand.view(seat, hand_number=number))
 
 
 def _senas(match: Match, players: list[Player], rules: Rules,

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from musbot.engine import Action, SeatView
+from musbot.engine import Action, Hand, SeatView
 from musbot.engine.senas import Sena
 
 
@@ -41,10 +41,19 @@ class Player(Protocol):
         ...
 
     # Optional, so not part of the protocol's required members: ``hand_over(view) -> None``,
-    # called by the table and the bench after every hand with the seat's own view of the hand
-    # just finished (``revealed`` holds every hand after a showdown). A bot learns there what a
-    # person at the table learns: how the others' words matched their cards. Callers look it
-    # up with ``getattr`` so bots without it are skipped; what it learns lives only in memory.
+    # called (through :func:`hand_over`) by the table and the bench after every hand with the
+    # seat's own view of the hand just finished (``revealed`` holds every hand after a
+    # showdown). A bot learns there what a person at the table learns: how the others' words
+    # matched their cards. What it learns lives only in memory.
+
+
+def hand_over(player: object, hand: Hand, seat: int, number: int) -> None:
+    """Gives a bot that learns from showdowns its seat's view of the hand just ended, as a
+    person at the table sees it (every hand if there was a showdown, nobody else's otherwise);
+    a player without ``hand_over`` (a person: None) is skipped."""
+    hook = getattr(player, "hand_over", None)
+    if hook is not None:
+        hook(hand.view(seat, hand_number=number))
 
 
 SENA_PRIORITY: tuple[Sena, ...] = (

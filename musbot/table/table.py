@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS, Player, SenaSeen, make_player
+from musbot.ai.base import hand_over
 from musbot.engine import (
     Action,
     Hand,
@@ -544,11 +545,10 @@ class Table:
         their own seat's view of the hand just ended, as a person at the table sees it. What
         they learn lives in memory only: a restored table's bots start afresh."""
         for seat, occupant in enumerate(self.seats):
-            hook = getattr(occupant.bot, "hand_over", None) if occupant is not None else None
-            if hook is None:
+            if occupant is None or occupant.bot is None:
                 continue
             try:
-                hook(hand.view(seat, hand_number=number))
+                hand_over(occupant.bot, hand, seat, number)
             except Exception:  # a bot's bookkeeping must never stop the table
                 log.exception("bot hand_over failed on table %s", self.channel_id)
 
