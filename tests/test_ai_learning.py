@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 
 import pytest
+from helpers_rules import cards
 
 from musbot.ai import arena
 from musbot.ai.base import Player
@@ -26,14 +27,9 @@ from musbot.engine import (
     Rules,
     SeatView,
     envido,
-    parse_card,
     tables,
 )
 from musbot.engine.randomplay import random_action
-
-
-def hand(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 class Counting(RandomBot):
@@ -106,16 +102,16 @@ def test_dificil_learns_that_random_players_say_nothing_and_normal_ones_do(
 def test_a_random_players_bet_no_longer_says_it_is_strong() -> None:
     """Seat 1 opened the Grande with an envido: under «normal» that means kings; once seat 1 is
     known to speak at random, the worlds where it holds rubbish count as much as the others."""
-    h = Hand(Rules(), [hand("4o 5c 6o 7b"), hand("12o 12c 12e 1b"), hand("4c 5e 6b 7o"),
-                       hand("1o 1c 4e 5o")], hand("10c 10e"), mano=0)
+    h = Hand(Rules(), [cards("4o 5c 6o 7b"), cards("12o 12c 12e 1b"), cards("4c 5e 6b 7o"),
+                       cards("1o 1c 4e 5o")], cards("10c 10e"), mano=0)
     h.apply(0, NO_HAY_MUS)
     h.apply(0, PASO)
     h.apply(1, envido(2))
     h.apply(2, NO_QUIERO)
     view = h.view(0)
     t = tables(8, False)
-    weak = [t.index(x) for x in (hand("4o 5c 6o 7b"), hand("4e 5b 6c 7c"),
-                                 hand("4c 5e 6b 7o"), hand("1o 1c 4e 5o"))]
+    weak = [t.index(x) for x in (cards("4o 5c 6o 7b"), cards("4e 5b 6c 7c"),
+                                 cards("4c 5e 6b 7o"), cards("1o 1c 4e 5o"))]
     trusting = _Model(view, (0.0, PRIOR_RATE, PRIOR_RATE, PRIOR_RATE)).likelihood(weak)
     wary = _Model(view, (0.0, 1.0, PRIOR_RATE, PRIOR_RATE)).likelihood(weak)
     assert trusting < 0.2 and wary == 1.0

@@ -27,6 +27,27 @@ def test_tune_gc_leaves_only_young_collections_automatic(restore_gc: None) -> No
     assert gc.get_freeze_count() > 0  # start-up's objects are out of every later collection
 
 
+async def generations_collected(run_for: float, **clock: float) -> list[int]:
+    """The generation of every collection made while ``collect_periodically(**clock)`` runs
+    for ``run_for`` seconds."""
+    seen: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(watch)
+    try:
+        task = asyncio.create_task(runtime.collect_periodically(**clock))
+        await asyncio.sleep(run_for)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    finally:
+        gc.callbacks.remove(watch)
+    return seen
+
+
 async def test_full_collections_run_on_the_schedule(restore_gc: None) -> None:
     runtime.tune_gc()
 
@@ -34,22 +55,8 @@ async def test_full_collections_run_on_the_schedule(restore_gc: None) -> None:
         def __init__(self) -> None:
             self.me = self
 
-    seen: list[int] = []
-
-    def watch(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop":
-            seen.append(info["generation"])
-
     Cycle()  # unreachable at once, but only a collection frees a cycle
-    gc.callbacks.append(watch)
-    try:
-        task = asyncio.create_task(runtime.collect_periodically(0.01))
-        await asyncio.sleep(0.05)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-    finally:
-        gc.callbacks.remove(watch)
+    seen = await generations_collected(0.05, seconds=0.01)
     assert 2 in seen, "a full collection ran"
     assert not any(isinstance(o, Cycle) for o in gc.get_objects())
     assert runtime.full_collection() >= 0
@@ -60,19 +67,5 @@ async def test_young_collections_run_on_the_clock_between_full_ones(restore_gc: 
     died (issue 6): the clock runs one every ``young_seconds`` whatever the threshold says."""
     runtime.tune_gc()
     gc.set_threshold(10**9, 10**9, 10**9)  # nothing on CPython's own account
-    seen: list[int] = []
-
-    def watch(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop":
-            seen.append(info["generation"])
-
-    gc.callbacks.append(watch)
-    try:
-        task = asyncio.create_task(runtime.collect_periodically(3600, young_seconds=0.005))
-        await asyncio.sleep(0.1)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-    finally:
-        gc.callbacks.remove(watch)
+    seen = await generations_collected(0.1, seconds=3600, young_seconds=0.005)
     assert seen.count(0) >= 5 and 2 not in seen
