@@ -449,3 +449,151 @@ async def test_senas_received_survive(tmp_path: Path, boots: list[Database]) -> 
     bot = await boot(tmp_path / "a.db", boots)
     again = bot.manager.get(CHANNEL)
     assert again is not None and again._senas.received == received
+
+
+# --- the journal: moves appended between whole saves ----------------------------------------------
+
+
+def plain_shuffler(seed: int) -> Any:
+    """Reproducible decks that, like ``secure_shuffle`` and unlike :class:`SeededShuffler`, are
+    not saved with the table: the kind of table whose moves go to the journal."""
+    rng = random.Random(seed)
+    return lambda cards: rng.sample(list(cards), len(cards))
+
+
+async def boot_plain(path: Path, opened: list[Database], seed: int) -> Bot:
+    db = await Database.open(path)
+    opened.append(db)
+    transport, clock = FakeTransport(), ManualClock()
+    manager = TableManager(transport, clock=clock, shuffler=plain_shuffler(seed),
+                           rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
+    persister = await start_persistence(db, manager)
+    return Bot(db, manager, persister, transport, clock)
+
+
+def comparable(table: Table) -> dict[str, Any]:
+    """What a restore must give back. The outbox is left out: records already stored may stay
+    in the saved one until the next save (storing them twice is harmless, see the module)."""
+    state = table_state(table)
+    state.pop("outbox")
+    return state
+
+
+async def restored_from_db(bot: Bot) -> tuple[Table, list[Any]]:
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None
+    again = table_from_state(saved.state, FakeTransport(), journal=saved.journal,
+                             clock=ManualClock())
+    return again, saved.journal
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_state_and_journal_give_back_the_live_table_after_every_step(
+        tmp_path: Path, boots: list[Database], seed: int) -> None:
+    """Whatever happened last (a person's move, the bots' answers, a timeout and a bot playing
+    for the person, a seña, a DM that could not be sent, a new deal, a finished hand), the
+    saved state with its journal replayed is the live table."""
+    bot = await boot_plain(tmp_path / "a.db", boots, seed)
+    bot.transport.dm_closed = {2}  # the closed-DM warning is state too
+    table = bot.manager.open(CHANNEL, Rules(sena_cazada=0.5), guild_id=GUILD)
+    await seat_humans(table, 2)
+    await table.start(1)
+    people = random.Random(seed)
+    journaled, longest, steps = 0, 0, 0
+    seen: set[str] = set()
+    while table.state == "playing":
+        if steps % 9 == 8:
+            await bot.tick(60)  # the person to speak times out; a bot plays for them
+        else:
+            await play_humans(table, people, max_steps=1)
+        steps += 1
+        seen |= {"timeout"} if any(s is not None and s.expiries for s in table.seats) else set()
+        seen |= {"seña"} if table._senas.received else set()
+        seen |= {"dm"} if any(s is not None and s.dm_warned for s in table.seats) else set()
+        again, journal = await restored_from_db(bot)
+        assert comparable(again) == comparable(table), f"step {steps}"
+        journaled += bool(journal)
+        longest = max(longest, len(journal))
+        match, replayed = table.match, again.match
+        if table.state == "playing" and match is not None and replayed is not None:
+            assert replayed.to_act == match.to_act
+            assert all(replayed.view(s) == match.view(s) for s in range(4))
+    assert steps > 20
+    assert journaled > steps / 3 and longest >= 3, "most moves went to the journal"
+    assert seen == {"timeout", "seña", "dm"}
+
+
+async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
+        tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot_plain(tmp_path / "a.db", boots, 5)
+    table = await open_table(bot)
+    people = random.Random(5)
+    journal: list[Any] = []
+    while len(journal) < 3:
+        await play_humans(table, people, max_steps=1)
+        saved = await bot.db.load_table(CHANNEL)
+        assert saved is not None
+        journal = saved.journal
+    match = table.match
+    assert match is not None
+    views = [match.view(s) for s in range(4)]
+    bot.crash()
+    bot = await boot_plain(tmp_path / "a.db", boots, 5)
+    again = bot.manager.get(CHANNEL)
+    assert again is not None and again.match is not None
+    assert [again.match.view(s) for s in range(4)] == views and again._turn == table._turn
+    await play_humans(again, people)
+    assert again.state == "finished"
+    [match_id] = await match_ids(bot.db)
+    assert len(await bot.db.match_hands(match_id)) == again.match.hand_number
+
+
+async def test_a_seeded_table_saves_its_whole_state_every_time(tmp_path: Path,
+                                                               boots: list[Database]) -> None:
+    """Its random generator is part of the state and moves with every bot's decision."""
+    bot = await boot(tmp_path / "a.db", boots)
+    table = await open_table(bot)
+    for _ in range(15):
+        await play_humans(table, random.Random(1), max_steps=1)
+        saved = await bot.db.load_table(CHANNEL)
+        assert saved is not None and saved.journal == []
+        assert saved.state["turn"] == table._turn
+
+
+async def test_a_failed_journal_entry_makes_the_next_save_whole(
+        tmp_path: Path, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await boot_plain(tmp_path / "a.db", boots, 2)
+    table = await open_table(bot, humans=4)
+    people = random.Random(2)
+    append = bot.db.append_to_journal
+    failures = 0
+
+    async def failing_once(channel_id: int, entries: Any) -> bool:
+        nonlocal failures
+        if failures == 0:
+            failures += 1
+            raise DatabaseLocked(bot.db.path, 0.1)
+        return await append(channel_id, entries)
+
+    monkeypatch.setattr(bot.db, "append_to_journal", failing_once)
+    await play_humans(table, people, max_steps=6)
+    assert failures == 1
+    again, _ = await restored_from_db(bot)
+    assert comparable(again) == comparable(table), "the lost entry came back with the state"
+
+
+async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
+        tmp_path: Path, boots: list[Database]) -> None:
+    bot = await boot_plain(tmp_path / "a.db", boots, 3)
+    table = await open_table(bot, humans=4)
+    match = table.match
+    assert match is not None
+    elsewhere = (match.to_act or 0) + 1
+    assert await bot.db.append_to_journal(CHANNEL, [[elsewhere % 4, "paso", 0, []]])
+    bot.crash()
+    bot = await boot_plain(tmp_path / "a.db", boots, 3)
+    assert bot.manager.get(CHANNEL) is None, "not that seat's turn: the engine refuses it"
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"
+    with pytest.raises(StateError):
+        table_from_state(saved.state, FakeTransport(), journal=[["not", "a move"]])

@@ -142,11 +142,17 @@ async def test_version_1_file_is_upgraded(tmp_path: Path,
     with monkeypatch.context() as patch:
         patch.setattr(connection, "MIGRATIONS", MIGRATIONS[:1])
         patch.setattr(connection, "SCHEMA_VERSION", 1)
-        async with Database(path) as db:
-            await db.save_table(1, 1, {"old": True})
+        async with Database(path):
+            pass
+    with sqlite3.connect(path) as conn:  # a table saved by a musbot of schema 1
+        conn.execute("INSERT INTO live_tables (channel_id, guild_id, state, updated_at)"
+                     " VALUES (1, 1, '{\"old\": true}', '2026-01-01T00:00:00+00:00')")
+    conn.close()
     async with Database(path) as db:
         assert await db.schema_version() == SCHEMA_VERSION
-        assert (await db.load_table(1)) is not None
+        saved = await db.load_table(1)
+        assert saved is not None and saved.state == {"old": True} and saved.journal == []
+        assert await db.append_to_journal(1, [[0, "paso", 0, []]])
         await db.create_timer("turn", datetime.now(UTC), key="turn:1")
 
 
@@ -281,6 +287,22 @@ async def test_live_tables_round_trip(db: Database) -> None:
     assert await db.delete_table(100) is False
     assert [t.channel_id for t in await db.load_tables()] == [200]
     assert await db.load_table(100) is None
+
+
+async def test_a_live_tables_journal_grows_in_order_until_its_next_save(db: Database) -> None:
+    assert await db.append_to_journal(100, [[0, "paso", 0, []]]) is False, "no saved state"
+    assert await db.load_table(100) is None, "and nothing written"
+    await db.save_table(100, 1, {"n": 1})
+    assert await db.append_to_journal(100, [[0, "paso", 0, []]])
+    assert await db.append_to_journal(100, [[1, "envido", 2, []], {"ñ": "órdago"}])
+    assert await db.append_to_journal(100, [])
+    saved = await db.load_table(100)
+    assert saved is not None and saved.state == {"n": 1} and saved.version == 4
+    assert saved.journal == [[0, "paso", 0, []], [1, "envido", 2, []], {"ñ": "órdago"}]
+    await db.save_table(200, None, {"other": True})
+    assert await db.save_table(100, 1, {"n": 2}) == 5
+    assert [(t.channel_id, t.state, t.journal) for t in await db.load_tables()] == \
+        [(100, {"n": 2}, []), (200, {"other": True}, [])]
 
 
 async def test_live_table_states_keep_their_json(db: Database) -> None:
@@ -432,19 +454,22 @@ async def test_a_write_that_finds_the_lock_taken_waits_on_the_thread_not_the_loo
                 await asyncio.sleep(0.01)
                 ticks += 1
             assert not first.done() and not hand_id.done()
+            moved = asyncio.ensure_future(db.append_to_journal(1, ["after n=1"]))
             second = asyncio.ensure_future(db.save_table(1, 1, {"n": 2}))
+            moved_again = asyncio.ensure_future(db.append_to_journal(1, ["after n=2"]))
             await asyncio.sleep(0.01)
-            assert db._late_writer is not None and not second.done()
+            assert db._late_writer is not None and not second.done() and not moved.done()
         finally:
             holder.execute("COMMIT")
             holder.close()
         assert ticks == 10
-        assert (await first, await second) == (2, 3)
+        assert (await first, await moved, await second, await moved_again) == (2, True, 4, True)
         await hand_id
         saved = await db.load_table(1)
-        assert saved is not None and (saved.state, saved.version) == ({"n": 2}, 3)
+        assert saved is not None and (saved.state, saved.version) == ({"n": 2}, 5)
+        assert saved.journal == ["after n=2"], "the journal entries kept their places"
         assert await db.player_name(5) == "p5"
-        assert await db.save_table(1, 1, {"n": 3}) == 4  # back on the loop's connection
+        assert await db.save_table(1, 1, {"n": 3}) == 6  # back on the loop's connection
         assert db._late_writer is None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -68,14 +68,22 @@ _TOUCH_PLAYER = (
 _SAVE_SQL = (
     "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at)"
     " VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel_id) DO UPDATE SET"
-    " guild_id = excluded.guild_id, state = excluded.state, version = version + 1,"
-    " updated_at = excluded.updated_at RETURNING version")
+    " guild_id = excluded.guild_id, state = excluded.state, journal = '[]',"
+    " version = version + 1, updated_at = excluded.updated_at RETURNING version")
 
-_PendingSave = tuple[int, "int | None", str, "asyncio.Future[int]"]
-"""A queued :meth:`Database.save_table`: channel, guild, state JSON, the caller's future."""
+_JOURNAL_SQL = (
+    "UPDATE live_tables SET journal = json_insert(journal, '$[#]', json(?)),"
+    " version = version + 1, updated_at = ? WHERE channel_id = ?")
+"""No RETURNING: it costs as much again as the rest of the statement (measured), and the
+journal's caller needs only to know that the row was there."""
+
+_LiveWrite = Callable[[sqlite3.Connection, str], Any]
+"""One write of a live table (a whole save or a journal entry), given the time to stamp."""
+_PendingWrite = tuple[_LiveWrite, "asyncio.Future[Any]"]
+"""A queued live-table write and its caller's future."""
 
 
-def _save_row(raw: sqlite3.Connection, row: tuple[int, int | None, str], now: str) -> int:
+def _save_row(raw: sqlite3.Connection, now: str, row: tuple[int, int | None, str]) -> int:
     """Writes one save; returns the table's new version. ``fetchall``, not ``fetchone``: on its
     own (autocommit) the statement commits when it finishes, and only a statement stepped to
     its end reports a failed commit (a full disk) instead of dropping it unseen."""
@@ -83,14 +91,20 @@ def _save_row(raw: sqlite3.Connection, row: tuple[int, int | None, str], now: st
     return int(version)
 
 
-def _save_rows(raw: sqlite3.Connection, batch: list[_PendingSave], now: str) -> list[int]:
-    return [_save_row(raw, (channel_id, guild_id, payload), now)
-            for channel_id, guild_id, payload, _ in batch]
+def _journal_rows(raw: sqlite3.Connection, now: str, channel_id: int,
+                  entries: Sequence[str]) -> bool:
+    """Appends JSON ``entries`` to the table's journal; False (nothing written) if the table has
+    no saved row. Without RETURNING the statement runs to its end (and commits, on its own)
+    inside ``execute``."""
+    for entry in entries:
+        if raw.execute(_JOURNAL_SQL, (entry, now, channel_id)).rowcount != 1:
+            return False
+    return True
 
 
-def _answer_saves(batch: list[_PendingSave], outcome: list[int] | BaseException) -> None:
-    """Each waiting saver gets its version, or the error that stopped the batch."""
-    for i, (*_, done) in enumerate(batch):
+def _answer_writes(batch: list[_PendingWrite], outcome: list[Any] | BaseException) -> None:
+    """Each waiting writer gets its result, or the error that stopped the batch."""
+    for i, (_, done) in enumerate(batch):
         if done.done():
             continue
         if isinstance(outcome, BaseException):
@@ -115,13 +129,13 @@ def _season(row: sqlite3.Row | tuple[Any, ...]) -> Season:
 
 
 _SEASON_COLUMNS = "season_id, league_id, number, started_at, closed_at"
-_LIVE_COLUMNS = "channel_id, guild_id, state, version, updated_at"
+_LIVE_COLUMNS = "channel_id, guild_id, state, version, updated_at, journal"
 
 
 def _live_table(row: sqlite3.Row | tuple[Any, ...]) -> LiveTable:
-    channel_id, guild_id, state, version, updated_at = row
+    channel_id, guild_id, state, version, updated_at, journal = row
     return LiveTable(channel_id, guild_id, orjson.loads(state), version,
-                     datetime.fromisoformat(updated_at))
+                     datetime.fromisoformat(updated_at), orjson.loads(journal))
 _TIMER_COLUMNS = "timer_id, event, timer_key, expires_at, data, created_at"
 
 
@@ -140,7 +154,7 @@ class Database(Connection):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._late_saves: list[_PendingSave] = []
+        self._late_saves: list[_PendingWrite] = []
         self._late_writer: asyncio.Task[None] | None = None
 
     # --- players ------------------------------------------------------------------------------
@@ -201,7 +215,8 @@ class Database(Connection):
 
     async def save_table(self, channel_id: int, guild_id: int | None,
                          state: Mapping[str, Any]) -> int:
-        """Replace the table's saved state; returns its new version once it is committed.
+        """Replace the table's saved state (and empty its journal); returns its new version once
+        it is committed.
 
         Written at once on the loop's connection, where a commit appends a page or two to the
         log (tens of microseconds), so the caller does not even yield. While another
@@ -210,31 +225,50 @@ class Database(Connection):
         overtakes an earlier one); each caller returns only after its own state is
         committed, so an acknowledged action is never lost."""
         row = (channel_id, guild_id, _state_json(state))
+        return int(await self._write_live(partial(_save_row, row=row), one_statement=True))
+
+    async def append_to_journal(self, channel_id: int, entries: Sequence[Any]) -> bool:
+        """Appends ``entries`` (JSON values, in order) to the table's journal, which its next
+        :meth:`save_table` empties: what a table in play writes after a move instead of its
+        whole state. Same guarantees and order as :meth:`save_table`. False, with nothing
+        written, if the table has no saved state to add to."""
+        if not entries:
+            return True
+        encoded = [orjson.dumps(entry).decode() for entry in entries]
+        return bool(await self._write_live(
+            partial(_journal_rows, channel_id=channel_id, entries=encoded),
+            one_statement=len(encoded) == 1))
+
+    async def _write_live(self, write: _LiveWrite, *, one_statement: bool) -> Any:
+        """A live table's write, at once on the loop's connection, or queued behind the writes
+        already waiting for the database thread (see :meth:`save_table`)."""
         loop = asyncio.get_running_loop()
         if self._late_writer is None:
             try:
-                return self._write_here(partial(_save_row, row=row, now=self._now()),
-                                        one_statement=True)
+                return self._write_here(partial(write, now=self._now()),
+                                        one_statement=one_statement)
             except _WriteLockBusy:
                 self._late_writer = loop.create_task(self._write_late())
-        done: asyncio.Future[int] = loop.create_future()
-        self._late_saves.append((*row, done))
+        done: asyncio.Future[Any] = loop.create_future()
+        self._late_saves.append((write, done))
         return await done
 
     async def _write_late(self) -> None:
-        """The saves that found the write lock taken, in order, through the database thread."""
+        """The live-table writes that found the write lock taken, in order, through the
+        database thread, each batch in one transaction."""
         try:
             while self._late_saves:
                 batch, self._late_saves = self._late_saves, []
+                now = self._now()
                 try:
-                    versions = await self._write_there(
-                        partial(_save_rows, batch=batch, now=self._now()))
+                    results = await self._write_there(
+                        lambda raw, batch=batch, now=now: [write(raw, now) for write, _ in batch])
                 except BaseException as exc:
-                    _answer_saves(batch, exc)
+                    _answer_writes(batch, exc)
                     if not isinstance(exc, Exception):
                         raise
                     continue
-                _answer_saves(batch, versions)
+                _answer_writes(batch, results)
         finally:
             self._late_writer = None
 

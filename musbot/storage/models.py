@@ -87,8 +87,12 @@ class LiveTable:
     guild_id: int | None
     state: dict[str, Any]
     version: int
-    """1 on the first save, +1 on every later save: lets the table layer detect stale writes."""
+    """1 on the first save, +1 on every later save or journal entry: lets the table layer
+    detect stale writes."""
     updated_at: datetime
+    journal: list[Any] = field(default_factory=list)
+    """What the table appended since its state was saved (``Database.append_to_journal``),
+    oldest first."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,11 @@ connection, returning once it is committed), then stores the records; every
 record call is idempotent (match key, same hand twice, a finished match), so a crash between the
 two only means they are stored again from the saved outbox at the next start.
 
+Most changes are one move within a hand (a bet, a «paso», a discard). Those are appended to the
+table's journal instead (``Database.append_to_journal``: a few dozen bytes, not the 2 KB state),
+and a restore replays the journal on the saved state, as the engine replays a hand's actions on
+its deal. A new deal, a finished hand, a seña, anything else changed: the whole state again.
+
 For the Discord side, from ``setup_hook`` and then ``on_ready``::
 
     self.persister = await start_persistence(self.db, self.tables, announce=False)
@@ -125,15 +130,35 @@ def _seat_state(seat: Seat) -> dict[str, Any]:
             "expiries": seat.expiries, "dm_warned": seat.dm_warned}
 
 
-def table_from_state(state: dict[str, Any], transport: Transport, **options: Any) -> Table:
-    """The table :func:`table_state` saved. ``options`` are the manager's (clock, bot_delay,
-    hooks); the saved settings win over them. Raises :class:`StateError`."""
+def table_from_state(state: dict[str, Any], transport: Transport, *,
+                     journal: Sequence[Any] = (), **options: Any) -> Table:
+    """The table :func:`table_state` saved, with the moves of its ``journal`` (see
+    :meth:`TablePersister.save`) played again. ``options`` are the manager's (clock,
+    bot_delay, hooks); the saved settings win over them. Raises :class:`StateError`."""
     if state.get("version") != STATE_VERSION:
         raise StateError(f"unknown table state version {state.get('version')!r}")
     try:
-        return _build(state, transport, options)
+        return _build(_with_journal(state, journal), transport, options)
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
         raise StateError(f"damaged table state: {exc!r}") from exc
+
+
+def _journaled(table: Table) -> bool:
+    """Whether a move may go to the journal: not at a seeded table, whose random generator is
+    saved with its state (see :func:`_rng_state`) and moves on with every bot's decision."""
+    return not isinstance(table.shuffler, SeededShuffler)
+
+
+def _with_journal(state: dict[str, Any], journal: Sequence[Any]) -> dict[str, Any]:
+    """The state with the journal's moves added to its hand's actions (the engine replays
+    them, checking each) and to the table's turn count; the saved document is not changed."""
+    if not journal:
+        return state
+    if state["state"] != "playing" or state["match"] is None:
+        raise ValueError("a journal without a match in play")
+    match = state["match"]
+    hand = {**match["hand"], "actions": [*match["hand"]["actions"], *journal]}
+    return {**state, "match": {**match, "hand": hand}, "turn": int(state["turn"]) + len(journal)}
 
 
 def _build(state: dict[str, Any], transport: Transport, options: dict[str, Any]) -> Table:
@@ -201,8 +226,14 @@ class TablePersister:
         self.manager.on_change = self.save
 
     async def save(self, table: Table) -> None:
-        """The tables' ``on_change`` hook: the state in one transaction, then the records. A
-        closed table's row is deleted once its records are stored."""
+        """The tables' ``on_change`` hook: the moves in the table's journal, or else the state in
+        one transaction, then the records. A closed table's row is deleted once its records are
+        stored."""
+        moves = table.take_moves()
+        if moves and table.state == "playing" and not table.outbox and _journaled(table):
+            entries = [[seat, *action.to_json()] for seat, action in moves]
+            if await self.db.append_to_journal(table.channel_id, entries):
+                return
         if table.state == "closed":
             table.outbox = await self._store(table.outbox, table)
             if not table.outbox:
@@ -211,6 +242,7 @@ class TablePersister:
         await self.db.save_table(table.channel_id, table.guild_id, table_state(table))
         if table.outbox:
             table.outbox = await self._store(table.outbox, table)
+            table.mark_changed()  # the emptier outbox goes with the next save
 
     async def restore_all(self, *, announce: bool = True) -> list[Table]:
         """Every saved table, back in the manager where it was, timers restarted and (with
@@ -239,7 +271,7 @@ class TablePersister:
             return None
         try:
             table = table_from_state(saved.state, self.manager.transport,
-                                     **self.manager.table_options())
+                                     journal=saved.journal, **self.manager.table_options())
         except StateError:
             log.exception("table %s cannot be restored; its saved state is kept",
                           saved.channel_id)

@@ -46,6 +46,8 @@ REMINDER_SECONDS = 15.0
 MAX_EXPIRIES = 3
 """Expiries in a row before a bot takes the seat over until «vuelvo»."""
 COME_BACK_WORDS = frozenset({"vuelvo", "ya vuelvo", "estoy aqui", "i'm back", "back"})
+_DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
+"""Events with cards from the shuffler: only a whole saved state keeps them."""
 
 State = Literal["waiting", "playing", "finished", "closed"]
 ChangeHook = Callable[["Table"], Awaitable[None]]
@@ -156,6 +158,10 @@ class Table:
         self._turn = 0
         """Bumped on every applied action: a timer only fires for the turn it was armed for."""
         self._senas = _HandSenas()
+        self._journal: list[tuple[int, Action]] | None = None
+        """The moves applied since the last save, while they are the only change: a save may
+        append them to the table's journal instead of writing its whole state (see
+        :meth:`take_moves`). None: something else changed, the whole state is due."""
         self._texts: dict[int, tuple[tuple[Any, ...], str]] = {}
         """Each seat's last private text and what it was rendered from (see ``_private_text``)."""
 
@@ -230,6 +236,7 @@ class Table:
                 return
             self.seats[seat] = Seat(name=person.name, bot=make_player(self.bot_level),
                                     level=self.bot_level)
+            self._journal = None
             self._bot_took_over()
             await self._say("left_bot", name=person.name)
             if not self.humans():
@@ -296,7 +303,9 @@ class Table:
         events = self._apply(seat, action)
         person = self.seats[seat]
         assert person is not None
-        person.expiries = 0
+        if person.expiries:
+            person.expiries = 0
+            self._journal = None
         await self._advance(events)
         return events
 
@@ -399,6 +408,17 @@ class Table:
         for seat in range(self.players):
             await self._update_view(seat)
 
+    def take_moves(self) -> list[tuple[int, Action]] | None:
+        """For the ``on_change`` hook: the moves (seat, action) applied since the last save if
+        nothing else changed, in order; None when the whole state must be saved. The next
+        save starts counting from here."""
+        moves, self._journal = self._journal, []
+        return moves
+
+    def mark_changed(self) -> None:
+        """Something of the state changed besides the moves: the next save writes it whole."""
+        self._journal = None
+
     def suspend(self) -> None:
         """Clean shutdown: stop the timer but keep the table (it is restored at the next start),
         unlike :meth:`close`."""
@@ -433,6 +453,7 @@ class Table:
             raise TableError("sena_repeated")
 
     async def _deliver_sena(self, seat: int, sena: Sena) -> None:
+        self._journal = None
         self._senas.sent.setdefault(seat, set()).add(sena)
         for partner in range(seat % 2, self.players, 2):
             if partner != seat:
@@ -506,17 +527,17 @@ class Table:
             if match.finished:
                 self.state = "finished"
             if events and not saved:
-                await self._changed()
+                await self._changed(moves=True)
             saved = False
-            senas_changed = await self._publish(events)
+            changed = await self._publish(events)
             if match.finished:
                 self._cancel_timer()
                 return
             seat = match.to_act
             occupant = self.seats[seat] if seat is not None else None
             if seat is None or occupant is None or not occupant.bot_plays:
-                if senas_changed:
-                    await self._changed()  # the bots' señas on the cards just shown
+                if changed:
+                    await self._changed()  # the bots' señas on the cards just shown, …
                 break
             if self.bot_delay:
                 await self.clock.sleep(self.bot_delay)
@@ -530,6 +551,12 @@ class Table:
         hand, number = match.hand, match.hand_number
         events = match.apply(seat, action)
         self._turn += 1
+        if self._journal is not None:
+            if hand.finished or match.hand is not hand or \
+                    any(isinstance(e, _DEALS) for e in events):
+                self._journal = None  # cards from the shuffler: the state is saved whole
+            else:
+                self._journal.append((seat, action))
         self._new_cards(events)
         if hand.finished:
             self._record("hand", number=number, transcript=hand.transcript(),
@@ -560,13 +587,16 @@ class Table:
                 if occupant is not None:
                     occupant.dm_warned = False
             self._senas = _HandSenas()
+            self._journal = None
         elif any(isinstance(e, ev.CardsReplaced) for e in events):
             self._senas = _HandSenas()
+            self._journal = None
 
     def _bot_took_over(self) -> None:
         """A bot played a seat for more than one turn: the match no longer rates anyone."""
         if self.match_info is not None:
             self.match_info["bot_took_over"] = True
+            self._journal = None
 
     def _start_record(self) -> None:
         seats = []
@@ -582,15 +612,20 @@ class Table:
         if self.on_change is None or self.match_info is None:
             return  # nobody stores records (terminal, tests): keep no outbox
         self.outbox.append({"kind": kind, "match": self.match_info, **data})
+        self._journal = None
 
-    async def _changed(self) -> None:
+    async def _changed(self, *, moves: bool = False) -> None:
         """Hands the new state to the hook; a failing hook (a full disk) must not stop the game,
-        and the next change saves the whole state again anyway."""
+        and the next change saves the whole state again. ``moves``: the change is the moves
+        just applied (and, if :attr:`_journal` still holds them, nothing else)."""
         if self.on_change is None:
             return
+        if not moves:
+            self._journal = None
         try:
             await self.on_change(self)
         except Exception:
+            self._journal = None
             log.exception("saving table %s failed", self.channel_id)
 
     def _bot_action(self, seat: int) -> Action:
@@ -603,8 +638,8 @@ class Table:
         return player.decide(match.view(seat), self.rng, seen)
 
     async def _publish(self, events: list[ev.Event]) -> bool:
-        """Tells everyone what ``events`` show; True when bots sent señas on new cards, a change
-        of state made while publishing."""
+        """Tells everyone what ``events`` show; True when that changed the state: bots sent
+        señas on the new cards, or someone's closed DMs were announced."""
         messages = render.public_messages(events, self.names(), players=self.players,
                                           target=self.rules.puntos, lang=self.lang)
         turn = self._turn_line()
@@ -617,9 +652,8 @@ class Table:
         match = self.match
         assert match is not None
         if new_cards and not match.finished:
-            for seat in range(self.players):
-                await self._send_hand(seat)
-            return await self._bot_senas()
+            warned = [await self._send_hand(seat) for seat in range(self.players)]
+            return await self._bot_senas() or any(warned)
         if events:
             for seat in range(self.players):
                 await self._update_view(seat)
@@ -633,17 +667,22 @@ class Table:
             return None
         return render.t("turn", self.lang, name=occupant.name)
 
-    async def _send_hand(self, seat: int) -> None:
+    async def _send_hand(self, seat: int) -> bool:
+        """The seat's new cards by DM; True if that could not be done and the channel was told
+        (once a hand: a change of state)."""
         occupant = self.seats[seat]
         if occupant is None or occupant.user_id is None:
-            return
+            return False
         text = self._private_text(seat)
         delivered = await self._private(occupant.user_id, text)
-        if not delivered and not occupant.dm_warned:
+        warned = not delivered and not occupant.dm_warned
+        if warned:
             occupant.dm_warned = True
+            self._journal = None
             await self._say("dm_closed", mention=self.transport.mention(occupant.user_id))
         if self.transport.wants_view(self.channel_id, occupant.user_id):
             await self._view(occupant.user_id, text)
+        return warned
 
     async def _update_view(self, seat: int) -> None:
         occupant = self.seats[seat]
@@ -761,6 +800,7 @@ class Table:
         if occupant is None or occupant.bot_plays:
             return
         occupant.expiries += 1
+        self._journal = None
         await self._say("expired", name=occupant.name)
         events = self._apply(seat, self._bot_action(seat))
         if occupant.expiries >= MAX_EXPIRIES:
