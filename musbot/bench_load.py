@@ -367,7 +367,9 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     pauses = GcPauses()
     gc.callbacks.append(pauses)
     saves.on = True
+    journaled, whole = persister.journaled, persister.saved_whole
     open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
+    journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
     saves.on = False
     full_pause = full_collection()  # what the bot's scheduled full collection costs now
     rss_live = current_rss()
@@ -419,6 +421,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "latency_ms_p99": round(opened["p99"], 3),
         "latency_ms_max": round(opened["max"], 3),
         **saves.summary(),
+        "journal_share": round(journaled / max(journaled + whole, 1), 3),
         "cpu_ms_per_action": round(open_phase.cpu / max(open_phase.actions, 1) * 1000, 3),
         "loop_busy": round(open_phase.loop_cpu / open_phase.seconds, 3),
         "max_actions_per_s": round(closed_phase.actions / closed_phase.seconds, 1),
@@ -472,7 +475,8 @@ def report(r: dict[str, Any]) -> str:
         + (f", {r['unissued']:,} never issued: overloaded" if r["unissued"] else "") + ")",
         f"  latency:          p50 {r['latency_ms_p50']:.2f} ms, p99 {r['latency_ms_p99']:.2f} ms,"
         f" max {r['latency_ms_max']:.2f} ms; of it, waiting for the save: p50 "
-        f"{r['save_ms_p50']:.2f} ms, p99 {r['save_ms_p99']:.2f} ms",
+        f"{r['save_ms_p50']:.2f} ms, p99 {r['save_ms_p99']:.2f} ms "
+        f"({r['journal_share']:.0%} of the saves a journal entry, the rest a whole state)",
         f"  CPU per action:   {r['cpu_ms_per_action']:.3f} ms "
         "(process CPU, SQLite thread included); the event loop's thread was busy "
         f"{r['loop_busy']:.0%} of the time (what decides the queueing in the tail)",

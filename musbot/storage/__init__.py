@@ -9,7 +9,8 @@ upgraded). How the other layers use it::
     db = await Database.open("data/musbot.db")      # CorruptDatabase / DatabaseTooNew / ...
     for table in await db.load_tables():              # restore tables after a restart
         ...
-    await db.save_table(channel_id, guild_id, state)  # after every action
+    await db.save_table(channel_id, guild_id, state)  # after a change: the whole state
+    await db.append_to_journal(channel_id, [move])    # or, after a plain move, just the move
     match_id = await db.start_match(seats, rules=rules, league_id=league_id, key=table_match_id)
     await db.record_hand(match_id, number, hand.transcript(), hand.result())  # after each hand
     changes = await db.record_finished_match(match_id, winner, final_score=match.summary())

@@ -102,6 +102,10 @@ def _journal_rows(raw: sqlite3.Connection, now: str, channel_id: int,
     return True
 
 
+def _write_all(raw: sqlite3.Connection, batch: list[_PendingWrite], now: str) -> list[Any]:
+    return [write(raw, now) for write, _ in batch]
+
+
 def _answer_writes(batch: list[_PendingWrite], outcome: list[Any] | BaseException) -> None:
     """Each waiting writer gets its result, or the error that stopped the batch."""
     for i, (_, done) in enumerate(batch):
@@ -245,8 +249,8 @@ class Database(Connection):
         loop = asyncio.get_running_loop()
         if self._late_writer is None:
             try:
-                return self._write_here(partial(write, now=self._now()),
-                                        one_statement=one_statement)
+                now = self._now()
+                return self._write_here(lambda raw: write(raw, now), one_statement=one_statement)
             except _WriteLockBusy:
                 self._late_writer = loop.create_task(self._write_late())
         done: asyncio.Future[Any] = loop.create_future()
@@ -261,8 +265,7 @@ class Database(Connection):
                 batch, self._late_saves = self._late_saves, []
                 now = self._now()
                 try:
-                    results = await self._write_there(
-                        lambda raw, batch=batch, now=now: [write(raw, now) for write, _ in batch])
+                    results = await self._write_there(partial(_write_all, batch=batch, now=now))
                 except BaseException as exc:
                     _answer_writes(batch, exc)
                     if not isinstance(exc, Exception):

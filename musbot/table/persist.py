@@ -220,6 +220,9 @@ class TablePersister:
         self.manager = manager
         self._match_ids: dict[str, int] = {}
         self._unannounced: list[Table] = []
+        self.journaled = 0
+        """Saves that were journal entries, and saves of a whole state (``musbot bench``)."""
+        self.saved_whole = 0
 
     def attach(self) -> None:
         """Every table the manager opens from now on is saved after each change."""
@@ -233,6 +236,7 @@ class TablePersister:
         if moves and table.state == "playing" and not table.outbox and _journaled(table):
             entries = [[seat, *action.to_json()] for seat, action in moves]
             if await self.db.append_to_journal(table.channel_id, entries):
+                self.journaled += 1
                 return
         if table.state == "closed":
             table.outbox = await self._store(table.outbox, table)
@@ -240,6 +244,7 @@ class TablePersister:
                 await self.db.delete_table(table.channel_id)
                 return
         await self.db.save_table(table.channel_id, table.guild_id, table_state(table))
+        self.saved_whole += 1
         if table.outbox:
             table.outbox = await self._store(table.outbox, table)
             table.mark_changed()  # the emptier outbox goes with the next save
