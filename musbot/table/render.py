@@ -80,8 +80,15 @@ def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
 
 
 def score_text(scores: Sequence[int], target: int, lang: str = "es") -> str:
+    return _score_text(scores[0], scores[1], target, lang)
+
+
+@functools.lru_cache(maxsize=4096)
+def _score_text(a: int, b: int, target: int, lang: str) -> str:
+    """Cached: the table message shows the score at every edit (a thousand a second on a busy
+    bot) and it changes only when a hand ends."""
     parts = [t("score", lang, label=t("pair_label", lang, label=PAIR_LABELS[team]),
-               tantos=tantos_text(scores[team], target, lang)) for team in (0, 1)]
+               tantos=tantos_text(tantos, target, lang)) for team, tantos in ((0, a), (1, b))]
     return t("score_line", lang, a=parts[0], b=parts[1])
 
 
