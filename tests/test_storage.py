@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 from db_helpers import select
+from hypothesis import given
+from hypothesis import strategies as st
 
 from musbot.engine.match import Match
 from musbot.engine.rules import Rules
@@ -303,6 +305,24 @@ async def test_a_live_tables_journal_grows_in_order_until_its_next_save(db: Data
     assert await db.save_table(100, 1, {"n": 2}) == 5
     assert [(t.channel_id, t.state, t.journal) for t in await db.load_tables()] == \
         [(100, {"n": 2}, []), (200, {"other": True}, [])]
+
+
+JSON_DOCS = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text()
+    | st.sampled_from([0.1, 0.25, 1.0, -2.5]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@given(JSON_DOCS)
+def test_stored_documents_are_written_as_the_standard_encoder_wrote_them(doc: Any) -> None:
+    """A hand stored again (from a table's outbox after a restart) is compared as text with
+    the one stored before, maybe by an older musbot: the text must not change with the
+    encoder."""
+    from musbot.storage.database import _json
+
+    assert _json(doc) == json.dumps(doc, ensure_ascii=False, separators=(",", ":"),
+                                    sort_keys=True)
 
 
 async def test_live_table_states_keep_their_json(db: Database) -> None:
