@@ -1,7 +1,9 @@
 """A real crash: a separate Python process plays tables, saving after every action, and is killed
-with SIGKILL mid-game; the file must stay sound and its tables must play on to the end.
+with SIGKILL mid-game; the file must stay sound and its tables must play on to the end. Twice:
+with seeded decks (every save a whole state) and with decks that are not saved, whose moves
+within a hand go to the tables' journals.
 
-Run as a script, this module is that process: ``python test_restart_process.py DB SEED``.
+Run as a script, this module is that process: ``python test_restart_process.py DB SEED KIND``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from db_helpers import select
 from table_helpers import FakeTransport, play_humans
 
-from musbot.engine import Rules
+from musbot.engine import Rules, Shuffler
 from musbot.storage import Database
 from musbot.table import ManualClock, Table, TableManager
 from musbot.table.persist import SeededShuffler, start_persistence
@@ -31,18 +33,25 @@ CHANNELS = (1, 2, 3)
 RULES = Rules(juegos=1)
 
 
-async def boot(path: Path, seed: int) -> tuple[Database, TableManager]:
+def shuffler(seed: int, kind: str) -> Shuffler:
+    if kind == "seeded":
+        return SeededShuffler(seed)
+    decks = random.Random(seed)
+    return lambda cards: decks.sample(list(cards), len(cards))
+
+
+async def boot(path: Path, seed: int, kind: str) -> tuple[Database, TableManager]:
     db = await Database.open(path)
-    manager = TableManager(FakeTransport(), clock=ManualClock(), shuffler=SeededShuffler(seed),
+    manager = TableManager(FakeTransport(), clock=ManualClock(), shuffler=shuffler(seed, kind),
                            rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
     await start_persistence(db, manager)
     return db, manager
 
 
-async def worker(path: Path, seed: int) -> None:
+async def worker(path: Path, seed: int, kind: str) -> None:
     """Plays forever (rematch after rematch), one person's action at a time on each table,
     printing a line after each saved action so the parent knows when to strike."""
-    _, manager = await boot(path, seed)
+    _, manager = await boot(path, seed, kind)
     for channel in CHANNELS:
         if manager.get(channel) is None:
             table = manager.open(channel, RULES, guild_id=1)
@@ -61,8 +70,8 @@ async def worker(path: Path, seed: int) -> None:
             print(f"saved {saved}", flush=True)
 
 
-def run_and_kill(path: Path, seed: int, after: int) -> None:
-    process = subprocess.Popen([sys.executable, __file__, str(path), str(seed)],
+def run_and_kill(path: Path, seed: int, kind: str, after: int) -> None:
+    process = subprocess.Popen([sys.executable, __file__, str(path), str(seed), kind],
                                stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     try:
@@ -85,17 +94,31 @@ def integrity(path: Path) -> list[str]:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
-def test_sigkill_mid_game_leaves_a_sound_file_that_plays_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["seeded", "journaled"])
+def test_sigkill_mid_game_leaves_a_sound_file_that_plays_on(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "musbot.db"
     rng = random.Random(2026)
+    journaled = 0
     for run in range(3):  # killed, restarted (restoring), killed again…
-        run_and_kill(path, seed=run, after=rng.randrange(30, 90))
+        run_and_kill(path, seed=run, kind=kind, after=rng.randrange(30, 90))
         assert integrity(path) == ["ok"]
-    asyncio.run(finish_everything(path))
+        journaled += journal_entries(path)
+    assert (journaled > 0) == (kind == "journaled"), "killed with moves only in journals"
+    asyncio.run(finish_everything(path, kind))
 
 
-async def finish_everything(path: Path) -> None:
-    db, manager = await boot(path, seed=99)
+def journal_entries(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        [(entries,)] = conn.execute(
+            "SELECT COALESCE(SUM(json_array_length(journal)), 0) FROM live_tables").fetchall()
+        return int(entries)
+    finally:
+        conn.close()
+
+
+async def finish_everything(path: Path, kind: str) -> None:
+    db, manager = await boot(path, seed=99, kind=kind)
     try:
         tables: list[Table] = list(manager)
         assert sorted(t.channel_id for t in tables) == list(CHANNELS)
@@ -122,4 +145,4 @@ async def finish_everything(path: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(worker(Path(sys.argv[1]), int(sys.argv[2])))
+    asyncio.run(worker(Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]))
