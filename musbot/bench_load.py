@@ -318,12 +318,6 @@ def database_figures(path: Path) -> dict[str, float]:
             "file_bytes": path.stat().st_size}
 
 
-def _stop_background(transport: Any) -> None:
-    for board in transport.boards.values():
-        if board.task is not None and not board.task.done():
-            board.task.cancel()
-
-
 def _manager(client: Any) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.table import TableManager
@@ -356,8 +350,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     seated = await _open_tables(tables, seed, rules, manager, transport, client)
     setup = time.perf_counter() - setup
     # Steady state only: the set-up left a table-message edit pending at every table.
-    await asyncio.gather(*(board.task for board in transport.boards.values()
-                           if board.task is not None))
+    await transport.flush()
     thresholds = gc.get_threshold()
     collector = None
     if tune:  # what the bot does once started (musbot.runtime)
@@ -384,7 +377,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     received = sum(len(one.log) for one in seated)
 
     manager.suspend_all()
-    _stop_background(transport)
+    transport.cancel_edits()
     gc.unfreeze()  # the restore below runs as at a bot's start, before tune_gc
     gc.set_threshold(*thresholds)
     await db.close()
@@ -404,7 +397,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     announce_s = time.perf_counter() - announce
     restored = len(manager2)
     manager2.suspend_all()
-    _stop_background(transport2)
+    transport2.cancel_edits()
     await db2.close()
 
     opened = open_phase.summary()

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 COMMAND_PREFIX = "!"
 BOT_DELAY = 1.2
 """Seconds a bot «thinks» at a Discord table, so people can follow the moves."""
+CLOSING_EDITS_SECONDS = 5.0
+"""How long a shutdown without persistence waits for the tables' last edits («Mesa cerrada»)."""
 
 __all__ = ["MusBot", "add_run_arguments", "extensions", "make_intents", "run_bot",
            "run_command"]
@@ -170,8 +172,11 @@ class MusBot(commands.Bot):
         try:
             if self.persister is not None:
                 self.tables.suspend_all()
+                self.transport.cancel_edits()  # the restart announces every table anyway
             else:
                 await self.tables.close_all()
+                # «Mesa cerrada» on each table message, within its edit interval.
+                await asyncio.wait_for(self.transport.flush(), CLOSING_EDITS_SECONDS)
         except Exception:
             log.warning("stopping tables failed", exc_info=True)
         if self.db is not None:

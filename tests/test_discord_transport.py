@@ -362,6 +362,59 @@ async def test_board_offers_volver_while_someone_is_away() -> None:
     assert ui.board_verbs(table) == ["join", "cards", "back"]
 
 
+async def open_boards(env: Env, count: int) -> tuple[list[Any], list[Any]]:
+    """``count`` tables in channels of their own, announced: their channels and messages."""
+    from discord_fakes import FakeChannel
+
+    channels = [FakeChannel(CHANNEL_ID + i) for i in range(1, count + 1)]
+    messages = []
+    for channel in channels:
+        env.tables.open(channel.id, None, opener_id=1)
+        env.transport.bind(channel.id, channel)  # type: ignore[arg-type]
+        messages.append(await env.transport.announce(channel.id))
+    return channels, messages
+
+
+async def test_one_task_edits_every_table_message_once_per_interval() -> None:
+    """A thousand busy tables must not mean a task and a timer per edit: one editor goes
+    through the boards as each becomes due, in order, and is gone when none waits."""
+    from musbot.discordio.transport import EDIT_LOOKOUT
+
+    env = make_env()
+    transport = env.transport
+    channels, messages = await open_boards(env, 5)
+    for _ in range(3):  # three changes each, at once: one edit each, when the interval allows
+        for channel in channels:
+            transport.touch(channel.id)
+    editor = transport._editor
+    assert editor is not None and not editor.done()
+    await env.clock.advance(0.5)
+    assert [len(m.edits) for m in messages] == [0] * 5, "announced just now: not before 1 s"
+    await env.clock.advance(0.5 + EDIT_LOOKOUT)
+    assert [len(m.edits) for m in messages] == [1] * 5
+    assert transport._editor is editor and editor.done(), "the same task did them all"
+    transport.touch(channels[2].id)
+    await env.clock.advance(1.0 + EDIT_LOOKOUT)
+    assert [len(m.edits) for m in messages] == [1, 1, 2, 1, 1]
+
+
+async def test_a_failing_edit_does_not_stop_the_others(caplog: pytest.LogCaptureFixture) -> None:
+    env = make_env()
+    transport = env.transport
+    channels, messages = await open_boards(env, 3)
+    messages[0].edit = AsyncMock(side_effect=RuntimeError("boom"))  # type: ignore[method-assign]
+    for channel in channels:
+        transport.touch(channel.id)
+    with caplog.at_level(logging.WARNING):
+        await env.clock.advance(2)
+    assert [len(m.edits) for m in messages[1:]] == [1, 1]
+    assert "table message edit failed" in caplog.text
+    transport.touch(channels[1].id)
+    transport.cancel_edits()  # shutdown: what waits is dropped
+    await env.clock.advance(2)
+    assert len(messages[1].edits) == 1 and transport._due == []
+
+
 async def test_a_deleted_table_message_is_no_longer_edited() -> None:
     env = make_env()
     await seated(env, 1)

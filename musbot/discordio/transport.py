@@ -1,7 +1,8 @@
 """The table layer's :class:`~musbot.table.Transport` on Discord, one board per table channel.
 
 - public text goes to the channel; the table message (one embed) is edited in place, at most one
-  edit per ``edit_interval`` per table, however many events a bot-heavy hand produces;
+  edit per ``edit_interval`` per table, however many events a bot-heavy hand produces (one
+  task edits them all, see :meth:`DiscordTransport._edit_boards`);
 - private text goes by DM, headed with the server and channel; a DM refused with 50007 makes the
   transport remember the user prefers the ephemeral «Ver mis cartas» path (the table then tells
   the channel, without cards);
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
@@ -35,6 +38,9 @@ DM_CLOSED_CODE = 50007
 """Discord's «Cannot send messages to this user»."""
 MESSAGE_LIMIT = 2000
 EDIT_INTERVAL = 1.0
+EDIT_LOOKOUT = 0.05
+"""The longest the editor sleeps at a time, so that a table whose edit is due at once (its last
+one was long ago) waits at most this long behind tables due later."""
 REPLY_SECONDS = 8.0
 EPHEMERAL_SECONDS = 14 * 60.0
 """An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
@@ -69,7 +75,7 @@ class Board:
     stale: list[discord.Message] = field(default_factory=list)
     """Turn messages whose buttons are to be removed with the next coalesced edit."""
     dirty: bool = False
-    task: asyncio.Task[None] | None = None
+    """Changed since the last edit, and waiting in the editor's queue."""
     last_edit: float = float("-inf")
     views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
     """The table's button rows, built once each and sent again (see :meth:`DiscordTransport.view`):
@@ -102,6 +108,10 @@ class DiscordTransport:
         self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
         self._prompted: dict[tuple[int, int], tuple[int, str]] = {}
         """Discard rounds already prompted by DM, per (channel, user): each asks once."""
+        self._due: list[tuple[float, int, int]] = []
+        """The boards waiting for an edit: (when it may be made, order of arrival, channel)."""
+        self._arrivals = itertools.count()
+        self._editor: asyncio.Task[None] | None = None
 
     # --- boards -------------------------------------------------------------------------------
 
@@ -137,47 +147,73 @@ class DiscordTransport:
         board = self.boards.get(channel_id)
         if board is None or (board.message is None and not board.stale):
             return
-        board.dirty = True
-        if board.task is None or board.task.done():
-            board.task = asyncio.get_running_loop().create_task(self._flush(channel_id, board))
+        if not board.dirty:
+            board.dirty = True
+            heapq.heappush(self._due, (board.last_edit + self.edit_interval,
+                                       next(self._arrivals), channel_id))
+        if self._editor is None or self._editor.done():
+            self._editor = asyncio.get_running_loop().create_task(self._edit_boards())
 
-    async def flush(self, channel_id: int) -> None:
-        """Waits for a pending table-message edit (tests, shutdown)."""
-        board = self.boards.get(channel_id)
-        if board is not None and board.task is not None:
-            await board.task
+    async def flush(self) -> None:
+        """Waits until every pending table-message edit is made (tests, the benchmark)."""
+        while self._editor is not None and not self._editor.done():
+            await asyncio.shield(self._editor)
 
-    async def _flush(self, channel_id: int, board: Board) -> None:
+    def cancel_edits(self) -> None:
+        """Shutdown: the pending edits are dropped (the next start announces every table)."""
+        if self._editor is not None:
+            self._editor.cancel()
+        for board in self.boards.values():
+            board.dirty = False
+        self._due.clear()
+
+    async def _edit_boards(self) -> None:
+        """The one task that edits table messages, each when its interval has passed, in that
+        order, until none is waiting. A busy bot changes a thousand tables a second: a task and
+        a timer for each of those edits cost more than the rest of it."""
+        due = self._due
+        while due:
+            when, _, channel_id = due[0]
+            wait = when - self.clock.now()
+            if wait > 0:
+                await self.clock.sleep(min(wait, EDIT_LOOKOUT))
+                continue
+            heapq.heappop(due)
+            board = self.boards.get(channel_id)
+            if board is None or not board.dirty:
+                continue
+            try:
+                await self._edit(channel_id, board)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("table message edit failed in channel %s", channel_id,
+                            exc_info=True)
+            await asyncio.sleep(0)  # the tables' moves go first, not behind a row of edits
+
+    async def _edit(self, channel_id: int, board: Board) -> None:
+        """One coalesced edit: stale turn messages lose their buttons, the table message shows
+        the table now. A change made meanwhile queues the board again."""
+        board.dirty = False
+        board.last_edit = self.clock.now()
+        stale, board.stale = board.stale, []
+        for message in stale:
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(view=None)
+        if board.message is None:
+            return
+        table = self.table(channel_id)
+        lang = table.lang if table is not None else "es"
         try:
-            while board.dirty:
-                wait = board.last_edit + self.edit_interval - self.clock.now()
-                if wait > 0:
-                    await self.clock.sleep(wait)
-                board.dirty = False
-                board.last_edit = self.clock.now()
-                stale, board.stale = board.stale, []
-                for message in stale:
-                    with contextlib.suppress(discord.HTTPException):
-                        await message.edit(view=None)
-                if board.message is None:
-                    continue
-                table = self.table(channel_id)
-                lang = table.lang if table is not None else "es"
-                try:
-                    await board.message.edit(embed=ui.table_embed(table, lang),
-                                             view=self.view(board, table, "board"))
-                except discord.NotFound:
-                    # Deleted by someone: stop editing it; «/mus mesa» posts a new one.
-                    board.message = None
-                    return
-                if table is None:
-                    # Closed for good: the last edit said so; nothing more will come.
-                    self.boards.pop(channel_id, None)
-                    return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.warning("table message edit failed in channel %s", channel_id, exc_info=True)
+            await board.message.edit(embed=ui.table_embed(table, lang),
+                                     view=self.view(board, table, "board"))
+        except discord.NotFound:
+            # Deleted by someone: stop editing it; «/mus mesa» posts a new one.
+            board.message = None
+            return
+        if table is None:
+            # Closed for good: the last edit said so; nothing more will come.
+            self.boards.pop(channel_id, None)
 
     def _board(self, channel_id: int) -> Board:
         board = self.boards.get(channel_id)
