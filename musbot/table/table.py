@@ -587,10 +587,8 @@ class Table:
                 if occupant is not None:
                     occupant.dm_warned = False
             self._senas = _HandSenas()
-            self._journal = None
         elif any(isinstance(e, ev.CardsReplaced) for e in events):
             self._senas = _HandSenas()
-            self._journal = None
 
     def _bot_took_over(self) -> None:
         """A bot played a seat for more than one turn: the match no longer rates anyone."""
