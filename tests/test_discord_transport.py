@@ -392,10 +392,41 @@ async def test_one_task_edits_every_table_message_once_per_interval() -> None:
     assert [len(m.edits) for m in messages] == [0] * 5, "announced just now: not before 1 s"
     await env.clock.advance(0.5 + EDIT_LOOKOUT)
     assert [len(m.edits) for m in messages] == [1] * 5
-    assert transport._editor is editor and editor.done(), "the same task did them all"
+    assert transport._editor is editor and editor.done(), "one task kept the time for all"
     transport.touch(channels[2].id)
     await env.clock.advance(1.0 + EDIT_LOOKOUT)
     assert [len(m.edits) for m in messages] == [1, 1, 2, 1, 1]
+
+
+async def test_an_edit_waiting_for_discord_holds_up_no_other_table() -> None:
+    """discord.py sleeps inside ``edit`` when a channel hits its rate limit: that table's next
+    edit waits for it (never two at once, never out of order), the other tables do not."""
+    import asyncio
+
+    env = make_env()
+    transport = env.transport
+    channels, messages = await open_boards(env, 3)
+    release = asyncio.Event()
+    calls = 0
+
+    async def rate_limited(**kwargs: Any) -> None:
+        nonlocal calls
+        calls += 1
+        await release.wait()
+
+    messages[0].edit = rate_limited  # type: ignore[method-assign]
+    for channel in channels:
+        transport.touch(channel.id)
+    await env.clock.advance(2)
+    assert [len(m.edits) for m in messages[1:]] == [1, 1] and calls == 1
+    transport.touch(channels[0].id)  # changed again while its edit still waits
+    transport.touch(channels[1].id)
+    await env.clock.advance(3)
+    assert calls == 1 and len(messages[1].edits) == 2
+    release.set()
+    await env.clock.advance(2)
+    assert calls == 2
+    await transport.flush()
 
 
 async def test_a_failing_edit_does_not_stop_the_others(caplog: pytest.LogCaptureFixture) -> None:

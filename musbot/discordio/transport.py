@@ -2,7 +2,7 @@
 
 - public text goes to the channel; the table message (one embed) is edited in place, at most one
   edit per ``edit_interval`` per table, however many events a bot-heavy hand produces (one
-  task edits them all, see :meth:`DiscordTransport._edit_boards`);
+  task keeps the time for all of them, see :meth:`DiscordTransport._edit_boards`);
 - private text goes by DM, headed with the server and channel; a DM refused with 50007 makes the
   transport remember the user prefers the ephemeral «Ver mis cartas» path (the table then tells
   the channel, without cards);
@@ -76,6 +76,8 @@ class Board:
     """Turn messages whose buttons are to be removed with the next coalesced edit."""
     dirty: bool = False
     """Changed since the last edit, and waiting in the editor's queue."""
+    editing: asyncio.Task[None] | None = None
+    """The edit on its way (it may wait for Discord's rate limit of this channel)."""
     last_edit: float = float("-inf")
     views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
     """The table's button rows, built once each and sent again (see :meth:`DiscordTransport.view`):
@@ -155,9 +157,12 @@ class DiscordTransport:
             self._editor = asyncio.get_running_loop().create_task(self._edit_boards())
 
     async def flush(self) -> None:
-        """Waits until every pending table-message edit is made (tests, the benchmark)."""
+        """Waits until every pending table-message edit is made (shutdown, tests, the
+        benchmark)."""
         while self._editor is not None and not self._editor.done():
             await asyncio.shield(self._editor)
+        editing = [b.editing for b in self.boards.values() if b.editing is not None]
+        await asyncio.gather(*editing, return_exceptions=True)
 
     def cancel_edits(self) -> None:
         """Shutdown: the pending edits are dropped (the next start announces every table)."""
@@ -165,35 +170,45 @@ class DiscordTransport:
             self._editor.cancel()
         for board in self.boards.values():
             board.dirty = False
+            if board.editing is not None:
+                board.editing.cancel()
         self._due.clear()
 
     async def _edit_boards(self) -> None:
-        """The one task that edits table messages, each when its interval has passed, in that
-        order, until none is waiting. A busy bot changes a thousand tables a second: a task and
-        a timer for each of those edits cost more than the rest of it."""
+        """The one task that keeps the time for the table-message edits: it starts each when
+        its interval has passed, in that order, until none is waiting. A busy bot changes a
+        thousand tables a second, and a timer and a sleeping task per table cost more than the
+        rest of an edit. Each edit runs as a task of its own: one that waits for Discord's rate
+        limit of its channel must not hold up the other tables."""
         due = self._due
+        loop = asyncio.get_running_loop()
         while due:
             when, _, channel_id = due[0]
-            wait = when - self.clock.now()
-            if wait > 0:
-                await self.clock.sleep(min(wait, EDIT_LOOKOUT))
+            now = self.clock.now()
+            if when > now:
+                await self.clock.sleep(min(when - now, EDIT_LOOKOUT))
                 continue
             heapq.heappop(due)
             board = self.boards.get(channel_id)
             if board is None or not board.dirty:
                 continue
-            try:
-                await self._edit(channel_id, board)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("table message edit failed in channel %s", channel_id,
-                            exc_info=True)
-            await asyncio.sleep(0)  # the tables' moves go first, not behind a row of edits
+            if board.editing is not None and not board.editing.done():
+                # The last one is still on its way: this one follows it, never overtakes it.
+                heapq.heappush(due, (now + self.edit_interval, next(self._arrivals), channel_id))
+                continue
+            board.editing = loop.create_task(self._edit(channel_id, board))
 
     async def _edit(self, channel_id: int, board: Board) -> None:
         """One coalesced edit: stale turn messages lose their buttons, the table message shows
         the table now. A change made meanwhile queues the board again."""
+        try:
+            await self._edit_now(channel_id, board)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("table message edit failed in channel %s", channel_id, exc_info=True)
+
+    async def _edit_now(self, channel_id: int, board: Board) -> None:
         board.dirty = False
         board.last_edit = self.clock.now()
         stale, board.stale = board.stale, []
