@@ -16,7 +16,7 @@ from db_helpers import select
 from table_helpers import FakeTransport, play_humans, seat_humans
 
 from musbot.ai import HeuristicBot
-from musbot.engine import Rules
+from musbot.engine import Rules, seeded_shuffler
 from musbot.storage import Database, DatabaseLocked
 from musbot.table import ManualClock, Table, TableError, TableManager, settle
 from musbot.table.persist import (
@@ -67,11 +67,16 @@ async def boots(tmp_path: Path) -> AsyncIterator[list[Database]]:
         await db.close()
 
 
-async def boot(path: Path, opened: list[Database], seed: int = 7) -> Bot:
+async def boot(path: Path, opened: list[Database], seed: int = 7, *,
+               journaled: bool = False) -> Bot:
+    """``journaled``: decks from the engine's ``seeded_shuffler``, reproducible but, like
+    ``secure_shuffle`` and unlike :class:`SeededShuffler`, not saved with the table, so its
+    moves within a hand go to the journal."""
     db = await Database.open(path)
     opened.append(db)
     transport, clock = FakeTransport(), ManualClock()
-    manager = TableManager(transport, clock=clock, shuffler=SeededShuffler(seed),
+    shuffler = seeded_shuffler(seed) if journaled else SeededShuffler(seed)
+    manager = TableManager(transport, clock=clock, shuffler=shuffler,
                            rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
     persister = await start_persistence(db, manager)
     return Bot(db, manager, persister, transport, clock)
@@ -454,23 +459,6 @@ async def test_senas_received_survive(tmp_path: Path, boots: list[Database]) -> 
 # --- the journal: moves appended between whole saves ----------------------------------------------
 
 
-def plain_shuffler(seed: int) -> Any:
-    """Reproducible decks that, like ``secure_shuffle`` and unlike :class:`SeededShuffler`, are
-    not saved with the table: the kind of table whose moves go to the journal."""
-    rng = random.Random(seed)
-    return lambda cards: rng.sample(list(cards), len(cards))
-
-
-async def boot_plain(path: Path, opened: list[Database], seed: int) -> Bot:
-    db = await Database.open(path)
-    opened.append(db)
-    transport, clock = FakeTransport(), ManualClock()
-    manager = TableManager(transport, clock=clock, shuffler=plain_shuffler(seed),
-                           rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
-    persister = await start_persistence(db, manager)
-    return Bot(db, manager, persister, transport, clock)
-
-
 def comparable(table: Table) -> dict[str, Any]:
     """What a restore must give back. The outbox is left out: records already stored may stay
     in the saved one until the next save (storing them twice is harmless, see the module)."""
@@ -493,7 +481,7 @@ async def test_state_and_journal_give_back_the_live_table_after_every_step(
     """Whatever happened last (a person's move, the bots' answers, a timeout and a bot playing
     for the person, a seña, a DM that could not be sent, a new deal, a finished hand), the
     saved state with its journal replayed is the live table."""
-    bot = await boot_plain(tmp_path / "a.db", boots, seed)
+    bot = await boot(tmp_path / "a.db", boots, seed, journaled=True)
     bot.transport.dm_closed = {2}  # the closed-DM warning is state too
     table = bot.manager.open(CHANNEL, Rules(sena_cazada=0.5), guild_id=GUILD)
     await seat_humans(table, 2)
@@ -525,7 +513,7 @@ async def test_state_and_journal_give_back_the_live_table_after_every_step(
 
 async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
         tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot_plain(tmp_path / "a.db", boots, 5)
+    bot = await boot(tmp_path / "a.db", boots, 5, journaled=True)
     table = await open_table(bot)
     people = random.Random(5)
     journal: list[Any] = []
@@ -538,7 +526,7 @@ async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
     assert match is not None
     views = [match.view(s) for s in range(4)]
     bot.crash()
-    bot = await boot_plain(tmp_path / "a.db", boots, 5)
+    bot = await boot(tmp_path / "a.db", boots, 5, journaled=True)
     again = bot.manager.get(CHANNEL)
     assert again is not None and again.match is not None
     assert [again.match.view(s) for s in range(4)] == views and again._turn == table._turn
@@ -562,7 +550,7 @@ async def test_a_seeded_table_saves_its_whole_state_every_time(tmp_path: Path,
 
 async def test_a_failed_journal_entry_makes_the_next_save_whole(
         tmp_path: Path, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
-    bot = await boot_plain(tmp_path / "a.db", boots, 2)
+    bot = await boot(tmp_path / "a.db", boots, 2, journaled=True)
     table = await open_table(bot, humans=4)
     people = random.Random(2)
     append = bot.db.append_to_journal
@@ -584,14 +572,14 @@ async def test_a_failed_journal_entry_makes_the_next_save_whole(
 
 async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
         tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot_plain(tmp_path / "a.db", boots, 3)
+    bot = await boot(tmp_path / "a.db", boots, 3, journaled=True)
     table = await open_table(bot, humans=4)
     match = table.match
     assert match is not None
     elsewhere = (match.to_act or 0) + 1
     assert await bot.db.append_to_journal(CHANNEL, [[elsewhere % 4, "paso", 0, []]])
     bot.crash()
-    bot = await boot_plain(tmp_path / "a.db", boots, 3)
+    bot = await boot(tmp_path / "a.db", boots, 3, journaled=True)
     assert bot.manager.get(CHANNEL) is None, "not that seat's turn: the engine refuses it"
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"

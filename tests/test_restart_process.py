@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from db_helpers import select
 from table_helpers import FakeTransport, play_humans
 
-from musbot.engine import Rules, Shuffler
+from musbot.engine import Rules, Shuffler, seeded_shuffler
 from musbot.storage import Database
 from musbot.table import ManualClock, Table, TableManager
 from musbot.table.persist import SeededShuffler, start_persistence
@@ -34,10 +34,8 @@ RULES = Rules(juegos=1)
 
 
 def shuffler(seed: int, kind: str) -> Shuffler:
-    if kind == "seeded":
-        return SeededShuffler(seed)
-    decks = random.Random(seed)
-    return lambda cards: decks.sample(list(cards), len(cards))
+    """«seeded»: saved with the table (whole saves); otherwise not, so moves go to journals."""
+    return SeededShuffler(seed) if kind == "seeded" else seeded_shuffler(seed)
 
 
 async def boot(path: Path, seed: int, kind: str) -> tuple[Database, TableManager]:
