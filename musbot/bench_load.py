@@ -20,11 +20,12 @@ The load model, stated because it decides what the latency means:
   tables / throughput (Little's law), which is why it is not the latency figure.
 
 The tables are opened, seated and started first (not measured); the run starts once their
-table-message edits are done and the garbage collector is set as ``musbot run`` sets it
-(:func:`musbot.runtime.tune_gc`, and the young collections on a clock; ``--gc default`` keeps
-CPython's). The bot runs the full
-collection on a schedule (every ten minutes), not within a run this short: its pause is
-measured once after the open loop, with every table live, and reported apart
+table-message edits are done, their writes are checkpointed (the first checkpoint after them
+also grows the database file, which stalled the loop's writes), and the garbage collector is
+set as ``musbot run`` sets it (:func:`musbot.runtime.tune_gc`, and the young collections on a
+clock; ``--gc default`` keeps CPython's). The bot runs the full collection on a schedule
+(every ten minutes), not within a run this short: its pause is measured once after the open
+loop, with every table live, and reported apart
 (``gc_scheduled_full_ms``). At the end the live tables are restored from the database into a
 fresh manager, as at a restart (``restore_s``).
 
@@ -349,8 +350,10 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     setup = time.perf_counter()
     seated = await _open_tables(tables, seed, rules, manager, transport, client)
     setup = time.perf_counter() - setup
-    # Steady state only: the set-up left a table-message edit pending at every table.
+    # Steady state only: the set-up left a table-message edit pending at every table, and a
+    # log of its writes whose first checkpoint would also grow the database file.
     await transport.flush()
+    await db.checkpoint()
     thresholds = gc.get_threshold()
     collector = None
     if tune:  # what the bot does once started (musbot.runtime)

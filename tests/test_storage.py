@@ -535,6 +535,44 @@ async def test_the_log_file_is_cut_back_once_it_starts_again(
         assert wal.stat().st_size <= 64 * 1024
 
 
+def log_frames(db: Database) -> int:
+    """Frames in the log now: a handful just after it started again."""
+    [(_, frames, _)] = db._direct.execute(  # type: ignore[union-attr]
+        "PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    return int(frames)
+
+
+async def test_a_checkpoint_lets_the_log_start_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``checkpoint()`` copies the whole log, so the next write starts it from the beginning;
+    the thread's own syncs of the files only save the loop time, and a file it cannot sync
+    (another platform, a file system that refuses) changes nothing else."""
+    monkeypatch.setattr(connection, "CHECKPOINT_EVERY", 10**9)
+    synced: list[str] = []
+    monkeypatch.setattr(connection, "_sync_file", synced.append)
+    async with Database(tmp_path / "a.db") as db:
+        for i in range(300):
+            await db.save_table(i, 1, {"pad": "x" * 3000})
+        before = await db.save_table(1, 1, {"n": 0})
+        assert log_frames(db) > 300
+        await db.checkpoint()
+        assert synced == [f"{db.path}-wal", str(db.path)]
+        assert await db.save_table(1, 1, {"n": 1}) == before + 1
+        assert log_frames(db) < 10
+
+        def refuse(name: str) -> None:
+            raise OSError(22, "fsync refused", name)
+
+        monkeypatch.setattr(connection, "_sync_file", refuse)
+        for i in range(300):
+            await db.save_table(i, 1, {"pad": "y" * 3000})
+        await db.checkpoint()
+        await db.save_table(1, 1, {"n": 2})
+        assert log_frames(db) < 10
+        saved = await db.load_table(1)
+        assert saved is not None and saved.state == {"n": 2}
+
+
 async def test_start_match_with_a_key_is_retryable(db: Database) -> None:
     first = await db.start_match(four(), key="table-100-match-1")
     assert await db.start_match(four(), key="table-100-match-1") == first

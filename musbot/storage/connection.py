@@ -385,6 +385,14 @@ class Connection:
         except sqlite3.Error as exc:
             self._reraise(exc)
 
+    async def checkpoint(self) -> None:
+        """Copies the log into the database now, as every :data:`CHECKPOINT_EVERY` commits
+        (``musbot bench load`` after opening its tables, to measure the steady state)."""
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        self._commits = 0
+        await self._run_checkpoint()
+
     def _checkpoint_soon(self) -> None:
         """Copies the write-ahead log into the database so that the log starts again from its
         beginning instead of growing. SQLite would do it inside the commit that crosses its
