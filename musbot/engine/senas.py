@@ -8,6 +8,7 @@ word it. A seña may only be sent if the sender's hand shows it (§7: false señ
 from __future__ import annotations
 
 import enum
+import functools
 import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -94,10 +95,22 @@ def _shows(sena: Sena, info: HandInfo) -> bool:
 def senas_posibles(cards: Sequence[Card], rules: Rules) -> list[Sena]:
     """The señas this hand may truthfully show, in catalog order. La real needs the variant; the
     ranks follow ``rules.reyes`` (with 8 reyes a 3 counts as a rey and a 2 as an as)."""
+    return list(senas_de_mano(cards, rules.reyes, rules.real))
+
+
+def senas_de_mano(cards: Sequence[Card], reyes: int, real: bool) -> tuple[Sena, ...]:
+    """:func:`senas_posibles` from the two variants it reads, for callers that cache on them."""
     if len(cards) != 4:
-        return []
-    info = tables(rules.reyes, rules.real).info(cards)
-    return [s for s in Sena if (s is not Sena.REAL or rules.real) and _shows(s, info)]
+        return ()
+    return _posibles(reyes, real, tables(reyes, real).index(cards))
+
+
+@functools.cache
+def _posibles(reyes: int, real: bool, index: int) -> tuple[Sena, ...]:
+    """Per evaluated hand (a few hundred per variant): every new hand's private text lists
+    them, four hands a deal at every table."""
+    info = tables(reyes, real).infos[index]
+    return tuple(s for s in Sena if (s is not Sena.REAL or real) and _shows(s, info))
 
 
 def _normal(text: str) -> str:

@@ -3,6 +3,7 @@ the ledger is stored as given, the órdagos are found in the action list."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,8 +21,10 @@ class OrdagoRecord:
     """The team that won it: the board's best hand if accepted, the caller's team if refused."""
 
 
+@functools.lru_cache(maxsize=1024)
 def normalise(text: str) -> str:
-    """'Órdago', 'ordago ' and 'ÓRDAGO' are the same words at the table."""
+    """'Órdago', 'ordago ' and 'ÓRDAGO' are the same words at the table. Cached: every action of
+    every finished hand is read, and a table's words are a few dozen."""
     decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 

@@ -16,7 +16,7 @@ from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
 from musbot.engine.cards import Card, rank, suit
 from musbot.engine.rules import Rules
-from musbot.engine.senas import Sena, senas_posibles
+from musbot.engine.senas import Sena, senas_de_mano
 from musbot.i18n import catalog
 
 Names = Mapping[int, str]
@@ -297,22 +297,30 @@ def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def _cards_lines(cards: tuple[Card, ...], rules: Rules, senas_allowed: bool,
+def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed: bool,
                  lang: str) -> tuple[str, ...]:
     """The cards and señas part of :func:`hand_text`, the same all hand long for a seat: cached
-    (a busy bot's thousands of seats each re-read it after every action at their table)."""
-    lines = [t("your_cards", lang)]
-    lines += [t("card_line", lang, n=i, card=f"{card_text(c)} {card_name(c, lang)}")
-              for i, c in enumerate(cards, start=1)]
+    (a seat's text is rendered again whenever its moves change). Every new hand misses, so its
+    parts are cached too: a busy bot deals four hands a second at every table."""
+    lines = [_template("your_cards", lang)]
+    lines += [_card_line(i, c, lang) for i, c in enumerate(cards, start=1)]
     if senas_allowed:
-        posibles = senas_posibles(cards, rules)
-        if posibles:
-            lines.append(t("senas_allowed", lang, list=", ".join(s.nombre for s in posibles)))
-        else:
-            lines.append(t("senas_none", lang))
+        lines.append(_senas_line(senas_de_mano(cards, reyes, real), lang))
     else:
-        lines.append(t("senas_not_now", lang))
+        lines.append(_template("senas_not_now", lang))
     return tuple(lines)
+
+
+@functools.cache
+def _card_line(position: int, card: Card, lang: str) -> str:
+    return t("card_line", lang, n=position, card=f"{card_text(card)} {card_name(card, lang)}")
+
+
+@functools.cache
+def _senas_line(posibles: tuple[Sena, ...], lang: str) -> str:
+    if not posibles:
+        return t("senas_none", lang)
+    return t("senas_allowed", lang, list=", ".join(s.nombre for s in posibles))
 
 
 def hand_text_key(view: SeatView, names: Names, received: Sequence[tuple[str, Sena, bool]],
@@ -332,7 +340,7 @@ def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sen
     lines = [t("you_are", lang, seat=view.seat + 1,
                pair=pair_text(view.team, names, view.players, lang),
                mano=name_of(view.mano, names, lang))]
-    lines += _cards_lines(view.cards, view.rules, senas_allowed, lang)
+    lines += _cards_lines(view.cards, view.rules.reyes, view.rules.real, senas_allowed, lang)
     if received:
         lines.append(t("senas_received", lang))
         lines += ["  " + sena_text(sender, sena, caught=caught, lang=lang)

@@ -48,6 +48,8 @@ MAX_EXPIRIES = 3
 COME_BACK_WORDS = frozenset({"vuelvo", "ya vuelvo", "estoy aqui", "i'm back", "back"})
 _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
+_NEW_CARDS = (ev.HandStarted, ev.CardsReplaced)
+"""Events after which every seat holds new cards (its DM, its señas)."""
 
 State = Literal["waiting", "playing", "finished", "closed"]
 ChangeHook = Callable[["Table"], Awaitable[None]]
@@ -646,7 +648,7 @@ class Table:
             messages[-1] += "\n" + turn
         for message in messages:
             await self._public(message)
-        new_cards = any(isinstance(e, ev.HandStarted | ev.CardsReplaced) for e in events)
+        new_cards = any(isinstance(e, _NEW_CARDS) for e in events)
         match = self.match
         assert match is not None
         if new_cards and not match.finished:
