@@ -68,6 +68,25 @@ def test_private_hand_text() -> None:
     assert "Te toca" not in render.hand_text(hand.view(1), NAMES)
 
 
+def test_private_text_follows_the_variant_of_each_table() -> None:
+    """RULES.md §1 and §7: with 8 reyes a 3 is a rey, with 4 it is a 3. The hand text's parts are
+    cached across tables, so the same cards at tables of both variants must still differ, in
+    either order, and in every language."""
+    deal = [cards("3o 3c 12e 10e"), cards("4o 5c 6e 7b"), cards("4c 5e 6b 7o"),
+            cards("4e 5b 6o 7c")]
+
+    def text(reyes: int, lang: str = "es") -> str:
+        hand = Hand(Rules(reyes=reyes), deal, cards("10o 10c"), mano=0)  # type: ignore[arg-type]
+        return render.hand_text(hand.view(0), NAMES, lang=lang)
+
+    for _ in range(2):
+        assert "Señas que puedes hacer: dos reyes, tres reyes, medias." in text(8)
+        assert "Tu mano no muestra ninguna seña." in text(4)
+        assert "1. 3🪙 tres de oros" in text(4) and "1. 3🪙 tres de oros" in text(8)
+    english = text(8, "en")
+    assert "Señas que puedes hacer" not in english and "tres de oros" not in english
+
+
 def test_lines_for_betting() -> None:
     hand = a_hand()
     hand.apply(0, NO_HAY_MUS)
