@@ -391,7 +391,9 @@ class Connection:
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
         self._commits = 0
-        await self._run_checkpoint()
+        # As a task of its own, so that no other one starts meanwhile (_checkpoint_soon).
+        self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+        await self._checkpoint
 
     def _checkpoint_soon(self) -> None:
         """Copies the write-ahead log into the database so that the log starts again from its
