@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers_rules import cards as hand
 
 from musbot.ai import LEVELS, HeuristicBot, Player, SenaSeen, make_player, register_level
 from musbot.engine import (
@@ -21,10 +22,6 @@ from musbot.engine import (
     seeded_shuffler,
 )
 from musbot.engine.senas import Sena, senas_posibles
-
-
-def hand(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 def play_match(rules: Rules, seed: int,

@@ -11,6 +11,7 @@ import json
 import random
 
 import pytest
+from helpers_rules import cards as hand
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,6 @@ from musbot.engine import (
     Lance,
     Match,
     Rules,
-    parse_card,
     seeded_shuffler,
     tables,
 )
@@ -35,10 +35,6 @@ from musbot.engine.randomplay import random_action
 from musbot.engine.senas import senas_posibles
 
 ALL = sorted(bench_levels())
-
-
-def hand(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 def _partner_senas(match: Match, seat: int) -> tuple[SenaSeen, ...]:

@@ -5,14 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers_rules import cards as hand
 
-from musbot.engine import MalformedCommand, Rules, parse_card, tables
+from musbot.engine import MalformedCommand, Rules, tables
 from musbot.engine.evaluation import AS, REY
 from musbot.engine.senas import CATALOG, Sena, parse_sena, sena_from_text, senas_posibles
-
-
-def hand(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 def test_catalog_is_the_table_of_section_7() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from helpers_rules import cards
 from table_helpers import ANY_CARD
 
 from musbot.engine import ENVIDO, NO_HAY_MUS, NO_QUIERO, Hand, Lance, Rules, parse_card
@@ -10,9 +11,6 @@ from musbot.table import render
 
 NAMES = {0: "Ana", 1: "Bea", 2: "Carlos", 3: "Dani"}
 
-
-def cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
 
 
 def a_hand() -> Hand:
