@@ -300,14 +300,14 @@ def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
 def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed: bool,
                  lang: str) -> tuple[str, ...]:
     """The cards and señas part of :func:`hand_text`, the same all hand long for a seat: cached
-    (a seat's text is rendered again whenever its moves change). Every new hand misses, so its
-    parts are cached too: a busy bot deals four hands a second at every table."""
-    lines = [_template("your_cards", lang)]
+    (a seat's text is rendered again whenever its moves change). Every deal misses it, new cards
+    at every seat, so its parts are cached on their own."""
+    lines = [t("your_cards", lang)]
     lines += [_card_line(i, c, lang) for i, c in enumerate(cards, start=1)]
     if senas_allowed:
         lines.append(_senas_line(senas_de_mano(cards, reyes, real), lang))
     else:
-        lines.append(_template("senas_not_now", lang))
+        lines.append(t("senas_not_now", lang))
     return tuple(lines)
 
 
