@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,12 +84,17 @@ def run_and_kill(path: Path, seed: int, kind: str, after: int) -> None:
     assert process.returncode == -signal.SIGKILL
 
 
-def integrity(path: Path) -> list[str]:
+def query(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    """Rows from a plain connection to the file the killed process left."""
     conn = sqlite3.connect(path)
     try:
-        return [row[0] for row in conn.execute("PRAGMA integrity_check")]
+        return conn.execute(sql).fetchall()
     finally:
         conn.close()
+
+
+def integrity(path: Path) -> list[str]:
+    return [row[0] for row in query(path, "PRAGMA integrity_check")]
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
@@ -106,13 +112,9 @@ def test_sigkill_mid_game_leaves_a_sound_file_that_plays_on(tmp_path: Path, kind
 
 
 def journal_entries(path: Path) -> int:
-    conn = sqlite3.connect(path)
-    try:
-        [(entries,)] = conn.execute(
-            "SELECT COALESCE(SUM(json_array_length(journal)), 0) FROM live_tables").fetchall()
-        return int(entries)
-    finally:
-        conn.close()
+    [(entries,)] = query(
+        path, "SELECT COALESCE(SUM(json_array_length(journal)), 0) FROM live_tables")
+    return int(entries)
 
 
 async def finish_everything(path: Path, kind: str) -> None:
