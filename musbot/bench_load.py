@@ -36,6 +36,12 @@ figures are this process's CPU time, so another busy process on the machine show
 not the second.
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
 bookkeeping (a few bytes per action) included.
+
+On a shared virtual machine the tail also depends on the host: time the hypervisor gives this
+machine's CPUs to others (``steal`` in Linux's ``/proc/stat``) stops every table, and no figure
+of this process shows it but the latency. So every run states the steal during the open loop,
+per half-second (:class:`StealMeter`), and the p99 of the actions due and done in half-seconds
+without any, when they are at least half of them: two runs' p99 compare only at similar steal.
 """
 
 from __future__ import annotations
@@ -43,7 +49,9 @@ from __future__ import annotations
 import argparse
 import array
 import asyncio
+import bisect
 import gc
+import itertools
 import json
 import os
 import random
@@ -139,6 +147,91 @@ class Seated:
         self.log.append(action)
 
 
+def cpu_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
+    """The machine's CPU time so far in clock ticks, ``(stolen, all)``: ``steal`` is time the
+    hypervisor gave this virtual machine's CPUs to someone else, which no figure of this
+    process shows except its latency. ``None`` where there is no ``/proc/stat`` (not Linux)."""
+    try:
+        with open(path, "rb") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if len(fields) < 9 or fields[0] != b"cpu":
+        return None
+    # user nice system idle iowait irq softirq steal [guest guest_nice: inside user, nice]
+    ticks = [int(value) for value in fields[1:9]]
+    return ticks[7], sum(ticks)
+
+
+class StealMeter:
+    """The host's steal during the open loop, per window of ``window`` seconds: a one-minute p99
+    on a shared virtual machine depends on it as much as on the code, so every run says how
+    much there was, and what the p99 was over the windows that had none."""
+
+    def __init__(self, window: float = 0.5,
+                 read: Callable[[], tuple[int, int] | None] = cpu_ticks) -> None:
+        self.window = window
+        self.read = read
+        self.edges: list[float] = []
+        """Loop times of the samples; window ``i`` runs from ``edges[i]`` to ``edges[i + 1]``."""
+        self.samples: list[tuple[int, int]] = []
+        self._timer: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        self._sample()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.samples:
+            self._take()
+
+    def _take(self) -> bool:
+        ticks = self.read()
+        if ticks is None:
+            return False
+        self.edges.append(asyncio.get_running_loop().time())
+        self.samples.append(ticks)
+        return True
+
+    def _sample(self) -> None:
+        if self._take():
+            self._timer = asyncio.get_running_loop().call_later(self.window, self._sample)
+
+    def fractions(self) -> list[float]:
+        """Stolen share of the machine's CPU time in each window."""
+        return [(stolen1 - stolen0) / (all1 - all0) if all1 > all0 else 0.0
+                for (stolen0, all0), (stolen1, all1) in itertools.pairwise(self.samples)]
+
+    def summary(self, phase: Phase) -> dict[str, Any]:
+        """Steal over the whole run and in its worst window, and the p99 of the actions due and
+        done within windows without any (``None`` when under half the actions were)."""
+        if len(self.samples) < 2:
+            return {"steal_share": None, "steal_share_worst": None, "calm_share": None,
+                    "calm_latency_ms_p99": None}
+        (stolen0, all0), (stolen1, all1) = self.samples[0], self.samples[-1]
+        fractions = self.fractions()
+        calm_windows = [f == 0.0 for f in fractions]
+        edges = self.edges
+
+        def calm(when: float) -> bool:
+            i = bisect.bisect_right(edges, when) - 1
+            return 0 <= i < len(calm_windows) and calm_windows[i]
+
+        calm_latencies = sorted(latency for due, latency in zip(phase.dues, phase.latencies,
+                                                                strict=True)
+                                if calm(due) and calm(due + latency))
+        share = len(calm_latencies) / max(len(phase.latencies), 1)
+        return {
+            "steal_share": round((stolen1 - stolen0) / (all1 - all0), 4) if all1 > all0 else 0.0,
+            "steal_share_worst": round(max(fractions), 4),
+            "calm_share": round(share, 3),
+            "calm_latency_ms_p99": round(percentile(calm_latencies, 99) * 1000, 3)
+            if share >= 0.5 else None,
+        }
+
+
 class GcPauses:
     """The garbage collector's pauses: with a thousand tables' objects alive, a full
     collection stops every table at once, which shows in the latency tail."""
@@ -192,6 +285,8 @@ class SaveTimes:
 @dataclass
 class Phase:
     latencies: array.array[float] = field(default_factory=lambda: array.array("d"))
+    dues: array.array[float] = field(default_factory=lambda: array.array("d"))
+    """Open loop: each action's scheduled loop time, in the order of :attr:`latencies`."""
     actions: int = 0
     seconds: float = 0.0
     cpu: float = 0.0
@@ -250,6 +345,7 @@ async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: in
                 return
             await one.perform(user, action)
             phase.latencies.append(loop.time() - due)
+            phase.dues.append(due)
             due += arrivals.expovariate(per_table)
 
     await asyncio.gather(*(drive(one) for one in seated))
@@ -367,7 +463,10 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.append(pauses)
     saves.on = True
     journaled, whole = persister.journaled, persister.saved_whole
+    steal = StealMeter()
+    steal.start()
     open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
+    steal.stop()
     journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
     saves.on = False
     full_pause = full_collection()  # what the bot's scheduled full collection costs now
@@ -419,6 +518,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "latency_ms_p50": round(opened["p50"], 3),
         "latency_ms_p99": round(opened["p99"], 3),
         "latency_ms_max": round(opened["max"], 3),
+        **steal.summary(open_phase),
         **saves.summary(),
         "journal_share": round(journaled / max(journaled + whole, 1), 3),
         "cpu_ms_per_action": round(open_phase.cpu / max(open_phase.actions, 1) * 1000, 3),
@@ -477,6 +577,7 @@ def report(r: dict[str, Any]) -> str:
         f"{r['save_ms_p50']:.2f} ms, p99 {r['save_ms_p99']:.2f} ms, "
         f"max {r['save_ms_max']:.1f} ms "
         f"({r['journal_share']:.0%} of the saves a journal entry, the rest a whole state)",
+        f"  host:             {_host_line(r)}",
         f"  CPU per action:   {r['cpu_ms_per_action']:.3f} ms "
         "(process CPU, SQLite thread included); the event loop's thread was busy "
         f"{r['loop_busy']:.0%} of the time (what decides the queueing in the tail)",
@@ -505,6 +606,17 @@ def report(r: dict[str, Any]) -> str:
         f"DMs, {rendered['edits']:,} table-message edits, {rendered['buttons']:,} button rows",
     ]
     return "\n".join(lines)
+
+
+def _host_line(r: dict[str, Any]) -> str:
+    if r["steal_share"] is None:
+        return "steal not measured (no /proc/stat)"
+    line = (f"{r['steal_share']:.1%} of the machine's CPU time stolen by the hypervisor during "
+            f"the open loop, {r['steal_share_worst']:.0%} in its worst half-second; ")
+    if r["calm_latency_ms_p99"] is None:
+        return line + f"only {r['calm_share']:.0%} of the actions in half-seconds without steal"
+    return line + (f"p99 {r['calm_latency_ms_p99']:.2f} ms over the {r['calm_share']:.0%} of "
+                   "the actions due and done in half-seconds without steal")
 
 
 def add_arguments(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

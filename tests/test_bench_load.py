@@ -3,10 +3,13 @@ machine's speed is not what these tests check."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
+from musbot.bench_load import Phase, StealMeter, cpu_ticks
 from musbot.cli import main
 from musbot.discordio.memory import MemoryClient
 
@@ -42,6 +45,11 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     if result["hands"]:
         assert result["db_bytes_per_hand"] > 0
     assert result["rendered"]["public"] > 0 and result["rendered"]["private"] > 0
+    # The host's steal is stated with every run (None where the OS does not report it).
+    assert {"steal_share", "steal_share_worst", "calm_share", "calm_latency_ms_p99"} <= set(result)
+    if result["steal_share"] is not None:
+        assert 0 <= result["steal_share"] <= result["steal_share_worst"] <= 1
+        assert any(line.startswith("  host:") for line in out)
 
 
 async def test_memory_client_renders_and_forgets() -> None:
@@ -56,3 +64,63 @@ async def test_memory_client_renders_and_forgets() -> None:
     stats = client.stats
     assert (stats.public, stats.private, stats.edits) == (1, 1, 1)
     assert stats.chars > len("holamesaotratus cartas")
+
+
+def test_cpu_ticks_reads_steal_from_the_first_line(tmp_path: Path) -> None:
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal guest guest_nice
+    stat.write_text("cpu  100 5 50 800 10 1 4 30 7 0\ncpu0 50 2 25 400 5 0 2 15 3 0\n")
+    assert cpu_ticks(str(stat)) == (30, 1000)  # guest time is inside user: not counted twice
+    stat.write_text("intr 1 2 3\n")
+    assert cpu_ticks(str(stat)) is None
+    stat.write_text("cpu  1 2 3\n")  # a kernel too old to report steal
+    assert cpu_ticks(str(stat)) is None
+    assert cpu_ticks(str(tmp_path / "missing")) is None
+
+
+def _meter(samples: list[tuple[int, int]], edges: list[float]) -> StealMeter:
+    meter = StealMeter(read=lambda: None)
+    meter.samples, meter.edges = samples, edges
+    return meter
+
+
+def test_steal_meter_reports_the_run_its_worst_window_and_the_calm_p99() -> None:
+    # Three half-second windows: none stolen, 10 of 100 ticks, none again.
+    meter = _meter([(0, 0), (0, 100), (10, 200), (10, 300)], [0.0, 0.5, 1.0, 1.5])
+    assert meter.fractions() == [0.0, 0.1, 0.0]
+    phase = Phase()
+    # (due, latency): calm, calm, done in the stolen window, due in it, calm again.
+    for due, latency in [(0.1, 0.002), (0.2, 0.004), (0.45, 0.1), (0.7, 0.001),
+                         (1.2, 0.003)]:
+        phase.dues.append(due)
+        phase.latencies.append(latency)
+    summary = meter.summary(phase)
+    assert summary["steal_share"] == round(10 / 300, 4)
+    assert summary["steal_share_worst"] == 0.1
+    assert summary["calm_share"] == 0.6  # 3 of the 5 actions
+    assert summary["calm_latency_ms_p99"] == pytest.approx(4.0, abs=0.1)
+
+
+def test_steal_meter_says_nothing_it_did_not_measure() -> None:
+    phase = Phase()
+    phase.dues.append(0.1)
+    phase.latencies.append(0.001)
+    unmeasured = _meter([], []).summary(phase)
+    assert set(unmeasured.values()) == {None}
+    # Steal in every window: no calm p99 from a handful of actions.
+    stolen = _meter([(0, 0), (5, 100), (9, 200)], [0.0, 0.5, 1.0]).summary(phase)
+    assert stolen["calm_share"] == 0.0 and stolen["calm_latency_ms_p99"] is None
+    assert stolen["steal_share_worst"] == 0.05
+
+
+async def test_steal_meter_samples_on_the_loop_until_stopped() -> None:
+    ticks = iter((i, 100 * i) for i in range(1000))
+    meter = StealMeter(window=0.01, read=lambda: next(ticks))
+    meter.start()
+    await asyncio.sleep(0.055)
+    meter.stop()
+    taken = len(meter.samples)
+    assert taken >= 3 and meter.edges == sorted(meter.edges)
+    await asyncio.sleep(0.03)
+    assert len(meter.samples) == taken  # stopped: no timer left behind
+    assert meter.fractions() == [0.01] * (taken - 1)
