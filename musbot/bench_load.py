@@ -41,7 +41,7 @@ On a shared virtual machine the tail also depends on the host: time the hypervis
 machine's CPUs to others (``steal`` in Linux's ``/proc/stat``) stops every table, and no figure
 of this process shows it but the latency. So every run states the steal during the open loop,
 per half-second (:class:`StealMeter`), and the p99 of the actions due and done in half-seconds
-without any, when they are at least half of them: two runs' p99 compare only at similar steal.
+without any (the disk's stalls still in it): two runs' p99 compare only at similar steal.
 """
 
 from __future__ import annotations
@@ -169,9 +169,12 @@ class StealMeter:
     much there was, and what the p99 was over the windows that had none."""
 
     def __init__(self, window: float = 0.5,
-                 read: Callable[[], tuple[int, int] | None] = cpu_ticks) -> None:
+                 read: Callable[[], tuple[int, int] | None] = cpu_ticks,
+                 min_calm: int = 1000) -> None:
         self.window = window
         self.read = read
+        self.min_calm = min_calm
+        """Fewest actions a calm p99 is given for: ten of them above it."""
         self.edges: list[float] = []
         """Loop times of the samples; window ``i`` runs from ``edges[i]`` to ``edges[i + 1]``."""
         self.samples: list[tuple[int, int]] = []
@@ -206,7 +209,7 @@ class StealMeter:
 
     def summary(self, phase: Phase) -> dict[str, Any]:
         """Steal over the whole run and in its worst window, and the p99 of the actions due and
-        done within windows without any (``None`` when under half the actions were)."""
+        done within windows without any (``None`` when fewer than :attr:`min_calm` were)."""
         if len(self.samples) < 2:
             return {"steal_share": None, "steal_share_worst": None, "calm_share": None,
                     "calm_latency_ms_p99": None}
@@ -228,7 +231,7 @@ class StealMeter:
             "steal_share_worst": round(max(fractions), 4),
             "calm_share": round(share, 3),
             "calm_latency_ms_p99": round(percentile(calm_latencies, 99) * 1000, 3)
-            if share >= 0.5 else None,
+            if len(calm_latencies) >= self.min_calm else None,
         }
 
 
@@ -614,7 +617,7 @@ def _host_line(r: dict[str, Any]) -> str:
     line = (f"{r['steal_share']:.1%} of the machine's CPU time stolen by the hypervisor during "
             f"the open loop, {r['steal_share_worst']:.0%} in its worst half-second; ")
     if r["calm_latency_ms_p99"] is None:
-        return line + f"only {r['calm_share']:.0%} of the actions in half-seconds without steal"
+        return line + "too few actions in half-seconds without steal for their own p99"
     return line + (f"p99 {r['calm_latency_ms_p99']:.2f} ms over the {r['calm_share']:.0%} of "
                    "the actions due and done in half-seconds without steal")
 

@@ -79,7 +79,7 @@ def test_cpu_ticks_reads_steal_from_the_first_line(tmp_path: Path) -> None:
 
 
 def _meter(samples: list[tuple[int, int]], edges: list[float]) -> StealMeter:
-    meter = StealMeter(read=lambda: None)
+    meter = StealMeter(read=lambda: None, min_calm=3)
     meter.samples, meter.edges = samples, edges
     return meter
 
@@ -107,7 +107,8 @@ def test_steal_meter_says_nothing_it_did_not_measure() -> None:
     phase.latencies.append(0.001)
     unmeasured = _meter([], []).summary(phase)
     assert set(unmeasured.values()) == {None}
-    # Steal in every window: no calm p99 from a handful of actions.
+    # Steal in every window: no calm p99 (nor from fewer actions than asked for).
+    assert _meter([(0, 0), (0, 100)], [0.0, 0.5]).summary(phase)["calm_latency_ms_p99"] is None
     stolen = _meter([(0, 0), (5, 100), (9, 200)], [0.0, 0.5, 1.0]).summary(phase)
     assert stolen["calm_share"] == 0.0 and stolen["calm_latency_ms_p99"] is None
     assert stolen["steal_share_worst"] == 0.05
