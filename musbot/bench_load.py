@@ -217,6 +217,10 @@ class StealMeter:
         fractions = self.fractions()
         calm_windows = [f == 0.0 for f in fractions]
         edges = self.edges
+        # The last window ends when the run does, maybe a few ticks later: one stolen tick
+        # there is no «worst half-second».
+        whole = [f for f, (begin, end) in zip(fractions, itertools.pairwise(edges), strict=True)
+                 if end - begin >= self.window / 2] or fractions
 
         def calm(when: float) -> bool:
             i = bisect.bisect_right(edges, when) - 1
@@ -228,7 +232,7 @@ class StealMeter:
         share = len(calm_latencies) / max(len(phase.latencies), 1)
         return {
             "steal_share": round((stolen1 - stolen0) / (all1 - all0), 4) if all1 > all0 else 0.0,
-            "steal_share_worst": round(max(fractions), 4),
+            "steal_share_worst": round(max(whole), 4),
             "calm_share": round(share, 3),
             "calm_latency_ms_p99": round(percentile(calm_latencies, 99) * 1000, 3)
             if len(calm_latencies) >= self.min_calm else None,

@@ -112,6 +112,10 @@ def test_steal_meter_says_nothing_it_did_not_measure() -> None:
     stolen = _meter([(0, 0), (5, 100), (9, 200)], [0.0, 0.5, 1.0]).summary(phase)
     assert stolen["calm_share"] == 0.0 and stolen["calm_latency_ms_p99"] is None
     assert stolen["steal_share_worst"] == 0.05
+    # The run ended 20 ms after the last sample, with one tick of two stolen: that short last
+    # window still decides which actions were calm, but it is not the worst half-second.
+    tail = _meter([(0, 0), (1, 100), (2, 102)], [0.0, 0.5, 0.52]).summary(phase)
+    assert tail["steal_share_worst"] == 0.01
 
 
 async def test_steal_meter_samples_on_the_loop_until_stopped() -> None:
