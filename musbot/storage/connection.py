@@ -396,9 +396,9 @@ class Connection:
         (``musbot bench load`` after opening its tables, to measure the steady state)."""
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
-        self._commits = 0
-        # As a task of its own, so that no other one starts meanwhile (_checkpoint_soon).
-        self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+        # As the one checkpoint task, so that no other one starts meanwhile.
+        self._checkpoint_soon()
+        assert self._checkpoint is not None
         await self._checkpoint
 
     def _checkpoint_soon(self) -> None:
