@@ -187,8 +187,14 @@ class StealMeter:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.samples:
-            self._take()
+        if not self.samples:
+            return
+        if len(self.samples) > 1 and \
+                asyncio.get_running_loop().time() - self.edges[-1] < self.window / 2:
+            # The run ended just after a sample: its last window runs on to the end instead of
+            # being a window of a few ticks, where one stolen tick would read as half of them.
+            del self.samples[-1], self.edges[-1]
+        self._take()
 
     def _take(self) -> bool:
         ticks = self.read()
@@ -217,10 +223,6 @@ class StealMeter:
         fractions = self.fractions()
         calm_windows = [f == 0.0 for f in fractions]
         edges = self.edges
-        # The last window ends when the run does, maybe a few ticks later: one stolen tick
-        # there is no «worst half-second».
-        whole = [f for f, (begin, end) in zip(fractions, itertools.pairwise(edges), strict=True)
-                 if end - begin >= self.window / 2] or fractions
 
         def calm(when: float) -> bool:
             i = bisect.bisect_right(edges, when) - 1
@@ -232,7 +234,7 @@ class StealMeter:
         share = len(calm_latencies) / max(len(phase.latencies), 1)
         return {
             "steal_share": round((stolen1 - stolen0) / (all1 - all0), 4) if all1 > all0 else 0.0,
-            "steal_share_worst": round(max(whole), 4),
+            "steal_share_worst": round(max(fractions), 4),
             "calm_share": round(share, 3),
             "calm_latency_ms_p99": round(percentile(calm_latencies, 99) * 1000, 3)
             if len(calm_latencies) >= self.min_calm else None,
