@@ -12,7 +12,6 @@ from musbot.table import render
 NAMES = {0: "Ana", 1: "Bea", 2: "Carlos", 3: "Dani"}
 
 
-
 def a_hand() -> Hand:
     return Hand(Rules(), [cards("12o 12c 3e 1b"), cards("4o 5c 6e 7b"), cards("4c 5e 6b 7o"),
                           cards("4e 5b 6o 7c")], cards("10o 10c"), mano=0)
