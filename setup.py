@@ -1,27 +1,26 @@
-"""Compiles the hot modules with mypyc, as black and mypy do for their wheels: the engine, and
-the table layer every move goes through (its text, its saves, its Discord rendering).
+"""Compiles the rules engine with mypyc when the package is installed, as black and mypy do for
+their wheels; everything else is plain Python.
 
-The source stays plain typed Python: ``MUSBOT_PURE_PYTHON=1`` (or a missing/failed mypyc) installs
-it uncompiled, with the same behaviour; the engine then runs at a third of the speed (``musbot
-bench engine``). Compiling the table layer as well took the whole bot under load from about
-0.35 ms of CPU per move to 0.32 (``musbot bench load``). ``.ci/run`` runs the tests of both
-layers both ways, and fails a build that fell back to plain Python.
-
-Left out: ``table/clock.py`` (a runtime-checkable Protocol, which mypyc cannot compile),
-``discordio/ui.py`` (its buttons subclass discord.py's classes), and ``storage/``: most of its
-time is SQLite's own C, and compiled it failed at start-up (a stricter argument check).
+Only the engine is compiled because only the engine measurably pays for it: compiled it plays
+hands about three times as fast (``musbot bench engine``), which the bots' simulations feel.
+Whatever goes wrong on the way (no mypyc, a type error, no C compiler, a failed link) the
+install goes on as plain Python with the same behaviour, saying so in one line.
+``MUSBOT_PURE_PYTHON=1`` skips the compile on purpose (development installs: ``pip install -e``
+would otherwise put compiled modules beside the source you edit).
 """
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "musbot/engine/actions.py",
     "musbot/engine/cards.py",
-    "musbot/engine/events.py",
     "musbot/engine/evaluation.py",
+    "musbot/engine/events.py",
     "musbot/engine/hand.py",
     "musbot/engine/match.py",
     "musbot/engine/randomplay.py",
@@ -29,26 +28,50 @@ COMPILED = [
     "musbot/engine/rules.py",
     "musbot/engine/senas.py",
     "musbot/engine/view.py",
-    "musbot/table/manager.py",
-    "musbot/table/persist.py",
-    "musbot/table/render.py",
-    "musbot/table/table.py",
-    "musbot/discordio/texts.py",
-    "musbot/discordio/transport.py",
 ]
 
 MYPY_OPTIONS = ["--no-site-packages", "--ignore-missing-imports", "--follow-imports=silent"]
-"""The build's own environment has mypy but none of musbot's dependencies (discord.py, aiosqlite…),
-which the table layer imports: they are typed as Any here, always, whatever happens to be
-installed, so every build compiles the same code. (Type-checking them is ``mypy musbot``'s job.)"""
+"""The build's own environment has mypy but none of musbot's dependencies: they are typed as
+Any here, always, so every build compiles the same code whatever happens to be installed."""
 
-ext_modules = []
-if not os.environ.get("MUSBOT_PURE_PYTHON"):
+FALLBACK = "musbot: the engine is installed as plain Python (same behaviour, slower): {why}"
+
+
+def _say_fallback(why: object) -> None:
+    print(FALLBACK.format(why=why), file=sys.stderr, flush=True)
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the compiled engine if it can; any failure leaves the plain Python modules, which
+    are installed in any case, to be imported instead."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # a compiler missing or failing, a link error, …
+            self._discard_partial_build()
+            _say_fallback(f"could not compile it ({type(exc).__name__}; see the build log above)")
+
+    def _discard_partial_build(self) -> None:
+        """A half-built set of extensions would shadow some plain modules and not others."""
+        for ext in self.extensions:
+            for path in (Path(self.get_ext_fullpath(ext.name)),
+                         Path(self.build_lib) / self.get_ext_filename(ext.name)):
+                path.unlink(missing_ok=True)
+        self.extensions = []
+
+
+def extensions() -> list[object]:
+    if os.environ.get("MUSBOT_PURE_PYTHON"):
+        _say_fallback("MUSBOT_PURE_PYTHON is set")
+        return []
     try:
         from mypyc.build import mypycify
 
-        ext_modules = mypycify([*MYPY_OPTIONS, *COMPILED], opt_level="3")
-    except (ImportError, SystemExit, Exception) as exc:  # any failure: stay pure
-        print(f"musbot: building without mypyc ({exc!r})", file=sys.stderr)
+        return list(mypycify([*MYPY_OPTIONS, *COMPILED], opt_level="3"))
+    except (ImportError, SystemExit, Exception) as exc:  # no mypyc, or it refused the code
+        _say_fallback(f"mypyc unavailable ({exc!r})")
+        return []
 
-setup(ext_modules=ext_modules)
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
