@@ -130,12 +130,12 @@ def history(world: FakeDiscord, req: Request) -> Reply:
 @rest("GET /channels/{channel_id}/messages/{message_id}")
 def get_message(world: FakeDiscord, req: Request) -> Reply:
     channel = world.channel(req.id("channel_id"))
-    return 200, message_payload(world, world.message(channel, req.id("message_id")))
+    return 200, message_payload(world, world.visible_message(channel, req.id("message_id")))
 
 
 def _own(world: FakeDiscord, req: Request) -> tuple[FakeChannel, FakeMessage]:
     channel = world.channel(req.id("channel_id"))
-    msg = world.message(channel, req.id("message_id"))
+    msg = world.visible_message(channel, req.id("message_id"))
     return channel, msg
 
 
@@ -203,7 +203,7 @@ def create_thread(world: FakeDiscord, req: Request) -> Reply:
     if parent.type != 0:
         raise WireError(400, 50024, "Cannot execute action on this channel type")
     if "message_id" in req.params:
-        world.message(parent, req.id("message_id"))
+        world.visible_message(parent, req.id("message_id"))
     name = req.body().get("name")
     limits.check_length("name", name, 100, need=True)
     thread = world.add_thread_record(parent, str(name))

@@ -297,7 +297,7 @@ class World:
             raise errors.WireError(403, errors.MISSING_ACCESS, "Missing Access")
         return channel
 
-    def message(self, channel: FakeChannel, message_id: int) -> FakeMessage:
+    def visible_message(self, channel: FakeChannel, message_id: int) -> FakeMessage:
         """A message of that channel, as REST sees it (ephemeral ones are invisible)."""
         msg = self.messages_by_id.get(int(message_id))
         if msg is None or msg.channel_id != channel.id or msg.deleted or msg.ephemeral:

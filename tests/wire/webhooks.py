@@ -136,7 +136,7 @@ def _interaction(world: FakeDiscord, req: Request) -> FakeInteraction:
 
 
 def _target(world: FakeDiscord, inter: FakeInteraction, req: Request) -> FakeMessage:
-    raw = req.params["message_id"]
+    raw = req.params.get("message_id", "@original")
     wanted = inter.original_id if raw == "@original" else int(raw)
     if wanted is None or (wanted != inter.original_id and wanted not in inter.followup_ids):
         raise errors.unknown("message")
@@ -167,13 +167,15 @@ def followup(world: FakeDiscord, req: Request) -> Reply:
     return 200, message_payload(world, msg)
 
 
-@webhooks("GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+@webhooks("GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+          "GET /webhooks/{webhook_id}/{webhook_token}/messages/@original")
 def get_webhook_message(world: FakeDiscord, req: Request) -> Reply:
     inter = _interaction(world, req)
     return 200, message_payload(world, _target(world, inter, req))
 
 
-@webhooks("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+@webhooks("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+          "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original")
 def edit_webhook_message(world: FakeDiscord, req: Request) -> Reply:
     inter = _interaction(world, req)
     msg = _target(world, inter, req)
@@ -189,7 +191,8 @@ def edit_webhook_message(world: FakeDiscord, req: Request) -> Reply:
     return 200, message_payload(world, msg)
 
 
-@webhooks("DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+@webhooks("DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+          "DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original")
 def delete_webhook_message(world: FakeDiscord, req: Request) -> Reply:
     inter = _interaction(world, req)
     msg = _target(world, inter, req)
