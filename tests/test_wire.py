@@ -450,3 +450,224 @@ async def test_modal_limits(world: FakeDiscord, bot: commands.Bot, ids: dict[str
         assert inter.response_type is None and inter.refusals[0].code == 50035
         error = cog(bot).errors.pop()
         assert isinstance(error, discord.HTTPException) and f"In {field}:" in error.text
+
+
+async def test_a_deferred_response_is_filled_by_the_first_followup(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    inter = await world.slash(bot, ids["ana"], ids["channel"], "mus piensa")
+    assert inter.response_type == 5
+    original, second = inter.messages()
+    # The first followup completes the «thinking» message, ephemeral as the defer chose
+    # (the followup asked for nothing); the second is a message of its own.
+    assert original.id == inter.original_id and original.ephemeral and not original.loading
+    assert (original.content, second.content, second.ephemeral) == ("pensado", "y otra", True)
+    assert inter.ephemeral_texts() == ["pensado", "y otra"]
+    assert world.messages(ids["channel"]) == []
+    assert [c.kind for c in world.calls[-3:]] == ["callback", "webhook", "webhook"]
+
+
+# DMs.
+
+
+async def test_dms_reach_open_users_and_closed_ones_refuse_with_50007(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    ana = await bot.fetch_user(ids["ana"])
+    sent = await ana.send("Te toca")
+    assert [m.content for m in world.dms(ids["ana"])] == ["Te toca"]
+    assert sent.channel.id == world.dm_channel(ids["ana"])
+    benat = await bot.fetch_user(ids["beñat"])
+    with pytest.raises(discord.Forbidden) as refused:
+        await benat.send("Te toca")
+    assert (refused.value.status, refused.value.code) == (403, 50007)
+    assert world.dms(ids["beñat"]) == []
+    opened = [c for c in world.calls if c.route == "POST /users/@me/channels"]
+    assert [c.status for c in opened] == [200, 200]  # opening the DM works; sending does not
+    world.set_dms(ids["beñat"], open=True)
+    await benat.send("Ahora sí")
+    assert [m.content for m in world.dms(ids["beñat"])] == ["Ahora sí"]
+    assert world.report().user_fetches == 2
+
+
+async def test_a_dm_reaches_on_message_without_a_guild(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    await world.dm(bot, ids["ana"], "descarto 1 3")
+    (message,) = [m for m in cog(bot).seen if not m.author.bot]
+    assert message.guild is None and isinstance(message.channel, discord.DMChannel)
+    assert message.channel.id == world.dm_channel(ids["ana"])
+    assert (message.author.id, message.content) == (ids["ana"], "descarto 1 3")
+
+
+# Gateway messages.
+
+
+async def test_a_guild_message_reaches_on_message_and_the_answer_reaches_discord(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    message_id = await world.send(bot, ids["ana"], ids["channel"], "envido 5")
+    received = cog(bot).seen[0]
+    assert received.id == message_id and received.content == "envido 5"
+    assert received.author.id == ids["ana"] and isinstance(received.author, discord.Member)
+    assert received.channel.id == ids["channel"]
+    assert received.guild is not None and received.guild.id == ids["guild"]
+    # The bot answered: the answer is in the channel, and (as Discord does) the gateway sent
+    # the bot its own message back.
+    assert [(m.author, m.content) for m in world.messages(ids["channel"])] == [
+        (ids["ana"], "envido 5"), (world.bot_user.id, "quiero")]
+    echoed = cog(bot).seen[1]
+    assert echoed.author == bot.user and echoed.content == "quiero"
+
+
+async def test_without_the_message_content_intent_guild_messages_come_empty(
+        world: FakeDiscord, clock: ManualClock, ids: dict[str, int]) -> None:
+    bot = make_bot(clock, message_content=False)
+    async with world.connected(bot):
+        await world.send(bot, ids["ana"], ids["channel"], "envido 5")
+        await world.send(bot, ids["ana"], ids["channel"], f"<@{world.bot_user.id}> envido 2")
+        await world.dm(bot, ids["ana"], "envido 3")
+        people = [m.content for m in cog(bot).seen if not m.author.bot]
+        assert people == ["", f"<@{world.bot_user.id}> envido 2", "envido 3"]
+    assert world.messages(ids["channel"])[0].content == "envido 5"  # Discord has the text
+
+
+# discord.py objects come back right.
+
+
+async def test_send_edit_reply_react_delete_return_discord_objects(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    channel = text_channel(bot, ids["channel"])
+    sent = await channel.send("Mano", embed=discord.Embed(title="Tanteo", description="0-0"))
+    assert isinstance(sent, discord.Message) and sent.author == bot.user
+    record = world.message(sent.id)
+    assert record.channel_id == ids["channel"] and record.embeds[0]["title"] == "Tanteo"
+    edited = await sent.edit(content="Mano 2", embed=None)
+    assert edited.content == "Mano 2" and edited.edited_at is not None
+    assert (record.content, record.embeds) == ("Mano 2", [])
+    assert (record.edits[0].payload["content"], record.edits[0].payload["embeds"]) == (
+        "Mano 2", [])
+    reply = await sent.reply("Órdago")
+    assert world.message(reply.id).reference == sent.id and reply.reference is not None
+    await sent.add_reaction("👍")
+    assert record.reactions == [("👍", world.bot_user.id)]
+    fetched = await channel.fetch_message(sent.id)
+    assert fetched.content == "Mano 2" and fetched.reactions[0].me
+    await sent.delete()
+    assert record.deleted and record.deleted_at == 0.0
+    with pytest.raises(discord.NotFound) as refused:
+        await sent.edit(content="otra")
+    assert refused.value.code == 10008
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("x", reference=sent)
+    assert refused.value.code == 50035
+    assert [m.content for m in world.messages(ids["channel"], deleted=False)] == ["Órdago"]
+
+
+async def test_files_are_recorded_and_attached(world: FakeDiscord, bot: commands.Bot,
+                                               ids: dict[str, int], tmp_path: Path) -> None:
+    card = tmp_path / "mano.txt"
+    card.write_bytes(b"as de oros")
+    sent = await text_channel(bot, ids["channel"]).send(file=discord.File(card))
+    (attachment,) = sent.attachments
+    assert (attachment.filename, attachment.size) == ("mano.txt", 10)
+    assert world.calls[-1].files[0].filename == "mano.txt"
+
+
+async def test_threads(world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    channel = text_channel(bot, ids["channel"])
+    thread = await channel.create_thread(name="Partida 1", type=discord.ChannelType.public_thread)
+    await thread.send("Empieza")
+    assert [m.content for m in world.messages(thread.id)] == ["Empieza"]
+    await world.settle()
+    assert bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the cache
+    await world.send(bot, ids["ana"], thread.id, "envido")
+    assert world.messages(thread.id)[-1].content == "quiero"
+
+
+async def test_permissions_are_enforced(world: FakeDiscord, clock: ManualClock,
+                                        ids: dict[str, int]) -> None:
+    muted = world.add_text_channel(ids["guild"], "anuncios", bot_can_send=False)
+    bot = make_bot(clock)
+    async with world.connected(bot):
+        channel = text_channel(bot, muted)
+        assert channel.guild.me is not None
+        assert not channel.permissions_for(channel.guild.me).send_messages
+        with pytest.raises(discord.Forbidden) as refused:
+            await channel.send("hola")
+        assert refused.value.code == 50013
+
+
+# Changes to the world.
+
+
+async def test_a_deleted_channel_and_a_removed_guild(world: FakeDiscord, bot: commands.Bot,
+                                                     ids: dict[str, int]) -> None:
+    other = world.add_text_channel(ids["guild"], "otra")
+    await world.settle()
+    gone = text_channel(bot, ids["channel"])
+    await world.delete_channel(bot, ids["channel"])
+    assert bot.get_channel(ids["channel"]) is None
+    with pytest.raises(discord.NotFound) as refused:
+        await gone.send("¿hola?")
+    assert refused.value.code == 10003
+    kept = text_channel(bot, other)  # CHANNEL_CREATE reached the cache
+    await world.remove_guild(bot, ids["guild"])
+    assert bot.get_guild(ids["guild"]) is None
+    with pytest.raises(discord.Forbidden) as refused:
+        await kept.send("¿hola?")
+    assert refused.value.code == 50001
+
+
+async def test_a_restart_keeps_the_world_and_old_buttons_work(
+        world: FakeDiscord, bot: commands.Bot, clock: ManualClock,
+        ids: dict[str, int]) -> None:
+    await world.slash(bot, ids["ana"], ids["channel"], "mus mesa", puntos=30)
+    (table,) = world.messages(ids["channel"])
+    await world.disconnect(bot)
+    assert bot.is_closed() and "request" not in vars(bot.http)
+    with pytest.raises(RuntimeError, match="not connected"):
+        await world.press(bot, ids["ana"], table.id, BUTTON)
+    again = make_bot(clock)
+    await world.connect(again)
+    try:
+        inter = await world.press(again, ids["ana"], table.id, BUTTON)
+        assert inter.response_type == 7 and table.content == "Ana pasa"
+        assert [event for _, event in world.gateway(again).events][:2] == ["READY",
+                                                                           "GUILD_CREATE"]
+    finally:
+        await world.disconnect(again)
+
+
+async def test_detaching_restores_discord_py(world: FakeDiscord, clock: ManualClock,
+                                             ids: dict[str, int]) -> None:
+    from discord.webhook.async_ import async_context
+
+    bot = make_bot(clock)
+    default = async_context.get()
+    await world.connect(bot)
+    assert "request" in vars(bot.http) and "request" in vars(default)
+    await world.disconnect(bot)
+    assert "request" not in vars(bot.http) and "request" not in vars(default)
+    assert bot.ws is None
+
+
+async def test_an_endpoint_the_double_does_not_model_fails_loudly(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    guild = bot.get_guild(ids["guild"])
+    assert guild is not None
+    with pytest.raises(wire.UnsupportedRoute, match=r"GET /guilds/\{guild_id\}/channels"):
+        await guild.fetch_channels()
+
+
+async def test_calls_are_recorded_with_route_path_channel_and_body(
+        world: FakeDiscord, bot: commands.Bot, clock: ManualClock,
+        ids: dict[str, int]) -> None:
+    await clock.advance(2.0)
+    await text_channel(bot, ids["channel"]).send("hola")
+    call = world.calls[-1]
+    assert (call.at, call.method, call.route) == (2.0, "POST",
+                                                  "POST /channels/{channel_id}/messages")
+    assert call.path == f"/channels/{ids['channel']}/messages"
+    assert call.channel_id == ids["channel"] and call.json["content"] == "hola"
+    assert (call.status, call.budget, call.rate_limited, call.kind) == (200, True, False,
+                                                                        "rest")
+    report = world.report()
+    assert report.by_route["POST /channels/{channel_id}/messages"] == 1
+    assert report.refusals == {}
