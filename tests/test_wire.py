@@ -272,13 +272,15 @@ async def test_component_limits(world: FakeDiscord, bot: commands.Bot,
     assert refused.value.code == 50035 and "In components.0.components" in refused.value.text
     # What discord.py lets through and Discord does not: a custom_id over 100 characters, two
     # buttons with one custom_id, a label over 80.
-    for bad in ({"custom_id": "c" * 101}, {"custom_id": "b0"}, {"label": "l" * 81}):
+    for label, custom_id, field in (("x", "c" * 101, "custom_id"), ("x", "b0", "custom_id"),
+                                    ("l" * 81, "b1", "label")):
         view = discord.ui.View()
         view.add_item(discord.ui.Button(label="ok", custom_id="b0"))
-        view.add_item(discord.ui.Button(**({"label": "x", "custom_id": "b1"} | bad)))
+        view.add_item(discord.ui.Button(label=label, custom_id=custom_id))
         with pytest.raises(discord.HTTPException) as refused:
             await channel.send("botones", view=view)
         assert refused.value.code == 50035
+        assert f"In components.0.components.1.{field}" in refused.value.text
     assert world.messages(ids["channel"]) == []
 
 
@@ -551,9 +553,9 @@ async def test_send_edit_reply_react_delete_return_discord_objects(
     assert fetched.content == "Mano 2" and fetched.reactions[0].me
     await sent.delete()
     assert record.deleted and record.deleted_at == 0.0
-    with pytest.raises(discord.NotFound) as refused:
+    with pytest.raises(discord.NotFound) as unknown:
         await sent.edit(content="otra")
-    assert refused.value.code == 10008
+    assert unknown.value.code == 10008
     with pytest.raises(discord.HTTPException) as refused:
         await channel.send("x", reference=sent)
     assert refused.value.code == 50035
@@ -604,9 +606,9 @@ async def test_a_deleted_channel_and_a_removed_guild(world: FakeDiscord, bot: co
     gone = text_channel(bot, ids["channel"])
     await world.delete_channel(bot, ids["channel"])
     assert bot.get_channel(ids["channel"]) is None
-    with pytest.raises(discord.NotFound) as refused:
+    with pytest.raises(discord.NotFound) as unknown:
         await gone.send("¿hola?")
-    assert refused.value.code == 10003
+    assert unknown.value.code == 10003
     kept = text_channel(bot, other)  # CHANNEL_CREATE reached the cache
     await world.remove_guild(bot, ids["guild"])
     assert bot.get_guild(ids["guild"]) is None
@@ -671,3 +673,53 @@ async def test_calls_are_recorded_with_route_path_channel_and_body(
     report = world.report()
     assert report.by_route["POST /channels/{channel_id}/messages"] == 1
     assert report.refusals == {}
+
+
+async def test_slash_commands_in_dms_and_selects(world: FakeDiscord, bot: commands.Bot,
+                                                 ids: dict[str, int]) -> None:
+    dm = world.dm_channel(ids["ana"])
+    inter = await world.slash(bot, ids["ana"], dm, "mus mesa", puntos=40)
+    assert inter.guild_id is None and inter.payload["context"] == 1
+    (message,) = world.messages(dm)
+    assert message.content == "Mesa a 40"
+    view = discord.ui.View()
+    view.add_item(discord.ui.Select(custom_id="palo", options=[
+        discord.SelectOption(label=p) for p in ("oros", "copas")]))
+    sent = await text_channel(bot, ids["channel"]).send("Elige", view=view)
+    picked = await world.press(bot, ids["ana"], sent.id, "palo", values=["copas"])
+    assert picked.payload["data"] == {"custom_id": "palo", "component_type": 3,
+                                      "values": ["copas"]}
+    assert picked.response_type is None  # nothing in the bot answers it
+    with pytest.raises(ValueError, match="offers"):
+        await world.press(bot, ids["ana"], sent.id, "palo", values=["bastos"])
+
+
+async def test_a_bot_closed_without_disconnect_does_not_answer_for_the_next_world(
+        clock: ManualClock) -> None:
+    from discord.webhook.async_ import async_context
+
+    first = FakeDiscord(clock)
+    first.add_guild("Uno")
+    bot = make_bot(clock)
+    await first.connect(bot)
+    await bot.close()  # forgot world.disconnect
+    second = FakeDiscord(clock)
+    guild = second.add_guild("Dos")
+    channel, ana = second.add_text_channel(guild, "mus"), second.add_user("Ana")
+    other = make_bot(clock)
+    async with second.connected(other):
+        inter = await second.slash(other, ana, channel, "mus mesa", puntos=30)
+        (stored,) = cog(other).interactions
+        await stored.edit_original_response(content="editada")  # through the default adapter
+        assert inter.original is not None and inter.original.content == "editada"
+    assert "request" not in vars(bot.http) and "request" not in vars(async_context.get())
+
+
+async def test_fetch_guild_and_channel(world: FakeDiscord, bot: commands.Bot,
+                                       ids: dict[str, int]) -> None:
+    guild = await bot.fetch_guild(ids["guild"])
+    assert guild.name == "Txoko"
+    channel = await bot.fetch_channel(ids["channel"])
+    assert isinstance(channel, discord.TextChannel) and channel.name == "mus"
+    with pytest.raises(discord.NotFound):
+        await bot.fetch_channel(12345678901234567)

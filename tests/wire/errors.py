@@ -102,9 +102,9 @@ def unknown(what: str) -> WireError:
 def to_exception(response: FakeResponse, body: Any) -> discord.HTTPException:
     """The exception discord.py's ``HTTPClient.request`` raises for a non-2xx, non-429 answer."""
     if response.status == 403:
-        return discord.Forbidden(response, body)  # type: ignore[arg-type]
+        return discord.Forbidden(response, body)
     if response.status == 404:
-        return discord.NotFound(response, body)  # type: ignore[arg-type]
+        return discord.NotFound(response, body)
     if response.status >= 500:
-        return discord.DiscordServerError(response, body)  # type: ignore[arg-type]
-    return discord.HTTPException(response, body)  # type: ignore[arg-type]
+        return discord.DiscordServerError(response, body)
+    return discord.HTTPException(response, body)

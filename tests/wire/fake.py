@@ -172,6 +172,9 @@ class FakeDiscord(World):
         finally:
             await self.disconnect(bot)
 
+    def attached_bots(self) -> list[discord.Client]:
+        return list(self._attached)
+
     def gateway(self, bot: discord.Client) -> Attachment:
         """The bot's connection (its fed events, its presence updates)."""
         attachment = self._attached.get(bot)

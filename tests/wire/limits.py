@@ -124,7 +124,7 @@ def check_components(components: Sequence[Mapping[str, Any]], *, v2: bool = Fals
 
 
 def _custom_id(component: Mapping[str, Any], at: str, seen: dict[str, str]) -> None:
-    custom_id = component.get("custom_id")
+    custom_id = str(component.get("custom_id") or "")
     check_length(f"{at}.custom_id", custom_id, 100, need=True)
     if custom_id in seen:
         raise form_error(f"{at}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED",

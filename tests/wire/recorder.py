@@ -141,7 +141,7 @@ class Recorder:
             await self.world.clock.sleep(retry_after)
             if is_global and global_over is not None:
                 global_over.set()
-        raise discord.HTTPException(response, data)  # type: ignore[arg-type]
+        raise discord.HTTPException(response, data)
 
     # What Discord does.
 

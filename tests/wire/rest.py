@@ -14,6 +14,7 @@ from .payloads import (
     app_info_payload,
     bot_permissions,
     channel_payload,
+    guild_payload,
     member_payload,
     message_payload,
     user_payload,
@@ -60,6 +61,18 @@ def open_dm(world: FakeDiscord, req: Request) -> Reply:
 @rest("GET /channels/{channel_id}")
 def get_channel(world: FakeDiscord, req: Request) -> Reply:
     return 200, channel_payload(world, world.channel(req.id("channel_id")))
+
+
+@rest("GET /guilds/{guild_id}")
+def get_guild(world: FakeDiscord, req: Request) -> Reply:
+    guild = world.guilds.get(req.id("guild_id"))
+    if guild is None or not guild.present:
+        raise errors.WireError(403, errors.MISSING_ACCESS, "Missing Access")
+    data = guild_payload(world, guild)
+    for key in ("channels", "threads", "members", "voice_states", "presences", "joined_at",
+                "large", "member_count"):
+        data.pop(key, None)
+    return 200, data
 
 
 @rest("GET /guilds/{guild_id}/members/{user_id}")

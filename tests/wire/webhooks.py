@@ -210,7 +210,7 @@ class FakeWebhookAdapter(AsyncWebhookAdapter):
     """discord.py's webhook adapter, answering from the world instead of the network."""
 
     def __init__(self, world: FakeDiscord) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.world = world
 
     async def request(self, route: Route, session: Any = None, *, payload: Any = None,
@@ -228,7 +228,19 @@ _DEFAULT: AsyncWebhookAdapter = contextvars.Context().run(async_context.get)
 _ATTACHED: list[FakeDiscord] = []
 
 
+def _prune() -> None:
+    """Forgets worlds whose bots were all closed without ``disconnect`` (a failed test's), so
+    they cannot answer for the next test's world."""
+    for world in list(_ATTACHED):
+        if all(bot.is_closed() for bot in world.attached_bots()):
+            for bot in world.attached_bots():
+                world.detach(bot)
+            if world in _ATTACHED:
+                _ATTACHED.remove(world)
+
+
 async def _forward(route: Route, session: Any = None, **kwargs: Any) -> Any:
+    _prune()
     for world in _ATTACHED:
         if route.webhook_token in world.by_token or route.webhook_id in world.interactions:
             return await world.adapter.request(route, session, **kwargs)
@@ -239,6 +251,7 @@ async def _forward(route: Route, session: Any = None, **kwargs: Any) -> Any:
 
 
 def install_default(world: FakeDiscord) -> None:
+    _prune()
     if world not in _ATTACHED:
         _ATTACHED.append(world)
     _DEFAULT.request = _forward  # type: ignore[method-assign]
