@@ -656,6 +656,8 @@ async def test_an_endpoint_the_double_does_not_model_fails_loudly(
     assert guild is not None
     with pytest.raises(wire.UnsupportedRoute, match=r"GET /guilds/\{guild_id\}/channels"):
         await guild.fetch_channels()
+    assert world.calls[-1].route == "GET /guilds/{guild_id}/channels"
+    assert world.report().unsupported == 1
 
 
 async def test_calls_are_recorded_with_route_path_channel_and_body(

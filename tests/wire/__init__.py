@@ -5,6 +5,21 @@ Real ``discord.Client``/``commands.Bot`` objects connect to :class:`FakeDiscord`
 Discord does and refuses what Discord refuses (lengths, empty messages, components, the 3 s
 and 15 min interaction windows, closed DMs, per-channel and global rate limits); gateway
 events are fed to the connection state's parsers. Tests assert on the world's records.
+
+    world = FakeDiscord(clock)                      # clock: now() and async sleep()
+    guild = world.add_guild("Txoko")
+    channel = world.add_text_channel(guild, "mus")
+    ana = world.add_user("Ana")
+    async with world.connected(bot):                # login, setup_hook, READY, on_ready
+        await world.send(bot, ana, channel, "envido 5")
+        inter = await world.slash(bot, ana, channel, "mus mesa", puntos=30)
+        await clock.advance(16 * 60)                # the interaction token is dead now
+    assert world.report().rate_limited == 0
+    assert [m.content for m in world.messages(channel)] == [...]
+
+Not modelled: voice, member chunking, and endpoints no test has needed yet (a call to one
+raises :class:`UnsupportedRoute`). discord.py's own real-time waits (``delete_after``, view
+timeouts) still run on the event loop's clock, not the fake one.
 """
 
 from .errors import FakeResponse, UnsupportedRoute, WireError

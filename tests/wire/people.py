@@ -132,8 +132,9 @@ def pressable(world: World, user_id: int, message_id: int, custom_id: str,
     if msg.ephemeral_for not in (None, user_id):
         raise ValueError(f"message {message_id} is ephemeral for someone else")
     channel = world.channels[msg.channel_id]
-    if channel.deleted:
-        raise ValueError(f"the channel of message {message_id} was deleted")
+    if channel.deleted or (channel.guild_id is not None
+                           and not world.guilds[channel.guild_id].present):
+        raise ValueError(f"message {message_id} is in a channel the bot no longer sees")
     component = msg.component(custom_id)
     if component is None:
         raise ValueError(f"message {message_id} has no component {custom_id!r} "

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.http import Route
 
-from .errors import FakeResponse, WireError, to_exception
+from .errors import FakeResponse, UnsupportedRoute, WireError, to_exception
 from .rest import rest
 from .routing import FileInfo, Request, match
 from .webhooks import webhooks
@@ -28,6 +28,8 @@ CREATE = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 USER_FETCH = "GET /users/{user_id}"
 EPSILON = 1e-9
+UNSUPPORTED = 0
+"""The status recorded for a call to an endpoint the double does not model (it raised)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class Report:
     user_fetches: int
     refusals: dict[tuple[int, int | None], int]
     """(status, code) -> how many, for answers other than 2xx and 429."""
+    unsupported: int
+    """Calls to endpoints the double does not model (each raised ``UnsupportedRoute``)."""
 
 
 def busiest(times: Sequence[float], window: float) -> int:
@@ -157,11 +161,16 @@ class Recorder:
         else:
             if budget:
                 self._budget.append(now)
-            handler = (rest if req.kind == "rest" else webhooks).handler(req)
             try:
+                handler = (rest if req.kind == "rest" else webhooks).handler(req)
                 status, data = handler(self.world, req)
             except WireError as refused:
                 status, data = refused.status, refused.body()
+            except UnsupportedRoute:
+                self.calls.append(Call(now, req.method, req.route, req.path, channel_id,
+                                       req.json, tuple(req.files), UNSUPPORTED, None, budget,
+                                       False, req.kind))
+                raise
             data = _roundtrip(data)
             if 200 <= status < 300 and req.route in self._done and channel_id is not None:
                 self._done[req.route].setdefault(channel_id, []).append(now)
@@ -210,6 +219,7 @@ class Recorder:
             user_fetches=sum(c.route == USER_FETCH for c in calls),
             refusals=dict(Counter((c.status, c.code) for c in calls
                                   if c.status >= 300 and c.status != 429)),
+            unsupported=sum(c.status == UNSUPPORTED for c in calls),
         )
 
 
