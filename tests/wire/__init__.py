@@ -1,0 +1,49 @@
+"""A test double of Discord at discord.py's HTTP layer.
+
+Real ``discord.Client``/``commands.Bot`` objects connect to :class:`FakeDiscord`: their
+``HTTPClient.request`` and the webhook adapter are replaced by a recorder that answers as
+Discord does and refuses what Discord refuses (lengths, empty messages, components, the 3 s
+and 15 min interaction windows, closed DMs, per-channel and global rate limits); gateway
+events are fed to the connection state's parsers. Tests assert on the world's records.
+
+    world = FakeDiscord(clock)                      # clock: now() and async sleep()
+    guild = world.add_guild("Txoko")
+    channel = world.add_text_channel(guild, "mus")
+    ana = world.add_user("Ana")
+    async with world.connected(bot):                # login, setup_hook, READY, on_ready
+        await world.send(bot, ana, channel, "envido 5")
+        inter = await world.slash(bot, ana, channel, "mus mesa", puntos=30)
+        await clock.advance(16 * 60)                # the interaction token is dead now
+    assert world.report().rate_limited == 0
+    assert [m.content for m in world.messages(channel)] == [...]
+
+Not modelled: voice, member chunking, and endpoints no test has needed yet (a call to one
+raises :class:`UnsupportedRoute`). discord.py's own real-time waits (``delete_after``, view
+timeouts) still run on the event loop's clock, not the fake one.
+"""
+
+from .errors import FakeResponse, UnsupportedRoute, WireError
+from .fake import FakeDiscord
+from .gateway import FakeGatewaySocket, settle
+from .recorder import Call, Report
+from .routing import FileInfo
+from .state import Answer, Edit, FakeChannel, FakeGuild, FakeInteraction, FakeMessage, FakeUser
+
+__all__ = [
+    "Answer",
+    "Call",
+    "Edit",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGatewaySocket",
+    "FakeGuild",
+    "FakeInteraction",
+    "FakeMessage",
+    "FakeResponse",
+    "FakeUser",
+    "FileInfo",
+    "Report",
+    "UnsupportedRoute",
+    "WireError",
+    "settle",
+]

@@ -1,0 +1,374 @@
+"""The world the double keeps: users, guilds, channels, every message ever posted (with its
+edits and deletion) and every interaction. Tests assert on this, never on what the bot
+believes: a test that reads the bot's own objects passes whatever Discord would have done."""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from . import errors
+
+DISCORD_EPOCH_MS = 1420070400000
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+# Channel types.
+GUILD_TEXT = 0
+DM = 1
+PUBLIC_THREAD = 11
+
+
+class ClockLike(Protocol):
+    """What the double needs of a clock (``musbot.table.clock.ManualClock`` fits)."""
+
+    def now(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class Snowflakes:
+    """Ids as Discord makes them: 19-digit ints whose timestamp is the fake clock's time, so
+    ``discord.utils.snowflake_time`` of an interaction is its creation on the fake clock."""
+
+    def __init__(self, clock: ClockLike, epoch: float | None = None) -> None:
+        self._clock = clock
+        self._origin = clock.now()
+        self._epoch_ms = int((time.time() if epoch is None else epoch) * 1000)
+        self._last = 0
+        self._increment = 0
+
+    def unix_ms(self, at: float | None = None) -> int:
+        at = self._clock.now() if at is None else at
+        return self._epoch_ms + int((at - self._origin) * 1000)
+
+    def iso(self, at: float | None = None) -> str:
+        """An ISO 8601 timestamp, as payloads carry them, for fake-clock time ``at``."""
+        ms = self.unix_ms(at)
+        moment = datetime.datetime.fromtimestamp(ms / 1000, tz=datetime.UTC)
+        return moment.isoformat()
+
+    def next(self) -> int:
+        ms = self.unix_ms()
+        value = ((ms - DISCORD_EPOCH_MS) << 22) | (1 << 17) | (1 << 12) | (self._increment & 0xFFF)
+        self._increment += 1
+        value = max(value, self._last + 1)
+        self._last = value
+        return value
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+    dm_channel: int | None = None
+
+
+@dataclass
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    everyone_role: int
+    everyone_permissions: int
+    channels: list[int] = field(default_factory=list)
+    members: set[int] = field(default_factory=set)
+    present: bool = True
+    """Whether the bot is in it (``remove_guild`` clears it)."""
+    joined_at: float = 0.0
+
+
+@dataclass
+class FakeChannel:
+    id: int
+    type: int
+    name: str = ""
+    guild_id: int | None = None
+    parent_id: int | None = None
+    recipient_id: int | None = None
+    position: int = 0
+    bot_can_send: bool = True
+    deleted: bool = False
+    messages: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change to a message: when (fake clock), the request body, and through what
+    (``rest``, ``interaction`` for a callback, ``webhook`` for the interaction webhook)."""
+
+    at: float
+    payload: Mapping[str, Any]
+    via: str
+
+
+@dataclass
+class FakeMessage:
+    id: int
+    channel_id: int
+    author: int
+    created_at: float
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    edits: list[Edit] = field(default_factory=list)
+    deleted: bool = False
+    deleted_at: float | None = None
+    ephemeral_for: int | None = None
+    """The one user who sees it (an ephemeral interaction message), else None."""
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    reference: int | None = None
+    reactions: list[tuple[str, int]] = field(default_factory=list)
+    type: int = 0
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_for is not None
+
+    @property
+    def loading(self) -> bool:
+        """A deferred response still «thinking»."""
+        return bool(self.flags & LOADING)
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        for c in walk_components(self.components):
+            if c.get("custom_id") == custom_id:
+                return c
+        return None
+
+    def labels(self) -> list[str]:
+        return [str(c["label"]) for c in walk_components(self.components) if c.get("label")]
+
+    def texts(self) -> list[str]:
+        """Everything a person reads: content, embed texts, button labels."""
+        out = [self.content] if self.content else []
+        for embed in self.embeds:
+            out += [embed.get(k) or "" for k in ("title", "description")]
+            out += [(embed.get(k) or {}).get(s) or "" for k, s in (("author", "name"),
+                                                                   ("footer", "text"))]
+            for fld in embed.get("fields") or []:
+                out += [fld.get("name") or "", fld.get("value") or ""]
+        out += self.labels()
+        return [t for t in out if t]
+
+    def text(self) -> str:
+        return "\n".join(self.texts())
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for c in components:
+        yield c
+        yield from walk_components(c.get("components") or [])
+        for key in ("component", "accessory"):
+            if isinstance(c.get(key), dict):
+                yield from walk_components([c[key]])
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One attempt at the interaction's initial response (``POST …/callback``), accepted or
+    not: ``status`` 200/204, or the refusal's status and ``code``."""
+
+    at: float
+    type: int
+    data: Mapping[str, Any] | None
+    status: int
+    code: int | None = None
+
+
+@dataclass
+class FakeInteraction:
+    """An interaction the world sent the bot, and what the bot did with it."""
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    created_at: float
+    payload: dict[str, Any]
+    world: World
+    message_id: int | None = None
+    """The message whose component was pressed (component interactions, modal submits)."""
+    custom_id: str | None = None
+    command: str | None = None
+    attempts: list[Answer] = field(default_factory=list)
+    original_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    modal_submitted: bool = False
+    deferred_ephemeral: bool = False
+
+    @property
+    def responses(self) -> list[Answer]:
+        """The accepted initial responses (Discord accepts one)."""
+        return [a for a in self.attempts if a.status < 300]
+
+    @property
+    def response_type(self) -> int | None:
+        """The callback type Discord accepted (4 message, 5 deferred message, 6 deferred
+        update, 7 update message, 9 modal), or None if the bot never answered in time."""
+        return self.responses[0].type if self.responses else None
+
+    @property
+    def refusals(self) -> list[Answer]:
+        return [a for a in self.attempts if a.status >= 300]
+
+    def messages(self) -> list[FakeMessage]:
+        """What this interaction produced: the original response message (if it made one),
+        then the followups."""
+        ids = ([self.original_id] if self.original_id is not None else []) + self.followup_ids
+        return [self.world.messages_by_id[i] for i in dict.fromkeys(ids)]
+
+    @property
+    def original(self) -> FakeMessage | None:
+        return None if self.original_id is None else self.world.messages_by_id[self.original_id]
+
+    def texts(self) -> list[str]:
+        return [t for m in self.messages() for t in m.texts()]
+
+    def ephemeral_texts(self) -> list[str]:
+        return [t for m in self.messages() if m.ephemeral for t in m.texts()]
+
+    def public_texts(self) -> list[str]:
+        return [t for m in self.messages() if not m.ephemeral for t in m.texts()]
+
+
+class World:
+    """The state, and the lookups route handlers need (which refuse as Discord refuses)."""
+
+    def __init__(self, clock: ClockLike, *, epoch: float | None = None) -> None:
+        self.clock = clock
+        self.ids = Snowflakes(clock, epoch)
+        self.users: dict[int, FakeUser] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages_by_id: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.by_token: dict[str, FakeInteraction] = {}
+        self.ephemeral: dict[int, list[int]] = {}
+        """User id -> ephemeral messages shown to that user."""
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.command_ids: dict[tuple[int | None, int, str], int] = {}
+        self.bot_user = FakeUser(self.ids.next(), "MusBot", bot=True)
+        self.users[self.bot_user.id] = self.bot_user
+        self.application_id = self.bot_user.id
+        self.owner = self._new_user("Owner")
+
+    def _new_user(self, name: str, *, bot: bool = False, dms_open: bool = True) -> FakeUser:
+        user = FakeUser(self.ids.next(), name, bot=bot, dms_open=dms_open)
+        self.users[user.id] = user
+        return user
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    # Lookups that refuse as Discord does.
+
+    def user(self, user_id: int) -> FakeUser:
+        try:
+            return self.users[int(user_id)]
+        except (KeyError, ValueError):
+            raise errors.unknown("user") from None
+
+    def channel(self, channel_id: int) -> FakeChannel:
+        """A channel the bot can reach: unknown or deleted → 404/10003; in a server the bot
+        left → 403/50001."""
+        try:
+            channel = self.channels[int(channel_id)]
+        except (KeyError, ValueError):
+            raise errors.unknown("channel") from None
+        if channel.deleted:
+            raise errors.unknown("channel")
+        if channel.guild_id is not None and not self.guilds[channel.guild_id].present:
+            raise errors.WireError(403, errors.MISSING_ACCESS, "Missing Access")
+        return channel
+
+    def visible_message(self, channel: FakeChannel, message_id: int) -> FakeMessage:
+        """A message of that channel, as REST sees it (ephemeral ones are invisible)."""
+        msg = self.messages_by_id.get(int(message_id))
+        if msg is None or msg.channel_id != channel.id or msg.deleted or msg.ephemeral:
+            raise errors.unknown("message")
+        return msg
+
+    def dm_channel_for(self, user: FakeUser) -> FakeChannel:
+        """The user's DM channel with the bot, made on first use as Discord makes it."""
+        if user.dm_channel is None:
+            channel = FakeChannel(self.ids.next(), DM, recipient_id=user.id)
+            self.channels[channel.id] = channel
+            user.dm_channel = channel.id
+        return self.channels[user.dm_channel]
+
+    def add_message(self, msg: FakeMessage) -> FakeMessage:
+        self.messages_by_id[msg.id] = msg
+        if msg.ephemeral_for is not None:
+            self.ephemeral.setdefault(msg.ephemeral_for, []).append(msg.id)
+        else:
+            self.channels[msg.channel_id].messages.append(msg.id)
+        return msg
+
+    # Changes, shared by the REST and the interaction routes.
+
+    def post(self, channel: FakeChannel, author: int, body: Mapping[str, Any],
+             files: list[Any] | tuple[Any, ...] = (), **extra: Any) -> FakeMessage:
+        """A new message from a (checked) body: content, embeds, components, flags, files."""
+        msg = FakeMessage(self.ids.next(), channel.id, author, self.now(), **extra)
+        self._apply(msg, body, files)
+        return self.add_message(msg)
+
+    def edit(self, msg: FakeMessage, body: Mapping[str, Any], files: list[Any] | tuple[Any, ...]
+             = (), *, via: str) -> None:
+        self._apply(msg, body, files)
+        msg.edits.append(Edit(self.now(), dict(body), via))
+
+    def _apply(self, msg: FakeMessage, body: Mapping[str, Any],
+               files: list[Any] | tuple[Any, ...]) -> None:
+        if "content" in body:
+            msg.content = body["content"] or ""
+        if "embeds" in body:
+            msg.embeds = [{"type": "rich", **e} for e in body["embeds"] or []]
+        if "components" in body:
+            msg.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            keep = msg.flags & (EPHEMERAL | LOADING)
+            msg.flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | keep
+        if "attachments" in body or files:
+            kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a for a in msg.attachments if str(a["id"]) in kept_ids]
+            msg.attachments = kept + [self._attachment(msg, f) for f in files]
+
+    def _attachment(self, msg: FakeMessage, file: Any) -> dict[str, Any]:
+        attachment_id = self.ids.next()
+        url = (f"https://cdn.discordapp.com/attachments/{msg.channel_id}/{attachment_id}/"
+               f"{file.filename}")
+        return {"id": str(attachment_id), "filename": file.filename, "size": file.size,
+                "url": url, "proxy_url": url, "content_type": "application/octet-stream"}
+
+    def delete(self, msg: FakeMessage) -> None:
+        msg.deleted = True
+        msg.deleted_at = self.now()
+
+    def emit(self, event: str, data: dict[str, Any], channel: FakeChannel) -> None:
+        """A gateway event the change causes (MESSAGE_CREATE for the bot's own message…).
+        The world alone sends nothing; :class:`wire.FakeDiscord` delivers to connected bots."""
+
+    def add_thread_record(self, parent: FakeChannel, name: str) -> FakeChannel:
+        assert parent.guild_id is not None
+        thread = FakeChannel(self.ids.next(), PUBLIC_THREAD, name, parent.guild_id,
+                             parent_id=parent.id)
+        self.channels[thread.id] = thread
+        self.guilds[parent.guild_id].channels.append(thread.id)
+        return thread
