@@ -1,9 +1,10 @@
-"""What the league, profile, settings and privacy cogs share: their sentences, private answers,
-the Manage Server check, storage failures worded for people, and the ``/mus`` group.
+"""What the feature cogs share: their sentences, private answers, the Manage Server check, the
+bot's database, and the ``/mus`` group their subcommands join.
 
 The cogs assume a bot with ``db`` (:class:`~musbot.storage.Database`), ``tables``
 (:class:`~musbot.table.TableManager`) and optionally ``persister``
-(:class:`~musbot.table.persist.TablePersister`).
+(:class:`~musbot.table.persist.TablePersister`). Failures are answered by the bot's one error
+path (``musbot.discordio.failures``).
 """
 
 from __future__ import annotations
@@ -14,24 +15,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from musbot.i18n import catalog
-from musbot.storage import (
-    CorruptDatabase,
-    Database,
-    DatabaseClosed,
-    DatabaseLocked,
-    DatabaseTooNew,
-    StorageError,
-)
+from musbot.discordio.failures import answer_privately, storage_text
+from musbot.discordio.texts import server
+from musbot.storage import Database, DatabaseClosed, StorageError
 
 MUS_GROUP = "mus"
-_PENDING = "_musbot_pending_mus_commands"
 
+__all__ = ["MUS_GROUP", "MusSubcommandCog", "answer", "bot_database", "manages_server",
+           "mus_group", "say", "server_lang", "storage_problem"]
 
-def say(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the SERVER catalog, Spanish when the language lacks it."""
-    template = catalog(lang).SERVER.get(key) or catalog("es").SERVER[key]
-    return str(template).format(**params)
+say = server
+"""One sentence of the SERVER catalog."""
+storage_problem = storage_text
+"""A storage failure as a person should read it."""
 
 
 def bot_database(bot: Any) -> Database:
@@ -53,26 +49,15 @@ async def server_lang(db: Database | None, guild_id: int | None) -> str:
         return "es"
 
 
-def storage_problem(error: StorageError, lang: str = "es") -> str:
-    """A storage failure as a person should read it (the details go to the log)."""
-    if isinstance(error, DatabaseLocked):
-        return say("db_locked", lang)
-    if isinstance(error, CorruptDatabase):
-        return say("db_corrupt", lang)
-    if isinstance(error, DatabaseTooNew):
-        return say("db_too_new", lang)
-    if isinstance(error, DatabaseClosed):
-        return say("db_closed", lang)
-    return say("db_error", lang, error=error)
-
-
 async def answer(interaction: discord.Interaction[Any], text: str, *, ephemeral: bool = True,
                  **extra: Any) -> None:
     """Replies whether or not the interaction was deferred; private unless told otherwise."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral, **extra)
+    if ephemeral:
+        await answer_privately(interaction, text, **extra)
+    elif interaction.response.is_done():
+        await interaction.followup.send(text, **extra)
     else:
-        await interaction.response.send_message(text, ephemeral=ephemeral, **extra)
+        await interaction.response.send_message(text, **extra)
 
 
 def manages_server(interaction: discord.Interaction[Any]) -> bool:
@@ -81,43 +66,17 @@ def manages_server(interaction: discord.Interaction[Any]) -> bool:
     return bool(interaction.permissions.manage_guild)
 
 
-# --- the /mus group -------------------------------------------------------------------------
-
-
-def add_mus_command(bot: commands.Bot, command: app_commands.Command[Any, ..., Any]) -> None:
-    """Adds ``/mus <command>`` to the group the table cog owns. Extensions load in name order,
-    so the group may not exist yet: then the command waits until :func:`attach_mus_commands`
-    (called by every later cog of ours, and safe to call from ``setup_hook``)."""
-    pending: list[app_commands.Command[Any, ..., Any]] = bot.__dict__.setdefault(_PENDING, [])
-    pending.append(command)
-    attach_mus_commands(bot)
-
-
-def attach_mus_commands(bot: commands.Bot) -> int:
-    """Attaches the waiting ``/mus`` subcommands if the group exists now; returns how many."""
+def mus_group(bot: commands.Bot) -> app_commands.Group:
+    """The ``/mus`` group, made by the table cog (``cogs.mesa``, loaded first)."""
     group = bot.tree.get_command(MUS_GROUP)
-    pending: list[app_commands.Command[Any, ..., Any]] = bot.__dict__.get(_PENDING, [])
-    if not isinstance(group, app_commands.Group) or not pending:
-        return 0
-    for command in pending:
-        if group.get_command(command.name) is None:
-            group.add_command(command)
-    count = len(pending)
-    pending.clear()
-    return count
-
-
-def remove_mus_command(bot: commands.Bot, name: str) -> None:
-    group = bot.tree.get_command(MUS_GROUP)
-    if isinstance(group, app_commands.Group):
-        group.remove_command(name)
-    pending: list[app_commands.Command[Any, ..., Any]] = bot.__dict__.get(_PENDING, [])
-    pending[:] = [c for c in pending if c.name != name]
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.mesa must be loaded before the cogs that add /mus commands")
+    return group
 
 
 class MusSubcommandCog(commands.Cog):
-    """A cog whose one app command, :attr:`command` (set in ``__init__``), lives in the table
-    cog's ``/mus`` group: it attaches on load and detaches on unload."""
+    """A cog whose one app command, :attr:`command` (set in ``__init__``), is a subcommand of
+    ``/mus``: added to the group when the cog loads, removed when it unloads."""
 
     command: app_commands.Command[Any, ..., None]
 
@@ -131,7 +90,9 @@ class MusSubcommandCog(commands.Cog):
         return bot_database(self.bot)
 
     async def cog_load(self) -> None:
-        add_mus_command(self.bot, self.command)
+        mus_group(self.bot).add_command(self.command)
 
     async def cog_unload(self) -> None:
-        remove_mus_command(self.bot, self.command.name)
+        group = self.bot.tree.get_command(MUS_GROUP)
+        if isinstance(group, app_commands.Group):
+            group.remove_command(self.command.name)

@@ -1,26 +1,27 @@
 """Moves typed in the table channel, and the private commands typed by DM.
 
 In a table channel a seated player's message that the grammar recognises (``mus``, ``paso``,
-``envido 5``, ``3 más``, ``órdago`` …) is a move; everything else is chat and is left alone. A
-refused move is answered with a reply that deletes itself. Someone not seated who types a move
-gets a hint, at most once a minute, so a crowd of onlookers cannot flood the channel.
+``envido 5``, ``3 más``, ``órdago`` …) is a move, acknowledged by the table's next edit;
+everything else is chat and is left alone. A refused move is answered with a reply that deletes
+itself. Someone not seated who types a move gets a hint, at most once a minute, so a crowd of
+onlookers cannot flood the channel. Every answer goes through the channel's budget (the
+transport's governor).
 
 By DM: ``descarto 1 3``, ``seña dos reyes``, ``cartas``, ``vuelvo`` (and any move) go to the
-table where the author sits.
+table where the author has something to do (:meth:`TableManager.table_for`), and the answer names
+the table when the author sits at more than one.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
-from musbot.commands import parse
+from musbot.commands import asks_for_cards, parse, sena_named
 from musbot.discordio import reply_via, ui
-from musbot.discordio.texts import dt
-from musbot.discordio.transport import REPLY_SECONDS
+from musbot.discordio.texts import dt, error
 from musbot.engine import MalformedCommand, MusError
 from musbot.table import Clock, RealClock, Table
 
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
 
 HINT_SECONDS = 60.0
 """At most one «you are not seated» hint per user per this many seconds."""
-CARDS_WORDS = frozenset({"cartas", "mis cartas", "ver", "ver mis cartas", "mano", "cards"})
-SENA_WORDS = ("sena", "senya", "keinu")
 
 
 def looks_like_move(text: str) -> bool:
@@ -41,18 +40,10 @@ def looks_like_move(text: str) -> bool:
         return True
 
 
-def normal(text: str) -> str:
-    """Lowercase, no accents, single spaces: «Seña» and «sena» are the same word."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
-
-
 class Chat(commands.Cog):
-    def __init__(self, bot: MusBot, *, clock: Clock | None = None,
-                 reply_seconds: float = REPLY_SECONDS) -> None:
+    def __init__(self, bot: MusBot, *, clock: Clock | None = None) -> None:
         self.bot = bot
         self.clock: Clock = clock or RealClock()
-        self.reply_seconds = reply_seconds
         self._hinted: dict[int, float] = {}
 
     @commands.Cog.listener()
@@ -69,54 +60,71 @@ class Chat(commands.Cog):
         if table is None or await self._is_command(message):
             return
         user_id = message.author.id
+        transport = self.bot.transport
         if table.seat_of(user_id) is None:
             if looks_like_move(message.content):
                 await self._hint(message, table)
             return
 
         async def answer(text: str) -> None:
-            await message.reply(text, delete_after=self.reply_seconds, mention_author=False)
+            await transport.say_briefly(message.channel.id, text, reference=message)
 
+        if not await self.bot.awake_table(table):
+            if looks_like_move(message.content):
+                await answer(error("table_restoring", table.lang))
+            return
         with reply_via(answer):
             await table.handle_text(user_id, message.content)
 
     async def on_direct_message(self, message: discord.Message) -> None:
         user_id = message.author.id
         text = message.content.strip()
+        transport = self.bot.transport
+        transport.learn_dm(user_id, message.channel.id)
+        table, ambiguous = self.bot.tables.table_for(user_id)
+        if table is None:
+            await transport.direct(user_id, dt("no_table_dm"))
+            return
+        lang = table.lang
+        where = " " + self._where(table) if ambiguous else ""
 
         async def answer(reply: str) -> None:
-            await message.channel.send(reply)
+            await transport.direct(user_id, reply + where)
 
-        table = self.bot.tables.table_of(user_id)
-        if table is None:
-            await answer(dt("no_table_dm"))
+        if not await self.bot.awake_table(table):
+            await answer(error("table_restoring", lang))
             return
-        word = normal(text)
+        sena = sena_named(text)
         with reply_via(answer):
-            if word in CARDS_WORDS:
-                await self._send_cards(message, table)
-            elif word.replace(":", " ").split(" ", 1)[0] in SENA_WORDS:
-                parts = text.replace(":", " ").split(maxsplit=1)
-                name = parts[1] if len(parts) > 1 else ""
+            if asks_for_cards(text):
+                await self._send_cards(user_id, table, where)
+            elif sena is not None:
                 try:
-                    sena = await table.send_sena(user_id, name)
+                    sent = await table.send_sena(user_id, sena)
                 except MusError as problem:
-                    await answer(problem.message(table.lang, table.names()))
+                    await answer(problem.message(lang, table.names()))
                 else:
-                    await answer(dt("sena_sent", table.lang, sena=sena.nombre))
+                    await answer(dt("sena_sent", lang, sena=sent.nombre))
             elif not await table.handle_text(user_id, text):
-                await answer(dt("dm_unknown", table.lang))
+                await answer(dt("dm_unknown", lang))
 
-    async def _send_cards(self, message: discord.Message, table: Table) -> None:
+    def _where(self, table: Table) -> str:
+        channel = self.bot.get_channel(table.channel_id)
+        guild = getattr(channel, "guild", None)
+        name = getattr(channel, "name", None)
+        if guild is None or name is None:
+            return ""
+        return dt("which_table", table.lang, channel=name, guild=guild.name)
+
+    async def _send_cards(self, user_id: int, table: Table, where: str) -> None:
         """«cartas» by DM: the hand view, with discard controls during the discard phase."""
         try:
-            text = table.private_text(message.author.id)
+            text = table.private_text(user_id)
         except MusError as problem:
-            await message.channel.send(problem.message(table.lang, table.names()))
+            await self.bot.transport.direct(user_id, problem.message(table.lang, table.names()))
             return
-        controls = ui.discard_view(table, message.author.id)
-        extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-        await message.channel.send(text, **extra)
+        controls = ui.discard_view(table, user_id)
+        await self.bot.transport.direct(user_id, text + where, view=controls)
 
     async def _hint(self, message: discord.Message, table: Table) -> None:
         user_id = message.author.id
@@ -125,9 +133,9 @@ class Chat(commands.Cog):
         if last is not None and now - last < HINT_SECONDS:
             return
         self._hinted[user_id] = now
-        await message.channel.send(
-            dt("not_seated_hint", table.lang, mention=self.bot.transport.mention(user_id)),
-            delete_after=self.reply_seconds)
+        await self.bot.transport.say_briefly(
+            message.channel.id,
+            dt("not_seated_hint", table.lang, mention=self.bot.transport.mention(user_id)))
 
     async def _is_command(self, message: discord.Message) -> bool:
         """``!mus …`` is the command cog's business, not a move."""
@@ -136,4 +144,4 @@ class Chat(commands.Cog):
 
 
 async def setup(bot: MusBot) -> None:
-    await bot.add_cog(Chat(bot))
+    await bot.add_cog(Chat(bot, clock=bot.transport.clock))

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from musbot.engine import Rules
 from musbot.storage import ServerSettings, StorageError
-from musbot.table.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from musbot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 from ._common import (
     MusSubcommandCog,

@@ -1,8 +1,9 @@
 """``/mus …`` (and ``!mus …``): open, join, start, leave and close the table of a channel.
 
 Thin by design: each command finds the channel's table and calls one of its coroutines; what
-happened is said publicly by the table itself, so the command only acknowledges (ephemerally for
-slash commands, with a ✅ reaction for typed ones) or words the table's refusal to its author.
+happened shows on the table's own message, so the command only acknowledges (privately for
+slash commands, with a ✅ reaction for typed ones). Refusals and failures go through the bot's
+one error path (``musbot.discordio.failures``).
 """
 
 from __future__ import annotations
@@ -16,20 +17,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._common import say
 from musbot.discordio import ui
-from musbot.discordio.texts import dt, error
-from musbot.engine import MusError, Rules
+from musbot.discordio.texts import dt
+from musbot.engine import Rules
 from musbot.storage import StorageError
-from musbot.table import Table
+from musbot.table import Table, TableError
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
 log = logging.getLogger(__name__)
-
-ERROR_SECONDS = 10.0
-"""Typed commands' refusals delete themselves: the channel is the game's table."""
 
 
 class Mesa(commands.Cog):
@@ -61,13 +58,12 @@ class Mesa(commands.Cog):
         channel_id = ctx.channel.id
         current = self.bot.tables.get(channel_id)
         if current is not None:
-            # The table message scrolled away or was deleted: post it again, edited from now on.
-            await self._post_table(ctx, current)
+            if await self.bot.awake_table(current):
+                # Scrolled away or deleted: shown again at the bottom, edited from now on.
+                self.bot.transport.repost(channel_id)
+            await self._done(ctx, current.lang, "table_shown")
             return
-        options, refusal = await self._server_options(ctx)
-        if refusal is not None:
-            await self._refuse(ctx, refusal)
-            return
+        options, lang = await self._server_options(ctx)
         base: Rules = options.pop("rules", None) or Rules()
         given = {"puntos": puntos, "reyes": reyes, "juegos": juegos, "vacas": vacas,
                  "real": real, "mus_corrido": corrido, "senas": senas}
@@ -79,36 +75,31 @@ class Mesa(commands.Cog):
         try:
             rules = base.with_(**changes)
         except ValueError as problem:
-            await self._refuse(ctx, str(problem))
-            return
-        try:
-            table = self.bot.tables.open(channel_id, rules, guild_id=ctx.guild.id if ctx.guild
-                                         else None, opener_id=ctx.author.id, **options)
-        except MusError as problem:
-            await self._refuse(ctx, problem.message())
-            return
+            raise TableError("bad_rules", error=str(problem)) from None
+        table = self.bot.tables.open(channel_id, rules, guild_id=ctx.guild.id if ctx.guild
+                                     else None, opener_id=ctx.author.id, **options)
         self.bot.transport.bind(channel_id, ctx.channel)
-        await self._post_table(ctx, table)
+        table.show()
+        await self._done(ctx, table.lang, "table_opened")
 
-    async def _server_options(self, ctx: commands.Context[Any]
-                              ) -> tuple[dict[str, Any], str | None]:
+    async def _server_options(self, ctx: commands.Context[Any]) -> tuple[dict[str, Any], str]:
         """The server's defaults for a new table (rules, language, turn timer) from
-        ``/mus config``, and a refusal when tables are not opened in this channel. Without a
-        database (tests, a broken file) the engine's defaults apply."""
+        ``/mus config``; refused where tables are not opened in this channel. Without a database
+        (tests, a broken file) the engine's defaults apply."""
         from cogs.config import channel_allowed, table_options
 
         db = getattr(self.bot, "db", None)
         if db is None or ctx.guild is None:
-            return {}, None
+            return {}, "es"
         try:
             settings = await db.server_settings(ctx.guild.id)
         except StorageError:
             log.warning("server settings unavailable for %s", ctx.guild.id, exc_info=True)
-            return {}, None
+            return {}, "es"
         if not channel_allowed(settings, ctx.channel):
             channels = ", ".join(f"<#{c}>" for c in sorted(settings.allowed_channels))
-            return {}, say("channel_not_allowed", settings.language, channels=channels)
-        return table_options(settings), None
+            raise TableError("channel_not_allowed", channels=channels)
+        return table_options(settings), settings.language
 
     @mus.command(name="unirse")
     @commands.guild_only()
@@ -124,7 +115,7 @@ class Mesa(commands.Cog):
     @commands.guild_only()
     @app_commands.describe(pareja="1 o 2")
     async def add_bot(self, ctx: commands.Context[Any],
-                   pareja: Literal[1, 2] | None = None) -> None:
+                      pareja: Literal[1, 2] | None = None) -> None:
         """Sienta un bot antes de empezar (los asientos vacíos se llenan de bots al empezar)."""
         pair = pareja - 1 if pareja is not None else None
         await self._step(ctx, lambda table: table.add_bot(pair))
@@ -146,13 +137,9 @@ class Mesa(commands.Cog):
     async def cerrar(self, ctx: commands.Context[Any]) -> None:
         """Cierra la mesa: quien la abrió o quien gestiona el canal."""
         channel_id = ctx.channel.id
-        table = self.bot.tables.get(channel_id)
-        if table is None:
-            await self._refuse(ctx, error("no_table"))
-            return
+        table = self._table(ctx)
         if not self.may_close(ctx, channel_id):
-            await self._refuse(ctx, dt("only_opener", table.lang))
-            return
+            raise TableError("only_opener")
         await self._step(ctx, lambda _table: self.bot.tables.close(channel_id))
 
     @mus.command(name="ayuda")
@@ -168,12 +155,6 @@ class Mesa(commands.Cog):
 
     # --- helpers ------------------------------------------------------------------------------
 
-    async def _post_table(self, ctx: commands.Context[Any], table: Table) -> None:
-        view = ui.board_view(table)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
-        message = await ctx.send(embed=ui.table_embed(table, table.lang), **extra)
-        self.bot.transport.bind(table.channel_id, ctx.channel, message=message)
-
     def may_close(self, ctx: commands.Context[Any], channel_id: int) -> bool:
         table = self.bot.tables.get(channel_id)
         if table is not None and table.opener_id == ctx.author.id:
@@ -186,34 +167,29 @@ class Mesa(commands.Cog):
         table = self.bot.tables.get(ctx.channel.id)
         await ctx.send(dt("help", table.lang if table is not None else "es"), ephemeral=True)
 
-    async def _step(self, ctx: commands.Context[Any],
-                    step: Callable[[Table], Awaitable[Any]]) -> None:
-        """One table coroutine for this channel: deferred (bots may play before it returns),
-        then acknowledged, or refused with the table's own words."""
+    def _table(self, ctx: commands.Context[Any]) -> Table:
         table = self.bot.tables.get(ctx.channel.id)
         if table is None:
-            await self._refuse(ctx, error("no_table"))
-            return
+            raise TableError("no_table")
+        return table
+
+    async def _step(self, ctx: commands.Context[Any],
+                    step: Callable[[Table], Awaitable[Any]]) -> None:
+        """One table coroutine for this channel, then acknowledged; refusals go up to the one
+        error path. Deferred first: a restored table may have to wake up."""
+        table = self._table(ctx)
         await ctx.defer(ephemeral=True)
-        try:
-            await step(table)
-        except MusError as problem:
-            await self._refuse(ctx, problem.message(table.lang, table.names()))
-            return
+        if not await self.bot.awake_table(table):
+            raise TableError("table_restoring")
+        await step(table)
         await self._done(ctx, table.lang)
 
-    async def _done(self, ctx: commands.Context[Any], lang: str) -> None:
+    async def _done(self, ctx: commands.Context[Any], lang: str, key: str = "done") -> None:
         if ctx.interaction is not None:
-            await ctx.send(dt("done", lang), ephemeral=True)
+            await ctx.send(dt(key, lang), ephemeral=True)
         else:
             with contextlib.suppress(discord.HTTPException):
                 await ctx.message.add_reaction("✅")
-
-    async def _refuse(self, ctx: commands.Context[Any], text: str) -> None:
-        if ctx.interaction is not None:
-            await ctx.send(text, ephemeral=True)
-        else:
-            await ctx.send(text, delete_after=ERROR_SECONDS)
 
 
 async def setup(bot: MusBot) -> None:

@@ -4,6 +4,10 @@
 :class:`~musbot.discordio.DiscordTransport`; the cogs in ``cogs/`` (loaded in :meth:`setup_hook`)
 only translate Discord input into table calls. Without the privileged message content intent
 the bot still plays through buttons and slash commands, and says so once at start-up.
+
+Tables saved by the last run are restored in :meth:`setup_hook` but resumed only once the
+gateway has delivered their channel (:meth:`wake`): before that nobody could see their moves.
+A table whose channel is gone is closed, and its players told by DM.
 """
 
 from __future__ import annotations
@@ -13,16 +17,19 @@ import asyncio
 import logging
 import pkgutil
 from collections.abc import Callable
+from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from musbot.config import Config, ConfigError, add_run_arguments, config_from_args
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
+from musbot.discordio.failures import report
 from musbot.discordio.texts import dt
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database
-from musbot.table import Clock, TableManager
+from musbot.table import Clock, Table, TableManager
 from musbot.table.persist import TablePersister, start_persistence
 
 log = logging.getLogger(__name__)
@@ -32,6 +39,8 @@ BOT_DELAY = 1.2
 """Seconds a bot «thinks» at a Discord table, so people can follow the moves."""
 CLOSING_EDITS_SECONDS = 5.0
 """How long a shutdown without persistence waits for the tables' last edits («Mesa cerrada»)."""
+FIRST_EXTENSION = "cogs.mesa"
+"""Owns the ``/mus`` group, to which the other feature cogs add their subcommands."""
 
 __all__ = ["MusBot", "add_run_arguments", "extensions", "make_intents", "run_bot",
            "run_command"]
@@ -49,32 +58,26 @@ def make_intents(message_content: bool = True) -> discord.Intents:
 
 
 def extensions() -> list[str]:
-    """Every module in ``cogs/`` (one per feature), in name order."""
+    """Every module in ``cogs/`` (one per feature): the table's first (it owns ``/mus``), the
+    others in name order."""
     import cogs
 
-    return sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)
-                  if not m.name.startswith("_"))
-
-
-def attach_mus_commands(bot: commands.Bot) -> None:
-    """Other cogs add ``/mus`` subcommands that wait for the group of ``cogs.mesa``; whatever
-    order the extensions loaded in, attach what is still waiting."""
-    try:
-        from cogs._common import attach_mus_commands as attach
-    except ImportError:
-        return
-    attach(bot)
+    names = sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)
+                   if not m.name.startswith("_"))
+    return [FIRST_EXTENSION, *(n for n in names if n != FIRST_EXTENSION)]
 
 
 class MusBot(commands.Bot):
     def __init__(self, config: Config, *, message_content: bool = True,
-                 clock: Clock | None = None, persist: bool = True) -> None:
+                 clock: Clock | None = None, persist: bool = True,
+                 bot_delay: float = BOT_DELAY, **options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned_or(COMMAND_PREFIX),
                          intents=make_intents(message_content), help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False))
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+                         **options)
         self.config = config
         self.transport = DiscordTransport(self, clock=clock)
-        self.tables = TableManager(self.transport, clock=clock, bot_delay=BOT_DELAY)
+        self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay)
         self.transport.tables = self.tables
         self.persist = persist
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""
@@ -83,7 +86,9 @@ class MusBot(commands.Bot):
         self.tune_runtime = False
         """Tune the process's garbage collector after start-up (:func:`musbot.runtime.tune_gc`):
         set by ``musbot run``, which owns the process; tests leave theirs alone."""
-        self._restored_announced = False
+        self.asleep: dict[int, Table] = {}
+        """Restored tables not resumed yet: their channel has not been seen since the start."""
+        self._waking: set[asyncio.Task[None]] = set()
         self._collector: asyncio.Task[None] | None = None
 
     @property
@@ -97,8 +102,8 @@ class MusBot(commands.Bot):
             await self.open_storage()
         for name in extensions():
             await self.load_extension(name)
-        attach_mus_commands(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[assignment]
         await self.sync_commands()
         if self.tune_runtime:
             tune_gc()  # start-up is over: what exists now lives as long as the process
@@ -131,51 +136,127 @@ class MusBot(commands.Bot):
             log.info("synced %d global commands", len(synced))
 
     async def open_storage(self) -> None:
-        """Opens MUSBOT_DB and restores the saved tables, silently: channels cannot be reached
-        before the gateway is ready (see :meth:`on_ready`). A database that cannot be opened
-        leaves the bot playing without restart safety, and says so."""
-        path = self.config.db_path
+        """Opens MUSBOT_DB and restores the saved tables, asleep until their channels can be
+        reached. A database that cannot be opened leaves the bot playing without restart
+        safety, and says so."""
+        target = self.config.db_path
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = await Database.open(path)
-            self.persister = await start_persistence(self.db, self.tables, announce=False)
+            if isinstance(target, str) and "://" not in target:
+                from pathlib import Path
+
+                target = Path(target)
+            if hasattr(target, "parent"):
+                target.parent.mkdir(parents=True, exist_ok=True)
+            self.db = await Database.open(target)
+            self.persister = await start_persistence(self.db, self.tables, resume=False)
         except Exception:
-            log.exception("database %s unavailable: tables will not survive a restart", path)
+            log.exception("database %s unavailable: tables will not survive a restart", target)
             self.persister = None
+            return
+        self.asleep = {table.channel_id: table for table in self.tables}
+
+    # --- restored tables wake up with their channels ------------------------------------------
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        for table in [t for t in self.asleep.values() if t.guild_id == guild.id]:
+            self._wake_soon(table)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
-        if self.persister is not None and not self._restored_announced:
-            self._restored_announced = True  # on_ready comes again after every reconnection
-            await self.announce_restored()
+        known = {guild.id for guild in self.guilds}
+        for table in list(self.asleep.values()):
+            if table.guild_id is not None and table.guild_id not in known:
+                self.asleep.pop(table.channel_id, None)
+                self._spawn(table.close_unreachable())  # no longer in that server
+            else:
+                self._wake_soon(table)
 
-    async def announce_restored(self) -> None:
-        """«Mesa restaurada» in each restored table's channel, and a fresh table message there
-        (the old one's buttons still work, but it is no longer edited)."""
-        assert self.persister is not None
-        await self.persister.announce_restored()
-        for table in self.tables:
-            board = self.transport.boards.get(table.channel_id)
-            if board is not None and board.message is not None:
-                continue
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        for table in [t for t in self.tables if t.guild_id == guild.id]:
+            self.asleep.pop(table.channel_id, None)
+            await table.close_unreachable()
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_gone(channel.id)
+
+    async def on_thread_delete(self, thread: discord.Thread) -> None:
+        await self._channel_gone(thread.id)
+
+    async def _channel_gone(self, channel_id: int) -> None:
+        table = self.tables.get(channel_id)
+        if table is not None:
+            self.asleep.pop(channel_id, None)
+            await table.close_unreachable()
+
+    def _wake_soon(self, table: Table) -> None:
+        self._spawn(self.wake(table))
+
+    async def wake(self, table: Table) -> bool:
+        """Resumes a restored table if its channel can be reached now: the messages that showed
+        its pages are brought up to date, «mesa restaurada», and its bots play on. True if the
+        table is awake (now or before); a channel that no longer exists closes the table."""
+        if self.asleep.get(table.channel_id) is not table:
+            return True
+        channel: Any = self.get_channel(table.channel_id)
+        guild = self.get_guild(table.guild_id) if table.guild_id is not None else None
+        if channel is None and guild is not None and not guild.unavailable:
             try:
-                await self.transport.announce(table.channel_id)
-            except Exception:
-                log.warning("cannot post the table message in channel %s", table.channel_id,
-                            exc_info=True)
+                channel = await self.fetch_channel(table.channel_id)  # an archived thread
+            except (discord.NotFound, discord.Forbidden):
+                self.asleep.pop(table.channel_id, None)
+                await table.close_unreachable()
+                return False
+            except discord.HTTPException:
+                return False
+        if channel is None:
+            return False  # its server is not delivered yet (an outage): it sleeps on
+        if self.asleep.pop(table.channel_id, None) is None:
+            return True  # woken meanwhile by another event
+        self.transport.bind(table.channel_id, channel)
+        self.transport.restore(table)
+        await table.resume()
+        return True
+
+    async def awake_table(self, table: Table) -> bool:
+        """Before a command reaches a restored table: wake it if its channel is reachable;
+        False while it cannot be (its server not delivered yet after a restart)."""
+        if table.channel_id not in self.asleep:
+            return True
+        return await self.wake(table)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._waking.add(task)
+        task.add_done_callback(self._waking.discard)
+
+    # --- the one error path -------------------------------------------------------------------
+
+    async def on_app_command_error(self, interaction: discord.Interaction[Any],
+                                   error: app_commands.AppCommandError) -> None:
+        table = self.tables.get(interaction.channel_id or 0)
+        await report(interaction, error, table_id=interaction.channel_id,
+                     table_lang=table.lang if table is not None else None)
+
+    async def on_command_error(self, ctx: commands.Context[Any],  # type: ignore[override]
+                               error: commands.CommandError) -> None:
+        table = self.tables.get(ctx.channel.id)
+        await report(ctx, error, table_id=ctx.channel.id,
+                     table_lang=table.lang if table is not None else None)
 
     async def close(self) -> None:
-        """With persistence the tables are suspended (saved, timers stopped) to go on after the
-        restart; without it they are closed with a goodbye."""
+        """With persistence the tables are suspended (saved, timers and bots stopped) to go on
+        after the restart; without it they are closed with a goodbye."""
         if self._collector is not None:
             self._collector.cancel()
+        for task in list(self._waking):
+            task.cancel()
         try:
             if self.persister is not None:
                 self.tables.suspend_all()
-                self.transport.cancel_edits()  # the restart announces every table anyway
+                self.transport.cancel_edits()  # the restart shows every table again
             else:
                 await self.tables.close_all()
-                # «Mesa cerrada» on each table message, within its edit interval.
+                # «Mesa cerrada» on each table message, within the channel's budget.
                 await asyncio.wait_for(self.transport.flush(), CLOSING_EDITS_SECONDS)
         except Exception:
             log.warning("stopping tables failed", exc_info=True)

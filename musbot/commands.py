@@ -37,7 +37,8 @@ from musbot.engine.actions import (
 from musbot.engine.cards import Card, card_code, parse_card
 from musbot.engine.errors import MalformedCommand
 
-__all__ = ["MAX_CHARS", "canonical", "parse"]
+__all__ = ["CARDS_WORDS", "COME_BACK_WORDS", "MAX_CHARS", "SENA_WORDS", "asks_for_cards",
+           "is_come_back", "normalise", "parse", "sena_named"]
 
 # ----------------------------------------------------------------------------------------------
 # Word tables. Spanish first, then Basque, then English. Words are written normalised: lowercase,
@@ -425,6 +426,41 @@ def parse(text: str, hand: Sequence[Card] | None = None) -> Action | None:
     return _core(_tokens(text), hand)
 
 
-def canonical(action: Action) -> str:
-    """The canonical words for ``action`` (``Action.text()``); ``parse`` reads them back."""
-    return action.text()
+COME_BACK_WORDS: Final[frozenset[str]] = frozenset(
+    {"vuelvo", "ya vuelvo", "estoy aqui", "itzuli naiz", "hemen nago", "i'm back", "im back",
+     "back"})
+"""«vuelvo»: a person takes their seat back from the bot that played it (see the table)."""
+
+
+def normalise(text: str) -> str:
+    """What two spellings of the same words have in common: case, accents, spacing and the
+    punctuation around them do not count («¡Vuelvo!» is «vuelvo»)."""
+    return " ".join(_normalise(text).strip(" .,;:!¡?¿").split())
+
+
+CARDS_WORDS: Final[frozenset[str]] = frozenset(
+    {"cartas", "mis cartas", "ver", "ver mis cartas", "mano", "kartak", "cards", "my cards"})
+"""Asking to see one's hand again (by DM, or in the terminal)."""
+
+SENA_WORDS: Final[frozenset[str]] = frozenset({"sena", "senas", "senya", "keinu", "keinua",
+                                               "signal", "sign"})
+"""Opening a seña: «seña dos reyes», Basque «keinu», English «signal»."""
+
+
+def is_come_back(text: str) -> bool:
+    return len(text) <= MAX_CHARS and normalise(text) in COME_BACK_WORDS
+
+
+def asks_for_cards(text: str) -> bool:
+    return len(text) <= MAX_CHARS and normalise(text) in CARDS_WORDS
+
+
+def sena_named(text: str) -> str | None:
+    """The seña a «seña NOMBRE» message names (maybe empty: then the engine says which exist),
+    or None when the message is not a seña at all."""
+    if len(text) > MAX_CHARS:
+        return None
+    words = normalise(text.replace(":", " ")).split(" ", 1)
+    if words[0] not in SENA_WORDS:
+        return None
+    return words[1] if len(words) > 1 else ""

@@ -33,15 +33,35 @@ def _tt(key: str, lang: str = "es", **params: Any) -> str:
 
 
 class TerminalTransport:
-    """Prints what the terminal player may see: everything public, and private messages addressed
-    to them. Private messages to anyone else (there is nobody else) are dropped."""
+    """Prints what the terminal player may see: every line of the table's pages as it comes,
+    and private messages addressed to them. Private messages to anyone else (there is nobody
+    else) are dropped."""
 
     def __init__(self, output: OutputFn = print, lang: str = "es") -> None:
         self.output = output
         self.lang = lang
         self.last_view = ""
+        self._printed: tuple[int, int] = (0, 0)
+        """(page number, lines of it printed)."""
 
-    async def public(self, channel_id: int, text: str) -> None:
+    def changed(self, table: Table) -> None:
+        page_number, done = self._printed
+        previous = table.previous
+        if previous is not None and previous.number == page_number:
+            self._print(previous.lines[done:])  # the end of the hand the new deal turned over
+            page_number, done = previous.number + 1, 0
+        page = table.page
+        if page.number != page_number:
+            done = 0
+        self._print(page.lines[done:])
+        self._printed = (page.number, len(page.lines))
+
+    def _print(self, lines: list[str]) -> None:
+        if lines:
+            self.output("\n".join(lines))
+
+    async def alert(self, channel_id: int, user_id: int, text: str, *,
+                    offer: str | None = None) -> None:
         self.output(text)
 
     async def private(self, channel_id: int, user_id: int, text: str) -> None:

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from musbot.engine import Rules, seeded_shuffler
 from musbot.engine.cards import Card, card_code
 from musbot.table import DmClosed, ManualClock, Table
-from musbot.table.render import card_name, card_text
+from musbot.table.render import card_name, card_text, t
+
+SHOWDOWN = t("showdown")
 
 
 @dataclass
@@ -24,14 +26,19 @@ class Sent:
 
 @dataclass
 class FakeTransport:
-    """Records every message. ``dm_closed`` users raise DmClosed; ``slow`` yields inside every
-    send, so racing commands interleave as much as they can."""
+    """Records everything the table shows: each change's new page lines as one public text (as
+    a terminal would print them), alerts, DMs, replies and views. ``dm_closed`` users raise
+    DmClosed; ``slow`` yields inside every send, so racing commands interleave as much as
+    they can."""
 
     sent: list[Sent] = field(default_factory=list)
     dm_closed: set[int] = field(default_factory=set)
     slow: bool = False
     hook: Callable[[Sent], None] | None = None
     """Called with every message as it is sent, while the table's state is the one it speaks of."""
+    shown: tuple[int, int] = (0, 0)
+    """(page number, lines of it recorded)."""
+    changes: int = 0
 
     def _record(self, sent: Sent) -> None:
         if self.hook is not None:
@@ -43,7 +50,31 @@ class FakeTransport:
             for _ in range(3):
                 await asyncio.sleep(0)
 
-    async def public(self, channel_id: int, text: str) -> None:
+    def changed(self, table: Table) -> None:
+        self.changes += 1
+        number, done = self.shown
+        lines: list[str] = []
+        previous = table.previous
+        if previous is not None and previous.number == number:
+            lines += previous.lines[done:]
+            number, done = previous.number + 1, 0
+        page = table.page
+        if page.number != number:
+            done = 0
+        lines += page.lines[done:]
+        self.shown = (page.number, len(page.lines))
+        # As a hand's message before its showdown: the showdown starts a text of its own.
+        chunk: list[str] = []
+        for line in lines:
+            if line.startswith(SHOWDOWN) and chunk:
+                self._record(Sent("public", table.channel_id, "\n".join(chunk)))
+                chunk = []
+            chunk.append(line)
+        if chunk:
+            self._record(Sent("public", table.channel_id, "\n".join(chunk)))
+
+    async def alert(self, channel_id: int, user_id: int, text: str, *,
+                    offer: str | None = None) -> None:
         await self._pause()
         self._record(Sent("public", channel_id, text))
 
@@ -68,6 +99,10 @@ class FakeTransport:
 
     def public_texts(self) -> list[str]:
         return [s.text for s in self.sent if s.kind == "public"]
+
+    def public_lines(self) -> list[str]:
+        """Every public line, one by one (pages grow a few lines at a time)."""
+        return [line for text in self.public_texts() for line in text.split("\n")]
 
     def private_to(self, user_id: int) -> list[str]:
         return [s.text for s in self.sent if s.kind == "private" and s.to == user_id]

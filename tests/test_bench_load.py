@@ -44,7 +44,11 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     assert result["db_bytes_per_hand"] >= 0
     if result["hands"]:
         assert result["db_bytes_per_hand"] > 0
-    assert result["rendered"]["public"] > 0 and result["rendered"]["private"] > 0
+    rest = result["rest"]
+    assert rest["per_action"]["POST /channels/{channel_id}/messages"] > 0
+    assert rest["dm_posts"] > 0 and rest["budget_per_action"] > 0
+    # Discord's per-channel limits held at every table, whatever the load.
+    assert 0 < max(rest["worst_window"].values()) <= 5
     # The host's steal is stated with every run (None where the OS does not report it).
     assert {"steal_share", "steal_share_worst", "calm_share", "calm_latency_ms_p99"} <= set(result)
     if result["steal_share"] is not None:
@@ -52,18 +56,28 @@ def test_bench_load_prints_one_json_line_with_the_figures(
         assert any(line.startswith("  host:") for line in out)
 
 
-async def test_memory_client_renders_and_forgets() -> None:
+async def test_memory_client_counts_routes_and_windows() -> None:
     import discord
 
-    client = MemoryClient()
+    from musbot.discordio.memory import EDIT, OPEN_DM, POST
+
+    now = [0.0]
+    client = MemoryClient(lambda: now[0])
     channel = client.get_channel(7)
     assert client.get_channel(7) is channel
     message = await channel.send("hola", embed=discord.Embed(description="mesa"))
     await message.edit(embed=discord.Embed(description="otra"))
-    await (await client.fetch_user(5)).send("tus cartas")
+    await (await client.create_dm(discord.Object(id=5))).send("tus cartas")
     stats = client.stats
-    assert (stats.public, stats.private, stats.edits) == (1, 1, 1)
+    assert stats.calls == {POST: 2, EDIT: 1, OPEN_DM: 1} and stats.dm_posts == 1
+    assert stats.budget_calls == 4
     assert stats.chars > len("holamesaotratus cartas")
+    for _ in range(3):
+        await channel.send("x")
+    assert stats.worst[POST] == 4  # one channel's 4 posts in the same 5 s (not the DM's)
+    now[0] = 5.0
+    await channel.send("y")
+    assert stats.worst[POST] == 4  # the first ones left the window
 
 
 def test_cpu_ticks_reads_steal_from_the_first_line(tmp_path: Path) -> None:

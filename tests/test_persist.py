@@ -19,15 +19,8 @@ from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
 from musbot.storage import Database, DatabaseLocked
 from musbot.table import ManualClock, Table, TableError, TableManager, settle
-from musbot.table.persist import (
-    STATE_VERSION,
-    SeededShuffler,
-    StateError,
-    TablePersister,
-    start_persistence,
-    table_from_state,
-    table_state,
-)
+from musbot.table.persist import TablePersister, start_persistence
+from musbot.table.state import STATE_VERSION, SeededShuffler, StateError
 
 CHANNEL = 100
 GUILD = 1
@@ -56,7 +49,7 @@ class Bot:
     def crash(self) -> None:
         """The process dies: no close, no goodbye; only its timers stop with it."""
         for table in self.manager:
-            table._cancel_timer()
+            table.suspend()
 
 
 @pytest.fixture
@@ -101,9 +94,10 @@ async def test_state_round_trips_through_json(tmp_path: Path, boots: list[Databa
     bot = await boot(tmp_path / "a.db", boots)
     table = await open_table(bot)
     await play_humans(table, random.Random(3), max_steps=7)
-    state = json.loads(json.dumps(table_state(table)))
-    copy = table_from_state(state, FakeTransport(), clock=ManualClock())
-    assert table_state(copy) == table_state(table)
+    state = json.loads(json.dumps(table.to_state()))
+    copy = Table.from_state(state, FakeTransport(), clock=ManualClock())
+    assert copy.to_state() == table.to_state()
+    assert copy.page.lines == table.page.lines and copy.page.number == table.page.number
     match, again = table.match, copy.match
     assert match is not None and again is not None
     for seat in range(4):
@@ -116,9 +110,9 @@ async def test_state_round_trips_through_json(tmp_path: Path, boots: list[Databa
 
 async def test_unknown_state_version_is_refused() -> None:
     with pytest.raises(StateError):
-        table_from_state({"version": STATE_VERSION + 1}, FakeTransport())
+        Table.from_state({"version": STATE_VERSION + 1}, FakeTransport())
     with pytest.raises(StateError):
-        table_from_state({"version": STATE_VERSION, "rng": "garbage"}, FakeTransport())
+        Table.from_state({"version": STATE_VERSION, "rng": "garbage"}, FakeTransport())
 
 
 async def test_saved_after_each_action_and_deleted_on_close(tmp_path: Path,
@@ -161,13 +155,13 @@ async def test_every_move_is_saved_before_anyone_is_told(tmp_path: Path,
 
     table.on_change = recording
     told: list[tuple[int, int | None]] = []
-    public = bot.transport.public
+    changed = bot.transport.changed
 
-    async def watching(channel_id: int, text: str) -> None:
-        told.append((table._turn, saved_turns[-1] if saved_turns else None))
-        await public(channel_id, text)
+    def watching(shown: Table) -> None:
+        told.append((shown.turn, saved_turns[-1] if saved_turns else None))
+        changed(shown)
 
-    bot.transport.public = watching  # type: ignore[method-assign]
+    bot.transport.changed = watching  # type: ignore[method-assign]
     await play_humans(table, random.Random(2), max_steps=40)
     assert len(told) > 40
     assert all(turn == saved for turn, saved in told), told
@@ -195,7 +189,9 @@ async def run_match(path: Path, boots: list[Database], *, crash_after: int | Non
         table = restored
         await settle()
         assert bot.clock.sleepers == 1, "the turn timer runs again"
-        assert bot.transport.public_texts()[0].startswith("♻️ Mesa restaurada")
+        shown = bot.transport.public_lines()
+        # The hand's page as it was, every move once, then the notice.
+        assert shown[-1].startswith("♻️ Mesa restaurada") and shown[:-1] == table.page.lines[:-1]
     steps += await play_humans(table, people)
     assert table.state == "finished" and table.match is not None
     [match_id] = await match_ids(bot.db)
@@ -409,19 +405,27 @@ async def test_suspend_keeps_the_table_for_the_next_start(tmp_path: Path,
     assert await bot.db.load_table(CHANNEL) is not None
 
 
-async def test_silent_restore_announces_once_later(tmp_path: Path, boots: list[Database]) -> None:
+async def test_restored_silently_then_resumed_once_reachable(tmp_path: Path,
+                                                             boots: list[Database]) -> None:
     bot = await boot(tmp_path / "a.db", boots)
-    await open_table(bot)
+    table = await open_table(bot)
+    await play_humans(table, random.Random(3), max_steps=5)
+    turn = table.turn
     bot.crash()
     db = await Database.open(tmp_path / "a.db")
     boots.append(db)
     transport = FakeTransport()
-    manager = TableManager(transport, clock=ManualClock(), turn_seconds=60.0)
-    persister = await start_persistence(db, manager, announce=False)
-    assert len(manager) == 1 and transport.public_texts() == []
-    assert await persister.announce_restored() == 1
-    assert transport.public_texts()[0].startswith("♻️ Mesa restaurada")
-    assert await persister.announce_restored() == 0
+    clock = ManualClock()
+    manager = TableManager(transport, clock=clock, turn_seconds=60.0)
+    await start_persistence(db, manager, resume=False)
+    [again] = list(manager)
+    # Asleep: nothing shown, no bot moved, no clock running, until it is resumed.
+    assert transport.public_texts() == [] and again.turn == turn and clock.sleepers == 0
+    await again.resume()
+    lines = transport.public_lines()
+    assert lines[-1].startswith("♻️ Mesa restaurada")
+    # The page is the hand's whole record: the moves made before the restart, once each.
+    assert lines[:-1] == table.page.lines
 
 
 async def test_closed_table_keeps_its_records_until_stored(
@@ -448,12 +452,12 @@ async def test_closed_table_keeps_its_records_until_stored(
 async def test_senas_received_survive(tmp_path: Path, boots: list[Database]) -> None:
     bot = await boot(tmp_path / "a.db", boots)
     table = await open_table(bot, humans=1, rules=Rules(sena_cazada=1.0))
-    received = table._senas.received
+    received = table.senas.received
     assert received, "seed 7 deals the bots hands that show señas"
     bot.crash()
     bot = await boot(tmp_path / "a.db", boots)
     again = bot.manager.get(CHANNEL)
-    assert again is not None and again._senas.received == received
+    assert again is not None and again.senas.received == received
 
 
 # --- the journal: moves appended between whole saves ----------------------------------------------
@@ -462,7 +466,7 @@ async def test_senas_received_survive(tmp_path: Path, boots: list[Database]) -> 
 def comparable(table: Table) -> dict[str, Any]:
     """What a restore must give back. The outbox is left out: records already stored may stay
     in the saved one until the next save (storing them twice is harmless, see the module)."""
-    state = table_state(table)
+    state = table.to_state()
     state.pop("outbox")
     return state
 
@@ -470,7 +474,7 @@ def comparable(table: Table) -> dict[str, Any]:
 async def restored_from_db(bot: Bot) -> tuple[Table, list[Any]]:
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None
-    again = table_from_state(saved.state, FakeTransport(), journal=saved.journal,
+    again = Table.from_state(saved.state, FakeTransport(), journal=saved.journal,
                              clock=ManualClock())
     return again, saved.journal
 
@@ -496,7 +500,7 @@ async def test_state_and_journal_give_back_the_live_table_after_every_step(
             await play_humans(table, people, max_steps=1)
         steps += 1
         seen |= {"timeout"} if any(s is not None and s.expiries for s in table.seats) else set()
-        seen |= {"seña"} if table._senas.received else set()
+        seen |= {"seña"} if table.senas.received else set()
         seen |= {"dm"} if any(s is not None and s.dm_warned for s in table.seats) else set()
         again, journal = await restored_from_db(bot)
         assert comparable(again) == comparable(table), f"step {steps}"
@@ -584,4 +588,4 @@ async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"
     with pytest.raises(StateError):
-        table_from_state(saved.state, FakeTransport(), journal=[["not", "a move"]])
+        Table.from_state(saved.state, FakeTransport(), journal=[["not", "a move"]])

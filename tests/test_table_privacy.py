@@ -8,9 +8,9 @@ import random
 import pytest
 from table_helpers import ANY_CARD, Sent, cards_mentioned, make_table, play_humans, seat_humans
 
-from musbot.engine import Rules
+from musbot.engine import MusError, Rules
 from musbot.engine.senas import senas_posibles
-from musbot.table import Table, TableError
+from musbot.table import Table
 from musbot.table.render import t
 
 SHOWDOWN = t("showdown")
@@ -65,7 +65,7 @@ async def _private_match(rules: Rules, seed: int) -> int:
         before = len(transport.sent)
         try:
             await table.send_sena(user, rng.choice(shown))
-        except TableError as error:  # a repeated seña is refused, and nothing is sent
+        except MusError as error:  # a repeated seña is refused, and nothing is sent
             assert error.code == "sena_repeated"
             assert len(transport.sent) == before
             return

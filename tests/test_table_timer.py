@@ -83,12 +83,11 @@ async def test_each_move_gives_the_next_player_the_full_time_with_one_alarm() ->
 async def test_configurable_turn_time() -> None:
     with pytest.raises(TableError):
         make_table(turn_seconds=10)
-    table, transport, clock = make_table(turn_seconds=600)
-    await table.join(1, "Ana")
     with pytest.raises(TableError) as bad:
-        await table.set_turn_seconds(601)
+        make_table(turn_seconds=601)
     assert bad.value.code == "bad_timeout"
-    await table.set_turn_seconds(20)
+    table, transport, clock = make_table(turn_seconds=20)
+    await table.join(1, "Ana")
     await table.start(1)
     await clock.advance(5)
     assert reminders(transport.public_texts(), 1)
@@ -142,7 +141,7 @@ async def test_three_expiries_hand_the_seat_to_a_bot_until_vuelvo() -> None:
     # «vuelvo» gives the seat back, and the timer runs for Ana again.
     assert await table.handle_text(users[0], "Vuelvo")
     assert not ana.away and ana.expiries == 0
-    assert "P1 vuelve a la mesa." in transport.public_texts()
+    assert "P1 vuelve a la mesa." in transport.public_lines()
     if table.state == "playing":
         await _wait_for_turn(table, 0, users[1], rng)
     if table.state == "playing":

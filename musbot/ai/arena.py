@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from musbot.engine import Match, Rules, seeded_shuffler
 from musbot.engine import events as ev
-from musbot.engine.senas import senas_posibles
+from musbot.engine.errors import IllegalAction
+from musbot.engine.senas import SenaLog, check_sena, senas_open
 
 from . import LEVELS
 from .base import Player, SenaSeen, hand_over
@@ -98,25 +99,21 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
 
 def _senas(match: Match, players: list[Player], rules: Rules,
            rng: random.Random) -> list[list[SenaSeen]]:
-    """New cards: every bot may send señas; partners see them, one opponent maybe too (§7)."""
-    n = rules.jugadores
-    received: list[list[SenaSeen]] = [[] for _ in range(n)]
-    if not rules.senas or match.hand.corrido or match.finished:
-        return received
-    for seat in range(n):
+    """New cards: every bot may send señas, through the same engine rules as a table (§7)."""
+    log = SenaLog()
+    hand = match.hand
+    if match.finished or not senas_open(rules, hand.corrido):
+        return [[] for _ in range(rules.jugadores)]
+    for seat in range(rules.jugadores):
         view = match.view(seat)
-        shown = senas_posibles(view.cards, rules)
         for sena in players[seat].choose_senas(view, rng):
-            if sena not in shown:
+            try:
+                check_sena(rules, corrido=hand.corrido, finished=hand.finished, cards=view.cards,
+                           sena=sena, sent=log.sent_by(seat))
+            except IllegalAction:
                 continue
-            for partner in range(seat % 2, n, 2):
-                if partner != seat:
-                    received[partner].append(SenaSeen(seat, sena, True))
-            caught = rng.random() < rules.sena_cazada
-            spotter = rng.choice([s for s in range(n) if s % 2 != seat % 2])
-            if caught:
-                received[spotter].append(SenaSeen(seat, sena, False))
-    return received
+            log.send(rules, seat, sena, rng)
+    return [log.seen_by(seat) for seat in range(rules.jugadores)]
 
 
 def _run(args: tuple[str, str, int, int]) -> GameResult:

@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from musbot.engine import Action, Hand, SeatView
-from musbot.engine.senas import Sena
+from musbot.engine.senas import Sena, SenaSeen
 
-
-class SenaSeen(NamedTuple):
-    """A seña that reached this seat: from the partner, or caught from an opponent (§7)."""
-
-    seat: int
-    sena: Sena
-    partner: bool
+__all__ = ["SENA_PRIORITY", "Player", "SenaSeen", "hand_over"]
 
 
 @runtime_checkable

@@ -54,7 +54,7 @@ from musbot.engine import (
 )
 from musbot.engine import events as ev
 from musbot.engine.randomplay import random_action
-from musbot.engine.senas import Sena, _shows
+from musbot.engine.senas import Sena, shows
 
 from . import normal
 from .base import SenaSeen
@@ -99,7 +99,7 @@ RANDOM_MUS = 0.7
 @cache
 def _senas_by_index(reyes: int, real: bool) -> tuple[frozenset[Sena], ...]:
     t = tables(reyes, real)
-    return tuple(frozenset(s for s in Sena if (s is not Sena.REAL or real) and _shows(s, info))
+    return tuple(frozenset(s for s in Sena if (s is not Sena.REAL or real) and shows(s, info))
                  for info in t.infos)
 
 

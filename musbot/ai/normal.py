@@ -90,7 +90,7 @@ CUT = 2.6
 def sena_hints(reyes: int, real: bool) -> tuple[tuple[float, ...], ...]:
     """``[lance][hand index]``: what a partner holding that hand tells with the seña a bot sends
     (the first of :data:`SENA_PRIORITY` it shows) — how «dificil» models the others' señas."""
-    from musbot.engine.senas import _shows
+    from musbot.engine.senas import shows
 
     t = tables(reyes, real)
     out = []
@@ -98,7 +98,7 @@ def sena_hints(reyes: int, real: bool) -> tuple[tuple[float, ...], ...]:
         row = []
         for info in t.infos:
             sena = next((s for s in SENA_PRIORITY if s is not Sena.CIEGO
-                         and (s is not Sena.REAL or real) and _shows(s, info)), None)
+                         and (s is not Sena.REAL or real) and shows(s, info)), None)
             row.append(HINTS.get(sena, {}).get(lance, 0.0) if sena is not None else 0.0)
         out.append(tuple(row))
     return tuple(out)

@@ -1,4 +1,5 @@
-"""Discord-only sentences (buttons, DMs, command answers) from the i18n catalogs."""
+"""Discord-only sentences (buttons, DMs, command answers, server features) from the i18n
+catalogs."""
 
 from __future__ import annotations
 
@@ -13,6 +14,14 @@ def dt(key: str, lang: str = "es", **params: Any) -> str:
     table: Mapping[str, str] = getattr(catalog(lang), "DISCORD", {})
     template = table.get(key) or catalog("es").DISCORD[key]
     return str(template).format(**params) if params else str(template)
+
+
+def server(key: str, lang: str = "es", **params: Any) -> str:
+    """One sentence of the ``SERVER`` catalog (leagues, profiles, settings, storage failures),
+    Spanish when the language lacks it."""
+    table: Mapping[str, str] = getattr(catalog(lang), "SERVER", {})
+    template = table.get(key) or catalog("es").SERVER[key]
+    return str(template).format(**params)
 
 
 def error(code: str, lang: str = "es", **params: Any) -> str:

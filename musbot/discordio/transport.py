@@ -1,13 +1,18 @@
-"""The table layer's :class:`~musbot.table.Transport` on Discord, one board per table channel.
+"""The table layer's :class:`~musbot.table.Transport` on Discord, designed for Discord's budget.
 
-- public text goes to the channel; the table message (one embed) is edited in place, at most one
-  edit per ``edit_interval`` per table, however many events a bot-heavy hand produces (one
-  task keeps the time for all of them, see :meth:`DiscordTransport._edit_boards`);
-- private text goes by DM, headed with the server and channel; a DM refused with 50007 makes the
-  transport remember the user prefers the ephemeral «Ver mis cartas» path (the table then tells
-  the channel, without cards);
-- replies to a command go where the command came from (see :func:`reply_via`), else to the
-  channel, and delete themselves.
+- A table shows one live message per page (a hand, or the lobby): every move of the hand, its
+  status and its buttons, edited in place (:class:`Board`), through the :class:`Governor`: at
+  most once a second per channel, the bots' moves between two people's turns in one edit. A
+  finished hand's message stays in the channel's history with its showdown and score; the next
+  hand gets a new one. A page's messages are remembered with the table, so after a restart the
+  same messages are edited: every move is shown exactly once.
+- A button's move is answered through its interaction (``UPDATE_MESSAGE``, outside the global
+  budget), a typed one by the next edit. Refusals go to the person alone: ephemeral for buttons
+  and slash commands, a brief reply that deletes itself for typed words (:func:`reply_via`).
+- The table message never depends on an interaction token: it is posted with the channel.
+- Private text goes by DM through the person's DM channel, opened once and kept, without looking
+  the user up; a DM refused with 50007 sends the person to «Ver mis cartas» (ephemeral,
+  refreshed while its token lives).
 
 Nothing here logs a message's text: before the showdown it may be someone's cards.
 """
@@ -16,8 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
-import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
@@ -27,9 +30,11 @@ from typing import Any
 import discord
 
 from musbot.engine import Phase
-from musbot.table import Clock, DmClosed, RealClock, Table, TableManager, render
+from musbot.table import Clock, DmClosed, Page, RealClock, Table, TableManager
 
 from . import ui
+from .governor import Governor, Limits
+from .pages import Face, Rendered, render_page
 from .texts import dt
 
 log = logging.getLogger(__name__)
@@ -37,11 +42,11 @@ log = logging.getLogger(__name__)
 DM_CLOSED_CODE = 50007
 """Discord's «Cannot send messages to this user»."""
 MESSAGE_LIMIT = 2000
-EDIT_INTERVAL = 1.0
-EDIT_LOOKOUT = 0.05
-"""The longest the editor sleeps at a time, so that a table whose edit is due at once (its last
-one was long ago) waits at most this long behind tables due later."""
 REPLY_SECONDS = 8.0
+"""How long a refusal typed in the channel stays before it deletes itself."""
+HOLD_SECONDS = 5.0
+"""While bots play, the page waits this long at most for the next person's turn before it is
+edited anyway (a long stretch of bots, a person away)."""
 EPHEMERAL_SECONDS = 14 * 60.0
 """An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
 NO_MASS_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
@@ -54,7 +59,7 @@ _REPLY_ROUTE: ContextVar[Replier | None] = ContextVar("musbot_reply_route", defa
 @contextlib.contextmanager
 def reply_via(replier: Replier) -> Iterator[None]:
     """Within this block (one task), :meth:`DiscordTransport.reply` answers through ``replier``:
-    a reply to the message, in the DM, or an ephemeral follow-up, instead of the channel."""
+    an ephemeral follow-up or a DM, instead of the channel."""
     token = _REPLY_ROUTE.set(replier)
     try:
         yield
@@ -63,25 +68,60 @@ def reply_via(replier: Replier) -> Iterator[None]:
 
 
 @dataclass
+class Shown:
+    """One message showing a page from its line ``first``."""
+
+    message_id: int
+    first: int
+    end: int = 0
+    """The line after its last one."""
+    frozen: bool = False
+    """Its lines are final: the page goes on in a later message."""
+    signature: tuple[Any, ...] | None = None
+    """What it shows now; None after a restart (unknown: edit it anyway)."""
+
+    def shows(self, rendered: Rendered) -> None:
+        self.end = rendered.end
+        self.frozen = rendered.frozen
+        self.signature = rendered.signature
+
+
+@dataclass
+class PageView:
+    """A page and the messages that show it."""
+
+    page: Page
+    messages: list[Shown] = field(default_factory=list)
+    posting: bool = False
+    """A message for it is queued or on its way."""
+
+    @property
+    def last(self) -> Shown | None:
+        return self.messages[-1] if self.messages else None
+
+    def next_first(self) -> int:
+        """Where a new message for the page starts: after the frozen ones."""
+        last = self.last
+        return 0 if last is None else last.end
+
+    def refs(self) -> list[tuple[int, int]]:
+        return [(shown.message_id, shown.first) for shown in self.messages]
+
+
+@dataclass
 class Board:
     """What the transport keeps per table channel."""
 
+    channel_id: int
     channel: discord.abc.Messageable
-    message: discord.Message | None = None
-    """The table message (embed); None until the table is announced."""
-    turn_message: discord.Message | None = None
-    """The latest message with turn buttons; older ones lose theirs, so nobody presses an
-    «Órdago» from three bets ago."""
-    stale: list[discord.Message] = field(default_factory=list)
-    """Turn messages whose buttons are to be removed with the next coalesced edit."""
-    dirty: bool = False
-    """Changed since the last edit, and waiting in the editor's queue."""
-    editing: asyncio.Task[None] | None = None
-    """The edit on its way (it may wait for Discord's rate limit of this channel)."""
-    last_edit: float = float("-inf")
+    lang: str = "es"
+    face: Face | None = None
+    """The table's public face at its last change."""
+    live: PageView | None = None
+    unsettled_since: float | None = None
     views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
-    """The table's button rows, built once each and sent again (see :meth:`DiscordTransport.view`):
-    a handful per table (mus, opening, answer, órdago, the table message's)."""
+    """Button rows, built once each and sent again: every button is a DynamicItem, so
+    discord.py keeps nothing of a sent view and one view can go under any number of messages."""
 
 
 @dataclass
@@ -97,226 +137,339 @@ class DiscordTransport:
     right after the :class:`TableManager` is made (each needs the other)."""
 
     def __init__(self, client: discord.Client, *, clock: Clock | None = None,
-                 edit_interval: float = EDIT_INTERVAL, reply_seconds: float = REPLY_SECONDS
-                 ) -> None:
+                 limits: Limits | None = None, reply_seconds: float = REPLY_SECONDS) -> None:
         self.client = client
         self.clock: Clock = clock or RealClock()
-        self.edit_interval = edit_interval
+        self.governor = Governor(self.clock, limits)
         self.reply_seconds = reply_seconds
         self.tables: TableManager | None = None
         self.boards: dict[int, Board] = {}
         self.prefers_ephemeral: set[int] = set()
         """Users whose DMs are closed: never DM'd again this process, they use «Ver mis cartas»."""
+        self._dm_channels: dict[int, int] = {}
+        """Each user's DM channel id, opened once (or learnt from a DM they sent)."""
         self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
         self._prompted: dict[tuple[int, int], tuple[int, str]] = {}
         """Discard rounds already prompted by DM, per (channel, user): each asks once."""
-        self._due: list[tuple[float, int, int]] = []
-        """The boards waiting for an edit: (when it may be made, order of arrival, channel)."""
-        self._arrivals = itertools.count()
-        self._editor: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- boards -------------------------------------------------------------------------------
 
-    def bind(self, channel_id: int, channel: discord.abc.Messageable, *,
-             message: discord.Message | None = None) -> Board:
-        """Where a table speaks; ``message`` is its table message."""
+    def bind(self, channel_id: int, channel: discord.abc.Messageable) -> Board:
+        """Where a table speaks."""
         board = self.boards.get(channel_id)
         if board is None:
-            board = self.boards[channel_id] = Board(channel)
+            board = self.boards[channel_id] = Board(channel_id, channel)
         board.channel = channel
-        if message is not None:
-            board.message = message
         return board
 
     def table(self, channel_id: int) -> Table | None:
         return self.tables.get(channel_id) if self.tables is not None else None
 
-    async def announce(self, channel_id: int) -> discord.Message:
-        """Posts a table message (again): after a restart or when it scrolled out of sight."""
-        board = self._board(channel_id)
-        table = self.table(channel_id)
-        lang = table.lang if table is not None else "es"
-        extra: dict[str, Any] = {}
-        view = self.view(board, table, "board")
-        if view is not None:
-            extra["view"] = view
-        board.message = await board.channel.send(embed=ui.table_embed(table, lang), **extra)
-        board.last_edit = self.clock.now()
-        return board.message
-
-    def touch(self, channel_id: int) -> None:
-        """The table changed: edit its message soon, coalescing everything until then."""
-        board = self.boards.get(channel_id)
-        if board is None or (board.message is None and not board.stale):
+    def restore(self, table: Table) -> None:
+        """A restored table, before it resumes: its page and the one before are shown in the
+        messages that showed them before the restart (their ends may not have been shown)."""
+        board = self.boards.get(table.channel_id)
+        if board is None:
             return
-        if not board.dirty:
-            board.dirty = True
-            heapq.heappush(self._due, (board.last_edit + self.edit_interval,
-                                       next(self._arrivals), channel_id))
-        if self._editor is None or self._editor.done():
-            self._editor = asyncio.get_running_loop().create_task(self._edit_boards())
+        board.lang = table.lang
+        previous = table.previous
+        if previous is not None:
+            self._finish(board, PageView(previous, _shown(previous)))
+        board.live = PageView(table.page, _shown(table.page))
+
+    def repost(self, channel_id: int) -> None:
+        """«/mus mesa» where a table is open: its live message again at the channel's bottom
+        (the old one is deleted, so no move is shown twice)."""
+        board = self.boards.get(channel_id)
+        if board is None or board.live is None or board.live.posting:
+            return
+        live = board.live
+        last = live.last
+        if last is not None and not last.frozen:
+            live.messages.pop()
+            self.governor.forget_edit(channel_id, last.message_id)
+            self.governor.delete(channel_id, self.clock.now(), self._remover(board, last))
+        self._post_page(board, live)
+
+    def changed(self, table: Table) -> None:
+        board = self.boards.get(table.channel_id)
+        if board is None:
+            channel = self.client.get_channel(table.channel_id)
+            if channel is None or not hasattr(channel, "send"):
+                return  # not reachable (yet): a restored table is shown once it resumes
+            board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
+        face = Face.capture(table)
+        board.face = face
+        board.lang = table.lang
+        now = self.clock.now()
+        if table.settled:
+            board.unsettled_since = None
+        elif board.unsettled_since is None:
+            board.unsettled_since = now
+        live = board.live
+        if live is None or live.page is not face.page:
+            if live is not None:
+                self._finish(board, live)
+            board.live = live = PageView(face.page)
+        if live.posting:
+            return  # the post renders the latest face when it goes
+        if not live.messages:
+            self._post_page(board, live)
+            return
+        hold = None if board.unsettled_since is None else board.unsettled_since + HOLD_SECONDS
+        self._edit_page(board, live, not_before=hold)
+        if table.state == "closed":
+            self._drop_when_done(board)
+
+    def _finish(self, board: Board, view: PageView) -> None:
+        """A page is over: its messages show all its lines, without buttons."""
+        view.page.final = True
+        if view.posting:
+            return  # its post renders it final
+        if not view.messages:
+            self._post_page(board, view)
+        else:
+            self._edit_page(board, view)
+
+    def _final(self, board: Board, view: PageView) -> bool:
+        return view is not board.live or view.page.final
+
+    def _face_of(self, board: Board, view: PageView) -> Face | None:
+        face = board.face
+        if face is not None and face.page is view.page:
+            return face
+        if view.page.final:
+            return Face.finished(view.page, board.lang)
+        return None  # the live page before the table's first change: nothing saved to show
+
+    def _render(self, board: Board, view: PageView, first: int) -> Rendered | None:
+        face = self._face_of(board, view)
+        if face is None:
+            return None
+        return render_page(face, first, final=self._final(board, view))
+
+    def _post_page(self, board: Board, view: PageView) -> None:
+        view.posting = True
+        first = view.next_first()
+
+        async def send() -> discord.Message | None:
+            rendered = self._render(board, view, first)
+            if rendered is None:
+                return None
+            message = await board.channel.send(
+                embed=rendered.embed, view=self._view(board, rendered.view_verbs))
+            shown = Shown(message.id, first)
+            shown.shows(rendered)
+            view.messages.append(shown)
+            return message
+
+        done = self.governor.post(board.channel_id, send)
+        done.add_done_callback(lambda _: self._posted(board, view))
+
+    def _posted(self, board: Board, view: PageView) -> None:
+        view.posting = False
+        table = self.table(board.channel_id)
+        if table is not None and view.messages:
+            self._spawn(table.remember_refs(view.page.number, view.refs()))
+        last = view.last
+        if last is None:
+            return
+        if last.frozen:
+            self._post_page(board, view)
+        else:
+            self._edit_page(board, view)
+
+    def _edit_page(self, board: Board, view: PageView, *, not_before: float | None = None
+                   ) -> None:
+        last = view.last
+        if last is None:
+            return
+        face = self._face_of(board, view)
+        if face is not None and last.signature == face.signature(last.first,
+                                                                  self._final(board, view)):
+            return  # shows that already
+
+        async def apply() -> None:
+            if last.frozen or view.last is not last:
+                return
+            rendered = self._render(board, view, last.first)
+            if rendered is None or rendered.signature == last.signature:
+                return
+            message = board.channel.get_partial_message(last.message_id)  # type: ignore[attr-defined]
+            try:
+                await message.edit(embed=rendered.embed,
+                                   view=self._view(board, rendered.view_verbs))
+            except discord.NotFound:
+                # Deleted by someone: the page goes on in a new message.
+                view.messages.remove(last)
+                self._post_page(board, view)
+                return
+            last.shows(rendered)
+            if rendered.frozen:
+                self._post_page(board, view)
+
+        self.governor.edit(board.channel_id, last.message_id, apply, not_before=not_before)
+
+    def _remover(self, board: Board, shown: Shown) -> Callable[[], Awaitable[None]]:
+        async def remove() -> None:
+            message = board.channel.get_partial_message(shown.message_id)  # type: ignore[attr-defined]
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await message.delete()
+        return remove
+
+    def _drop_when_done(self, board: Board) -> None:
+        async def drop() -> None:
+            while self.governor.busy(board.channel_id):
+                await self.clock.sleep(0.5)
+            if self.table(board.channel_id) is None:
+                self.boards.pop(board.channel_id, None)
+        self._spawn(drop())
+
+    def _view(self, board: Board, verbs: tuple[str, ...]) -> discord.ui.View | None:
+        if not verbs or board.face is None:
+            return None
+        key = (board.face.lang, *verbs)
+        view = board.views.get(key)
+        if view is None:
+            view = board.views[key] = ui.page_view(board.channel_id, verbs, board.face.lang)
+        return view
+
+    async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """A button pressed on a table's message did its work: the page the presser sees is
+        brought up to date by the interaction's own answer (``UPDATE_MESSAGE``, outside the
+        global budget), so the channel's edit for it is saved. Elsewhere only acknowledged."""
+        if interaction.response.is_done():
+            return
+        board = self.boards.get(table.channel_id)
+        message = interaction.message
+        live = board.live if board is not None else None
+        last = live.last if live is not None else None
+        if board is None or live is None or last is None or message is None or \
+                message.id != last.message_id or live.posting or last.frozen:
+            await interaction.response.defer()
+            return
+        rendered = self._render(board, live, last.first)
+        if rendered is None or rendered.frozen:
+            await interaction.response.defer()
+            return
+        self.governor.forget_edit(board.channel_id, last.message_id)
+        await interaction.response.edit_message(embed=rendered.embed,
+                                                view=self._view(board, rendered.view_verbs))
+        last.shows(rendered)
 
     async def flush(self) -> None:
-        """Waits until every pending table-message edit is made (shutdown, tests, the
-        benchmark)."""
-        while self._editor is not None and not self._editor.done():
-            await asyncio.shield(self._editor)
-        editing = [b.editing for b in self.boards.values() if b.editing is not None]
-        await asyncio.gather(*editing, return_exceptions=True)
+        """Waits until every pending call is made (shutdown, tests, the benchmark)."""
+        await self.governor.flush()
 
     def cancel_edits(self) -> None:
-        """Shutdown: the pending edits are dropped (the next start announces every table)."""
-        if self._editor is not None:
-            self._editor.cancel()
-        for board in self.boards.values():
-            board.dirty = False
-            if board.editing is not None:
-                board.editing.cancel()
-        self._due.clear()
-
-    async def _edit_boards(self) -> None:
-        """The one task that keeps the time for the table-message edits: it starts each when
-        its interval has passed, in that order, until none is waiting. A busy bot changes a
-        thousand tables a second, and a timer and a sleeping task per table cost more than the
-        rest of an edit. Each edit runs as a task of its own: one that waits for Discord's rate
-        limit of its channel must not hold up the other tables."""
-        due = self._due
-        loop = asyncio.get_running_loop()
-        while due:
-            when, _, channel_id = due[0]
-            now = self.clock.now()
-            if when > now:
-                await self.clock.sleep(min(when - now, EDIT_LOOKOUT))
-                continue
-            heapq.heappop(due)
-            board = self.boards.get(channel_id)
-            if board is None or not board.dirty:
-                continue
-            if board.editing is not None and not board.editing.done():
-                # The last one is still on its way: this one follows it, never overtakes it.
-                heapq.heappush(due, (now + self.edit_interval, next(self._arrivals), channel_id))
-                continue
-            board.editing = loop.create_task(self._edit(channel_id, board))
-
-    async def _edit(self, channel_id: int, board: Board) -> None:
-        """One coalesced edit: stale turn messages lose their buttons, the table message shows
-        the table now. A change made meanwhile queues the board again."""
-        try:
-            await self._edit_now(channel_id, board)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.warning("table message edit failed in channel %s", channel_id, exc_info=True)
-
-    async def _edit_now(self, channel_id: int, board: Board) -> None:
-        board.dirty = False
-        board.last_edit = self.clock.now()
-        stale, board.stale = board.stale, []
-        for message in stale:
-            with contextlib.suppress(discord.HTTPException):
-                await message.edit(view=None)
-        if board.message is None:
-            return
-        table = self.table(channel_id)
-        lang = table.lang if table is not None else "es"
-        try:
-            await board.message.edit(embed=ui.table_embed(table, lang),
-                                     view=self.view(board, table, "board"))
-        except discord.NotFound:
-            # Deleted by someone: stop editing it; «/mus mesa» posts a new one.
-            board.message = None
-            return
-        if table is None:
-            # Closed for good: the last edit said so; nothing more will come.
-            self.boards.pop(channel_id, None)
-
-    def _board(self, channel_id: int) -> Board:
-        board = self.boards.get(channel_id)
-        if board is None:
-            channel = self.client.get_channel(channel_id)
-            if channel is None or not hasattr(channel, "send"):
-                raise LookupError(f"no channel {channel_id} to speak in")
-            board = self.bind(channel_id, channel)  # type: ignore[arg-type]
-        return board
+        """Shutdown: pending calls are dropped (the restart shows every table again)."""
+        self.governor.cancel()
+        for task in list(self._tasks):
+            task.cancel()
 
     # --- Transport ----------------------------------------------------------------------------
 
-    def view(self, board: Board, table: Table | None, kind: str) -> discord.ui.View | None:
-        """The buttons of ``kind`` for the table's state now: «board» (the table message's),
-        «turn» (the moves), or one table verb alone. Every button is a DynamicItem, so discord.py
-        keeps nothing of a sent view and the same one can go under any number of messages;
-        building one costs more than a move, and a table needs only a few different ones."""
-        if table is None:
-            return None
-        if kind == "board":
-            verbs = tuple(ui.board_verbs(table))
-            if not verbs:
-                return None
-        elif kind == "turn":
-            verbs = tuple(ui.action_verbs(table))
-        else:
-            verbs = (kind,)
-        key = (kind, table.lang, *verbs)
-        view = board.views.get(key)
-        if view is None:
-            if kind == "board":
-                view = ui.board_view(table)
-            elif kind == "turn":
-                view = ui.action_view(table)
-            else:
-                view = ui.single_view(table.channel_id, kind, table.lang)
-            assert view is not None
-            board.views[key] = view
-        return view
-
-    async def public(self, channel_id: int, text: str) -> None:
-        board = self._board(channel_id)
+    async def alert(self, channel_id: int, user_id: int, text: str, *,
+                    offer: str | None = None) -> None:
+        board = self.boards.get(channel_id)
+        if board is None:
+            return
         table = self.table(channel_id)
-        view = self._public_view(board, table, text) if table is not None else None
-        chunks = _chunks(text)
-        sent: discord.Message | None = None
-        for i, chunk in enumerate(chunks):
-            extra: dict[str, Any] = {}
-            if view is not None and i == len(chunks) - 1:
-                extra["view"] = view
-            sent = await board.channel.send(chunk, allowed_mentions=NO_MASS_MENTIONS, **extra)
-        self._track_turn(board, table, sent if _has_turn_buttons(view) else None)
-        self.touch(channel_id)
+        lang = table.lang if table is not None else "es"
+        view = ui.single_view(channel_id, offer, lang) if offer is not None else None
 
-    def _track_turn(self, board: Board, table: Table | None,
-                    turn_message: discord.Message | None) -> None:
-        """A new turn message, or the end of the match, makes the previous one stale."""
-        match = table.match if table is not None else None
-        over = table is None or table.state != "playing" or match is None or match.finished
-        if board.turn_message is not None and (turn_message is not None or over):
-            board.stale.append(board.turn_message)
-            board.turn_message = None
-        if turn_message is not None:
-            board.turn_message = turn_message
+        async def send() -> discord.Message:
+            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            return await board.channel.send(text[:MESSAGE_LIMIT],
+                                            allowed_mentions=NO_MASS_MENTIONS, **extra)
+
+        self.governor.post(channel_id, send)
 
     async def private(self, channel_id: int, user_id: int, text: str) -> None:
         if user_id in self.prefers_ephemeral:
             raise DmClosed(user_id)
-        table = self.table(channel_id)
-        content = self._dm_header(table) + text
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            for chunk in _chunks(content):
-                await user.send(chunk)
-        except discord.Forbidden as refused:
-            if refused.code == DM_CLOSED_CODE:
-                self.prefers_ephemeral.add(user_id)
-            log.info("DM refused for user %s (code %s)", user_id, refused.code)
-            raise DmClosed(user_id) from None
+        content = self._dm_header(self.table(channel_id)) + text
+        for chunk in _chunks(content):
+            self._dm(channel_id, user_id, chunk)
+
+    def _dm(self, channel_id: int | None, user_id: int, content: str,
+            view: discord.ui.View | None = None) -> None:
+        async def send() -> discord.Message | None:
+            if user_id in self.prefers_ephemeral:
+                return None
+            channel = await self._dm_channel(user_id)
+            try:
+                extra: dict[str, Any] = {"view": view} if view is not None else {}
+                return await channel.send(content, **extra)
+            except discord.Forbidden as refused:
+                log.info("DM refused for user %s (code %s)", user_id, refused.code)
+                if refused.code == DM_CLOSED_CODE:
+                    self.prefers_ephemeral.add(user_id)
+                    table = self.table(channel_id) if channel_id is not None else None
+                    if table is not None:
+                        self._spawn(table.private_refused(user_id))
+                return None
+            finally:
+                ui.release(view)
+
+        self.governor.post(("dm", user_id), send)
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel, without a ``GET /users/{id}``: opened once
+        (``POST /users/@me/channels``) and kept."""
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            return self.client.get_partial_messageable(known, type=discord.ChannelType.private)
+        self.governor.spend()
+        channel = await self.client.create_dm(discord.Object(id=user_id))
+        self._dm_channels[user_id] = channel.id
+        return channel
+
+    async def direct(self, user_id: int, text: str, *,
+                     view: discord.ui.View | None = None) -> None:
+        """A DM that is not about one table's hand (an answer to a DM): same lane, same
+        budget as the rest of the person's DMs."""
+        for chunk in _chunks(text):
+            self._dm(None, user_id, chunk, view)
+            view = None
+
+    def learn_dm(self, user_id: int, channel_id: int) -> None:
+        """A DM from the user tells their DM channel: no call needed to open it."""
+        self._dm_channels[user_id] = channel_id
 
     async def reply(self, channel_id: int, user_id: int, text: str) -> None:
         route = _REPLY_ROUTE.get()
         if route is not None:
             await route(text)
             return
-        board = self._board(channel_id)
-        await board.channel.send(f"{self.mention(user_id)} {text}", delete_after=self.reply_seconds,
-                                 allowed_mentions=NO_MASS_MENTIONS)
+        await self.say_briefly(channel_id, f"{self.mention(user_id)} {text}")
+
+    async def say_briefly(self, channel_id: int, text: str, *,
+                          reference: discord.Message | None = None) -> None:
+        """A short message in the channel that deletes itself, within the channel's budget."""
+        board = self.boards.get(channel_id)
+        channel = board.channel if board is not None else self.client.get_channel(channel_id)
+        if channel is None or not hasattr(channel, "send"):
+            return
+        messageable: Any = channel
+
+        async def send() -> discord.Message:
+            extra: dict[str, Any] = {}
+            if reference is not None:
+                extra["reference"] = reference.to_reference(fail_if_not_exists=False)
+                extra["mention_author"] = False
+            message = await messageable.send(text[:MESSAGE_LIMIT],
+                                             allowed_mentions=NO_MASS_MENTIONS, **extra)
+
+            async def remove() -> None:
+                with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                    await message.delete()
+
+            self.governor.delete(channel_id, self.clock.now() + self.reply_seconds, remove)
+            return message
+
+        self.governor.post(channel_id, send)
 
     def wants_view(self, channel_id: int, user_id: int) -> bool:
         """While a «Ver mis cartas» answer is shown (it is kept current), and when a discard
@@ -327,7 +480,7 @@ class DiscordTransport:
 
     async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
         key = (channel_id, user_id)
-        await self._maybe_prompt_discard(channel_id, user_id, text)
+        self._maybe_prompt_discard(channel_id, user_id, text)
         ephemeral = self._ephemerals.get(key)
         if ephemeral is None:
             return
@@ -354,6 +507,8 @@ class DiscordTransport:
         sent: str | None = None
         try:
             while ephemeral.text is not None and ephemeral.text != sent:
+                if self.clock.now() - ephemeral.since > EPHEMERAL_SECONDS:
+                    break
                 sent = ephemeral.text
                 table = self.table(channel_id)
                 controls = ui.discard_view(table, user_id) if table is not None else None
@@ -361,10 +516,10 @@ class DiscordTransport:
         except asyncio.CancelledError:
             raise
         except Exception:  # expired token or dismissed message: stop refreshing it
-            self._ephemerals.pop((channel_id, user_id), None)
             log.debug("ephemeral view refresh stopped for user %s", user_id, exc_info=True)
+            self._ephemerals.pop((channel_id, user_id), None)
 
-    async def _maybe_prompt_discard(self, channel_id: int, user_id: int, text: str) -> None:
+    def _maybe_prompt_discard(self, channel_id: int, user_id: int, text: str) -> None:
         """The discard phase began: DM the hand with pick-and-confirm buttons, once a round."""
         unprompted = self._unprompted(channel_id, user_id)
         if unprompted is None:
@@ -373,24 +528,13 @@ class DiscordTransport:
         self._prompted[(channel_id, user_id)] = token
         controls = ui.discard_view(table, user_id)
         content = self._dm_header(table) + text + "\n" + dt("discard_prompt", table.lang)
-        try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            extra: dict[str, Any] = {"view": controls} if controls is not None else {}
-            await user.send(content[:MESSAGE_LIMIT], **extra)
-        except discord.Forbidden as refused:
-            if refused.code == DM_CLOSED_CODE:
-                self.prefers_ephemeral.add(user_id)
-        except Exception:
-            log.warning("discard prompt failed for user %s", user_id, exc_info=True)
-        finally:
-            ui.release(controls)
+        self._dm(channel_id, user_id, content[:MESSAGE_LIMIT], controls)
 
     def _unprompted(self, channel_id: int, user_id: int
                     ) -> tuple[Table, tuple[int, str]] | None:
         """The table and the round's token, if its hand is in a discard round whose pick buttons
         this seated user (who takes DMs) has not been sent yet. Decided from the hand's
-        counters: it is asked for every seat on every move, and a seat's view (or its hand's
-        text) would be built for nothing but the same answer."""
+        counters: it is asked for every seat on every move."""
         if user_id in self.prefers_ephemeral:
             return None
         table = self.table(channel_id)
@@ -414,41 +558,27 @@ class DiscordTransport:
             return ""
         return dt("dm_header", table.lang, guild=guild.name, channel=name) + "\n"
 
-    # --- which buttons go under a public message ----------------------------------------------
-
-    def _public_view(self, board: Board, table: Table, text: str) -> discord.ui.View | None:
-        """Turn buttons under the message that names who speaks (or reminds them); «Revancha»
-        under the match's end; «Volver» under «a bot plays for you»; «Ver mis cartas» under the
-        «cannot DM you» notice. Decided from the rendered public lines, never from cards."""
-        match = table.match
-        lang = table.lang
-        if match is None:
-            return None
-        if match.finished:
-            winner = match.winner
-            if winner is not None:
-                line = render.t("match_won", lang, pair=render.pair_text(
-                    winner, table.names(), table.players, lang))
-                if line in text:
-                    return self.view(board, table, "rematch")
-            return None
-        seat = match.to_act
-        occupant = table.seats[seat] if seat is not None else None
-        if occupant is not None and occupant.user_id is not None and not occupant.away:
-            turn = render.t("turn", lang, name=occupant.name)
-            if turn in text or self.mention(occupant.user_id) in text:
-                return self.view(board, table, "turn")
-        for person in table.seats:
-            if person is not None and person.away and \
-                    render.t("away", lang, name=person.name) in text:
-                return self.view(board, table, "back")
-        if any(self.mention(user) in text for user in self.prefers_ephemeral):
-            return self.view(board, table, "cards")
-        return None
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.get_running_loop().create_task(_quietly(work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
 
-def _has_turn_buttons(view: discord.ui.View | None) -> bool:
-    return view is not None and any(isinstance(i, ui.ActionButton) for i in view.children)
+async def _quietly(work: Awaitable[Any]) -> None:
+    try:
+        await work
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.warning("table bookkeeping after a Discord call failed", exc_info=True)
+
+
+def _shown(page: Page) -> list[Shown]:
+    """A restored page's messages: all but the last frozen (their lines were final)."""
+    shown = [Shown(message_id, first) for message_id, first in page.refs]
+    for before, after in zip(shown, shown[1:], strict=False):
+        before.end, before.frozen = after.first, True
+    return shown
 
 
 def _chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -29,6 +29,7 @@ from musbot.engine import (
     QUIERO,
     Action,
     ActionKind,
+    MalformedCommand,
     MusError,
     SeatView,
     descarte,
@@ -38,10 +39,8 @@ from musbot.engine import (
 from musbot.table import Table, TableManager
 from musbot.table.render import card_text
 
+from .failures import answer_privately, guarded, report
 from .texts import dt, error
-
-if TYPE_CHECKING:
-    from .transport import DiscordTransport
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +86,24 @@ _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
 }
 
 
+class Pages(Protocol):
+    """What the callbacks need of the transport (``musbot.discordio.transport``)."""
+
+    async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Answer a button pressed on a table's message: the page brought up to date."""
+        ...
+
+    def remember_ephemeral(self, channel_id: int, user_id: int,
+                           interaction: discord.Interaction[Any]) -> None:
+        """A «Ver mis cartas» answer to keep current while its token lives."""
+        ...
+
+
 class Services(Protocol):
     """What ``interaction.client`` offers the callbacks (:class:`musbot.bot.MusBot` does)."""
 
     tables: TableManager
-    transport: DiscordTransport
+    transport: Pages
 
 
 def services(interaction: discord.Interaction[Any]) -> Services:
@@ -101,7 +113,20 @@ def services(interaction: discord.Interaction[Any]) -> Services:
 # --- the dynamic items --------------------------------------------------------------------------
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class _Guarded:
+    """Every button's callback goes through :func:`~musbot.discordio.failures.guarded`: a
+    failure is answered, never left to «The application did not respond»."""
+
+    channel_id: int
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, self.channel_id, lambda: self.run(interaction))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+class ActionButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"mus:a:(?P<channel>[0-9]+):(?P<verb>" + "|".join(ACTION_VERBS) + ")"):
     """A move on the turn message: Mus, Paso, Envido, Quiero… (or «Envido N…», a modal)."""
 
@@ -117,7 +142,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: Any, /) -> ActionButton:
         return cls(int(match["channel"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await _table_or_say(interaction, self.channel_id)
         if table is None:
             return
@@ -130,7 +155,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await perform(interaction, table, ACTIONS[self.verb])
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class TableButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"mus:t:(?P<channel>[0-9]+):(?P<verb>" + "|".join(TABLE_VERBS) + ")"):
     """The table message's buttons: sit down, add a bot, start, see my cards, back, rematch."""
 
@@ -147,7 +172,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: Any, /) -> TableButton:
         return cls(int(match["channel"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await _table_or_say(interaction, self.channel_id)
         if table is None:
             return
@@ -169,7 +194,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await run_for(interaction, table, lambda: table.rematch(user.id))
 
 
-class DiscardToggle(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class DiscardToggle(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"mus:dt:(?P<channel>[0-9]+):(?P<token>[0-9]+\.[0-9]+):"
                              r"(?P<mask>[0-9]{1,2}):(?P<pos>[0-3])"):
     """Picks or unpicks card ``pos`` for the discard. The picked set lives in the custom_id
@@ -192,7 +217,7 @@ class DiscardToggle(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: Any, /) -> DiscardToggle:
         return cls(int(match["channel"]), match["token"], int(match["mask"]), int(match["pos"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await _table_or_say(interaction, self.channel_id)
         if table is None:
             return
@@ -203,7 +228,7 @@ class DiscardToggle(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.edit_message(view=controls)
 
 
-class DiscardConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class DiscardConfirm(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                      template=r"mus:dc:(?P<channel>[0-9]+):(?P<token>[0-9]+\.[0-9]+):"
                               r"(?P<mask>[0-9]{1,2})"):
     """Discards the picked cards (``descarto`` with those positions)."""
@@ -222,7 +247,7 @@ class DiscardConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: Any, /) -> DiscardConfirm:
         return cls(int(match["channel"]), match["token"], int(match["mask"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await _table_or_say(interaction, self.channel_id)
         if table is None:
             return
@@ -262,51 +287,48 @@ class EnvidoModal(discord.ui.Modal):
         self.add_item(discord.ui.Label(text=dt("modal_label", lang), component=self.amount))
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        await self.submit(interaction, self.amount.value)
+        await guarded(interaction, self.channel_id,
+                      lambda: self.submit(interaction, self.amount.value))
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:
+        await report(interaction, error, table_id=self.channel_id)
 
     async def submit(self, interaction: discord.Interaction[Any], value: str) -> None:
+        from musbot.commands import parse  # the grammar says what an amount is (§4)
+
         table = await _table_or_say(interaction, self.channel_id)
         if table is None:
             return
         word = value.strip()
-        if not word.isdigit():
-            await _answer(interaction, error("bad_amount", table.lang, word=word))
-            return
-        amount = int(word)
-        if amount < MIN_ENVITE:
-            await _answer(interaction, error("amount_too_low", table.lang, amount=amount))
-            return
-        await perform(interaction, table, envido(amount))
+        action = parse(f"envido {word}")
+        if action is None or action.kind is not ActionKind.ENVIDO:
+            raise MalformedCommand("bad_amount", word=word)
+        await perform(interaction, table, action)
 
 
 # --- callbacks' common steps --------------------------------------------------------------------
 
 
 async def perform(interaction: discord.Interaction[Any], table: Table, action: Action) -> None:
-    """Applies a button's move. Deferred first: bots may answer (and think) before ``act``
-    returns, longer than the 3 s an interaction may wait."""
+    """Applies a button's move and answers with the page as it is now (the person's move, and
+    the bots' if they answer at once); a refusal goes to the presser alone."""
     user_id = interaction.user.id
     if table.seat_of(user_id) is None:
         await _answer(interaction, error("not_seated", table.lang))
         return
-    await interaction.response.defer()
-    try:
-        await table.act(user_id, action)
-    except MusError as problem:
-        await interaction.followup.send(problem.message(table.lang, table.names()),
-                                        ephemeral=True)
+    await run_for(interaction, table, lambda: table.act(user_id, action))
 
 
 async def run_for(interaction: discord.Interaction[Any], table: Table,
                   step: Callable[[], Awaitable[Any]]) -> None:
-    """A table step (join, start, …): its public effect is the table's own message, so the
-    interaction is only acknowledged; a refusal is answered to the presser alone."""
-    await interaction.response.defer()
+    """A table step (a move, join, start, …) for a button: its public effect is on the table's
+    page, which the interaction's answer updates; a refusal is answered to the presser alone."""
     try:
         await step()
     except MusError as problem:
-        await interaction.followup.send(problem.message(table.lang, table.names()),
-                                        ephemeral=True)
+        await _answer(interaction, problem.message(table.lang, table.names()))
+        return
+    await services(interaction).transport.acknowledge(interaction, table)
 
 
 async def show_cards(interaction: discord.Interaction[Any], table: Table) -> None:
@@ -321,9 +343,7 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     controls = discard_view(table, user_id)
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
     await interaction.response.send_message(text, ephemeral=True, **extra)
-    transport = getattr(services(interaction), "transport", None)
-    if transport is not None:
-        transport.remember_ephemeral(table.channel_id, user_id, interaction)
+    services(interaction).transport.remember_ephemeral(table.channel_id, user_id, interaction)
 
 
 async def _table_or_say(interaction: discord.Interaction[Any], channel_id: int) -> Table | None:
@@ -349,11 +369,7 @@ async def _discard_state(interaction: discord.Interaction[Any], table: Table,
 
 
 async def _answer(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was acknowledged already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await answer_privately(interaction, text)
 
 
 def _name(user: discord.abc.User) -> str:
@@ -412,6 +428,18 @@ def action_verbs(table: Table) -> list[str]:
     kinds = {action.kind for action in match.legal_actions(seat)}
     verbs = {verb for kind in kinds for verb in _VERBS_BY_KIND.get(kind, ())}
     return [verb for verb in _VERB_ORDER if verb in verbs]
+
+
+def page_view(channel_id: int, verbs: tuple[str, ...], lang: str = "es") -> discord.ui.View:
+    """A page message's buttons: the moves first, then the table's (see ``pages.Face``)."""
+    view = discord.ui.View(timeout=None)
+    for verb in verbs:
+        if verb in ACTIONS or verb == "envidon":
+            view.add_item(ActionButton(channel_id, verb, lang))
+    for verb in verbs:
+        if verb in TABLE_VERBS:
+            view.add_item(TableButton(channel_id, verb, lang))
+    return view
 
 
 def action_view(table: Table) -> discord.ui.View:

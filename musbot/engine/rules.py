@@ -47,6 +47,20 @@ class Rules:
             variants["puntos"] = 50
         return cls(jugadores=jugadores, **variants)  # type: ignore[arg-type]
 
+    def team(self, seat: int) -> int:
+        """Pairs (and trios) alternate seats (§1, §8): seats 0, 2, 4 against 1, 3, 5."""
+        return seat % 2
+
+    def team_seats(self, team: int) -> tuple[int, ...]:
+        return tuple(range(team, self.jugadores, 2))
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The seat's partners (none in the individual variant)."""
+        return tuple(s for s in self.team_seats(seat % 2) if s != seat)
+
+    def opponents(self, seat: int) -> tuple[int, ...]:
+        return self.team_seats(1 - seat % 2)
+
     def with_(self, **changes: Any) -> Rules:
         return replace(self, **changes)
 

@@ -1,20 +1,23 @@
 """Señas, the partner signals of RULES.md §7: which exist, which a hand shows, how they are named.
 
-Pure like the rest of the engine: the table layer decides who receives a seña and the i18n catalogs
-word it. A seña may only be sent if the sender's hand shows it (§7: false señas are forbidden), so
-:func:`senas_posibles` is the single authority on what a hand allows.
+Pure like the rest of the engine, and the one authority on them: when señas may be sent
+(:func:`senas_open`), which a hand truthfully shows (:func:`senas_posibles`: §7 forbids false
+señas), whether a given one may be sent now (:func:`check_sena`), and who sees it, the partners
+and maybe one opponent by the cazada draw (:class:`SenaLog`). The table, the bench's arena and the
+bots all go through these; the i18n catalogs word them.
 """
 
 from __future__ import annotations
 
 import enum
 import functools
+import random
 import unicodedata
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import Card
-from .errors import MalformedCommand
+from .errors import IllegalAction, MalformedCommand
 from .evaluation import AS, REY, HandInfo, tables
 from .rules import Rules
 
@@ -65,7 +68,7 @@ CATALOG: dict[Sena, SenaInfo] = {
 }
 
 
-def _shows(sena: Sena, info: HandInfo) -> bool:
+def shows(sena: Sena, info: HandInfo) -> bool:
     """§7's 'the hand must have' column, for one evaluated hand."""
     reyes = info.classes.count(REY)
     ases = info.classes.count(AS)
@@ -110,7 +113,89 @@ def _posibles(reyes: int, real: bool, index: int) -> tuple[Sena, ...]:
     """Per evaluated hand (a few hundred per variant): every new hand's private text lists
     them, four hands a deal at every table."""
     info = tables(reyes, real).infos[index]
-    return tuple(s for s in Sena if (s is not Sena.REAL or real) and _shows(s, info))
+    return tuple(s for s in Sena if (s is not Sena.REAL or real) and shows(s, info))
+
+
+def senas_open(rules: Rules, corrido: bool) -> bool:
+    """§7: señas are a variant, and never allowed during a mus corrido hand."""
+    return rules.senas and not corrido
+
+
+def check_sena(rules: Rules, *, corrido: bool, finished: bool, cards: Sequence[Card],
+               sena: Sena, sent: Sequence[Sena] | set[Sena] = ()) -> None:
+    """Raises :class:`IllegalAction` unless the seat holding ``cards`` may send ``sena`` now:
+    the variant, not a corrido hand, a hand in play with four cards (not half-way through a
+    discard), a seña the cards show (§7), and not one already sent on these cards."""
+    if not rules.senas:
+        raise IllegalAction("senas_off")
+    if corrido:
+        raise IllegalAction("senas_corrido")
+    if finished or len(cards) != 4:
+        raise IllegalAction("sena_no_hand")
+    if sena not in senas_posibles(cards, rules):
+        raise IllegalAction("sena_not_shown", sena=sena.nombre)
+    if sena in sent:
+        raise IllegalAction("sena_repeated")
+
+
+class SenaSeen(NamedTuple):
+    """A seña that reached a seat: from a partner, or caught from an opponent (§7)."""
+
+    seat: int
+    """Who sent it."""
+    sena: Sena
+    partner: bool
+    """False: an opponent caught it (seña cazada); the sender was not told."""
+
+
+class SenaLog:
+    """The señas sent on the current cards of a hand, and who saw each: new cards, a new log.
+    Saved with a table (:meth:`to_json`), so that a restored table refuses the same repeats and
+    its bots remember what they saw."""
+
+    __slots__ = ("received", "sent")
+
+    def __init__(self) -> None:
+        self.sent: dict[int, set[Sena]] = {}
+        self.received: dict[int, list[SenaSeen]] = {}
+
+    def send(self, rules: Rules, sender: int, sena: Sena,
+             rng: random.Random) -> list[tuple[int, bool]]:
+        """Records an allowed seña (see :func:`check_sena`) and returns who sees it, as
+        (seat, caught): the partners, then the opponent who caught it if the cazada draw says
+        so. Both draws are always made, so a seeded table is reproducible whatever the chance."""
+        self.sent.setdefault(sender, set()).add(sena)
+        seen = [(partner, False) for partner in rules.partners(sender)]
+        caught = rng.random() < rules.sena_cazada
+        spotter = rng.choice(rules.opponents(sender))
+        if caught:
+            seen.append((spotter, True))
+        for seat, by_chance in seen:
+            self.received.setdefault(seat, []).append(SenaSeen(sender, sena, not by_chance))
+        return seen
+
+    def sent_by(self, seat: int) -> set[Sena]:
+        return self.sent.get(seat, set())
+
+    def seen_by(self, seat: int) -> list[SenaSeen]:
+        return self.received.get(seat, [])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sent": [[seat, sorted(s.value for s in sent)] for seat, sent in self.sent.items()],
+            "received": [[seat, [[got.seat, got.sena.value, not got.partner] for got in seen]]
+                         for seat, seen in self.received.items()],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SenaLog:
+        log = cls()
+        for seat, sent in data["sent"]:
+            log.sent[int(seat)] = {Sena(v) for v in sent}
+        for seat, seen in data["received"]:
+            log.received[int(seat)] = [SenaSeen(int(s), Sena(v), not bool(caught))
+                                       for s, v, caught in seen]
+        return log
 
 
 def _normal(text: str) -> str:

@@ -349,3 +349,44 @@ SERVER = {
     ),
     "invite_bad_client_id": "«{client_id}» is not an application id (digits only).",
 }
+
+# --- Discord as it really behaves: pages, one error path, restored tables ---------------------
+
+ERRORS.update({
+    "only_opener": (
+        "Only whoever opened the table, or someone who manages the channel, may close it."
+    ),
+    "channel_not_allowed": "In this server tables are opened in: {channels}.",
+    "bad_rules": "Those rules do not work: {error}",
+    "table_restoring": "Your table is being restored after the bot restarted: try again in a "
+                       "few seconds.",
+})
+
+TABLE.update({
+    "closed_gone": (
+        "Your mus table is closed: its channel no longer exists (or the bot is no longer in that "
+        "server). The match does not count."
+    ),
+})
+
+DISCORD.update({
+    "hand_title": "🃏 Hand {number}",
+    "table_opened": "Table open: its message is in the channel.",
+    "table_shown": "The table is at the bottom of the channel again.",
+    "which_table": "(table in #{channel} on {guild})",
+    "slow_down": "Too fast: wait {seconds} s.",
+    "bad_range": "«{value}» will not do: it must be between {low} and {high}.",
+    "missing_argument": "«{name}» is missing.",
+    "bad_argument": "One of the options is not understood: check the command's values.",
+    "command_stale": "That command no longer exists: Discord will update the list in a few "
+                     "minutes.",
+    "bot_forbidden": (
+        "I am not allowed to do that here: ask whoever manages the server to let me view the "
+        "channel, send messages and embed links."
+    ),
+    "unexpected": "Something failed on our side; nothing of the match was lost. Try again.",
+})
+
+SERVER.update({
+    "need_permission": "You are not allowed to do this here.",
+})

@@ -349,3 +349,47 @@ SERVER = {
     ),
     "invite_bad_client_id": "«{client_id}» no es un id de aplicación (son solo cifras).",
 }
+
+# --- Discord as it really behaves: pages, one error path, restored tables ---------------------
+
+ERRORS.update({
+    "only_opener": "Solo quien abrió la mesa o quien gestiona el canal puede cerrarla.",
+    "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
+    "bad_rules": "Esas reglas no valen: {error}",
+    "table_restoring": (
+        "Tu mesa se está restaurando tras un reinicio del bot: repite en unos segundos."
+    ),
+})
+
+TABLE.update({
+    "closed_gone": (
+        "Se cierra tu mesa de mus: su canal ya no existe (o el bot ya no está en ese servidor). "
+        "La partida no cuenta."
+    ),
+})
+
+DISCORD.update({
+    "hand_title": "🃏 Mano {number}",
+    "table_opened": "Mesa abierta: su mensaje está en el canal.",
+    "table_shown": "La mesa está otra vez al final del canal.",
+    "which_table": "(mesa de #{channel} en {guild})",
+    "slow_down": "Demasiado deprisa: espera {seconds} s.",
+    "bad_range": "«{value}» no vale: tiene que estar entre {low} y {high}.",
+    "missing_argument": "Falta «{name}».",
+    "bad_argument": "No entiendo una de las opciones: revisa los valores de la orden.",
+    "command_stale": (
+        "Esa orden ya no existe: Discord actualizará la lista de órdenes en unos minutos."
+    ),
+    "bot_forbidden": (
+        "No tengo permiso para hacer eso aquí: pide a quien gestiona el servidor que me deje "
+        "ver el canal, enviar mensajes e insertar enlaces."
+    ),
+    "unexpected": (
+        "Algo ha fallado por nuestra parte; no se ha perdido nada de la partida. "
+        "Inténtalo de nuevo."
+    ),
+})
+
+SERVER.update({
+    "need_permission": "No tienes permiso para hacer esto aquí.",
+})

@@ -454,8 +454,7 @@ class Database(Connection):
         raw.executemany(
             "INSERT INTO match_seats (match_id, seat, team, kind, player_id, bot)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            [(match_id, s.seat, s.team, "player" if s.player_id is not None else "bot",
-              s.player_id, s.bot) for s in ordered])
+            [(match_id, s.seat, s.team, s.kind, s.player_id, s.bot) for s in ordered])
         return match_id
 
     @staticmethod

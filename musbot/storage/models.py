@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from musbot.engine.rules import Rules
+from musbot.table.turns import DEFAULT_TURN_SECONDS
 
 SeatKind = Literal["player", "bot", "anonymous"]
 
@@ -22,11 +23,16 @@ class SeatRecord:
     """Display name at the time, used to keep the players table current."""
     bot: str | None = None
     """Bot marker (e.g. ``"ai:basic"``) when the seat is played by the bot."""
+    anonymous: bool = False
+    """A person who asked to be forgotten before the match was stored: no id, no name."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.seat <= 5:
             raise ValueError(f"seat must be 0-5, not {self.seat}")
-        if (self.player_id is None) == (self.bot is None):
+        if self.anonymous:
+            if self.player_id is not None or self.bot is not None or self.name is not None:
+                raise ValueError("an anonymous seat has no player_id, name or bot marker")
+        elif (self.player_id is None) == (self.bot is None):
             raise ValueError("a seat has either a player_id or a bot marker")
 
     @classmethod
@@ -36,6 +42,17 @@ class SeatRecord:
     @classmethod
     def robot(cls, seat: int, marker: str = "bot") -> SeatRecord:
         return cls(seat, bot=marker)
+
+    @classmethod
+    def forgotten(cls, seat: int) -> SeatRecord:
+        return cls(seat, anonymous=True)
+
+    @property
+    def kind(self) -> str:
+        """``match_seats.kind``."""
+        if self.anonymous:
+            return "anonymous"
+        return "player" if self.player_id is not None else "bot"
 
     @property
     def team(self) -> int:
@@ -48,7 +65,7 @@ class ServerSettings:
 
     rules: Rules = field(default_factory=Rules)
     """Default variants for new tables in this server."""
-    turn_timer: int = 120
+    turn_timer: int = int(DEFAULT_TURN_SECONDS)
     """Seconds a player has to act; 0 turns the timer off."""
     language: str = "es"
     allowed_channels: frozenset[int] = frozenset()

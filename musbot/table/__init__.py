@@ -3,18 +3,14 @@
 
 from .clock import Clock, ManualClock, RealClock, settle
 from .manager import TableManager
-from .table import (
-    DEFAULT_TURN_SECONDS,
-    MAX_EXPIRIES,
-    REMINDER_SECONDS,
-    Seat,
-    Table,
-    TableError,
-)
+from .page import Page
+from .seating import Seat, TableError
+from .table import MAX_EXPIRIES, Table
 from .transport import DmClosed, Transport
+from .turns import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, REMINDER_SECONDS
 
 __all__ = [
-    "DEFAULT_TURN_SECONDS", "MAX_EXPIRIES", "REMINDER_SECONDS", "Clock", "DmClosed",
-    "ManualClock", "RealClock", "Seat", "Table", "TableError", "TableManager", "Transport",
-    "settle",
+    "DEFAULT_TURN_SECONDS", "MAX_EXPIRIES", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS",
+    "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "Page", "RealClock", "Seat", "Table",
+    "TableError", "TableManager", "Transport", "settle",
 ]

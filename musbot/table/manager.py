@@ -8,7 +8,8 @@ from typing import Any
 from musbot.engine import Rules
 
 from .clock import Clock
-from .table import ChangeHook, Table, TableError
+from .seating import TableError
+from .table import ChangeHook, Table
 from .transport import Transport
 
 
@@ -53,17 +54,23 @@ class TableManager:
             raise TableError("table_exists")
         self._tables[table.channel_id] = table
 
-    def get_or_open(self, channel_id: int, rules: Rules | None = None,
-                    **overrides: Any) -> Table:
-        return self._tables.get(channel_id) or self.open(channel_id, rules, **overrides)
+    def tables_of(self, user_id: int) -> list[Table]:
+        """The open tables where the user sits, in the order they were opened."""
+        return [t for t in self._tables.values()
+                if t.state != "closed" and t.seat_of(user_id) is not None]
 
-    def table_of(self, user_id: int) -> Table | None:
-        """The table where the user sits (for commands sent by DM, like señas). With several,
-        the first opened."""
-        for table in self._tables.values():
-            if table.seat_of(user_id) is not None:
-                return table
-        return None
+    def table_for(self, user_id: int) -> tuple[Table | None, bool]:
+        """Where a command sent by DM (``descarto``, ``seña``, ``cartas``) goes, for someone who
+        may sit at several tables (a finished one still open, say): the table waiting for them
+        (their turn), else one with a match in play, else the last opened. The second value
+        says whether another table could have been meant, so the answer can name this one."""
+        seated = self.tables_of(user_id)
+        if not seated:
+            return None, False
+        playing = [t for t in seated if t.state == "playing"]
+        waiting = [t for t in playing if t.awaits(user_id)]
+        chosen = waiting[0] if waiting else playing[0] if playing else seated[-1]
+        return chosen, len(playing) > 1 or (not playing and len(seated) > 1)
 
     async def close(self, channel_id: int) -> None:
         table = self._tables.get(channel_id)
@@ -79,7 +86,8 @@ class TableManager:
             await self.close(channel_id)
 
     def suspend_all(self) -> None:
-        """Clean shutdown before a restart: stop every timer, keep every table as saved."""
+        """Clean shutdown before a restart: stop every timer and bot, keep every table as
+        saved."""
         for table in self._tables.values():
             table.suspend()
 

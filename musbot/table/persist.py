@@ -13,23 +13,20 @@ table's journal instead (``Database.append_to_journal``: a few dozen bytes, not 
 and a restore replays the journal on the saved state, as the engine replays a hand's actions on
 its deal. A new deal, a finished hand, a seña, anything else changed: the whole state again.
 
-For the Discord side, from ``setup_hook`` and then ``on_ready``::
+On Discord the tables are restored in ``setup_hook`` without resuming them, and each resumes
+once its channel can be reached (see ``musbot.bot``)::
 
-    self.persister = await start_persistence(self.db, self.tables, announce=False)
-    await self.persister.announce_restored()   # on_ready: channels are reachable now
+    self.persister = await start_persistence(self.db, self.tables, resume=False)
+    ...
+    await table.resume()   # the channel is known: «mesa restaurada», and the bots play on
 """
 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from musbot.ai import DEFAULT_LEVEL, LEVELS, make_player
-from musbot.engine import Match, Rules
-from musbot.engine.cards import Card
-from musbot.engine.senas import Sena
 from musbot.storage import (
     CorruptDatabase,
     Database,
@@ -43,173 +40,15 @@ from musbot.storage import (
 
 from . import render
 from .manager import TableManager
-from .table import Seat, Table, _HandSenas
-from .transport import Transport
+from .state import SeededShuffler, StateError, seeded
+from .table import Table
 
 log = logging.getLogger(__name__)
 
-STATE_VERSION = 1
-"""Version of :func:`table_state`'s format; a newer one is left in the database untouched."""
+__all__ = ["SeededShuffler", "StateError", "TablePersister", "start_persistence"]
 
 _TRANSIENT = (DatabaseLocked, DatabaseClosed, CorruptDatabase, OSError)
 """Failures worth retrying later: the records stay in the outbox."""
-
-
-class SeededShuffler:
-    """A reproducible shuffler whose position is saved with the table, so a restored table deals
-    the decks the uninterrupted one would have: tests and ``--seed`` demos, never real tables
-    (those use the engine's ``secure_shuffle``, and nothing about it is saved)."""
-
-    def __init__(self, seed: int | str, draws: int = 0) -> None:
-        self.seed = seed
-        self.draws = draws
-        """How many decks it has shuffled: deck ``n`` depends only on the seed and ``n``."""
-
-    def __call__(self, cards: Sequence[Card]) -> list[Card]:
-        rng = random.Random(f"{self.seed}/{self.draws}")
-        self.draws += 1
-        return rng.sample(list(cards), len(cards))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "draws": self.draws}
-
-
-class StateError(ValueError):
-    """A saved table state this musbot cannot restore (newer format, damaged document)."""
-
-
-# --- the state document ----------------------------------------------------------------------
-
-
-def table_state(table: Table) -> dict[str, Any]:
-    """Everything needed to put the table back exactly as it is: JSON-able, private (cards)."""
-    senas = table._senas
-    shuffler = table.shuffler
-    return {
-        "version": STATE_VERSION,
-        "channel_id": table.channel_id,
-        "guild_id": table.guild_id,
-        "opener_id": table.opener_id,
-        "league_id": table.league_id,
-        "rules": table.rules.to_dict(),
-        "state": table.state,
-        "seats": [None if s is None else _seat_state(s) for s in table.seats],
-        "first_mano": table.first_mano,
-        "lang": table.lang,
-        "turn_seconds": table.turn_seconds,
-        "bot_level": table.bot_level,
-        "bots_alone": table.bots_alone,
-        "turn": table._turn,
-        "senas": {
-            "sent": [[seat, sorted(s.value for s in sent)] for seat, sent in senas.sent.items()],
-            "received": [[seat, [[sender, sena.value, caught] for sender, sena, caught in got]]
-                         for seat, got in senas.received.items()],
-        },
-        "rng": _rng_state(table),
-        "shuffler": shuffler.to_dict() if isinstance(shuffler, SeededShuffler) else None,
-        "match": None if table.match is None else table.match.snapshot(),
-        "match_info": table.match_info,
-        "outbox": table.outbox,
-    }
-
-
-def _rng_state(table: Table) -> list[Any] | None:
-    """The table's random state, only where a restored table must go on exactly as before: a
-    seeded one (tests, ``--seed`` demos). A real table deals with ``secure_shuffle``, which is
-    not saved either, so its bots and caught señas may as well start from fresh randomness, and
-    the 625 numbers of the generator (7 KB, three quarters of the state) are not rewritten
-    after every action."""
-    if not isinstance(table.shuffler, SeededShuffler):
-        return None
-    version, internal, gauss = table.rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _seat_state(seat: Seat) -> dict[str, Any]:
-    return {"name": seat.name, "user_id": seat.user_id, "level": seat.level, "away": seat.away,
-            "expiries": seat.expiries, "dm_warned": seat.dm_warned}
-
-
-def table_from_state(state: dict[str, Any], transport: Transport, *,
-                     journal: Sequence[Any] = (), **options: Any) -> Table:
-    """The table :func:`table_state` saved, with the moves of its ``journal`` (see
-    :meth:`TablePersister.save`) played again. ``options`` are the manager's (clock,
-    bot_delay, hooks); the saved settings win over them. Raises :class:`StateError`."""
-    if state.get("version") != STATE_VERSION:
-        raise StateError(f"unknown table state version {state.get('version')!r}")
-    try:
-        return _build(_with_journal(state, journal), transport, options)
-    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
-        raise StateError(f"damaged table state: {exc!r}") from exc
-
-
-def _journaled(table: Table) -> bool:
-    """Whether a move may go to the journal: not at a seeded table, whose random generator is
-    saved with its state (see :func:`_rng_state`) and moves on with every bot's decision."""
-    return not isinstance(table.shuffler, SeededShuffler)
-
-
-def _with_journal(state: dict[str, Any], journal: Sequence[Any]) -> dict[str, Any]:
-    """The state with the journal's moves added to its hand's actions (the engine replays
-    them, checking each) and to the table's turn count; the saved document is not changed."""
-    if not journal:
-        return state
-    if state["state"] != "playing" or state["match"] is None:
-        raise ValueError("a journal without a match in play")
-    match = state["match"]
-    hand = {**match["hand"], "actions": [*match["hand"]["actions"], *journal]}
-    return {**state, "match": {**match, "hand": hand}, "turn": int(state["turn"]) + len(journal)}
-
-
-def _build(state: dict[str, Any], transport: Transport, options: dict[str, Any]) -> Table:
-    options.pop("rng", None)
-    rng = random.Random()
-    if state["rng"] is not None:
-        version, internal, gauss = state["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-    if state.get("shuffler") is not None:
-        options["shuffler"] = SeededShuffler(state["shuffler"]["seed"],
-                                             state["shuffler"]["draws"])
-    for key in ("first_mano", "lang", "turn_seconds", "bot_level", "bots_alone", "guild_id",
-                "league_id"):
-        options[key] = state[key]
-    options["opener_id"] = state.get("opener_id")
-    if options["bot_level"] not in LEVELS:
-        options["bot_level"] = DEFAULT_LEVEL
-    table = Table(int(state["channel_id"]), transport, rules=Rules.from_dict(state["rules"]),
-                  rng=rng, **options)
-    table.seats = [None if s is None else _seat(s, table.bot_level) for s in state["seats"]]
-    if len(table.seats) != table.players:
-        raise ValueError("seats do not match the rules")
-    if state["match"] is not None:
-        table.match = Match.restore(state["match"], shuffler=table.shuffler)
-    table.state = state["state"]
-    if table.state not in ("waiting", "playing", "finished", "closed") or \
-            (table.state == "playing" and table.match is None):
-        raise ValueError(f"bad table state {table.state!r}")
-    table._turn = int(state["turn"])
-    senas = _HandSenas()
-    for seat, sent in state["senas"]["sent"]:
-        senas.sent[int(seat)] = {Sena(v) for v in sent}
-    for seat, got in state["senas"]["received"]:
-        senas.received[int(seat)] = [(int(s), Sena(v), bool(c)) for s, v, c in got]
-    table._senas = senas
-    table.match_info = state["match_info"]
-    table.outbox = list(state["outbox"])
-    return table
-
-
-def _seat(data: dict[str, Any], default_level: str) -> Seat:
-    level = data.get("level")
-    seat = Seat(name=str(data["name"]), user_id=data["user_id"], away=bool(data["away"]),
-                expiries=int(data["expiries"]), dm_warned=bool(data["dm_warned"]), level=level)
-    if seat.user_id is None:
-        seat.level = level if level in LEVELS else default_level
-        seat.bot = make_player(seat.level)
-    return seat
-
-
-# --- the service -----------------------------------------------------------------------------
 
 
 class TablePersister:
@@ -219,7 +58,6 @@ class TablePersister:
         self.db = db
         self.manager = manager
         self._match_ids: dict[str, int] = {}
-        self._unannounced: list[Table] = []
         self.journaled = 0
         """Saves that were journal entries, and saves of a whole state (``musbot bench``)."""
         self.saved_whole = 0
@@ -233,7 +71,7 @@ class TablePersister:
         one transaction, then the records. A closed table's row is deleted once its records are
         stored."""
         moves = table.take_moves()
-        if moves and table.state == "playing" and not table.outbox and _journaled(table):
+        if moves and table.state == "playing" and not table.outbox and not seeded(table):
             entries = [[seat, *action.to_json()] for seat, action in moves]
             if await self.db.append_to_journal(table.channel_id, entries):
                 self.journaled += 1
@@ -243,40 +81,40 @@ class TablePersister:
             if not table.outbox:
                 await self.db.delete_table(table.channel_id)
                 return
-        await self.db.save_table(table.channel_id, table.guild_id, table_state(table))
-        self.saved_whole += 1
+        await self._save_whole(table)
         if table.outbox:
             table.outbox = await self._store(table.outbox, table)
             table.mark_changed()  # the emptier outbox goes with the next save
 
-    async def restore_all(self, *, announce: bool = True) -> list[Table]:
-        """Every saved table, back in the manager where it was, timers restarted and (with
-        ``announce``) «mesa restaurada» said in its channel. A state that cannot be restored
-        stays in the database (logged), so a newer musbot can still take it."""
+    async def _save_whole(self, table: Table) -> None:
+        await self.db.save_table(table.channel_id, table.guild_id, table.to_state())
+        self.saved_whole += 1
+
+    async def restore_all(self, *, resume: bool = True,
+                          shards: tuple[int, Sequence[int]] | None = None) -> list[Table]:
+        """Every saved table (of these shards), back in the manager where it was. With
+        ``resume`` each says «mesa restaurada» and plays on at once; without, the caller resumes
+        each when its channel can be reached (Discord, once the gateway has delivered it). A
+        state that cannot be restored stays in the database (logged), so a newer musbot can
+        still take it."""
         restored = []
-        for saved in await self.db.load_tables():
+        saved_tables = await (self.db.load_tables() if shards is None
+                              else self.db.load_tables(shards=shards))
+        for saved in saved_tables:
             table = await self._restore(saved)
             if table is not None:
                 restored.append(table)
-        for table in restored:
-            await table.resume(announce=announce)
-        self._unannounced = [] if announce else restored
+        if resume:
+            for table in restored:
+                await table.resume()
         return restored
-
-    async def announce_restored(self) -> int:
-        """Says «mesa restaurada» at the tables :meth:`restore_all` restored silently, once;
-        returns how many. For Discord: from ``on_ready``, when channels can be reached."""
-        tables, self._unannounced = self._unannounced, []
-        for table in tables:
-            await table.announce_restored()
-        return len(tables)
 
     async def _restore(self, saved: LiveTable) -> Table | None:
         if self.manager.get(saved.channel_id) is not None:
             return None
         try:
-            table = table_from_state(saved.state, self.manager.transport,
-                                     journal=saved.journal, **self.manager.table_options())
+            table = Table.from_state(saved.state, self.manager.transport, journal=saved.journal,
+                                     **self.manager.table_options())
         except StateError:
             log.exception("table %s cannot be restored; its saved state is kept",
                           saved.channel_id)
@@ -287,11 +125,12 @@ class TablePersister:
         self.manager.adopt(table)
         if table.outbox:
             table.outbox = await self._store(table.outbox, table)
+            table.mark_changed()
         return table
 
     async def forget_user(self, user_id: int) -> int:
-        """Scrubs the user's name from every live table (privacy, ``/mus olvidarme``); returns
-        how many tables held it. Their seat is kept, under a neutral name."""
+        """Scrubs the user from every live table (privacy, ``/mus olvidarme``); returns how many
+        tables held them. A seat they still hold is kept, under a neutral name."""
         count = 0
         for table in self.manager:
             seat = table.seat_of(user_id)
@@ -339,7 +178,7 @@ class TablePersister:
                     match_id, int(item["winner"]), final_score=item["summary"],
                     rated=bool(item.get("rated", True)))
                 if changes:
-                    await self._announce_ratings(table, changes)
+                    self._note_ratings(table, changes)
             elif kind == "abandon":
                 await self.db.abandon_match(match_id)
         except MatchFinished:
@@ -348,27 +187,37 @@ class TablePersister:
     async def _match_id(self, info: dict[str, Any], table: Table) -> int:
         key = str(info["key"])
         if key not in self._match_ids:
-            seats = [SeatRecord.human(s["seat"], s["user_id"], s["name"])
-                     if s["user_id"] is not None else SeatRecord.robot(s["seat"], s["bot"])
-                     for s in info["seats"]]
+            seats = [_seat_record(s) for s in info["seats"]]
             self._match_ids[key] = await self.db.start_match(
                 seats, rules=info["rules"], channel_id=table.channel_id,
                 guild_id=table.guild_id, league_id=info["league_id"], key=key)
         return self._match_ids[key]
 
-    async def _announce_ratings(self, table: Table, changes: Sequence[Any]) -> None:
+    @staticmethod
+    def _note_ratings(table: Table, changes: Sequence[Any]) -> None:
+        """The league's new ratings, on the table's page (saved with the table's next save;
+        the lock is held here, inside the table's own save)."""
         names = {s.user_id: s.name for s in table.seats if s is not None}
         parts = [render.t("rating_change", table.lang, name=names.get(c.user_id, "?"),
                           before=c.before, after=c.after, delta=c.delta) for c in changes]
-        await table._public(render.t("ratings", table.lang, list=", ".join(parts)))
+        table.page.note(render.t("ratings", table.lang, list=", ".join(parts)))
+        table.mark_changed()
+        table.transport.changed(table)
+
+
+def _seat_record(seat: dict[str, Any]) -> SeatRecord:
+    if seat.get("forgotten"):
+        return SeatRecord.forgotten(seat["seat"])
+    if seat["user_id"] is not None:
+        return SeatRecord.human(seat["seat"], seat["user_id"], seat["name"])
+    return SeatRecord.robot(seat["seat"], seat["bot"])
 
 
 async def start_persistence(db: Database, manager: TableManager, *,
-                            announce: bool = True) -> TablePersister:
-    """The one call for start-up: saves every table from now on and restores the saved ones.
-    On Discord call it from ``setup_hook`` with ``announce=False`` (channels cannot be reached
-    before the gateway is ready), then ``await persister.announce_restored()`` in ``on_ready``."""
+                            resume: bool = True) -> TablePersister:
+    """The one call for start-up: saves every table from now on and restores the saved ones
+    (see :meth:`TablePersister.restore_all` for ``resume``)."""
     persister = TablePersister(db, manager)
     persister.attach()
-    await persister.restore_all(announce=announce)
+    await persister.restore_all(resume=resume)
     return persister

@@ -245,12 +245,19 @@ def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], r
     if view is None:
         lines.append(t("status_waiting", lang))
         return "\n".join(lines)
+    lines += status_lines(view, names, lang)
+    return "\n".join(lines)
+
+
+def status_lines(view: SeatView, names: Names, lang: str = "es") -> list[str]:
+    """What changes in a match: score, games, mano, the lance and its bet, whose turn. From a
+    card-free copy of the view (:func:`public_view`)."""
     v = public_view(view)
-    lines.append(score_text(v.scores, v.target, lang))
-    lines.append(t("status_games", lang, a=v.games[0], b=v.games[1], c=v.vacas[0], d=v.vacas[1]))
+    lines = [score_text(v.scores, v.target, lang),
+             t("status_games", lang, a=v.games[0], b=v.games[1], c=v.vacas[0], d=v.vacas[1])]
     if v.match_winner is not None:
         lines.append(t("status_finished", lang))
-        return "\n".join(lines)
+        return lines
     lines.append(t("status_mano", lang, name=name_of(v.mano, names, lang)))
     if v.phase == "mus":
         lines.append(t("status_mus", lang))
@@ -264,7 +271,20 @@ def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], r
             lines.append(t("status_bet", lang, bet=v.bet, name=name_of(v.bettor, names, lang)))
     if v.to_act is not None:
         lines.append(t("status_turn", lang, name=name_of(v.to_act, names, lang)))
-    return "\n".join(lines)
+    return lines
+
+
+def seats_text(names: Names, notes: Mapping[int, str], players: int, lang: str = "es") -> str:
+    """«Pareja 1: Ana, Bot 3 · Pareja 2: Bot 2 (bot), …»: the seats on one line."""
+    pairs = []
+    for team in (0, 1):
+        members = []
+        for seat in range(team, players, 2):
+            who = names.get(seat)
+            members.append(f"{who} {notes.get(seat, '')}".strip() if who
+                           else t("status_free", lang))
+        pairs.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ": " + ", ".join(members))
+    return " · ".join(pairs)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1,9 +1,13 @@
-"""One live table in one channel: seats, a match, bots, señas, the turn timer, and a transport.
+"""One live table in one channel: seats, a match, bots, señas, the turn clock, and a transport.
 
 The engine decides everything about the game; this layer decides who sits where, who may speak,
 what each person is told, and when time runs out. All changes go through one ``asyncio.Lock`` per
 table, so two commands that race (two players, or a player and the timer) are applied one after
-the other against the state the first one left.
+the other against the state the first one left. Nothing waits for the outside world with the lock
+held: what the table says goes to its transport, which shows it when it can.
+
+Every change is saved (``on_change``) before anyone is told of it, so after a crash nobody has
+seen a move that the restored table lacks. The public record is the table's :class:`Page`.
 """
 
 from __future__ import annotations
@@ -11,13 +15,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import unicodedata
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
-from musbot.ai import DEFAULT_LEVEL, LEVELS, Player, SenaSeen, make_player
+from musbot.ai import DEFAULT_LEVEL, LEVELS
 from musbot.ai.base import hand_over
 from musbot.engine import (
     Action,
@@ -25,70 +27,32 @@ from musbot.engine import (
     Match,
     MusError,
     Rules,
-    SeatView,
     Shuffler,
     secure_shuffle,
 )
 from musbot.engine import events as ev
-from musbot.engine.senas import Sena, parse_sena, senas_posibles
+from musbot.engine.senas import Sena, SenaLog, check_sena, parse_sena, senas_open
 
 from . import render
-from .clock import Alarm, Clock, RealClock
-from .transport import DmClosed, Transport
+from .clock import Clock, RealClock
+from .notify import Notifier
+from .page import Page
+from .seating import Seat, Seating, TableError
+from .transport import Transport
+from .turns import DEFAULT_TURN_SECONDS, REMINDER_SECONDS, TurnClock, check_turn_seconds
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TURN_SECONDS = 60.0
-MIN_TURN_SECONDS = 15.0
-MAX_TURN_SECONDS = 600.0
-REMINDER_SECONDS = 15.0
-"""The reminder comes when this much time is left."""
 MAX_EXPIRIES = 3
 """Expiries in a row before a bot takes the seat over until «vuelvo»."""
-COME_BACK_WORDS = frozenset({"vuelvo", "ya vuelvo", "estoy aqui", "i'm back", "back"})
 _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
-_NEW_CARDS = (ev.HandStarted, ev.CardsReplaced)
-"""Events after which every seat holds new cards (its DM, its señas)."""
 
 State = Literal["waiting", "playing", "finished", "closed"]
 ChangeHook = Callable[["Table"], Awaitable[None]]
 """Called under the table's lock after every applied change (persistence, see ``persist.py``)."""
 
-
-class TableError(MusError):
-    """A table command that cannot be done now (seat taken, match not started, …)."""
-
-
-@dataclass
-class Seat:
-    """Who sits in a seat. ``user_id`` None is a bot's seat; a person may be ``away`` while a bot
-    plays for them."""
-
-    name: str
-    user_id: int | None = None
-    bot: Player | None = None
-    away: bool = False
-    expiries: int = 0
-    dm_warned: bool = False
-    level: str | None = None
-    """The bot level of a bot's seat, kept so a restored table seats the same bot."""
-
-    @property
-    def human(self) -> bool:
-        return self.user_id is not None
-
-    @property
-    def bot_plays(self) -> bool:
-        return not self.human or self.away
-
-
-@dataclass
-class _HandSenas:
-    """Señas of the current cards: sent (to refuse repeats) and received, per seat."""
-
-    sent: dict[int, set[Sena]] = field(default_factory=dict)
-    received: dict[int, list[tuple[int, Sena, bool]]] = field(default_factory=dict)
+__all__ = ["MAX_EXPIRIES", "ChangeHook", "Seat", "State", "Table", "TableError"]
 
 
 class Table:
@@ -116,7 +80,7 @@ class Table:
         on_change: ChangeHook | None = None,
     ) -> None:
         if turn_seconds is not None:
-            _check_turn_seconds(turn_seconds)
+            check_turn_seconds(turn_seconds)
         self.channel_id = channel_id
         self.transport = transport
         self.rules = rules or Rules()
@@ -126,9 +90,12 @@ class Table:
         self.first_mano = first_mano
         self.turn_seconds = turn_seconds
         """None: no turn timer (the terminal)."""
+        if bot_level not in LEVELS:
+            raise TableError("unknown_level", level=bot_level)
         self.bot_level = bot_level
         self.bot_delay = bot_delay
-        """Seconds a bot «thinks» before speaking, so people can follow; 0 in tests."""
+        """Seconds a bot «thinks» before speaking, so people can follow; 0: bots answer at once
+        (tests, the terminal), within the move that handed them the turn."""
         self.lang = lang
         self.bots_alone = bots_alone
         """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
@@ -137,7 +104,7 @@ class Table:
         """Who opened the table: may close it without Manage Channels."""
         self.league_id = league_id
         """The league this table's matches count for (None: a friendly table)."""
-        self.seats: list[Seat | None] = [None] * self.rules.jugadores
+        self.seating = Seating(self.rules.jugadores)
         self.match: Match | None = None
         self.state: State = "waiting"
         self.on_change = on_change
@@ -148,24 +115,25 @@ class Table:
         self.outbox: list[dict[str, Any]] = []
         """Match records (start, finished hands, result) not yet stored; saved with the table's
         state, so a crash between saving and storing loses none of them."""
+        self.senas = SenaLog()
+        """The señas on the current cards (§7)."""
+        self.page = Page(1)
+        """The public record of the hand in play (or of the lobby)."""
+        self.previous: Page | None = None
+        """The page before, finished: kept (and saved) until the next one finishes, so a
+        transport that had not shown its end yet (a restart in between) still can."""
+        self.notify = Notifier(self)
         self._on_close = on_close
         self._lock = asyncio.Lock()
-        self._timer: asyncio.Task[None] | None = None
-        """A timer's reminder or expiry while it runs (it takes the lock like a command)."""
-        self._alarm: Alarm | None = None
-        """The table's one scheduled alarm, due at ``_alarm_at`` (see :meth:`_set_alarm`)."""
-        self._alarm_at = 0.0
-        self._due: tuple[float, Callable[[], Awaitable[None]]] | None = None
-        """When the turn timer's next step (reminder or expiry) is due, and that step."""
+        self.turns = TurnClock(self.clock, self._locked, self._remind, self._time_up,
+                               label=channel_id)
         self._turn = 0
-        """Bumped on every applied action: a timer only fires for the turn it was armed for."""
-        self._senas = _HandSenas()
+        """Bumped on every applied action: a timer or a bot only plays the turn it was for."""
+        self._bot_task: asyncio.Task[None] | None = None
         self._journal: list[tuple[int, Action]] | None = None
         """The moves applied since the last save, while they are the only change: a save may
         append them to the table's journal instead of writing its whole state (see
         :meth:`take_moves`). None: something else changed, the whole state is due."""
-        self._texts: dict[int, tuple[tuple[Any, ...], str]] = {}
-        """Each seat's last private text and what it was rendered from (see ``_private_text``)."""
 
     # --- what anyone may ask ------------------------------------------------------------------
 
@@ -173,34 +141,72 @@ class Table:
     def players(self) -> int:
         return self.rules.jugadores
 
+    @property
+    def seats(self) -> list[Seat | None]:
+        return self.seating.seats
+
+    @property
+    def turn(self) -> int:
+        """How many actions the table has applied: a move's identity for timers and bots."""
+        return self._turn
+
     def names(self) -> dict[int, str]:
-        return {i: s.name for i, s in enumerate(self.seats) if s is not None}
+        return self.seating.names()
 
     def seat_of(self, user_id: int) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s is not None and s.user_id == user_id:
-                return i
-        return None
+        return self.seating.seat_of(user_id)
 
     def humans(self) -> list[int]:
-        return [s.user_id for s in self.seats if s is not None and s.user_id is not None]
+        return self.seating.humans()
 
     def status(self) -> str:
         """The public table status (seats, pairs, score, lance, bet, turn)."""
         view = self.match.view(-1) if self.match is not None else None
-        return render.status_text(view, self.names(), self._notes(), self.rules, self.lang)
+        return render.status_text(view, self.names(), self.notes(), self.rules, self.lang)
+
+    def notes(self) -> dict[int, str]:
+        """«(bot)», «(ausente)» beside the seats' names."""
+        notes = {}
+        for seat, occupant in enumerate(self.seats):
+            if occupant is None:
+                continue
+            if not occupant.human:
+                notes[seat] = render.t("status_bot", self.lang)
+            elif occupant.away:
+                notes[seat] = render.t("status_away", self.lang)
+        return notes
+
+    @property
+    def settled(self) -> bool:
+        """Nothing is about to happen by itself: no bot is about to play. A transport showing
+        the table may wait for this, so the moves of the bots between two people's turns are
+        shown together."""
+        match = self.match
+        if self.state != "playing" or match is None or match.finished:
+            return True
+        seat = match.to_act
+        occupant = self.seats[seat] if seat is not None else None
+        return occupant is None or not occupant.bot_plays
+
+    def awaits(self, user_id: int) -> bool:
+        """Whether the match waits for this person now (their turn)."""
+        match = self.match
+        seat = self.seat_of(user_id)
+        return (self.state == "playing" and match is not None and seat is not None
+                and match.to_act == seat)
 
     def private_text(self, user_id: int) -> str:
         """«Ver mis cartas»: the private text of the user's seat, from that seat's view only."""
         seat = self._require_seat(user_id)
         if self.match is None:
             raise TableError("not_started")
-        return self._private_text(seat)
+        return self.notify.private_text(seat)
 
     def senas_open(self) -> bool:
         """Whether señas may be sent now (§7: the variant, and never in a corrido hand)."""
-        return (self.rules.senas and self.match is not None and not self.match.finished
-                and not self.match.hand.corrido)
+        match = self.match
+        return (match is not None and not match.finished
+                and senas_open(self.rules, match.hand.corrido))
 
     # --- seating ------------------------------------------------------------------------------
 
@@ -211,18 +217,21 @@ class Table:
             already = self.seat_of(user_id)
             if already is not None:
                 raise TableError("already_seated", number=already + 1)
-            seat = self._free_seat(pair, take_bots=True)
+            seat = self.seating.free_seat(pair, take_bots=True)
             old = self.seats[seat]
             self.seats[seat] = Seat(name=name, user_id=user_id)
             if old is not None and self.state == "playing":
-                await self._say("took_bot_seat", name=name, seat=seat + 1)
-                await self._send_hand(seat)
+                self._say("took_bot_seat", name=name, seat=seat + 1)
+                await self._changed()
+                self._show()
+                await self.notify.send_hand(seat)
                 self._arm_timer()
             else:
-                await self._say("joined", name=name, seat=seat + 1,
-                                pair=render.pair_text(seat % 2, self.names(), self.players,
-                                                      self.lang))
-            await self._changed()
+                self._say("joined", name=name, seat=seat + 1,
+                          pair=render.pair_text(self.rules.team(seat), self.names(),
+                                                self.players, self.lang))
+                await self._changed()
+                self._show()
             return seat
 
     async def leave(self, user_id: int) -> None:
@@ -233,19 +242,18 @@ class Table:
             assert person is not None
             if self.state != "playing":
                 self.seats[seat] = None
-                await self._say("left", name=person.name)
+                self._say("left", name=person.name)
                 await self._changed()
+                self._show()
                 return
-            self.seats[seat] = Seat(name=person.name, bot=make_player(self.bot_level),
-                                    level=self.bot_level)
-            self._journal = None
+            self.seats[seat] = Seat.robot(person.name, self.bot_level)
             self._bot_took_over()
-            await self._say("left_bot", name=person.name)
+            self._say("left_bot", name=person.name)
             if not self.humans():
                 await self._close("closed_empty")
                 return
-            await self._advance([])
             await self._changed()
+            await self._advance([])
 
     async def add_bot(self, pair: int | None = None, level: str | None = None) -> int:
         """Sits a bot before the match (empty seats get bots at start anyway)."""
@@ -256,19 +264,12 @@ class Table:
             level = level or self.bot_level
             if level not in LEVELS:
                 raise TableError("unknown_level", level=level)
-            seat = self._free_seat(pair, take_bots=False)
+            seat = self.seating.free_seat(pair, take_bots=False)
             self.seats[seat] = self._bot_seat(seat, level)
-            await self._say("bot_added", level=level, seat=seat + 1)
+            self._say("bot_added", level=level, seat=seat + 1)
             await self._changed()
+            self._show()
             return seat
-
-    async def set_turn_seconds(self, seconds: float) -> None:
-        async with self._lock:
-            _check_turn_seconds(seconds)
-            self.turn_seconds = seconds
-            await self._say("timeout_set", seconds=int(seconds))
-            self._arm_timer()
-            await self._changed()
 
     # --- the match ----------------------------------------------------------------------------
 
@@ -293,6 +294,17 @@ class Table:
             if self.state != "closed":
                 await self._close("closed")
 
+    async def close_unreachable(self) -> None:
+        """The table's channel is gone (deleted, or the bot removed from the server): nobody can
+        read it any more, so each person seated is told by DM, and the match counts nowhere."""
+        async with self._lock:
+            if self.state == "closed":
+                return
+            text = render.t("closed_gone", self.lang)
+            for user_id in self.humans():
+                await self.notify.private(user_id, text)
+            await self._close("closed_gone")
+
     async def act(self, user_id: int, action: Action) -> list[ev.Event]:
         """Applies a seated person's action. Raises the engine's errors (nothing changes then)
         or :class:`TableError`; returns the events it caused, bots' answers excluded."""
@@ -314,15 +326,15 @@ class Table:
     async def handle_text(self, user_id: int, text: str) -> bool:
         """A chat message: True if it was a command for this table (answered, applied or
         refused with a reply), False if it is ordinary chat or from someone not seated."""
-        from musbot.commands import parse  # the grammar; imported late to keep layers loose
+        from musbot.commands import is_come_back, parse  # the grammar: imported late, layers
 
         if self.seat_of(user_id) is None:
             return False
-        if _normal(text) in COME_BACK_WORDS:
+        if is_come_back(text):
             try:
                 await self.come_back(user_id)
             except MusError as error:
-                await self._reply_error(user_id, error)
+                await self.notify.reply_error(user_id, error)
             return True
         async with self._lock:
             seat = self.seat_of(user_id)
@@ -335,7 +347,7 @@ class Table:
                     return False
                 await self._act(user_id, action)
             except MusError as error:
-                await self._reply_error(user_id, error)
+                await self.notify.reply_error(user_id, error)
             return True
 
     async def come_back(self, user_id: int) -> None:
@@ -348,9 +360,10 @@ class Table:
                 raise TableError("not_away")
             person.away = False
             person.expiries = 0
-            await self._say("back", name=person.name)
-            self._arm_timer()
+            self._say("back", name=person.name)
             await self._changed()
+            self._show()
+            self._arm_timer()
 
     async def set_league(self, league_id: int | None) -> None:
         """Makes the table count for a league (or a friendly one again); only before the match,
@@ -362,53 +375,109 @@ class Table:
             self.league_id = league_id
             await self._changed()
 
-    async def scrub_user(self, user_id: int, name: str) -> bool:
-        """«Forget me»: the person's seat and pending records keep their place but no longer
-        their name. Returns whether anything of theirs was here."""
+    async def announce(self, text: str) -> None:
+        """A line of news for the page (league ratings after a match, …)."""
         async with self._lock:
-            found = False
+            self.page.note(text)
+            await self._changed()
+            self._show()
+
+    async def scrub_user(self, user_id: int, name: str) -> bool:
+        """«Forget me»: a seated person keeps the seat under a neutral name; the match records
+        (the one in play and those waiting to be stored) no longer name them, nor, where the
+        person no longer sits, hold their id; the pages say the neutral name. Returns whether
+        anything of theirs was here."""
+        async with self._lock:
+            old_names: set[str] = set()
             seat = self.seat_of(user_id)
             if seat is not None:
                 occupant = self.seats[seat]
                 assert occupant is not None
+                old_names.add(occupant.name)
                 occupant.name = name
-                found = True
+            playing = seat is not None and self.state == "playing"
             infos = [self.match_info, *(item.get("match") for item in self.outbox)]
             for info in infos:
                 for entry in (info or {}).get("seats", []):
-                    if entry.get("user_id") == user_id:
-                        entry["name"] = None
-                        found = True
+                    if entry.get("user_id") != user_id:
+                        continue
+                    if entry.get("name"):
+                        old_names.add(str(entry["name"]))
+                    entry["name"] = None
+                    if not playing:
+                        entry["user_id"] = None
+                        entry["forgotten"] = True
+            found = seat is not None or bool(old_names)
+            for old in sorted(old_names - {name}, key=len, reverse=True):
+                self.page.rename(old, name, self._page_lines)
+                if self.previous is not None:
+                    self.previous.rename(old, name, None)
             if found:
                 await self._changed()
+                self._show()
             return found
 
+    def _page_lines(self, page: Page) -> list[str]:
+        """The page's lines rendered again from its hand's events (see :meth:`Page.rename`)."""
+        match = self.match
+        if match is None or page.hand_number is None:
+            return list(page.lines)
+        return Page.rebuild(page.to_json(), match.hand.events, self._event_lines,
+                            tail=self.page_tail()).lines
+
     async def resume(self, *, announce: bool = True) -> None:
-        """After a restart: restart the turn timer (a full turn: nobody could speak while the
-        bot was down) and, with ``announce``, tell the channel (see :meth:`announce_restored`)."""
+        """After a restart, once the table's channel can be reached: say so, and play on (bots
+        whose turn it is, the turn clock afresh: nobody could speak while the bot was down)."""
         async with self._lock:
             if self.state == "closed":
                 return
             if announce:
-                await self._announce_restored()
+                self._say("restored")
+                await self._changed()
             if self.state == "playing":
                 turn = self._turn
-                await self._advance([])  # bots whose turn it is (an away player) play on
+                await self._advance([])
                 if turn != self._turn:
                     await self._changed()
+            else:
+                self._show()
 
-    async def announce_restored(self) -> None:
-        """«Mesa restaurada», the status, and everyone's private text again: for a transport
-        that could not speak yet when the table was resumed (Discord before its gateway)."""
+    async def private_refused(self, user_id: int) -> None:
+        """A DM to this person could not be delivered (found out after it was queued): tell the
+        channel once a hand, without any card, to use «Ver mis cartas»."""
         async with self._lock:
-            if self.state != "closed":
-                await self._announce_restored()
+            seat = self.seat_of(user_id)
+            if seat is not None and await self.notify.dm_refused(seat):
+                await self._changed()
 
-    async def _announce_restored(self) -> None:
-        await self._say("restored")
-        await self._public(self.status())
-        for seat in range(self.players):
-            await self._update_view(seat)
+    async def remember_refs(self, page_number: int, refs: list[tuple[int, int]]) -> None:
+        """The transport's references to the messages showing a page, saved with the table so
+        that after a restart it edits them rather than show the same moves again."""
+        async with self._lock:
+            for page in (self.page, self.previous):
+                if page is not None and page.number == page_number and page.refs != refs:
+                    page.refs = list(refs)
+                    if self.state != "closed":
+                        await self._changed()
+
+    def to_state(self) -> dict[str, Any]:
+        """The table as a JSON document (private: it holds the cards), see ``state.py``."""
+        from .state import to_state
+
+        return to_state(self)
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], transport: Transport, *,
+                   journal: Sequence[Any] = (), **options: Any) -> Table:
+        """The table :meth:`to_state` saved, with the moves journaled since replayed."""
+        from .state import from_state
+
+        return from_state(state, transport, journal=journal, **options)
+
+    def show(self) -> None:
+        """Has the transport show the table as it is (a new table, a table message asked for
+        again)."""
+        self._show()
 
     def take_moves(self) -> list[tuple[int, Action]] | None:
         """For the ``on_change`` hook: the moves (seat, action) applied since the last save if
@@ -422,9 +491,10 @@ class Table:
         self._journal = None
 
     def suspend(self) -> None:
-        """Clean shutdown: stop the timer but keep the table (it is restored at the next start),
-        unlike :meth:`close`."""
-        self._cancel_timer()
+        """Clean shutdown: stop the clock and the bots but keep the table (it is restored at
+        the next start), unlike :meth:`close`."""
+        self.turns.cancel()
+        self._cancel_bots()
 
     # --- señas --------------------------------------------------------------------------------
 
@@ -442,41 +512,14 @@ class Table:
 
     def _check_sena(self, seat: int, sena: Sena) -> None:
         match = self._require_match()
-        if not self.rules.senas:
-            raise TableError("senas_off")
-        if match.hand.corrido:
-            raise TableError("senas_corrido")
-        cards = match.view(seat).cards
-        if match.hand.finished or len(cards) != 4:
-            raise TableError("sena_no_hand")
-        if sena not in senas_posibles(cards, self.rules):
-            raise TableError("sena_not_shown", sena=sena.nombre)
-        if sena in self._senas.sent.get(seat, set()):
-            raise TableError("sena_repeated")
+        hand = match.hand
+        check_sena(self.rules, corrido=hand.corrido, finished=hand.finished,
+                   cards=match.view(seat).cards, sena=sena, sent=self.senas.sent_by(seat))
 
     async def _deliver_sena(self, seat: int, sena: Sena) -> None:
         self._journal = None
-        self._senas.sent.setdefault(seat, set()).add(sena)
-        for partner in range(seat % 2, self.players, 2):
-            if partner != seat:
-                await self._tell_sena(partner, seat, sena, caught=False)
-        # Always draw, so a seeded table stays reproducible whatever the probability.
-        seen = self.rng.random() < self.rules.sena_cazada
-        opponents = [s for s in range(self.players) if s % 2 != seat % 2]
-        spotter = self.rng.choice(opponents)
-        if seen:
-            await self._tell_sena(spotter, seat, sena, caught=True)
-
-    async def _tell_sena(self, to: int, sender: int, sena: Sena, *, caught: bool) -> None:
-        self._senas.received.setdefault(to, []).append((sender, sena, caught))
-        receiver = self.seats[to]
-        if receiver is None or receiver.user_id is None:
-            return
-        text = render.sena_text(self.names().get(sender, "?"), sena, caught=caught,
-                                lang=self.lang)
-        # A closed DM is not announced: even saying «X got a seña» would tell the table.
-        await self._private(receiver.user_id, text)
-        await self._update_view(to)
+        for receiver, caught in self.senas.send(self.rules, seat, sena, self.rng):
+            await self.notify.sena(receiver, seat, sena, caught=caught)
 
     async def _bot_senas(self) -> bool:
         """The bots' señas on new cards; True if any was sent (the table's state changed)."""
@@ -498,6 +541,10 @@ class Table:
 
     # --- driving the match (lock held) --------------------------------------------------------
 
+    async def _locked(self, step: Callable[[], Awaitable[None]]) -> None:
+        async with self._lock:
+            await step()
+
     async def _begin(self, user_id: int | None, key: str) -> None:
         if user_id is not None:
             self._require_seat(user_id)
@@ -515,15 +562,15 @@ class Table:
         self.state = "playing"
         self._start_record()
         self._new_cards(self.match.hand.events)
+        self._turn_page(self.match.hand_number)
+        self._say(key)
         await self._changed()  # the deal is saved before anyone is told about it
-        await self._say(key)
-        await self._public(self.status())
         await self._advance(list(self.match.hand.events), saved=True)
 
     async def _advance(self, events: list[ev.Event], *, saved: bool = False) -> None:
-        """Saves and publishes ``events``, lets bots play while it is their turn (each of their
-        moves saved, then published), then arms the timer. Saved first: after a crash nobody has
-        seen a move that the restored table lacks. ``saved``: the caller saved ``events``."""
+        """Saves and publishes ``events``, lets the bots play while it is their turn (each of
+        their moves saved, then published), then times the person to act. ``saved``: the caller
+        saved ``events``. With a think time the bots play from a task of their own."""
         match = self._require_match()
         while True:
             if match.finished:
@@ -532,19 +579,51 @@ class Table:
                 await self._changed(moves=True)
             saved = False
             changed = await self._publish(events)
+            if changed:
+                await self._changed()  # the bots' señas on the cards just shown, …
             if match.finished:
-                self._cancel_timer()
+                self.turns.cancel()
                 return
             seat = match.to_act
             occupant = self.seats[seat] if seat is not None else None
             if seat is None or occupant is None or not occupant.bot_plays:
-                if changed:
-                    await self._changed()  # the bots' señas on the cards just shown, …
                 break
             if self.bot_delay:
-                await self.clock.sleep(self.bot_delay)
+                self.turns.stop()
+                self._schedule_bots()
+                return
             events = self._apply(seat, self._bot_action(seat))
         self._arm_timer()
+
+    def _schedule_bots(self) -> None:
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn(self._turn))
+
+    async def _bot_turn(self, turn: int) -> None:
+        """A bot thinks (outside the lock: people may still ask for their cards, send señas)
+        and plays, if the turn is still the one it thought about."""
+        try:
+            await self.clock.sleep(self.bot_delay)
+            async with self._lock:
+                if self._bot_task is asyncio.current_task():
+                    self._bot_task = None
+                match = self.match
+                if turn != self._turn or self.state != "playing" or match is None:
+                    return
+                seat = match.to_act
+                occupant = self.seats[seat] if seat is not None else None
+                if seat is None or occupant is None or not occupant.bot_plays:
+                    return
+                await self._advance(self._apply(seat, self._bot_action(seat)))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot must never take the table down: the clock still runs
+            log.exception("bot move failed on table %s", self.channel_id)
+
+    def _cancel_bots(self) -> None:
+        task, self._bot_task = self._bot_task, None
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
 
     def _apply(self, seat: int, action: Action) -> list[ev.Event]:
         """Every action goes through here: the engine applies it, and a finished hand or match
@@ -588,15 +667,15 @@ class Table:
             for occupant in self.seats:
                 if occupant is not None:
                     occupant.dm_warned = False
-            self._senas = _HandSenas()
+            self.senas = SenaLog()
         elif any(isinstance(e, ev.CardsReplaced) for e in events):
-            self._senas = _HandSenas()
+            self.senas = SenaLog()
 
     def _bot_took_over(self) -> None:
         """A bot played a seat for more than one turn: the match no longer rates anyone."""
+        self._journal = None
         if self.match_info is not None:
             self.match_info["bot_took_over"] = True
-            self._journal = None
 
     def _start_record(self) -> None:
         seats = []
@@ -629,163 +708,93 @@ class Table:
             log.exception("saving table %s failed", self.channel_id)
 
     def _bot_action(self, seat: int) -> Action:
+        from musbot.ai import make_player
+
         match = self._require_match()
         occupant = self.seats[seat]
         player = occupant.bot if occupant is not None and occupant.bot is not None else None
         player = player or make_player(self.bot_level)
-        seen = [SenaSeen(sender, sena, not caught)
-                for sender, sena, caught in self._senas.received.get(seat, [])]
-        return player.decide(match.view(seat), self.rng, seen)
+        return player.decide(match.view(seat), self.rng, self.senas.seen_by(seat))
 
     async def _publish(self, events: list[ev.Event]) -> bool:
-        """Tells everyone what ``events`` show; True when that changed the state: bots sent
-        señas on the new cards, or someone's closed DMs were announced."""
-        messages = render.public_messages(events, self.names(), players=self.players,
-                                          target=self.rules.puntos, lang=self.lang)
-        turn = self._turn_line()
-        if messages and turn:
-            # Whose turn it is, when a person must speak: bots never keep anyone waiting.
-            messages[-1] += "\n" + turn
-        for message in messages:
-            await self._public(message)
-        new_cards = any(isinstance(e, _NEW_CARDS) for e in events)
+        """Tells everyone what ``events`` show: the page for all, each person's private text;
+        True when that changed the state (bots sent señas on the new cards, closed DMs were
+        announced)."""
+        self._add_to_pages(events)
+        self._show()
         match = self.match
         assert match is not None
-        if new_cards and not match.finished:
-            warned = [await self._send_hand(seat) for seat in range(self.players)]
+        if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events) \
+                and not match.finished:
+            warned = [await self.notify.send_hand(seat) for seat in range(self.players)]
             return await self._bot_senas() or any(warned)
         if events:
-            for seat in range(self.players):
-                await self._update_view(seat)
+            await self.notify.update_views()
         return False
 
-    def _turn_line(self) -> str | None:
+    # --- the page -----------------------------------------------------------------------------
+
+    def _add_to_pages(self, events: list[ev.Event]) -> None:
+        """Each hand on a page of its own: a deal turns the page (see :meth:`_turn_page`)."""
         match = self.match
-        seat = match.to_act if match is not None else None
-        occupant = self.seats[seat] if seat is not None else None
-        if occupant is None or occupant.bot_plays:
-            return None
-        return render.t("turn", self.lang, name=occupant.name)
+        for event in events:
+            if isinstance(event, ev.HandStarted) and match is not None and \
+                    (self.page.hand_number is None or self.page.events):
+                self._turn_page(match.hand_number)
+            self.page.add_events([event], self._event_lines)
 
-    async def _send_hand(self, seat: int) -> bool:
-        """The seat's new cards by DM; True if that could not be done and the channel was told
-        (once a hand: a change of state)."""
-        occupant = self.seats[seat]
-        if occupant is None or occupant.user_id is None:
-            return False
-        text = self._private_text(seat)
-        delivered = await self._private(occupant.user_id, text)
-        warned = not delivered and not occupant.dm_warned
-        if warned:
-            occupant.dm_warned = True
-            self._journal = None
-            await self._say("dm_closed", mention=self.transport.mention(occupant.user_id))
-        if self.transport.wants_view(self.channel_id, occupant.user_id):
-            await self._view(occupant.user_id, text)
-        return warned
-
-    async def _update_view(self, seat: int) -> None:
-        occupant = self.seats[seat]
-        if occupant is None or occupant.user_id is None or self.match is None:
+    def _turn_page(self, hand_number: int) -> None:
+        if self.page.hand_number == hand_number and not self.page.events and \
+                self.page.hand_number is not None:
             return
-        if self.transport.wants_view(self.channel_id, occupant.user_id):
-            await self._view(occupant.user_id, self._private_text(seat))
+        self.page.final = True
+        self.previous = self.page
+        self.page = Page(self.page.number + 1, hand_number)
 
-    def _private_text(self, seat: int) -> str:
-        assert self.match is not None
-        view: SeatView = self.match.view(seat)
-        names = self.names()
-        received = [(names.get(sender, "?"), sena, caught)
-                    for sender, sena, caught in self._senas.received.get(seat, [])]
-        allowed = self.senas_open()
-        key = render.hand_text_key(view, names, received, allowed, self.lang)
-        cached = self._texts.get(seat)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        text = render.hand_text(view, names, received=received, senas_allowed=allowed,
-                                lang=self.lang)
-        self._texts[seat] = (key, text)
-        return text
+    def _event_lines(self, event: ev.Event) -> list[str]:
+        return render.event_lines(event, self.names(), players=self.players,
+                                  target=self.rules.puntos, lang=self.lang)
 
-    # --- the turn timer -----------------------------------------------------------------------
+    def page_tail(self) -> list[ev.Event]:
+        """The events after the last hand's own that belong on its page: the vaca and the
+        match it won. A restored page needs them (the match keeps only the hand's events)."""
+        match = self.match
+        if match is None or match.winner is None:
+            return []
+        return [ev.VacaWon(match.winner, (match.vacas[0], match.vacas[1])),
+                ev.MatchWon(match.winner)]
+
+    def _say(self, key: str, **params: object) -> None:
+        self.page.note(render.t(key, self.lang, **params))
+
+    def _show(self) -> None:
+        """The public face changed and is saved: the transport shows it when it can (it only
+        takes note now, so nothing here waits for the outside world)."""
+        self.transport.changed(self)
+
+    # --- the turn clock -----------------------------------------------------------------------
 
     def _arm_timer(self) -> None:
-        self._cancel_timer_work()
-        self._due = None
         match = self.match
+        self.turns.stop()
         if self.turn_seconds is None or self.state != "playing" or match is None:
             return
         seat = match.to_act
         occupant = self.seats[seat] if seat is not None else None
         if seat is None or occupant is None or occupant.bot_plays:
             return
-        seconds = self.turn_seconds or DEFAULT_TURN_SECONDS
-        turn = self._turn
-        if seconds > REMINDER_SECONDS:
-            self._set_alarm(seconds - REMINDER_SECONDS, lambda: self._remind(turn, seat))
-        else:
-            self._set_alarm(seconds, lambda: self._time_up(turn, seat))
-
-    def _set_alarm(self, seconds: float, step: Callable[[], Awaitable[None]]) -> None:
-        """The turn timer's next step is due in ``seconds``. Every move sets it again, so the
-        scheduled alarm is kept when it goes off no later than that: when it goes off early it
-        schedules itself for the rest (:meth:`_ring`). A busy bot otherwise pushes and cancels
-        an entry in the event loop's timer heap on every move of every table."""
-        due = self.clock.now() + seconds
-        self._due = (due, step)
-        if self._alarm is not None and self._alarm_at <= due:
-            return
-        if self._alarm is not None:
-            self._alarm.cancel()
-        self._alarm_at = due
-        self._alarm = self.clock.call_later(seconds, self._ring)
-
-    def _ring(self) -> None:
-        """The alarm went off: the step due now runs as a task, which holds the lock like any
-        command; a step set later waits again; none (a bot's turn, the end) does nothing."""
-        self._alarm = None
-        if self._due is None:
-            return
-        due, step = self._due
-        left = due - self.clock.now()
-        if left > 0:
-            self._alarm_at = due
-            self._alarm = self.clock.call_later(left, self._ring)
-            return
-        self._due = None
-        self._timer = asyncio.get_running_loop().create_task(self._timer_work(step))
-
-    async def _timer_work(self, work: Callable[[], Awaitable[None]]) -> None:
-        try:
-            async with self._lock:
-                await work()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a timer must never die silently nor take the table down
-            log.exception("turn timer failed on table %s", self.channel_id)
-
-    def _cancel_timer(self) -> None:
-        self._due = None
-        alarm, self._alarm = self._alarm, None
-        if alarm is not None:
-            alarm.cancel()
-        self._cancel_timer_work()
-
-    def _cancel_timer_work(self) -> None:
-        task, self._timer = self._timer, None
-        # The timer re-arms itself after an expiry: it must not cancel its own task.
-        if task is not None and task is not asyncio.current_task() and not task.done():
-            task.cancel()
+        self.turns.start(self.turn_seconds, self._turn, seat)
 
     async def _remind(self, turn: int, seat: int) -> None:
         occupant = self.seats[seat]
         if (turn != self._turn or self.state != "playing" or occupant is None
                 or occupant.user_id is None):
             return
-        await self._say("reminder", mention=self.transport.mention(occupant.user_id),
-                        seconds=int(REMINDER_SECONDS))
-        if turn == self._turn and self._due is None:
-            self._set_alarm(REMINDER_SECONDS, lambda: self._time_up(turn, seat))
+        await self.notify.alert(occupant.user_id, render.t(
+            "reminder", self.lang, mention=self.transport.mention(occupant.user_id),
+            seconds=int(REMINDER_SECONDS)))
+        if turn == self._turn:
+            self.turns.after_reminder(turn, seat)
 
     async def _time_up(self, turn: int, seat: int) -> None:
         if turn == self._turn and self.state == "playing":
@@ -801,91 +810,31 @@ class Table:
             return
         occupant.expiries += 1
         self._journal = None
-        await self._say("expired", name=occupant.name)
+        self._say("expired", name=occupant.name)
         events = self._apply(seat, self._bot_action(seat))
         if occupant.expiries >= MAX_EXPIRIES:
             occupant.away = True
             self._bot_took_over()
-            await self._say("away", name=occupant.name)
+            self._say("away", name=occupant.name)
         await self._advance(events)
 
     # --- small helpers ------------------------------------------------------------------------
-
-    async def _public(self, text: str) -> None:
-        """A channel message. A failing transport must not stop the game half-way through an
-        action; the text is not logged, since after a showdown it holds cards."""
-        try:
-            await self.transport.public(self.channel_id, text)
-        except Exception:
-            log.warning("public message failed on table %s", self.channel_id, exc_info=True)
-
-    async def _private(self, user_id: int, text: str) -> bool:
-        """A DM; False when it could not be delivered (closed DMs or a transport failure)."""
-        try:
-            await self.transport.private(self.channel_id, user_id, text)
-        except DmClosed:
-            return False
-        except Exception:
-            log.warning("private message failed on table %s", self.channel_id, exc_info=True)
-            return False
-        return True
-
-    async def _view(self, user_id: int, text: str) -> None:
-        try:
-            await self.transport.update_view(self.channel_id, user_id, text)
-        except Exception:
-            log.warning("view update failed on table %s", self.channel_id, exc_info=True)
-
-    async def _say(self, key: str, **params: object) -> None:
-        await self._public(render.t(key, self.lang, **params))
-
-    async def _reply_error(self, user_id: int, error: MusError) -> None:
-        text = error.message(self.lang, self.names())
-        if "card" in error.params:
-            # An error naming a card says something about a hand: only its owner reads it.
-            if await self._private(user_id, text):
-                return
-            text = render.t("dm_closed", self.lang, mention=self.transport.mention(user_id))
-        await self.transport.reply(self.channel_id, user_id, text)
 
     async def _close(self, key: str) -> None:
         if self.state == "playing":
             self._record("abandon")  # nobody won: the match counts nowhere
         self.state = "closed"
-        self._cancel_timer()
-        await self._say(key)
+        self.turns.cancel()
+        self._cancel_bots()
+        self._say(key)
+        self.page.final = True
         await self._changed()
+        self._show()
         if self._on_close is not None:
             self._on_close(self)
 
-    def _notes(self) -> dict[int, str]:
-        notes = {}
-        for seat, occupant in enumerate(self.seats):
-            if occupant is None:
-                continue
-            if not occupant.human:
-                notes[seat] = render.t("status_bot", self.lang)
-            elif occupant.away:
-                notes[seat] = render.t("status_away", self.lang)
-        return notes
-
     def _bot_seat(self, seat: int, level: str) -> Seat:
-        return Seat(name=render.t("bot_name", self.lang, seat=seat + 1), bot=make_player(level),
-                    level=level)
-
-    def _free_seat(self, pair: int | None, *, take_bots: bool) -> int:
-        if pair is not None and pair not in (0, 1):
-            raise TableError("bad_pair", pair=pair + 1)
-        order = range(self.players) if pair is None else range(pair, self.players, 2)
-        for seat in order:
-            if self.seats[seat] is None:
-                return seat
-        if take_bots:
-            for seat in order:
-                occupant = self.seats[seat]
-                if occupant is not None and not occupant.human:
-                    return seat
-        raise TableError("table_full" if pair is None else "pair_full")
+        return Seat.robot(render.t("bot_name", self.lang, seat=seat + 1), level)
 
     def _require_open(self) -> None:
         if self.state == "closed":
@@ -901,14 +850,3 @@ class Table:
         if self.match is None or self.state != "playing":
             raise TableError("not_started" if self.state == "waiting" else "match_over")
         return self.match
-
-
-def _check_turn_seconds(seconds: float) -> None:
-    if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
-        raise TableError("bad_timeout", seconds=seconds)
-
-
-def _normal(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(plain.strip(" .!¡").split())

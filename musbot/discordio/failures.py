@@ -1,0 +1,168 @@
+"""The one error path of musbot on Discord: whatever fails in a command, a button or a modal
+becomes a clear sentence for the person, in their language, and never «The application did not
+respond». Refusals (a move out of turn, a full table, an argument out of range, a storage that is
+busy) are answered as such; an unexpected failure is logged with the table it happened at, and
+the person is told nothing was lost.
+
+``MusBot`` routes here ``tree.on_error`` (slash commands), ``on_command_error`` (typed and
+hybrid commands); the buttons and the modal guard their own callbacks with :func:`guarded`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from musbot.engine import MusError
+from musbot.storage import (
+    CorruptDatabase,
+    DatabaseClosed,
+    DatabaseLocked,
+    DatabaseTooNew,
+    StorageError,
+)
+
+from .texts import dt, server
+
+log = logging.getLogger(__name__)
+
+BRIEF_SECONDS = 10.0
+"""A typed command's refusal deletes itself after this long: the channel is the game's table."""
+
+
+def lang_of(interaction: discord.Interaction[Any] | None, table_lang: str | None = None) -> str:
+    """The table's language where there is a table; else the person's own Discord language."""
+    if table_lang is not None:
+        return table_lang
+    locale = str(getattr(interaction, "locale", "") or "")
+    return "en" if locale.startswith("en") else "es"
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    """The error behind discord.py's wrappers (invoke errors, hybrid commands)."""
+    while True:
+        inner = getattr(error, "original", None)
+        if isinstance(error, (app_commands.CommandInvokeError, commands.CommandInvokeError,
+                              commands.HybridCommandError, commands.ConversionError)) \
+                and isinstance(inner, BaseException):
+            error = inner
+            continue
+        cause = error.__cause__
+        if isinstance(error, app_commands.TransformerError) and isinstance(cause, MusError):
+            return cause
+        return error
+
+
+def failure_text(error: BaseException, lang: str = "es") -> str | None:
+    """What the person reads; None when nothing should be said (a typed «!» that is no command
+    of ours is just chat)."""
+    error = _unwrap(error)
+    if isinstance(error, MusError):
+        return error.message(lang)
+    if isinstance(error, StorageError):
+        return storage_text(error, lang)
+    if isinstance(error, commands.CommandNotFound):
+        return None
+    if isinstance(error, (app_commands.NoPrivateMessage, commands.NoPrivateMessage)):
+        return server("guild_only", lang)
+    if isinstance(error, (app_commands.MissingPermissions, commands.MissingPermissions)):
+        return server("need_permission", lang)
+    if isinstance(error, (app_commands.CommandOnCooldown, commands.CommandOnCooldown)):
+        return dt("slow_down", lang, seconds=round(error.retry_after))
+    if isinstance(error, commands.RangeError):
+        return dt("bad_range", lang, value=error.value, low=error.minimum, high=error.maximum)
+    if isinstance(error, commands.MissingRequiredArgument):
+        return dt("missing_argument", lang, name=error.param.name)
+    if isinstance(error, (commands.BadLiteralArgument, commands.BadArgument,
+                          commands.TooManyArguments, commands.ArgumentParsingError,
+                          app_commands.TransformerError)):
+        return dt("bad_argument", lang)
+    if isinstance(error, app_commands.CommandNotFound):
+        return dt("command_stale", lang)
+    if isinstance(error, (app_commands.CheckFailure, commands.CheckFailure)):
+        return server("need_permission", lang)
+    if isinstance(error, discord.Forbidden):
+        return dt("bot_forbidden", lang)
+    return dt("unexpected", lang)
+
+
+def storage_text(error: StorageError, lang: str = "es") -> str:
+    """A storage failure as a person should read it (the details go to the log)."""
+    if isinstance(error, DatabaseLocked):
+        return server("db_locked", lang)
+    if isinstance(error, CorruptDatabase):
+        return server("db_corrupt", lang)
+    if isinstance(error, DatabaseTooNew):
+        return server("db_too_new", lang)
+    if isinstance(error, DatabaseClosed):
+        return server("db_closed", lang)
+    return server("db_error", lang, error=error)
+
+
+def expected(error: BaseException) -> bool:
+    """A refusal, not a bug: not worth a traceback in the log."""
+    error = _unwrap(error)
+    return isinstance(error, (MusError, StorageError, commands.UserInputError,
+                              commands.CheckFailure, commands.CommandNotFound,
+                              commands.CommandOnCooldown, app_commands.CheckFailure,
+                              app_commands.TransformerError, app_commands.CommandNotFound,
+                              app_commands.CommandOnCooldown, discord.Forbidden))
+
+
+async def report(target: discord.Interaction[Any] | commands.Context[Any],
+                 error: BaseException, *, table_id: int | None = None,
+                 table_lang: str | None = None) -> None:
+    """Answers ``target`` (an interaction, or a typed command's context) with the sentence for
+    ``error``; logs what was unexpected, with the table."""
+    interaction = target if isinstance(target, discord.Interaction) else target.interaction
+    channel = getattr(target, "channel", None)
+    where = table_id if table_id is not None else getattr(channel, "id", None)
+    if not expected(error):
+        log.error("unexpected failure at table %s", where, exc_info=error)
+    text = failure_text(error, lang_of(interaction, table_lang))
+    if text is None:
+        return
+    try:
+        if interaction is not None:
+            await answer_privately(interaction, text)
+        elif isinstance(target, commands.Context):
+            transport = getattr(target.bot, "transport", None)
+            if transport is not None:  # within the channel's budget, deleting itself
+                await transport.say_briefly(target.channel.id, text, reference=target.message)
+            else:
+                await target.send(text, delete_after=BRIEF_SECONDS)
+    except discord.HTTPException:
+        log.warning("could not tell a failure at table %s", where, exc_info=True)
+
+
+async def answer_privately(interaction: discord.Interaction[Any], text: str, **extra: Any
+                           ) -> None:
+    """An ephemeral answer, whether or not the interaction was acknowledged already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **extra)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **extra)
+
+
+async def guarded(interaction: discord.Interaction[Any], channel_id: int | None,
+                  work: Callable[[], Awaitable[Any]]) -> None:
+    """Runs a button's or a modal's work; any failure becomes an answer (see :func:`report`).
+    discord.py only logs what a dynamic item's callback raises, and the person would be left
+    with «The application did not respond»."""
+    try:
+        await work()
+    except Exception as error:
+        table = None
+        client = interaction.client
+        tables = getattr(client, "tables", None)
+        if tables is not None and channel_id is not None:
+            table = tables.get(channel_id)
+        with contextlib.suppress(Exception):
+            await report(interaction, error, table_id=channel_id,
+                         table_lang=table.lang if table is not None else None)

@@ -1,0 +1,298 @@
+"""Every REST call musbot makes for its tables, kept within Discord's rate limits.
+
+Discord lets one bot token make about 50 REST calls a second in all its servers (interaction
+callbacks and their webhooks aside), and one channel take about 5 new messages and 5 edits per
+5 seconds. Past that it answers 429 and discord.py sleeps inside the call, so moves would reach
+the channel in bursts. Here every channel (a table's, or one person's DMs) has a lane: new
+messages go out in order as their channel allows, edits of the same message coalesce into the
+next allowed one (what is shown is rendered when the edit is made, never queued up one by one),
+and no lane waits for another. discord.py's own 429 handling stays behind this as the safety net:
+a lane whose call sleeps on a 429 (Discord may lower a limit) only delays that lane.
+
+Nothing here holds a table's lock or knows what a message says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from musbot.table import Clock
+
+log = logging.getLogger(__name__)
+
+LOOKOUT = 0.05
+"""The longest the governor sleeps at a time, so work that comes in while it waits for a later
+lane starts at most this late."""
+SWEEP_EVERY = 1024
+"""Calls between two sweeps of the lanes that went quiet (each keeps its recent calls' times
+while they count)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Discord's published limits, with the one musbot adds: a channel's messages are edited
+    at most once a second, so an edit shows a second's worth of moves."""
+
+    messages: int = 5
+    edits: int = 5
+    window: float = 5.0
+    edit_gap: float = 1.0
+    calls_per_second: int = 50
+    """Every bot token's global budget (interaction callbacks and webhooks are outside it)."""
+
+
+@dataclass
+class _Post:
+    send: Callable[[], Awaitable[Any]]
+    done: asyncio.Future[Any]
+
+
+@dataclass
+class _Edit:
+    apply: Callable[[], Awaitable[Any]]
+    not_before: float
+
+
+@dataclass
+class Lane:
+    """One channel's queue and the times of its recent calls."""
+
+    key: Hashable
+    posts: deque[_Post] = field(default_factory=deque)
+    edits: dict[Hashable, _Edit] = field(default_factory=dict)
+    deletes: list[tuple[float, int, Callable[[], Awaitable[Any]]]] = field(default_factory=list)
+    created: deque[float] = field(default_factory=deque)
+    edited: deque[float] = field(default_factory=deque)
+    last_edit: float = float("-inf")
+    busy: bool = False
+    due: float | None = None
+    """When its entry in the governor's heap is due (None: it has none)."""
+
+    def idle(self) -> bool:
+        return not (self.busy or self.posts or self.edits or self.deletes)
+
+    def forgettable(self, now: float, limits: Limits) -> bool:
+        """Idle, and its calls too old to count against the next ones: it can go."""
+        recent = max(self.created[-1] if self.created else float("-inf"),
+                     self.edited[-1] if self.edited else float("-inf"))
+        return self.idle() and recent <= now - max(limits.window, limits.edit_gap)
+
+    def next_op(self, now: float, limits: Limits) -> tuple[float, str | None]:
+        """When the lane's next call may start, and which kind; (now, None) when idle."""
+        best: tuple[float, int, str] | None = None
+        if self.posts:
+            best = (_free_at(self.created, limits.messages, limits.window, now), 0, "post")
+        if self.edits:
+            at = max(_free_at(self.edited, limits.edits, limits.window, now),
+                     self.last_edit + limits.edit_gap,
+                     min(job.not_before for job in self.edits.values()))
+            best = min(best, (at, 1, "edit")) if best is not None else (at, 1, "edit")
+        if self.deletes:
+            at = max(now, self.deletes[0][0])
+            best = min(best, (at, 2, "delete")) if best is not None else (at, 2, "delete")
+        return (now, None) if best is None else (best[0], best[2])
+
+
+def _free_at(times: deque[float], limit: int, window: float, now: float) -> float:
+    """When one more call fits in ``window`` seconds given the ``times`` of the last ones."""
+    while times and times[0] <= now - window:
+        times.popleft()
+    return now if len(times) < limit else times[0] + window
+
+
+class Governor:
+    """The lanes of every channel musbot writes to, run by one task."""
+
+    def __init__(self, clock: Clock, limits: Limits | None = None) -> None:
+        self.clock = clock
+        self.limits = limits or Limits()
+        self._lanes: dict[Hashable, Lane] = {}
+        self._heap: list[tuple[float, int, Hashable]] = []
+        self._order = itertools.count()
+        self._calls: deque[float] = deque()
+        """Start times of the calls of the last second (the global budget)."""
+        self._runner: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
+        self.counts = {"post": 0, "edit": 0, "delete": 0, "extra": 0}
+        """Calls made, by kind (``extra``: calls a post made besides its message, like opening
+        a DM channel)."""
+
+    # --- what callers ask -------------------------------------------------------------------
+
+    def post(self, lane: Hashable, send: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+        """A new message: ``send`` runs when its turn comes, after the lane's earlier posts.
+        The future gets its result (or its error)."""
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._lane(lane).posts.append(_Post(send, done))
+        self._wake(lane)
+        return done
+
+    def edit(self, lane: Hashable, key: Hashable, apply: Callable[[], Awaitable[Any]], *,
+             not_before: float | None = None) -> None:
+        """An edit of the message ``key``; a later call for the same message before it is made
+        replaces ``apply`` (which renders what to show when it runs). ``not_before`` holds it
+        (the earliest of the callers' wishes wins)."""
+        at = self.clock.now() if not_before is None else not_before
+        lane_ = self._lane(lane)
+        job = lane_.edits.get(key)
+        if job is None:
+            lane_.edits[key] = _Edit(apply, at)
+        else:
+            job.apply = apply
+            job.not_before = min(job.not_before, at)
+        self._wake(lane)
+
+    def forget_edit(self, lane: Hashable, key: Hashable) -> None:
+        """The message is current already (shown another way): its pending edit is dropped."""
+        found = self._lanes.get(lane)
+        if found is not None:
+            found.edits.pop(key, None)
+
+    def delete(self, lane: Hashable, at: float, remove: Callable[[], Awaitable[Any]]) -> None:
+        lane_ = self._lane(lane)
+        heapq.heappush(lane_.deletes, (at, next(self._order), remove))
+        self._wake(lane)
+
+    def spend(self) -> None:
+        """A call made outside the lanes that still counts against the global budget."""
+        self._calls.append(self.clock.now())
+        self.counts["extra"] += 1
+
+    def busy(self, lane: Hashable) -> bool:
+        found = self._lanes.get(lane)
+        return found is not None and not found.idle()
+
+    async def flush(self) -> None:
+        """Waits until every lane is idle (shutdown, tests, the benchmark)."""
+        while True:
+            if self._running:
+                await asyncio.gather(*list(self._running), return_exceptions=True)
+            elif self._runner is not None and not self._runner.done():
+                await asyncio.shield(self._runner)
+            else:
+                return
+
+    def cancel(self) -> None:
+        """Shutdown: pending calls are dropped (a restart shows every table afresh)."""
+        if self._runner is not None:
+            self._runner.cancel()
+        for task in list(self._running):
+            task.cancel()
+        for lane in self._lanes.values():
+            for post in lane.posts:
+                if not post.done.done():
+                    post.done.cancel()
+        self._lanes.clear()
+        self._heap.clear()
+
+    # --- the runner ---------------------------------------------------------------------------
+
+    def _lane(self, key: Hashable) -> Lane:
+        lane = self._lanes.get(key)
+        if lane is None:
+            lane = self._lanes[key] = Lane(key)
+        return lane
+
+    def _wake(self, key: Hashable) -> None:
+        lane = self._lanes[key]
+        if not lane.busy:
+            at, kind = lane.next_op(self.clock.now(), self.limits)
+            if kind is not None:
+                self._schedule(lane, at)
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(self._run())
+
+    def _schedule(self, lane: Lane, at: float) -> None:
+        if lane.due is not None and lane.due <= at:
+            return
+        lane.due = at
+        heapq.heappush(self._heap, (at, next(self._order), lane.key))
+
+    async def _run(self) -> None:
+        heap = self._heap
+        while heap:
+            at, _, key = heap[0]
+            now = self.clock.now()
+            if at > now:
+                await self.clock.sleep(min(at - now, LOOKOUT))
+                continue
+            heapq.heappop(heap)
+            lane = self._lanes.get(key)
+            if lane is None or lane.due != at:
+                continue  # superseded by an earlier entry
+            lane.due = None
+            if lane.busy:
+                continue  # the call on its way reschedules the lane when it ends
+            at, kind = lane.next_op(now, self.limits)
+            if kind is None:
+                continue
+            free = _free_at(self._calls, self.limits.calls_per_second, 1.0, now)
+            if max(at, free) > now:
+                self._schedule(lane, max(at, free))
+                continue
+            self._start(lane, kind, now)
+
+    def _start(self, lane: Lane, kind: str, now: float) -> None:
+        self._calls.append(now)
+        self.counts[kind] += 1
+        if sum(self.counts.values()) % SWEEP_EVERY == 0:
+            for key in [k for k, v in self._lanes.items() if v.forgettable(now, self.limits)]:
+                del self._lanes[key]
+        lane.busy = True
+        if kind == "post":
+            post = lane.posts.popleft()
+            lane.created.append(now)
+            work = self._post(post)
+        elif kind == "edit":
+            key = min(lane.edits, key=lambda k: lane.edits[k].not_before)
+            job = lane.edits.pop(key)
+            lane.edited.append(now)
+            lane.last_edit = now
+            work = self._call(job.apply, "edit")
+        else:
+            _, _, remove = heapq.heappop(lane.deletes)
+            work = self._call(remove, "delete")
+        task = asyncio.get_running_loop().create_task(self._finish(lane, work))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _post(self, post: _Post) -> None:
+        try:
+            result = await post.send()
+        except asyncio.CancelledError:
+            if not post.done.done():
+                post.done.cancel()
+            raise
+        except Exception as exc:
+            if not post.done.done():
+                post.done.set_exception(exc)
+                post.done.exception()  # retrieved: a caller who does not wait is not warned
+        else:
+            if not post.done.done():
+                post.done.set_result(result)
+
+    @staticmethod
+    async def _call(work: Callable[[], Awaitable[Any]], kind: str) -> None:
+        try:
+            await work()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("a governed %s failed", kind, exc_info=True)
+
+    async def _finish(self, lane: Lane, work: Awaitable[None]) -> None:
+        try:
+            await work
+        finally:
+            lane.busy = False
+            if self._lanes.get(lane.key) is lane:
+                at, kind = lane.next_op(self.clock.now(), self.limits)
+                if kind is not None:
+                    self._wake(lane.key)

@@ -1,0 +1,128 @@
+"""A table's page as a Discord message: one embed per page, the hand's lines, its status, its
+buttons; kept within Discord's embed limits by continuing a long page in a new message.
+
+What a page message shows is captured from the table when it changes (:class:`Face`): by the
+time the message is sent or edited the table may be ahead of what it has saved, and nothing
+unsaved may be shown. Lines are the table's own (``Page.lines``, append-only, saved first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from musbot.table import Page, Table, render
+
+from . import ui
+from .texts import dt
+
+DESCRIPTION_LIMIT = 4096
+TITLE_LIMIT = 256
+FOOTER_LIMIT = 2048
+EMBED_COLOUR = discord.Colour.dark_green()
+FINISHED_COLOUR = discord.Colour.dark_grey()
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What a live page shows besides its lines, as it was when the table last changed."""
+
+    page: Page
+    count: int
+    """How many of the page's lines were saved and shown by then."""
+    title: str
+    status: tuple[str, ...]
+    footer: str
+    verbs: tuple[str, ...]
+    """The buttons: the table's (join, cards, back, rematch…) then the moves of the person
+    whose turn it is."""
+    lang: str
+    closed: bool
+
+    @classmethod
+    def capture(cls, table: Table) -> Face:
+        page = table.page
+        lang = table.lang
+        names = table.names()
+        if table.state == "closed":
+            status: tuple[str, ...] = ()
+        elif table.match is None or page.hand_number is None:
+            status = (table.status(),)
+        else:
+            status = tuple(render.status_lines(table.match.view(-1), names, lang))
+        verbs = tuple(ui.board_verbs(table))
+        if table.settled and table.state == "playing":
+            verbs = (*verbs, *ui.action_verbs(table))
+        return cls(page, len(page.lines), page_title(page, lang),
+                   status, render.seats_text(names, table.notes(), table.players, lang),
+                   verbs, lang, table.state == "closed")
+
+    def signature(self, first: int, final: bool) -> tuple[Any, ...]:
+        """Equal signatures, equal messages: an edit that would change nothing is not made."""
+        if final:
+            return (self.page.number, first, self.count, "final")
+        return (self.page.number, first, self.count, self.status, self.verbs, self.footer)
+
+    @classmethod
+    def finished(cls, page: Page, lang: str) -> Face:
+        """A finished page: its lines (all saved) and its title are all it shows."""
+        return cls(page, len(page.lines), page_title(page, lang), (), "", (), lang, True)
+
+
+def page_title(page: Page, lang: str) -> str:
+    if page.hand_number is None:
+        return dt("table_title", lang)
+    return dt("hand_title", lang, number=page.hand_number)
+
+
+def split_at(lines: list[str], first: int, count: int, reserve: int) -> int:
+    """The end of the lines one message can show from ``first`` (at least one line, cut to fit
+    if it alone is too long), leaving ``reserve`` characters for the status."""
+    room = DESCRIPTION_LIMIT - reserve
+    used = 0
+    end = first
+    while end < count:
+        used += len(lines[end]) + 1
+        if used > room and end > first:
+            break
+        end += 1
+    return end
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    embed: discord.Embed
+    view_verbs: tuple[str, ...]
+    end: int
+    """The line after the last one shown."""
+    frozen: bool
+    """The page goes on beyond ``end``, in another message: this one's lines are final."""
+    signature: tuple[Any, ...]
+
+
+def render_page(face: Face, first: int, *, final: bool) -> Rendered:
+    """The message showing ``face``'s lines from ``first``: the status and the buttons when the
+    page is live, only the lines (and no buttons) once it is finished or continued elsewhere."""
+    lines = face.page.lines
+    status = "" if final else "\n".join(face.status)
+    reserve = len(status) + 2 if status else 0
+    end = split_at(lines, first, face.count, reserve)
+    frozen = end < face.count
+    shown = [line if len(line) <= DESCRIPTION_LIMIT else line[:DESCRIPTION_LIMIT - 1] + "…"
+             for line in lines[first:end]]
+    text = "\n".join(shown)
+    if status and not frozen:
+        text = f"{text}\n\n{status}" if text else status
+        if len(text) > DESCRIPTION_LIMIT:
+            text = text[:DESCRIPTION_LIMIT - 1] + "…"
+    embed = discord.Embed(title=face.title[:TITLE_LIMIT], description=text or None,
+                          colour=FINISHED_COLOUR if final or face.closed else EMBED_COLOUR)
+    if not final and not frozen:
+        embed.set_footer(text=face.footer[:FOOTER_LIMIT])
+    live = not final and not frozen and not face.closed
+    verbs = face.verbs if live else ()
+    signature = (face.page.number, first, end, "final") if frozen else \
+        face.signature(first, final)
+    return Rendered(embed, verbs, end, frozen, signature)

@@ -1,0 +1,103 @@
+"""The public record of a table, one page per hand (and one for the lobby before a match).
+
+Whatever a transport shows of a table it shows from here: every move of the hand in play as a
+line, with the table's own notices (someone sat down, time ran out, the table came back after a
+restart) in between. Lines are appended only once the change they speak of is saved, so nothing
+on a page can be lost by a crash; and a page is rebuilt from the engine's events of the hand
+plus its notices (:meth:`Page.rebuild`), so a restored table shows exactly what it showed.
+
+A transport may show a page in several messages (a long hand overflows one): ``refs`` are its
+own references to them, saved with the table so that after a restart it edits those messages
+instead of showing the same moves twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from musbot.engine import events as ev
+
+EventLines = Callable[[ev.Event], list[str]]
+"""Renders one public event as lines (see :func:`musbot.table.render.event_lines`)."""
+
+
+@dataclass
+class Page:
+    """One page of a table's record. ``lines`` only ever grows while the page is current."""
+
+    number: int
+    """1 for the table's first page, then one more for each new page."""
+    hand_number: int | None = None
+    """The match's hand this page narrates; None for the lobby (before a match)."""
+    lines: list[str] = field(default_factory=list)
+    notes: list[tuple[int, str]] = field(default_factory=list)
+    """The lines that are not the engine's, each with how many of the hand's events came
+    before it: what :meth:`rebuild` needs besides the events."""
+    events: int = 0
+    """How many of the hand's events are on the page."""
+    refs: list[tuple[int, int]] = field(default_factory=list)
+    """The transport's messages showing this page: (its id, the first line it shows)."""
+    final: bool = False
+    """The hand (or lobby) is over: its lines will not change any more."""
+
+    def note(self, text: str) -> None:
+        self.lines.append(text)
+        self.notes.append((self.events, text))
+
+    def add_events(self, events: Sequence[ev.Event], render: EventLines) -> None:
+        for event in events:
+            self.lines.extend(render(event))
+            self.events += 1
+
+    @classmethod
+    def rebuild(cls, saved: dict[str, Any], events: Sequence[ev.Event], render: EventLines,
+                tail: Sequence[ev.Event] = ()) -> Page:
+        """The page :meth:`to_json` saved, its lines rendered again from the hand's
+        ``events`` (those of the moves journaled after the save included) with the notes at
+        their places; ``tail`` are events after the hand's own (a won vaca, the match)."""
+        page = cls(int(saved["number"]), saved.get("hand"),
+                   refs=[(int(ref), int(first)) for ref, first in saved.get("refs", ())])
+        notes = [(int(pos), str(text)) for pos, text in saved.get("notes", ())]
+        waiting = iter(notes)
+        pending = next(waiting, None)
+        for event in (*events, *tail):
+            while pending is not None and pending[0] <= page.events:
+                page.note(pending[1])
+                pending = next(waiting, None)
+            page.add_events([event], render)
+        while pending is not None:
+            page.note(pending[1])
+            pending = next(waiting, None)
+        page.final = bool(saved.get("final", False))
+        return page
+
+    def to_json(self) -> dict[str, Any]:
+        """What a restart needs besides the engine's events: notes, references, not lines."""
+        return {"number": self.number, "hand": self.hand_number,
+                "notes": [list(note) for note in self.notes],
+                "refs": [list(ref) for ref in self.refs], "final": self.final}
+
+    def to_json_final(self) -> dict[str, Any]:
+        """A finished page keeps its lines: its hand's events are gone from the match."""
+        return {"number": self.number, "hand": self.hand_number, "lines": list(self.lines),
+                "refs": [list(ref) for ref in self.refs], "final": True}
+
+    def rename(self, old: str, new: str, render_again: Callable[[Page], list[str]] | None
+               ) -> None:
+        """«Forget me»: ``old`` (a name) no longer appears; the events' lines are rendered again
+        (``render_again``, with the seats' new names), the notes have it replaced. In place: a
+        transport showing the page keeps its place in it."""
+        pattern = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
+        self.notes = [(pos, pattern.sub(new, text)) for pos, text in self.notes]
+        lines = render_again(self) if render_again is not None else \
+            [pattern.sub(new, line) for line in self.lines]
+        self.lines[:] = [pattern.sub(new, line) for line in lines]
+
+    @classmethod
+    def from_json_final(cls, saved: dict[str, Any]) -> Page:
+        return cls(int(saved["number"]), saved.get("hand"), lines=[str(x) for x in saved["lines"]],
+                   refs=[(int(ref), int(first)) for ref, first in saved.get("refs", ())],
+                   final=True)

@@ -1,0 +1,222 @@
+"""Whole matches of the real :class:`MusBot` through the wire double (``tests/wire``): people
+who type, press buttons and DM as a Discord client lets them, on a fake clock; and the oracles
+that read what reached «Discord» back against the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wire import FakeDiscord, FakeMessage
+
+from musbot.ai import HeuristicBot
+from musbot.bot import MusBot
+from musbot.commands import parse
+from musbot.config import Config
+from musbot.engine import Action, ActionKind, Hand, Rules
+from musbot.engine.cards import parse_card
+from musbot.table import ManualClock, Table, render
+
+HAND_TITLE = re.compile(r"^🃏 Mano (\d+)")
+SHOWDOWN = render.t("showdown")
+
+
+@dataclass
+class Person:
+    """Someone at the table, played by the heuristic bot's choices."""
+
+    user: int
+    name: str
+    typing: bool = True
+    """Moves typed in the channel; else pressed on the table message's buttons."""
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+
+
+@dataclass
+class Scene:
+    world: FakeDiscord
+    clock: ManualClock
+    bot: MusBot
+    guild: int
+    channel: int
+    people: list[Person]
+
+    def table(self) -> Table:
+        table = self.bot.tables.get(self.channel)
+        assert table is not None
+        return table
+
+    async def settle(self) -> None:
+        """Until the bot is quiet: its tasks ran, and its database work (real I/O on a thread,
+        which running the loop alone does not wait for) is done."""
+        last: object = None
+        quiet = 0
+        while quiet < 3:
+            await self.world.settle()
+            await asyncio.sleep(0.002)
+            now = (len(self.world.calls), tuple(t.turn for t in self.bot.tables),
+                   self.clock.sleepers)
+            quiet = quiet + 1 if now == last else 0
+            last = now
+
+    async def advance(self, seconds: float) -> None:
+        await self.clock.advance(seconds)
+        await self.settle()
+
+    async def slash(self, person: Person, command: str, **options: Any) -> Any:
+        inter = await self.world.slash(self.bot, person.user, self.channel, command, **options)
+        await self.settle()
+        return inter
+
+    def live_message(self) -> FakeMessage:
+        """The channel's last table message (the one with the embed)."""
+        pages = [m for m in self.world.messages(self.channel, deleted=False) if m.embeds]
+        assert pages, "no table message in the channel"
+        return pages[-1]
+
+    async def press(self, person: Person, verb: str) -> Any:
+        """Presses the button of ``verb`` on the live table message, as a client would."""
+        message = self.live_message()
+        custom_id = next(c["custom_id"] for row in message.components
+                         for c in row["components"] if c.get("custom_id", "").endswith(f":{verb}"))
+        inter = await self.world.press(self.bot, person.user, message.id, custom_id)
+        await self.settle()
+        return inter
+
+    async def play_turn(self, person: Person) -> Action:
+        """The person's move, as they would make it: typed or pressed, discards by DM."""
+        table = self.table()
+        match = table.match
+        seat = table.seat_of(person.user)
+        assert match is not None and seat is not None
+        action = HeuristicBot().decide(match.view(seat), person.rng)
+        if action.kind is ActionKind.DESCARTE:
+            await self.world.dm(self.bot, person.user, action.text())
+        elif person.typing or action.kind in (ActionKind.ENVIDO, ActionKind.MAS) and \
+                action.amount != 2:
+            await self.world.send(self.bot, person.user, self.channel, action.text())
+        else:
+            await self.press(person, _VERBS[action.kind])
+        await self.settle()
+        return action
+
+
+_VERBS = {ActionKind.MUS: "mus", ActionKind.NO_HAY_MUS: "nohaymus", ActionKind.PASO: "paso",
+          ActionKind.ENVIDO: "envido", ActionKind.MAS: "mas", ActionKind.ORDAGO: "ordago",
+          ActionKind.QUIERO: "quiero", ActionKind.NO_QUIERO: "noquiero"}
+
+
+def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
+               persist: bool = True, typing: bool = True, **world_options: Any) -> Scene:
+    clock = ManualClock()
+    world = FakeDiscord(clock, **world_options)
+    guild = world.add_guild("Txoko")
+    channel = world.add_text_channel(guild, "mus")
+    persons = [Person(world.add_user(name), name, typing=typing or i % 2 == 1)
+               for i, name in enumerate(people)]
+    bot = MusBot(Config(token="x", db_path=tmp_path / "musbot.db"), clock=clock,
+                 persist=persist)
+    return Scene(world, clock, bot, guild, channel, persons)
+
+
+async def open_and_start(scene: Scene, rules: Rules | None = None) -> None:
+    """«/mus mesa», everyone sits with the buttons, the first person starts."""
+    first = scene.people[0]
+    inter = await scene.slash(first, "mus mesa")
+    assert inter.response_type is not None, (inter.attempts, scene.world.calls)
+    await scene.advance(1)
+    for i, person in enumerate(scene.people):
+        await scene.press(person, "join1" if i % 2 == 0 else "join2")
+        await scene.advance(1)
+    await scene.press(first, "start")
+
+
+async def play_to_the_end(scene: Scene, *, step: float = 1.0, limit: float = 4 * 3600.0
+                          ) -> int:
+    """Plays every person's turn as it comes (``step`` seconds of thought each) until the match
+    is over; returns how many moves the people made."""
+    table = scene.table()
+    moves = 0
+    waited = 0.0
+    while table.state == "playing" and waited < limit:
+        match = table.match
+        assert match is not None
+        seat = match.to_act
+        person = next((p for p in scene.people if table.seat_of(p.user) == seat), None)
+        if person is not None and table.awaits(person.user):
+            await scene.advance(step)
+            waited += step
+            if table.awaits(person.user) and match.to_act == seat:
+                await scene.play_turn(person)
+                moves += 1
+        else:
+            await scene.advance(0.5)
+            waited += 0.5
+    assert table.state == "finished", "the match should end"
+    await scene.advance(10)  # the last edits, within the channel's budget
+    return moves
+
+
+# --- oracles --------------------------------------------------------------------------------
+
+
+def page_lines(message: FakeMessage) -> list[str]:
+    """The lines a table message shows now, without its status block."""
+    embed = message.embeds[0]
+    text = str(embed.get("description") or "")
+    return text.split("\n\n")[0].split("\n") if text else []
+
+
+def hand_pages(world: FakeDiscord, channel: int) -> dict[int, list[FakeMessage]]:
+    """The channel's hand messages, by hand number, in order."""
+    pages: dict[int, list[FakeMessage]] = {}
+    for message in world.messages(channel, deleted=False):
+        title = str(message.embeds[0].get("title") or "") if message.embeds else ""
+        found = HAND_TITLE.match(title)
+        if found:
+            pages.setdefault(int(found.group(1)), []).append(message)
+    return pages
+
+
+def hand_event_lines(transcript: dict[str, Any], names: dict[int, str]) -> list[str]:
+    """What the engine says happened in a stored hand, as the table words it: the oracle for
+    «every saved move shown once and in order», built from the transcript, not the table."""
+    rules = Rules(reyes=transcript["rules"]["reyes"], puntos=transcript["rules"]["puntos"],
+                  real=transcript["rules"]["real"])
+    hand = Hand(rules, [[parse_card(c) for c in h] for h in transcript["hands"]],
+                [parse_card(c) for c in transcript["deck"]], mano=transcript["mano"],
+                scores=transcript["scores"], corrido=bool(transcript["rules"].get("corrido")),
+                reshuffles=[[parse_card(c) for c in d] for d in transcript.get("reshuffles", [])])
+    for seat, text in transcript["actions"]:
+        action = parse(text, hand.hands[seat])
+        assert action is not None
+        hand.apply(seat, action)
+    return [line for event in hand.events
+            for line in render.event_lines(event, names, players=rules.jugadores,
+                                           target=rules.puntos)]
+
+
+def public_texts(world: FakeDiscord, channel: int) -> list[str]:
+    """Everything the bot ever sent to be seen in the channel (messages, edits, interaction
+    updates of its messages), as sent: the text of each request's content and embeds."""
+    texts = []
+    for call in world.calls:
+        body = call.json
+        if not isinstance(body, dict):
+            continue
+        if call.kind == "callback":
+            body = body.get("data") or {}
+            if int(body.get("flags") or 0) & 64:
+                continue  # ephemeral: one person's
+        elif call.channel_id != channel:
+            continue
+        parts = [str(body.get("content") or "")]
+        parts += [f"{e.get('title') or ''}\n{e.get('description') or ''}"
+                  for e in body.get("embeds") or []]
+        texts.append("\n".join(parts))
+    return texts

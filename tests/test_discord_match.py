@@ -1,0 +1,79 @@
+"""The real bot through Discord as it really answers (the wire double): whole matches on a fake
+clock, checked against what reached the channel, the DMs and the interactions.
+
+Targets of the Discord contract: no 429 ever; at most 5 messages and 5 edits in any 5 s of a
+channel; the table message current for a whole match longer than an interaction token lives;
+at most one call of the global budget per move in a match of one person and three bots; every
+stored move shown once and in order; no card of anyone in public before its showdown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from discord_match import (
+    SHOWDOWN,
+    hand_event_lines,
+    hand_pages,
+    make_scene,
+    open_and_start,
+    page_lines,
+    play_to_the_end,
+    public_texts,
+)
+from table_helpers import ANY_CARD
+
+from musbot.bot import BOT_DELAY
+
+
+async def test_one_person_and_three_bots_within_discords_budget(tmp_path: Path) -> None:
+    scene = make_scene(tmp_path, ["Ana"])
+    world, channel = scene.world, scene.channel
+    async with world.connected(scene.bot):
+        assert scene.bot.tables.defaults["bot_delay"] == BOT_DELAY
+        await open_and_start(scene)
+        moves = await play_to_the_end(scene)
+        table = scene.table()
+        assert table.match is not None
+        total_moves = table.turn
+        report = world.report()
+        hands = table.match.hand_number
+        names = table.names()
+
+    # Discord's limits: never a 429, never more than 5 messages or 5 edits in 5 s anywhere.
+    assert report.rate_limited == 0 and report.global_rate_limited == 0
+    assert max(report.worst_creations.values()) <= 5
+    assert max(report.worst_edits.values(), default=0) <= 5
+    assert report.user_fetches == 0, "no GET /users/{id} before a DM"
+    assert not report.refusals, report.refusals
+    # The budget: at most one call of the global budget per move over the whole match.
+    assert moves > 10 and total_moves > moves
+    assert report.budget_calls <= total_moves, (report.budget_calls, total_moves)
+
+    # Every hand's message shows its moves once, in order; the showdown is the first card.
+    pages = hand_pages(world, channel)
+    assert sorted(pages) == list(range(1, hands + 1))
+    stored = await _stored_hands(tmp_path)
+    assert len(stored) == hands
+    for number, (transcript, _) in enumerate(stored, start=1):
+        shown = [line for message in pages[number] for line in page_lines(message)]
+        expected = hand_event_lines(transcript, names)
+        assert [line for line in shown if line in set(expected)] == expected, number
+    # Nobody's cards in public before the showdown that shows them.
+    texts = public_texts(world, channel)
+    assert texts and all(not ANY_CARD.search(text.split(SHOWDOWN)[0]) for text in texts)
+
+
+async def _stored_hands(tmp_path: Path) -> list[tuple[dict, dict]]:
+    from musbot.storage import Database
+
+    db = await Database.open(tmp_path / "musbot.db")
+    try:
+        rows = await db._fetch(lambda raw: raw.execute(
+            "SELECT match_id FROM matches ORDER BY match_id").fetchall())
+        hands = []
+        for (match_id,) in rows:
+            hands += await db.match_hands(match_id)
+        return hands
+    finally:
+        await db.close()

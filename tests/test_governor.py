@@ -1,0 +1,170 @@
+"""The governor keeps every channel within Discord's limits, whatever the tables ask of it:
+5 messages and 5 edits per 5 s per channel, an edit at most once a second, 50 calls a second in
+all; edits coalesce into the next allowed one; no channel waits for another."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from musbot.discordio.governor import Governor, Limits
+from musbot.table import ManualClock
+
+
+def in_any_window(times: list[float], window: float) -> int:
+    """The most calls within any ``window`` seconds."""
+    return max((sum(1 for t in times if start <= t < start + window) for start in times),
+               default=0)
+
+
+def recorder(clock: ManualClock, times: list[float], result: object = None
+             ) -> Callable[[], Awaitable[object]]:
+    async def call() -> object:
+        times.append(clock.now())
+        return result
+    return call
+
+
+async def test_posts_keep_their_order_and_five_per_five_seconds() -> None:
+    clock = ManualClock()
+    governor = Governor(clock)
+    order: list[int] = []
+    times: list[float] = []
+
+    def post(n: int) -> Callable[[], Awaitable[int]]:
+        async def send() -> int:
+            order.append(n)
+            times.append(clock.now())
+            return n
+        return send
+
+    futures = [governor.post("table", post(n)) for n in range(12)]
+    await clock.advance(0)
+    assert order == [0, 1, 2, 3, 4], "five at once, then the channel's window is full"
+    await clock.advance(20)
+    assert order == list(range(12))
+    assert [f.result() for f in futures] == list(range(12))
+    assert in_any_window(times, 5.0) == 5
+    assert times[5] == pytest.approx(5.0) and times[10] == pytest.approx(10.0)
+
+
+async def test_edits_coalesce_and_come_at_most_once_a_second() -> None:
+    clock = ManualClock()
+    governor = Governor(clock)
+    shown: list[tuple[float, int]] = []
+    state = {"n": 0}
+
+    async def render() -> None:
+        shown.append((clock.now(), state["n"]))
+
+    for n in range(1, 101):  # a change every 0.1 s for 10 s
+        state["n"] = n
+        governor.edit("table", "message", render)
+        await clock.advance(0.1)
+    await clock.advance(5)
+    times = [t for t, _ in shown]
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(times, times[1:], strict=False))
+    assert in_any_window(times, 5.0) <= 5
+    assert len(shown) <= 11, "coalesced: ten seconds of changes in about ten edits"
+    assert shown[-1][1] == 100, "the last edit shows the last change"
+
+
+async def test_a_lane_remembers_its_calls_while_idle() -> None:
+    """Regression: an idle lane was forgotten with the times of its calls, so a channel whose
+    edits came one at a time was edited at every change."""
+    clock = ManualClock()
+    governor = Governor(clock)
+    times: list[float] = []
+    for _ in range(20):
+        governor.edit("table", "message", recorder(clock, times))
+        await clock.advance(0.25)  # the lane is idle again before each new change
+    await clock.advance(5)
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(times, times[1:], strict=False))
+    assert len(times) <= 6
+
+
+async def test_an_edit_can_be_held_and_dropped() -> None:
+    clock = ManualClock()
+    governor = Governor(clock)
+    times: list[float] = []
+    governor.edit("table", "message", recorder(clock, times), not_before=3.0)
+    await clock.advance(2.9)
+    assert times == []
+    governor.edit("table", "message", recorder(clock, times), not_before=10.0)
+    await clock.advance(0.2)
+    assert times == [pytest.approx(3.0)], "the earliest wish wins"
+    governor.edit("table", "message", recorder(clock, times), not_before=5.0)
+    governor.forget_edit("table", "message")
+    await clock.advance(10)
+    assert len(times) == 1, "shown another way (an interaction's answer): not edited again"
+
+
+async def test_one_slow_channel_holds_up_no_other() -> None:
+    """A call sleeping on Discord's own 429 (discord.py sleeps inside it) delays its lane only."""
+    clock = ManualClock()
+    governor = Governor(clock)
+    stuck = asyncio.Event()
+    fast: list[float] = []
+
+    async def slow() -> None:
+        await stuck.wait()
+
+    governor.post("slow", slow)
+    later = governor.post("slow", recorder(clock, []))
+    for _ in range(3):
+        governor.post("other", recorder(clock, fast))
+    await clock.advance(1)
+    assert len(fast) == 3 and not later.done()
+    stuck.set()
+    await clock.advance(0)
+    assert later.done()
+
+
+async def test_the_global_budget_is_shared_by_every_lane() -> None:
+    clock = ManualClock()
+    governor = Governor(clock, Limits(calls_per_second=50))
+    times: list[float] = []
+    for channel in range(200):
+        governor.post(channel, recorder(clock, times))
+    await clock.advance(10)
+    assert len(times) == 200
+    assert in_any_window(times, 1.0) == 50
+
+
+async def test_failures_reach_the_caller_and_the_lane_goes_on(
+        caplog: pytest.LogCaptureFixture) -> None:
+    clock = ManualClock()
+    governor = Governor(clock)
+
+    async def broken() -> None:
+        raise RuntimeError("Discord said no")
+
+    failed = governor.post("table", broken)
+    after = governor.post("table", recorder(clock, [], "ok"))
+    with caplog.at_level(logging.WARNING):
+        governor.edit("table", "message", broken)
+        await clock.advance(2)
+    assert isinstance(failed.exception(), RuntimeError)
+    assert after.result() == "ok"
+    assert any("edit failed" in r.getMessage() for r in caplog.records)
+
+
+async def test_deletes_wait_for_their_time_and_cancel_drops_everything() -> None:
+    clock = ManualClock()
+    governor = Governor(clock)
+    deleted: list[float] = []
+    governor.delete("table", 8.0, recorder(clock, deleted))
+    await clock.advance(7)
+    assert deleted == []
+    await clock.advance(2)
+    assert deleted == [pytest.approx(8.0)]
+    posts: list[float] = []
+    for _ in range(7):
+        pending = governor.post("table", recorder(clock, posts))
+    await clock.advance(0)
+    governor.cancel()
+    await clock.advance(10)
+    assert len(posts) == 5 and pending.cancelled()
