@@ -1,4 +1,5 @@
-"""The command grammar (musbot.commands): what players type, read as RULES.md §2 and §4 actions.
+"""The command grammar (musbot.commands): what players type, read as docs/rules.md §2 and §4
+actions.
 
 Three outcomes are tested for every kind of message: an action, ``None`` for chat, and
 ``MalformedCommand`` with a Spanish sentence for a near miss.

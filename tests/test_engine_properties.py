@@ -1,4 +1,4 @@
-"""Properties of the engine over random legal play (RULES.md §2–§6, REPLAY.md).
+"""Properties of the engine over random legal play (docs/rules.md §2–§6, REPLAY.md).
 
 Hypothesis draws the seed, the variants and the player count; a seeded random legal player drives
 whole matches. Each property is checked on every action or every hand.

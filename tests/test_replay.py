@@ -74,7 +74,7 @@ def test_standard_input(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_defaults_and_target_mid_tanteo() -> None:
-    """Keys left out take RULES.md defaults; §5: the game stops at the step reaching 40 — the
+    """Keys left out take docs/rules.md defaults; §5: the game stops at the step reaching 40 — the
     Grande bet takes pair 0 from 38 to 40 and the Pares/Juego base values are not added."""
     data = {"hands": HANDS, "scores": [38, 37], "actions": FULL}
     out = replay(data)

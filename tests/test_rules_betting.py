@@ -1,4 +1,4 @@
-"""RULES.md §4: betting within a lance (who speaks, in which order, what a refusal pays)."""
+"""docs/rules.md §4: betting within a lance (who speaks, in which order, what a refusal pays)."""
 
 from __future__ import annotations
 

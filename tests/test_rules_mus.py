@@ -1,4 +1,4 @@
-"""RULES.md §2: dealing, the mus phase, discards, replacements, reshuffles and mus corrido."""
+"""docs/rules.md §2: dealing, the mus phase, discards, replacements, reshuffles and mus corrido."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""RULES.md §3 (declarations, lances without betting) and §5 (the tanteo: what each lance scores,
-in which order, and the game ending at the target)."""
+"""docs/rules.md §3 (declarations, lances without betting) and §5 (the tanteo: what each lance
+scores, in which order, and the game ending at the target)."""
 
 from __future__ import annotations
 

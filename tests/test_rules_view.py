@@ -1,4 +1,4 @@
-"""What one seat may know: own cards only until the showdown (RULES.md §2 «the cards are not»
+"""What one seat may know: own cards only until the showdown (docs/rules.md §2 «the cards are not»
 public, §4.7 «all hands are shown», §5 «hands are shown»)."""
 
 from __future__ import annotations

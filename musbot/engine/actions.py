@@ -1,4 +1,4 @@
-"""What a seat can do: the verbs of RULES.md §2 and §4."""
+"""What a seat can do: the verbs of docs/rules.md §2 and §4."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One hand of Mus, from the deal to the tanteo (RULES.md §2–§5), as a pure state machine.
+"""One hand of Mus, from the deal to the tanteo (docs/rules.md §2–§5), as a pure state machine.
 
 Only :meth:`Hand.apply` changes it. Everything public is appended to :attr:`Hand.events`; what one
 seat may know is :meth:`Hand.view`. There is no I/O and no clock here: the deck and any reshuffle
@@ -382,7 +382,7 @@ class Hand:
             self.idx[seat] = self.tables.index(hand)
         self._discard_rounds.append(counts)
         self.events.append(ev.CardsReplaced(counts))
-        # RULES.md §2: every mus round starts at the mano, in a corrido hand too (the seeds'
+        # docs/rules.md §2: every mus round starts at the mano, in a corrido hand too (the seeds'
         # passing of the deck to the next dealer is not part of the specification).
         self._start_mus_round(self.mano)
 

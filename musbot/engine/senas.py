@@ -1,4 +1,5 @@
-"""Señas, the partner signals of RULES.md §7: which exist, which a hand shows, how they are named.
+"""Señas, the partner signals of docs/rules.md §7: which exist, which a hand shows, how they are
+named.
 
 Pure like the rest of the engine: the table layer decides who receives a seña and the i18n catalogs
 word it. A seña may only be sent if the sender's hand shows it (§7: false señas are forbidden), so
@@ -27,7 +28,8 @@ class SenaInfo(NamedTuple):
 
 
 class Sena(enum.Enum):
-    """Every seña the table knows, in the order of RULES.md §7; the value is its Spanish name."""
+    """Every seña the table knows, in the order of docs/rules.md §7; the value is its Spanish
+    name."""
 
     DOS_REYES = "dos reyes"
     TRES_REYES = "tres reyes"
