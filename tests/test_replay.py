@@ -8,15 +8,19 @@ import re
 import string
 import subprocess
 import sys
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from musbot.cli import main
 from musbot.engine import CARD_CODES, Rules
 from musbot.i18n import en, es
-from musbot.replay import replay
+from musbot.replay import KEYS, LANGS, RULE_KEYS, replay, run
 
 
 @pytest.fixture(autouse=True)
@@ -490,3 +494,109 @@ def test_help_points_at_the_documentation(capsys: pytest.CaptureFixture[str]) ->
         main(["replay", "--help"])
     assert "docs/replay.md" in capsys.readouterr().out
 
+
+# ----------------------------------------------------------------------------------------------
+# Any JSON document at all: exit 0, or exit 2 and a sentence; never a traceback.
+# ----------------------------------------------------------------------------------------------
+
+PROPERTY = settings(max_examples=300, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+
+WORDS = ["mus", "no hay mus", "paso", "envido", "envido 5", "3 más", "quiero", "no quiero",
+         "órdago", "descarto 1", "descarto 1 2 3 4", "descarto 12o", "hola", "", "envido 1"]
+scalars = (st.none() | st.booleans() | st.integers(-3, 60) | st.integers()
+           | st.floats(allow_nan=False, allow_infinity=False)
+           | st.sampled_from([*CARD_CODES[:6], "13o", "", " 12O ", *WORDS]) | st.text(max_size=8))
+keys = st.sampled_from([*KEYS, *RULE_KEYS, "action", "jugadores"]) | st.text(max_size=6)
+json_values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(keys, inner, max_size=5),
+    max_leaves=25)
+
+
+def answer(document: str, lang: str) -> tuple[int, Any]:
+    """``musbot replay -`` on ``document``: its exit status and its parsed output."""
+    out = io.StringIO()
+    with mock.patch.object(sys, "stdin", io.StringIO(document)), redirect_stdout(out):
+        status = run("-", lang=lang)  # type: ignore[arg-type]
+    return status, json.loads(out.getvalue())
+
+
+def check_answer(data: Any, status: int, out: Any) -> None:
+    assert status in (0, 2)
+    if status == 0:
+        assert isinstance(out["finished"], bool) and len(out["scores"]) == 2
+        return
+    assert set(out) == {"error", "action"}
+    assert isinstance(out["error"], str) and out["error"].strip()
+    actions = data.get("actions") if isinstance(data, dict) else None
+    count = len(actions) if isinstance(actions, list) else 0
+    assert out["action"] is None or (type(out["action"]) is int and 0 <= out["action"] < count)
+
+
+@PROPERTY
+@given(data=json_values | st.dictionaries(keys, json_values), lang=st.sampled_from(LANGS))
+def test_any_json_document_gets_an_answer(data: Any, lang: str) -> None:
+    status, out = answer(json.dumps(data), lang)
+    check_answer(data, status, out)
+
+
+def paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value, the value itself first."""
+    found = [here]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += paths(inner, (*here, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            found += paths(inner, (*here, i))
+    return found
+
+
+@st.composite
+def near_valid(draw: st.DrawFn) -> Any:
+    """A valid transcript (no mus, or discards from a whole deck up to a reshuffle) with a few
+    places replaced, removed or added, and actions drawn from the table's words."""
+    base = draw(st.sampled_from([
+        transcript(FULL),
+        transcript(two_rounds_of_four([2, "descarto 12o 12c 1e 5b"]), deck=UNDEALT),
+        transcript([*MUS, *ONE_EACH, [0, "no hay mus"], *FULL[1:]], deck=UNDEALT[:4]),
+    ]))
+    data = json.loads(json.dumps(base))
+    if draw(st.booleans()):
+        extra = draw(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(WORDS)), max_size=8))
+        data["actions"] = data["actions"][:draw(st.integers(0, len(data["actions"])))] + [
+            [seat, word] for seat, word in extra]
+    for _ in range(draw(st.integers(0, 2))):
+        where = draw(st.sampled_from(paths(data)))
+        if not where:
+            continue
+        *parent_path, last = where
+        parent = data
+        for step in parent_path:
+            parent = parent[step]
+        change = draw(st.sampled_from(["replace", "remove", "add"]))
+        if change == "replace":
+            parent[last] = draw(json_values)
+        elif change == "remove":
+            del parent[last]
+        elif isinstance(parent, dict):
+            parent[draw(keys)] = draw(json_values)
+        else:
+            parent.insert(last, draw(json_values))
+    return data
+
+
+@PROPERTY
+@given(data=near_valid(), lang=st.sampled_from(LANGS))
+def test_a_mutated_transcript_gets_an_answer(data: Any, lang: str) -> None:
+    status, out = answer(json.dumps(data), lang)
+    check_answer(data, status, out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(document=st.text(max_size=40) | json_values.map(json.dumps).map(lambda t: t[:-1]))
+def test_any_text_at_all_gets_an_answer(document: str) -> None:
+    """Not JSON, cut short, lone surrogates quoted back: still one JSON object on stdout."""
+    status, out = answer(document, "es")
+    check_answer(None, status, out)
