@@ -98,7 +98,7 @@ def pass_all(hand: Hand) -> Hand:
 
 
 def ledger(hand: Hand) -> list[tuple[int, int, str, str]]:
-    """REPLAY.md's ledger as tuples (pair, tantos, lance, kind)."""
+    """docs/replay.md's ledger as tuples (pair, tantos, lance, kind)."""
     return [(s["pair"], s["tantos"], s["lance"], s["kind"]) for s in hand.result()["ledger"]]
 
 

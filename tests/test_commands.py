@@ -485,8 +485,8 @@ ALL_KINDS: list[Action] = [
 
 @pytest.mark.parametrize("action", ALL_KINDS, ids=str)
 def test_round_trip(action: Action) -> None:
-    """REPLAY.md transcripts store Action.text(); parse must read it back exactly, with or without
-    a hand."""
+    """docs/replay.md transcripts store Action.text(); parse must read it back exactly, with or
+    without a hand."""
     assert canonical(action) == action.text()
     assert parse(action.text()) == action
     assert parse(action.text(), HAND) == action

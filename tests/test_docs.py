@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 CITING = sorted([*ROOT.joinpath("tests").glob("*.py"), *ROOT.joinpath("musbot").rglob("*.py"),
@@ -51,9 +53,18 @@ def test_every_section_cited_in_code_and_tests_exists() -> None:
 
 
 def test_no_reference_to_the_documents_outside_the_repository() -> None:
-    old = re.compile(r"\bRULES\.md|\.\./shared/RULES")
+    old = re.compile(r"\b(?:RULES|REPLAY)\\?\.md|\.\./shared/")
     me = Path(__file__).resolve()
     stale = [str(p.relative_to(ROOT)) for p in [*CITING, ROOT / "README.md", *DOCS.glob("*.md")]
              if p != me and old.search(p.read_text(encoding="utf-8"))]
     assert stale == []
 
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/rules.md", "docs/replay.md"])
+def test_relative_links_resolve(doc: str) -> None:
+    path = ROOT / doc
+    if not path.exists():
+        pytest.fail(f"{doc} is missing")
+    links = re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8"))
+    local = [link.split("#")[0] for link in links if "://" not in link and link.split("#")[0]]
+    assert [link for link in local if not (path.parent / link).exists()] == []

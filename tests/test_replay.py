@@ -1,4 +1,4 @@
-"""``musbot replay`` as REPLAY.md specifies: output, the transcript keys, and every refusal."""
+"""``musbot replay`` as docs/replay.md specifies: output, the transcript keys, and every refusal."""
 
 from __future__ import annotations
 
@@ -600,3 +600,38 @@ def test_any_text_at_all_gets_an_answer(document: str) -> None:
     """Not JSON, cut short, lone surrogates quoted back: still one JSON object on stdout."""
     status, out = answer(document, "es")
     check_answer(None, status, out)
+
+
+# ----------------------------------------------------------------------------------------------
+# docs/replay.md's worked examples are replayed as they are written there.
+# ----------------------------------------------------------------------------------------------
+
+DOC_BLOCK = re.compile(r"^```json (transcript|output|refusal)\n(.*?)^```$",
+                       re.DOTALL | re.MULTILINE)
+EXIT_STATUS = {"output": 0, "refusal": 2}
+
+
+def documented_examples() -> list[tuple[str, str, str]]:
+    """(transcript, kind of answer, answer) for each example of docs/replay.md, in order."""
+    doc = Path(__file__).resolve().parent.parent.joinpath("docs", "replay.md")
+    blocks = DOC_BLOCK.findall(doc.read_text(encoding="utf-8"))
+    kinds = [kind for kind, _ in blocks]
+    assert kinds[0::2] == ["transcript"] * (len(blocks) // 2), kinds
+    assert all(kind in EXIT_STATUS for kind in kinds[1::2]) and len(blocks) % 2 == 0, kinds
+    return [(blocks[i][1], blocks[i + 1][0], blocks[i + 1][1]) for i in range(0, len(blocks), 2)]
+
+
+def test_the_documentation_has_worked_examples_of_both_answers() -> None:
+    kinds = [kind for _, kind, _ in documented_examples()]
+    assert "output" in kinds and "refusal" in kinds
+
+
+@pytest.mark.parametrize(("number", "example"), enumerate(documented_examples(), start=1))
+def test_a_documented_example_replays_exactly_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], number: int,
+        example: tuple[str, str, str]) -> None:
+    given, kind, expected = example
+    path = tmp_path / f"example{number}.json"
+    path.write_text(given, encoding="utf-8")
+    assert main(["replay", "--idioma", "en", str(path)]) == EXIT_STATUS[kind]
+    assert capsys.readouterr().out == expected

@@ -59,7 +59,7 @@ def test_view_legal_actions_only_for_the_seat_to_act():
 
 
 def test_replay_result_of_an_unfinished_hand():
-    """REPLAY.md output: when the hand is not over, finished is false, to_act is the seat to
+    """docs/replay.md output: when the hand is not over, finished is false, to_act is the seat to
     speak, and the ledger/scores hold only what was scored so far (a §5 deje, at once)."""
     from helpers_rules import ledger
 

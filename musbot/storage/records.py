@@ -1,4 +1,4 @@
-"""What the storage layer reads out of a REPLAY.md transcript and result, without the engine:
+"""What the storage layer reads out of a docs/replay.md transcript and result, without the engine:
 the ledger is stored as given, the órdagos are found in the action list."""
 
 from __future__ import annotations
