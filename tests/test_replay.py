@@ -213,7 +213,7 @@ def refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any,
     path = tmp_path / "hand.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     status = main(["replay", *args, str(path)])
-    out = json.loads(capsys.readouterr().out)
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
     assert status == 2, out
     assert set(out) == {"error", "action"}
     return out
