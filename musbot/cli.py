@@ -10,7 +10,7 @@ from collections.abc import Sequence
 def _replay(args: argparse.Namespace) -> int:
     from musbot.replay import run
 
-    return run(args.file)
+    return run(args.file, lang=args.idioma)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -29,8 +29,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_arguments(run)
     run.set_defaults(func=_run)
 
-    replay = sub.add_parser("replay", help="replay one hand from a REPLAY.md transcript")
+    replay = sub.add_parser(
+        "replay", help="replay one hand from a transcript (docs/replay.md)",
+        description="Plays one hand of Mus from a JSON transcript and prints its outcome as JSON; "
+                    "a transcript that breaks the format or the rules is refused with exit status "
+                    "2 and a sentence saying why. The format, what is checked and the errors: "
+                    "docs/replay.md.")
     replay.add_argument("file", help="transcript JSON file, or - for standard input")
+    replay.add_argument("--idioma", choices=("es", "en"), default=None,
+                        help="language of the refusals (default: en if LANG starts with en, "
+                             "else es)")
     replay.set_defaults(func=_replay)
 
     from musbot import bench

@@ -7,7 +7,7 @@ Every chat message goes through :func:`parse`, so two promises matter more than 
 - a message that clearly tries to be a command but is wrong (``envido 1``, ``descarto 9``) raises
   :class:`MalformedCommand`, so the player hears why instead of being silently ignored.
 
-The verbs are those of RULES.md §2 (mus phase) and §4 (betting). Spanish is the table language;
+The verbs are those of docs/rules.md §2 (mus phase) and §4 (betting). Spanish is the table language;
 Basque (from the Basque mus vocabulary: imido, iduki, kanta, tira, hordago, gehiago, mintza) and
 English are accepted too. Matching is case-, accent- and punctuation-insensitive.
 """
@@ -122,7 +122,7 @@ LANCE_WORDS: Final[frozenset[str]] = frozenset({"grande", "chica", "pares", "jue
 LANCE_PREPOSITIONS: Final[frozenset[str]] = frozenset({"a", "al", "en"})
 LANCE_ARTICLES: Final[frozenset[str]] = frozenset({"la", "las", "los", "el"})
 BOTH_LANCES_WORDS: Final[frozenset[str]] = frozenset({"biak"})
-"""Basque "biak imido/hordago" bets Grande and Chica at once; RULES.md has no such bet."""
+"""Basque "biak imido/hordago" bets Grande and Chica at once; docs/rules.md has no such bet."""
 _LANCE_BETS: Final[frozenset[ActionKind]] = frozenset(
     {ActionKind.ENVIDO, ActionKind.MAS, ActionKind.ORDAGO, ActionKind.PASO}
 )

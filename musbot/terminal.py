@@ -84,7 +84,7 @@ class TerminalTransport:
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``musbot play`` (the variants of RULES.md, and the demo mode)."""
+    """The options of ``musbot play`` (the variants of docs/rules.md, and the demo mode)."""
     parser.add_argument("--reyes", type=int, choices=(4, 8), default=8, help="4 u 8 reyes")
     parser.add_argument("--puntos", type=int, default=None, help="tantos por juego (40)")
     parser.add_argument("--juegos", type=int, default=3, help="juegos por vaca")

@@ -1,8 +1,8 @@
-"""Shared helpers for the tests of RULES.md (tests/test_rules_*.py).
+"""Shared helpers for the tests of docs/rules.md (tests/test_rules_*.py).
 
 Hands are written as card codes (``"12o 12c 1e 5b"``) or as bare ranks (``"12 12 1 5"``): a bare
 rank gets the first suit of that rank not used anywhere else in the deal, so a test only spells out
-suits when they matter. Expected results in the tests are worked out by hand from RULES.md.
+suits when they matter. Expected results in the tests are worked out by hand from docs/rules.md.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def pass_all(hand: Hand) -> Hand:
 
 
 def ledger(hand: Hand) -> list[tuple[int, int, str, str]]:
-    """REPLAY.md's ledger as tuples (pair, tantos, lance, kind)."""
+    """docs/replay.md's ledger as tuples (pair, tantos, lance, kind)."""
     return [(s["pair"], s["tantos"], s["lance"], s["kind"]) for s in hand.result()["ledger"]]
 
 
@@ -116,7 +116,7 @@ def info(spec: str, *, reyes: int = 8, real: bool = False) -> HandInfo:
     return tables(reyes, real).info(cards(spec))
 
 
-# Worked example deals shared by the rule tests (results worked out by hand from RULES.md).
+# Worked example deals shared by the rule tests (results worked out by hand from docs/rules.md).
 # D1, mano 0: nobody has pares or juego; totals 28, 30, 23, 18. Grande: seat 0 (R C 7 A),
 # pair 0. Chica: seat 3 (A 4 6 7), pair 1. Punto: seat 1 (30), pair 1.
 D1 = ["12 11 7 1", "11 10 6 4", "10 7 5 1", "7 6 4 1"]

@@ -1,4 +1,5 @@
-"""The command grammar (musbot.commands): what players type, read as RULES.md §2 and §4 actions.
+"""The command grammar (musbot.commands): what players type, read as docs/rules.md §2 and §4
+actions.
 
 Three outcomes are tested for every kind of message: an action, ``None`` for chat, and
 ``MalformedCommand`` with a Spanish sentence for a near miss.
@@ -484,8 +485,8 @@ ALL_KINDS: list[Action] = [
 
 @pytest.mark.parametrize("action", ALL_KINDS, ids=str)
 def test_round_trip(action: Action) -> None:
-    """REPLAY.md transcripts store Action.text(); parse must read it back exactly, with or without
-    a hand."""
+    """docs/replay.md transcripts store Action.text(); parse must read it back exactly, with or
+    without a hand."""
     assert parse(action.text()) == action
     assert parse(action.text(), HAND) == action
     assert parse(action.text().upper()) == action

@@ -1,4 +1,4 @@
-"""Properties of the engine over random legal play (RULES.md §2–§6, REPLAY.md).
+"""Properties of the engine over random legal play (docs/rules.md §2–§6, docs/replay.md).
 
 Hypothesis draws the seed, the variants and the player count; a seeded random legal player drives
 whole matches. Each property is checked on every action or every hand.
@@ -76,7 +76,8 @@ def test_random_legal_play_never_raises_and_matches_end(seed: int, v: dict) -> N
 def test_scores_only_grow_and_the_game_ends_at_the_first_step_reaching_the_target(
         seed: int, v: dict) -> None:
     """§5: points are added one step at a time in lance order, never taken away; the game ends at
-    the first step that reaches the target and nothing after it is added (REPLAY.md ``scores``)."""
+    the first step that reaches the target and nothing after it is added (docs/replay.md
+    ``scores``)."""
     rules = Rules(**v)
     target = rules.puntos
 
@@ -143,7 +144,7 @@ def test_no_view_holds_another_seats_cards_before_the_showdown(seed: int, v: dic
 @SETTINGS
 @given(seed=st.integers(0, 10**9), v=variants)
 def test_replaying_a_recorded_hand_gives_the_same_result(seed: int, v: dict) -> None:
-    """REPLAY.md: the transcript of any finished hand replays to the same ledger and score,
+    """docs/replay.md: the transcript of any finished hand replays to the same ledger and score,
     through the same text grammar the tables use."""
     rules = Rules(**v)
 

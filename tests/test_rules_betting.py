@@ -1,4 +1,4 @@
-"""RULES.md §4: betting within a lance (who speaks, in which order, what a refusal pays)."""
+"""docs/rules.md §4: betting within a lance (who speaks, in which order, what a refusal pays)."""
 
 from __future__ import annotations
 
@@ -368,7 +368,7 @@ def test_s4_7_accepted_ordago_wins_the_game_for_the_best_hand():
 
 
 def test_s4_7_accepted_ordago_keeps_earlier_dejes():
-    """§4.7 + REPLAY.md: the score after an órdago is as it stood before it (deje included)."""
+    """§4.7 + docs/replay.md: the score after an órdago is as it stood before it (deje included)."""
     h = d1()
     play(h, (0, envido()), (1, NO_QUIERO), (3, NO_QUIERO))  # grande: pair 0 takes 1
     play(h, (0, ORDAGO), (1, QUIERO))  # chica: seat 3 holds the best chica

@@ -1,4 +1,5 @@
-"""RULES.md §1 (deck, reyes, rank order, values, ties) and §3 (the order of hands in each lance)."""
+"""docs/rules.md §1 (deck, reyes, rank order, values, ties) and §3 (the order of hands in each
+lance)."""
 
 from __future__ import annotations
 

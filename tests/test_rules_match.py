@@ -1,4 +1,4 @@
-"""RULES.md §1 (mano moves on), §2 (mus corrido in a match) and §6 (games, vacas, partida)."""
+"""docs/rules.md §1 (mano moves on), §2 (mus corrido in a match) and §6 (games, vacas, partida)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §2: dealing, the mus phase, discards, replacements, reshuffles and mus corrido."""
+"""docs/rules.md §2: dealing, the mus phase, discards, replacements, reshuffles and mus corrido."""
 
 from __future__ import annotations
 
@@ -223,7 +223,7 @@ def _discard_first(h: Hand, *extra: str) -> list[int]:
 
 def test_s2_reshuffle_lone_waiting_player_keeps_own_discards_aside():
     """§2: the deck (3 cards) runs out when only seat 3 still waits: his own discard stays aside;
-    the new deck is the other discards in discard order (REPLAY.md, reshuffles=[])."""
+    the new deck is the other discards in discard order (docs/replay.md, reshuffles=[])."""
     h = make_hand(SUITED, "1o 1c 1e", mano=0, reshuffles=[])
     all_mus(h)
     _discard_first(h)  # 12o, 12c, 12e, 12b
@@ -287,7 +287,8 @@ def test_s2_cards_set_aside_return_in_a_later_reshuffle():
 
 
 def test_s2_explicit_reshuffles_are_used():
-    """REPLAY.md: a given reshuffle is the new deck, top first; it must hold the right cards."""
+    """docs/replay.md: a given reshuffle is the new deck, top first; it must hold the right
+    cards."""
     h = make_hand(SUITED, "1o 1c 1e", mano=0, reshuffles=[[c("12e"), c("12c"), c("12o")]])
     all_mus(h)
     _discard_first(h)

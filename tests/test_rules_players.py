@@ -1,4 +1,5 @@
-"""RULES.md §8: individual (2 players) and trios (6 players, teams 0-2-4 vs 1-3-5, target 50)."""
+"""docs/rules.md §8: individual (2 players) and trios (6 players, teams 0-2-4 vs 1-3-5,
+target 50)."""
 
 from __future__ import annotations
 

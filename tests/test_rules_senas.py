@@ -1,4 +1,4 @@
-"""RULES.md §7: which señas a hand may truthfully show (false señas are forbidden)."""
+"""docs/rules.md §7: which señas a hand may truthfully show (false señas are forbidden)."""
 
 from __future__ import annotations
 

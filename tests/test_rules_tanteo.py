@@ -1,5 +1,5 @@
-"""RULES.md §3 (declarations, lances without betting) and §5 (the tanteo: what each lance scores,
-in which order, and the game ending at the target)."""
+"""docs/rules.md §3 (declarations, lances without betting) and §5 (the tanteo: what each lance
+scores, in which order, and the game ending at the target)."""
 
 from __future__ import annotations
 
@@ -299,7 +299,7 @@ def test_s5_target_reached_mid_tanteo_stops_scoring():
 
 
 def test_s5_scores_may_pass_the_target_by_that_steps_amount():
-    """§5 + REPLAY.md: 30–38: grande 31–38, chica 31–39, pares base 3 → 31–42: game to pair 1;
+    """§5 + docs/replay.md: 30–38: grande 31–38, chica 31–39, pares base 3 → 31–42: game to pair 1;
     the juego base (6 to pair 0) is not added."""
     h = pass_all(d2(scores=(30, 38)))
     assert ledger(h) == [

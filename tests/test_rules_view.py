@@ -1,4 +1,4 @@
-"""What one seat may know: own cards only until the showdown (RULES.md §2 «the cards are not»
+"""What one seat may know: own cards only until the showdown (docs/rules.md §2 «the cards are not»
 public, §4.7 «all hands are shown», §5 «hands are shown»)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_view_legal_actions_only_for_the_seat_to_act():
 
 
 def test_replay_result_of_an_unfinished_hand():
-    """REPLAY.md output: when the hand is not over, finished is false, to_act is the seat to
+    """docs/replay.md output: when the hand is not over, finished is false, to_act is the seat to
     speak, and the ledger/scores hold only what was scored so far (a §5 deje, at once)."""
     from helpers_rules import ledger
 

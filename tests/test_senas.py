@@ -1,4 +1,4 @@
-"""Señas (RULES.md §7): the catalog, which hands show which seña, and how players name them."""
+"""Señas (docs/rules.md §7): the catalog, which hands show which seña, and how players name them."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def four(users: tuple[int, int, int, int] = (1, 2, 3, 4)) -> list[SeatRecord]:
 def hand(scores: list[int], game_winner: int | None = None,
          actions: list[list[Any]] | None = None,
          ledger: list[dict[str, Any]] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A transcript/result pair in REPLAY.md form; storage does not replay it."""
+    """A transcript/result pair in docs/replay.md form; storage does not replay it."""
     transcript = {"rules": {"reyes": 8, "puntos": 40, "real": False}, "mano": 0,
                   "scores": [0, 0], "hands": [["12o", "12c", "1e", "5b"]] * 4, "deck": [],
                   "actions": actions or [[0, "no hay mus"]]}
@@ -446,7 +446,7 @@ async def test_a_match_is_written_without_a_trip_to_the_thread_and_a_bad_hand_le
     await db.record_hand(match_id, 1, *hand([12, 40], game_winner=1, actions=ordago,
                                             ledger=steps))
     bad = hand([1, 0], ledger=[{"pair": 0}])
-    with pytest.raises(ValueError, match=r"hand 2 is not a REPLAY\.md"):
+    with pytest.raises(ValueError, match=r"hand 2 is not a docs/replay\.md"):
         await db.record_hand(match_id, 2, *bad)
     await db.record_finished_match(match_id, 1)
     assert trips == [0]
@@ -593,7 +593,7 @@ async def test_record_match_in_one_call(db: Database) -> None:
     assert (result.match_id, result.games, result.tantos) == (match_id, (1, 0), (40, 5))
     # A malformed hand rolls the whole record back.
     bad = hand([1, 0], ledger=[{"pair": 0}])
-    with pytest.raises(ValueError, match=r"hand 2 is not a REPLAY\.md"):
+    with pytest.raises(ValueError, match=r"hand 2 is not a docs/replay\.md"):
         await db.record_match(four(), [hand([1, 0]), bad], 0)
     assert await select(db, "SELECT COUNT(*) FROM matches") == [(1,)]
 

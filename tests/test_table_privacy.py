@@ -1,5 +1,5 @@
 """Privacy as a property: over many random matches, no card reaches anyone who may not see it, and
-señas reach only the partner or the one opponent who caught them (RULES.md §7)."""
+señas reach only the partner or the one opponent who caught them (docs/rules.md §7)."""
 
 from __future__ import annotations
 

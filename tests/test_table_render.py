@@ -18,7 +18,7 @@ def a_hand() -> Hand:
 
 
 def test_tantos_amarrakos_and_dentro() -> None:
-    # RULES.md §5: amarrakos of 5 tantos; a pair at target − 5 or more is «dentro».
+    # docs/rules.md §5: amarrakos of 5 tantos; a pair at target − 5 or more is «dentro».
     assert render.tantos_text(23, 40) == "23 tantos (4 amarrakos y 3)"
     assert not render.tantos_text(34, 40).endswith("dentro")
     assert render.tantos_text(35, 40).endswith("— dentro")
@@ -66,8 +66,8 @@ def test_private_hand_text() -> None:
 
 
 def test_private_text_follows_the_variant_of_each_table() -> None:
-    """RULES.md §1 and §7: with 8 reyes a 3 is a rey, with 4 it is a 3. The hand text's parts are
-    cached across tables, so the same cards at tables of both variants must still differ, in
+    """docs/rules.md §1 and §7: with 8 reyes a 3 is a rey, with 4 it is a 3. The hand text's parts
+    are cached across tables, so the same cards at tables of both variants must still differ, in
     either order, and in every language."""
     deal = [cards("3o 3c 12e 10e"), cards("4o 5c 6e 7b"), cards("4c 5e 6b 7o"),
             cards("4e 5b 6o 7c")]

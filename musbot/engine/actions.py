@@ -1,4 +1,4 @@
-"""What a seat can do: the verbs of RULES.md §2 and §4."""
+"""What a seat can do: the verbs of docs/rules.md §2 and §4."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class Action(Record):
         self.cards = cards
 
     def text(self) -> str:
-        """Canonical words, as typed at a table and stored in a REPLAY.md transcript."""
+        """Canonical words, as typed at a table and stored in a docs/replay.md transcript."""
         k = self.kind
         if k is ActionKind.ENVIDO:
             return "envido" if self.amount == MIN_ENVITE else f"envido {self.amount}"

@@ -1,4 +1,4 @@
-"""The Spanish deck: 40 cards as small ints, with the card codes of RULES.md §1.
+"""The Spanish deck: 40 cards as small ints, with the card codes of docs/rules.md §1.
 
 A card is ``suit * 10 + rank_index`` so that a hand is a handful of ints: cheap to copy, hash and
 look up in the evaluation tables.
@@ -54,7 +54,7 @@ def codes(cards: Iterable[Card]) -> list[str]:
 
 
 def secure_shuffle(cards: Sequence[Card]) -> list[Card]:
-    """A uniform permutation from the OS's CSPRNG (RULES.md §2).
+    """A uniform permutation from the OS's CSPRNG (docs/rules.md §2).
 
     Fisher–Yates over 32-bit draws taken from a single ``os.urandom`` call; a draw that falls in
     the biased tail above the largest multiple of the range is rejected and redrawn, so every

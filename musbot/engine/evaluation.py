@@ -1,4 +1,4 @@
-"""Hand evaluation through tables computed once per rule set (RULES.md §1, §3, §5).
+"""Hand evaluation through tables computed once per rule set (docs/rules.md §1, §3, §5).
 
 A hand is reduced to the multiset of its rank classes (suits never matter): a 40-bit key with one
 nibble per class, summed from a per-card table with no sorting. Every distinct multiset (330 with

@@ -133,7 +133,8 @@ class Showdown(Event):
 
 
 class Scored(Event):
-    """One step of the ledger (REPLAY.md): 'deje', 'apuesta', 'paso', 'base', 'punto', 'ordago'."""
+    """One step of the ledger (docs/replay.md): 'deje', 'apuesta', 'paso', 'base', 'punto',
+    'ordago'."""
 
     __match_args__ = ("team", "tantos", "lance", "kind", "scores")
 

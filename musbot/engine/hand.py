@@ -1,4 +1,4 @@
-"""One hand of Mus, from the deal to the tanteo (RULES.md §2–§5), as a pure state machine.
+"""One hand of Mus, from the deal to the tanteo (docs/rules.md §2–§5), as a pure state machine.
 
 Only :meth:`Hand.apply` changes it. Everything public is appended to :attr:`Hand.events`; what one
 seat may know is :meth:`Hand.view`. There is no I/O and no clock here: the deck and any reshuffle
@@ -172,7 +172,8 @@ class Hand:
         self.pile: list[Card] = []
         self.reshuffles: list[list[Card]] = []
         # Recorded reshuffles come first (replay, restore); after them a given reshuffler, or for a
-        # transcript without one the discards in discard order (REPLAY.md), else a secure shuffle.
+        # transcript without one the discards in discard order (docs/replay.md), else a secure
+        # shuffle.
         self._given_reshuffles = [list(r) for r in reshuffles] if reshuffles is not None else []
         self._reshuffler: Shuffler | None = reshuffler
         if reshuffler is None and reshuffles is None:
@@ -382,7 +383,7 @@ class Hand:
             self.idx[seat] = self.tables.index(hand)
         self._discard_rounds.append(counts)
         self.events.append(ev.CardsReplaced(counts))
-        # RULES.md §2: every mus round starts at the mano, in a corrido hand too (the seeds'
+        # docs/rules.md §2: every mus round starts at the mano, in a corrido hand too (the seeds'
         # passing of the deck to the next dealer is not part of the specification).
         self._start_mus_round(self.mano)
 
@@ -396,7 +397,7 @@ class Hand:
                 raise InvalidDeal("reshuffle_mismatch", number=k + 1,
                                   expected=" ".join(card_code(c) for c in pool))
         elif self._reshuffler is None:
-            new = list(pool)  # REPLAY.md: absent, the discards in the order they were made.
+            new = list(pool)  # docs/replay.md: absent, the discards in the order they were made.
         else:
             new = self._reshuffler(pool)
         if not new:
@@ -586,7 +587,7 @@ class Hand:
                 for lance in range(5)]
 
     def winners(self) -> dict[str, int | None]:
-        """REPLAY.md's ``winners``: the best hand of each lance with the cards held now."""
+        """docs/replay.md's ``winners``: the best hand of each lance with the cards held now."""
         return dict(zip(LANCE_NAMES, self._winner_seats(), strict=True))
 
     def _showdown(self, seats: list[int | None] | None = None) -> None:
@@ -695,7 +696,7 @@ class Hand:
     # --- records ------------------------------------------------------------------------------
 
     def transcript(self) -> dict[str, Any]:
-        """The hand as a REPLAY.md transcript: replaying it gives this hand's result."""
+        """The hand as a docs/replay.md transcript: replaying it gives this hand's result."""
         rules: dict[str, Any] = {"reyes": self.rules.reyes, "puntos": self.rules.puntos,
                                  "real": self.rules.real}
         if self.corrido:
@@ -713,7 +714,7 @@ class Hand:
         return data
 
     def result(self) -> dict[str, Any]:
-        """The outcome in REPLAY.md's output format."""
+        """The outcome in docs/replay.md's output format."""
         complete = all(len(h) == 4 for h in self.hands)
         out: dict[str, Any] = {
             "winners": self.winners() if complete else {lance.nombre: None for lance in Lance},

@@ -1,4 +1,5 @@
-"""A partida: hands, games (juegos), vacas (RULES.md §6), and the mano moving on after each hand."""
+"""A partida: hands, games (juegos), vacas (docs/rules.md §6), and the mano moving on after each
+hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Per-table rule variants (RULES.md, every rule marked [variant])."""
+"""Per-table rule variants (docs/rules.md, every rule marked [variant])."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ class Rules:
 
     @classmethod
     def for_players(cls, jugadores: int, **variants: Any) -> Rules:
-        """Defaults of RULES.md for that many players: trios play to 50 unless told otherwise."""
+        """Defaults of docs/rules.md for that many players: trios play to 50 unless told
+        otherwise."""
         if jugadores == 6 and "puntos" not in variants:
             variants["puntos"] = 50
         return cls(jugadores=jugadores, **variants)  # type: ignore[arg-type]

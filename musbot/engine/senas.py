@@ -1,4 +1,5 @@
-"""Señas, the partner signals of RULES.md §7: which exist, which a hand shows, how they are named.
+"""Señas, the partner signals of docs/rules.md §7: which exist, which a hand shows, how they are
+named.
 
 Pure like the rest of the engine, and the one authority on them: when señas may be sent
 (:func:`senas_open`), which a hand truthfully shows (:func:`senas_posibles`: §7 forbids false
@@ -30,7 +31,8 @@ class SenaInfo(NamedTuple):
 
 
 class Sena(enum.Enum):
-    """Every seña the table knows, in the order of RULES.md §7; the value is its Spanish name."""
+    """Every seña the table knows, in the order of docs/rules.md §7; the value is its Spanish
+    name."""
 
     DOS_REYES = "dos reyes"
     TRES_REYES = "tres reyes"

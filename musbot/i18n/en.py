@@ -390,3 +390,69 @@ DISCORD.update({
 SERVER.update({
     "need_permission": "You are not allowed to do this here.",
 })
+
+# --- musbot replay (musbot.replay): why a transcript is refused, docs/replay.md ----------------
+# Seats and pairs are those of the transcript's JSON, numbered from 0.
+
+REPLAY = {
+    "source_file": "The file «{path}»",
+    "source_stdin": "Standard input",
+    "read_missing": "Cannot read «{path}»: it does not exist.",
+    "read_directory": "Cannot read «{path}»: it is a folder, not a file.",
+    "read_denied": "Cannot read «{path}»: permission denied.",
+    "read_failed": "Cannot read «{path}».",
+    "not_utf8": "{source} is not UTF-8: byte {position} is not valid.",
+    "not_json": "{source} is not valid JSON: there is an error at line {line}, column {column}.",
+    "json_constant": "{source} is not valid JSON: there is no {word} in JSON.",
+    "repeated_key": "{source} repeats the key «{key}» in one object: which one counts?",
+    "too_deep": "{source} nests too many lists or objects to be read.",
+    "number_too_long": "{source} has a number too long to be read.",
+    "found_object": "an object",
+    "found_list": "a list",
+    "did_you_mean": " (did you mean «{key}»?)",
+    "not_object": "A transcript must be a JSON object, with «hands» and «actions», not {found}.",
+    "unknown_key": "A transcript has no key «{key}»{hint}. Its keys are: {known}.",
+    "missing_hands": "«hands» is missing: the cards dealt to each seat.",
+    "missing_actions": "«actions» is missing: what each seat said, in order ([] if nobody spoke).",
+    "rules_type": "«rules» must be an object, like {{\"reyes\": 8, \"puntos\": 40}}, not {found}.",
+    "unknown_rule": "«rules» has no rule «{key}»{hint}. The rules of a hand are: {known}.",
+    "match_rule": "«rules.{key}» is a rule of the match, not of a hand{hint}. The rules of a hand "
+                  "are: {known}.",
+    "reyes_value": "«rules.reyes» must be 4 or 8, not {found}.",
+    "puntos_value": "«rules.puntos» must be a whole number from {low} to {high}, not {found}.",
+    "flag_value": "«rules.{key}» must be true or false, not {found}.",
+    "hands_type": "«hands» must be a list of each seat's cards (2, 4 or 6 lists of 4 cards), not "
+                  "{found}.",
+    "hand_type": "«hands[{seat}]», the hand of seat {seat}, must be a list of 4 cards, not "
+                 "{found}.",
+    "hands_count": "«hands» has {count} hands; the game is played with 2, 4 or 6, one per seat.",
+    "hand_size": "The hand of seat {seat} («hands[{seat}]») has {count} cards; it must have 4.",
+    "cards_type": "«{path}» must be a list of cards, like [\"1o\", \"12c\"], not {found}.",
+    "card_type": "«{path}» must be a card written as text, like \"12o\", not {found}.",
+    "card_code": "«{path}»: «{card}» is not a card; cards are written as rank (1–7, 10, 11, 12) "
+                 "and suit (o, c, e, b), like 1o, 7e, 10c or 12b.",
+    "mano_value": "«mano» must be a seat, from 0 to {last}, not {found}.",
+    "scores_type": "«scores» must be [tantos of pair 0, tantos of pair 1], not {found}.",
+    "score_value": "«scores[{pair}]» must be a whole number of tantos, 0 or more, not {found}.",
+    "score_over_target": "«scores[{pair}]» is {score}, and the game is to {target} tantos: pair "
+                         "{pair} would already have won it. When a hand starts, each pair has 0 "
+                         "to {last} tantos.",
+    "reshuffles_type": "«reshuffles» must be a list of decks, each a list of cards, not {found}.",
+    "actions_type": "«actions» must be a list of actions [seat, text], not {found}.",
+    "action_shape": "Action {action} must be [seat, text], like [0, \"mus\"], not {found}.",
+    "action_seat": "Action {action} is [seat, text]: the seat must be a number from 0 to {last}, "
+                   "not {found}.",
+    "action_text": "Action {action} is [seat, text]: the text is what the player said, like "
+                   "\"envido\", not {found}.",
+    "not_a_move": "I do not understand «{text}» (action {action}): it is no move, such as mus, "
+                  "no hay mus, descarto 1o 12c, paso, envido, quiero, no quiero or órdago.",
+    "after_end": "The hand was over with action {end}: action {action} is one too many.",
+    "deck_missing": "Action {action} closes a round of discards and cards must be dealt, but the "
+                    "transcript has no «deck», the undealt cards.",
+    "deck_short": "At action {action}, which closes a round of discards, «deck» has no cards "
+                  "left to replace them. Discards are reshuffled only once the whole deck has "
+                  "been dealt, and the transcript's is not whole: the hands and «deck» make "
+                  "{total} cards, not {cards}.",
+    "reshuffles_unused": "«reshuffles» holds more decks ({given}) than this hand reshuffled "
+                         "({used}).",
+}

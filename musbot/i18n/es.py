@@ -393,3 +393,76 @@ DISCORD.update({
 SERVER.update({
     "need_permission": "No tienes permiso para hacer esto aquí.",
 })
+
+# --- musbot replay (musbot.replay): why a transcript is refused, docs/replay.md ----------------
+# Seats and pairs are those of the transcript's JSON, numbered from 0.
+
+REPLAY = {
+    # Reading the file.
+    "source_file": "El fichero «{path}»",
+    "source_stdin": "La entrada estándar",
+    "read_missing": "No se puede leer «{path}»: no existe.",
+    "read_directory": "No se puede leer «{path}»: es una carpeta, no un fichero.",
+    "read_denied": "No se puede leer «{path}»: no hay permiso para leerlo.",
+    "read_failed": "No se puede leer «{path}».",
+    "not_utf8": "{source} no está en UTF-8: el byte {position} no es válido.",
+    "not_json": "{source} no es JSON válido: hay un error en la línea {line}, columna {column}.",
+    "json_constant": "{source} no es JSON válido: {word} no existe en JSON.",
+    "repeated_key": "{source} repite la clave «{key}» en un mismo objeto: no se sabe cuál vale.",
+    "too_deep": "{source} anida demasiadas listas u objetos para leerlo.",
+    "number_too_long": "{source} tiene un número demasiado largo para leerlo.",
+    # A value of the transcript inside a sentence.
+    "found_object": "un objeto",
+    "found_list": "una lista",
+    "did_you_mean": " (¿querías decir «{key}»?)",
+    # The shape of the transcript.
+    "not_object": "La transcripción debe ser un objeto JSON, con «hands» y «actions», no {found}.",
+    "unknown_key": "La transcripción no tiene ninguna clave «{key}»{hint}. Sus claves son: "
+                   "{known}.",
+    "missing_hands": "Falta «hands»: las cartas repartidas a cada asiento.",
+    "missing_actions": "Falta «actions»: lo que dijo cada asiento, en orden ([] si nadie habló).",
+    "rules_type": "«rules» debe ser un objeto, como {{\"reyes\": 8, \"puntos\": 40}}, no {found}.",
+    "unknown_rule": "«rules» no tiene ninguna regla «{key}»{hint}. Las reglas de una mano son: "
+                    "{known}.",
+    "match_rule": "«rules.{key}» es una regla de la partida, no de una mano{hint}. Las reglas de "
+                  "una mano son: {known}.",
+    "reyes_value": "«rules.reyes» debe ser 4 u 8, no {found}.",
+    "puntos_value": "«rules.puntos» debe ser un número entero de {low} a {high}, no {found}.",
+    "flag_value": "«rules.{key}» debe ser true o false, no {found}.",
+    "hands_type": "«hands» debe ser una lista con las cartas de cada asiento (2, 4 o 6 listas de "
+                  "4 cartas), no {found}.",
+    "hand_type": "«hands[{seat}]», la mano del asiento {seat}, debe ser una lista de 4 cartas, no "
+                 "{found}.",
+    "hands_count": "«hands» tiene {count} manos; se juega con 2, 4 o 6, una por asiento.",
+    "hand_size": "La mano del asiento {seat} («hands[{seat}]») tiene {count} cartas; deben ser 4.",
+    "cards_type": "«{path}» debe ser una lista de cartas, como [\"1o\", \"12c\"], no {found}.",
+    "card_type": "«{path}» debe ser una carta escrita como texto, como \"12o\", no {found}.",
+    "card_code": "«{path}»: «{card}» no es una carta; se escriben con el número (1–7, 10, 11, "
+                 "12) y el palo (o, c, e, b), como 1o, 7e, 10c o 12b.",
+    "mano_value": "«mano» debe ser un asiento, de 0 a {last}, no {found}.",
+    "scores_type": "«scores» debe ser [tantos de la pareja 0, tantos de la pareja 1], no {found}.",
+    "score_value": "«scores[{pair}]» debe ser un número entero de tantos, 0 o más, no {found}.",
+    "score_over_target": "«scores[{pair}]» es {score}, y el juego es a {target} tantos: la pareja "
+                         "{pair} ya lo habría ganado. Al empezar una mano, cada pareja tiene de 0 "
+                         "a {last} tantos.",
+    "reshuffles_type": "«reshuffles» debe ser una lista de mazos, cada uno una lista de cartas, "
+                       "no {found}.",
+    "actions_type": "«actions» debe ser una lista de acciones [asiento, texto], no {found}.",
+    "action_shape": "La acción {action} debe ser [asiento, texto], como [0, \"mus\"], no {found}.",
+    "action_seat": "La acción {action} es [asiento, texto]: el asiento debe ser un número de 0 a "
+                   "{last}, no {found}.",
+    "action_text": "La acción {action} es [asiento, texto]: el texto es lo que dijo el jugador, "
+                   "como \"envido\", no {found}.",
+    # Playing the hand.
+    "not_a_move": "No entiendo «{text}» (acción {action}): no es ninguna jugada, como mus, no "
+                  "hay mus, descarto 1o 12c, paso, envido, quiero, no quiero u órdago.",
+    "after_end": "La mano ya ha terminado con la acción {end}: la acción {action} sobra.",
+    "deck_missing": "La acción {action} cierra una ronda de descartes y hay que reponer las "
+                    "cartas, pero la transcripción no tiene «deck», las cartas sin repartir.",
+    "deck_short": "En la acción {action}, que cierra una ronda de descartes, no quedan cartas "
+                  "en «deck» para reponerlos. Los descartes solo se rebarajan cuando se ha "
+                  "repartido el mazo entero, y el de la transcripción no lo está: las manos y "
+                  "«deck» suman {total} cartas, no {cards}.",
+    "reshuffles_unused": "«reshuffles» trae más mazos ({given}) de los que esta mano rebarajó "
+                         "({used}).",
+}

@@ -359,7 +359,7 @@ class Database(Connection):
 
     async def record_hand(self, match_id: int, number: int, transcript: Mapping[str, Any],
                           result: Mapping[str, Any]) -> int:
-        """Store a finished hand (REPLAY.md transcript and result), its ledger and órdagos, and
+        """Store a finished hand (docs/replay.md transcript and result), its ledger and órdagos, and
         the game it ended, if any. Recording the same hand again is a no-op (safe to retry after a
         crash); a different hand under the same number is refused."""
         return await self._write(
@@ -496,7 +496,7 @@ class Database(Connection):
                 score_0, score_1 = (int(x) for x in result["scores"])
                 game = (match_id, game_number, int(result["game_winner"]), score_0, score_1)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"hand {number} is not a REPLAY.md transcript and result: "
+            raise ValueError(f"hand {number} is not a docs/replay.md transcript and result: "
                              f"{exc!r}") from exc
         hand_id = raw.execute(
             "INSERT INTO hands (match_id, number, game_number, transcript, result, recorded_at)"

@@ -14,7 +14,8 @@ SeatKind = Literal["player", "bot", "anonymous"]
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """Who sat where in a match: a Discord user or a bot. The team is ``seat % 2`` (REPLAY.md)."""
+    """Who sat where in a match: a Discord user or a bot. The team is ``seat % 2``
+    (docs/replay.md)."""
 
     seat: int
     player_id: int | None = None

@@ -1,4 +1,4 @@
-"""What the storage layer reads out of a REPLAY.md transcript and result, without the engine:
+"""What the storage layer reads out of a docs/replay.md transcript and result, without the engine:
 the ledger is stored as given, the órdagos are found in the action list."""
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ def normalise(text: str) -> str:
 
 
 def find_ordagos(transcript: Mapping[str, Any], result: Mapping[str, Any]) -> list[OrdagoRecord]:
-    """Each órdago and its answer. Nothing can raise an órdago (RULES.md §4), so the answers that
-    follow it are 'no quiero'/'paso' (handing over to the partner) until a 'quiero' or the end of
-    the lance."""
+    """Each órdago and its answer. Nothing can raise an órdago (docs/rules.md §4), so the answers
+    that follow it are 'no quiero'/'paso' (handing over to the partner) until a 'quiero' or the end
+    of the lance."""
     actions = [(int(seat), normalise(str(text))) for seat, text in transcript.get("actions", ())]
     accepted_steps = [s for s in result.get("ledger", ()) if s.get("kind") == "ordago"]
     out: list[OrdagoRecord] = []

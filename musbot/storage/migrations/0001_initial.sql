@@ -100,7 +100,7 @@ CREATE TABLE games (
     PRIMARY KEY (match_id, number)
 );
 
--- transcript: REPLAY.md input; result: REPLAY.md output.
+-- transcript: docs/replay.md input; result: docs/replay.md output.
 CREATE TABLE hands (
     hand_id      INTEGER PRIMARY KEY,
     match_id     INTEGER NOT NULL REFERENCES matches (match_id) ON DELETE CASCADE,
@@ -112,7 +112,7 @@ CREATE TABLE hands (
     UNIQUE (match_id, number)
 );
 
--- Every scoring step of a hand, in the order scored (REPLAY.md "ledger").
+-- Every scoring step of a hand, in the order scored (docs/replay.md "ledger").
 CREATE TABLE ledger (
     hand_id  INTEGER NOT NULL REFERENCES hands (hand_id) ON DELETE CASCADE,
     step     INTEGER NOT NULL,
