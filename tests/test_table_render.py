@@ -98,6 +98,45 @@ def test_lines_for_betting() -> None:
 
 
 def test_english() -> None:
-    assert render.tantos_text(7, 40, "en") == "7 tantos (1 amarrakos and 2)"
+    assert render.tantos_text(7, 40, "en") == "7 tantos (1 amarrako and 2)"
     line = render.event_lines(ev.MatchWon(1), NAMES, players=4, target=40, lang="en")
     assert line == ["🎉 Match to pair 2 (Bea and Dani)!"]
+
+
+def test_with_8_reyes_a_3_and_a_2_say_what_they_count_as() -> None:
+    """RULES.md §1, where the player's cards are listed; with 4 reyes they are plain cards."""
+    deal = [cards("3o 2c 12e 1e"), cards("4o 5c 6e 7b"), cards("4c 5e 6b 7o"),
+            cards("4e 5b 6o 7c")]
+
+    def text(reyes: int, lang: str = "es") -> str:
+        hand = Hand(Rules(reyes=reyes), deal, cards("10o 10c"), mano=0)  # type: ignore[arg-type]
+        return render.hand_text(hand.view(0), NAMES, lang=lang)
+
+    assert "1. 3🪙 tres de oros (vale como rey)\n2. 2🍷 dos de copas (vale como as)\n" \
+           "3. 12🗡️ rey de espadas\n4. 1🗡️ as de espadas\n" in text(8)
+    assert "2. 2🍷 two of copas (counts as an ace)" in text(8, "en")
+    assert "vale como" not in text(4) and "1. 3🪙 tres de oros\n" in text(4)
+
+
+def test_a_won_game_tells_the_games_count() -> None:
+    """§6: the count of games after the one just won, even when it wins a vaca (the match then
+    sets the games back to 0–0)."""
+    def won(events: list[ev.Event], games: tuple[int, int]) -> list[str]:
+        text = "\n".join(render.public_messages(events, NAMES, players=4, target=40,
+                                                games=games))
+        return [line for line in text.splitlines() if line.startswith(("🏆", "🐄"))]
+
+    assert won([ev.GameWon(1, False), ev.HandEnded((30, 40), 1)], (0, 0)) == [
+        "🏆 ¡Juego para la pareja 2 (Bea y Dani)! Juegos 0–1."]
+    assert won([ev.GameWon(0, True), ev.HandEnded((3, 0), 0), ev.VacaWon(0, (1, 0))],
+               (2, 1)) == ["🏆 ¡Órdago ganado: juego para la pareja 1 (Ana y Carlos)! Juegos 3–1.",
+                           "🐄 ¡Vaca para la pareja 1 (Ana y Carlos)! Vacas 1–0."]
+
+
+def test_counted_words_agree_with_their_number() -> None:
+    assert render.tantos_text(1, 40) == "1 tanto (0 amarrakos y 1)"
+    assert render.tantos_text(5, 40) == "5 tantos (1 amarrako y 0)"
+    assert render.rules_text(Rules(juegos=1, vacas=1)).splitlines()[0] == \
+        "Mesa de 4 · a 40 tantos · 1 juego por vaca · 1 vaca"
+    assert render.rules_text(Rules(puntos=1, vacas=2), "en").splitlines()[0] == \
+        "4-player table · to 1 tanto · 3 games a vaca · 2 vacas"

@@ -12,7 +12,7 @@ ERRORS = {
     "not_your_turn": "Not your turn: {to_act} is to speak.",
     "pares_only": "Only players holding pares may bet at Pares.",
     "juego_only": "Only players holding juego may bet at Juego.",
-    "betting_now": "Betting at {lance} now: paso, envido, órdago, quiero or no quiero.",
+    "betting_now": "Betting at {lance} now.",
     "mus_now": "Mus round: say «mus» or «no hay mus».",
     "discard_now": "Discard now: «descarto 1 3» or «descarto 1o 12c».",
     "discard_none": "Discard at least one card.",
@@ -92,8 +92,8 @@ TABLE = {
     "showdown_winners": "Best hands: {list}.",
     "showdown_winner": "{lance} {name}",
     "scored": "{lance}: +{tantos} for {pair} ({kind}). {score}",
-    "game_won": "🏆 Game to {pair}!",
-    "game_won_ordago": "🏆 Órdago won: game to {pair}!",
+    "game_won": "🏆 Game to {pair}! Games {a}–{b}.",
+    "game_won_ordago": "🏆 Órdago won: game to {pair}! Games {a}–{b}.",
     "hand_ended": "End of the hand. {score}",
     "vaca_won": "🐄 Vaca to {pair}! Vacas {a}–{b}.",
     "match_won": "🎉 Match to {pair}!",
@@ -102,11 +102,9 @@ TABLE = {
     "and": " and ",
     "score_line": "{a} · {b}",
     "score": "{label}: {tantos}",
-    "tantos": "{tantos} tantos ({amarrakos} amarrakos and {resto})",
+    "tantos": "{tantos} ({amarrakos} and {resto})",
     "dentro": " — dentro",
-    "status_rules": (
-        "{players}-player table · to {target} · {juegos} games a vaca · {vacas} vaca(s)"
-    ),
+    "status_rules": "{players}-player table · to {target} · {juegos} a vaca · {vacas}",
     "status_seat": "Seat {seat}: {name}",
     "status_free": "(free)",
     "status_bot": "(bot)",
@@ -349,3 +347,18 @@ SERVER = {
     ),
     "invite_bad_client_id": "«{client_id}» is not an application id (digits only).",
 }
+
+# --- the command line and the terminal table (musbot.cli, musbot.terminal) --------------------
+
+TABLE.update({
+    "tantos_one": "{n} tanto",
+    "tantos_other": "{n} tantos",
+    "amarrakos_one": "{n} amarrako",
+    "amarrakos_other": "{n} amarrakos",
+    "juegos_one": "{n} game",
+    "juegos_other": "{n} games",
+    "vacas_one": "{n} vaca",
+    "vacas_other": "{n} vacas",
+    "card_as_rey": "{card} (counts as a rey)",
+    "card_as_as": "{card} (counts as an ace)",
+})

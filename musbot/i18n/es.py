@@ -12,7 +12,7 @@ ERRORS = {
     "not_your_turn": "No es tu turno: habla {to_act}.",
     "pares_only": "Solo pueden envidar a pares quienes los tienen.",
     "juego_only": "Solo pueden envidar a juego quienes lo tienen.",
-    "betting_now": "Ahora se apuesta a {lance}: paso, envido, órdago, quiero o no quiero.",
+    "betting_now": "Ahora se apuesta a {lance}.",
     "mus_now": "Ahora se habla de mus: di «mus» o «no hay mus».",
     "discard_now": "Ahora toca descartarse: «descarto 1 3» o «descarto 1o 12c».",
     "discard_none": "Hay que descartarse de al menos una carta.",
@@ -93,8 +93,8 @@ TABLE = {
     "showdown_winners": "Mejor jugada: {list}.",
     "showdown_winner": "{lance} {name}",
     "scored": "{lance}: +{tantos} para {pair} ({kind}). {score}",
-    "game_won": "🏆 ¡Juego para {pair}!",
-    "game_won_ordago": "🏆 ¡Órdago ganado: juego para {pair}!",
+    "game_won": "🏆 ¡Juego para {pair}! Juegos {a}–{b}.",
+    "game_won_ordago": "🏆 ¡Órdago ganado: juego para {pair}! Juegos {a}–{b}.",
     "hand_ended": "Fin de la mano. {score}",
     "vaca_won": "🐄 ¡Vaca para {pair}! Vacas {a}–{b}.",
     "match_won": "🎉 ¡Partida para {pair}!",
@@ -104,11 +104,9 @@ TABLE = {
     "and": " y ",
     "score_line": "{a} · {b}",
     "score": "{label}: {tantos}",
-    "tantos": "{tantos} tantos ({amarrakos} amarrakos y {resto})",
+    "tantos": "{tantos} ({amarrakos} y {resto})",
     "dentro": " — dentro",
-    "status_rules": (
-        "Mesa de {players} · a {target} tantos · {juegos} juegos por vaca · {vacas} vaca(s)"
-    ),
+    "status_rules": "Mesa de {players} · a {target} · {juegos} por vaca · {vacas}",
     "status_seat": "Asiento {seat}: {name}",
     "status_free": "(libre)",
     "status_bot": "(bot)",
@@ -349,3 +347,20 @@ SERVER = {
     ),
     "invite_bad_client_id": "«{client_id}» no es un id de aplicación (son solo cifras).",
 }
+
+# --- the command line and the terminal table (musbot.cli, musbot.terminal) --------------------
+
+TABLE.update({
+    # Counted things, singular and plural (musbot.table.render.count).
+    "tantos_one": "{n} tanto",
+    "tantos_other": "{n} tantos",
+    "amarrakos_one": "{n} amarrako",
+    "amarrakos_other": "{n} amarrakos",
+    "juegos_one": "{n} juego",
+    "juegos_other": "{n} juegos",
+    "vacas_one": "{n} vaca",
+    "vacas_other": "{n} vacas",
+    # With 8 reyes (RULES.md §1).
+    "card_as_rey": "{card} (vale como rey)",
+    "card_as_as": "{card} (vale como as)",
+})

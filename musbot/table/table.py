@@ -166,6 +166,9 @@ class Table:
         :meth:`take_moves`). None: something else changed, the whole state is due."""
         self._texts: dict[int, tuple[tuple[Any, ...], str]] = {}
         """Each seat's last private text and what it was rendered from (see ``_private_text``)."""
+        self._games_before: tuple[int, int] = (0, 0)
+        """Games won before the last action: the match resets them when a vaca is won, and the
+        «¡Juego para…!» of the game that won it still tells the count."""
 
     # --- what anyone may ask ------------------------------------------------------------------
 
@@ -551,6 +554,7 @@ class Table:
         becomes a record in the outbox."""
         match = self._require_match()
         hand, number = match.hand, match.hand_number
+        self._games_before = (match.games[0], match.games[1])
         events = match.apply(seat, action)
         self._turn += 1
         if self._journal is not None:
@@ -641,7 +645,8 @@ class Table:
         """Tells everyone what ``events`` show; True when that changed the state: bots sent
         señas on the new cards, or someone's closed DMs were announced."""
         messages = render.public_messages(events, self.names(), players=self.players,
-                                          target=self.rules.puntos, lang=self.lang)
+                                          target=self.rules.puntos, lang=self.lang,
+                                          games=self._games_before)
         turn = self._turn_line()
         if messages and turn:
             # Whose turn it is, when a person must speak: bots never keep anyone waiting.
