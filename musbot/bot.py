@@ -204,10 +204,11 @@ async def _serve(config: Config, make: Callable[..., MusBot] = MusBot) -> None:
                 raise
 
 
-def run_bot(config: Config, *, print_fn: Callable[[str], None] = print) -> int:
+def run_bot(config: Config, *, print_fn: Callable[[str], None] = print,
+            lang: str = "es") -> int:
     """The exit status of ``musbot run``: guidance (and 0) without a token, else the bot."""
     if not config.token:
-        print_fn(dt("no_token"))
+        print_fn(dt("no_token", lang))
         return 0
     discord.utils.setup_logging()
     # At DEBUG discord.http logs request bodies, DMs included: those hold cards. Never below INFO.
@@ -216,7 +217,7 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] = print) -> int:
     try:
         asyncio.run(_serve(config))
     except discord.LoginFailure:
-        print_fn(dt("bad_token"))
+        print_fn(dt("bad_token", lang))
         return 1
     except KeyboardInterrupt:
         pass
@@ -224,10 +225,16 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] = print) -> int:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """``musbot run`` from parsed arguments (see :func:`musbot.config.add_run_arguments`)."""
+    """``musbot run`` from parsed arguments (see :func:`musbot.config.add_run_arguments`), in
+    the run's language (:func:`musbot.cli.cli_language`)."""
+    import sys
+
+    from musbot.cli import cli_language
+
+    lang = getattr(args, "idioma", None) or cli_language()
     try:
         config = config_from_args(args)
     except ConfigError as problem:
-        print(dt("bad_config", error=problem))
+        print(dt("bad_config", lang, error=problem.message(lang)), file=sys.stderr)
         return 2
-    return run_bot(config)
+    return run_bot(config, lang=lang)

@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
+from musbot.cli import add_language_option, cli_language, cli_text
 from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
+from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import catalog
 from musbot.table import Table, render
 from musbot.table.clock import RealClock
@@ -24,6 +27,9 @@ YOU = 1
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
+
+MAX_PUNTOS: Final = 1000
+"""The engine's bound for a game's target (:class:`~musbot.engine.Rules`)."""
 
 
 def _tt(key: str, lang: str = "es", **params: Any) -> str:
@@ -63,46 +69,71 @@ class TerminalTransport:
         return _tt("you", self.lang) if user_id == YOU else str(user_id)
 
 
-def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+def add_play_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
     """The options of ``musbot play`` (the variants of RULES.md, and the demo mode)."""
-    parser.add_argument("--reyes", type=int, choices=(4, 8), default=8, help="4 u 8 reyes")
-    parser.add_argument("--puntos", type=int, default=None, help="tantos por juego (40)")
-    parser.add_argument("--juegos", type=int, default=3, help="juegos por vaca")
-    parser.add_argument("--vacas", type=int, default=1, help="vacas por partida")
-    parser.add_argument("--real", action="store_true", help="la real (7-7-7-sota)")
-    parser.add_argument("--corrido", action="store_true", help="mus corrido")
-    parser.add_argument("--sin-senas", dest="sin_senas", action="store_true", help="sin señas")
-    parser.add_argument("--jugadores", type=int, choices=(2, 4, 6), default=4)
+    lang = lang or cli_language([])
+
+    def text(key: str) -> str:
+        return cli_text(key, lang)
+
+    parser.add_argument("--reyes", type=int, choices=(4, 8), default=8, help=text("reyes"))
+    parser.add_argument("--puntos", type=_whole(1, MAX_PUNTOS, lang), default=None, metavar="N",
+                        help=text("puntos"))
+    parser.add_argument("--juegos", type=_whole(1, None, lang), default=3, metavar="N",
+                        help=text("juegos"))
+    parser.add_argument("--vacas", type=_whole(1, None, lang), default=1, metavar="N",
+                        help=text("vacas"))
+    parser.add_argument("--real", action="store_true", help=text("real"))
+    parser.add_argument("--corrido", action="store_true", help=text("corrido"))
+    parser.add_argument("--sin-senas", dest="sin_senas", action="store_true",
+                        help=text("sin_senas"))
+    parser.add_argument("--jugadores", type=int, choices=PLAYER_COUNTS, default=4,
+                        help=text("jugadores"))
     parser.add_argument("--nivel", choices=sorted(LEVELS), default=DEFAULT_LEVEL,
-                        help="nivel de los bots")
-    parser.add_argument("--niveles", type=_levels, default=None,
-                        help="nivel por asiento, p. ej. facil,normal,dificil,normal "
-                             "(en juego interactivo el tuyo se ignora)")
-    parser.add_argument("--nombre", default=None, help="tu nombre en la mesa")
-    parser.add_argument("--idioma", choices=("es", "en"), default="es")
-    parser.add_argument("--auto", action="store_true", help="cuatro bots juegan una partida")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="semilla: la misma partida cada vez (solo para pruebas)")
+                        help=text("nivel"))
+    parser.add_argument("--niveles", type=_levels(lang), default=None,
+                        metavar=text("levels_metavar"), help=text("niveles"))
+    parser.add_argument("--nombre", default=None, metavar=text("name"), help=text("nombre"))
+    parser.add_argument("--auto", action="store_true", help=text("auto"))
+    parser.add_argument("--seed", type=int, default=None, metavar="N", help=text("seed"))
 
 
-def _levels(text: str) -> list[str]:
+def _whole(low: int, high: int | None, lang: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``), refused by argparse (usage,
+    exit 2) like any bad option rather than by the engine with a traceback."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            if high is None:
+                raise argparse.ArgumentTypeError(cli_text("positive", lang, value=text))
+            raise argparse.ArgumentTypeError(cli_text("between", lang, low=low, high=high,
+                                                      value=text))
+        return value
+
+    return whole
+
+
+def _levels(lang: str) -> Callable[[str], list[str]]:
     """``--niveles``: one level per seat, comma separated."""
-    levels = [w.strip().lower() for w in text.split(",") if w.strip()]
-    unknown = [w for w in levels if w not in LEVELS]
-    if not levels or unknown:
-        raise argparse.ArgumentTypeError(
-            f"niveles: {', '.join(sorted(LEVELS))} (separados por comas)")
+
+    def levels(text: str) -> list[str]:
+        chosen = [w.strip().lower() for w in text.split(",") if w.strip()]
+        if not chosen or any(w not in LEVELS for w in chosen):
+            raise argparse.ArgumentTypeError(
+                cli_text("levels_list", lang, levels=", ".join(sorted(LEVELS))))
+        return chosen
+
     return levels
 
 
 async def _seat_bots(table: Table, args: argparse.Namespace) -> None:
-    """Seats a bot of the level ``--niveles`` gives each free seat, in seat order."""
-    levels = getattr(args, "niveles", None)
-    if not levels:
-        return
-    if len(levels) != table.players:
-        raise SystemExit(f"--niveles: {table.players} niveles, uno por asiento")
-    for seat, level in enumerate(levels):
+    """Seats a bot of the level ``--niveles`` gives each free seat, in seat order (checked
+    against the number of seats by :func:`run_play`)."""
+    for seat, level in enumerate(getattr(args, "niveles", None) or ()):
         if table.seats[seat] is None:
             await table.add_bot(level=level)
 
@@ -195,19 +226,28 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None
 def run_play(args: argparse.Namespace, input_fn: InputFn = input,
              output: OutputFn = print) -> int:
     """Entry point for ``musbot play``; returns the exit status."""
+    lang = getattr(args, "idioma", None) or cli_language()
+    args.idioma = lang
+    levels = getattr(args, "niveles", None)
+    if levels and len(levels) != args.jugadores:
+        print(cli_text("levels_count", lang, count=args.jugadores), file=sys.stderr)
+        return 2
     if args.auto:
         return asyncio.run(play_auto(args, output))
     return asyncio.run(play_interactive(args, input_fn, output))
 
 
 def parse_play_args(argv: list[str]) -> argparse.Namespace:
-    """``musbot play`` options alone, for tests and ``python -m musbot.terminal``."""
+    """``musbot play`` options alone, for tests and ``python -m musbot.terminal``; the language
+    is :func:`~musbot.cli.cli_language`'s, as for ``musbot play``."""
+    lang = cli_language(argv)
     parser = argparse.ArgumentParser(prog="musbot play")
-    add_play_arguments(parser)
-    return parser.parse_args(argv)
+    add_language_option(parser, lang)
+    add_play_arguments(parser, lang)
+    args = parser.parse_args(argv)
+    args.idioma = getattr(args, "idioma", None) or lang
+    return args
 
 
 if __name__ == "__main__":
-    import sys
-
     sys.exit(run_play(parse_play_args(sys.argv[1:])))

@@ -29,12 +29,13 @@ def test_run_bot_without_token_prints_guidance_and_returns_0() -> None:
 
 def test_run_command_without_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """No token anywhere (no .env here, none in the environment): guidance."""
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
     parser = argparse.ArgumentParser()
-    add_run_arguments(parser)
-    args = parser.parse_args(["--env", str(tmp_path / "missing.env")])
-    assert run_command(args) == 0
-    assert "DISCORD_TOKEN" in capsys.readouterr().out
+    add_run_arguments(parser, "es")
+    assert run_command(parser.parse_args([])) == 0
+    assert "Falta DISCORD_TOKEN" in capsys.readouterr().out
 
 
 def test_bad_dev_guild_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -43,9 +44,15 @@ def test_bad_dev_guild_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
     env.write_text("DISCORD_TOKEN=abc\nDEV_GUILD_ID=mi-servidor\n")
     with pytest.raises(ConfigError):
         load_config(env, environ={})
-    args = argparse.Namespace(env=str(env), dev_guild=None)
+    args = argparse.Namespace(env_file=str(env), dev_guild=None, idioma="es")
     assert run_command(args) == 2
-    assert "DEV_GUILD_ID" in capsys.readouterr().out
+    assert capsys.readouterr().err == (
+        "Configuración no válida: DEV_GUILD_ID debe ser el id de un servidor (un número), "
+        "no «mi-servidor»\n")
+    args.idioma = "en"
+    assert run_command(args) == 2
+    assert capsys.readouterr().err == (
+        "Invalid configuration: DEV_GUILD_ID must be a server id (a number), not «mi-servidor»\n")
 
 
 def test_load_config_reads_env_file_and_environment_wins(tmp_path: Path) -> None:

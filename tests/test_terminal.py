@@ -10,6 +10,12 @@ from table_helpers import ANY_CARD
 from musbot.terminal import add_play_arguments, parse_play_args, rules_from_args, run_play
 
 
+@pytest.fixture(autouse=True)
+def spanish_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``musbot play`` speaks LANG's language: these tests start from the default."""
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 def run_auto(argv: list[str]) -> tuple[int, list[str]]:
     out: list[str] = []
     code = run_play(parse_play_args(["--auto", *argv]), output=out.append)
