@@ -125,6 +125,25 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def connection_problem(problem: BaseException, lang: str) -> str:
+    """«No se puede conectar con discord.com: …», one sentence for ``musbot run`` instead of
+    aiohttp's traceback; the usual causes (no name resolution, refused, no answer) in the run's
+    language, anything else in the system's words."""
+    import socket
+
+    cause = getattr(problem, "os_error", None) or problem
+    if isinstance(cause, socket.gaierror) or type(problem).__name__.endswith("DNSError"):
+        reason = cli_text("reason_dns", lang)
+    elif isinstance(cause, ConnectionRefusedError):
+        reason = cli_text("reason_refused", lang)
+    elif isinstance(cause, TimeoutError):
+        reason = cli_text("reason_timeout", lang)
+    else:
+        reason = str(getattr(cause, "strerror", None) or cause or type(cause).__name__)
+    host = getattr(problem, "host", None) or "discord.com"
+    return cli_text("connect_failed", lang, host=host, reason=reason.rstrip("."))
+
+
 def _replay(args: argparse.Namespace) -> int:
     from musbot.replay import run
 

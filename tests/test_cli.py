@@ -259,8 +259,8 @@ def test_a_missing_env_file_is_an_error_but_a_missing_default_is_not(
         assert main([*command, "--idioma", "en", "--env", "nada.env"]) == 2
         assert "there is no environment file «nada.env» (--env-file)" in capsys.readouterr().err
     # No .env here and none asked for: no complaint about files, only the missing settings.
-    assert main(["run"]) == 0
-    assert capsys.readouterr().out.startswith("Falta DISCORD_TOKEN")
+    assert main(["run"]) == 2
+    assert capsys.readouterr().err.startswith("Falta DISCORD_TOKEN")
     assert main(["invite"]) == 2
     assert capsys.readouterr().err.startswith("Falta el id de la aplicación")
     (tmp_path / ".env").write_text("DISCORD_CLIENT_ID=123456789012345678\n")
@@ -275,8 +275,8 @@ def test_guidance_and_errors_follow_the_language(tmp_path: Path,
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.delenv("DISCORD_CLIENT_ID", raising=False)
     monkeypatch.setenv("LANG", "en_US.UTF-8")
-    assert main(["run"]) == 0
-    assert capsys.readouterr().out.startswith("DISCORD_TOKEN is missing")
+    assert main(["run"]) == 2
+    assert capsys.readouterr().err.startswith("DISCORD_TOKEN is missing")
     assert main(["invite"]) == 2
     assert capsys.readouterr().err.startswith("The application id is missing")
     (tmp_path / ".env").write_text("DISCORD_TOKEN=x\nDEV_GUILD_ID=casa\n")

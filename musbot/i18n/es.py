@@ -440,6 +440,10 @@ CLI = {
     "unknown_level": "no hay bots de nivel «{level}»; niveles: {levels}",
     "env_file_missing": "no existe el fichero de entorno «{path}» (--env-file)",
     "dev_guild_id": "DEV_GUILD_ID debe ser el id de un servidor (un número), no «{value}»",
+    "connect_failed": "No se puede conectar con {host}: {reason}.",
+    "reason_dns": "no se encuentra ese nombre (¿hay conexión a internet?)",
+    "reason_refused": "conexión rechazada",
+    "reason_timeout": "no contesta",
     # argparse's own sentences (musbot.cli.ARGPARSE_KEYS).
     "argparse_usage": "uso: ",
     "argparse_positionals": "argumentos",
