@@ -17,6 +17,10 @@ from typing import Any, Final
 from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 LANGUAGE_OPTION: Final = "--idioma"
+INTERRUPTED: Final = 130
+"""Exit status after Ctrl-C: 128 + SIGINT, what a shell reports for a program it stopped."""
+READER_GONE: Final = 141
+"""Exit status when standard output was closed by its reader (``| head``): 128 + SIGPIPE."""
 
 ARGPARSE_KEYS: Final[Mapping[str, str]] = {
     "usage: ": "argparse_usage",
@@ -185,7 +189,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     from musbot.terminal import add_play_arguments, run_play
 
     play = sub.add_parser("play", parents=parents, help=cli_text("play", lang),
-                          description=cli_text("play", lang))
+                          description=cli_text("play", lang),
+                          epilog=cli_text("play_epilog", lang))
     add_play_arguments(play, lang)
     play.set_defaults(func=run_play)
 
@@ -210,9 +215,27 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def silence_stdout() -> None:
+    """The reader of standard output is gone: what is still buffered for it, flushed at exit,
+    must not fail a second time (and print «Exception ignored … BrokenPipeError»)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse(argv)
-    return int(args.func(args) or 0)
+    """Exit status of the command; Ctrl-C and a closed output end it quietly, never with a
+    traceback."""
+    try:
+        args = parse(argv)
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except BrokenPipeError:
+        silence_stdout()
+        return READER_GONE
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 """``musbot play``: Mus in the console, through the very same table, grammar and texts as Discord.
 
-You sit at seat 0 (pair 1) with three bots; your cards and your partner's señas are printed for you
-only, exactly as they would reach you by DM. ``--auto --seed N`` lets four bots play a whole match,
-reproducibly, printing the public table (showdowns included).
+You sit at seat 0 (pair 1) with three bots; your cards and your partner's señas are printed for
+you only, exactly as they would reach you by DM. ``--auto --seed N`` lets four bots play a whole
+match, reproducibly, printing the public table (showdowns included).
+
+Leaving: «salir» or the end of input (status 0); Ctrl-C at once, whatever is going on (status
+130, :data:`~musbot.cli.INTERRUPTED`); a reader that closes the output (``| head``) stops the
+match quietly (status 141, :data:`~musbot.cli.READER_GONE`).
 """
 
 from __future__ import annotations
@@ -10,12 +14,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
-from musbot.cli import add_language_option, cli_language, cli_text
+from musbot.cli import (
+    INTERRUPTED,
+    READER_GONE,
+    add_language_option,
+    cli_language,
+    cli_text,
+    silence_stdout,
+)
 from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import catalog
@@ -36,6 +49,25 @@ def _tt(key: str, lang: str = "es", **params: Any) -> str:
     cat = catalog(lang)
     table = getattr(cat, "TERMINAL", None) or catalog("es").TERMINAL
     return str(table.get(key) or catalog("es").TERMINAL[key]).format(**params)
+
+
+class ReaderGone(BaseException):
+    """Standard output was closed by its reader (``musbot play --auto | head``). Not an
+    :class:`Exception`: the table's guards against a failing transport (which log it and play
+    on) must let it through, so the match stops at once."""
+
+
+class Screen:
+    """Where the terminal prints: turns a closed output into :class:`ReaderGone`."""
+
+    def __init__(self, output: OutputFn = print) -> None:
+        self.output = output
+
+    def __call__(self, text: str) -> None:
+        try:
+            self.output(text)
+        except BrokenPipeError:
+            raise ReaderGone from None
 
 
 class TerminalTransport:
@@ -171,23 +203,24 @@ async def play_auto(args: argparse.Namespace, output: OutputFn = print) -> int:
 
 async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
                            output: OutputFn = print) -> int:
+    """You against the bots until the match ends, «salir» or the end of input (then 0)."""
     lang = args.idioma
-    transport = TerminalTransport(output, lang)
-    table = make_table(args, transport)
+    screen = output if isinstance(output, Screen) else Screen(output)
+    table = make_table(args, TerminalTransport(screen, lang))
     await table.join(YOU, args.nombre or _tt("you", lang), pair=0)
     await _seat_bots(table, args)
-    output(_tt("help", lang))
+    screen(_tt("help", lang))
     await table.start(YOU)
     while table.state == "playing":
-        _turn_hint(table, output, lang)
+        _turn_hint(table, screen, lang)
         try:
             line = input_fn(_tt("prompt", lang))
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             break
-        await _command(table, line, output, lang)
+        await _command(table, line, screen, lang)
         if line.strip().lower() in ("salir", "quit", "exit"):
             break
-    output(_tt("bye", lang))
+    screen(_tt("bye", lang))
     return 0
 
 
@@ -225,16 +258,63 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None
 
 def run_play(args: argparse.Namespace, input_fn: InputFn = input,
              output: OutputFn = print) -> int:
-    """Entry point for ``musbot play``; returns the exit status."""
+    """Entry point for ``musbot play``; returns the exit status (see the module docstring)."""
     lang = getattr(args, "idioma", None) or cli_language()
     args.idioma = lang
     levels = getattr(args, "niveles", None)
     if levels and len(levels) != args.jugadores:
         print(cli_text("levels_count", lang, count=args.jugadores), file=sys.stderr)
         return 2
-    if args.auto:
-        return asyncio.run(play_auto(args, output))
-    return asyncio.run(play_interactive(args, input_fn, output))
+    screen = Screen(output)
+    game = play_auto(args, screen) if args.auto else play_interactive(args, input_fn, screen)
+    try:
+        try:
+            status = _run(game)
+            sys.stdout.flush()  # a reader gone while the last lines were buffered: caught here
+            return status
+        except KeyboardInterrupt:
+            with _ctrl_c_ignored():
+                screen(_tt("bye", lang))
+                sys.stdout.flush()
+            return INTERRUPTED
+    except (ReaderGone, BrokenPipeError):
+        silence_stdout()
+        return READER_GONE
+
+
+def _run(game: Coroutine[Any, Any, int]) -> int:
+    """Plays ``game`` on an event loop of its own rather than with :func:`asyncio.run`, whose
+    first Ctrl-C only cancels the main task: neither a blocking ``input()`` nor a match of bots
+    (which never waits on anything) would notice it until later. Here Ctrl-C is the plain
+    :class:`KeyboardInterrupt` it is outside asyncio, wherever it lands."""
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(game)
+    try:
+        return loop.run_until_complete(task)
+    finally:
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: asyncio must not report it again at exit
+        pending = asyncio.all_tasks(loop)
+        for other in pending:
+            other.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """While saying goodbye after a Ctrl-C, a second one must not cut it with a traceback."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nobody there gets SIGINT anyway
+        previous = None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def parse_play_args(argv: list[str]) -> argparse.Namespace:

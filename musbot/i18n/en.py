@@ -393,6 +393,9 @@ CLI = {
                  "environment file)",
     "guild": "server preselected in Discord's dialog",
     "replay_file": "JSON transcript, or - to read it from standard input",
+    "play_epilog": "Ctrl-C leaves at once (status 130); «salir» or the end of input, with "
+                   "status 0. If the output is closed (musbot play --auto | head), the match "
+                   "stops quietly (status 141).",
     "reyes": "4 or 8 reyes (with 8, every three is a rey and every two an ace)",
     "puntos": "tantos per game, 1 to 1000 (40; 50 with 6 players)",
     "juegos": "games per vaca",

@@ -401,6 +401,9 @@ CLI = {
     # musbot replay.
     "replay_file": "transcripción JSON, o - para leerla de la entrada estándar",
     # musbot play.
+    "play_epilog": "Ctrl-C sale al momento (estado 130); «salir» o el fin de la entrada, con "
+                   "estado 0. Si se cierra la salida (musbot play --auto | head), la partida se "
+                   "para sin más (estado 141).",
     "reyes": "4 u 8 reyes (con 8, cada tres es un rey y cada dos un as)",
     "puntos": "tantos por juego, de 1 a 1000 (40; 50 con 6 jugadores)",
     "juegos": "juegos por vaca",
