@@ -189,7 +189,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     from musbot.terminal import add_play_arguments, run_play
 
     play = sub.add_parser("play", parents=parents, help=cli_text("play", lang),
-                          description=cli_text("play", lang),
+                          description=cli_text("play_description", lang),
                           epilog=cli_text("play_epilog", lang))
     add_play_arguments(play, lang)
     play.set_defaults(func=run_play)

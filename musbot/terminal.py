@@ -1,6 +1,6 @@
 """``musbot play``: Mus in the console, through the very same table, grammar and texts as Discord.
 
-You sit at seat 0 (pair 1) with three bots; your cards and your partner's señas are printed for
+You sit in seat 1 (pair 1) with three bots; your cards and your partner's señas are printed for
 you only, exactly as they would reach you by DM. ``--auto --seed N`` lets four bots play a whole
 match, reproducibly, printing the public table (showdowns included).
 
@@ -29,6 +29,7 @@ from musbot.cli import (
     cli_text,
     silence_stdout,
 )
+from musbot.commands import suggest, vocabulary
 from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import catalog
@@ -40,6 +41,14 @@ YOU = 1
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
+
+# What the terminal itself understands, besides the moves of :mod:`musbot.commands`; the first
+# word of each is the one ``ayuda`` shows.
+HELP_WORDS: Final = ("ayuda", "help", "?")
+CARDS_WORDS: Final = ("cartas", "ver", "mano", "ver mis cartas")
+STATUS_WORDS: Final = ("mesa", "estado", "status")
+SENA_WORDS: Final = ("seña", "sena", "senya")
+QUIT_WORDS: Final = ("salir", "quit", "exit")
 
 MAX_PUNTOS: Final = 1000
 """The engine's bound for a game's target (:class:`~musbot.engine.Rules`)."""
@@ -58,16 +67,33 @@ class ReaderGone(BaseException):
 
 
 class Screen:
-    """Where the terminal prints: turns a closed output into :class:`ReaderGone`."""
+    """Where the terminal prints: turns a closed output into :class:`ReaderGone` and, between
+    two prompts (:meth:`ask`), remembers the lines printed, so that a hint already on screen
+    («Te toca hablar», inside your cards) is not printed again."""
 
     def __init__(self, output: OutputFn = print) -> None:
         self.output = output
+        self.since_prompt: set[str] | None = None
+        """None until the first prompt: a match of bots asks nothing and keeps nothing."""
 
     def __call__(self, text: str) -> None:
         try:
             self.output(text)
         except BrokenPipeError:
             raise ReaderGone from None
+        if self.since_prompt is not None:
+            self.since_prompt.update(text.split("\n"))
+
+    def shown(self, line: str) -> bool:
+        return self.since_prompt is not None and line in self.since_prompt
+
+    def forget(self) -> None:
+        """From here on, remember the lines printed until the next prompt."""
+        self.since_prompt = set()
+
+    def ask(self, input_fn: InputFn, prompt: str) -> str:
+        self.forget()
+        return input_fn(prompt)
 
 
 class TerminalTransport:
@@ -193,6 +219,19 @@ def make_table(args: argparse.Namespace, transport: TerminalTransport) -> Table:
     )
 
 
+def help_text(lang: str) -> str:
+    """``ayuda``: every move in every word the grammar reads (from its own tables, see
+    :func:`musbot.commands.vocabulary`), then what the terminal itself understands."""
+    lines = [_tt("help_moves", lang)]
+    for words, others in vocabulary():
+        item = _tt("help_item", lang, words=words, others=", ".join(others)) if others else words
+        lines.append("  " + item)
+    lines += [_tt("help_discard", lang), _tt("help_amounts", lang),
+              _tt("help_other", lang, cards=CARDS_WORDS[0], status=STATUS_WORDS[0],
+                  sena=SENA_WORDS[0], help=HELP_WORDS[0], quit=QUIT_WORDS[0])]
+    return "\n".join(lines)
+
+
 async def play_auto(args: argparse.Namespace, output: OutputFn = print) -> int:
     """Four (or 2, 6) bots play one whole match; 0 when it ends."""
     table = make_table(args, TerminalTransport(output, args.idioma))
@@ -209,42 +248,46 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
     table = make_table(args, TerminalTransport(screen, lang))
     await table.join(YOU, args.nombre or _tt("you", lang), pair=0)
     await _seat_bots(table, args)
-    screen(_tt("help", lang))
+    screen(help_text(lang))
+    screen.forget()
     await table.start(YOU)
     while table.state == "playing":
         _turn_hint(table, screen, lang)
         try:
-            line = input_fn(_tt("prompt", lang))
+            line = screen.ask(input_fn, _tt("prompt", lang))
         except EOFError:
             break
-        await _command(table, line, screen, lang)
-        if line.strip().lower() in ("salir", "quit", "exit"):
+        if line.strip().lower() in QUIT_WORDS:
             break
+        await _command(table, line, screen, lang)
     screen(_tt("bye", lang))
     return 0
 
 
-def _turn_hint(table: Table, output: OutputFn, lang: str) -> None:
-    """Says «te toca» with the legal words when the prompt is for a move, as a DM would."""
+def _turn_hint(table: Table, screen: Screen, lang: str) -> None:
+    """Says «te toca» with the legal words when the prompt is for a move, as a DM would; not
+    when it is on screen already since the last prompt (in your cards, on your turn)."""
     seat = table.seat_of(YOU)
     match = table.match
     if seat is None or match is None or match.to_act != seat:
         return
-    output(render.t("your_turn", lang, words=render.legal_words(match.view(seat).legal, lang)))
+    hint = render.t("your_turn", lang, words=render.legal_words(match.view(seat).legal, lang))
+    if not screen.shown(hint):
+        screen(hint)
 
 
 async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None:
     words = line.strip()
     low = words.lower()
-    if not words or low in ("salir", "quit", "exit"):
+    if not words:
         return
-    if low in ("ayuda", "help", "?"):
-        output(_tt("help", lang))
-    elif low in ("cartas", "ver", "mano", "ver mis cartas"):
+    if low in HELP_WORDS:
+        output(help_text(lang))
+    elif low in CARDS_WORDS:
         output(_tt("private", lang, text=table.private_text(YOU)))
-    elif low in ("mesa", "estado", "status"):
+    elif low in STATUS_WORDS:
         output(table.status())
-    elif low.startswith(("seña", "sena", "senya")):
+    elif low.startswith(SENA_WORDS):
         name = words.split(maxsplit=1)[1] if " " in words else ""
         try:
             sena = await table.send_sena(YOU, name)
@@ -253,7 +296,15 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None
         else:
             output(_tt("sena_sent", lang, sena=sena.nombre))
     elif not await table.handle_text(YOU, words):
-        output(_tt("unknown", lang))
+        output(_not_a_move(table, words, lang))
+
+
+def _not_a_move(table: Table, words: str, lang: str) -> str:
+    """«No es una jugada», with the move it looks like when there is one (``envdo``)."""
+    seat = table.seat_of(YOU)
+    hand = table.match.view(seat).cards if table.match is not None and seat is not None else None
+    guess = suggest(words, hand)
+    return _tt("unknown_suggest", lang, words=guess) if guess else _tt("unknown", lang)
 
 
 def run_play(args: argparse.Namespace, input_fn: InputFn = input,

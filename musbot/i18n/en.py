@@ -182,11 +182,6 @@ TERMINAL = {
     "unknown": "Not a move. Type «ayuda» for the commands.",
     "sena_sent": "Seña sent: {sena}.",
     "bye": "See you next time.",
-    "help": (
-        "Commands: mus, no hay mus, descarto 1 3 (by number), paso, envido, envido 5, 3 más,\n"
-        "órdago, quiero, no quiero · cartas (your hand) · mesa (status) ·\n"
-        "seña NAME (e.g. «seña dos reyes») · salir"
-    ),
 }
 
 # --- Discord: buttons, DMs, command answers (musbot.discordio, cogs) ---------------------------
@@ -363,6 +358,18 @@ TABLE.update({
     "card_as_as": "{card} (counts as an ace)",
 })
 
+TERMINAL.update({
+    "unknown_suggest": "Not a move. Did you mean «{words}»?",
+    "help_moves": "Moves, on your turn (in brackets, the same said other ways, in Basque or in "
+                  "English):",
+    "help_item": "{words} ({others})",
+    "help_discard": "«descarto 1 3» by position (as your cards are shown); «descarto 1o 12c» by "
+                    "card: rank and suit (o, c, e, b).",
+    "help_amounts": "Amounts in digits or in words: envido cinco, bost gehiago, raise three.",
+    "help_other": "Also: {cards} (your hand) · {status} (the state of the match) · "
+                  "{sena} NAME (e.g. «seña dos reyes») · {help} · {quit}",
+})
+
 CLI = {
     "description": "Mus on Discord and in the terminal.",
     "command": "COMMAND",
@@ -393,6 +400,8 @@ CLI = {
                  "environment file)",
     "guild": "server preselected in Discord's dialog",
     "replay_file": "JSON transcript, or - to read it from standard input",
+    "play_description": "You sit in seat 1, in pair 1, with a bot partner against two bots. "
+                        "Type «ayuda» at the table for the commands.",
     "play_epilog": "Ctrl-C leaves at once (status 130); «salir» or the end of input, with "
                    "status 0. If the output is closed (musbot play --auto | head), the match "
                    "stops quietly (status 141).",

@@ -176,11 +176,6 @@ TERMINAL = {
     "unknown": "No es una jugada. Escribe «ayuda» para ver las órdenes.",
     "sena_sent": "Seña enviada: {sena}.",
     "bye": "Hasta la próxima.",
-    "help": (
-        "Órdenes: mus, no hay mus, descarto 1 3 (por número), paso, envido, envido 5, 3 más,\n"
-        "órdago, quiero, no quiero · cartas (ver tu mano) · mesa (estado) ·\n"
-        "seña NOMBRE (p. ej. «seña dos reyes») · salir"
-    ),
 }
 
 # --- Discord: buttons, DMs, command answers (musbot.discordio, cogs) ---------------------------
@@ -365,6 +360,19 @@ TABLE.update({
     "card_as_as": "{card} (vale como as)",
 })
 
+TERMINAL.update({
+    "unknown_suggest": "No es una jugada. ¿Querías decir «{words}»?",
+    "help_moves": "Jugadas, cuando te toca (entre paréntesis, lo mismo dicho de otras formas, "
+                  "en euskera o en inglés):",
+    "help_item": "{words} ({others})",
+    "help_discard": "«descarto 1 3» por posición (como se ven tus cartas); «descarto 1o 12c» por "
+                    "carta: rango y palo (o, c, e, b).",
+    "help_amounts": "Las cantidades, en cifra o en palabras: envido cinco, bost gehiago, "
+                    "raise three.",
+    "help_other": "Además: {cards} (ver tu mano) · {status} (el estado de la partida) · "
+                  "{sena} NOMBRE (p. ej. «seña dos reyes») · {help} · {quit}",
+})
+
 CLI = {
     "description": "Mus en Discord y en la terminal.",
     "command": "ORDEN",
@@ -401,6 +409,8 @@ CLI = {
     # musbot replay.
     "replay_file": "transcripción JSON, o - para leerla de la entrada estándar",
     # musbot play.
+    "play_description": "Te sientas en el asiento 1, en la pareja 1, con un bot de pareja contra "
+                        "dos bots. Escribe «ayuda» en la mesa para ver las órdenes.",
     "play_epilog": "Ctrl-C sale al momento (estado 130); «salir» o el fin de la entrada, con "
                    "estado 0. Si se cierra la salida (musbot play --auto | head), la partida se "
                    "para sin más (estado 141).",
