@@ -1,6 +1,6 @@
 """``/mus config``: the server's defaults for new tables (Manage Server).
 
-Every variant of RULES.md, the turn timer, the language, and the channels that may host tables.
+Every variant of docs/rules.md, the turn timer, the language, and the channels that may host tables.
 Settings apply to tables opened afterwards: a table keeps the rules it started with (and shows
 them in its status). Without options the command shows the current settings.
 

@@ -9,7 +9,9 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from musbot.engine import Lance, Match, Rules, tables
@@ -86,7 +88,12 @@ def bench_ai(args: argparse.Namespace) -> int:
     levels = bench_levels()
     for level in (args.a, args.b):
         if level not in levels:
-            raise SystemExit(f"unknown level {level!r}; levels: {', '.join(sorted(levels))}")
+            from musbot.cli import cli_language, cli_text
+
+            lang = getattr(args, "idioma", None) or cli_language()
+            print(cli_text("unknown_level", lang, level=level, levels=", ".join(sorted(levels))),
+                  file=sys.stderr)
+            return 2
     wins = 0
     diffs: list[int] = []
     times_a: list[float] = []
@@ -139,28 +146,48 @@ def bench_ai(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_arguments(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    bench = sub.add_parser("bench", help="benchmarks that print figures")
-    kinds = bench.add_subparsers(dest="bench_kind", required=True)
-    engine = kinds.add_parser("engine", help="engine speed: full hands/s and comparisons/s")
-    engine.add_argument("--runs", type=int, default=5)
-    engine.add_argument("--hands", type=int, default=20000)
-    engine.add_argument("--comparisons", type=int, default=2_000_000)
-    engine.add_argument("--seed", type=int, default=1)
-    engine.add_argument("--json", action="store_true", help="last line: one JSON object")
+def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+                  lang: str | None = None,
+                  parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+    """``musbot bench engine|ai|load``, worded in ``lang``; ``parents`` carry the options every
+    subcommand takes (``--idioma``)."""
+    from musbot.ai.arena import bench_levels
+    from musbot.cli import cli_language, cli_text
+
+    lang = lang or cli_language([])
+    parents = list(parents)
+    bench = sub.add_parser("bench", parents=parents, help=cli_text("bench", lang),
+                           description=cli_text("bench", lang))
+    kinds = bench.add_subparsers(dest="bench_kind", required=True,
+                                 metavar=cli_text("command", lang))
+    engine = kinds.add_parser("engine", parents=parents, help=cli_text("bench_engine", lang),
+                              description=cli_text("bench_engine", lang))
+    engine.add_argument("--runs", type=int, default=5, metavar="N", help=cli_text("runs", lang))
+    engine.add_argument("--hands", type=int, default=20000, metavar="N",
+                        help=cli_text("hands", lang))
+    engine.add_argument("--comparisons", type=int, default=2_000_000, metavar="N",
+                        help=cli_text("comparisons", lang))
+    engine.add_argument("--seed", type=int, default=1, metavar="N",
+                        help=cli_text("bench_seed", lang))
+    engine.add_argument("--json", action="store_true", help=cli_text("json", lang))
     engine.set_defaults(func=bench_engine)
 
-    ai = kinds.add_parser("ai", help="bot levels: a pair of level A against a pair of level B")
-    ai.add_argument("--a", default="dificil", help="level A (facil, normal, dificil, random)")
-    ai.add_argument("--b", default="normal", help="level B (facil, normal, dificil, random)")
-    ai.add_argument("--games", type=int, default=200, help="full games to the target")
-    ai.add_argument("--seed", type=int, default=1)
-    ai.add_argument("--workers", type=int, default=1,
-                    help="processes (results do not depend on it)")
-    ai.add_argument("--progress", type=int, default=0, help="print a line every N games")
-    ai.add_argument("--json", action="store_true", help="last line: one JSON object")
+    levels = ", ".join(sorted(bench_levels()))
+    ai = kinds.add_parser("ai", parents=parents, help=cli_text("bench_ai", lang),
+                          description=cli_text("bench_ai", lang))
+    ai.add_argument("--a", default="dificil", metavar=cli_text("level", lang),
+                    help=cli_text("level_a", lang, levels=levels))
+    ai.add_argument("--b", default="normal", metavar=cli_text("level", lang),
+                    help=cli_text("level_b", lang, levels=levels))
+    ai.add_argument("--games", type=int, default=200, metavar="N", help=cli_text("games", lang))
+    ai.add_argument("--seed", type=int, default=1, metavar="N", help=cli_text("bench_seed", lang))
+    ai.add_argument("--workers", type=int, default=1, metavar="N",
+                    help=cli_text("workers", lang))
+    ai.add_argument("--progress", type=int, default=0, metavar="N",
+                    help=cli_text("progress", lang))
+    ai.add_argument("--json", action="store_true", help=cli_text("json", lang))
     ai.set_defaults(func=bench_ai, target=40)
 
     from musbot.bench_load import add_arguments as add_load  # a busy bot, in its own module
 
-    add_load(kinds)
+    add_load(kinds, lang, parents)

@@ -647,21 +647,25 @@ def _host_line(r: dict[str, Any]) -> str:
                    "the actions due and done in half-seconds without steal")
 
 
-def add_arguments(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    load = kinds.add_parser("load", help="a busy bot: N tables through table layer, SQLite "
-                                         "and Discord rendering")
-    load.add_argument("--tables", type=int, default=1000)
-    load.add_argument("--minutes", type=float, default=1.0,
-                      help="length of the open-loop run")
-    load.add_argument("--rate", type=float, default=2000.0,
-                      help="offered actions/s in total, spread over the tables (open loop)")
-    load.add_argument("--closed-seconds", type=float, default=None,
-                      help="length of the closed-loop run (default: a quarter of the open "
-                           "loop, 1–30 s)")
-    load.add_argument("--seed", type=int, default=1)
+def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
+                  lang: str = "es", parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+    from musbot.cli import cli_text
+
+    load = kinds.add_parser("load", parents=list(parents), help=cli_text("bench_load", lang),
+                            description=cli_text("bench_load", lang))
+    load.add_argument("--tables", type=int, default=1000, metavar="N",
+                      help=cli_text("tables", lang))
+    load.add_argument("--minutes", type=float, default=1.0, metavar="N",
+                      help=cli_text("minutes", lang))
+    load.add_argument("--rate", type=float, default=2000.0, metavar="N",
+                      help=cli_text("rate", lang))
+    load.add_argument("--closed-seconds", type=float, default=None, metavar="N",
+                      help=cli_text("closed_seconds", lang))
+    load.add_argument("--seed", type=int, default=1, metavar="N",
+                      help=cli_text("bench_seed", lang))
     load.add_argument("--gc", choices=("tuned", "default"), default="tuned",
-                      help="the collector as the bot sets it (musbot.runtime), or CPython's")
-    load.add_argument("--json", action="store_true", help="last line: one JSON object")
+                      help=cli_text("gc", lang))
+    load.add_argument("--json", action="store_true", help=cli_text("json", lang))
     load.set_defaults(func=bench_load)
 
 

@@ -271,6 +271,10 @@ class MusBot(commands.Bot):
 
 async def _serve(config: Config, make: Callable[..., MusBot] = MusBot) -> None:
     """Runs until stopped; retried once without message content if the gateway refuses it."""
+    # discord.py warns at every start that PyNaCl and davey (voice) are missing; a bot without
+    # voice needs neither. These flags are its own «already warned»: nothing else is muted.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     for message_content in (True, False):
         bot = make(config, message_content=message_content)
         bot.tune_runtime = make is MusBot  # the real process; never a test's stand-in
@@ -285,11 +289,26 @@ async def _serve(config: Config, make: Callable[..., MusBot] = MusBot) -> None:
                 raise
 
 
-def run_bot(config: Config, *, print_fn: Callable[[str], None] = print) -> int:
-    """The exit status of ``musbot run``: guidance (and 0) without a token, else the bot."""
+def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
+            lang: str = "es") -> int:
+    """The exit status of ``musbot run``: guidance and 2 without a token; 1 when Discord cannot
+    be reached or refuses the token, in one sentence; else the bot, until stopped (0). A
+    connection lost later is discord.py's to retry, as it does."""
+    import sys
+
+    import aiohttp
+
+    from musbot.cli import connection_problem
+
+    def say(text: str) -> None:
+        if print_fn is None:
+            print(text, file=sys.stderr)
+        else:
+            print_fn(text)
+
     if not config.token:
-        print_fn(dt("no_token"))
-        return 0
+        say(dt("no_token", lang))
+        return 2
     discord.utils.setup_logging()
     # At DEBUG discord.http logs request bodies, DMs included: those hold cards. Never below INFO.
     http_log = logging.getLogger("discord.http")
@@ -297,7 +316,10 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] = print) -> int:
     try:
         asyncio.run(_serve(config))
     except discord.LoginFailure:
-        print_fn(dt("bad_token"))
+        say(dt("bad_token", lang))
+        return 1
+    except (aiohttp.ClientConnectionError, TimeoutError) as problem:
+        say(connection_problem(problem, lang))
         return 1
     except KeyboardInterrupt:
         pass
@@ -305,10 +327,16 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] = print) -> int:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """``musbot run`` from parsed arguments (see :func:`musbot.config.add_run_arguments`)."""
+    """``musbot run`` from parsed arguments (see :func:`musbot.config.add_run_arguments`), in
+    the run's language (:func:`musbot.cli.cli_language`)."""
+    import sys
+
+    from musbot.cli import cli_language
+
+    lang = getattr(args, "idioma", None) or cli_language()
     try:
         config = config_from_args(args)
     except ConfigError as problem:
-        print(dt("bad_config", error=problem))
+        print(dt("bad_config", lang, error=problem.message(lang)), file=sys.stderr)
         return 2
-    return run_bot(config)
+    return run_bot(config, lang=lang)

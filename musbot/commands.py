@@ -14,9 +14,10 @@ English are accepted too. Matching is case-, accent- and punctuation-insensitive
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Final
 
@@ -35,10 +36,10 @@ from musbot.engine.actions import (
     mas,
 )
 from musbot.engine.cards import Card, card_code, parse_card
-from musbot.engine.errors import MalformedCommand
+from musbot.engine.errors import MalformedCommand, MusError
 
 __all__ = ["CARDS_WORDS", "COME_BACK_WORDS", "MAX_CHARS", "SENA_WORDS", "asks_for_cards",
-           "is_come_back", "normalise", "parse", "sena_named"]
+           "is_come_back", "normalise", "parse", "sena_named", "suggest", "vocabulary"]
 
 # ----------------------------------------------------------------------------------------------
 # Word tables. Spanish first, then Basque, then English. Words are written normalised: lowercase,
@@ -464,3 +465,119 @@ def sena_named(text: str) -> str | None:
     if words[0] not in SENA_WORDS:
         return None
     return words[1] if len(words) > 1 else ""
+
+# ----------------------------------------------------------------------------------------------
+# The grammar told to people: the words it reads (for a help text) and near misses.
+# ----------------------------------------------------------------------------------------------
+
+SUGGEST_CUTOFF: Final = 0.75
+"""difflib's similarity from which a word is a near miss: «envdo» (0.91) is envido, «quero»
+(0.91) quiero, but «mis» (0.67) is not mus."""
+SUGGEST_MIN_CHARS: Final = 3
+"""Shorter words are too close to too many others to guess from."""
+
+_FIXED_MOVES: Final = (MUS, NO_HAY_MUS, PASO, QUIERO, NO_QUIERO, ORDAGO)
+
+_WRITTEN: Final[dict[str, str]] = {
+    _normalise(word): word
+    for action in (*_FIXED_MOVES, mas(MIN_ENVITE)) for word in action.text().split()
+}
+"""Table words as a person writes them: the tables hold ``ordago`` and ``mas``, the canonical
+words say «órdago» and «más»."""
+
+_WORDS: Final[frozenset[str]] = frozenset(
+    word
+    for phrase in (*FIXED_PHRASES, *ENVIDO_VERBS, *RAISE_VERBS, *WEAK_RAISE_VERBS, *MORE_WORDS,
+                   *POSTFIX_ENVIDO_VERBS, *TANTOS_WORDS, *ALL_CARDS_WORDS,
+                   *(" ".join(verb) for verb in DISCARD_VERBS))
+    for word in phrase.split()
+)
+"""Every word a command is made of: the candidates for a near miss."""
+
+_KNOWN: Final[frozenset[str]] = _WORDS | LIST_CONNECTORS | LEADING_FILLERS | TRAILING_FILLERS \
+    | LANCE_WORDS | _NUMBER_TOKENS
+"""Words left as they are when looking for a near miss."""
+
+
+def _written(phrase: str) -> str:
+    return " ".join(_WRITTEN.get(word, word) for word in phrase.split())
+
+
+def vocabulary(amount: int = 5, raise_by: int = 3) -> list[tuple[str, tuple[str, ...]]]:
+    """Each move in its canonical words, with every other way the grammar reads it (Basque,
+    English, synonyms), straight from the word tables: a word added to a table shows up in any
+    help built from this. ``amount`` and ``raise_by`` are the amounts of the examples."""
+    entries = []
+    for action in _FIXED_MOVES:
+        own = _normalise(action.text())
+        others = tuple(_written(p) for p, a in FIXED_PHRASES.items() if a == action and p != own)
+        entries.append((action.text(), others))
+    verb = envido().text()
+    entries.insert(3, (
+        f"{verb}, {envido(amount).text()}",
+        (*(f"{v} {amount}" for v in sorted(ENVIDO_VERBS - {verb})),
+         *(f"{amount} {sorted(TANTOS_WORDS)[-1]} {v}" for v in sorted(POSTFIX_ENVIDO_VERBS))),
+    ))
+    more = mas(raise_by).text()
+    entries.insert(4, (
+        more,
+        (*(f"{raise_by} {w}" for w in sorted(MORE_WORDS) if _written(w) not in more.split()),
+         *(f"{verb} {_written(w)}" for w in sorted(MORE_WORDS) if _written(w) in more.split()),
+         *(f"{v} {raise_by}" for v in sorted(RAISE_VERBS | WEAK_RAISE_VERBS))),
+    ))
+    discard = descarte(parse_card("1o"), parse_card("12c")).text()
+    discard_verb = discard.split()[0]
+    entries.append((
+        f"{discard_verb} 1 3, {discard}",
+        tuple(f"{' '.join(v)} 1 3" for v in DISCARD_VERBS if v != (discard_verb,)),
+    ))
+    every = sorted(ALL_CARDS_WORDS, key=lambda w: (w != "todas", w))
+    entries.append((f"{discard_verb} {every[0]}", tuple(f"{discard_verb} {w}" for w in every[1:])))
+    return entries
+
+
+def suggest(text: str, hand: Sequence[Card] | None = None) -> str | None:
+    """What a player probably meant by a message :func:`parse` reads as chat: ``envdo`` →
+    «envido», ``no quero`` → «no quiero», ``descatro 1 3`` → «descarto 1 3». None when nothing
+    is close, or when the guess would not parse as a move either: a suggestion can be typed
+    as it is. Legality is not checked, as in :func:`parse`."""
+    if len(text) > MAX_CHARS:
+        return None
+    tokens = _tokens(text)
+    if not tokens:
+        return None
+    try:
+        if parse(text, hand) is not None:
+            return None
+    except MusError:
+        return None  # a near miss of its own, already answered with the reason
+    typed = " ".join(tokens)
+    # A whole phrase may split a word («noquiero») but never drop one («envdo 1» is not envido).
+    phrases = [p for p in (*FIXED_PHRASES, *ENVIDO_VERBS) if len(p.split()) >= len(tokens)]
+    guesses = [_nearest(typed, phrases) if phrases else typed,
+               " ".join(_nearest(token, _WORDS) if _guessable(token) else token
+                        for token in tokens)]
+    moves = [guess for guess in guesses if guess != typed and _parses(guess, hand)]
+    if not moves:
+        return None
+    return _written(_nearest(typed, moves, cutoff=0.0))
+
+
+def _parses(text: str, hand: Sequence[Card] | None) -> bool:
+    try:
+        return parse(text, hand) is not None
+    except MusError:
+        return False
+
+
+def _guessable(token: str) -> bool:
+    return token not in _KNOWN and len(token) >= SUGGEST_MIN_CHARS and \
+        not _HAS_DIGIT.search(token)
+
+
+def _nearest(typed: str, candidates: Iterable[str], cutoff: float = SUGGEST_CUTOFF) -> str:
+    """The candidate most like ``typed``, ``typed`` itself when none reaches ``cutoff``; on a
+    tie the one in canonical (Spanish) words, so «pase» is «paso» rather than «pass»."""
+    score, _, best = max((difflib.SequenceMatcher(None, typed, c).ratio(),
+                          all(w in _WRITTEN for w in c.split()), c) for c in candidates)
+    return best if score >= cutoff else typed

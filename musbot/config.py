@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from dotenv import dotenv_values
 
@@ -18,7 +19,18 @@ DEFAULT_ENV_FILE = ".env"
 
 
 class ConfigError(ValueError):
-    """A setting is present but unusable (e.g. DEV_GUILD_ID is not a number)."""
+    """A setting is present but unusable (e.g. DEV_GUILD_ID is not a number): a ``CLI`` catalog
+    key and its parameters, worded in the run's language by :meth:`message`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def message(self, lang: str) -> str:
+        from musbot.cli import cli_text
+
+        return cli_text(self.code, lang, **self.params)
 
 
 @dataclass(frozen=True)
@@ -43,23 +55,47 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     try:
         guild = int(guild_text) if guild_text else None
     except ValueError:
-        raise ConfigError(f"DEV_GUILD_ID must be a server id (a number), not {guild_text!r}")\
-            from None
+        raise ConfigError("dev_guild_id", value=guild_text) from None
     db = (values.get("MUSBOT_DB") or "").strip()
     return Config(token=token, dev_guild_id=guild, db_path=Path(db) if db else DEFAULT_DB)
 
 
-def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
+    """``--env-file``, the one spelling for ``run`` and ``invite``; ``--env`` (``run``'s old
+    spelling) stays as a hidden alias."""
+    from musbot.cli import cli_text
+
+    parser.add_argument("--env-file", dest="env_file", default=None,
+                        metavar=cli_text("file", lang), help=cli_text("env_file", lang))
+    parser.add_argument("--env", dest="env_file", default=argparse.SUPPRESS,
+                        help=argparse.SUPPRESS)
+
+
+def env_file_from(args: argparse.Namespace) -> Path | None:
+    """The file ``--env-file`` names, which must exist (a typo must not start a bot without
+    its settings); without the option, ``.env`` when there is one."""
+    named = getattr(args, "env_file", None)
+    if named is not None:
+        if not Path(named).is_file():
+            raise ConfigError("env_file_missing", path=named)
+        return Path(named)
+    default = Path(DEFAULT_ENV_FILE)
+    return default if default.is_file() else None
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
     """Options of ``musbot run``; here rather than in :mod:`musbot.bot` so building the CLI does
     not import discord.py."""
-    parser.add_argument("--env", default=DEFAULT_ENV_FILE,
-                        help="fichero .env con DISCORD_TOKEN (por defecto .env)")
+    from musbot.cli import cli_language, cli_text
+
+    lang = lang or cli_language([])
+    add_env_file_option(parser, lang)
     parser.add_argument("--dev-guild", dest="dev_guild", type=int, default=None,
-                        help="servidor donde sincronizar los comandos / al instante")
+                        metavar=cli_text("id", lang), help=cli_text("dev_guild", lang))
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
-    config = load_config(getattr(args, "env", DEFAULT_ENV_FILE))
+    config = load_config(env_file_from(args))
     guild = getattr(args, "dev_guild", None)
     if guild is not None:
         config = Config(token=config.token, dev_guild_id=guild, db_path=config.db_path)

@@ -58,30 +58,46 @@ def invite_url(client_id: int | str, permissions: int = REQUIRED_PERMISSIONS,
     return f"{AUTHORIZE_URL}?{urlencode(params)}"
 
 
-def add_invite_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("client_id", nargs="?", default=None,
-                        help=f"application id (default: ${CLIENT_ID_ENV}, also read from .env)")
-    parser.add_argument("--guild", type=int, default=None,
-                        help="preselect this server id in Discord's dialog")
-    parser.add_argument("--env-file", default=".env", help="where to look for DISCORD_CLIENT_ID")
+def add_invite_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
+    from musbot.cli import cli_language, cli_text
+    from musbot.config import add_env_file_option
+
+    lang = lang or cli_language([])
+    parser.add_argument("client_id", nargs="?", default=None, metavar=cli_text("id", lang),
+                        help=cli_text("client_id", lang))
+    parser.add_argument("--guild", type=int, default=None, metavar=cli_text("id", lang),
+                        help=cli_text("guild", lang))
+    add_env_file_option(parser, lang)
 
 
 def client_id_from(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> str | None:
-    """The argument, else the environment, else the .env file (like ``musbot run``'s token)."""
+    """The argument, else the environment, else the environment file (like ``musbot run``'s
+    token). Raises :class:`~musbot.config.ConfigError` for an ``--env-file`` that is not there."""
+    from dotenv import dotenv_values
+
+    from musbot.config import env_file_from
+
+    env_file = env_file_from(args)
     if args.client_id:
         return str(args.client_id)
     if environ.get(CLIENT_ID_ENV):
         return environ[CLIENT_ID_ENV]
-    from dotenv import dotenv_values
-
-    value = dotenv_values(args.env_file).get(CLIENT_ID_ENV) if args.env_file else None
+    value = dotenv_values(env_file).get(CLIENT_ID_ENV) if env_file is not None else None
     return value or None
 
 
 def run_invite(args: argparse.Namespace) -> int:
     """Prints the URL (exit 0), or says where the client id comes from (exit 2)."""
-    texts = catalog("es").SERVER
-    client_id = client_id_from(args)
+    from musbot.cli import cli_language
+    from musbot.config import ConfigError
+
+    lang = getattr(args, "idioma", None) or cli_language()
+    texts = catalog(lang).SERVER
+    try:
+        client_id = client_id_from(args)
+    except ConfigError as problem:
+        print(problem.message(lang), file=sys.stderr)
+        return 2
     if client_id is None:
         print(texts["invite_no_client_id"], file=sys.stderr)
         return 2

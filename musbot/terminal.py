@@ -1,8 +1,12 @@
 """``musbot play``: Mus in the console, through the very same table, grammar and texts as Discord.
 
-You sit at seat 0 (pair 1) with three bots; your cards and your partner's señas are printed for you
-only, exactly as they would reach you by DM. ``--auto --seed N`` lets four bots play a whole match,
-reproducibly, printing the public table (showdowns included).
+You sit in seat 1 (pair 1) with three bots; your cards and your partner's señas are printed for
+you only, exactly as they would reach you by DM. ``--auto --seed N`` lets four bots play a whole
+match, reproducibly, printing the public table (showdowns included).
+
+Leaving: «salir» or the end of input (status 0); Ctrl-C at once, whatever is going on (status
+130, :data:`~musbot.cli.INTERRUPTED`); a reader that closes the output (``| head``) stops the
+match quietly (status 141, :data:`~musbot.cli.READER_GONE`).
 """
 
 from __future__ import annotations
@@ -10,11 +14,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-from collections.abc import Callable
-from typing import Any
+import signal
+import sys
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
+from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
+from musbot.cli import (
+    INTERRUPTED,
+    READER_GONE,
+    add_language_option,
+    cli_language,
+    cli_text,
+    silence_stdout,
+)
+from musbot.commands import suggest, vocabulary
 from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
+from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import catalog
 from musbot.table import Table, render
 from musbot.table.clock import RealClock
@@ -25,11 +42,58 @@ YOU = 1
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
 
+# What the terminal itself understands, besides the moves of :mod:`musbot.commands`; the first
+# word of each is the one ``ayuda`` shows.
+HELP_WORDS: Final = ("ayuda", "help", "?")
+CARDS_WORDS: Final = ("cartas", "ver", "mano", "ver mis cartas")
+STATUS_WORDS: Final = ("mesa", "estado", "status")
+SENA_WORDS: Final = ("seña", "sena", "senya")
+QUIT_WORDS: Final = ("salir", "quit", "exit")
+
+MAX_PUNTOS: Final = 1000
+"""The engine's bound for a game's target (:class:`~musbot.engine.Rules`)."""
+
 
 def _tt(key: str, lang: str = "es", **params: Any) -> str:
     cat = catalog(lang)
     table = getattr(cat, "TERMINAL", None) or catalog("es").TERMINAL
     return str(table.get(key) or catalog("es").TERMINAL[key]).format(**params)
+
+
+class ReaderGone(BaseException):
+    """Standard output was closed by its reader (``musbot play --auto | head``). Not an
+    :class:`Exception`: the table's guards against a failing transport (which log it and play
+    on) must let it through, so the match stops at once."""
+
+
+class Screen:
+    """Where the terminal prints: turns a closed output into :class:`ReaderGone` and, between
+    two prompts (:meth:`ask`), remembers the lines printed, so that a hint already on screen
+    («Te toca hablar», inside your cards) is not printed again."""
+
+    def __init__(self, output: OutputFn = print) -> None:
+        self.output = output
+        self.since_prompt: set[str] | None = None
+        """None until the first prompt: a match of bots asks nothing and keeps nothing."""
+
+    def __call__(self, text: str) -> None:
+        try:
+            self.output(text)
+        except BrokenPipeError:
+            raise ReaderGone from None
+        if self.since_prompt is not None:
+            self.since_prompt.update(text.split("\n"))
+
+    def shown(self, line: str) -> bool:
+        return self.since_prompt is not None and line in self.since_prompt
+
+    def forget(self) -> None:
+        """From here on, remember the lines printed until the next prompt."""
+        self.since_prompt = set()
+
+    def ask(self, input_fn: InputFn, prompt: str) -> str:
+        self.forget()
+        return input_fn(prompt)
 
 
 class TerminalTransport:
@@ -53,6 +117,11 @@ class TerminalTransport:
         page = table.page
         if page.number != page_number:
             done = 0
+            if page.hand_number == 1:
+                # A match begins («¡Empieza la partida!»): then the table at a glance.
+                done = sum(1 for position, _ in page.notes if position == 0)
+                self._print(page.lines[:done])
+                self.output(table.status())
         self._print(page.lines[done:])
         self._printed = (page.number, len(page.lines))
 
@@ -83,46 +152,71 @@ class TerminalTransport:
         return _tt("you", self.lang) if user_id == YOU else str(user_id)
 
 
-def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+def add_play_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
     """The options of ``musbot play`` (the variants of docs/rules.md, and the demo mode)."""
-    parser.add_argument("--reyes", type=int, choices=(4, 8), default=8, help="4 u 8 reyes")
-    parser.add_argument("--puntos", type=int, default=None, help="tantos por juego (40)")
-    parser.add_argument("--juegos", type=int, default=3, help="juegos por vaca")
-    parser.add_argument("--vacas", type=int, default=1, help="vacas por partida")
-    parser.add_argument("--real", action="store_true", help="la real (7-7-7-sota)")
-    parser.add_argument("--corrido", action="store_true", help="mus corrido")
-    parser.add_argument("--sin-senas", dest="sin_senas", action="store_true", help="sin señas")
-    parser.add_argument("--jugadores", type=int, choices=(2, 4, 6), default=4)
+    lang = lang or cli_language([])
+
+    def text(key: str) -> str:
+        return cli_text(key, lang)
+
+    parser.add_argument("--reyes", type=int, choices=(4, 8), default=8, help=text("reyes"))
+    parser.add_argument("--puntos", type=_whole(1, MAX_PUNTOS, lang), default=None, metavar="N",
+                        help=text("puntos"))
+    parser.add_argument("--juegos", type=_whole(1, None, lang), default=3, metavar="N",
+                        help=text("juegos"))
+    parser.add_argument("--vacas", type=_whole(1, None, lang), default=1, metavar="N",
+                        help=text("vacas"))
+    parser.add_argument("--real", action="store_true", help=text("real"))
+    parser.add_argument("--corrido", action="store_true", help=text("corrido"))
+    parser.add_argument("--sin-senas", dest="sin_senas", action="store_true",
+                        help=text("sin_senas"))
+    parser.add_argument("--jugadores", type=int, choices=PLAYER_COUNTS, default=4,
+                        help=text("jugadores"))
     parser.add_argument("--nivel", choices=sorted(LEVELS), default=DEFAULT_LEVEL,
-                        help="nivel de los bots")
-    parser.add_argument("--niveles", type=_levels, default=None,
-                        help="nivel por asiento, p. ej. facil,normal,dificil,normal "
-                             "(en juego interactivo el tuyo se ignora)")
-    parser.add_argument("--nombre", default=None, help="tu nombre en la mesa")
-    parser.add_argument("--idioma", choices=("es", "en"), default="es")
-    parser.add_argument("--auto", action="store_true", help="cuatro bots juegan una partida")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="semilla: la misma partida cada vez (solo para pruebas)")
+                        help=text("nivel"))
+    parser.add_argument("--niveles", type=_levels(lang), default=None,
+                        metavar=text("levels_metavar"), help=text("niveles"))
+    parser.add_argument("--nombre", default=None, metavar=text("name"), help=text("nombre"))
+    parser.add_argument("--auto", action="store_true", help=text("auto"))
+    parser.add_argument("--seed", type=int, default=None, metavar="N", help=text("seed"))
 
 
-def _levels(text: str) -> list[str]:
+def _whole(low: int, high: int | None, lang: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``), refused by argparse (usage,
+    exit 2) like any bad option rather than by the engine with a traceback."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            if high is None:
+                raise argparse.ArgumentTypeError(cli_text("positive", lang, value=text))
+            raise argparse.ArgumentTypeError(cli_text("between", lang, low=low, high=high,
+                                                      value=text))
+        return value
+
+    return whole
+
+
+def _levels(lang: str) -> Callable[[str], list[str]]:
     """``--niveles``: one level per seat, comma separated."""
-    levels = [w.strip().lower() for w in text.split(",") if w.strip()]
-    unknown = [w for w in levels if w not in LEVELS]
-    if not levels or unknown:
-        raise argparse.ArgumentTypeError(
-            f"niveles: {', '.join(sorted(LEVELS))} (separados por comas)")
+
+    def levels(text: str) -> list[str]:
+        chosen = [w.strip().lower() for w in text.split(",") if w.strip()]
+        if not chosen or any(w not in LEVELS for w in chosen):
+            raise argparse.ArgumentTypeError(
+                cli_text("levels_list", lang, levels=", ".join(sorted(LEVELS))))
+        return chosen
+
     return levels
 
 
 async def _seat_bots(table: Table, args: argparse.Namespace) -> None:
-    """Seats a bot of the level ``--niveles`` gives each free seat, in seat order."""
-    levels = getattr(args, "niveles", None)
-    if not levels:
-        return
-    if len(levels) != table.players:
-        raise SystemExit(f"--niveles: {table.players} niveles, uno por asiento")
-    for seat, level in enumerate(levels):
+    """Seats a bot of the level ``--niveles`` gives each free seat, in seat order (checked
+    against the number of seats by :func:`run_play`)."""
+    for seat, level in enumerate(getattr(args, "niveles", None) or ()):
         if table.seats[seat] is None:
             await table.add_bot(level=level)
 
@@ -150,6 +244,19 @@ def make_table(args: argparse.Namespace, transport: TerminalTransport) -> Table:
     )
 
 
+def help_text(lang: str) -> str:
+    """``ayuda``: every move in every word the grammar reads (from its own tables, see
+    :func:`musbot.commands.vocabulary`), then what the terminal itself understands."""
+    lines = [_tt("help_moves", lang)]
+    for words, others in vocabulary():
+        item = _tt("help_item", lang, words=words, others=", ".join(others)) if others else words
+        lines.append("  " + item)
+    lines += [_tt("help_discard", lang), _tt("help_amounts", lang),
+              _tt("help_other", lang, cards=CARDS_WORDS[0], status=STATUS_WORDS[0],
+                  sena=SENA_WORDS[0], help=HELP_WORDS[0], quit=QUIT_WORDS[0])]
+    return "\n".join(lines)
+
+
 async def play_auto(args: argparse.Namespace, output: OutputFn = print) -> int:
     """Four (or 2, 6) bots play one whole match; 0 when it ends."""
     table = make_table(args, TerminalTransport(output, args.idioma))
@@ -160,47 +267,52 @@ async def play_auto(args: argparse.Namespace, output: OutputFn = print) -> int:
 
 async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
                            output: OutputFn = print) -> int:
+    """You against the bots until the match ends, «salir» or the end of input (then 0)."""
     lang = args.idioma
-    transport = TerminalTransport(output, lang)
-    table = make_table(args, transport)
+    screen = output if isinstance(output, Screen) else Screen(output)
+    table = make_table(args, TerminalTransport(screen, lang))
     await table.join(YOU, args.nombre or _tt("you", lang), pair=0)
     await _seat_bots(table, args)
-    output(_tt("help", lang))
+    screen(help_text(lang))
+    screen.forget()
     await table.start(YOU)
     while table.state == "playing":
-        _turn_hint(table, output, lang)
+        _turn_hint(table, screen, lang)
         try:
-            line = input_fn(_tt("prompt", lang))
-        except (EOFError, KeyboardInterrupt):
+            line = screen.ask(input_fn, _tt("prompt", lang))
+        except EOFError:
             break
-        await _command(table, line, output, lang)
-        if line.strip().lower() in ("salir", "quit", "exit"):
+        if line.strip().lower() in QUIT_WORDS:
             break
-    output(_tt("bye", lang))
+        await _command(table, line, screen, lang)
+    screen(_tt("bye", lang))
     return 0
 
 
-def _turn_hint(table: Table, output: OutputFn, lang: str) -> None:
-    """Says «te toca» with the legal words when the prompt is for a move, as a DM would."""
+def _turn_hint(table: Table, screen: Screen, lang: str) -> None:
+    """Says «te toca» with the legal words when the prompt is for a move, as a DM would; not
+    when it is on screen already since the last prompt (in your cards, on your turn)."""
     seat = table.seat_of(YOU)
     match = table.match
     if seat is None or match is None or match.to_act != seat:
         return
-    output(render.t("your_turn", lang, words=render.legal_words(match.view(seat).legal, lang)))
+    hint = render.t("your_turn", lang, words=render.legal_words(match.view(seat).legal, lang))
+    if not screen.shown(hint):
+        screen(hint)
 
 
 async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None:
     words = line.strip()
     low = words.lower()
-    if not words or low in ("salir", "quit", "exit"):
+    if not words:
         return
-    if low in ("ayuda", "help", "?"):
-        output(_tt("help", lang))
-    elif low in ("cartas", "ver", "mano", "ver mis cartas"):
+    if low in HELP_WORDS:
+        output(help_text(lang))
+    elif low in CARDS_WORDS:
         output(_tt("private", lang, text=table.private_text(YOU)))
-    elif low in ("mesa", "estado", "status"):
+    elif low in STATUS_WORDS:
         output(table.status())
-    elif low.startswith(("seña", "sena", "senya")):
+    elif low.startswith(SENA_WORDS):
         name = words.split(maxsplit=1)[1] if " " in words else ""
         try:
             sena = await table.send_sena(YOU, name)
@@ -209,25 +321,89 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None
         else:
             output(_tt("sena_sent", lang, sena=sena.nombre))
     elif not await table.handle_text(YOU, words):
-        output(_tt("unknown", lang))
+        output(_not_a_move(table, words, lang))
+
+
+def _not_a_move(table: Table, words: str, lang: str) -> str:
+    """«No es una jugada», with the move it looks like when there is one (``envdo``)."""
+    seat = table.seat_of(YOU)
+    hand = table.match.view(seat).cards if table.match is not None and seat is not None else None
+    guess = suggest(words, hand)
+    return _tt("unknown_suggest", lang, words=guess) if guess else _tt("unknown", lang)
 
 
 def run_play(args: argparse.Namespace, input_fn: InputFn = input,
              output: OutputFn = print) -> int:
-    """Entry point for ``musbot play``; returns the exit status."""
-    if args.auto:
-        return asyncio.run(play_auto(args, output))
-    return asyncio.run(play_interactive(args, input_fn, output))
+    """Entry point for ``musbot play``; returns the exit status (see the module docstring)."""
+    lang = getattr(args, "idioma", None) or cli_language()
+    args.idioma = lang
+    levels = getattr(args, "niveles", None)
+    if levels and len(levels) != args.jugadores:
+        print(cli_text("levels_count", lang, count=args.jugadores), file=sys.stderr)
+        return 2
+    screen = Screen(output)
+    game = play_auto(args, screen) if args.auto else play_interactive(args, input_fn, screen)
+    try:
+        try:
+            status = _run(game)
+            sys.stdout.flush()  # a reader gone while the last lines were buffered: caught here
+            return status
+        except KeyboardInterrupt:
+            with _ctrl_c_ignored():
+                screen(_tt("bye", lang))
+                sys.stdout.flush()
+            return INTERRUPTED
+    except (ReaderGone, BrokenPipeError):
+        silence_stdout()
+        return READER_GONE
+
+
+def _run(game: Coroutine[Any, Any, int]) -> int:
+    """Plays ``game`` on an event loop of its own rather than with :func:`asyncio.run`, whose
+    first Ctrl-C only cancels the main task: neither a blocking ``input()`` nor a match of bots
+    (which never waits on anything) would notice it until later. Here Ctrl-C is the plain
+    :class:`KeyboardInterrupt` it is outside asyncio, wherever it lands."""
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(game)
+    try:
+        return loop.run_until_complete(task)
+    finally:
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: asyncio must not report it again at exit
+        pending = asyncio.all_tasks(loop)
+        for other in pending:
+            other.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """While saying goodbye after a Ctrl-C, a second one must not cut it with a traceback."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nobody there gets SIGINT anyway
+        previous = None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def parse_play_args(argv: list[str]) -> argparse.Namespace:
-    """``musbot play`` options alone, for tests and ``python -m musbot.terminal``."""
+    """``musbot play`` options alone, for tests and ``python -m musbot.terminal``; the language
+    is :func:`~musbot.cli.cli_language`'s, as for ``musbot play``."""
+    lang = cli_language(argv)
     parser = argparse.ArgumentParser(prog="musbot play")
-    add_play_arguments(parser)
-    return parser.parse_args(argv)
+    add_language_option(parser, lang)
+    add_play_arguments(parser, lang)
+    args = parser.parse_args(argv)
+    args.idioma = getattr(args, "idioma", None) or lang
+    return args
 
 
 if __name__ == "__main__":
-    import sys
-
     sys.exit(run_play(parse_play_args(sys.argv[1:])))

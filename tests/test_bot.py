@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,9 +22,9 @@ from musbot.config import Config, ConfigError, add_run_arguments, load_config
 from musbot.discordio import DYNAMIC_ITEMS
 
 
-def test_run_bot_without_token_prints_guidance_and_returns_0() -> None:
+def test_run_bot_without_token_prints_guidance_and_returns_2() -> None:
     printed: list[str] = []
-    assert run_bot(Config(token=None), print_fn=printed.append) == 0
+    assert run_bot(Config(token=None), print_fn=printed.append) == 2
     [text] = printed
     assert "discord.com/developers/applications" in text
     assert "Message Content Intent" in text
@@ -29,12 +33,15 @@ def test_run_bot_without_token_prints_guidance_and_returns_0() -> None:
 
 def test_run_command_without_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """No token anywhere (no .env here, none in the environment): guidance on standard error
+    and exit status 2, an error like any other."""
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)
     parser = argparse.ArgumentParser()
-    add_run_arguments(parser)
-    args = parser.parse_args(["--env", str(tmp_path / "missing.env")])
-    assert run_command(args) == 0
-    assert "DISCORD_TOKEN" in capsys.readouterr().out
+    add_run_arguments(parser, "es")
+    assert run_command(parser.parse_args([])) == 2
+    captured = capsys.readouterr()
+    assert "Falta DISCORD_TOKEN" in captured.err and captured.out == ""
 
 
 def test_bad_dev_guild_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -43,9 +50,15 @@ def test_bad_dev_guild_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
     env.write_text("DISCORD_TOKEN=abc\nDEV_GUILD_ID=mi-servidor\n")
     with pytest.raises(ConfigError):
         load_config(env, environ={})
-    args = argparse.Namespace(env=str(env), dev_guild=None)
+    args = argparse.Namespace(env_file=str(env), dev_guild=None, idioma="es")
     assert run_command(args) == 2
-    assert "DEV_GUILD_ID" in capsys.readouterr().out
+    assert capsys.readouterr().err == (
+        "Configuración no válida: DEV_GUILD_ID debe ser el id de un servidor (un número), "
+        "no «mi-servidor»\n")
+    args.idioma = "en"
+    assert run_command(args) == 2
+    assert capsys.readouterr().err == (
+        "Invalid configuration: DEV_GUILD_ID must be a server id (a number), not «mi-servidor»\n")
 
 
 def test_load_config_reads_env_file_and_environment_wins(tmp_path: Path) -> None:
@@ -59,6 +72,65 @@ def test_load_config_reads_env_file_and_environment_wins(tmp_path: Path) -> None
     empty = load_config(None, environ={})
     assert (empty.token, empty.dev_guild_id, empty.db_path) == (
         None, None, Path("data/musbot.db"))
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+NO_ROUTE = """
+import logging, socket, sys
+import discord.http
+probe = socket.socket()
+probe.bind(("127.0.0.1", 0))
+port = probe.getsockname()[1]
+probe.close()  # nothing listens there now: every connection is refused, no network needed
+discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+from musbot.cli import main
+status = main(sys.argv[1:])
+logging.getLogger("discord.client").warning("otro aviso")
+sys.exit(status)
+"""
+
+
+def test_run_without_a_route_to_discord_says_so_in_one_sentence(tmp_path: Path) -> None:
+    """A real ``musbot run`` with a token, whose login cannot connect: 87 lines of aiohttp
+    traceback before; now one sentence, exit 1. The two voice warnings of every start (PyNaCl,
+    davey) are gone, and only they: a later discord.py warning is still shown."""
+    env = {**os.environ, "DISCORD_TOKEN": "x.y.z", "LANG": "C.UTF-8", "PYTHONPATH": str(REPO),
+           "MUSBOT_DB": str(tmp_path / "musbot.db")}
+    done = subprocess.run([sys.executable, "-c", NO_ROUTE, "run"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr and "aiohttp" not in done.stderr
+    assert "PyNaCl" not in done.stderr and "davey" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert "No se puede conectar con 127.0.0.1: conexión rechazada." in lines
+    assert lines[-1].endswith("otro aviso")
+    assert len(lines) <= 3  # discord.py's «logging in», the sentence, the other warning
+
+
+async def _no_dns(self: MusBot, token: str, *, reconnect: bool = True) -> None:
+    import aiohttp
+
+    key = SimpleNamespace(host="discord.com", port=443, ssl=True)
+    raise aiohttp.ClientConnectorDNSError(key, socket.gaierror(-2, "Name or service not known"))
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("es", "No se puede conectar con discord.com: no se encuentra ese nombre (¿hay conexión a "
+           "internet?)."),
+    ("en", "Cannot connect to discord.com: that name cannot be found (is there an internet "
+           "connection?)."),
+])
+def test_run_without_name_resolution_says_so_in_one_sentence(
+        monkeypatch: pytest.MonkeyPatch, lang: str, sentence: str) -> None:
+    """The newcomer's case: ``ClientConnectorDNSError`` at login (the client's start fails)."""
+    monkeypatch.setattr(MusBot, "start", _no_dns)
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **_: None)
+    printed: list[str] = []
+    config = Config(token="x.y.z", db_path=Path("unused.db"))
+    assert run_bot(config, print_fn=printed.append, lang=lang) == 1
+    assert printed == [sentence]
 
 
 def test_intents_are_the_minimum() -> None:

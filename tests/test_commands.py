@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musbot import commands
-from musbot.commands import parse
+from musbot.commands import parse, suggest, vocabulary
 from musbot.engine.actions import (
     MUS,
     NO_HAY_MUS,
@@ -585,3 +585,39 @@ def test_vocabulary_soup_raises_only_malformed_command(
             if result.amount:
                 assert result.amount >= 2
             assert len(set(result.cards)) == len(result.cards)
+
+
+# --- near misses: «¿querías decir…?» ----------------------------------------------------------
+
+A_HAND = [parse_card(c) for c in ("1o", "12c", "5e", "7b")]
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("envdo", "envido"), ("envdo 5", "envido 5"), ("no quero", "no quiero"),
+    ("noquiero", "no quiero"), ("nohay mus", "no hay mus"), ("quero", "quiero"),
+    ("ordgo", "órdago"), ("3 mass", "3 más"), ("pase", "paso"), ("muss", "mus"),
+    ("descatro 1 3", "descarto 1 3"), ("descrato 1o 12c", "descarto 1o 12c"),
+    ("revdo 4", "revido 4"), ("idki", "iduki"), ("fodl", "fold"), ("Envdo!", "envido"),
+])
+def test_a_near_miss_of_a_command_word_gets_a_suggestion(typed: str, meant: str) -> None:
+    assert parse(typed, A_HAND) is None
+    assert suggest(typed, A_HAND) == meant
+    assert parse(meant, A_HAND) is not None
+
+
+@pytest.mark.parametrize("typed", [
+    "hola", "mis", "vale", "me voy a cenar", "todo bien", "quiero decir", "mas o menos", "",
+    "envido", "no quiero",  # moves already: nothing to suggest
+    "envido 1",  # a near miss of its own, answered with its reason
+    "envdo 1",  # the guess would not be a move either
+])
+def test_no_suggestion_without_a_close_move(typed: str) -> None:
+    assert suggest(typed, A_HAND) is None
+
+
+def test_vocabulary_comes_from_the_word_tables() -> None:
+    words = {canonical_words: others for canonical_words, others in vocabulary()}
+    assert words["no hay mus"] == ("no mus", "corto", "mintza", "cut")
+    assert words["quiero"] == ("iduki", "kanta", "call")
+    assert "echo órdago" in words["órdago"] and "hordago" in words["órdago"]
+    assert "descarto 1 3, descarto 1o 12c" in words

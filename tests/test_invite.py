@@ -72,7 +72,8 @@ def test_cli_explains_a_missing_or_bad_id(capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch,
                                           tmp_path: Path) -> None:
     monkeypatch.delenv("DISCORD_CLIENT_ID", raising=False)
-    assert run_invite(parse(["--env-file", str(tmp_path / "none.env")])) == 2
+    monkeypatch.chdir(tmp_path)  # no .env here
+    assert run_invite(parse([])) == 2
     assert "DISCORD_CLIENT_ID" in capsys.readouterr().err
     assert run_invite(parse(["not-a-number"])) == 2
     assert "no es un id" in capsys.readouterr().err

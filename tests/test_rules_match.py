@@ -91,14 +91,22 @@ def test_s6_games_make_a_vaca_and_the_partida():
     m = Match(Rules(puntos=10), first_mano=0, shuffler=rigged)
     assert Rules().juegos == 3 and Rules().vacas == 1
     history = []
+    told = []
     for _ in range(4):
+        hand = m.hand
         play_hand_passing(m)
+        told += [e.games for e in hand.events if isinstance(e, ev.GameWon)]
         history.append(list(m.games))
         assert m.scores == [0, 0]
     assert history == [[1, 0], [1, 1], [2, 1], [2, 2]]
     assert not m.finished
+    hand = m.hand
     play_hand_passing(m)
     assert m.vacas == [1, 0]
+    # Each won game tells the count with it, the one that wins the vaca too (then reset).
+    told += [e.games for e in hand.events if isinstance(e, ev.GameWon)]
+    assert told == [(1, 0), (1, 1), (2, 1), (2, 2), (3, 2)]
+    assert m.games == [0, 0]
     assert m.finished
     assert m.winner == 0
     assert m.to_act is None

@@ -32,15 +32,19 @@ def test_cards_with_suit_emoji() -> None:
     assert render.card_name(parse_card("11b")) == "caballo de bastos"
 
 
-def test_showdown_starts_its_own_message() -> None:
+def lines_of(events: list[ev.Event], **options: object) -> list[str]:
+    return [line for event in events
+            for line in render.event_lines(event, NAMES, players=4, target=40, **options)]
+
+
+def test_the_showdown_is_where_cards_appear() -> None:
     events = [ev.LanceEnded(Lance.GRANDE, "deje", 0, 1),
               ev.Showdown(((0, 1, 2, 3),) * 4, {"grande": 0}),
               ev.HandEnded((3, 0), None)]
-    messages = render.public_messages(events, NAMES, players=4, target=40)
-    assert len(messages) == 2
-    assert messages[0] == "Grande: no quiero; la pareja 1 (Ana y Carlos) se lleva 1."
-    assert messages[1].startswith("🂠 Se enseñan las cartas:")
-    assert "Ana: 1🪙 2🪙 3🪙 4🪙" in messages[1]
+    lines = lines_of(events)
+    assert lines[0] == "Grande: no quiero; la pareja 1 (Ana y Carlos) se lleva 1."
+    assert lines[1] == "🂠 Se enseñan las cartas:"
+    assert "Ana: 1🪙 2🪙 3🪙 4🪙" in lines
 
 
 def test_status_shows_bet_and_turn_but_no_cards() -> None:
@@ -90,7 +94,7 @@ def test_lines_for_betting() -> None:
     hand.apply(0, ENVIDO)
     hand.apply(1, NO_QUIERO)
     hand.apply(3, NO_QUIERO)
-    lines = render.public_messages(hand.events, NAMES, players=4, target=40)[0].splitlines()
+    lines = lines_of(hand.events)
     assert "Ana: no hay mus." in lines
     assert "— Grande —" in lines
     assert "Ana: envido (van 2)." in lines
@@ -98,6 +102,43 @@ def test_lines_for_betting() -> None:
 
 
 def test_english() -> None:
-    assert render.tantos_text(7, 40, "en") == "7 tantos (1 amarrakos and 2)"
+    assert render.tantos_text(7, 40, "en") == "7 tantos (1 amarrako and 2)"
     line = render.event_lines(ev.MatchWon(1), NAMES, players=4, target=40, lang="en")
     assert line == ["🎉 Match to pair 2 (Bea and Dani)!"]
+
+
+def test_with_8_reyes_a_3_and_a_2_say_what_they_count_as() -> None:
+    """docs/rules.md §1, where the player's cards are listed; with 4 reyes they are plain cards."""
+    deal = [cards("3o 2c 12e 1e"), cards("4o 5c 6e 7b"), cards("4c 5e 6b 7o"),
+            cards("4e 5b 6o 7c")]
+
+    def text(reyes: int, lang: str = "es") -> str:
+        hand = Hand(Rules(reyes=reyes), deal, cards("10o 10c"), mano=0)  # type: ignore[arg-type]
+        return render.hand_text(hand.view(0), NAMES, lang=lang)
+
+    assert "1. 3🪙 tres de oros (vale como rey)\n2. 2🍷 dos de copas (vale como as)\n" \
+           "3. 12🗡️ rey de espadas\n4. 1🗡️ as de espadas\n" in text(8)
+    assert "2. 2🍷 two of copas (counts as an ace)" in text(8, "en")
+    assert "vale como" not in text(4) and "1. 3🪙 tres de oros\n" in text(4)
+
+
+def test_a_won_game_tells_the_games_count() -> None:
+    """§6: the count of games after the one just won (the engine's event carries it), even
+    when it wins a vaca (the match then sets the games back to 0–0)."""
+    def won(events: list[ev.Event]) -> list[str]:
+        return [line for line in lines_of(events) if line.startswith(("🏆", "🐄"))]
+
+    assert won([ev.GameWon(1, False, (0, 1)), ev.HandEnded((30, 40), 1)]) == [
+        "🏆 ¡Juego para la pareja 2 (Bea y Dani)! Juegos 0–1."]
+    assert won([ev.GameWon(0, True, (3, 1)), ev.HandEnded((3, 0), 0), ev.VacaWon(0, (1, 0))]
+               ) == ["🏆 ¡Órdago ganado: juego para la pareja 1 (Ana y Carlos)! Juegos 3–1.",
+                     "🐄 ¡Vaca para la pareja 1 (Ana y Carlos)! Vacas 1–0."]
+
+
+def test_counted_words_agree_with_their_number() -> None:
+    assert render.tantos_text(1, 40) == "1 tanto (0 amarrakos y 1)"
+    assert render.tantos_text(5, 40) == "5 tantos (1 amarrako y 0)"
+    assert render.rules_text(Rules(juegos=1, vacas=1)).splitlines()[0] == \
+        "Mesa de 4 · a 40 tantos · 1 juego por vaca · 1 vaca"
+    assert render.rules_text(Rules(puntos=1, vacas=2), "en").splitlines()[0] == \
+        "4-player table · to 1 tanto · 3 games a vaca · 2 vacas"

@@ -149,11 +149,13 @@ class Scored(Event):
 
 
 class GameWon(Event):
-    __match_args__ = ("team", "ordago")
+    __match_args__ = ("team", "ordago", "games")
 
-    def __init__(self, team: int, ordago: bool) -> None:
+    def __init__(self, team: int, ordago: bool, games: tuple[int, int] = (0, 0)) -> None:
         self.team = team
         self.ordago = ordago
+        self.games = games
+        """Games each pair has won in the vaca, this one included (§6)."""
 
 
 class HandEnded(Event):

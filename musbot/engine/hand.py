@@ -118,6 +118,7 @@ class Hand:
         "hands",
         "idx",
         "initial_deck",
+        "initial_games",
         "initial_mano",
         "initial_scores",
         "lance",
@@ -148,6 +149,7 @@ class Hand:
         reshuffler: Shuffler | None = None,
         reshuffles: Sequence[Sequence[Card]] | None = None,
         validate: bool = True,
+        games: Sequence[int] = (0, 0),
     ) -> None:
         n = len(hands)
         if validate:
@@ -161,6 +163,8 @@ class Hand:
         self.target = rules.puntos
         self.scores = [int(scores[0]), int(scores[1])]
         self.initial_scores = (self.scores[0], self.scores[1])
+        self.initial_games = (int(games[0]), int(games[1]))
+        """Games won in the vaca before this hand: a won game says the new count (§6)."""
         self.hands = [list(h) for h in hands]
         self.dealt = tuple([tuple(h) for h in hands])
         key = self.tables.card_key
@@ -212,6 +216,7 @@ class Hand:
         scores: Sequence[int] = (0, 0),
         corrido: bool = False,
         shuffler: Shuffler = secure_shuffle,
+        games: Sequence[int] = (0, 0),
     ) -> Hand:
         """Deals four cards to each seat, one at a time from the mano (§2)."""
         n = rules.jugadores
@@ -224,7 +229,7 @@ class Hand:
         for k in range(n):
             hands[(mano + k) % n] = cards[k:4 * n:n]
         return cls(rules, hands, cards[4 * n:], mano=mano, scores=scores, corrido=corrido,
-                   reshuffler=shuffler, validate=False)
+                   reshuffler=shuffler, validate=False, games=games)
 
     # --- what anyone may ask ------------------------------------------------------------------
 
@@ -562,7 +567,7 @@ class Hand:
         self.ledger.append(step)
         self.events.append(step)
         self.game_winner = team
-        self.events.append(ev.GameWon(team, True))
+        self.events.append(ev.GameWon(team, True, self._games_after(team)))
         self._finish()
 
     # --- showdown and tanteo (§5) -------------------------------------------------------------
@@ -646,9 +651,13 @@ class Hand:
         self.events.append(step)
         if scores[team] >= self.target:
             self.game_winner = team
-            self.events.append(ev.GameWon(team, False))
+            self.events.append(ev.GameWon(team, False, self._games_after(team)))
             return True
         return False
+
+    def _games_after(self, team: int) -> tuple[int, int]:
+        games = self.initial_games
+        return (games[0] + 1, games[1]) if team == 0 else (games[0], games[1] + 1)
 
     def _finish(self) -> None:
         self.phase = _PH_TERMINADA

@@ -60,7 +60,7 @@ class Match:
         corrido = self.rules.mus_corrido and self._new_game
         self._new_game = False
         return Hand.deal(self.rules, deck, mano=self.mano, scores=self.scores, corrido=corrido,
-                         shuffler=self._shuffler)
+                         shuffler=self._shuffler, games=self.games)
 
     @property
     def finished(self) -> bool:
@@ -135,6 +135,7 @@ class Match:
             "hand": {
                 "mano": hand.initial_mano,
                 "scores": list(hand.initial_scores),
+                "games": list(hand.initial_games),
                 "corrido": hand.corrido,
                 "hands": [list(h) for h in hand.dealt],
                 "deck": list(hand.initial_deck),
@@ -151,7 +152,8 @@ class Match:
         rules = Rules.from_dict(data["rules"])
         h = data["hand"]
         hand = Hand(rules, h["hands"], h["deck"], mano=h["mano"], scores=h["scores"],
-                    corrido=h["corrido"], reshuffler=shuffler, reshuffles=h["reshuffles"])
+                    corrido=h["corrido"], reshuffler=shuffler, reshuffles=h["reshuffles"],
+                    games=h.get("games", data["games"]))
         for seat, *action in h["actions"]:
             hand.apply(seat, Action.from_json(action))
         match = cls(rules, first_mano=h["mano"], shuffler=shuffler, hand=hand)

@@ -12,7 +12,7 @@ ERRORS = {
     "not_your_turn": "Not your turn: {to_act} is to speak.",
     "pares_only": "Only players holding pares may bet at Pares.",
     "juego_only": "Only players holding juego may bet at Juego.",
-    "betting_now": "Betting at {lance} now: paso, envido, órdago, quiero or no quiero.",
+    "betting_now": "Betting at {lance} now.",
     "mus_now": "Mus round: say «mus» or «no hay mus».",
     "discard_now": "Discard now: «descarto 1 3» or «descarto 1o 12c».",
     "discard_none": "Discard at least one card.",
@@ -92,8 +92,8 @@ TABLE = {
     "showdown_winners": "Best hands: {list}.",
     "showdown_winner": "{lance} {name}",
     "scored": "{lance}: +{tantos} for {pair} ({kind}). {score}",
-    "game_won": "🏆 Game to {pair}!",
-    "game_won_ordago": "🏆 Órdago won: game to {pair}!",
+    "game_won": "🏆 Game to {pair}! Games {a}–{b}.",
+    "game_won_ordago": "🏆 Órdago won: game to {pair}! Games {a}–{b}.",
     "hand_ended": "End of the hand. {score}",
     "vaca_won": "🐄 Vaca to {pair}! Vacas {a}–{b}.",
     "match_won": "🎉 Match to {pair}!",
@@ -102,11 +102,9 @@ TABLE = {
     "and": " and ",
     "score_line": "{a} · {b}",
     "score": "{label}: {tantos}",
-    "tantos": "{tantos} tantos ({amarrakos} amarrakos and {resto})",
+    "tantos": "{tantos} ({amarrakos} and {resto})",
     "dentro": " — dentro",
-    "status_rules": (
-        "{players}-player table · to {target} · {juegos} games a vaca · {vacas} vaca(s)"
-    ),
+    "status_rules": "{players}-player table · to {target} · {juegos} a vaca · {vacas}",
     "status_seat": "Seat {seat}: {name}",
     "status_free": "(free)",
     "status_bot": "(bot)",
@@ -184,11 +182,6 @@ TERMINAL = {
     "unknown": "Not a move. Type «ayuda» for the commands.",
     "sena_sent": "Seña sent: {sena}.",
     "bye": "See you next time.",
-    "help": (
-        "Commands: mus, no hay mus, descarto 1 3 (by number), paso, envido, envido 5, 3 más,\n"
-        "órdago, quiero, no quiero · cartas (your hand) · mesa (status) ·\n"
-        "seña NAME (e.g. «seña dos reyes») · salir"
-    ),
 }
 
 # --- Discord: buttons, DMs, command answers (musbot.discordio, cogs) ---------------------------
@@ -455,4 +448,127 @@ REPLAY = {
                   "{total} cards, not {cards}.",
     "reshuffles_unused": "«reshuffles» holds more decks ({given}) than this hand reshuffled "
                          "({used}).",
+}
+
+# --- the command line and the terminal table (musbot.cli, musbot.terminal) --------------------
+
+TABLE.update({
+    "tantos_one": "{n} tanto",
+    "tantos_other": "{n} tantos",
+    "amarrakos_one": "{n} amarrako",
+    "amarrakos_other": "{n} amarrakos",
+    "juegos_one": "{n} game",
+    "juegos_other": "{n} games",
+    "vacas_one": "{n} vaca",
+    "vacas_other": "{n} vacas",
+    "card_as_rey": "{card} (counts as a rey)",
+    "card_as_as": "{card} (counts as an ace)",
+})
+
+TERMINAL.update({
+    "unknown_suggest": "Not a move. Did you mean «{words}»?",
+    "help_moves": "Moves, on your turn (in brackets, the same said other ways, in Basque or in "
+                  "English):",
+    "help_item": "{words} ({others})",
+    "help_discard": "«descarto 1 3» by position (as your cards are shown); «descarto 1o 12c» by "
+                    "card: rank and suit (o, c, e, b).",
+    "help_amounts": "Amounts in digits or in words: envido cinco, bost gehiago, raise three.",
+    "help_other": "Also: {cards} (your hand) · {status} (the state of the match) · "
+                  "{sena} NAME (e.g. «seña dos reyes») · {help} · {quit}",
+})
+
+CLI = {
+    "description": "Mus on Discord and in the terminal.",
+    "command": "COMMAND",
+    "idioma": "language of the texts: es or en (when not given, LANG's: en… is English, "
+              "anything else Spanish)",
+    "version": "show musbot's version and whether its engine is compiled, and exit",
+    "version_line": "musbot {version} · {engine}",
+    "version_unknown": "(unknown version: not installed)",
+    "engine_compiled": "compiled engine (mypyc)",
+    "engine_pure": "pure-Python engine",
+    "run": "run the Discord bot (DISCORD_TOKEN in .env)",
+    "replay": "replay one hand from a JSON transcript and print its outcome; the format, what "
+              "is checked and the errors: docs/replay.md",
+    "play": "play in the terminal with bots, no token needed",
+    "invite": "print the URL that adds musbot to a server",
+    "bench": "benchmarks that print figures",
+    "bench_engine": "engine speed: full hands per second and comparisons per second",
+    "bench_ai": "bot levels: a pair of level A against a pair of level B",
+    "bench_load": "a busy bot: N tables through the table layer, SQLite and Discord rendering",
+    "file": "FILE",
+    "id": "ID",
+    "name": "NAME",
+    "level": "LEVEL",
+    "levels_metavar": "LEVELS",
+    "env_file": "environment file with DISCORD_TOKEN and DISCORD_CLIENT_ID (default .env, "
+                "when there is one)",
+    "dev_guild": "server where the / commands are synced at once",
+    "client_id": "application id (default DISCORD_CLIENT_ID, from the environment or the "
+                 "environment file)",
+    "guild": "server preselected in Discord's dialog",
+    "replay_file": "JSON transcript, or - to read it from standard input",
+    "play_description": "You sit in seat 1, in pair 1, with a bot partner against two bots. "
+                        "Type «ayuda» at the table for the commands.",
+    "play_epilog": "Ctrl-C leaves at once (status 130); «salir» or the end of input, with "
+                   "status 0. If the output is closed (musbot play --auto | head), the match "
+                   "stops quietly (status 141).",
+    "reyes": "4 or 8 reyes (with 8, every three is a rey and every two an ace)",
+    "puntos": "tantos per game, 1 to 1000 (40; 50 with 6 players)",
+    "juegos": "games per vaca",
+    "vacas": "vacas per match",
+    "real": "la real (7-7-7-sota) beats any other 31",
+    "corrido": "mus corrido: the first hand of each game, without señas",
+    "sin_senas": "no señas",
+    "jugadores": "2 (one against one), 4 (in pairs) or 6 (trios)",
+    "nivel": "level of the bots",
+    "niveles": "level per seat, e.g. facil,normal,dificil,normal (in interactive play yours "
+               "is ignored)",
+    "nombre": "your name at the table",
+    "auto": "bots only: they play a whole match",
+    "seed": "seed: the same match every time (for tests)",
+    "runs": "repetitions; the median is given",
+    "hands": "full hands per repetition",
+    "comparisons": "lance comparisons per repetition",
+    "bench_seed": "seed",
+    "json": "last line: one JSON object",
+    "level_a": "level A ({levels})",
+    "level_b": "level B ({levels})",
+    "games": "full games, to the target",
+    "workers": "processes (results do not depend on it)",
+    "progress": "print a line every N games",
+    "tables": "tables at once",
+    "minutes": "length of the open-loop run",
+    "rate": "offered actions per second in total, spread over the tables (open loop)",
+    "closed_seconds": "length of the closed-loop run (default: a quarter of the open loop, "
+                      "1 to 30 s)",
+    "gc": "the garbage collector as the bot sets it (musbot.runtime), or CPython's",
+    "positive": "must be a whole number above 0, not «{value}»",
+    "between": "must be a whole number from {low} to {high}, not «{value}»",
+    "levels_list": "levels: {levels}, separated by commas",
+    "levels_count": "--niveles: {count} levels are needed, one per seat",
+    "unknown_level": "there are no bots of level «{level}»; levels: {levels}",
+    "env_file_missing": "there is no environment file «{path}» (--env-file)",
+    "dev_guild_id": "DEV_GUILD_ID must be a server id (a number), not «{value}»",
+    "connect_failed": "Cannot connect to {host}: {reason}.",
+    "reason_dns": "that name cannot be found (is there an internet connection?)",
+    "reason_refused": "connection refused",
+    "reason_timeout": "no answer",
+    "argparse_usage": "usage: ",
+    "argparse_positionals": "positional arguments",
+    "argparse_options": "options",
+    "argparse_help": "show this help message and exit",
+    "argparse_error": "%(prog)s: error: %(message)s\n",
+    "argparse_argument": "argument %(argument_name)s: %(message)s",
+    "argparse_required": "the following arguments are required: %s",
+    "argparse_unrecognized": "unrecognized arguments: %s",
+    "argparse_invalid_choice": "invalid choice: %(value)r (choose from %(choices)s)",
+    "argparse_invalid_value": "%(value)r is not a number",
+    "argparse_expected_one": "expected one argument",
+    "argparse_expected_at_most_one": "expected at most one argument",
+    "argparse_expected_at_least_one": "expected at least one argument",
+    "argparse_ambiguous": "ambiguous option: %(option)s could match %(matches)s",
+    "argparse_ignored_explicit": "ignored explicit argument %r",
+    "argparse_not_allowed": "not allowed with argument %s",
+    "argparse_one_required": "one of the arguments %s is required",
 }

@@ -12,7 +12,7 @@ ERRORS = {
     "not_your_turn": "No es tu turno: habla {to_act}.",
     "pares_only": "Solo pueden envidar a pares quienes los tienen.",
     "juego_only": "Solo pueden envidar a juego quienes lo tienen.",
-    "betting_now": "Ahora se apuesta a {lance}: paso, envido, órdago, quiero o no quiero.",
+    "betting_now": "Ahora se apuesta a {lance}.",
     "mus_now": "Ahora se habla de mus: di «mus» o «no hay mus».",
     "discard_now": "Ahora toca descartarse: «descarto 1 3» o «descarto 1o 12c».",
     "discard_none": "Hay que descartarse de al menos una carta.",
@@ -93,8 +93,8 @@ TABLE = {
     "showdown_winners": "Mejor jugada: {list}.",
     "showdown_winner": "{lance} {name}",
     "scored": "{lance}: +{tantos} para {pair} ({kind}). {score}",
-    "game_won": "🏆 ¡Juego para {pair}!",
-    "game_won_ordago": "🏆 ¡Órdago ganado: juego para {pair}!",
+    "game_won": "🏆 ¡Juego para {pair}! Juegos {a}–{b}.",
+    "game_won_ordago": "🏆 ¡Órdago ganado: juego para {pair}! Juegos {a}–{b}.",
     "hand_ended": "Fin de la mano. {score}",
     "vaca_won": "🐄 ¡Vaca para {pair}! Vacas {a}–{b}.",
     "match_won": "🎉 ¡Partida para {pair}!",
@@ -104,11 +104,9 @@ TABLE = {
     "and": " y ",
     "score_line": "{a} · {b}",
     "score": "{label}: {tantos}",
-    "tantos": "{tantos} tantos ({amarrakos} amarrakos y {resto})",
+    "tantos": "{tantos} ({amarrakos} y {resto})",
     "dentro": " — dentro",
-    "status_rules": (
-        "Mesa de {players} · a {target} tantos · {juegos} juegos por vaca · {vacas} vaca(s)"
-    ),
+    "status_rules": "Mesa de {players} · a {target} · {juegos} por vaca · {vacas}",
     "status_seat": "Asiento {seat}: {name}",
     "status_free": "(libre)",
     "status_bot": "(bot)",
@@ -178,11 +176,6 @@ TERMINAL = {
     "unknown": "No es una jugada. Escribe «ayuda» para ver las órdenes.",
     "sena_sent": "Seña enviada: {sena}.",
     "bye": "Hasta la próxima.",
-    "help": (
-        "Órdenes: mus, no hay mus, descarto 1 3 (por número), paso, envido, envido 5, 3 más,\n"
-        "órdago, quiero, no quiero · cartas (ver tu mano) · mesa (estado) ·\n"
-        "seña NOMBRE (p. ej. «seña dos reyes») · salir"
-    ),
 }
 
 # --- Discord: buttons, DMs, command answers (musbot.discordio, cogs) ---------------------------
@@ -465,4 +458,139 @@ REPLAY = {
                   "«deck» suman {total} cartas, no {cards}.",
     "reshuffles_unused": "«reshuffles» trae más mazos ({given}) de los que esta mano rebarajó "
                          "({used}).",
+}
+
+# --- the command line and the terminal table (musbot.cli, musbot.terminal) --------------------
+
+TABLE.update({
+    # Counted things, singular and plural (musbot.table.render.count).
+    "tantos_one": "{n} tanto",
+    "tantos_other": "{n} tantos",
+    "amarrakos_one": "{n} amarrako",
+    "amarrakos_other": "{n} amarrakos",
+    "juegos_one": "{n} juego",
+    "juegos_other": "{n} juegos",
+    "vacas_one": "{n} vaca",
+    "vacas_other": "{n} vacas",
+    # With 8 reyes (docs/rules.md §1).
+    "card_as_rey": "{card} (vale como rey)",
+    "card_as_as": "{card} (vale como as)",
+})
+
+TERMINAL.update({
+    "unknown_suggest": "No es una jugada. ¿Querías decir «{words}»?",
+    "help_moves": "Jugadas, cuando te toca (entre paréntesis, lo mismo dicho de otras formas, "
+                  "en euskera o en inglés):",
+    "help_item": "{words} ({others})",
+    "help_discard": "«descarto 1 3» por posición (como se ven tus cartas); «descarto 1o 12c» por "
+                    "carta: rango y palo (o, c, e, b).",
+    "help_amounts": "Las cantidades, en cifra o en palabras: envido cinco, bost gehiago, "
+                    "raise three.",
+    "help_other": "Además: {cards} (ver tu mano) · {status} (el estado de la partida) · "
+                  "{sena} NOMBRE (p. ej. «seña dos reyes») · {help} · {quit}",
+})
+
+CLI = {
+    "description": "Mus en Discord y en la terminal.",
+    "command": "ORDEN",
+    "idioma": "idioma de los textos: es o en (si no se da, el de LANG: en… es inglés; "
+              "cualquier otro, español)",
+    "version": "muestra la versión de musbot y si su motor está compilado, y sale",
+    "version_line": "musbot {version} · {engine}",
+    "version_unknown": "(versión desconocida: sin instalar)",
+    "engine_compiled": "motor compilado (mypyc)",
+    "engine_pure": "motor en Python puro",
+    # Subcommands.
+    "run": "arranca el bot de Discord (DISCORD_TOKEN en .env)",
+    "replay": "reproduce una mano desde una transcripción JSON y da su resultado; el formato, "
+              "lo que se comprueba y los errores: docs/replay.md",
+    "play": "juega en la terminal con bots, sin token",
+    "invite": "muestra el enlace que añade musbot a un servidor",
+    "bench": "mediciones de rendimiento, con cifras",
+    "bench_engine": "velocidad del motor: manos completas por segundo y comparaciones por segundo",
+    "bench_ai": "niveles de bot: una pareja de nivel A contra una de nivel B",
+    "bench_load": "un bot con mucho trabajo: N mesas por la capa de mesa, SQLite y el texto de "
+                  "Discord",
+    # Metavars.
+    "file": "FICHERO",
+    "id": "ID",
+    "name": "NOMBRE",
+    "level": "NIVEL",
+    "levels_metavar": "NIVELES",
+    # musbot run, musbot invite.
+    "env_file": "fichero de entorno con DISCORD_TOKEN y DISCORD_CLIENT_ID (por defecto .env, "
+                "si existe)",
+    "dev_guild": "servidor donde sincronizar los comandos / al instante",
+    "client_id": "id de la aplicación (por defecto DISCORD_CLIENT_ID, del entorno o del fichero "
+                 "de entorno)",
+    "guild": "servidor ya elegido en el diálogo de Discord",
+    # musbot replay.
+    "replay_file": "transcripción JSON, o - para leerla de la entrada estándar",
+    # musbot play.
+    "play_description": "Te sientas en el asiento 1, en la pareja 1, con un bot de pareja contra "
+                        "dos bots. Escribe «ayuda» en la mesa para ver las órdenes.",
+    "play_epilog": "Ctrl-C sale al momento (estado 130); «salir» o el fin de la entrada, con "
+                   "estado 0. Si se cierra la salida (musbot play --auto | head), la partida se "
+                   "para sin más (estado 141).",
+    "reyes": "4 u 8 reyes (con 8, cada tres es un rey y cada dos un as)",
+    "puntos": "tantos por juego, de 1 a 1000 (40; 50 con 6 jugadores)",
+    "juegos": "juegos por vaca",
+    "vacas": "vacas por partida",
+    "real": "la real (7-7-7-sota) gana a cualquier otra 31",
+    "corrido": "mus corrido: la primera mano de cada juego, y sin señas",
+    "sin_senas": "sin señas",
+    "jugadores": "2 (uno contra uno), 4 (por parejas) o 6 (tríos)",
+    "nivel": "nivel de los bots",
+    "niveles": "nivel por asiento, p. ej. facil,normal,dificil,normal (en juego interactivo "
+               "el tuyo se ignora)",
+    "nombre": "tu nombre en la mesa",
+    "auto": "solo bots: juegan una partida entera",
+    "seed": "semilla: la misma partida cada vez (para pruebas)",
+    # musbot bench.
+    "runs": "repeticiones; se da la mediana",
+    "hands": "manos completas por repetición",
+    "comparisons": "comparaciones de lances por repetición",
+    "bench_seed": "semilla",
+    "json": "última línea: un objeto JSON",
+    "level_a": "nivel A ({levels})",
+    "level_b": "nivel B ({levels})",
+    "games": "partidas completas, hasta el objetivo",
+    "workers": "procesos (los resultados no dependen de ello)",
+    "progress": "una línea cada N partidas",
+    "tables": "mesas a la vez",
+    "minutes": "duración de la prueba en bucle abierto",
+    "rate": "jugadas por segundo ofrecidas en total, repartidas entre las mesas (bucle abierto)",
+    "closed_seconds": "duración de la prueba en bucle cerrado (por defecto, un cuarto del bucle "
+                      "abierto, de 1 a 30 s)",
+    "gc": "el recolector de basura como lo ajusta el bot (musbot.runtime), o el de CPython",
+    # Errors.
+    "positive": "debe ser un número entero mayor que 0, no «{value}»",
+    "between": "debe ser un número entero de {low} a {high}, no «{value}»",
+    "levels_list": "niveles: {levels}, separados por comas",
+    "levels_count": "--niveles: hacen falta {count} niveles, uno por asiento",
+    "unknown_level": "no hay bots de nivel «{level}»; niveles: {levels}",
+    "env_file_missing": "no existe el fichero de entorno «{path}» (--env-file)",
+    "dev_guild_id": "DEV_GUILD_ID debe ser el id de un servidor (un número), no «{value}»",
+    "connect_failed": "No se puede conectar con {host}: {reason}.",
+    "reason_dns": "no se encuentra ese nombre (¿hay conexión a internet?)",
+    "reason_refused": "conexión rechazada",
+    "reason_timeout": "no contesta",
+    # argparse's own sentences (musbot.cli.ARGPARSE_KEYS).
+    "argparse_usage": "uso: ",
+    "argparse_positionals": "argumentos",
+    "argparse_options": "opciones",
+    "argparse_help": "muestra esta ayuda y sale",
+    "argparse_error": "%(prog)s: error: %(message)s\n",
+    "argparse_argument": "argumento %(argument_name)s: %(message)s",
+    "argparse_required": "falta: %s",
+    "argparse_unrecognized": "no se entiende: %s",
+    "argparse_invalid_choice": "%(value)r no vale (puede ser %(choices)s)",
+    "argparse_invalid_value": "%(value)r no es un número",
+    "argparse_expected_one": "falta su valor",
+    "argparse_expected_at_most_one": "admite un valor como mucho",
+    "argparse_expected_at_least_one": "necesita al menos un valor",
+    "argparse_ambiguous": "opción ambigua: %(option)s puede ser %(matches)s",
+    "argparse_ignored_explicit": "no lleva valor: %r",
+    "argparse_not_allowed": "no se puede junto con %s",
+    "argparse_one_required": "hace falta uno de estos: %s",
 }

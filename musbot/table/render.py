@@ -70,10 +70,17 @@ def pair_text(team: int, names: Names, players: int, lang: str = "es") -> str:
     return t("pair", lang, label=PAIR_LABELS[team], names=joined)
 
 
+def count(noun: str, n: int, lang: str = "es") -> str:
+    """«1 tanto», «2 tantos»: ``noun`` is a catalog key with a ``_one`` and an ``_other`` form
+    (both languages here say the singular for 1 alone)."""
+    return t(f"{noun}_{'one' if n == 1 else 'other'}", lang, n=n)
+
+
 def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
     """Tantos with amarrakos (5 tantos each), and «dentro» at target − 5 or more (§5)."""
     amarrakos, resto = divmod(tantos, 5)
-    text = t("tantos", lang, tantos=tantos, amarrakos=amarrakos, resto=resto)
+    text = t("tantos", lang, tantos=count("tantos", tantos, lang),
+             amarrakos=count("amarrakos", amarrakos, lang), resto=resto)
     if tantos >= target - 5:
         text += t("dentro", lang)
     return text
@@ -98,18 +105,6 @@ def action_words(action: Action) -> str:
 
 
 # --- public: events -----------------------------------------------------------------------------
-
-
-def public_messages(events: Sequence[ev.Event], names: Names, *, players: int, target: int,
-                    lang: str = "es") -> list[str]:
-    """Events as channel messages. The showdown always starts a message of its own, so every
-    message before it is card-free by construction and easy to check."""
-    messages: list[list[str]] = [[]]
-    for event in events:
-        if isinstance(event, ev.Showdown) and messages[-1]:
-            messages.append([])
-        messages[-1].extend(event_lines(event, names, players=players, target=target, lang=lang))
-    return ["\n".join(lines) for lines in messages if lines]
 
 
 def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
@@ -167,7 +162,7 @@ def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
                   pair=pair(event.team), kind=kind, score=score_text(event.scores, target, lang))]
     if isinstance(event, ev.GameWon):
         return [t("game_won_ordago" if event.ordago else "game_won", lang,
-                  pair=pair(event.team))]
+                  pair=pair(event.team), a=event.games[0], b=event.games[1])]
     if isinstance(event, ev.HandEnded):
         return [t("hand_ended", lang, score=score_text(event.scores, target, lang))]
     if isinstance(event, ev.VacaWon):
@@ -218,8 +213,8 @@ def rules_text(rules: Rules, lang: str = "es") -> str:
     if not rules.senas:
         variants.append(t("variant_sin_senas", lang))
     return "\n".join([
-        t("status_rules", lang, players=rules.jugadores, target=rules.puntos,
-          juegos=rules.juegos, vacas=rules.vacas),
+        t("status_rules", lang, players=rules.jugadores, target=count("tantos", rules.puntos, lang),
+          juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang)),
         t("variants", lang, list=", ".join(variants)),
     ])
 
@@ -323,7 +318,7 @@ def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed:
     (a seat's text is rendered again whenever its moves change). Every deal misses it, new cards
     at every seat, so its parts are cached on their own."""
     lines = [t("your_cards", lang)]
-    lines += [_card_line(i, c, lang) for i, c in enumerate(cards, start=1)]
+    lines += [_card_line(i, c, reyes, lang) for i, c in enumerate(cards, start=1)]
     if senas_allowed:
         lines.append(_senas_line(senas_de_mano(cards, reyes, real), lang))
     else:
@@ -332,8 +327,15 @@ def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed:
 
 
 @functools.cache
-def _card_line(position: int, card: Card, lang: str) -> str:
-    return t("card_line", lang, n=position, card=f"{card_text(card)} {card_name(card, lang)}")
+def _card_line(position: int, card: Card, reyes: int, lang: str) -> str:
+    """With 8 reyes a 3 is a rey and a 2 an as (§1): said beside the card, where it is read."""
+    text = f"{card_text(card)} {card_name(card, lang)}"
+    if reyes == 8 and rank(card) in _COUNTS_AS:
+        text = t(_COUNTS_AS[rank(card)], lang, card=text)
+    return t("card_line", lang, n=position, card=text)
+
+
+_COUNTS_AS = {3: "card_as_rey", 2: "card_as_as"}
 
 
 @functools.cache
