@@ -56,12 +56,14 @@ class Scene:
         which running the loop alone does not wait for) is done."""
         last: object = None
         quiet = 0
-        while quiet < 3:
+        while quiet < 4:
             await self.world.settle()
-            await asyncio.sleep(0.002)
+            await asyncio.sleep(0.003)
+            busy = any(t._lock.locked() for t in self.bot.tables)
             now = (len(self.world.calls), tuple(t.turn for t in self.bot.tables),
-                   self.clock.sleepers)
-            quiet = quiet + 1 if now == last else 0
+                   self.clock.sleepers, busy,
+                   sum(len(i.attempts) for i in self.world.interactions.values()))
+            quiet = quiet + 1 if now == last and not busy else 0
             last = now
 
     async def advance(self, seconds: float) -> None:
@@ -79,14 +81,54 @@ class Scene:
         assert pages, "no table message in the channel"
         return pages[-1]
 
-    async def press(self, person: Person, verb: str) -> Any:
-        """Presses the button of ``verb`` on the live table message, as a client would."""
-        message = self.live_message()
-        custom_id = next(c["custom_id"] for row in message.components
-                         for c in row["components"] if c.get("custom_id", "").endswith(f":{verb}"))
+    def table_messages(self) -> list[FakeMessage]:
+        """The channel's table messages (lobby and hands), in order, deleted ones left out."""
+        return [m for m in self.world.messages(self.channel, deleted=False) if m.embeds]
+
+    async def shown_turn(self, person: Person, limit: float = 45.0) -> FakeMessage:
+        """Waits (as a person would) until the live table message offers ``person`` their
+        moves: it is edited at most once a second, and while bots play, once they are done."""
+        waited = 0.0
+        while waited < limit:
+            message = self.live_message()
+            table = self.table()
+            match = table.match
+            discarding = match is not None and match.view(-1).phase == "descarte"
+            if table.awaits(person.user) and (discarding or any(
+                    v in ("mus", "paso", "quiero") for v in
+                    (c.rsplit(":", 1)[-1] for c in message.custom_ids()))):
+                return message
+            await self.advance(0.5)
+            waited += 0.5
+        table = self.table()
+        match = table.match
+        raise AssertionError(
+            f"the table message never offered {person.name} their turn: to act "
+            f"{match.to_act if match else None}, seat {table.seat_of(person.user)}, state "
+            f"{table.state}, shown {self.live_message().custom_ids()}; board "
+            f"{self.bot.transport.boards.get(self.channel)}; lanes "
+            f"{self.bot.transport.governor._lanes}")
+
+    async def press(self, person: Person, verb: str, message: FakeMessage | None = None) -> Any:
+        """Presses the button of ``verb`` (on the live table message by default), as a
+        Discord client would: only a button that is there."""
+        message = message or self.live_message()
+        custom_id = next(c for c in message.custom_ids() if c.endswith(f":{verb}"))
         inter = await self.world.press(self.bot, person.user, message.id, custom_id)
         await self.settle()
         return inter
+
+    async def say(self, person: Person, text: str) -> int:
+        message = await self.world.send(self.bot, person.user, self.channel, text)
+        await self.settle()
+        return message
+
+    async def dm(self, person: Person, text: str) -> None:
+        await self.world.dm(self.bot, person.user, text)
+        await self.settle()
+
+    def dm_texts(self, person: Person) -> list[str]:
+        return [m.content for m in self.world.dms(person.user)]
 
     async def play_turn(self, person: Person) -> Action:
         """The person's move, as they would make it: typed or pressed, discards by DM."""
@@ -111,6 +153,18 @@ _VERBS = {ActionKind.MUS: "mus", ActionKind.NO_HAY_MUS: "nohaymus", ActionKind.P
           ActionKind.QUIERO: "quiero", ActionKind.NO_QUIERO: "noquiero"}
 
 
+OPEN: list[Scene] = []
+"""Scenes whose bot may still be connected: a failing test's bot is closed by the fixture
+:func:`close_scenes` rather than left running into the next test."""
+
+
+async def close_scenes() -> None:
+    while OPEN:
+        scene = OPEN.pop()
+        if scene.bot in scene.world.attached_bots():
+            await scene.world.disconnect(scene.bot)
+
+
 def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
                persist: bool = True, typing: bool = True, **world_options: Any) -> Scene:
     clock = ManualClock()
@@ -121,7 +175,9 @@ def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
                for i, name in enumerate(people)]
     bot = MusBot(Config(token="x", db_path=tmp_path / "musbot.db"), clock=clock,
                  persist=persist)
-    return Scene(world, clock, bot, guild, channel, persons)
+    scene = Scene(world, clock, bot, guild, channel, persons)
+    OPEN.append(scene)
+    return scene
 
 
 async def open_and_start(scene: Scene, rules: Rules | None = None) -> None:

@@ -27,9 +27,6 @@ from musbot.table import Clock
 
 log = logging.getLogger(__name__)
 
-LOOKOUT = 0.05
-"""The longest the governor sleeps at a time, so work that comes in while it waits for a later
-lane starts at most this late."""
 SWEEP_EVERY = 1024
 """Calls between two sweeps of the lanes that went quiet (each keeps its recent calls' times
 while they count)."""
@@ -119,6 +116,8 @@ class Governor:
         self._calls: deque[float] = deque()
         """Start times of the calls of the last second (the global budget)."""
         self._runner: asyncio.Task[None] | None = None
+        self._sleeping_until: float | None = None
+        """While the runner sleeps for the next lane's turn: until when."""
         self._running: set[asyncio.Task[None]] = set()
         self.counts = {"post": 0, "edit": 0, "delete": 0, "extra": 0}
         """Calls made, by kind (``extra``: calls a post made besides its message, like opening
@@ -202,11 +201,18 @@ class Governor:
 
     def _wake(self, key: Hashable) -> None:
         lane = self._lanes[key]
+        at: float | None = None
         if not lane.busy:
             at, kind = lane.next_op(self.clock.now(), self.limits)
             if kind is not None:
                 self._schedule(lane, at)
-        if self._runner is None or self._runner.done():
+        runner = self._runner
+        if runner is not None and not runner.done() and at is not None and \
+                self._sleeping_until is not None and at < self._sleeping_until:
+            runner.cancel()  # asleep for a later lane: this one's turn comes first
+            runner = None
+        if runner is None or runner.done():
+            self._sleeping_until = None
             self._runner = asyncio.get_running_loop().create_task(self._run())
 
     def _schedule(self, lane: Lane, at: float) -> None:
@@ -221,7 +227,11 @@ class Governor:
             at, _, key = heap[0]
             now = self.clock.now()
             if at > now:
-                await self.clock.sleep(min(at - now, LOOKOUT))
+                self._sleeping_until = at
+                try:
+                    await self.clock.sleep(at - now)
+                finally:
+                    self._sleeping_until = None
                 continue
             heapq.heappop(heap)
             lane = self._lanes.get(key)

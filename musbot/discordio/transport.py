@@ -44,9 +44,11 @@ DM_CLOSED_CODE = 50007
 MESSAGE_LIMIT = 2000
 REPLY_SECONDS = 8.0
 """How long a refusal typed in the channel stays before it deletes itself."""
-HOLD_SECONDS = 5.0
-"""While bots play, the page waits this long at most for the next person's turn before it is
-edited anyway (a long stretch of bots, a person away)."""
+RECENT_PAGES = 3
+HOLD_SECONDS = 15.0
+"""While bots play, the page waits for the next person's turn to show their moves in one edit;
+in a longer stretch of bots (a person away, a whole hand of bots) it is edited at most this
+often."""
 EPHEMERAL_SECONDS = 14 * 60.0
 """An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
 NO_MASS_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
@@ -118,6 +120,9 @@ class Board:
     face: Face | None = None
     """The table's public face at its last change."""
     live: PageView | None = None
+    recent: dict[int, PageView] = field(default_factory=dict)
+    """Finished pages by their last message, a few: a button pressed there is answered with
+    the page's final form."""
     unsettled_since: float | None = None
     views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
     """Button rows, built once each and sent again: every button is a DynamicItem, so
@@ -225,6 +230,10 @@ class DiscordTransport:
     def _finish(self, board: Board, view: PageView) -> None:
         """A page is over: its messages show all its lines, without buttons."""
         view.page.final = True
+        if view.last is not None:
+            board.recent[view.last.message_id] = view
+            while len(board.recent) > RECENT_PAGES:
+                del board.recent[next(iter(board.recent))]
         if view.posting:
             return  # its post renders it final
         if not view.messages:
@@ -306,6 +315,8 @@ class DiscordTransport:
                 self._post_page(board, view)
                 return
             last.shows(rendered)
+            if board.unsettled_since is not None:
+                board.unsettled_since = self.clock.now()  # the next hold starts from here
             if rendered.frozen:
                 self._post_page(board, view)
 
@@ -338,24 +349,35 @@ class DiscordTransport:
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A button pressed on a table's message did its work: the page the presser sees is
         brought up to date by the interaction's own answer (``UPDATE_MESSAGE``, outside the
-        global budget), so the channel's edit for it is saved. Elsewhere only acknowledged."""
+        global budget), so the channel's edit for it is saved: the live page as it is now, or
+        a page the move just finished in its final form. Elsewhere only acknowledged."""
         if interaction.response.is_done():
             return
         board = self.boards.get(table.channel_id)
         message = interaction.message
-        live = board.live if board is not None else None
-        last = live.last if live is not None else None
-        if board is None or live is None or last is None or message is None or \
-                message.id != last.message_id or live.posting or last.frozen:
+        view = None
+        if board is not None and message is not None:
+            live = board.live
+            if live is not None and live.last is not None and \
+                    live.last.message_id == message.id and not live.posting:
+                view = live
+            else:
+                view = board.recent.get(message.id)
+        last = view.last if view is not None else None
+        if board is None or view is None or last is None or last.frozen:
             await interaction.response.defer()
             return
-        rendered = self._render(board, live, last.first)
+        rendered = self._render(board, view, last.first)
         if rendered is None or rendered.frozen:
             await interaction.response.defer()
             return
         self.governor.forget_edit(board.channel_id, last.message_id)
-        await interaction.response.edit_message(embed=rendered.embed,
-                                                view=self._view(board, rendered.view_verbs))
+        try:
+            await interaction.response.edit_message(embed=rendered.embed,
+                                                    view=self._view(board, rendered.view_verbs))
+        except discord.HTTPException:
+            self._edit_page(board, view)  # the answer did not make it: the channel's edit does
+            raise
         last.shows(rendered)
 
     async def flush(self) -> None:
