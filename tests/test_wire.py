@@ -71,6 +71,7 @@ class Mesa(commands.Cog):
         self.ack_everything = False
         self.next_modal: discord.ui.Modal | None = None
         self.joined: list[discord.Guild] = []
+        self.channels: list[discord.TextChannel] = []
         self.permissions: list[discord.Permissions] = []
         self.too_many_choices = False
 
@@ -102,9 +103,12 @@ class Mesa(commands.Cog):
 
     @mus.command(name="mesa", description="Abre una mesa")
     async def mesa(self, interaction: discord.Interaction, puntos: int,
-                   rival: discord.User | None = None) -> None:
+                   rival: discord.User | None = None,
+                   canal: discord.TextChannel | None = None) -> None:
         self.interactions.append(interaction)
         self.options.append((puntos, rival))
+        if canal is not None:
+            self.channels.append(canal)
         await interaction.response.send_message(f"Mesa a {puntos}", view=TableView())
 
     @mus.command(name="lento", description="Contesta tarde")
@@ -376,6 +380,11 @@ async def test_a_slash_command_reaches_its_callback_with_its_options(
     assert inter.response_type == 4 and inter.public_texts() == ["Mesa a 30", "Paso", "Nota"]
     (message,) = world.messages(ids["channel"])
     assert message.interaction_id == inter.id and message.custom_ids() == [BUTTON, NOTE]
+    other = world.add_text_channel(ids["guild"], "otra")
+    await world.settle()
+    await world.slash(bot, ids["ana"], ids["channel"], "mus mesa", puntos=30, canal=other)
+    (canal,) = cog(bot).channels
+    assert isinstance(canal, discord.TextChannel) and canal.name == "otra"
     with pytest.raises(ValueError, match="required"):
         await world.slash(bot, ids["ana"], ids["channel"], "mus mesa")
     with pytest.raises(ValueError, match="no option"):

@@ -275,7 +275,7 @@ class FakeDiscord(World):
         given as keywords (or ``options`` for names that are not identifiers)."""
         target = self.channels[channel]
         given = {**(options or {}), **kwargs}
-        data = command_data(self, target, command, given)
+        data = command_data(self, target, command, given, user=user)
         if target.guild_id is not None:
             self.guilds[target.guild_id].members.add(user)
         return await self._interact(bot, APPLICATION_COMMAND, user, target, data, None,
@@ -288,7 +288,7 @@ class FakeDiscord(World):
         options as keywords, as far as filled in): an autocomplete interaction, which the bot
         answers with choices (:attr:`FakeInteraction.choices`)."""
         target = self.channels[channel]
-        data = command_data(self, target, command, {**others, focused: typed},
+        data = command_data(self, target, command, {**others, focused: typed}, user=user,
                             focused=focused)
         if target.guild_id is not None:
             self.guilds[target.guild_id].members.add(user)

@@ -57,8 +57,8 @@ def _path(command: dict[str, Any], words: list[str]) -> list[dict[str, Any]]:
 
 
 def command_data(world: World, channel: FakeChannel, command: str, given: Mapping[str, Any],
-                 *, focused: str | None = None) -> dict[str, Any]:
-    """The ``data`` of an application command interaction, with typed options and
+                 *, user: int, focused: str | None = None) -> dict[str, Any]:
+    """The ``data`` of ``user``'s application command interaction, with typed options and
     ``resolved`` users and channels. ``focused``: the option being typed in, for an
     autocomplete interaction (its value is the text typed so far; other options may be
     missing, required or not)."""
@@ -71,7 +71,7 @@ def command_data(world: World, channel: FakeChannel, command: str, given: Mappin
         if spec["name"] == focused:
             options.append(_typing(spec, given.get(spec["name"])))
         elif given.get(spec["name"]) is not None:
-            options.append(_option(world, channel, spec, given[spec["name"]], resolved))
+            options.append(_option(world, channel, spec, given[spec["name"]], resolved, user))
     known = {spec["name"] for spec in leaf.get("options") or []}
     if focused is not None and focused not in known:
         raise ValueError(f"/{command} has no option {focused!r} (has {sorted(known)})")
@@ -103,7 +103,7 @@ def _typing(spec: Mapping[str, Any], value: Any) -> dict[str, Any]:
 
 
 def _option(world: World, channel: FakeChannel, spec: Mapping[str, Any], value: Any,
-            resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+            resolved: dict[str, dict[str, Any]], user_id: int) -> dict[str, Any]:
     kind, name = spec["type"], spec["name"]
     if kind == STRING:
         value = str(value)
@@ -132,7 +132,11 @@ def _option(world: World, channel: FakeChannel, spec: Mapping[str, Any], value: 
         allowed = spec.get("channel_types")
         if allowed is not None and target.type not in allowed:
             raise ValueError(f"option {name!r}: channel type {target.type} not offered")
-        resolved.setdefault("channels", {})[str(target.id)] = channel_payload(world, target)
+        # A resolved channel carries the invoking member's permissions there.
+        guild = world.guilds.get(target.guild_id) if target.guild_id is not None else None
+        permissions = guild.member_permissions(user_id) if guild is not None else 0
+        resolved.setdefault("channels", {})[str(target.id)] = \
+            channel_payload(world, target) | {"permissions": str(permissions)}
         value = str(target.id)
     else:
         raise ValueError(f"option type {kind} is not modelled by the wire double")
