@@ -133,8 +133,8 @@ def _option(world: World, channel: FakeChannel, spec: Mapping[str, Any], value: 
         if allowed is not None and target.type not in allowed:
             raise ValueError(f"option {name!r}: channel type {target.type} not offered")
         # A resolved channel carries the invoking member's permissions there.
-        guild = world.guilds.get(target.guild_id) if target.guild_id is not None else None
-        permissions = guild.member_permissions(user_id) if guild is not None else 0
+        home = world.guilds.get(target.guild_id) if target.guild_id is not None else None
+        permissions = home.member_permissions(user_id) if home is not None else 0
         resolved.setdefault("channels", {})[str(target.id)] = \
             channel_payload(world, target) | {"permissions": str(permissions)}
         value = str(target.id)
