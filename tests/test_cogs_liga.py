@@ -32,6 +32,8 @@ async def test_crear_needs_manage_server(tmp_path: Path) -> None:
         assert await server.complete(ana, "liga unirse", "nombre", "") == []
         created = await server.ask(maite, "liga crear", nombre="Otoño")
         assert "Liga «Otoño» creada" in public(created)
+        ack, news = created.messages()  # done, privately; the news, for the channel
+        assert (ack.ephemeral, ack.content, news.ephemeral) == (True, "Hecho.", False)
         again = await server.ask(maite, "liga crear", nombre="otono")
         assert "Ya existe" in private(again)
         blank = await server.ask(maite, "liga crear", nombre="  ")
@@ -40,6 +42,36 @@ async def test_crear_needs_manage_server(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="length"):  # the client keeps names short
             await server.ask(maite, "liga crear", nombre="L" * 51)
     assert server.world.report().refusals == {}
+
+
+async def test_names_in_public_answers_mention_nobody(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    beñat = server.person("Beñat")
+    name = f"Fans de <@{beñat.user}>"
+    async with connected(server):
+        created = await server.ask(server.admin, "liga crear", nombre=name)
+        await server.ask(beñat, "liga unirse", nombre=name)
+        standings = await server.ask(beñat, "liga tabla", nombre=name)
+    for inter in (created, standings):
+        (message,) = [m for m in inter.messages() if not m.ephemeral]
+        assert f"<@{beñat.user}>" in message.content
+    public_bodies = [c.json for c in server.world.calls
+                     if c.kind == "webhook" or (c.kind == "callback" and
+                                                 not int((c.json.get("data") or {})
+                                                         .get("flags") or 0) & 64)]
+    shown = [body for body in public_bodies if f"<@{beñat.user}>" in str(body)]
+    assert shown and all(_silent(body) for body in shown), shown
+
+
+def _silent(body: dict[str, object]) -> bool:
+    """Whether a request's message pings nobody (ephemeral ones never do)."""
+    data = body.get("data") if isinstance(body.get("data"), dict) else body
+    assert isinstance(data, dict)
+    if int(data.get("flags") or 0) & 64:
+        return True
+    mentions = data.get("allowed_mentions")
+    return isinstance(mentions, dict) and not mentions.get("users") and \
+        "users" not in (mentions.get("parse") or [])
 
 
 async def test_liga_is_not_offered_outside_a_server(tmp_path: Path) -> None:
