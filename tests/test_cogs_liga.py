@@ -287,11 +287,13 @@ async def test_profile_of_someone_else_shared_and_of_nobody(tmp_path: Path) -> N
                                   publico=True)
         nobody = await server.ask(ana, "mus perfil", usuario=zoe)
         unknown = await server.ask(ana, "mus perfil", liga="Nada")
+        unknown_shared = await server.ask(ana, "mus perfil", liga="Nada", publico=True)
     message = only(shared)
     assert not message.ephemeral and message.content.startswith("**Beñat**")
     assert "Pareja favorita: todavía ninguna" in message.content and not message.attachments
     assert "Zoe todavía no ha terminado ninguna partida" in private(nobody)
     assert "No hay ninguna liga «Nada»" in private(unknown)
+    assert "No hay ninguna liga «Nada»" in private(unknown_shared), "a refusal is never shared"
 
 
 # --- the commands as Discord offers them -------------------------------------------------------
