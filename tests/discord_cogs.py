@@ -28,8 +28,8 @@ MANAGE_SERVER = discord.Permissions(manage_guild=True).value
 ANSWER_WAIT = 10.0
 """Real seconds a test waits for the bot to finish answering (its database work runs on a
 thread), before giving up and letting the assertions say what is missing."""
-DEFERRED, MESSAGE, CHOICES = 5, 4, 8
-"""Interaction response types: a deferral («thinking…»), a message, autocomplete choices."""
+DEFERRED, CHOICES = 5, 8
+"""Interaction response types: a deferral («thinking…»), autocomplete choices."""
 BUSY_TIMEOUT = 5.0
 """How long the bot's database waits for another process's write lock (``Database.open``'s
 default, which ``MusBot`` uses)."""
