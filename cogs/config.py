@@ -116,7 +116,10 @@ class Config(MusSubcommandCog):
                         rules: dict[str, Any] | None = None, tiempo: int | None = None,
                         idioma: str | None = None, allow: int | None = None,
                         disallow: int | None = None, all_channels: bool = False) -> None:
-        """Shows the settings, or changes them and shows the result; always privately."""
+        """Shows the settings, or changes them and shows the result; always privately.
+        Deferred first: saving may wait for another process's lock on the database (up to 5 s),
+        longer than Discord waits for an answer."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         guild_id = interaction.guild_id
         lang = await server_lang(self.bot.db, guild_id)
         if guild_id is None:

@@ -4,6 +4,14 @@ Thin: each command is one storage (or table) call, worded through i18n. Creating
 opening a season are for people with Manage Server, checked in the command (Discord's default
 permissions apply to a whole top-level command, not to one subcommand). The answers that only
 concern the author (errors, «you joined») are ephemeral; the league's news and tables are public.
+``/liga`` exists only in servers: Discord does not offer it in DMs.
+
+A write may wait for another process's lock on the database file (up to its ``busy_timeout``,
+5 s) and Discord drops an interaction not answered within 3 s, so each command that writes
+defers first, privately: a refusal found by the write (the name is taken, the database is busy)
+stays private, and the news of a change follows in a public message of its own. Reads are
+answered directly (in WAL mode no lock blocks them). Public texts hold names people chose: they
+never mention anyone, and long ones are cut to what a message holds.
 
 A table counts for a league when it is marked with ``/liga mesa <nombre>`` before its match
 starts (by someone seated there, or who manages the server); ``/liga mesa`` alone makes it a
@@ -13,12 +21,14 @@ and, when every seat is a person, the ratings change (storage decides that).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from musbot.discordio.texts import dt
 from musbot.engine import MusError
 from musbot.storage import (
     AlreadyMember,
@@ -40,8 +50,19 @@ if TYPE_CHECKING:
 
 NAME_WIDTH = 20
 RESULTS = 10
+NAME_MAX = 50
+"""A new league's name at most: it fits in every sentence, in the standings' title and in an
+autocomplete choice."""
+LOOKUP_MAX = 100
+"""A league name typed to find one: what an autocomplete choice can hold."""
+MESSAGE_LIMIT = 2000
+NO_MENTIONS = discord.AllowedMentions.none()
+
+NewName = app_commands.Range[str, 1, NAME_MAX]
+LeagueName = app_commands.Range[str, 1, LOOKUP_MAX]
 
 
+@app_commands.guild_only()
 class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus"):
     """Leagues of one server."""
 
@@ -61,12 +82,15 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
 
     @app_commands.command(name="crear", description="Crea una liga (Gestionar servidor)")
     @app_commands.describe(nombre="nombre de la liga")
-    @app_commands.guild_only()
-    async def crear(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+    async def crear(self, interaction: discord.Interaction[Any], nombre: NewName) -> None:
         lang = await self._start(interaction, admin=True)
         if lang is None:
             return
         assert interaction.guild_id is not None
+        if not nombre.strip():
+            await answer(interaction, say("league_bad_name", lang))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             league = await self.db.create_league(interaction.guild_id, nombre,
                                                      interaction.user.id)
@@ -79,15 +103,15 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         except StorageError as problem:
             await answer(interaction, storage_problem(problem, lang))
             return
-        await answer(interaction, say("league_created", lang, name=league.name), ephemeral=False)
+        await announce(interaction, say("league_created", lang, name=league.name), lang)
 
     @app_commands.command(name="unirse", description="Te apunta a una liga")
     @app_commands.describe(nombre="nombre de la liga")
-    @app_commands.guild_only()
-    async def unirse(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+    async def unirse(self, interaction: discord.Interaction[Any], nombre: LeagueName) -> None:
         lang = await self._start(interaction)
         if lang is None:
             return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         league = await self._league(interaction, nombre, lang)
         if league is None:
             return
@@ -105,28 +129,27 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
     @temporada.command(name="nueva", description="Cierra la temporada y abre la siguiente "
                                                  "(Gestionar servidor)")
     @app_commands.describe(nombre="nombre de la liga")
-    @app_commands.guild_only()
-    async def temporada_nueva(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+    async def temporada_nueva(self, interaction: discord.Interaction[Any],
+                              nombre: LeagueName) -> None:
         lang = await self._start(interaction, admin=True)
         if lang is None:
             return
         league = await self._league(interaction, nombre, lang)
         if league is None:
             return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             season = await self.db.new_season(league.league_id)
         except StorageError as problem:
             await answer(interaction, storage_problem(problem, lang))
             return
-        await answer(interaction, say("season_new", lang, name=league.name,
-                                      old=league.season.number, new=season.number),
-                     ephemeral=False)
+        await announce(interaction, say("season_new", lang, name=league.name,
+                                        old=league.season.number, new=season.number), lang)
 
     @app_commands.command(name="tabla", description="La clasificación de una temporada")
     @app_commands.describe(nombre="nombre de la liga",
                            temporada="número de temporada (la actual si no se dice)")
-    @app_commands.guild_only()
-    async def tabla(self, interaction: discord.Interaction[Any], nombre: str,
+    async def tabla(self, interaction: discord.Interaction[Any], nombre: LeagueName,
                     temporada: app_commands.Range[int, 1] | None = None) -> None:
         lang = await self._start(interaction)
         if lang is None:
@@ -149,12 +172,13 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         title = say("standings_title", lang, name=league.name, season=season.number,
                     closed="" if season.is_open else say("standings_closed", lang))
-        await answer(interaction, title + "\n" + standings_text(rows, lang), ephemeral=False)
+        table = standings_text(rows, lang, room=MESSAGE_LIMIT - len(title) - 1)
+        await answer(interaction, title + "\n" + table, ephemeral=False,
+                     allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="partidas", description="Los últimos resultados de una liga")
     @app_commands.describe(nombre="nombre de la liga")
-    @app_commands.guild_only()
-    async def partidas(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+    async def partidas(self, interaction: discord.Interaction[Any], nombre: LeagueName) -> None:
         lang = await self._start(interaction)
         if lang is None:
             return
@@ -166,16 +190,16 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         except StorageError as problem:
             await answer(interaction, storage_problem(problem, lang))
             return
-        lines = [say("results_title", lang, name=league.name)]
-        lines += [result_line(r, lang) for r in results] or [say("results_empty", lang)]
-        await answer(interaction, "\n".join(lines), ephemeral=False)
+        title = say("results_title", lang, name=league.name)
+        lines = [result_line(r, lang) for r in results] or [say("results_empty", lang)]
+        text = fitted(lines, lambda shown: "\n".join([title, *shown]), MESSAGE_LIMIT, lang)
+        await answer(interaction, text, ephemeral=False, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="mesa", description="La mesa de este canal cuenta para una liga "
                                                    "(sin nombre: amistosa)")
     @app_commands.describe(nombre="nombre de la liga; vacío para una mesa amistosa")
-    @app_commands.guild_only()
     async def mesa(self, interaction: discord.Interaction[Any],
-                   nombre: str | None = None) -> None:
+                   nombre: LeagueName | None = None) -> None:
         lang = await self._start(interaction)
         if lang is None:
             return
@@ -191,6 +215,7 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             league = await self._league(interaction, nombre, lang)
             if league is None:
                 return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the table is saved
         try:
             await table.set_league(league.league_id if league is not None else None)
         except MusError:
@@ -198,7 +223,7 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         text = say("table_league", lang, name=league.name) if league is not None else \
             say("table_friendly", lang)
-        await answer(interaction, text, ephemeral=False)
+        await announce(interaction, text, lang)
 
     @unirse.autocomplete("nombre")
     @temporada_nueva.autocomplete("nombre")
@@ -215,7 +240,7 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return []
         wanted = current.casefold()
         return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
-                if wanted in lg.name.casefold()][:25]
+                if wanted in lg.name.casefold() and len(lg.name) <= LOOKUP_MAX][:25]
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -249,19 +274,42 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         return None
 
 
-def standings_text(rows: list[Standing], lang: str = "es") -> str:
+async def announce(interaction: discord.Interaction[Any], text: str, lang: str) -> None:
+    """A change's news for the channel, after a private deferral: the first answer after a
+    deferral keeps the deferral's privacy, so it says the command is done, and the news is a
+    public message of its own."""
+    await interaction.followup.send(dt("done", lang), ephemeral=True)
+    await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
+
+
+def fitted(lines: list[str], render: Callable[[list[str]], str], room: int,
+           lang: str = "es") -> str:
+    """``render(lines)`` if it fits in ``room`` characters; else the most lines that fit,
+    followed by how many were left out."""
+    text = render(lines)
+    shown = len(lines)
+    while len(text) > room and shown > 0:
+        shown -= 1
+        text = render(lines[:shown]) + "\n" + say("more_rows", lang, count=len(lines) - shown)
+    return text
+
+
+def standings_text(rows: list[Standing], lang: str = "es", room: int = MESSAGE_LIMIT) -> str:
     """The season's table as a monospaced block: played, won, lost, games and tantos
-    difference, rating."""
+    difference, rating; the top rows that fit in ``room`` characters."""
     if not rows:
         return say("standings_empty", lang)
-    lines = [_standings_line(*say("standings_header", lang).split("|"))]
-    for i, row in enumerate(rows, 1):
-        lines.append(_standings_line(
-            i, (row.name or say("unnamed", lang))[:NAME_WIDTH], row.played, row.won, row.lost,
-            f"{row.games_diff:+d}", f"{row.tantos_diff:+d}",
-            "—" if row.rating is None else row.rating))
-    body = "\n".join(lines).replace("`", "'")
-    return f"```\n{body}\n```"
+    header = _standings_line(*say("standings_header", lang).split("|"))
+    lines = [_standings_line(
+        i, (row.name or say("unnamed", lang))[:NAME_WIDTH], row.played, row.won, row.lost,
+        f"{row.games_diff:+d}", f"{row.tantos_diff:+d}", "—" if row.rating is None else row.rating)
+        for i, row in enumerate(rows, 1)]
+
+    def block(shown: list[str]) -> str:
+        body = "\n".join([header, *shown]).replace("`", "'")
+        return f"```\n{body}\n```"
+
+    return fitted(lines, block, room, lang)
 
 
 def _standings_line(*cells: object) -> str:

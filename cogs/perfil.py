@@ -1,7 +1,10 @@
 """``/mus perfil [usuario] [liga] [publico]``: a player's record, and their rating over the season
 as a PNG when a league is known (given, or the first of the server's leagues they belong to).
 
-Private by default (``publico`` shares it with the channel).
+Private by default (``publico`` shares it with the channel). A refusal (an unknown league, the
+database) is always private: the records are read before answering. Drawing the chart takes
+about a second of CPU, more on a busy host, so the command defers before drawing it: Discord
+drops an interaction not answered within 3 s.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from ._common import (
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
+
+CHART_FILE = "puntuacion.png"
 
 
 class Perfil(MusSubcommandCog):
@@ -69,9 +74,10 @@ class Perfil(MusSubcommandCog):
         text = profile_text(profile, user.display_name, league, lang)
         extra: dict[str, Any] = {}
         if league is not None and profile.rating is not None:
+            await interaction.response.defer(ephemeral=not publico, thinking=True)
             chart = await self._chart(user.id, league, lang)
             if chart is not None:
-                extra["file"] = discord.File(io.BytesIO(chart), filename="puntuacion.png")
+                extra["file"] = discord.File(io.BytesIO(chart), filename=CHART_FILE)
         await answer(interaction, text, ephemeral=not publico, **extra)
 
     async def _league(self, guild_id: int | None, user_id: int,

@@ -1,204 +1,266 @@
-"""``/mus config``, ``/mus olvidarme``, the welcome message, and what people are told when the
-database file is locked, damaged or from a newer musbot (real files; nothing may be lost)."""
+"""``/mus config``, ``/mus olvidarme``, the welcome in a server the bot joins, and what people are
+told when the database file is locked, damaged or from a newer musbot (real files; nothing may
+be lost), through the wire double with the real bot."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+import json
+import logging
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
-import discord
 import pytest
-from table_helpers import FakeTransport
-from test_cogs_liga import (
-    ADMIN,
-    CHANNEL,
-    GUILD,
-    MEMBER,
-    FakeInteraction,
-    Reply,
-    call,
-    fake_bot,
-    invoke,
+from discord_cogs import (
+    DEFERRED,
+    closing_db,
+    connected,
+    make_server,
+    private,
+    public,
+    waiting_for_a_lock,
 )
+from discord_match import Person
 
 from cogs._common import storage_problem
-from cogs.bienvenida import Bienvenida, welcome_channel
-from cogs.config import Config, channel_allowed, table_options
-from cogs.liga import Liga
-from cogs.privacidad import Privacidad
-from musbot.engine import Rules
-from musbot.storage import (
-    SCHEMA_VERSION,
-    CorruptDatabase,
-    Database,
-    DatabaseTooNew,
-    ServerSettings,
-)
-from musbot.table import TableManager
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[Any]:
-    made = await fake_bot(tmp_path / "musbot.db")
-    yield made
-    await made.db.close()
-
-
-async def configure(cog: Config, interaction: FakeInteraction, **options: Any) -> str:
-    await invoke(cog.command, interaction, **options)
-    reply = interaction.reply
-    assert reply.ephemeral, "settings are answered privately"
-    return reply.text
-
+from musbot.storage import SCHEMA_VERSION, CorruptDatabase, Database, DatabaseTooNew
 
 # --- /mus config --------------------------------------------------------------------------------
 
 
-async def test_config_needs_manage_server(bot: Any) -> None:
-    text = await configure(Config(bot), FakeInteraction(permissions=MEMBER), reyes=4)
-    assert "Gestionar servidor" in text
-    assert await bot.db.server_settings(GUILD) == ServerSettings()
+async def test_config_needs_manage_server(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    async with connected(server):
+        refused = await server.ask(server.person("Ana"), "mus config", reyes=4)
+        assert "Gestionar servidor" in private(refused)
+        shown = private(await server.ask(server.admin, "mus config"))
+    assert "Reglas: 8 reyes" in shown, "nothing changed"
 
 
-async def test_config_shows_and_changes_every_setting(bot: Any) -> None:
-    cog = Config(bot)
-    shown = await configure(cog, FakeInteraction(permissions=ADMIN))
-    assert "8 reyes · a 40 tantos · 3 juegos por vaca" in shown
-    assert "Canales para mesas: todos" in shown and "Idioma: español" in shown
-    channel = SimpleNamespace(id=555)
-    text = await configure(cog, FakeInteraction(permissions=ADMIN), reyes=4, puntos=30,
-                           juegos=2, vacas=3, real=True, corrido=True, senas=False,
-                           sena_cazada=25, tiempo=90, idioma="en", permitir_canal=channel)
-    assert text.startswith("Saved.") and "4 reyes · to 30 tantos" in text
-    assert "Table channels: <#555>" in text and "Turn timer: 90 s" in text
-    settings = await bot.db.server_settings(GUILD)
-    assert settings.rules == Rules(reyes=4, puntos=30, juegos=2, vacas=3, real=True,
-                                   mus_corrido=True, senas=False, sena_cazada=0.25)
-    assert settings.language == "en" and settings.allowed_channels == {555}
-    options = table_options(settings)
-    assert options == {"rules": settings.rules, "lang": "en", "turn_seconds": 90.0}
-    assert channel_allowed(settings, SimpleNamespace(id=555))
-    assert channel_allowed(settings, SimpleNamespace(id=777, parent_id=555)), "a thread"
-    assert not channel_allowed(settings, SimpleNamespace(id=777))
-    text = await configure(cog, FakeInteraction(permissions=ADMIN), tiempo=0,
-                           quitar_canal=channel)
-    settings = await bot.db.server_settings(GUILD)
-    assert "Turn timer: none" in text and table_options(settings)["turn_seconds"] is None
-    assert channel_allowed(settings, SimpleNamespace(id=777))
+async def test_config_outside_a_server(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    async with connected(server):
+        ana = server.person("Ana")
+        inter = await server.ask(ana, "mus config", channel=server.world.dm_channel(ana.user))
+    assert private(inter) == "Esto solo se puede hacer en un servidor."
 
 
-async def test_bad_settings_are_refused_and_nothing_changes(bot: Any) -> None:
-    cog = Config(bot)
-    text = await configure(cog, FakeInteraction(permissions=ADMIN), tiempo=5)
-    assert "0 (sin límite) o de 15 a 600" in text
-    assert await bot.db.server_settings(GUILD) == ServerSettings()
+async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    world, maite, ana = server.world, server.admin, server.person("Ana")
+    tables = world.add_text_channel(server.guild, "mesas")
+    thread = world.add_thread(tables, "Partida del jueves")
+    async with connected(server):
+        shown = private(await server.ask(maite, "mus config"))
+        assert "8 reyes · a 40 tantos · 3 juegos por vaca" in shown
+        assert "Canales para mesas: todos" in shown and "Idioma: español" in shown
+        text = private(await server.ask(
+            maite, "mus config", reyes=4, puntos=30, juegos=2, vacas=3, real=True,
+            corrido=True, senas=False, sena_cazada=25, tiempo=90, idioma="en",
+            permitir_canal=tables))
+        assert text.startswith("Saved.") and "4 reyes · to 30 tantos" in text
+        assert "2 games per vaca · 3 vaca(s) · la real: yes · mus corrido: yes" in text
+        assert "señas: no · seña caught: 25%" in text and "Language: English" in text
+        assert f"Table channels: <#{tables}>" in text and "Turn timer: 90 s" in text
+        assert private(await server.ask(maite, "mus config")) == text.split("\n", 1)[1]
+        # New tables follow the settings: only in that channel (or its threads).
+        refused = await server.ask(ana, "mus mesa")
+        assert f"<#{tables}>" in private(refused) and world.messages(server.channel) == []
+        await server.ask(ana, "mus mesa", channel=tables)
+        await server.ask(ana, "mus mesa", channel=thread)
+        shown_there = [m.text() for m in world.messages(tables) + world.messages(thread)]
+        assert len(shown_there) == 2
+        assert all("4 reyes" in t and "30 tantos" in t for t in shown_there), shown_there
+        text = private(await server.ask(maite, "mus config", tiempo=0, quitar_canal=tables))
+        assert "Turn timer: none" in text and "Table channels: all" in text
+        opened = await server.ask(ana, "mus mesa")
+    assert not opened.refusals and world.messages(server.channel)
 
 
-async def test_open_tables_keep_their_rules(bot: Any) -> None:
-    cog = Config(bot)
-    await configure(cog, FakeInteraction(permissions=ADMIN), reyes=4)
-    settings = await bot.db.server_settings(GUILD)
-    table = bot.tables.open(CHANNEL, guild_id=GUILD, **table_options(settings))
-    await configure(cog, FakeInteraction(permissions=ADMIN), reyes=8, puntos=30)
-    assert table.rules.reyes == 4 and table.rules.puntos == 40
-    assert "4 reyes" in table.status()
+async def test_bad_settings_are_refused_and_nothing_changes(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    async with connected(server):
+        before = private(await server.ask(server.admin, "mus config"))
+        refused = await server.ask(server.admin, "mus config", tiempo=5, reyes=4)
+        assert "0 (sin límite) o de 15 a 600" in private(refused)
+        after = private(await server.ask(server.admin, "mus config"))
+        with pytest.raises(ValueError, match="out of bounds"):  # the client refuses it
+            await server.ask(server.admin, "mus config", tiempo=601)
+    assert after == before
+
+
+async def test_open_tables_keep_their_rules(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    async with connected(server):
+        await server.ask(server.admin, "mus config", reyes=4)
+        await server.ask(server.person("Ana"), "mus mesa")
+        await server.ask(server.admin, "mus config", reyes=8, puntos=30)
+        rules = private(await server.ask(server.person("Ana"), "mus reglas"))
+        await server.advance(10)
+    assert "a 40 tantos" in rules and "4 reyes" in rules
+    page = server.live_message().text()
+    assert "4 reyes" in page and "a 40 tantos" in page
 
 
 # --- /mus olvidarme -----------------------------------------------------------------------------
 
 
-async def test_forget_me_asks_first_then_scrubs_everything(bot: Any) -> None:
-    cog = Privacidad(bot)
-    league = await bot.db.create_league(GUILD, "Otoño")
-    await bot.db.join_league(league.league_id, 1, "Ana Secreta")
-    table = bot.tables.open(CHANNEL, Rules(), guild_id=GUILD)
-    await table.join(1, "Ana Secreta")
-    ask = FakeInteraction()
-    await invoke(cog.command, ask)
-    assert ask.reply.ephemeral and "confirmar:True" in ask.reply.text
-    assert table.names()[0] == "Ana Secreta"
-    done = FakeInteraction()
-    await invoke(cog.command, done, confirmar=True)
-    assert done.reply.ephemeral and "te ha olvidado" in done.reply.text
-    assert table.names()[0] == "Jugador 1"
-    assert await bot.db.player_name(1) is None
-    assert await bot.db.league_members(league.league_id) == []
-    saved = await bot.db.load_table(CHANNEL)
-    assert saved is not None and "Ana Secreta" not in str(saved.state)
-    nobody = FakeInteraction(user_id=404)
-    await invoke(cog.command, nobody, confirmar=True)
-    assert nobody.reply.ephemeral and "no guarda nada tuyo" in nobody.reply.text
+async def test_forget_me_asks_first_then_scrubs_everything(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    ana = server.person("Ana")
+    zoe = Person(server.world.add_user("Zoe"), "Zoe")
+    async with connected(server):
+        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        await server.ask(ana, "liga unirse", nombre="Otoño")
+        await server.ask(server.person("Beñat"), "mus mesa")
+        await server.advance(1)
+        await server.press(ana, "join1")
+        await server.advance(5)
+        assert "Ana" in server.live_message().embeds[0]["footer"]["text"]
+        ask = await server.ask(ana, "mus olvidarme")
+        assert "confirmar:True" in private(ask)
+        assert "Ana" in server.live_message().embeds[0]["footer"]["text"], "nothing done yet"
+        done = await server.ask(ana, "mus olvidarme", confirmar=True)
+        assert done.response_type == DEFERRED and "te ha olvidado" in private(done)
+        await server.advance(5)
+        footer = server.live_message().embeds[0]["footer"]["text"]
+        assert "Ana" not in footer and "Jugador 1" in footer
+        standings = public(await server.ask(server.admin, "liga tabla", nombre="Otoño"))
+        assert "Ana" not in standings
+        nobody = await server.ask(zoe, "mus olvidarme", confirmar=True)
+    with closing_db(server.db_path) as raw:
+        assert raw.execute("SELECT display_name, forgotten FROM players WHERE user_id = ?",
+                           (ana.user,)).fetchall() == [(None, 1)]
+    (state,) = server.saved_states()
+    assert "Ana" not in state
+    assert "no guarda nada tuyo" in private(nobody)
 
 
-# --- welcome ------------------------------------------------------------------------------------
+OPENER_KEPT = pytest.mark.xfail(strict=True, reason=(
+    "musbot/table: Table.scrub_user leaves opener_id (saved as the state's «opener_id») when "
+    "the forgotten person opened the table"))
 
 
-def channel(channel_id: int, position: int, *, writable: bool) -> Any:
-    permissions = discord.Permissions(view_channel=True, send_messages=writable)
-    sent: list[str] = []
+@pytest.mark.parametrize("name", ["Carmen", pytest.param("Ana", marks=OPENER_KEPT)])
+async def test_forget_me_scrubs_a_finished_match_at_an_open_table(tmp_path: Path,
+                                                                  name: str) -> None:
+    """Someone played a league match, left the table once it was over (still open: a rematch
+    may follow) and asks to be forgotten: the saved table no longer holds their id nor their
+    name (the match's seats, the records waiting to be stored, the pages, the ratings line).
+    Ana opened the table; Carmen only played at it."""
+    server = make_server(tmp_path)
+    person = server.person(name)
+    async with connected(server):
+        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        await server.play_match(league="Otoño")
+        await server.ask(person, "mus salir")
+        (before,) = server.saved_states()
+        assert name in before and str(person.user) in before  # what there is to scrub
+        done = await server.ask(person, "mus olvidarme", confirmar=True)
+        assert "te ha olvidado" in private(done)
+        await server.advance(5)
+    (state,) = server.saved_states()
+    assert str(person.user) not in state and name not in state, _holding(state, person)
+    assert "Dani" in state, "the others are still named"
 
-    async def send(text: str, **_: Any) -> None:
-        sent.append(text)
 
-    return SimpleNamespace(id=channel_id, position=position, sent=sent, send=send,
-                           permissions_for=lambda member: permissions)
+@pytest.mark.xfail(strict=True, reason=(
+    "musbot/discordio: the transport edits a page's messages when its line count, status, "
+    "buttons or footer change (pages.Face.signature), never for a rename, and a finished "
+    "page not at all: Discord keeps showing the forgotten name"))
+async def test_forget_me_renames_the_table_messages_on_discord(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    carmen = server.person("Carmen")
+    async with connected(server):
+        await server.play_match()
+        await server.ask(carmen, "mus salir")
+        await server.ask(carmen, "mus olvidarme", confirmar=True)
+        await server.advance(10)
+    shown = [m.text() for m in server.world.messages(server.channel)
+             if m.author == server.world.bot_user.id]
+    assert shown and not [text for text in shown if "Carmen" in text]
 
 
-def guild(system: Any, channels: list[Any], locale: str = "es-ES") -> Any:
-    return SimpleNamespace(id=GUILD, me=object(), system_channel=system, text_channels=channels,
-                           preferred_locale=locale)
+def _holding(state: str, person: Person) -> list[str]:
+    """Where in a saved state a person's id or name appears (a failure's message)."""
+    return [key for key, value in json.loads(state).items()
+            if str(person.user) in json.dumps(value) or person.name in json.dumps(value)]
 
 
-async def test_welcome_prefers_the_system_channel() -> None:
-    cog = Bienvenida(SimpleNamespace())  # type: ignore[arg-type]
-    system, general = channel(1, 5, writable=True), channel(2, 0, writable=True)
-    await cog.on_guild_join(guild(system, [general, system]))
-    assert len(system.sent) == 1 and "/mus mesa" in system.sent[0] and not general.sent
-    muted = channel(1, 5, writable=False)
-    later, first, closed = (channel(3, 2, writable=True), channel(4, 1, writable=True),
-                            channel(5, 0, writable=False))
-    await cog.on_guild_join(guild(muted, [later, closed, first], locale="en-US"))
-    assert first.sent and "Open a table" in first.sent[0]
-    assert not later.sent and not muted.sent and not closed.sent
-    assert welcome_channel(guild(None, [closed])) is None
+# --- the welcome --------------------------------------------------------------------------------
+
+
+async def test_welcome_prefers_the_system_channel(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    world = server.world
+    first = world.add_guild("Peña", bot_in=False)
+    general = world.add_text_channel(first, "general", position=0)
+    system = world.add_text_channel(first, "bienvenidas", position=5, system=True)
+    second = world.add_guild("Club", locale="en-US", bot_in=False)
+    muted = world.add_text_channel(second, "system", position=5, system=True,
+                                   bot_can_send=False)
+    later = world.add_text_channel(second, "later", position=2)
+    closed = world.add_text_channel(second, "closed", position=0, bot_can_send=False)
+    earliest = world.add_text_channel(second, "first", position=1)
+    third = world.add_guild("Cerrado", bot_in=False)
+    nowhere = world.add_text_channel(third, "general", bot_can_send=False)
+    async with connected(server):
+        for guild in (first, second, third):
+            await world.invite(server.bot, guild)
+        await server.settle()
+    (welcome,) = world.messages(system)
+    assert "/mus mesa" in welcome.content and world.messages(general) == []
+    (english,) = world.messages(earliest)
+    assert "Open a table" in english.content
+    for silent in (muted, later, closed, nowhere):
+        assert world.messages(silent) == []
+    assert world.report().refusals == {}, "no message tried where the bot may not write"
+    assert world.messages(server.channel) == [], "a server the bot was in already: no welcome"
 
 
 # --- the database file: locked, damaged, too new ------------------------------------------------
 
 
-async def test_locked_database_is_explained_and_nothing_is_lost(tmp_path: Path) -> None:
-    path = tmp_path / "musbot.db"
-    db = await Database.open(path, busy_timeout=0.1)
-    await db.create_league(GUILD, "Otoño")
-    client: Any = SimpleNamespace(db=db, tables=TableManager(FakeTransport()))
-    other = sqlite3.connect(path, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")  # another process writing for a long time
-        interaction = FakeInteraction(permissions=ADMIN)
-        await call(Liga.crear, Liga(client), interaction, nombre="Primavera")
-        reply = interaction.reply
-        assert reply.ephemeral
-        assert "ocupada" in reply.text and "No se ha perdido nada" in reply.text
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    interaction = FakeInteraction(permissions=ADMIN)
-    await call(Liga.crear, Liga(client), interaction, nombre="Primavera")
-    assert "creada" in interaction.reply.text
-    assert [lg.name for lg in await db.leagues(GUILD)] == ["Otoño", "Primavera"]
-    await db.close()
+async def test_locked_database_is_explained_and_nothing_is_lost(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = make_server(tmp_path)
+    waiting_for_a_lock(monkeypatch, server.clock)
+    async with connected(server):
+        maite = server.admin
+        await server.ask(maite, "liga crear", nombre="Otoño")
+        with closing_db(server.db_path) as other:
+            other.execute("BEGIN IMMEDIATE")  # another process writing for a long time
+            inter = await server.world.slash(server.bot, maite.user, server.channel,
+                                             "liga crear", nombre="Primavera")
+            await server.settle()
+            settings = await server.world.slash(server.bot, maite.user, server.channel,
+                                                "mus config", reyes=4)
+            await server.settle()
+            for waiting in (inter, settings):
+                assert waiting.response_type == DEFERRED and not waiting.refusals
+            await server.clock.advance(5.0)  # SQLite gives up waiting for the lock
+            await server.answered(inter)
+            await server.answered(settings)
+            other.execute("ROLLBACK")
+        for refused in (inter, settings):
+            text = private(refused)
+            assert "ocupada" in text and "No se ha perdido nada" in text
+        assert "Reglas: 8 reyes" in private(await server.ask(maite, "mus config"))
+        created = await server.ask(maite, "liga crear", nombre="Primavera")
+        assert "creada" in public(created)
+        leagues = await server.complete(maite, "liga tabla", "nombre", "")
+    assert leagues == ["Otoño", "Primavera"]
 
 
 async def test_damaged_file_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "musbot.db"
     path.write_bytes(b"this is not a database" * 100)
     before = path.read_bytes()
+    server = make_server(tmp_path)
+    async with connected(server):
+        inter = await server.ask(server.admin, "liga crear", nombre="Otoño")
+    assert "no se pudo abrir al arrancar" in private(inter)
+    assert path.read_bytes() == before
     with pytest.raises(CorruptDatabase) as problem:
         await Database.open(path)
-    assert path.read_bytes() == before
     assert "dañada" in storage_problem(problem.value)
     assert "damaged" in storage_problem(problem.value, "en")
 
@@ -206,29 +268,43 @@ async def test_damaged_file_is_refused_untouched(tmp_path: Path) -> None:
 async def test_newer_database_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "musbot.db"
     db = await Database.open(path)
-    await db.create_league(GUILD, "Otoño")
+    await db.create_league(1, "Otoño")
     await db.close()
-    conn = sqlite3.connect(path)
-    with conn:
-        conn.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                     (SCHEMA_VERSION + 1, "future", "2030-01-01"))
-    conn.close()
+    with closing_db(path) as raw:
+        raw.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                    (SCHEMA_VERSION + 1, "future", "2030-01-01"))
     before = path.read_bytes()
+    server = make_server(tmp_path)
+    async with connected(server):
+        inter = await server.ask(server.admin, "mus config")
+    assert "no se pudo abrir al arrancar" in private(inter)
+    assert path.read_bytes() == before
     with pytest.raises(DatabaseTooNew) as problem:
         await Database.open(path)
-    assert path.read_bytes() == before
     assert "versión más nueva" in storage_problem(problem.value)
 
 
-async def test_commands_explain_a_database_that_could_not_be_opened() -> None:
-    client: Any = SimpleNamespace(db=None, tables=TableManager(FakeTransport()))
-    runs: list[Callable[[FakeInteraction], Awaitable[Reply]]] = [
-        lambda i: call(Liga.crear, Liga(client), i, nombre="Otoño"),
-        lambda i: call(Liga.tabla, Liga(client), i, nombre="Otoño"),
-        lambda i: invoke(Config(client).command, i),
-        lambda i: invoke(Privacidad(client).command, i, confirmar=True),
-    ]
-    for run in runs:
-        interaction = FakeInteraction(permissions=ADMIN)
-        reply = await run(interaction)
-        assert reply.ephemeral and "no se pudo abrir al arrancar" in reply.text
+async def test_commands_explain_a_database_that_could_not_be_opened(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / "musbot.db").write_bytes(b"\0" * 4096)
+    server = make_server(tmp_path)
+    with caplog.at_level(logging.ERROR, logger="musbot.bot"):
+        async with connected(server):
+            maite = server.admin
+            answers = [
+                await server.ask(maite, "liga crear", nombre="Otoño"),
+                await server.ask(maite, "liga unirse", nombre="Otoño"),
+                await server.ask(maite, "liga tabla", nombre="Otoño"),
+                await server.ask(maite, "liga partidas", nombre="Otoño"),
+                await server.ask(maite, "liga temporada nueva", nombre="Otoño"),
+                await server.ask(maite, "mus config"),
+                await server.ask(maite, "mus perfil", liga="Otoño"),
+                await server.ask(maite, "mus olvidarme", confirmar=True),
+            ]
+            assert await server.complete(maite, "liga unirse", "nombre", "") == []
+            opened = await server.ask(server.person("Ana"), "mus mesa")  # tables still work
+    for inter in answers:
+        assert "no se pudo abrir al arrancar" in private(inter), inter.command
+    assert "Mesa abierta" in private(opened)
+    assert "database" in caplog.text and "unavailable" in caplog.text
+

@@ -70,10 +70,18 @@ class Mesa(commands.Cog):
         self.errors: list[Exception] = []
         self.ack_everything = False
         self.next_modal: discord.ui.Modal | None = None
+        self.joined: list[discord.Guild] = []
+        self.channels: list[discord.TextChannel] = []
+        self.permissions: list[discord.Permissions] = []
+        self.too_many_choices = False
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         self.ready += 1
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.joined.append(guild)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -95,9 +103,12 @@ class Mesa(commands.Cog):
 
     @mus.command(name="mesa", description="Abre una mesa")
     async def mesa(self, interaction: discord.Interaction, puntos: int,
-                   rival: discord.User | None = None) -> None:
+                   rival: discord.User | None = None,
+                   canal: discord.TextChannel | None = None) -> None:
         self.interactions.append(interaction)
         self.options.append((puntos, rival))
+        if canal is not None:
+            self.channels.append(canal)
         await interaction.response.send_message(f"Mesa a {puntos}", view=TableView())
 
     @mus.command(name="lento", description="Contesta tarde")
@@ -107,6 +118,18 @@ class Mesa(commands.Cog):
             await interaction.response.send_message("ya voy")
         except discord.HTTPException as error:
             self.errors.append(error)
+
+    @mus.command(name="palo", description="Elige un palo")
+    async def palo(self, interaction: discord.Interaction, puntos: int, palo: str) -> None:
+        self.permissions.append(interaction.permissions)
+        await interaction.response.send_message(f"{palo} a {puntos}", ephemeral=True)
+
+    @palo.autocomplete("palo")
+    async def palos(self, interaction: discord.Interaction, current: str
+                    ) -> list[app_commands.Choice[str]]:
+        names = [f"palo {i}" for i in range(30)] if self.too_many_choices else \
+            ["oros", "copas", "espadas", "bastos"]
+        return [app_commands.Choice(name=n, value=n) for n in names if current in n]
 
     @mus.command(name="piensa", description="Difiere y sigue")
     async def piensa(self, interaction: discord.Interaction) -> None:
@@ -194,7 +217,7 @@ async def test_connect_logs_in_syncs_and_is_ready_with_the_guilds(
                           "PUT /applications/{application_id}/commands"]
     (mus,) = world.global_commands
     assert mus["name"] == "mus" and int(mus["id"]) > 10**17
-    assert [o["name"] for o in mus["options"]] == ["mesa", "lento", "piensa"]
+    assert [o["name"] for o in mus["options"]] == ["mesa", "lento", "palo", "piensa"]
     assert [event for _, event in world.gateway(bot).events] == ["READY", "GUILD_CREATE"]
 
 
@@ -357,6 +380,11 @@ async def test_a_slash_command_reaches_its_callback_with_its_options(
     assert inter.response_type == 4 and inter.public_texts() == ["Mesa a 30", "Paso", "Nota"]
     (message,) = world.messages(ids["channel"])
     assert message.interaction_id == inter.id and message.custom_ids() == [BUTTON, NOTE]
+    other = world.add_text_channel(ids["guild"], "otra")
+    await world.settle()
+    await world.slash(bot, ids["ana"], ids["channel"], "mus mesa", puntos=30, canal=other)
+    (canal,) = cog(bot).channels
+    assert isinstance(canal, discord.TextChannel) and canal.name == "otra"
     with pytest.raises(ValueError, match="required"):
         await world.slash(bot, ids["ana"], ids["channel"], "mus mesa")
     with pytest.raises(ValueError, match="no option"):
@@ -725,3 +753,65 @@ async def test_fetch_guild_and_channel(world: FakeDiscord, bot: commands.Bot,
     assert isinstance(channel, discord.TextChannel) and channel.name == "mus"
     with pytest.raises(discord.NotFound):
         await bot.fetch_channel(12345678901234567)
+
+
+# Servers the bot joins, roles, autocomplete.
+
+
+async def test_a_server_joined_after_ready_arrives_whole_as_a_join(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    guild = world.add_guild("Nuevo", locale="en-US", bot_in=False)
+    general = world.add_text_channel(guild, "general", position=1)
+    notices = world.add_text_channel(guild, "avisos", position=0, system=True,
+                                     bot_can_send=False)
+    await world.settle()
+    assert bot.get_guild(guild) is None and bot.get_channel(general) is None  # not in it yet
+    await world.invite(bot, guild)
+    (joined,) = cog(bot).joined
+    assert joined.id == guild and str(joined.preferred_locale) == "en-US"
+    assert joined.system_channel is not None and joined.system_channel.id == notices
+    assert joined.me is not None
+    assert not joined.system_channel.permissions_for(joined.me).send_messages
+    assert [c.id for c in joined.text_channels] == [notices, general]
+    with pytest.raises(ValueError, match="already"):
+        await world.invite(bot, guild)
+    world.add_guild("Vacío")  # added while connected: a join too
+    await world.settle()
+    assert [g.name for g in cog(bot).joined] == ["Nuevo", "Vacío"]
+    await world.remove_guild(bot, guild)
+    await world.invite(bot, guild)
+    assert [g.name for g in cog(bot).joined] == ["Nuevo", "Vacío", "Nuevo"]
+
+
+async def test_member_permissions_come_from_roles_and_ownership(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    admins = world.add_role(ids["guild"], "Admins",
+                            discord.Permissions(manage_guild=True).value)
+    await world.slash(bot, ids["ana"], ids["channel"], "mus palo", puntos=1, palo="oros")
+    world.give_role(ids["guild"], ids["ana"], admins)
+    await world.slash(bot, ids["ana"], ids["channel"], "mus palo", puntos=1, palo="oros")
+    await world.slash(bot, world.owner.id, ids["channel"], "mus palo", puntos=1, palo="oros")
+    before, after, owner = cog(bot).permissions
+    assert before.send_messages and not before.manage_guild
+    assert after.manage_guild and after.send_messages and not after.administrator
+    assert owner.administrator and owner.manage_guild
+    guild = bot.get_guild(ids["guild"])
+    assert guild is not None and guild.get_role(admins) is not None  # GUILD_ROLE_CREATE
+    with pytest.raises(ValueError, match="no role"):
+        world.give_role(ids["guild"], ids["ana"], 404)
+
+
+async def test_autocomplete_offers_the_bots_choices_within_discords_limits(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    inter = await world.autocomplete(bot, ids["ana"], ids["channel"], "mus palo", "palo",
+                                     "as")
+    assert inter.type == 4 and inter.response_type == 8
+    assert [c["value"] for c in inter.choices] == ["copas", "espadas", "bastos"]
+    assert inter.payload["data"]["options"][0]["options"] == [
+        {"type": 3, "name": "palo", "value": "as", "focused": True}]
+    assert inter.messages() == [] and world.messages(ids["channel"]) == []
+    with pytest.raises(ValueError, match="no autocomplete"):
+        await world.autocomplete(bot, ids["ana"], ids["channel"], "mus palo", "puntos", "3")
+    cog(bot).too_many_choices = True
+    refused = await world.autocomplete(bot, ids["ana"], ids["channel"], "mus palo", "palo")
+    assert refused.response_type is None and refused.refusals[0].code == 50035

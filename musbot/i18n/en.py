@@ -287,6 +287,7 @@ SERVER = {
     "standings_closed": " (closed)",
     "standings_header": "#|Player|P|W|L|±G|±T|Rating",
     "standings_empty": "Nobody has played this season yet.",
+    "more_rows": "… and {count} more.",
     "unknown_season": "The league «{name}» has no season {season}.",
     "results_title": "**{name}** · latest matches",
     "results_empty": "No finished matches in this league yet.",

@@ -282,6 +282,7 @@ SERVER = {
     "standings_closed": " (cerrada)",
     "standings_header": "#|Jugador|PJ|G|P|±J|±T|Puntos",
     "standings_empty": "Nadie ha jugado todavía en esta temporada.",
+    "more_rows": "… y {count} más.",
     "unknown_season": "La liga «{name}» no tiene temporada {season}.",
     "results_title": "**{name}** · últimas partidas",
     "results_empty": "Todavía no hay partidas terminadas en esta liga.",

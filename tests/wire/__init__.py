@@ -10,10 +10,17 @@ events are fed to the connection state's parsers. Tests assert on the world's re
     guild = world.add_guild("Txoko")
     channel = world.add_text_channel(guild, "mus")
     ana = world.add_user("Ana")
+    admins = world.add_role(guild, "Admins", discord.Permissions(manage_guild=True).value)
+    world.give_role(guild, ana, admins)             # her interactions carry Manage Server
     async with world.connected(bot):                # login, setup_hook, READY, on_ready
         await world.send(bot, ana, channel, "envido 5")
         inter = await world.slash(bot, ana, channel, "mus mesa", puntos=30)
         await clock.advance(16 * 60)                # the interaction token is dead now
+        inter = await world.autocomplete(bot, ana, channel, "liga unirse", "nombre", "oto")
+        assert [c["value"] for c in inter.choices] == ["Otoño"]
+        new = world.add_guild("Nuevo", bot_in=False)  # set up first, then the bot added:
+        world.add_text_channel(new, "general", system=True)
+        await world.invite(bot, new)                # GUILD_CREATE as a join (on_guild_join)
     assert world.report().rate_limited == 0
     assert [m.content for m in world.messages(channel)] == [...]
 
@@ -27,7 +34,16 @@ from .fake import FakeDiscord
 from .gateway import FakeGatewaySocket, settle
 from .recorder import Call, Report
 from .routing import FileInfo
-from .state import Answer, Edit, FakeChannel, FakeGuild, FakeInteraction, FakeMessage, FakeUser
+from .state import (
+    Answer,
+    Edit,
+    FakeChannel,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+)
 
 __all__ = [
     "Answer",
@@ -40,6 +56,7 @@ __all__ = [
     "FakeInteraction",
     "FakeMessage",
     "FakeResponse",
+    "FakeRole",
     "FakeUser",
     "FileInfo",
     "Report",

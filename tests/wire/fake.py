@@ -30,6 +30,7 @@ from .payloads import (
     interaction_payload,
     message_payload,
     ready_payload,
+    role_payload,
     without_content,
 )
 from .people import command_data, modal_data, pressable
@@ -42,6 +43,7 @@ from .state import (
     FakeGuild,
     FakeInteraction,
     FakeMessage,
+    FakeRole,
     FakeUser,
     World,
 )
@@ -49,7 +51,7 @@ from .webhooks import FakeWebhookAdapter, install_default, uninstall_default
 
 MESSAGE_CONTENT = 1 << 18
 MESSAGE_CONTENT_LIMITED = 1 << 19
-APPLICATION_COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5
+APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 
 
 class FakeDiscord(World):
@@ -83,21 +85,64 @@ class FakeDiscord(World):
         self.user(user).dms_open = open
 
     def add_guild(self, name: str, *, permissions: int = DEFAULT_EVERYONE,
-                  owner: int | None = None) -> int:
+                  owner: int | None = None, locale: str = "es-ES", bot_in: bool = True) -> int:
+        """A server; with ``bot_in`` the bot is in it (a connected bot joins it now, empty).
+        Without, it is set up first and the bot added later with :meth:`invite`."""
         guild_id = self.ids.next()
         self.guilds[guild_id] = FakeGuild(guild_id, name, owner or self.owner.id, guild_id,
-                                          permissions, joined_at=self.now())
-        self._broadcast("GUILD_CREATE", lambda: guild_payload(self, self.guilds[guild_id]))
+                                          permissions, joined_at=self.now(), locale=locale,
+                                          present=bot_in)
+        if bot_in:
+            self._broadcast("GUILD_CREATE", lambda: guild_payload(self, self.guilds[guild_id],
+                                                                  joined=True))
         return guild_id
 
-    def add_text_channel(self, guild: int, name: str, *, bot_can_send: bool = True) -> int:
+    def add_text_channel(self, guild: int, name: str, *, bot_can_send: bool = True,
+                         position: int | None = None, system: bool = False) -> int:
+        """A text channel (``system``: the server's system channel, where Discord posts its own
+        notices)."""
         record = self.guilds[guild]
         channel = FakeChannel(self.ids.next(), GUILD_TEXT, name, guild,
-                              position=len(record.channels), bot_can_send=bot_can_send)
+                              position=len(record.channels) if position is None else position,
+                              bot_can_send=bot_can_send)
         self.channels[channel.id] = channel
         record.channels.append(channel.id)
-        self._broadcast("CHANNEL_CREATE", lambda: channel_payload(self, channel))
+        if system:
+            record.system_channel_id = channel.id
+        if record.present:
+            self._broadcast("CHANNEL_CREATE", lambda: channel_payload(self, channel))
         return channel.id
+
+    def add_role(self, guild: int, name: str, permissions: int) -> int:
+        record = self.guilds[guild]
+        role = FakeRole(self.ids.next(), name, permissions, position=len(record.roles) + 1)
+        record.roles[role.id] = role
+        if record.present:
+            self._broadcast("GUILD_ROLE_CREATE", lambda: {
+                "guild_id": str(guild),
+                "role": role_payload(role.id, role.name, role.permissions, role.position)})
+        return role.id
+
+    def give_role(self, guild: int, user: int, role: int) -> None:
+        """``user`` gets ``role`` (and with it its permissions, in the interactions they make
+        from now on)."""
+        record = self.guilds[guild]
+        if role not in record.roles:
+            raise ValueError(f"server {guild} has no role {role}")
+        record.members.add(user)
+        record.member_roles.setdefault(user, set()).add(role)
+
+    async def invite(self, bot: discord.Client, guild: int) -> None:
+        """The bot is added to a server (made with ``bot_in=False``, or left): GUILD_CREATE with
+        the whole server, as Discord sends it for a join."""
+        record = self.guilds[guild]
+        if record.present:
+            raise ValueError(f"the bot is already in server {guild}")
+        record.present = True
+        record.joined_at = self.now()
+        self.gateway(bot)
+        self._broadcast("GUILD_CREATE", lambda: guild_payload(self, record, joined=True))
+        await settle()
 
     def add_thread(self, channel: int, name: str) -> int:
         thread = self.add_thread_record(self.channels[channel], name)
@@ -230,10 +275,24 @@ class FakeDiscord(World):
         given as keywords (or ``options`` for names that are not identifiers)."""
         target = self.channels[channel]
         given = {**(options or {}), **kwargs}
-        data = command_data(self, target, command, given)
+        data = command_data(self, target, command, given, user=user)
         if target.guild_id is not None:
             self.guilds[target.guild_id].members.add(user)
         return await self._interact(bot, APPLICATION_COMMAND, user, target, data, None,
+                                    command=command)
+
+    async def autocomplete(self, bot: discord.Client, user: int, channel: int, command: str,
+                           /, focused: str, typed: str = "", **others: Any
+                           ) -> FakeInteraction:
+        """``user`` types ``typed`` into the option ``focused`` of ``/command`` (the other
+        options as keywords, as far as filled in): an autocomplete interaction, which the bot
+        answers with choices (:attr:`FakeInteraction.choices`)."""
+        target = self.channels[channel]
+        data = command_data(self, target, command, {**others, focused: typed}, user=user,
+                            focused=focused)
+        if target.guild_id is not None:
+            self.guilds[target.guild_id].members.add(user)
+        return await self._interact(bot, AUTOCOMPLETE, user, target, data, None,
                                     command=command)
 
     async def submit_modal(self, bot: discord.Client, user: int, inter: FakeInteraction,

@@ -297,3 +297,16 @@ def _check_command_node(node: Mapping[str, Any], at: str, *, slash: bool) -> Non
             check_length(f"{where}.choices.{k}.name", choice.get("name"), 100, need=True)
             if isinstance(choice.get("value"), str):
                 check_length(f"{where}.choices.{k}.value", choice["value"], 100)
+
+
+def check_choices(choices: Sequence[Mapping[str, Any]]) -> None:
+    """An autocomplete answer (interaction response type 8): at most 25 choices, each with a
+    name of 1-100 characters and a value (a string at most 100)."""
+    if len(choices) > 25:
+        raise too_long("data.choices", 25)
+    for i, choice in enumerate(choices):
+        check_length(f"data.choices.{i}.name", choice.get("name"), 100, need=True)
+        if "value" not in choice:
+            raise required(f"data.choices.{i}.value")
+        if isinstance(choice["value"], str):
+            check_length(f"data.choices.{i}.value", choice["value"], 100)

@@ -38,7 +38,8 @@ def user_payload(user: FakeUser) -> dict[str, Any]:
 
 def member_payload(world: World, guild: FakeGuild, user: FakeUser, *,
                    with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"roles": [], "joined_at": world.ids.iso(guild.joined_at),
+    roles = [str(r) for r in sorted(guild.member_roles.get(user.id, set()))]
+    data: dict[str, Any] = {"roles": roles, "joined_at": world.ids.iso(guild.joined_at),
                             "deaf": False, "mute": False, "flags": 0, "pending": False,
                             "nick": None, "avatar": None, "premium_since": None}
     if with_user:
@@ -86,20 +87,30 @@ def channel_payload(world: World, channel: FakeChannel) -> dict[str, Any]:
     return base
 
 
-def guild_payload(world: World, guild: FakeGuild) -> dict[str, Any]:
+def role_payload(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+    return {"id": str(role_id), "name": name, "permissions": str(permissions),
+            "position": position, "color": 0, "hoist": False, "managed": False,
+            "mentionable": False, "flags": 0}
+
+
+def guild_payload(world: World, guild: FakeGuild, *, joined: bool = False) -> dict[str, Any]:
     """GUILD_CREATE: the whole server, with the bot's own member so ``guild.me`` and
-    ``channel.permissions_for(guild.me)`` work."""
+    ``channel.permissions_for(guild.me)`` work. ``joined``: the bot was just added to it, which
+    Discord tells by leaving ``unavailable`` out (discord.py then says ``on_guild_join``, not
+    ``on_guild_available``)."""
     live = [world.channels[c] for c in guild.channels if not world.channels[c].deleted]
-    everyone = {"id": str(guild.everyone_role), "name": "@everyone",
-                "permissions": str(guild.everyone_permissions), "position": 0, "color": 0,
-                "hoist": False, "managed": False, "mentionable": False, "flags": 0}
-    return {
+    everyone = role_payload(guild.everyone_role, "@everyone", guild.everyone_permissions, 0)
+    roles = [role_payload(r.id, r.name, r.permissions, r.position)
+             for r in guild.roles.values()]
+    system = guild.system_channel_id
+    data = {
         "id": str(guild.id), "name": guild.name, "icon": None, "splash": None,
         "owner_id": str(guild.owner_id), "afk_channel_id": None, "afk_timeout": 300,
         "verification_level": 0, "default_message_notifications": 0,
         "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
-        "preferred_locale": "es-ES", "features": [], "system_channel_id": None,
-        "roles": [everyone], "emojis": [], "stickers": [], "large": False,
+        "preferred_locale": guild.locale, "features": [],
+        "system_channel_id": None if system is None else str(system), "system_channel_flags": 0,
+        "roles": [everyone, *roles], "emojis": [], "stickers": [], "large": False,
         "unavailable": False, "member_count": len(guild.members | {world.bot_user.id}),
         "joined_at": world.ids.iso(guild.joined_at),
         "members": [member_payload(world, guild, world.bot_user)],
@@ -108,6 +119,9 @@ def guild_payload(world: World, guild: FakeGuild) -> dict[str, Any]:
         "voice_states": [], "presences": [], "stage_instances": [],
         "guild_scheduled_events": [], "soundboard_sounds": [],
     }
+    if joined:
+        del data["unavailable"]
+    return data
 
 
 def ready_payload(world: World, app_flags: int, session_id: str) -> dict[str, Any]:
@@ -206,10 +220,10 @@ def interaction_payload(world: World, inter: FakeInteraction, data: dict[str, An
         payload["data"] = data
     if inter.guild_id is not None:
         guild = world.guilds[inter.guild_id]
-        payload.update(guild_id=str(guild.id), guild_locale="es-ES", context=0,
-                       guild={"id": str(guild.id), "locale": "es-ES", "features": []},
+        payload.update(guild_id=str(guild.id), guild_locale=guild.locale, context=0,
+                       guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                        member=member_payload(world, guild, user,
-                                             permissions=guild.everyone_permissions),
+                                             permissions=guild.member_permissions(user.id)),
                        authorizing_integration_owners={"0": str(guild.id)})
     else:
         payload.update(user=user_payload(user), context=1,

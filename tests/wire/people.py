@@ -1,5 +1,6 @@
 """What a person's Discord client lets them do, and nothing more: use a slash command the bot
-synced (with options of the synced types, within their bounds), press a button they can see
+synced (with options of the synced types, within their bounds), be offered the choices of an
+option with autocomplete while typing it, press a button they can see
 and that is enabled, fill in a modal the bot showed them. A test asking for anything else gets
 a ``ValueError``: a real person could not have done it, so the bot need not survive it."""
 
@@ -55,19 +56,27 @@ def _path(command: dict[str, Any], words: list[str]) -> list[dict[str, Any]]:
     return path
 
 
-def command_data(world: World, channel: FakeChannel, command: str, given: Mapping[str, Any]
-                 ) -> dict[str, Any]:
-    """The ``data`` of an application command interaction, with typed options and
-    ``resolved`` users and channels."""
+def command_data(world: World, channel: FakeChannel, command: str, given: Mapping[str, Any],
+                 *, user: int, focused: str | None = None) -> dict[str, Any]:
+    """The ``data`` of ``user``'s application command interaction, with typed options and
+    ``resolved`` users and channels. ``focused``: the option being typed in, for an
+    autocomplete interaction (its value is the text typed so far; other options may be
+    missing, required or not)."""
     words = command.split()
     top, path, guild_id = find_command(world, channel, words)
     leaf = path[-1] if path else top
     resolved: dict[str, dict[str, Any]] = {}
-    options = [_option(world, channel, spec, given[spec["name"]], resolved)
-               for spec in leaf.get("options") or [] if given.get(spec["name"]) is not None]
-    known = {spec["name"] for spec in leaf.get("options") or []}
+    options = []
     for spec in leaf.get("options") or []:
-        if spec.get("required") and given.get(spec["name"]) is None:
+        if spec["name"] == focused:
+            options.append(_typing(spec, given.get(spec["name"])))
+        elif given.get(spec["name"]) is not None:
+            options.append(_option(world, channel, spec, given[spec["name"]], resolved, user))
+    known = {spec["name"] for spec in leaf.get("options") or []}
+    if focused is not None and focused not in known:
+        raise ValueError(f"/{command} has no option {focused!r} (has {sorted(known)})")
+    for spec in leaf.get("options") or []:
+        if focused is None and spec.get("required") and given.get(spec["name"]) is None:
             raise ValueError(f"/{command}: option {spec['name']!r} is required")
     unknown = set(given) - known
     if unknown:
@@ -83,8 +92,18 @@ def command_data(world: World, channel: FakeChannel, command: str, given: Mappin
     return data
 
 
+def _typing(spec: Mapping[str, Any], value: Any) -> dict[str, Any]:
+    """The focused option of an autocomplete interaction: what has been typed, as a string
+    whatever the option's type, unchecked (the person has not finished)."""
+    if not spec.get("autocomplete"):
+        raise ValueError(f"option {spec['name']!r} has no autocomplete: the client does not "
+                         "ask the bot for choices")
+    return {"type": spec["type"], "name": spec["name"], "value": str(value or ""),
+            "focused": True}
+
+
 def _option(world: World, channel: FakeChannel, spec: Mapping[str, Any], value: Any,
-            resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+            resolved: dict[str, dict[str, Any]], user_id: int) -> dict[str, Any]:
     kind, name = spec["type"], spec["name"]
     if kind == STRING:
         value = str(value)
@@ -106,14 +125,18 @@ def _option(world: World, channel: FakeChannel, spec: Mapping[str, Any], value: 
         if channel.guild_id is not None:
             guild = world.guilds[channel.guild_id]
             resolved.setdefault("members", {})[str(user.id)] = member_payload(
-                world, guild, user, with_user=False, permissions=guild.everyone_permissions)
+                world, guild, user, with_user=False, permissions=guild.member_permissions(user.id))
         value = str(user.id)
     elif kind == CHANNEL:
         target = world.channel(int(value))
         allowed = spec.get("channel_types")
         if allowed is not None and target.type not in allowed:
             raise ValueError(f"option {name!r}: channel type {target.type} not offered")
-        resolved.setdefault("channels", {})[str(target.id)] = channel_payload(world, target)
+        # A resolved channel carries the invoking member's permissions there.
+        home = world.guilds.get(target.guild_id) if target.guild_id is not None else None
+        permissions = home.member_permissions(user_id) if home is not None else 0
+        resolved.setdefault("channels", {})[str(target.id)] = \
+            channel_payload(world, target) | {"permissions": str(permissions)}
         value = str(target.id)
     else:
         raise ValueError(f"option type {kind} is not modelled by the wire double")

@@ -246,9 +246,9 @@ def _payload_json(form: Iterable[Mapping[str, Any]]) -> Any:
 def _file_info(file: discord.File) -> FileInfo:
     fp = file.fp
     position = fp.tell()
-    size = len(fp.read())
+    data = fp.read()
     fp.seek(position)
-    return FileInfo(file.filename or "file", size, file.description)
+    return FileInfo(file.filename or "file", len(data), file.description, bytes(data[:16]))
 
 
 def _roundtrip(value: Any) -> Any:

@@ -18,11 +18,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class FileInfo:
-    """An uploaded file: its name and its bytes' length (what the recorder keeps of it)."""
+    """An uploaded file: its name, its bytes' length and its first bytes (what the recorder
+    keeps of it)."""
 
     filename: str
     size: int
     description: str | None = None
+    head: bytes = b""
+    """Its first 16 bytes (enough for a file type's signature)."""
 
 
 @dataclass

@@ -10,11 +10,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import discord
+
 from . import errors
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+ALL_PERMISSIONS = discord.Permissions.all().value
 
 # Channel types.
 GUILD_TEXT = 0
@@ -70,6 +74,14 @@ class FakeUser:
 
 
 @dataclass
+class FakeRole:
+    id: int
+    name: str
+    permissions: int
+    position: int
+
+
+@dataclass
 class FakeGuild:
     id: int
     name: str
@@ -79,8 +91,25 @@ class FakeGuild:
     channels: list[int] = field(default_factory=list)
     members: set[int] = field(default_factory=set)
     present: bool = True
-    """Whether the bot is in it (``remove_guild`` clears it)."""
+    """Whether the bot is in it (``remove_guild`` clears it, ``invite`` sets it)."""
     joined_at: float = 0.0
+    locale: str = "es-ES"
+    """The server's preferred locale (``guild.preferred_locale``)."""
+    system_channel_id: int | None = None
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    """The roles besides @everyone."""
+    member_roles: dict[int, set[int]] = field(default_factory=dict)
+    """User id -> the ids of the roles they were given."""
+
+    def member_permissions(self, user_id: int) -> int:
+        """A member's server-wide permissions, as Discord computes them: the owner and an
+        administrator have every permission; anyone else @everyone's and their roles'."""
+        value = self.everyone_permissions
+        for role in self.member_roles.get(user_id, set()):
+            value |= self.roles[role].permissions
+        if user_id == self.owner_id or value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return value
 
 
 @dataclass
@@ -221,6 +250,14 @@ class FakeInteraction:
         """The callback type Discord accepted (4 message, 5 deferred message, 6 deferred
         update, 7 update message, 9 modal), or None if the bot never answered in time."""
         return self.responses[0].type if self.responses else None
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        """The choices an autocomplete interaction was answered with (none if unanswered)."""
+        for answer in self.responses:
+            if answer.type == 8 and answer.data is not None:
+                return list(answer.data.get("choices") or [])
+        return []
 
     @property
     def refusals(self) -> list[Answer]:

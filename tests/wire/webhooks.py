@@ -54,6 +54,9 @@ def _respond(world: FakeDiscord, inter: FakeInteraction, kind: int, data: dict[s
     on_message = inter.type == COMPONENT or (inter.type == MODAL_SUBMIT
                                              and inter.message_id is not None)
     msg: FakeMessage | None = None
+    if inter.type == AUTOCOMPLETE and kind != 8:
+        raise form_error("type", "INTERACTION_RESPONSE_TYPE_INVALID",
+                         "An autocomplete interaction is answered with choices only")
     if kind == 4:
         limits.check_message(data, files=len(req.files))
         msg = _new_message(world, inter, data, req, loading=False)
@@ -78,6 +81,7 @@ def _respond(world: FakeDiscord, inter: FakeInteraction, kind: int, data: dict[s
         if inter.type != AUTOCOMPLETE:
             raise form_error("type", "INTERACTION_RESPONSE_TYPE_INVALID",
                              "Autocomplete results answer autocomplete interactions only")
+        limits.check_choices(data.get("choices") or [])
     elif kind == 9:
         if inter.type == MODAL_SUBMIT:
             raise form_error("type", "INTERACTION_RESPONSE_TYPE_INVALID",
