@@ -63,7 +63,7 @@ class Mesa(commands.Cog):
                 self.bot.transport.repost(channel_id)
             await self._done(ctx, current.lang, "table_shown")
             return
-        options, lang = await self._server_options(ctx)
+        options = await self._server_options(ctx)
         base: Rules = options.pop("rules", None) or Rules()
         given = {"puntos": puntos, "reyes": reyes, "juegos": juegos, "vacas": vacas,
                  "real": real, "mus_corrido": corrido, "senas": senas}
@@ -82,7 +82,7 @@ class Mesa(commands.Cog):
         table.show()
         await self._done(ctx, table.lang, "table_opened")
 
-    async def _server_options(self, ctx: commands.Context[Any]) -> tuple[dict[str, Any], str]:
+    async def _server_options(self, ctx: commands.Context[Any]) -> dict[str, Any]:
         """The server's defaults for a new table (rules, language, turn timer) from
         ``/mus config``; refused where tables are not opened in this channel. Without a database
         (tests, a broken file) the engine's defaults apply."""
@@ -90,16 +90,16 @@ class Mesa(commands.Cog):
 
         db = getattr(self.bot, "db", None)
         if db is None or ctx.guild is None:
-            return {}, "es"
+            return {}
         try:
             settings = await db.server_settings(ctx.guild.id)
         except StorageError:
             log.warning("server settings unavailable for %s", ctx.guild.id, exc_info=True)
-            return {}, "es"
+            return {}
         if not channel_allowed(settings, ctx.channel):
             channels = ", ".join(f"<#{c}>" for c in sorted(settings.allowed_channels))
             raise TableError("channel_not_allowed", channels=channels)
-        return table_options(settings), settings.language
+        return table_options(settings)
 
     @mus.command(name="unirse")
     @commands.guild_only()
@@ -137,7 +137,7 @@ class Mesa(commands.Cog):
     async def cerrar(self, ctx: commands.Context[Any]) -> None:
         """Cierra la mesa: quien la abrió o quien gestiona el canal."""
         channel_id = ctx.channel.id
-        table = self._table(ctx)
+        self._table(ctx)  # «no table here» first
         if not self.may_close(ctx, channel_id):
             raise TableError("only_opener")
         await self._step(ctx, lambda _table: self.bot.tables.close(channel_id))

@@ -630,7 +630,7 @@ def report(r: dict[str, Any]) -> str:
         f"  REST calls:       {rest['budget_per_action']:.3f} per action against the global "
         f"budget; by route per action: "
         + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
-        f"                    worst 5 s in one channel: "
+        "                    worst 5 s in one channel: "
         + ", ".join(f"{route} {n}" for route, n in rest["worst_window"].items()),
     ]
     return "\n".join(lines)

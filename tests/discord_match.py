@@ -139,8 +139,8 @@ class Scene:
         action = HeuristicBot().decide(match.view(seat), person.rng)
         if action.kind is ActionKind.DESCARTE:
             await self.world.dm(self.bot, person.user, action.text())
-        elif person.typing or action.kind in (ActionKind.ENVIDO, ActionKind.MAS) and \
-                action.amount != 2:
+        elif person.typing or (action.kind in (ActionKind.ENVIDO, ActionKind.MAS) and \
+                action.amount != 2):
             await self.world.send(self.bot, person.user, self.channel, action.text())
         else:
             await self.press(person, _VERBS[action.kind])

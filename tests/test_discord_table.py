@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from discord_match import Scene, make_scene, open_and_start, page_lines
+from discord_match import Scene, make_scene, page_lines
 
 from musbot.table.render import t
 

@@ -262,7 +262,8 @@ def test_every_help_example_parses() -> None:
 
 
 def test_eight_reyes_say_so_where_the_cards_are_listed() -> None:
-    """docs/rules.md §1: with 8 reyes a 3 is a rey and a 2 an as; the player's cards said neither."""
+    """docs/rules.md §1: with 8 reyes a 3 is a rey and a 2 an as; the player's cards said
+    neither."""
     def threes_and_twos(argv: list[str]) -> list[tuple[str, str]]:
         out = "\n".join(session(["cartas"], ["--seed", "3", *argv]))
         return re.findall(r"(?m)^\d\. ([23])\D.*?( \(vale como (?:rey|as)\))?$", out)

@@ -303,6 +303,6 @@ class Governor:
         finally:
             lane.busy = False
             if self._lanes.get(lane.key) is lane:
-                at, kind = lane.next_op(self.clock.now(), self.limits)
+                _, kind = lane.next_op(self.clock.now(), self.limits)
                 if kind is not None:
                     self._wake(lane.key)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
@@ -598,7 +599,7 @@ async def _quietly(work: Awaitable[Any]) -> None:
 def _shown(page: Page) -> list[Shown]:
     """A restored page's messages: all but the last frozen (their lines were final)."""
     shown = [Shown(message_id, first) for message_id, first in page.refs]
-    for before, after in zip(shown, shown[1:], strict=False):
+    for before, after in itertools.pairwise(shown):
         before.end, before.frozen = after.first, True
     return shown
 

@@ -33,7 +33,6 @@ from musbot.engine import (
     MusError,
     SeatView,
     descarte,
-    envido,
     mas,
 )
 from musbot.table import Table, TableManager
