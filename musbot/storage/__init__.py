@@ -50,7 +50,6 @@ from .models import (
     SeatResult,
     ServerSettings,
     Standing,
-    Timer,
 )
 from .ratings import display as display_rating
 
@@ -81,7 +80,6 @@ __all__ = [
     "ServerSettings",
     "Standing",
     "StorageError",
-    "Timer",
     "UnknownLeague",
     "UnknownMatch",
     "UnknownSeason",

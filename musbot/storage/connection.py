@@ -230,16 +230,6 @@ class Connection:
             conn, self._conn = self._conn, None
             await conn.close()  # the last connection to close checkpoints the log
 
-    async def backup(self, dest: str | os.PathLike[str]) -> Path:
-        """A consistent, compacted copy of the database at ``dest`` (which must not exist), taken
-        while the bot runs: before an upgrade, or nightly."""
-        target = Path(dest)
-        if target.exists():
-            raise FileExistsError(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        await self._in_thread(lambda raw: raw.execute("VACUUM INTO ?", (str(target),)))
-        return target
-
     async def schema_version(self) -> int:
         return await self._fetch(self._stored_version)
 

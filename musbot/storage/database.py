@@ -18,7 +18,7 @@ from musbot.engine.rules import Rules
 from . import ratings
 from .chart import labels as chart_labels
 from .chart import render_rating_chart
-from .connection import Connection, _WriteLockBusy, iso
+from .connection import Connection, _WriteLockBusy
 from .errors import (
     AlreadyMember,
     ConflictingHand,
@@ -41,7 +41,6 @@ from .models import (
     SeatResult,
     ServerSettings,
     Standing,
-    Timer,
 )
 from .records import find_ordagos, normalise
 
@@ -142,13 +141,6 @@ def _live_table(row: sqlite3.Row | tuple[Any, ...]) -> LiveTable:
     channel_id, guild_id, state, version, updated_at, journal = row
     return LiveTable(channel_id, guild_id, orjson.loads(state), version,
                      datetime.fromisoformat(updated_at), orjson.loads(journal))
-_TIMER_COLUMNS = "timer_id, event, timer_key, expires_at, data, created_at"
-
-
-def _timer(row: sqlite3.Row | tuple[Any, ...]) -> Timer:
-    timer_id, event, key, expires_at, data, created_at = row
-    return Timer(timer_id, event, key, datetime.fromisoformat(expires_at), json.loads(data),
-                 datetime.fromisoformat(created_at))
 
 
 class Database(Connection):
@@ -164,11 +156,6 @@ class Database(Connection):
         self._late_writer: asyncio.Task[None] | None = None
 
     # --- players ------------------------------------------------------------------------------
-
-    async def upsert_player(self, user_id: int, display_name: str | None = None) -> None:
-        """Create or rename a player. A forgotten player who comes back (sits at a table, joins a
-        league) is a player again from then on; the forgotten past stays anonymous."""
-        await self._write(lambda raw: self._touch_player(raw, user_id, display_name))
 
     def _touch_player(self, raw: sqlite3.Connection, user_id: int, name: str | None) -> None:
         raw.execute(_TOUCH_PLAYER, (user_id, name, self._now()))
@@ -294,50 +281,6 @@ class Database(Connection):
         return await self._write(lambda raw: raw.execute(
             "DELETE FROM live_tables WHERE channel_id = ?", (channel_id,)).rowcount > 0)
 
-    # --- timers -------------------------------------------------------------------------------
-
-    async def create_timer(self, event: str, expires_at: datetime,
-                           data: Mapping[str, Any] | None = None, *,
-                           key: str | None = None) -> Timer:
-        """A timer due at ``expires_at`` (aware datetime). A timer with the same ``key``
-        replaces the old one: a table has one turn timer at a time."""
-        if expires_at.tzinfo is None:
-            raise ValueError("expires_at must be timezone-aware")
-        params = (event, key, iso(expires_at), _json(dict(data or {})), self._now())
-
-        def write(raw: sqlite3.Connection) -> Timer:
-            if key is not None:
-                raw.execute("DELETE FROM timers WHERE timer_key = ?", (key,))
-            timer_id = raw.execute(
-                "INSERT INTO timers (event, timer_key, expires_at, data, created_at)"
-                " VALUES (?, ?, ?, ?, ?)", params).lastrowid
-            return _timer(raw.execute(f"SELECT {_TIMER_COLUMNS} FROM timers WHERE timer_id = ?",
-                                      (timer_id,)).fetchone())
-
-        return await self._write(write)
-
-    async def cancel_timer(self, timer: int | str) -> bool:
-        """Delete a timer by id or key (after dispatching it, or when the turn was played)."""
-        column = "timer_id" if isinstance(timer, int) else "timer_key"
-        return await self._write(lambda raw: raw.execute(
-            f"DELETE FROM timers WHERE {column} = ?", (timer,)).rowcount > 0)
-
-    async def next_timer(self) -> Timer | None:
-        """The earliest timer, for the dispatcher to sleep until."""
-        row = await self._fetch(lambda raw: raw.execute(
-            f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY expires_at, timer_id LIMIT 1"
-        ).fetchone())
-        return _timer(row) if row else None
-
-    async def due_timers(self, now: datetime | None = None) -> list[Timer]:
-        """Timers due by ``now`` (default: the clock), earliest first; at start-up these are the
-        ones that expired while the bot was down."""
-        when = iso(now) if now is not None else self._now()
-        rows = await self._fetch(lambda raw: raw.execute(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE expires_at <= ?"
-            " ORDER BY expires_at, timer_id", (when,)).fetchall())
-        return [_timer(row) for row in rows]
-
     # --- matches ------------------------------------------------------------------------------
 
     async def start_match(
@@ -383,33 +326,6 @@ class Database(Connection):
             raise ValueError("winner_team must be 0 or 1")
         return await self._write(
             lambda raw: self._finish(raw, match_id, winner_team, final_score, rated))
-
-    async def record_match(
-        self,
-        seats: Sequence[SeatRecord],
-        hands: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
-        winner_team: int,
-        *,
-        rules: Rules | Mapping[str, Any] | None = None,
-        channel_id: int | None = None,
-        guild_id: int | None = None,
-        league_id: int | None = None,
-        final_score: Mapping[str, Any] | None = None,
-    ) -> tuple[int, list[RatingChange]]:
-        """A whole finished match in one transaction, for callers that keep the hands until the
-        end (the terminal, imports): :meth:`start_match`, :meth:`record_hand` for each
-        ``(transcript, result)`` numbered from 1, then :meth:`record_finished_match`."""
-        if winner_team not in (0, 1):
-            raise ValueError("winner_team must be 0 or 1")
-
-        def write(raw: sqlite3.Connection) -> tuple[int, list[RatingChange]]:
-            match_id = self._insert_match(raw, seats, rules, channel_id, guild_id, league_id,
-                                          None)
-            for number, (transcript, result) in enumerate(hands, start=1):
-                self._insert_hand(raw, match_id, number, transcript, result)
-            return match_id, self._finish(raw, match_id, winner_team, final_score)
-
-        return await self._write(write)
 
     def _insert_match(
         self,
