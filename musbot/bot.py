@@ -134,13 +134,15 @@ class MusBot(commands.Bot):
         """Opens MUSBOT_DB and restores the saved tables, silently: channels cannot be reached
         before the gateway is ready (see :meth:`on_ready`). A database that cannot be opened
         leaves the bot playing without restart safety, and says so."""
-        path = self.config.db_path
+        where = "MUSBOT_DB"  # until it is known to name a database: it may hold a password
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = await Database.open(path)
+            db = Database(self.config.db)
+            where = db.where
+            await db.connect()
+            self.db = db
             self.persister = await start_persistence(self.db, self.tables, announce=False)
         except Exception:
-            log.exception("database %s unavailable: tables will not survive a restart", path)
+            log.exception("database %s unavailable: tables will not survive a restart", where)
             self.persister = None
 
     async def on_ready(self) -> None:
