@@ -170,3 +170,19 @@ async def test_tables_survive_a_restart_through_the_database(
     assert channel.sent[-1].embed is not None  # a fresh table message
     assert second.transport.boards[700].message is not None
     await second.close()
+
+
+async def test_a_database_that_cannot_be_opened_is_logged_without_its_password(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The bot plays on without restart safety, and the log names the database, never the
+    password MUSBOT_DB may hold."""
+    monkeypatch.setattr(MusBot, "application", SimpleNamespace(flags=_flags(full=True)))
+    monkeypatch.setattr(MusBot, "sync_commands", AsyncMock())
+    for db in ("postgresql://bot:s3cret@127.0.0.1:1/musbot", "mysql://bot:s3cret@db/musbot"):
+        bot = MusBot(Config(token="x", db=db))
+        with caplog.at_level(logging.ERROR):
+            await bot.setup_hook()
+        assert bot.db is None and bot.persister is None
+        assert "unavailable" in caplog.text and "s3cret" not in caplog.text
+        caplog.clear()
+        await bot.close()
