@@ -23,6 +23,7 @@ from musbot.storage import (
     DatabaseLocked,
     DatabaseTooNew,
     ForeignDatabase,
+    NotificationsUnavailable,
     ServerSettings,
     sqlite,
 )
@@ -344,3 +345,10 @@ async def test_a_full_disk_fails_the_save_and_keeps_what_was_saved(db: Database)
     assert saved is not None and saved.state == {"n": 1}
     assert await db.load_table(2) is None
     assert await db.save_table(2, 1, {"n": 2}) == 1
+
+
+async def test_publish_and_subscribe_say_they_need_postgresql(db: Database) -> None:
+    """One process runs a bot on SQLite: there is nobody to notify."""
+    for call in (db.notify("dm", "x"), db.listen("dm", print), db.unlisten("dm")):
+        with pytest.raises(NotificationsUnavailable, match="need PostgreSQL"):
+            await call
