@@ -218,22 +218,25 @@ class Matches(Store):
                 season_id, user_id)
             before[user_id] = (row[0], row[1]) if row else ratings.initial()
         new = ratings.rate([[before[u] for u in team] for team in teams], winner_team)
+        after = {user_id: skill for team, team_ratings in zip(teams, new, strict=True)
+                 for user_id, skill in zip(team, team_ratings, strict=True)}
         now = self._now()
-        changes = []
-        for team, team_ratings in zip(teams, new, strict=True):
-            for user_id, (mu, sigma) in zip(team, team_ratings, strict=True):
-                await tx.execute(
-                    "INSERT INTO ratings (season_id, user_id, mu, sigma, matches, updated_at)"
-                    " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (season_id, user_id) DO UPDATE SET"
-                    " mu = excluded.mu, sigma = excluded.sigma, matches = ratings.matches + 1,"
-                    " updated_at = excluded.updated_at",
-                    season_id, user_id, mu, sigma, now)
-                await tx.execute(
-                    "INSERT INTO rating_history (season_id, user_id, match_id, mu, sigma,"
-                    " recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    season_id, user_id, match_id, mu, sigma, now)
-                changes.append(RatingChange(user_id, ratings.display(*before[user_id]),
-                                            ratings.display(mu, sigma)))
+        # In user order: transactions that write the same players' rows then wait for each
+        # other in one order (and the server aborts the later ones) instead of deadlocking.
+        for user_id in sorted(after):
+            mu, sigma = after[user_id]
+            await tx.execute(
+                "INSERT INTO ratings (season_id, user_id, mu, sigma, matches, updated_at)"
+                " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (season_id, user_id) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, matches = ratings.matches + 1,"
+                " updated_at = excluded.updated_at",
+                season_id, user_id, mu, sigma, now)
+            await tx.execute(
+                "INSERT INTO rating_history (season_id, user_id, match_id, mu, sigma,"
+                " recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                season_id, user_id, match_id, mu, sigma, now)
+        changes = [RatingChange(user_id, ratings.display(*before[user_id]),
+                                ratings.display(*after[user_id])) for user_id in after]
         await tx.execute("UPDATE matches SET rated = 1 WHERE match_id = ?", match_id)
         return changes
 
