@@ -19,6 +19,12 @@ def _run(args: argparse.Namespace) -> int:
     return run_command(args)
 
 
+def _db_copy(args: argparse.Namespace) -> int:
+    from musbot.storage.transfer import run_copy
+
+    return run_copy(args.source, args.target)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="musbot", description="Mus en Discord y en la terminal.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -47,6 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
     invite.set_defaults(func=run_invite)
 
     bench.add_arguments(sub)
+
+    db = sub.add_parser("db", help="database tools")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    copy = db_sub.add_parser(
+        "copy", help="copy a whole database into an empty one (SQLite ↔ PostgreSQL), checked",
+        description="SRC and DST as MUSBOT_DB takes them: a file path, sqlite:///path or "
+                    "postgresql://…. Stop the bot first. DST must be empty (exit 2 otherwise); "
+                    "a DST that already holds this copy is left as it is.")
+    copy.add_argument("source", metavar="SRC")
+    copy.add_argument("target", metavar="DST")
+    copy.set_defaults(func=_db_copy)
     return parser
 
 

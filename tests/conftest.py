@@ -47,7 +47,10 @@ def _on_postgresql(item: pytest.Item) -> bool:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     outcome = yield
     report = outcome.get_result()
-    if report.skipped and _ci() and _on_postgresql(item):
+    if not _on_postgresql(item):
+        return
+    report.user_properties.append(("backend", "postgresql"))
+    if report.skipped and _ci():
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
         report.longrepr = f"a PostgreSQL test may not skip under CI=true: {reason}"
@@ -56,7 +59,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Says once why the PostgreSQL runs skipped, without ``-rs``."""
     skipped = [r for r in terminalreporter.stats.get("skipped", [])
-               if "[postgresql]" in r.nodeid]
+               if ("backend", "postgresql") in r.user_properties]
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} PostgreSQL tests skipped: set {PG_ENV}=postgresql://… (a server "

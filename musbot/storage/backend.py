@@ -51,8 +51,9 @@ class Snapshot(Protocol):
         ...
 
 
-class Loader(Protocol):
-    """One write transaction that fills tables, for ``musbot db copy``."""
+class Loader(Snapshot, Protocol):
+    """One write transaction that fills tables, for ``musbot db copy``; its :meth:`rows` read
+    what it wrote, before it commits."""
 
     async def insert(self, table: str, columns: Sequence[str],
                      rows: Sequence[Sequence[Any]]) -> None: ...

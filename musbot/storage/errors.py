@@ -94,6 +94,15 @@ class TargetNotEmpty(StorageError):
         self.where, self.rows, self.tables = where, rows, tables
 
 
+class CopyMismatch(StorageError):
+    """What ``musbot db copy`` wrote did not read back as the source: nothing was kept."""
+
+    def __init__(self, where: Where) -> None:
+        super().__init__(f"{where}: the copy did not read back as the source (row counts or a "
+                         "hand's text differ); it was rolled back, the target is as it was")
+        self.where = where
+
+
 class UnknownLeague(StorageError):
     """No league by that name (or id) in this server."""
 

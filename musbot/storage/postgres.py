@@ -389,10 +389,7 @@ class _PgSnapshot:
             yield batch
 
 
-class _PgLoader:
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self._conn = conn
-
+class _PgLoader(_PgSnapshot):
     async def insert(self, table: str, columns: Sequence[str],
                      rows: Sequence[Sequence[Any]]) -> None:
         with _constraints():

@@ -518,10 +518,7 @@ class _SqliteSnapshot:
             yield batch
 
 
-class _SqliteLoader:
-    def __init__(self, backend: SqliteBackend) -> None:
-        self._backend = backend
-
+class _SqliteLoader(_SqliteSnapshot):
     async def insert(self, table: str, columns: Sequence[str],
                      rows: Sequence[Sequence[Any]]) -> None:
         sql = (f"INSERT INTO {table} ({', '.join(columns)})"
