@@ -9,6 +9,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -35,10 +36,10 @@ from musbot.storage import (
     SeatRecord,
     ServerSettings,
     UnknownMatch,
-    backend,
     ratings,
     schema,
 )
+from musbot.storage.backend import iso, iso_now, utcnow
 from musbot.storage.documents import document_json
 from musbot.storage.records import find_ordagos
 from musbot.storage.schema import MIGRATIONS, Migration
@@ -126,18 +127,13 @@ async def test_a_failing_migration_changes_nothing(
     add_migration(monkeypatch, Migration(
         SCHEMA_VERSION + 1, "broken",
         "CREATE TABLE half_done (x INTEGER);\nALTER TABLE no_such_table ADD COLUMN y INTEGER;"))
-    with pytest.raises((sqlite3_error(), asyncpg.UndefinedTableError), match="no_such_table"):
+    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError),
+                       match="no_such_table"):
         await Database.open(target)
     monkeypatch.undo()
     async with Database(target) as db:
         assert await db.schema_version() == SCHEMA_VERSION
         assert "half_done" not in await table_names(db)
-
-
-def sqlite3_error() -> type[Exception]:
-    import sqlite3
-
-    return sqlite3.OperationalError
 
 
 async def test_a_version_1_database_is_upgraded(target: str,
@@ -575,9 +571,9 @@ def test_the_fast_clock_text_is_the_stored_timestamp_format() -> None:
     ``iso(utcnow())`` (same width, so text order stays time order), across a second's edge."""
     seconds = set()
     while len(seconds) < 2:  # until the second changes (at most one second)
-        before = backend.iso(backend.utcnow())
-        now = backend.iso_now()
-        after = backend.iso(backend.utcnow())
+        before = iso(utcnow())
+        now = iso_now()
+        after = iso(utcnow())
         assert len(now) == len(before) and before <= now <= after
         assert datetime.fromisoformat(now).tzinfo == UTC
         seconds.add(now[:19])
