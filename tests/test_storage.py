@@ -156,8 +156,10 @@ async def test_several_opening_at_once_migrate_once(target: str) -> None:
     """Connections opening a new database together: one migrates, the others wait for it and
     find the work done (SQLite: the write lock; PostgreSQL: an advisory lock)."""
     opened = [Database(target, busy_timeout=10) for _ in range(4)]
-    await asyncio.gather(*(db.connect() for db in opened))
     try:
+        failures = await asyncio.gather(*(db.connect() for db in opened),
+                                        return_exceptions=True)
+        assert failures == [None] * 4
         for db in opened:
             assert await db.schema_version() == SCHEMA_VERSION
         rows = await select(opened[0], "SELECT version FROM schema_version ORDER BY version")
