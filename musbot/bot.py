@@ -139,18 +139,15 @@ class MusBot(commands.Bot):
         """Opens MUSBOT_DB and restores the saved tables, asleep until their channels can be
         reached. A database that cannot be opened leaves the bot playing without restart
         safety, and says so."""
-        target = self.config.db_path
+        where = "MUSBOT_DB"  # until it is known to name a database: it may hold a password
         try:
-            if isinstance(target, str) and "://" not in target:
-                from pathlib import Path
-
-                target = Path(target)
-            if hasattr(target, "parent"):
-                target.parent.mkdir(parents=True, exist_ok=True)
-            self.db = await Database.open(target)
+            db = Database(self.config.db)
+            where = db.where
+            await db.connect()
+            self.db = db
             self.persister = await start_persistence(self.db, self.tables, resume=False)
         except Exception:
-            log.exception("database %s unavailable: tables will not survive a restart", target)
+            log.exception("database %s unavailable: tables will not survive a restart", where)
             self.persister = None
             return
         self.asleep = {table.channel_id: table for table in self.tables}

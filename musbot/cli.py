@@ -160,6 +160,12 @@ def _run(args: argparse.Namespace) -> int:
     return run_command(args)
 
 
+def _db_copy(args: argparse.Namespace) -> int:
+    from musbot.storage.transfer import run_copy
+
+    return run_copy(args.source, args.target)
+
+
 def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     """Every subcommand and option, worded in ``lang`` (argparse's own words too when built
     inside :func:`argparse_in`, as :func:`main` does)."""
@@ -202,6 +208,16 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     invite.set_defaults(func=run_invite)
 
     bench.add_arguments(sub, lang, parents)
+
+    db = sub.add_parser("db", parents=parents, help=cli_text("db", lang),
+                        description=cli_text("db", lang))
+    db_sub = db.add_subparsers(dest="db_command", required=True,
+                               metavar=cli_text("command", lang))
+    copy = db_sub.add_parser("copy", parents=parents, help=cli_text("db_copy", lang),
+                             description=cli_text("db_copy_description", lang))
+    copy.add_argument("source", metavar="SRC", help=cli_text("db_source", lang))
+    copy.add_argument("target", metavar="DST", help=cli_text("db_target", lang))
+    copy.set_defaults(func=_db_copy)
     return parser
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from dotenv import dotenv_values
 
-DEFAULT_DB = Path("data/musbot.db")
+DEFAULT_DB = "data/musbot.db"
 DEFAULT_ENV_FILE = ".env"
 
 
@@ -39,7 +39,9 @@ class Config:
     """Never in a repr: a config printed in a log must not leak the bot's password."""
     dev_guild_id: int | None = None
     """Slash commands sync instantly to this server while developing; global sync otherwise."""
-    db_path: Path = DEFAULT_DB
+    db: str = field(default=DEFAULT_DB, repr=False)
+    """MUSBOT_DB: an SQLite file's path (or ``sqlite:///path``), or ``postgresql://…``, which
+    may hold the database's password: not in a repr either."""
 
 
 def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
@@ -57,7 +59,7 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     except ValueError:
         raise ConfigError("dev_guild_id", value=guild_text) from None
     db = (values.get("MUSBOT_DB") or "").strip()
-    return Config(token=token, dev_guild_id=guild, db_path=Path(db) if db else DEFAULT_DB)
+    return Config(token=token, dev_guild_id=guild, db=db or DEFAULT_DB)
 
 
 def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -98,5 +100,5 @@ def config_from_args(args: argparse.Namespace) -> Config:
     config = load_config(env_file_from(args))
     guild = getattr(args, "dev_guild", None)
     if guild is not None:
-        config = Config(token=config.token, dev_guild_id=guild, db_path=config.db_path)
+        config = Config(token=config.token, dev_guild_id=guild, db=config.db)
     return config

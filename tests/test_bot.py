@@ -65,13 +65,13 @@ def test_load_config_reads_env_file_and_environment_wins(tmp_path: Path) -> None
     env = tmp_path / ".env"
     env.write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123\nMUSBOT_DB=/tmp/x.db\n")
     config = load_config(env, environ={})
-    assert (config.token, config.dev_guild_id, config.db_path) == (
-        "from-file", 123, Path("/tmp/x.db"))
+    assert (config.token, config.dev_guild_id, config.db) == ("from-file", 123, "/tmp/x.db")
     assert "from-file" not in repr(config)
     assert load_config(env, environ={"DISCORD_TOKEN": "real"}).token == "real"
     empty = load_config(None, environ={})
-    assert (empty.token, empty.dev_guild_id, empty.db_path) == (
-        None, None, Path("data/musbot.db"))
+    assert (empty.token, empty.dev_guild_id, empty.db) == (None, None, "data/musbot.db")
+    secret = load_config(None, environ={"MUSBOT_DB": "postgresql://bot:s3cret@db/musbot"})
+    assert secret.db == "postgresql://bot:s3cret@db/musbot" and "s3cret" not in repr(secret)
 
 
 REPO = Path(__file__).resolve().parent.parent
@@ -219,7 +219,7 @@ async def test_tables_survive_a_restart_through_the_database(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from discord_fakes import FakeChannel
 
-    config = Config(token="x", db_path=tmp_path / "sub" / "musbot.db")
+    config = Config(token="x", db=str(tmp_path / "sub" / "musbot.db"))
     monkeypatch.setattr(MusBot, "application", SimpleNamespace(flags=_flags(full=True)))
     monkeypatch.setattr(MusBot, "sync_commands", AsyncMock())
     first = MusBot(config)
@@ -242,3 +242,19 @@ async def test_tables_survive_a_restart_through_the_database(
     assert channel.sent[-1].embed is not None  # a fresh table message
     assert second.transport.boards[700].message is not None
     await second.close()
+
+
+async def test_a_database_that_cannot_be_opened_is_logged_without_its_password(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The bot plays on without restart safety, and the log names the database, never the
+    password MUSBOT_DB may hold."""
+    monkeypatch.setattr(MusBot, "application", SimpleNamespace(flags=_flags(full=True)))
+    monkeypatch.setattr(MusBot, "sync_commands", AsyncMock())
+    for db in ("postgresql://bot:s3cret@127.0.0.1:1/musbot", "mysql://bot:s3cret@db/musbot"):
+        bot = MusBot(Config(token="x", db=db))
+        with caplog.at_level(logging.ERROR):
+            await bot.setup_hook()
+        assert bot.db is None and bot.persister is None
+        assert "unavailable" in caplog.text and "s3cret" not in caplog.text
+        caplog.clear()
+        await bot.close()

@@ -1,9 +1,9 @@
-"""Leagues, seasons, standings, recent results and profiles on a real SQLite file."""
+"""Leagues, seasons, standings, recent results and profiles on both backends (a real SQLite
+file, a real PostgreSQL database)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import pytest
@@ -19,8 +19,8 @@ from musbot.storage import (
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    async with Database(tmp_path / "musbot.db") as database:
+async def db(target: str) -> AsyncIterator[Database]:
+    async with Database(target) as database:
         yield database
 
 

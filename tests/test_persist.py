@@ -1,14 +1,14 @@
-"""Restart safety on real SQLite files: tables saved after every change, restored where they were,
-match records stored once, whatever happens in between."""
+"""Restart safety on both backends (real SQLite files, real PostgreSQL databases): tables saved
+after every change, restored where they were, match records stored once, whatever happens in
+between."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -53,19 +53,19 @@ class Bot:
 
 
 @pytest.fixture
-async def boots(tmp_path: Path) -> AsyncIterator[list[Database]]:
+async def boots() -> AsyncIterator[list[Database]]:
     opened: list[Database] = []
     yield opened
     for db in opened:
         await db.close()
 
 
-async def boot(path: Path, opened: list[Database], seed: int = 7, *,
+async def boot(target: str, opened: list[Database], seed: int = 7, *,
                journaled: bool = False) -> Bot:
     """``journaled``: decks from the engine's ``seeded_shuffler``, reproducible but, like
     ``secure_shuffle`` and unlike :class:`SeededShuffler`, not saved with the table, so its
     moves within a hand go to the journal."""
-    db = await Database.open(path)
+    db = await Database.open(target)
     opened.append(db)
     transport, clock = FakeTransport(), ManualClock()
     shuffler = seeded_shuffler(seed) if journaled else SeededShuffler(seed)
@@ -90,8 +90,8 @@ async def match_ids(db: Database) -> list[int]:
 # --- the state document -------------------------------------------------------------------------
 
 
-async def test_state_round_trips_through_json(tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+async def test_state_round_trips_through_json(target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots)
     table = await open_table(bot)
     await play_humans(table, random.Random(3), max_steps=7)
     state = json.loads(json.dumps(table.to_state()))
@@ -115,9 +115,9 @@ async def test_unknown_state_version_is_refused() -> None:
         Table.from_state({"version": STATE_VERSION, "rng": "garbage"}, FakeTransport())
 
 
-async def test_saved_after_each_action_and_deleted_on_close(tmp_path: Path,
+async def test_saved_after_each_action_and_deleted_on_close(target: str,
                                                             boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
     await table.join(1, "Ana")
     saved = await bot.db.load_table(CHANNEL)
@@ -139,11 +139,11 @@ async def test_saved_after_each_action_and_deleted_on_close(tmp_path: Path,
     assert abandoned == 1
 
 
-async def test_every_move_is_saved_before_anyone_is_told(tmp_path: Path,
+async def test_every_move_is_saved_before_anyone_is_told(target: str,
                                                          boots: list[Database]) -> None:
     """Restart safety: a crash can never leave people having seen a move (a human's or a bot's)
     that the restored table does not have."""
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     table = await open_table(bot)
     hook = table.on_change
     assert hook is not None
@@ -170,11 +170,11 @@ async def test_every_move_is_saved_before_anyone_is_told(tmp_path: Path,
 # --- restarting ---------------------------------------------------------------------------------
 
 
-async def run_match(path: Path, boots: list[Database], *, crash_after: int | None,
+async def run_match(target: str, boots: list[Database], *, crash_after: int | None,
                     league: bool) -> tuple[dict[str, Any], list[Any], int]:
     """Plays one match on a fresh file, crashing and restarting after ``crash_after`` of the
     people's actions; returns the final summary, the stored hands and the people's actions."""
-    bot = await boot(path, boots)
+    bot = await boot(target, boots)
     league_id = (await bot.db.create_league(GUILD, "Liga")).league_id if league else None
     table = await open_table(bot, league_id=league_id)
     people = random.Random(42)  # the people's choices: the same in both runs
@@ -183,7 +183,7 @@ async def run_match(path: Path, boots: list[Database], *, crash_after: int | Non
         steps = await play_humans(table, people, max_steps=crash_after)
         assert table.state == "playing", "crash before the end"
         bot.crash()
-        bot = await boot(path, boots)
+        bot = await boot(target, boots)
         restored = bot.manager.get(CHANNEL)
         assert restored is not None and restored is not table
         table = restored
@@ -201,26 +201,24 @@ async def run_match(path: Path, boots: list[Database], *, crash_after: int | Non
 
 
 @pytest.mark.parametrize("league", [False, True])
-async def test_restart_midway_gives_the_uninterrupted_result(tmp_path: Path,
-                                                             boots: list[Database],
-                                                             league: bool) -> None:
-    summary, hands, steps = await run_match(tmp_path / "straight.db", boots, crash_after=None,
+async def test_restart_midway_gives_the_uninterrupted_result(
+        new_target: Callable[[], Awaitable[str]], boots: list[Database], league: bool) -> None:
+    summary, hands, steps = await run_match(await new_target(), boots, crash_after=None,
                                             league=league)
     assert steps > 10 and len(hands) > 2
     for cut in sorted({1, steps // 3, steps // 2, steps - 1}):
-        again = await run_match(tmp_path / f"cut{cut}.db", boots, crash_after=cut,
-                                league=league)
+        again = await run_match(await new_target(), boots, crash_after=cut, league=league)
         assert again == (summary, hands, steps)
 
 
 async def test_league_result_is_recorded_and_rated_only_without_bots(
-        tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+        target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots)
     league = await bot.db.create_league(GUILD, "Liga")
     table = await open_table(bot, humans=4, league_id=league.league_id)
     await play_humans(table, random.Random(5), max_steps=20)
     bot.crash()
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
     await play_humans(table, random.Random(6))
     standings = await bot.db.standings(league.league_id)
@@ -237,10 +235,10 @@ async def test_league_result_is_recorded_and_rated_only_without_bots(
 
 
 async def test_a_league_match_a_bot_took_over_is_recorded_but_not_rated(
-        tmp_path: Path, boots: list[Database]) -> None:
+        target: str, boots: list[Database]) -> None:
     """Ratings never change in a match with a bot (issue #4): also when a bot took a person's
     seat mid-match (here: three turns timed out in a row)."""
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     league = await bot.db.create_league(GUILD, "Liga")
     table = await open_table(bot, humans=4, league_id=league.league_id)
     while table.seats[table.match.to_act].user_id is None:  # type: ignore[union-attr]
@@ -284,9 +282,9 @@ async def play_humans_or_bots(table: Table) -> None:
     await asyncio.sleep(0.05)
 
 
-async def test_waiting_and_finished_tables_come_back_too(tmp_path: Path,
+async def test_waiting_and_finished_tables_come_back_too(target: str,
                                                          boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     waiting = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
     await waiting.join(1, "Ana")
     await waiting.add_bot(pair=1)
@@ -295,7 +293,7 @@ async def test_waiting_and_finished_tables_come_back_too(tmp_path: Path,
     await done.start(2)
     await play_humans(done, random.Random(2))
     bot.crash()
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     again = bot.manager.get(CHANNEL)
     finished = bot.manager.get(CHANNEL + 1)
     assert again is not None and again.state == "waiting" and again.names()[0] == "Ana"
@@ -305,15 +303,15 @@ async def test_waiting_and_finished_tables_come_back_too(tmp_path: Path,
     assert finished.state == "playing"
 
 
-async def test_away_player_and_timeouts_survive(tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+async def test_away_player_and_timeouts_survive(target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots)
     table = await open_table(bot, humans=1, rules=Rules())
     for _ in range(2):
         await bot.tick(60)
     seat = table.seats[0]
     assert seat is not None and seat.expiries == 2
     bot.crash()
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
     seat = table.seats[0]
     assert seat is not None and seat.expiries == 2 and not seat.away
@@ -321,8 +319,8 @@ async def test_away_player_and_timeouts_survive(tmp_path: Path, boots: list[Data
     assert seat.away, "the third timeout in a row, counted across the restart"
 
 
-async def test_set_league_only_before_the_match(tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+async def test_set_league_only_before_the_match(target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots)
     league = await bot.db.create_league(GUILD, "Liga")
     table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
     await table.join(1, "Ana")
@@ -337,8 +335,8 @@ async def test_set_league_only_before_the_match(tmp_path: Path, boots: list[Data
 # --- privacy and failures -----------------------------------------------------------------------
 
 
-async def test_forget_user_scrubs_live_tables(tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+async def test_forget_user_scrubs_live_tables(target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots)
     table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
     await table.join(1, "Ana Secreta")
     await table.join(2, "Bea")
@@ -354,15 +352,15 @@ async def test_forget_user_scrubs_live_tables(tmp_path: Path, boots: list[Databa
 
 
 async def test_records_wait_in_the_outbox_while_the_database_is_busy(
-        tmp_path: Path, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await boot(target, boots)
     table = await open_table(bot)
     real = bot.db.record_hand
     busy = True
 
     async def record_hand(*args: object, **kwargs: object) -> int:
         if busy:
-            raise DatabaseLocked(bot.db.path, 0.1)
+            raise DatabaseLocked(bot.db.where, 0.1)
         return await real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(bot.db, "record_hand", record_hand)
@@ -376,26 +374,26 @@ async def test_records_wait_in_the_outbox_while_the_database_is_busy(
     assert [i["kind"] for i in saved.state["outbox"]] == ["hand", "hand"]
     bot.crash()
     busy = False
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     [match_id] = await match_ids(bot.db)
     assert len(await bot.db.match_hands(match_id)) == 2
     table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
     assert table.outbox == []
 
 
-async def test_unrestorable_state_stays_in_the_database(tmp_path: Path,
+async def test_unrestorable_state_stays_in_the_database(target: str,
                                                         boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     await bot.db.save_table(CHANNEL, GUILD, {"version": 99, "from": "the future"})
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     assert bot.manager.get(CHANNEL) is None
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and saved.state["from"] == "the future"
 
 
-async def test_suspend_keeps_the_table_for_the_next_start(tmp_path: Path,
+async def test_suspend_keeps_the_table_for_the_next_start(target: str,
                                                           boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     await open_table(bot)
     await settle()
     assert bot.clock.sleepers == 1
@@ -405,14 +403,14 @@ async def test_suspend_keeps_the_table_for_the_next_start(tmp_path: Path,
     assert await bot.db.load_table(CHANNEL) is not None
 
 
-async def test_restored_silently_then_resumed_once_reachable(tmp_path: Path,
+async def test_restored_silently_then_resumed_once_reachable(target: str,
                                                              boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     table = await open_table(bot)
     await play_humans(table, random.Random(3), max_steps=5)
     turn = table.turn
     bot.crash()
-    db = await Database.open(tmp_path / "a.db")
+    db = await Database.open(target)
     boots.append(db)
     transport = FakeTransport()
     clock = ManualClock()
@@ -429,12 +427,12 @@ async def test_restored_silently_then_resumed_once_reachable(tmp_path: Path,
 
 
 async def test_closed_table_keeps_its_records_until_stored(
-        tmp_path: Path, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await boot(target, boots)
     await open_table(bot)
 
     async def busy(match_id: int) -> None:
-        raise DatabaseLocked(bot.db.path, 0.1)
+        raise DatabaseLocked(bot.db.where, 0.1)
 
     monkeypatch.setattr(bot.db, "abandon_match", busy)
     await bot.manager.close(CHANNEL)
@@ -442,20 +440,20 @@ async def test_closed_table_keeps_its_records_until_stored(
     assert saved is not None and saved.state["state"] == "closed"
     assert [i["kind"] for i in saved.state["outbox"]] == ["abandon"]
     monkeypatch.undo()
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     assert bot.manager.get(CHANNEL) is None, "a closed table is not reopened"
     assert await bot.db.load_table(CHANNEL) is None
     [(abandoned,)] = await select(bot.db, "SELECT abandoned FROM matches")
     assert abandoned == 1
 
 
-async def test_senas_received_survive(tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots)
+async def test_senas_received_survive(target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots)
     table = await open_table(bot, humans=1, rules=Rules(sena_cazada=1.0))
     received = table.senas.received
     assert received, "seed 7 deals the bots hands that show señas"
     bot.crash()
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     again = bot.manager.get(CHANNEL)
     assert again is not None and again.senas.received == received
 
@@ -481,11 +479,11 @@ async def restored_from_db(bot: Bot) -> tuple[Table, list[Any]]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_state_and_journal_give_back_the_live_table_after_every_step(
-        tmp_path: Path, boots: list[Database], seed: int) -> None:
+        target: str, boots: list[Database], seed: int) -> None:
     """Whatever happened last (a person's move, the bots' answers, a timeout and a bot playing
     for the person, a seña, a DM that could not be sent, a new deal, a finished hand), the
     saved state with its journal replayed is the live table."""
-    bot = await boot(tmp_path / "a.db", boots, seed, journaled=True)
+    bot = await boot(target, boots, seed, journaled=True)
     bot.transport.dm_closed = {2}  # the closed-DM warning is state too
     table = bot.manager.open(CHANNEL, Rules(sena_cazada=0.5), guild_id=GUILD)
     await seat_humans(table, 2)
@@ -516,8 +514,8 @@ async def test_state_and_journal_give_back_the_live_table_after_every_step(
 
 
 async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
-        tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots, 5, journaled=True)
+        target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots, 5, journaled=True)
     table = await open_table(bot)
     people = random.Random(5)
     journal: list[Any] = []
@@ -530,7 +528,7 @@ async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
     assert match is not None
     views = [match.view(s) for s in range(4)]
     bot.crash()
-    bot = await boot(tmp_path / "a.db", boots, 5, journaled=True)
+    bot = await boot(target, boots, 5, journaled=True)
     again = bot.manager.get(CHANNEL)
     assert again is not None and again.match is not None
     assert [again.match.view(s) for s in range(4)] == views and again._turn == table._turn
@@ -540,10 +538,10 @@ async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
     assert len(await bot.db.match_hands(match_id)) == again.match.hand_number
 
 
-async def test_a_seeded_table_saves_its_whole_state_every_time(tmp_path: Path,
+async def test_a_seeded_table_saves_its_whole_state_every_time(target: str,
                                                                boots: list[Database]) -> None:
     """Its random generator is part of the state and moves with every bot's decision."""
-    bot = await boot(tmp_path / "a.db", boots)
+    bot = await boot(target, boots)
     table = await open_table(bot)
     for _ in range(15):
         await play_humans(table, random.Random(1), max_steps=1)
@@ -553,8 +551,8 @@ async def test_a_seeded_table_saves_its_whole_state_every_time(tmp_path: Path,
 
 
 async def test_a_failed_journal_entry_makes_the_next_save_whole(
-        tmp_path: Path, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
-    bot = await boot(tmp_path / "a.db", boots, 2, journaled=True)
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await boot(target, boots, 2, journaled=True)
     table = await open_table(bot, humans=4)
     people = random.Random(2)
     append = bot.db.append_to_journal
@@ -564,7 +562,7 @@ async def test_a_failed_journal_entry_makes_the_next_save_whole(
         nonlocal failures
         if failures == 0:
             failures += 1
-            raise DatabaseLocked(bot.db.path, 0.1)
+            raise DatabaseLocked(bot.db.where, 0.1)
         return await append(channel_id, entries)
 
     monkeypatch.setattr(bot.db, "append_to_journal", failing_once)
@@ -575,15 +573,15 @@ async def test_a_failed_journal_entry_makes_the_next_save_whole(
 
 
 async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
-        tmp_path: Path, boots: list[Database]) -> None:
-    bot = await boot(tmp_path / "a.db", boots, 3, journaled=True)
+        target: str, boots: list[Database]) -> None:
+    bot = await boot(target, boots, 3, journaled=True)
     table = await open_table(bot, humans=4)
     match = table.match
     assert match is not None
     elsewhere = (match.to_act or 0) + 1
     assert await bot.db.append_to_journal(CHANNEL, [[elsewhere % 4, "paso", 0, []]])
     bot.crash()
-    bot = await boot(tmp_path / "a.db", boots, 3, journaled=True)
+    bot = await boot(target, boots, 3, journaled=True)
     assert bot.manager.get(CHANNEL) is None, "not that seat's turn: the engine refuses it"
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"

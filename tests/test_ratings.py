@@ -1,9 +1,10 @@
-"""OpenSkill ratings: the pure helpers, and when the database applies them."""
+"""OpenSkill ratings: the pure helpers, and when the database applies them (on both
+backends)."""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 from hypothesis import given, settings
@@ -14,8 +15,8 @@ from musbot.storage.chart import render_rating_chart
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    async with Database(tmp_path / "musbot.db") as database:
+async def db(target: str) -> AsyncIterator[Database]:
+    async with Database(target) as database:
         yield database
 
 

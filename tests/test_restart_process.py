@@ -1,7 +1,7 @@
 """A real crash: a separate Python process plays tables, saving after every action, and is killed
-with SIGKILL mid-game; the file must stay sound and its tables must play on to the end. Twice:
-with seeded decks (every save a whole state) and with decks that are not saved, whose moves
-within a hand go to the tables' journals.
+with SIGKILL mid-game; the database must stay sound and its tables must play on to the end.
+Twice: with seeded decks (every save a whole state) and with decks that are not saved, whose
+moves within a hand go to the tables' journals; on both backends.
 
 Run as a script, this module is that process: ``python test_restart_process.py DB SEED KIND``.
 """
@@ -16,13 +16,12 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from db_helpers import select
+from db_helpers import select, select_in
 from table_helpers import FakeTransport, play_humans
 
 from musbot.engine import Rules, Shuffler, seeded_shuffler
@@ -39,18 +38,18 @@ def shuffler(seed: int, kind: str) -> Shuffler:
     return SeededShuffler(seed) if kind == "seeded" else seeded_shuffler(seed)
 
 
-async def boot(path: Path, seed: int, kind: str) -> tuple[Database, TableManager]:
-    db = await Database.open(path)
+async def boot(target: str, seed: int, kind: str) -> tuple[Database, TableManager]:
+    db = await Database.open(target)
     manager = TableManager(FakeTransport(), clock=ManualClock(), shuffler=shuffler(seed, kind),
                            rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
     await start_persistence(db, manager)
     return db, manager
 
 
-async def worker(path: Path, seed: int, kind: str) -> None:
+async def worker(target: str, seed: int, kind: str) -> None:
     """Plays forever (rematch after rematch), one person's action at a time on each table,
     printing a line after each saved action so the parent knows when to strike."""
-    _, manager = await boot(path, seed, kind)
+    _, manager = await boot(target, seed, kind)
     for channel in CHANNELS:
         if manager.get(channel) is None:
             table = manager.open(channel, RULES, guild_id=1)
@@ -69,8 +68,8 @@ async def worker(path: Path, seed: int, kind: str) -> None:
             print(f"saved {saved}", flush=True)
 
 
-def run_and_kill(path: Path, seed: int, kind: str, after: int) -> None:
-    process = subprocess.Popen([sys.executable, __file__, str(path), str(seed), kind],
+def run_and_kill(target: str, seed: int, kind: str, after: int) -> None:
+    process = subprocess.Popen([sys.executable, __file__, target, str(seed), kind],
                                stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     try:
@@ -84,41 +83,39 @@ def run_and_kill(path: Path, seed: int, kind: str, after: int) -> None:
     assert process.returncode == -signal.SIGKILL
 
 
-def query(path: Path, sql: str) -> list[tuple[Any, ...]]:
-    """Rows from a plain connection to the file the killed process left."""
-    conn = sqlite3.connect(path)
+def integrity(target: str) -> list[str]:
+    """SQLite's check of the file the killed process left, from a plain connection (the
+    PostgreSQL server keeps its own consistency)."""
+    if Database(target).dialect != "sqlite":
+        return ["ok"]
+    conn = sqlite3.connect(target)
     try:
-        return conn.execute(sql).fetchall()
+        return [row[0] for row in conn.execute("PRAGMA integrity_check")]
     finally:
         conn.close()
 
 
-def integrity(path: Path) -> list[str]:
-    return [row[0] for row in query(path, "PRAGMA integrity_check")]
-
-
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
 @pytest.mark.parametrize("kind", ["seeded", "journaled"])
-def test_sigkill_mid_game_leaves_a_sound_file_that_plays_on(tmp_path: Path, kind: str) -> None:
-    path = tmp_path / "musbot.db"
+def test_sigkill_mid_game_leaves_a_sound_database_that_plays_on(target: str, kind: str) -> None:
     rng = random.Random(2026)
     journaled = 0
     for run in range(3):  # killed, restarted (restoring), killed again…
-        run_and_kill(path, seed=run, kind=kind, after=rng.randrange(30, 90))
-        assert integrity(path) == ["ok"]
-        journaled += journal_entries(path)
+        run_and_kill(target, seed=run, kind=kind, after=rng.randrange(30, 90))
+        assert integrity(target) == ["ok"]
+        journaled += journal_entries(target)
     assert (journaled > 0) == (kind == "journaled"), "killed with moves only in journals"
-    asyncio.run(finish_everything(path, kind))
+    asyncio.run(finish_everything(target, kind))
 
 
-def journal_entries(path: Path) -> int:
-    [(entries,)] = query(
-        path, "SELECT COALESCE(SUM(json_array_length(journal)), 0) FROM live_tables")
+def journal_entries(target: str) -> int:
+    [(entries,)] = asyncio.run(select_in(
+        target, "SELECT COALESCE(SUM(json_array_length(journal)), 0) FROM live_tables"))
     return int(entries)
 
 
-async def finish_everything(path: Path, kind: str) -> None:
-    db, manager = await boot(path, seed=99, kind=kind)
+async def finish_everything(target: str, kind: str) -> None:
+    db, manager = await boot(target, seed=99, kind=kind)
     try:
         tables: list[Table] = list(manager)
         assert sorted(t.channel_id for t in tables) == list(CHANNELS)
@@ -145,4 +142,4 @@ async def finish_everything(path: Path, kind: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(worker(Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]))
+    asyncio.run(worker(sys.argv[1], int(sys.argv[2]), sys.argv[3]))

@@ -1,10 +1,13 @@
-"""Persistence for musbot (issue #4): one SQLite file, opened with :class:`Database`.
+"""Persistence for musbot (issue #4): one SQLite file by default, or a PostgreSQL database when
+the bot outgrows one process (``MUSBOT_DB=postgresql://…``), opened with :class:`Database`.
 
-Every public method is a coroutine and one transaction, written as one synchronous function of
-the connection: writes run on the event loop's own connection, reads on aiosqlite's thread (see
-``Connection._write`` and ``Connection._fetch`` for why). The schema lives in
-numbered migrations under ``migrations/`` (see ``connection.py`` for how a file is checked and
-upgraded). How the other layers use it::
+Every public method is a coroutine and one transaction, written once for both backends against
+a small transaction interface (:mod:`.tx`); each backend runs it its own way (:mod:`.sqlite`:
+writes on the event loop's own connection, reads on aiosqlite's thread; :mod:`.postgres`: a
+pool, serializable writes retried after a conflict). The schema lives in numbered migrations
+under ``migrations/`` (:mod:`.schema`). The facade (:mod:`.database`) is made of one mixin per
+concern: :mod:`.players`, :mod:`.servers`, :mod:`.live`, :mod:`.matches`, :mod:`.leagues`,
+:mod:`.profiles`. How the other layers use it::
 
     db = await Database.open("data/musbot.db")      # CorruptDatabase / DatabaseTooNew / ...
     for table in await db.load_tables():              # restore tables after a restart
@@ -19,20 +22,24 @@ upgraded). How the other layers use it::
 Ratings: ``ratings.py`` (OpenSkill Plackett-Luce; display = 1000 + 40·(mu - 3·sigma)).
 """
 
-from .connection import DEFAULT_PATH, SCHEMA_VERSION
 from .database import Database
 from .errors import (
     AlreadyMember,
     ChartUnavailable,
     ConflictingHand,
+    ConstraintViolation,
+    CopyMismatch,
     CorruptDatabase,
     DatabaseClosed,
     DatabaseLocked,
     DatabaseTooNew,
+    DatabaseUnavailable,
     ForeignDatabase,
     LeagueExists,
     MatchFinished,
+    NotificationsUnavailable,
     StorageError,
+    TargetNotEmpty,
     UnknownLeague,
     UnknownMatch,
     UnknownSeason,
@@ -50,9 +57,10 @@ from .models import (
     SeatResult,
     ServerSettings,
     Standing,
-    Timer,
 )
 from .ratings import display as display_rating
+from .schema import SCHEMA_VERSION
+from .sqlite import DEFAULT_PATH
 
 __all__ = [
     "DEFAULT_PATH",
@@ -60,17 +68,21 @@ __all__ = [
     "AlreadyMember",
     "ChartUnavailable",
     "ConflictingHand",
+    "ConstraintViolation",
+    "CopyMismatch",
     "CorruptDatabase",
     "Database",
     "DatabaseClosed",
     "DatabaseLocked",
     "DatabaseTooNew",
+    "DatabaseUnavailable",
     "ForeignDatabase",
     "League",
     "LeagueExists",
     "LiveTable",
     "MatchFinished",
     "MatchSummary",
+    "NotificationsUnavailable",
     "Partner",
     "Profile",
     "RatingChange",
@@ -81,7 +93,7 @@ __all__ = [
     "ServerSettings",
     "Standing",
     "StorageError",
-    "Timer",
+    "TargetNotEmpty",
     "UnknownLeague",
     "UnknownMatch",
     "UnknownSeason",

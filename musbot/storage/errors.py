@@ -4,52 +4,103 @@ from __future__ import annotations
 
 from pathlib import Path
 
+Where = Path | str
+"""A database as messages name it: an SQLite file, or a PostgreSQL URL without its password."""
+
 
 class StorageError(Exception):
     """Base class of every error raised by :mod:`musbot.storage`."""
 
 
 class DatabaseTooNew(StorageError):
-    """The file was written by a newer musbot: running old code on it could lose data."""
+    """The database was written by a newer musbot: running old code on it could lose data."""
 
-    def __init__(self, path: Path, found: int, known: int) -> None:
+    def __init__(self, where: Where, found: int, known: int) -> None:
         super().__init__(
-            f"{path}: database schema version {found} is newer than this musbot knows "
-            f"(up to {known}); upgrade musbot. The file was not modified."
+            f"{where}: database schema version {found} is newer than this musbot knows "
+            f"(up to {known}); upgrade musbot. The database was not modified."
         )
-        self.path, self.found, self.known = path, found, known
+        self.where, self.found, self.known = where, found, known
 
 
 class CorruptDatabase(StorageError):
     """The file is not an SQLite database or fails its integrity check; it is left untouched so
     that it can be restored from a backup or salvaged (``sqlite3 FILE .recover``)."""
 
-    def __init__(self, path: Path, detail: str) -> None:
-        super().__init__(f"{path}: the database is damaged ({detail}); the file was not modified")
-        self.path, self.detail = path, detail
+    def __init__(self, where: Where, detail: str) -> None:
+        super().__init__(f"{where}: the database is damaged ({detail}); the file was not modified")
+        self.where, self.detail = where, detail
 
 
 class ForeignDatabase(StorageError):
-    """An SQLite file with tables but no musbot schema record: probably the wrong path."""
+    """A database with tables but no musbot schema record: probably the wrong path or URL."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path}: this SQLite file was not created by musbot; refusing to use it")
-        self.path = path
+    def __init__(self, where: Where) -> None:
+        super().__init__(f"{where}: this database was not created by musbot (it has tables but "
+                         "no musbot schema record); refusing to use it")
+        self.where = where
 
 
 class DatabaseLocked(StorageError):
-    """Another process kept the database locked for longer than the busy timeout."""
+    """Another process kept the database locked for longer than the busy timeout. Nothing was
+    written: the caller may try again later."""
 
-    def __init__(self, path: Path, timeout: float) -> None:
+    def __init__(self, where: Where, timeout: float) -> None:
         super().__init__(
-            f"{path}: the database is locked by another process (waited {timeout:g} s); "
+            f"{where}: the database is locked by another process (waited {timeout:g} s); "
             "is another musbot running on the same file?"
         )
-        self.path, self.timeout = path, timeout
+        self.where, self.timeout = where, timeout
+
+
+class DatabaseUnavailable(DatabaseLocked):
+    """The database server could not be reached, dropped the connection, or kept failing the
+    transaction for contention. A :class:`DatabaseLocked` because the caller does the same: try
+    again later (a write whose connection dropped may have been committed, which every write's
+    retry allows)."""
+
+    def __init__(self, where: Where, detail: str) -> None:
+        StorageError.__init__(self, f"{where}: the database is unavailable ({detail})")
+        self.where, self.timeout, self.detail = where, 0.0, detail
 
 
 class DatabaseClosed(StorageError):
     """The :class:`~musbot.storage.Database` was used before ``open()`` or after ``close()``."""
+
+
+class ConstraintViolation(StorageError):
+    """A write broke one of the schema's constraints (a unique key, a reference, a check); the
+    transaction was rolled back. The storage methods turn the ones a caller can expect into
+    their own errors (:class:`LeagueExists`, :class:`AlreadyMember`)."""
+
+
+class NotificationsUnavailable(StorageError):
+    """Publish/subscribe between processes needs PostgreSQL."""
+
+    def __init__(self, dialect: str) -> None:
+        super().__init__(
+            f"notify/listen need PostgreSQL (MUSBOT_DB=postgresql://…); this database is "
+            f"{dialect}, where one process runs the bot and has nobody to notify")
+        self.dialect = dialect
+
+
+class TargetNotEmpty(StorageError):
+    """``musbot db copy`` fills only an empty database."""
+
+    def __init__(self, where: Where, rows: int, tables: int) -> None:
+        super().__init__(
+            f"{where} already holds data ({rows} rows in {tables} tables) that differs from "
+            "the source: musbot db copy only fills an empty database. Nothing was changed.")
+        self.where, self.rows, self.tables = where, rows, tables
+
+
+class CopyMismatch(StorageError):
+    """What ``musbot db copy`` wrote did not read back as the source: nothing was kept."""
+
+    def __init__(self, where: Where) -> None:
+        super().__init__(f"{where}: the copy did not read back as the source (row counts or a "
+                         "hand's text differ); it was rolled back, the target is as it was")
+        self.where = where
 
 
 class UnknownLeague(StorageError):

@@ -227,15 +227,3 @@ class RatingPoint:
     mu: float
     sigma: float
     rating: int
-
-
-@dataclass(frozen=True, slots=True)
-class Timer:
-    """A deadline kept in the database so that it outlives the process."""
-
-    timer_id: int
-    event: str
-    key: str | None
-    expires_at: datetime
-    data: dict[str, Any]
-    created_at: datetime

@@ -1,9 +1,17 @@
-"""Opening the SQLite file safely and running numbered migrations (the RoboDanny way: .sql files
-applied in order, each recorded in ``schema_version``).
+"""The SQLite backend: one file, no server, the default.
 
 Opening checks the file before changing anything: a damaged file, a file from a newer musbot or a
 file that is not ours is refused with the file left exactly as it was, so that nothing is lost by
 starting the wrong version of the bot.
+
+Every transaction body (:mod:`~musbot.storage.tx`) runs whole in one place, never suspended:
+:class:`SqliteTx`'s coroutines return at once, so :func:`run_sync` drives a body to its end
+without an event loop, on the event loop's own connection for a write
+(:meth:`SqliteBackend._write_here`) or on aiosqlite's thread for a read, in one trip.
+
+A little over 500 lines, on purpose: the write path's parts (the loop's connection, the queue of
+writes that found the lock taken, the checkpoints) share the two connections' state and are one
+design; apart, each would reach into the others.
 """
 
 from __future__ import annotations
@@ -11,19 +19,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import sqlite3
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from importlib import resources
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from datetime import datetime
+from functools import partial
 from pathlib import Path
-from typing import NoReturn, Self, TypeVar
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 import aiosqlite
 
+from . import schema
+from .backend import Backend, Loader, Snapshot, utcnow
 from .errors import (
+    ConstraintViolation,
     CorruptDatabase,
     DatabaseClosed,
     DatabaseLocked,
@@ -31,6 +39,8 @@ from .errors import (
     ForeignDatabase,
     StorageError,
 )
+from .schema import split_statements
+from .tx import Dialect, LiveWork, Row, Work
 
 T = TypeVar("T")
 
@@ -39,17 +49,16 @@ DEFAULT_PATH = Path("data/musbot.db")
 CHECKPOINT_EVERY = 10_000
 """Commits on the loop's connection between two checkpoints (a page each, 40 MB of log at
 most). Each checkpoint ends with a short one on the loop (see
-:meth:`Connection._run_checkpoint`), a stall of every table at once that a busy loop then needs
-several times as long to catch up on. Every 1,000 commits that was every half second at 2,000
-moves a second; now every five. The thread's part copies each page once however often it was
-rewritten, so it does not grow with the interval."""
+:meth:`SqliteBackend._run_checkpoint`), a stall of every table at once that a busy loop then
+needs several times as long to catch up on, so they are rare. The thread's part copies each
+page once however often it was rewritten, so it does not grow with the interval."""
 
 
 WAL_SIZE_LIMIT = 64 * 2**20
 """Bytes the write-ahead log file is cut back to when it starts again (above what
 :data:`CHECKPOINT_EVERY` commits write, so normally never: cutting it is a truncate on the
-loop). SQLite reuses the file and keeps it at its largest size otherwise: 70 MB after
-``musbot bench load`` opened its thousand tables."""
+loop). SQLite reuses the file and keeps it at its largest size otherwise, which a burst (a
+thousand tables opened at once) leaves large."""
 
 WRITE_CACHE_KB = 8192
 """Page cache of the loop's connection: a thousand live tables' rows and what they touch."""
@@ -94,116 +103,116 @@ def _sync_file(name: str) -> None:
         os.close(fd)
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
+def run_sync(body: Coroutine[Any, Any, T]) -> T:
+    """Runs a transaction body to its end at once. The body awaits only :class:`SqliteTx`,
+    whose coroutines never suspend, so it finishes in one step; one that would wait for
+    something else is a bug, stopped here rather than left half done."""
+    try:
+        body.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    body.close()
+    raise RuntimeError("an SQLite transaction body awaited something other than its Tx")
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """The migrations shipped in this package, by number; a gap is a packaging bug."""
-    folder = resources.files("musbot.storage") / "migrations"
-    found = []
-    for entry in folder.iterdir():
-        match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
-        if match:
-            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda m: m.version)
-    if [m.version for m in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError("migrations must be numbered 0001, 0002, … without gaps")
-    return tuple(found)
+class SqliteTx:
+    """:class:`~musbot.storage.tx.Tx` on a raw ``sqlite3`` connection: every call runs the
+    statement at once."""
+
+    __slots__ = ("raw",)
+    dialect: ClassVar[Dialect] = "sqlite"
+
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self.raw = raw
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        try:
+            return self.raw.execute(sql, args).rowcount
+        except sqlite3.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            self.raw.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        try:
+            return self.raw.execute(sql, args).fetchall()
+        except sqlite3.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        """``fetchall``, not ``fetchone``: a statement on its own (autocommit) commits when it
+        finishes, and only one stepped to its end reports a failed commit (a full disk)
+        instead of dropping it unseen."""
+        try:
+            rows = self.raw.execute(sql, args).fetchall()
+        except sqlite3.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        """As :meth:`fetchrow` (not calling it: this is a save's one statement)."""
+        try:
+            rows = self.raw.execute(sql, args).fetchall()
+        except sqlite3.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+        return rows[0][0] if rows else None
 
 
-MIGRATIONS = load_migrations()
-SCHEMA_VERSION = len(MIGRATIONS)
-"""The newest schema this code knows."""
+def _run(work: Work[T]) -> Callable[[sqlite3.Connection], T]:
+    """``work`` as a synchronous function of the raw connection."""
+    return lambda raw: run_sync(work(SqliteTx(raw)))
 
 
-def split_statements(sql: str) -> list[str]:
-    """Statements of a migration, one per ``execute`` (``executescript`` would commit the
-    migration's transaction behind our back)."""
-    statements: list[str] = []
-    buffer = ""
-    for line in sql.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    leftover = [ln for ln in buffer.splitlines() if ln.strip() and not ln.strip().startswith("--")]
-    if leftover:
-        raise ValueError(f"incomplete SQL statement at the end of a migration: {leftover[0]!r}")
-    return statements
+_PendingWrite = tuple[LiveWork[Any], "asyncio.Future[Any]"]
+"""A queued live-table write and its caller's future."""
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
+async def _write_all(tx: SqliteTx, batch: list[_PendingWrite], now: str) -> list[Any]:
+    return [await work(tx, now) for work, _ in batch]
 
 
-def iso(when: datetime) -> str:
-    """Stored timestamps are UTC ISO-8601 of one width, so that text order is time order."""
-    return when.astimezone(UTC).isoformat(timespec="microseconds")
+def _answer_writes(batch: list[_PendingWrite], outcome: list[Any] | BaseException) -> None:
+    """Each waiting writer gets its result, or the error that stopped the batch."""
+    for i, (_, done) in enumerate(batch):
+        if done.done():
+            continue
+        if isinstance(outcome, BaseException):
+            done.set_exception(outcome)
+        else:
+            done.set_result(outcome[i])
 
 
-_this_second: tuple[int, str] = (-1, "")
-
-
-def iso_now() -> str:
-    """``iso(utcnow())`` for the saves of every move: the date and time are formatted once a
-    second, only the microseconds on every call."""
-    global _this_second
-    second, nanos = divmod(time.time_ns(), 1_000_000_000)
-    if second != _this_second[0]:
-        _this_second = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
-    return f"{_this_second[1]}.{nanos // 1000:06d}+00:00"
-
-
-class Connection:
+class SqliteBackend(Backend):
     """Two connections to one file: the event loop's own, for writes, and aiosqlite's, whose
     thread runs the reads (and a write when the loop's connection would have to wait). See
-    :meth:`_write` and :meth:`_fetch`."""
+    :meth:`write` and :meth:`read`."""
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str] = DEFAULT_PATH,
-        *,
-        busy_timeout: float = 5.0,
-        clock: Callable[[], datetime] = utcnow,
-    ) -> None:
+    dialect = "sqlite"
+
+    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *,
+                 busy_timeout: float = 5.0, clock: Callable[[], datetime] = utcnow) -> None:
+        super().__init__(busy_timeout=busy_timeout, clock=clock)
         self.path = Path(path)
-        self.busy_timeout = busy_timeout
-        """Seconds to wait for another process's lock before :class:`DatabaseLocked`."""
-        self._clock = clock
         self._conn: aiosqlite.Connection | None = None
         self._direct: sqlite3.Connection | None = None
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self._late_saves: list[_PendingWrite] = []
+        self._late_writer: asyncio.Task[None] | None = None
 
-    @classmethod
-    async def open(
-        cls,
-        path: str | os.PathLike[str] = DEFAULT_PATH,
-        *,
-        busy_timeout: float = 5.0,
-        clock: Callable[[], datetime] = utcnow,
-    ) -> Self:
-        db = cls(path, busy_timeout=busy_timeout, clock=clock)
-        await db.connect()
-        return db
-
-    async def __aenter__(self) -> Self:
-        await self.connect()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
+    @property
+    def where(self) -> str:
+        return str(self.path)
 
     @property
     def is_open(self) -> bool:
         return self._conn is not None
 
     async def connect(self) -> None:
-        """Check the file, then migrate it to :data:`SCHEMA_VERSION`."""
         if self._conn is not None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -230,18 +239,8 @@ class Connection:
             conn, self._conn = self._conn, None
             await conn.close()  # the last connection to close checkpoints the log
 
-    async def backup(self, dest: str | os.PathLike[str]) -> Path:
-        """A consistent, compacted copy of the database at ``dest`` (which must not exist), taken
-        while the bot runs: before an upgrade, or nightly."""
-        target = Path(dest)
-        if target.exists():
-            raise FileExistsError(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        await self._in_thread(lambda raw: raw.execute("VACUUM INTO ?", (str(target),)))
-        return target
-
     async def schema_version(self) -> int:
-        return await self._fetch(self._stored_version)
+        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN", self._stored_version))
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -253,14 +252,14 @@ class Connection:
         if verdict != ["ok"]:
             raise CorruptDatabase(self.path, "; ".join(str(v) for v in verdict[:3]))
         found = self._stored_version(raw)
-        if found > SCHEMA_VERSION:
-            raise DatabaseTooNew(self.path, found, SCHEMA_VERSION)
+        if found > schema.SCHEMA_VERSION:
+            raise DatabaseTooNew(self.path, found, schema.SCHEMA_VERSION)
         raw.execute("PRAGMA foreign_keys = ON")
         # WAL: readers never block the writer; NORMAL sync keeps every commit across a crash
         # of the process (a power cut may lose the last commits, never consistency).
         raw.execute("PRAGMA journal_mode = WAL")
         raw.execute("PRAGMA synchronous = NORMAL")
-        if found < SCHEMA_VERSION:
+        if found < schema.SCHEMA_VERSION:
             _transaction(raw, "BEGIN IMMEDIATE", self._migrate)
 
     def _stored_version(self, raw: sqlite3.Connection) -> int:
@@ -280,24 +279,24 @@ class Connection:
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
         # Read again under the write lock: another process may have migrated meanwhile.
         found = self._stored_version(raw)
-        if found > SCHEMA_VERSION:
-            raise DatabaseTooNew(self.path, found, SCHEMA_VERSION)
-        for migration in MIGRATIONS[found:]:
+        if found > schema.SCHEMA_VERSION:
+            raise DatabaseTooNew(self.path, found, schema.SCHEMA_VERSION)
+        for migration in schema.MIGRATIONS["sqlite"][found:]:
             for statement in split_statements(migration.sql):
                 raw.execute(statement)
             raw.execute(
                 "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                (migration.version, migration.name, self._now()))
+                (migration.version, migration.name, self.now()))
         problems = raw.execute("PRAGMA foreign_key_check").fetchall()
         if problems:
             raise StorageError(f"migration left broken references: {problems[:3]}")
 
     # --- transactions -------------------------------------------------------------------------
     #
-    # Every transaction is one synchronous function of a raw ``sqlite3.Connection``, run whole in
-    # one place: a write on the event loop's own connection (:meth:`_write`), a read on the
-    # database thread (:meth:`_fetch`). No transaction is ever held open across an ``await``, so
-    # no lock is needed between coroutines and the write lock is held for microseconds.
+    # Every transaction runs whole in one place: a write on the event loop's own connection
+    # (:meth:`_write_here`), a read on the database thread (:meth:`read`). No transaction is
+    # ever held open across an ``await``, so no lock is needed between coroutines and the write
+    # lock is held for microseconds.
 
     def _require(self) -> aiosqlite.Connection:
         if self._conn is None:
@@ -316,15 +315,14 @@ class Connection:
         milliseconds of waiting. Written here instead, a write costs only its own SQL: with WAL
         and ``synchronous = NORMAL`` a commit appends to the log without an fsync. The two
         things that could block the loop are kept off it: ``busy_timeout = 0`` (another
-        connection's lock sends the write to the thread, :meth:`_write`) and
+        connection's lock sends the write to the thread, :meth:`write`) and
         ``wal_autocheckpoint = 0`` (checkpoints, the only fsyncs, are mostly done on the
         thread, :meth:`_checkpoint_soon`).
 
-        A writer process of its own, answering each write once committed, was measured too
-        (``musbot bench load``, 200 tables): the wait for a save went from 0.06 / 0.44 ms at
-        p50 / p99 to 0.56 / 12.7 ms at best. Every move waits for its own commit, so a disk
-        stall delays the same moves in either process, and the answer adds turns of a busy
-        loop; the loop saved no CPU (the pipe's frame cost what the statement did)."""
+        A writer process of its own, answering each write once committed, would not do
+        better: every move waits for its own commit, so a disk stall delays the same moves in
+        either process, the answer adds turns of a busy loop, and the loop saves no CPU (the
+        pipe's frame costs what the statement does)."""
         raw = sqlite3.connect(self.path, isolation_level=None)
         try:
             raw.execute("PRAGMA busy_timeout = 0")
@@ -340,8 +338,7 @@ class Connection:
             raise
         return raw
 
-    def _write_here(self, work: Callable[[sqlite3.Connection], T], *,
-                    one_statement: bool = False) -> T:
+    def _write_here(self, work: Work[T], *, one_statement: bool = False) -> T:
         """``work`` as one write transaction on the loop's connection, now. Raises
         :class:`_WriteLockBusy` (nothing written) if another connection holds the write lock.
         ``one_statement``: ``work`` runs a single statement, atomic by itself, so it runs
@@ -350,7 +347,10 @@ class Connection:
         if raw is None:
             raise self._not_open()
         try:
-            out = work(raw) if one_statement else _transaction(raw, "BEGIN IMMEDIATE", work)
+            if one_statement:
+                out = run_sync(work(SqliteTx(raw)))
+            else:
+                out = _transaction(raw, "BEGIN IMMEDIATE", _run(work))
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
                 raise _WriteLockBusy from exc
@@ -362,25 +362,60 @@ class Connection:
             self._checkpoint_soon()
         return out
 
-    async def _write_there(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def _write_there(self, work: Work[T]) -> T:
         """``work`` as one write transaction on the database thread, which waits for the write
         lock up to ``busy_timeout`` (then :class:`DatabaseLocked`)."""
-        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN IMMEDIATE", work))
+        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN IMMEDIATE", _run(work)))
 
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """One write transaction: committed if ``work`` returns, rolled back if it raises. At once
-        on the loop's connection when the write lock is free (nearly always: every write of
-        this process goes through here and none waits), on the database thread when another
-        process or a delayed write holds it."""
+    async def write(self, work: Work[T]) -> T:
+        """At once on the loop's connection when the write lock is free (nearly always: every
+        write of this process goes through here and none waits), on the database thread when
+        another process or a delayed write holds it. SQLite has one writer at a time, so every
+        write transaction is serializable."""
         try:
             return self._write_here(work)
         except _WriteLockBusy:
             return await self._write_there(work)
 
-    async def _fetch(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work`` as one read transaction (one snapshot for all its queries) on the database
-        thread, in one trip: a large read never stalls the event loop."""
-        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN", work))
+    async def write_live(self, key: int, work: LiveWork[T], *, one_statement: bool) -> T:
+        """Written at once on the loop's connection, where a commit appends a page or two to
+        the log, so the caller does not even yield. While another connection holds the write
+        lock, the live writes of every table queue up for the database thread and are written
+        there together, in the order they were made (a table's later save never overtakes an
+        earlier one); each caller returns only after its own write is committed, so an
+        acknowledged action is never lost."""
+        loop = asyncio.get_running_loop()
+        if self._late_writer is None:
+            try:
+                now = self.now()
+                return self._write_here(lambda tx: work(tx, now), one_statement=one_statement)
+            except _WriteLockBusy:
+                self._late_writer = loop.create_task(self._write_late())
+        done: asyncio.Future[Any] = loop.create_future()
+        self._late_saves.append((work, done))
+        return await done  # type: ignore[no-any-return]
+
+    async def _write_late(self) -> None:
+        """The live-table writes that found the write lock taken, in order, through the
+        database thread, each batch in one transaction."""
+        try:
+            while self._late_saves:
+                batch, self._late_saves = self._late_saves, []
+                now = self.now()
+                try:
+                    results = await self._write_there(partial(_write_all, batch=batch, now=now))
+                except BaseException as exc:
+                    _answer_writes(batch, exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                _answer_writes(batch, results)
+        finally:
+            self._late_writer = None
+
+    async def read(self, work: Work[T]) -> T:
+        """On the database thread, in one trip: a large read never stalls the event loop."""
+        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN", _run(work)))
 
     async def _in_thread(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Runs ``work`` with the raw connection on aiosqlite's thread, in one trip (every
@@ -390,6 +425,31 @@ class Connection:
             return await _on_thread(self._require(), work)
         except sqlite3.Error as exc:
             self._reraise(exc)
+
+    # --- the whole file at once (musbot db copy) ----------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Snapshot]:
+        """A read transaction on the database thread held across awaits, so that the rows come
+        a batch at a time from one snapshot. Nothing else may read meanwhile."""
+        await self._in_thread(lambda raw: raw.execute("BEGIN"))
+        try:
+            yield _SqliteSnapshot(self)
+        finally:
+            await self._in_thread(lambda raw: raw.execute("ROLLBACK"))
+
+    @contextlib.asynccontextmanager
+    async def loader(self) -> AsyncIterator[Loader]:
+        """One write transaction on the database thread, held across awaits."""
+        await self._in_thread(lambda raw: raw.execute("BEGIN IMMEDIATE"))
+        try:
+            yield _SqliteLoader(self)
+        except BaseException:
+            await self._in_thread(lambda raw: raw.execute("ROLLBACK"))
+            raise
+        await self._in_thread(lambda raw: raw.execute("COMMIT"))
+
+    # --- checkpoints --------------------------------------------------------------------------
 
     async def checkpoint(self) -> None:
         """Copies the log into the database now, as every :data:`CHECKPOINT_EVERY` commits
@@ -419,9 +479,7 @@ class Connection:
         That last step stops every table while it runs, and most of it was waiting for the
         disk: it syncs the log and then the file. So the thread copies twice (the second pass
         takes what the first one's tens of milliseconds let in) and then syncs both files
-        itself, and the loop's syncs find next to nothing to write. In ``musbot bench load``
-        (26 checkpoints each way) the loop's step went from 7.2–7.5 ms at p50, 11–12 at p90
-        and 12–15 at most, to 1.7–2.3, 4.2–5.3 and 5.5–9.0."""
+        itself, and the loop's syncs find next to nothing to write."""
         passive = "PRAGMA wal_checkpoint(PASSIVE)"
         files = [f"{self.path}-wal", str(self.path)]
 
@@ -449,5 +507,20 @@ class Connection:
             raise CorruptDatabase(self.path, str(exc)) from exc
         raise exc
 
-    def _now(self) -> str:
-        return iso_now() if self._clock is utcnow else iso(self._clock())
+
+class _SqliteSnapshot:
+    def __init__(self, backend: SqliteBackend) -> None:
+        self._backend = backend
+
+    async def rows(self, sql: str) -> AsyncIterator[list[Row]]:
+        cursor = await self._backend._in_thread(lambda raw: raw.execute(sql))
+        while batch := await self._backend._in_thread(lambda raw: cursor.fetchmany(500)):
+            yield batch
+
+
+class _SqliteLoader(_SqliteSnapshot):
+    async def insert(self, table: str, columns: Sequence[str],
+                     rows: Sequence[Sequence[Any]]) -> None:
+        sql = (f"INSERT INTO {table} ({', '.join(columns)})"
+               f" VALUES ({', '.join('?' * len(columns))})")
+        await self._backend._in_thread(lambda raw: raw.executemany(sql, rows))

@@ -1,0 +1,63 @@
+"""Players and their privacy: a player exists once seen at a table or in a league, and
+``/mus olvidarme`` erases what identifies them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .store import Store
+from .tx import Tx
+
+TOUCH_PLAYER = (
+    "INSERT INTO players (user_id, display_name, created_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET "
+    " display_name = COALESCE(excluded.display_name, players.display_name),"
+    " forgotten = 0, forgotten_at = NULL")
+"""Create or rename a player. A forgotten player who comes back (sits at a table, joins a
+league) is a player again from then on; the forgotten past stays anonymous."""
+
+USER_TABLES = ("rating_history", "ratings", "league_members")
+"""Where a user's own rows are (besides ``players`` and the seats of ``match_seats``): what
+forgetting deletes."""
+
+
+async def touch_player(tx: Tx, user_id: int, name: str | None, now: str) -> None:
+    await tx.execute(TOUCH_PLAYER, user_id, name, now)
+
+
+async def names(tx: Tx, users: Iterable[int]) -> dict[int, str | None]:
+    """Display names of these users (None once forgotten)."""
+    wanted = tuple(users)
+    if not wanted:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    rows = await tx.fetch(
+        f"SELECT user_id, display_name FROM players WHERE user_id IN ({marks})", *wanted)
+    return {user_id: name for user_id, name in rows}
+
+
+class Players(Store):
+    async def player_name(self, user_id: int) -> str | None:
+        return await self._read(lambda tx: tx.fetchval(
+            "SELECT display_name FROM players WHERE user_id = ?", user_id))
+
+    async def forget_player(self, user_id: int) -> bool:
+        """Erase what identifies the player: name, ratings, memberships. Past matches stay (the
+        other players' standings depend on them) with this player's seats made anonymous.
+        Returns False if the player was unknown. Live table states are the table layer's."""
+
+        async def write(tx: Tx) -> bool:
+            known = await tx.fetchval("SELECT 1 FROM players WHERE user_id = ?",
+                                      user_id) is not None
+            await tx.execute(
+                "UPDATE match_seats SET kind = 'anonymous', player_id = NULL WHERE player_id = ?",
+                user_id)
+            for table in USER_TABLES:
+                await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
+            await tx.execute("UPDATE leagues SET created_by = NULL WHERE created_by = ?", user_id)
+            await tx.execute(
+                "UPDATE players SET display_name = NULL, forgotten = 1, forgotten_at = ? "
+                "WHERE user_id = ?", self._now(), user_id)
+            return known
+
+        return await self._write(write)

@@ -1,0 +1,396 @@
+"""The PostgreSQL backend (asyncpg), for a bot run by several processes on one database.
+
+What SQLite never had to face is other processes writing at the same time. Every write
+transaction is SERIALIZABLE, so that a read-modify-write (a season's ratings after a match)
+behaves as if the transactions had run one after the other; the server aborts one of two that
+conflict, and :meth:`PostgresBackend.write` runs it again from the start. A live table's writes,
+single statements on rows no other process writes, commit in their own order
+(:meth:`PostgresBackend.write_live`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import logging
+import random
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, ClassVar, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from . import schema
+from .backend import Backend, Listener, Loader, Snapshot, utcnow
+from .errors import (
+    ConstraintViolation,
+    DatabaseClosed,
+    DatabaseLocked,
+    DatabaseTooNew,
+    DatabaseUnavailable,
+    ForeignDatabase,
+)
+from .tx import Dialect, LiveWork, Row, Work
+
+T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+MIGRATION_LOCK = int.from_bytes(b"musbot", "big")
+"""The advisory lock a process holds while it migrates, so that several opening one database
+at once migrate it once."""
+
+RETRIES = 12
+"""Attempts of a write transaction that keeps losing to concurrent ones, before
+:class:`DatabaseUnavailable`."""
+
+POOL_SIZE = 10
+
+_RETRYABLE = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
+_UNREACHABLE = (OSError, asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError,
+                asyncpg.TooManyConnectionsError, asyncpg.InvalidCatalogNameError,
+                asyncpg.InvalidAuthorizationSpecificationError)
+"""Errors that mean the server (or this database on it) cannot be used now, not a bug."""
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """The common SQL form's ``?`` placeholders as PostgreSQL's ``$1, $2, …`` (a ``?`` inside a
+    string literal is left alone)."""
+    out: list[str] = []
+    count, quoted = 0, False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        elif char == "?" and not quoted:
+            count += 1
+            out.append(f"${count}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _changed(status: str) -> int:
+    """Rows a statement changed, from its status ("UPDATE 3", "INSERT 0 1", "CREATE TABLE")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def public_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = f"{parts.username}@" if parts.username else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{netloc}"))
+
+
+class PgTx:
+    """:class:`~musbot.storage.tx.Tx` on one asyncpg connection."""
+
+    __slots__ = ("conn",)
+    dialect: ClassVar[Dialect] = "postgresql"
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        with _constraints():
+            return _changed(await self.conn.execute(numbered(sql), *args))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        with _constraints():
+            await self.conn.executemany(numbered(sql), rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        with _constraints():
+            return list(await self.conn.fetch(numbered(sql), *args))
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        with _constraints():
+            row = await self.conn.fetchrow(numbered(sql), *args)
+        return row  # type: ignore[no-any-return]
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        with _constraints():
+            return await self.conn.fetchval(numbered(sql), *args)
+
+
+@contextlib.contextmanager
+def _constraints() -> Iterator[None]:
+    try:
+        yield
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise ConstraintViolation(str(exc)) from exc
+
+
+class _Ordered:
+    """One lock per key, held only while someone uses it: the writes of one live table are
+    committed one at a time, in the order they were asked for (asyncio's locks are fair),
+    while different tables' writes go on in parallel over the pool."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: int) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+
+class PostgresBackend(Backend):
+    """A pool of connections to one PostgreSQL database, and one more for :meth:`listen`."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str, *, busy_timeout: float = 5.0,
+                 clock: Callable[[], datetime] = utcnow, pool_size: int = POOL_SIZE) -> None:
+        super().__init__(busy_timeout=busy_timeout, clock=clock)
+        self.url = url
+        self.pool_size = pool_size
+        self.retries = 0
+        """Write transactions run again after a conflict, since the database was opened."""
+        self._pool: asyncpg.Pool | None = None
+        self._ordered = _Ordered()
+        self._listener: asyncpg.Connection | None = None
+        self._callbacks: dict[tuple[str, Listener], Callable[..., None]] = {}
+        self._heard: set[asyncio.Future[Any]] = set()
+        """Coroutine callbacks running (kept here: the loop holds its tasks weakly)."""
+
+    @property
+    def where(self) -> str:
+        return public_url(self.url)
+
+    @property
+    def is_open(self) -> bool:
+        return self._pool is not None
+
+    async def connect(self) -> None:
+        if self._pool is not None:
+            return
+        with self._unreachable():
+            # lock_timeout: a lock held elsewhere for longer than busy_timeout is
+            # DatabaseLocked, as on SQLite.
+            pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.pool_size,
+                server_settings={"lock_timeout": str(int(self.busy_timeout * 1000)),
+                                 "application_name": "musbot"})
+        try:
+            with self._unreachable(), self._locked():
+                async with pool.acquire() as conn:
+                    await self._prepare(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            self._callbacks.clear()
+            with contextlib.suppress(*_UNREACHABLE):
+                await listener.close()
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    async def schema_version(self) -> int:
+        async with self._connection() as conn:
+            return await self._stored_version(conn)
+
+    async def checkpoint(self) -> None:
+        """Nothing to do: the server checkpoints its own log."""
+
+    # --- opening ------------------------------------------------------------------------------
+
+    async def _prepare(self, conn: asyncpg.Connection) -> None:
+        """Read-only checks first, then every pending migration in one transaction, under an
+        advisory lock: a process that waited for it finds the work done."""
+        found = await self._stored_version(conn)
+        if found > schema.SCHEMA_VERSION:
+            raise DatabaseTooNew(self.where, found, schema.SCHEMA_VERSION)
+        if found == schema.SCHEMA_VERSION:
+            return
+        # READ COMMITTED: each statement sees what committed before it, so the version read
+        # once the lock is held is the one the last holder left.
+        async with conn.transaction(isolation="read_committed"):
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+            found = await self._stored_version(conn)
+            if found > schema.SCHEMA_VERSION:
+                raise DatabaseTooNew(self.where, found, schema.SCHEMA_VERSION)
+            for migration in schema.MIGRATIONS["postgresql"][found:]:
+                await conn.execute(migration.sql)
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
+                    migration.version, migration.name, self.now())
+
+    async def _stored_version(self, conn: asyncpg.Connection) -> int:
+        tables = {row[0] for row in await conn.fetch(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema()")}
+        if "schema_version" not in tables:
+            if tables:
+                raise ForeignDatabase(self.where)
+            return 0
+        return int(await conn.fetchval("SELECT MAX(version) FROM schema_version") or 0)
+
+    # --- transactions -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _unreachable(self) -> Iterator[None]:
+        try:
+            yield
+        except _UNREACHABLE as exc:
+            raise DatabaseUnavailable(self.where, f"{type(exc).__name__}: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            yield
+        except asyncpg.LockNotAvailableError as exc:
+            raise DatabaseLocked(self.where, self.busy_timeout) from exc
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool; the server's failures as ours."""
+        if self._pool is None:
+            raise DatabaseClosed(f"{self.where}: the database is not open")
+        with self._unreachable(), self._locked():
+            async with self._pool.acquire() as conn:
+                yield conn
+
+    async def read(self, work: Work[T]) -> T:
+        """REPEATABLE READ, read only: one snapshot of what had committed when it began."""
+        async with self._connection() as conn, \
+                conn.transaction(isolation="repeatable_read", readonly=True):
+            return await work(PgTx(conn))
+
+    async def write(self, work: Work[T]) -> T:
+        """SERIALIZABLE, run again from the start when the server aborts it for a conflict with
+        a concurrent transaction (after a short random wait, longer each time): a transaction
+        body does nothing but talk to its ``tx``, so running it again is safe."""
+        for attempt in range(1, RETRIES + 1):
+            try:
+                async with self._connection() as conn, \
+                        conn.transaction(isolation="serializable"):
+                    return await work(PgTx(conn))
+            except _RETRYABLE as exc:
+                if attempt == RETRIES:
+                    raise DatabaseUnavailable(
+                        self.where, f"gave up after {RETRIES} conflicts: {exc}") from exc
+                self.retries += 1
+                await asyncio.sleep(random.uniform(0, 0.002 * 2**attempt))
+        raise AssertionError("unreachable")
+
+    async def write_live(self, key: int, work: LiveWork[T], *, one_statement: bool) -> T:
+        """In the order asked for, table by table (:class:`_Ordered`). A single statement
+        commits on its own; several (a journal entry per move) in one transaction."""
+        async with self._ordered.hold(key), self._connection() as conn:
+            if one_statement:
+                return await work(PgTx(conn), self.now())
+            async with conn.transaction():
+                return await work(PgTx(conn), self.now())
+
+    # --- the whole database at once (musbot db copy) ------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Snapshot]:
+        async with self._connection() as conn, \
+                conn.transaction(isolation="repeatable_read", readonly=True):
+            yield _PgSnapshot(conn)
+
+    @contextlib.asynccontextmanager
+    async def loader(self) -> AsyncIterator[Loader]:
+        """One transaction; at its end every identity column's sequence moves past the ids the
+        copied rows brought, so that the next new row gets a fresh one."""
+        async with self._connection() as conn, conn.transaction():
+            yield _PgLoader(conn)
+            identities = await conn.fetch(
+                "SELECT table_name, column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND is_identity = 'YES'")
+            for table, column in identities:
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                    f" COALESCE(MAX({column}), 0) + 1, false) FROM {table}")
+
+    # --- publish/subscribe --------------------------------------------------------------------
+
+    async def notify(self, channel: str, payload: str) -> None:
+        async with self._connection() as conn:
+            await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    async def listen(self, channel: str, callback: Listener) -> None:
+        if self._pool is None:
+            raise DatabaseClosed(f"{self.where}: the database is not open")
+        if (channel, callback) in self._callbacks:
+            return
+        if self._listener is None or self._listener.is_closed():
+            with self._unreachable():
+                self._listener = await asyncpg.connect(self.url)
+            self._listener.add_termination_listener(self._listener_lost)
+            self._callbacks.clear()
+
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            outcome = callback(payload)
+            if inspect.isawaitable(outcome):
+                task = asyncio.ensure_future(outcome)
+                self._heard.add(task)
+                task.add_done_callback(self._heard.discard)
+
+        with self._unreachable():
+            await self._listener.add_listener(channel, heard)
+        self._callbacks[(channel, callback)] = heard
+
+    def _listener_lost(self, _conn: object) -> None:
+        if self._callbacks:
+            log.warning("%s: the connection listening on %s was lost; listen again",
+                        self.where, sorted({channel for channel, _ in self._callbacks}))
+
+    async def unlisten(self, channel: str, callback: Listener | None = None) -> None:
+        if self._listener is None:
+            return
+        for (heard_channel, wanted), heard in list(self._callbacks.items()):
+            if heard_channel == channel and callback in (None, wanted):
+                del self._callbacks[(heard_channel, wanted)]
+                with self._unreachable():
+                    await self._listener.remove_listener(channel, heard)
+
+
+class _PgSnapshot:
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def rows(self, sql: str) -> AsyncIterator[list[Row]]:
+        batch: list[Row] = []
+        async for record in self._conn.cursor(numbered(sql), prefetch=500):
+            batch.append(record)
+            if len(batch) == 500:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+
+class _PgLoader(_PgSnapshot):
+    async def insert(self, table: str, columns: Sequence[str],
+                     rows: Sequence[Sequence[Any]]) -> None:
+        with _constraints():
+            await self._conn.copy_records_to_table(table, records=rows, columns=list(columns))

@@ -1,0 +1,190 @@
+"""``musbot db copy SRC DST``: an SQLite database copied into each backend and back, checked, run
+again without effect, refused when the target holds something else."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from db_helpers import select
+
+from musbot.cli import main
+from musbot.engine.match import Match
+from musbot.engine.rules import Rules
+from musbot.storage import Database, SeatRecord, ServerSettings, postgres, sqlite
+from musbot.storage.transfer import TABLES
+
+
+async def play(db: Database, league_id: int | None, users: list[int | str], seed: int) -> int:
+    """A whole match of the real engine (random legal moves), every hand recorded."""
+    rng = random.Random(seed)
+    match = Match(Rules(puntos=10, juegos=1, jugadores=len(users)), first_mano=0,
+                  shuffler=lambda cards: rng.sample(list(cards), len(cards)))
+    seats = [SeatRecord.robot(i, u) if isinstance(u, str)
+             else SeatRecord.human(i, u, f"Jugador {u} ñ") for i, u in enumerate(users)]
+    match_id = await db.start_match(seats, rules=match.rules, league_id=league_id,
+                                    channel_id=10**17 + seed, guild_id=10**17)
+    while not match.finished:
+        current, number = match.hand, match.hand_number
+        seat = match.to_act
+        assert seat is not None
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+        if current.finished:
+            await db.record_hand(match_id, number, current.transcript(), current.result())
+    assert match.winner is not None
+    await db.record_finished_match(match_id, match.winner, final_score=match.summary())
+    return match_id
+
+
+async def populate(path: Path) -> None:
+    """A bot's database with some of everything: leagues over two seasons, rated and bot
+    matches, an abandoned one, a forgotten player, live tables with journals, settings."""
+    async with Database(path) as db:
+        await db.save_server_settings(10**17, ServerSettings(language="en", turn_timer=45))
+        league = await db.create_league(10**17, "Liga de Otoño", created_by=2**62)
+        await db.join_league(league.league_id, 2**62, "Ane")
+        for seed in range(3):
+            await play(db, league.league_id, [2**62, 2, 3, 4], seed)
+        await play(db, league.league_id, [2**62, "ai:normal", 3, "ai:dificil"], 7)
+        await db.new_season(league.league_id)
+        await play(db, league.league_id, [4, 3, 2, 2**62], 8)
+        await play(db, None, [5, 6], 9)
+        abandoned = await db.start_match([SeatRecord.human(0, 5), SeatRecord.human(1, 6)])
+        await db.abandon_match(abandoned)
+        await db.forget_player(6)
+        await db.save_table(1, 10**17, {"state": "playing", "n": 1})
+        await db.append_to_journal(1, [[0, "paso", 0, []], [1, "órdago", 0, []]])
+        await db.save_table(2, None, {"state": "waiting"})
+
+
+def dump(target: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table (the tests that run ``musbot db copy`` are not coroutines:
+    the command runs its own event loop)."""
+
+    async def read() -> dict[str, list[tuple[Any, ...]]]:
+        async with Database(target) as db:
+            return {table: sorted(await select(db, f"SELECT * FROM {table}"), key=repr)
+                    for table in TABLES}
+
+    return asyncio.run(read())
+
+
+@pytest.fixture
+async def source(tmp_path: Path) -> str:
+    path = tmp_path / "source.db"
+    await populate(path)
+    return str(path)
+
+
+def test_a_copy_holds_every_row_and_checks_out(
+        source: str, target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "copy", source, target]) == 0
+    said = capsys.readouterr().out
+    assert "copied" in said and "compared as text" in said
+    original = dump(source)
+    assert all(original[table] for table in TABLES), "the source has rows in every table"
+    assert dump(target) == original
+
+    async def use() -> None:
+        async with Database(source) as before, Database(target) as after:
+            league = await after.get_league(10**17, "liga de otono")
+            assert await after.standings(league.league_id, 1) \
+                == await before.standings(league.league_id, 1)
+            assert await after.load_tables() == await before.load_tables()
+            assert (await after.server_settings(10**17)).language == "en"
+            # New rows get new ids after the copied ones.
+            assert (await after.create_league(1, "Nueva")).league_id > league.league_id
+
+    asyncio.run(use())
+    assert main(["db", "copy", source, target]) == 2, "the target has a league more now"
+    assert "only fills an empty database" in capsys.readouterr().err
+
+
+def test_a_second_run_finds_the_copy_made(source: str, target: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "copy", source, target]) == 0
+    capsys.readouterr()
+    copied = dump(target)
+    assert main(["db", "copy", source, target]) == 0
+    assert "already holds this copy" in capsys.readouterr().out
+    assert dump(target) == copied
+
+
+def test_a_copy_comes_back_the_same(source: str, target: str, tmp_path: Path) -> None:
+    """Into the backend and back into a new SQLite file: the same rows, ids, texts and
+    doubles."""
+    back = str(tmp_path / "back.db")
+    assert main(["db", "copy", source, target]) == 0
+    assert main(["db", "copy", target, back]) == 0
+    assert dump(back) == dump(source)
+
+
+def test_a_target_holding_something_else_is_refused_untouched(
+        source: str, target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    async def settle_in() -> None:
+        async with Database(target) as db:
+            await db.save_server_settings(1, ServerSettings())
+
+    asyncio.run(settle_in())
+    before = dump(target)
+    assert main(["db", "copy", source, target]) == 2
+    said = capsys.readouterr().err
+    assert "already holds data (1 rows in 1 tables)" in said and "Nothing was changed" in said
+    assert dump(target) == before
+
+
+def reencoded_hand(table: str, rows: list[Any]) -> list[Any]:
+    """The last hand's transcript written with spaces: the same JSON, another text."""
+    if table != "hands":
+        return rows
+    *kept, last = rows
+    return [*kept, tuple(json.dumps(json.loads(v)) if name == "transcript" else v
+                         for name, v in zip(HAND_COLUMNS, last, strict=True))]
+
+
+HAND_COLUMNS = ("hand_id", "match_id", "number", "game_number", "transcript", "result",
+                "recorded_at")
+
+
+@pytest.mark.parametrize("damage", [
+    lambda table, rows: rows[:-1] if table == "rating_history" else rows,
+    reencoded_hand,
+], ids=["a row lost", "a hand's text changed"])
+def test_a_copy_that_does_not_read_back_is_rolled_back(
+        source: str, target: str, damage: Callable[[str, list[Any]], list[Any]],
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever went wrong on the way, the target stays empty."""
+    loader = sqlite._SqliteLoader if Database(target).dialect == "sqlite" \
+        else postgres._PgLoader
+    insert = loader.insert
+
+    async def damaging(self: Any, table: str, columns: Any, rows: Any) -> None:
+        assert table != "hands" or tuple(columns) == HAND_COLUMNS
+        await insert(self, table, columns, damage(table, list(rows)))
+
+    monkeypatch.setattr(loader, "insert", damaging)
+    assert main(["db", "copy", source, target]) == 1
+    assert "did not read back" in capsys.readouterr().err
+    assert all(rows == [] for rows in dump(target).values())
+
+
+def test_a_database_copied_onto_itself_is_refused(
+        source: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "copy", source, f"sqlite:///{source}"]) == 2
+    assert "one database" in capsys.readouterr().err
+
+
+def test_a_target_that_cannot_be_opened_is_a_sentence_not_a_traceback(
+        source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "copy", source, "postgresql://bot:s3cret@127.0.0.1:1/musbot"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("musbot db copy: postgresql://bot@127.0.0.1:1/musbot: the database "
+                           "is unavailable") and "s3cret" not in said
+    (tmp_path / "other.db").write_bytes(b"not a database" * 300)
+    assert main(["db", "copy", source, str(tmp_path / "other.db")]) == 2
+    assert "damaged" in capsys.readouterr().err
