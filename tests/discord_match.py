@@ -143,7 +143,7 @@ class Scene:
                 action.amount != 2):
             await self.world.send(self.bot, person.user, self.channel, action.text())
         else:
-            await self.press(person, _VERBS[action.kind])
+            await self.press(person, _VERBS[action.kind], await self.shown_turn(person))
         await self.settle()
         return action
 
@@ -173,7 +173,7 @@ def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
     channel = world.add_text_channel(guild, "mus")
     persons = [Person(world.add_user(name), name, typing=typing or i % 2 == 1)
                for i, name in enumerate(people)]
-    bot = MusBot(Config(token="x", db_path=tmp_path / "musbot.db"), clock=clock,
+    bot = MusBot(Config(token="x", db=str(tmp_path / "musbot.db")), clock=clock,
                  persist=persist)
     scene = Scene(world, clock, bot, guild, channel, persons)
     OPEN.append(scene)

@@ -1,4 +1,5 @@
-"""``musbot run``: configuration, guidance without a token, start-up wiring. No gateway."""
+"""``musbot run``: configuration, guidance without a token, start-up wiring (through the wire
+double: what the bot asks of Discord at login, command sync, the intents it requests)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-from unittest.mock import AsyncMock, MagicMock
 
 import discord
 import pytest
+from wire import FakeDiscord
 
 from musbot import bot as botmod
 from musbot.bot import MusBot, extensions, make_intents, run_bot, run_command
 from musbot.config import Config, ConfigError, add_run_arguments, load_config
 from musbot.discordio import DYNAMIC_ITEMS
+from musbot.table import ManualClock
 
 
 def test_run_bot_without_token_prints_guidance_and_returns_2() -> None:
@@ -128,7 +130,7 @@ def test_run_without_name_resolution_says_so_in_one_sentence(
     monkeypatch.setattr(MusBot, "start", _no_dns)
     monkeypatch.setattr(discord.utils, "setup_logging", lambda **_: None)
     printed: list[str] = []
-    config = Config(token="x.y.z", db_path=Path("unused.db"))
+    config = Config(token="x.y.z", db="unused.db")
     assert run_bot(config, print_fn=printed.append, lang=lang) == 1
     assert printed == [sentence]
 
@@ -141,56 +143,60 @@ def test_intents_are_the_minimum() -> None:
     assert not make_intents(message_content=False).message_content
 
 
-def test_every_cog_is_an_extension() -> None:
+def test_every_cog_is_an_extension_and_the_table_cog_loads_first() -> None:
     names = extensions()
-    assert {"cogs.chat", "cogs.mesa"} <= set(names) and names == sorted(names)
+    assert {"cogs.chat", "cogs.mesa"} <= set(names)
+    assert names[0] == "cogs.mesa", "it owns /mus, which the other feature cogs join"
+    assert names[1:] == sorted(names[1:])
     assert not any(name.split(".")[-1].startswith("_") for name in names)
 
 
-def _flags(**values: bool) -> Any:
-    return SimpleNamespace(gateway_message_content=values.get("full", False),
-                           gateway_message_content_limited=values.get("limited", False))
+async def _connected(world: FakeDiscord, config: Config, **options: Any) -> MusBot:
+    bot = MusBot(config, clock=world.clock, **options)  # type: ignore[arg-type]
+    await world.connect(bot)
+    return bot
 
 
-async def test_setup_hook_loads_cogs_registers_buttons_and_syncs_to_dev_guild(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    bot = MusBot(Config(token="x", dev_guild_id=42), persist=False)
-    monkeypatch.setattr(type(bot), "application", SimpleNamespace(flags=_flags(full=True)))
-    bot.tree.sync = AsyncMock(return_value=[])  # type: ignore[method-assign]
-    copy = MagicMock()
-    bot.tree.copy_global_to = copy  # type: ignore[method-assign]
-    await bot.setup_hook()
+async def test_start_up_syncs_one_mus_group_to_the_dev_guild_and_registers_the_buttons() -> None:
+    world = FakeDiscord(ManualClock())
+    guild = world.add_guild("Txoko")
+    bot = await _connected(world, Config(token="x", dev_guild_id=guild), persist=False)
+    [sync] = [c for c in world.calls if c.route.startswith("PUT /applications")]
+    assert sync.route == "PUT /applications/{application_id}/guilds/{guild_id}/commands"
+    assert str(guild) in sync.path
+    names = {command["name"]: command for command in sync.json}
+    assert {"mus", "liga"} <= set(names)
+    subcommands = {option["name"] for option in names["mus"]["options"]}
+    assert {"mesa", "unirse", "empezar", "config", "perfil", "olvidarme"} <= subcommands
     assert set(bot.extensions) == set(extensions())
-    assert bot.get_command("mus") is not None
-    assert "mus" in {c.name for c in bot.tree.get_commands()}
-    copy.assert_called_once()
-    assert copy.call_args.kwargs["guild"].id == 42
-    assert bot.tree.sync.await_args.kwargs["guild"].id == 42
-    registered = set(bot._connection._view_store._dynamic_items.values())
-    assert registered == set(DYNAMIC_ITEMS)
+    assert set(bot._connection._view_store._dynamic_items.values()) == set(DYNAMIC_ITEMS)
     assert bot.message_content
-    await bot.close()
+    await world.disconnect(bot)
 
 
-async def test_global_sync_without_dev_guild(monkeypatch: pytest.MonkeyPatch) -> None:
-    bot = MusBot(Config(token="x"), persist=False)
-    monkeypatch.setattr(type(bot), "application", SimpleNamespace(flags=_flags(limited=True)))
-    bot.tree.sync = AsyncMock(return_value=[])  # type: ignore[method-assign]
-    await bot.sync_commands()
-    assert bot.tree.sync.await_args.kwargs == {}
-    await bot.close()
+async def test_without_a_dev_guild_commands_sync_globally() -> None:
+    world = FakeDiscord(ManualClock(), limited=True)
+    world.add_guild("Txoko")
+    bot = await _connected(world, Config(token="x"), persist=False)
+    routes = [c.route for c in world.calls if c.route.startswith("PUT /applications")]
+    assert routes == ["PUT /applications/{application_id}/commands"]
+    assert bot.message_content, "the limited flag (an unverified bot) grants it too"
+    await world.disconnect(bot)
 
 
 async def test_without_message_content_the_bot_warns_once_and_stops_asking(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    bot = MusBot(Config(token="x"), persist=False)
-    monkeypatch.setattr(type(bot), "application", SimpleNamespace(flags=_flags()))
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The portal does not grant the intent: asking for it would close the gateway (4014,
+    which the double raises as discord.py does); the bot stops asking, says so once, and still
+    plays through buttons and slash commands."""
+    world = FakeDiscord(ManualClock(), message_content=False)
+    world.add_guild("Txoko")
     with caplog.at_level(logging.WARNING, logger="musbot.bot"):
-        assert bot.check_message_content() is False
+        bot = await _connected(world, Config(token="x"), persist=False)
     assert not bot.intents.message_content
-    [record] = caplog.records
+    [record] = [r for r in caplog.records if r.name == "musbot.bot"]
     assert "Message Content" in record.getMessage()
-    await bot.close()
+    await world.disconnect(bot)
 
 
 async def test_privileged_intent_refusal_retries_without_it() -> None:
@@ -215,46 +221,16 @@ async def test_privileged_intent_refusal_retries_without_it() -> None:
     assert made == [True, False]
 
 
-async def test_tables_survive_a_restart_through_the_database(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from discord_fakes import FakeChannel
-
-    config = Config(token="x", db=str(tmp_path / "sub" / "musbot.db"))
-    monkeypatch.setattr(MusBot, "application", SimpleNamespace(flags=_flags(full=True)))
-    monkeypatch.setattr(MusBot, "sync_commands", AsyncMock())
-    first = MusBot(config)
-    await first.setup_hook()
-    assert first.persister is not None
-    channel = FakeChannel(700)
-    table = first.tables.open(700, guild_id=1)
-    first.transport.bind(700, channel)  # type: ignore[arg-type]
-    await table.join(5, "Ane")
-    await table.start(5)
-    await first.close()  # suspended and saved, not closed
-    assert "Se cierra la mesa." not in channel.contents()
-
-    second = MusBot(config)
-    monkeypatch.setattr(second, "get_channel", lambda channel_id: channel)
-    await second.setup_hook()
-    restored = second.tables.get(700)
-    assert restored is not None and restored.seat_of(5) == 0
-    await second.on_ready()
-    assert channel.sent[-1].embed is not None  # a fresh table message
-    assert second.transport.boards[700].message is not None
-    await second.close()
-
-
 async def test_a_database_that_cannot_be_opened_is_logged_without_its_password(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """The bot plays on without restart safety, and the log names the database, never the
     password MUSBOT_DB may hold."""
-    monkeypatch.setattr(MusBot, "application", SimpleNamespace(flags=_flags(full=True)))
-    monkeypatch.setattr(MusBot, "sync_commands", AsyncMock())
     for db in ("postgresql://bot:s3cret@127.0.0.1:1/musbot", "mysql://bot:s3cret@db/musbot"):
-        bot = MusBot(Config(token="x", db=db))
+        world = FakeDiscord(ManualClock())
+        world.add_guild("Txoko")
         with caplog.at_level(logging.ERROR):
-            await bot.setup_hook()
+            bot = await _connected(world, Config(token="x", db=db))
         assert bot.db is None and bot.persister is None
         assert "unavailable" in caplog.text and "s3cret" not in caplog.text
         caplog.clear()
-        await bot.close()
+        await world.disconnect(bot)

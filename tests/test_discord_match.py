@@ -68,12 +68,13 @@ async def test_one_person_and_three_bots_within_discords_budget(tmp_path: Path) 
 
 
 async def _stored_hands(tmp_path: Path) -> list[tuple[dict, dict]]:
+    from db_helpers import select
+
     from musbot.storage import Database
 
-    db = await Database.open(tmp_path / "musbot.db")
+    db = await Database.open(str(tmp_path / "musbot.db"))
     try:
-        rows = await db._fetch(lambda raw: raw.execute(
-            "SELECT match_id FROM matches ORDER BY match_id").fetchall())
+        rows = await select(db, "SELECT match_id FROM matches ORDER BY match_id")
         hands = []
         for (match_id,) in rows:
             hands += await db.match_hands(match_id)

@@ -134,8 +134,9 @@ async def test_refusals_reach_the_person_alone_and_typed_ones_delete_themselves(
     await scene.advance(9)
     assert replies[0].deleted
     # Pressed out of turn: ephemeral.
-    await scene.shown_turn(waiting)
-    pressed = await scene.press(other, "mus")
+    live = await scene.shown_turn(waiting)
+    move = next(v for v in verbs(live) if v in ("mus", "paso", "quiero"))
+    pressed = await scene.press(other, move, live)
     assert "No es tu turno" in pressed.ephemeral_texts()[0]
     # Someone not seated typing a move: a hint, at most once a minute; chat is left alone.
     await scene.advance(5)

@@ -121,6 +121,8 @@ class Board:
     face: Face | None = None
     """The table's public face at its last change."""
     live: PageView | None = None
+    restored: bool = False
+    """The table just came back after a restart: its page is shown again at once."""
     recent: dict[int, PageView] = field(default_factory=dict)
     """Finished pages by their last message, a few: a button pressed there is answered with
     the page's final form."""
@@ -179,6 +181,7 @@ class DiscordTransport:
         if board is None:
             return
         board.lang = table.lang
+        board.restored = True
         previous = table.previous
         if previous is not None:
             self._finish(board, PageView(previous, _shown(previous)))
@@ -223,7 +226,9 @@ class DiscordTransport:
         if not live.messages:
             self._post_page(board, live)
             return
-        hold = None if board.unsettled_since is None else board.unsettled_since + HOLD_SECONDS
+        hold = None if board.unsettled_since is None or board.restored else \
+            board.unsettled_since + HOLD_SECONDS
+        board.restored = False
         self._edit_page(board, live, not_before=hold)
         if table.state == "closed":
             self._drop_when_done(board)

@@ -282,7 +282,7 @@ class EnvidoModal(discord.ui.Modal):
         super().__init__(title=dt("modal_title", lang), timeout=300)
         self.channel_id = channel_id
         self.amount: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            placeholder="5", min_length=1, max_length=3)
+            placeholder="5", min_length=1, max_length=20)
         self.add_item(discord.ui.Label(text=dt("modal_label", lang), component=self.amount))
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:

@@ -575,9 +575,13 @@ CLI = {
 }
 
 CLI.update({
-    'db': 'database tools',
-    'db_copy': 'copy a whole database into an empty one (SQLite ↔ PostgreSQL), checked',
-    'db_copy_description': 'SRC and DST as MUSBOT_DB takes them: a file path, sqlite:///path or postgresql://…. Stop the bot first. DST must be empty (exit 2 otherwise); a DST that already holds this copy is left as it is.',
-    'db_source': 'the database to copy',
-    'db_target': 'the empty database to copy into',
+    "db": "database tools",
+    "db_copy": "copy a whole database into an empty one (SQLite ↔ PostgreSQL), checked",
+    "db_copy_description": (
+        "SRC and DST as MUSBOT_DB takes them: a file path, sqlite:///path or "
+        "postgresql://…. Stop the bot first. DST must be empty (exit 2 otherwise); a DST "
+        "that already holds this copy is left as it is."
+    ),
+    "db_source": "the database to copy",
+    "db_target": "the empty database to copy into",
 })

@@ -597,9 +597,15 @@ CLI = {
 }
 
 CLI.update({
-    'db': 'herramientas de la base de datos',
-    'db_copy': 'copia una base de datos entera a otra vacía (SQLite ↔ PostgreSQL), comprobándola',
-    'db_copy_description': 'SRC y DST como los toma MUSBOT_DB: la ruta de un fichero, sqlite:///ruta o postgresql://…. Para antes el bot. DST debe estar vacía (si no, sale con 2); una DST que ya tiene esta misma copia se deja como está.',
-    'db_source': 'la base de datos de origen',
-    'db_target': 'la base de datos de destino, vacía',
+    "db": "herramientas de la base de datos",
+    "db_copy": (
+        "copia una base de datos entera a otra vacía (SQLite ↔ PostgreSQL), comprobándola"
+    ),
+    "db_copy_description": (
+        "SRC y DST como los toma MUSBOT_DB: la ruta de un fichero, sqlite:///ruta o "
+        "postgresql://…. Para antes el bot. DST debe estar vacía (si no, sale con 2); una "
+        "DST que ya tiene esta misma copia se deja como está."
+    ),
+    "db_source": "la base de datos de origen",
+    "db_target": "la base de datos de destino, vacía",
 })

@@ -1,5 +1,5 @@
-"""Match records: who sat where, every finished hand (docs/replay.md transcript and result, its ledger
-and órdagos), the games, the result, and the rating changes a rated league match makes."""
+"""Match records: who sat where, every finished hand (docs/replay.md transcript and result, its
+ledger and órdagos), the games, the result, and the rating changes a rated league match makes."""
 
 from __future__ import annotations
 

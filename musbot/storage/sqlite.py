@@ -218,7 +218,7 @@ class SqliteBackend(Backend):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         try:
-            await _on_thread(conn, self._prepare)
+            await self._prepare_patiently(conn)
             self._direct = self._open_direct()
         except sqlite3.Error as exc:
             await conn.close()
@@ -243,6 +243,21 @@ class SqliteBackend(Backend):
         return await self._in_thread(lambda raw: _transaction(raw, "BEGIN", self._stored_version))
 
     # --- opening ------------------------------------------------------------------------------
+
+    async def _prepare_patiently(self, conn: aiosqlite.Connection) -> None:
+        """:meth:`_prepare`, tried again while another connection opening the same new file
+        holds a lock in a way SQLite answers «busy» at once rather than wait for (to avoid a
+        deadlock, it does not call the busy handler then), within ``busy_timeout``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_timeout
+        while True:
+            try:
+                await _on_thread(conn, self._prepare)
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or loop.time() >= deadline:
+                    raise
+            await asyncio.sleep(0.02)
 
     def _prepare(self, raw: sqlite3.Connection) -> None:
         """Runs on the database thread, in one trip."""

@@ -63,14 +63,14 @@ class TableManager:
         """Where a command sent by DM (``descarto``, ``seña``, ``cartas``) goes, for someone who
         may sit at several tables (a finished one still open, say): the table waiting for them
         (their turn), else one with a match in play, else the last opened. The second value
-        says whether another table could have been meant, so the answer can name this one."""
+        says whether they sit at another table too, so the answer can name this one."""
         seated = self.tables_of(user_id)
         if not seated:
             return None, False
         playing = [t for t in seated if t.state == "playing"]
         waiting = [t for t in playing if t.awaits(user_id)]
         chosen = waiting[0] if waiting else playing[0] if playing else seated[-1]
-        return chosen, len(playing) > 1 or (not playing and len(seated) > 1)
+        return chosen, len(seated) > 1
 
     async def close(self, channel_id: int) -> None:
         table = self._tables.get(channel_id)

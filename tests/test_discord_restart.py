@@ -1,0 +1,120 @@
+"""A restart as Discord lives it (the wire double): the bot goes down mid-hand while bots are
+thinking, comes back on the same database, and each table resumes once the gateway has delivered
+its channel, in the very messages that showed it; a table whose channel is gone is closed and
+its people told by DM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from db_helpers import select_in
+from discord_match import (
+    Scene,
+    hand_event_lines,
+    hand_pages,
+    make_scene,
+    open_and_start,
+    page_lines,
+    play_to_the_end,
+)
+
+from musbot.bot import MusBot
+from musbot.storage import Database
+from musbot.table.render import t
+
+
+async def restart(scene: Scene) -> MusBot:
+    """The process stops (cleanly: Ctrl-C, a deploy) and a new one starts on the same file."""
+    await scene.world.disconnect(scene.bot)
+    bot = MusBot(scene.bot.config, clock=scene.clock)
+    scene.bot = bot
+    return bot
+
+
+async def stored_hands(path: Path) -> list[Any]:
+    db = await Database.open(str(path))
+    try:
+        hands: list[Any] = []
+        for (match_id,) in await select_in(str(path), "SELECT match_id FROM matches"):
+            hands += await db.match_hands(match_id)
+        return hands
+    finally:
+        await db.close()
+
+
+async def test_a_restart_while_bots_think_shows_every_move_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = make_scene(tmp_path, ["Ana"])
+    await scene.world.connect(scene.bot)
+    await open_and_start(scene)
+    table = scene.table()
+    # Play until a bot is thinking, in the middle of a hand that has already seen a few moves.
+    while table.settled or table.page.events < 6:
+        if table.awaits(scene.people[0].user):
+            await scene.play_turn(scene.people[0])
+        else:
+            await scene.advance(0.3)
+    hand = table.match.hand_number  # type: ignore[union-attr]
+    before = {m.id for m in scene.table_messages()}
+    saved_turn = table.turn
+    woken: list[tuple[int, int]] = []
+    wake = MusBot.wake
+
+    async def watching(self: MusBot, restored: Any) -> bool:
+        woken.append((restored.turn, len(self.guilds)))
+        return await wake(self, restored)
+
+    monkeypatch.setattr(MusBot, "wake", watching)
+    bot = await restart(scene)
+    await scene.world.connect(bot)
+    await scene.advance(2)
+    # It waited for the gateway: nothing moved before the channel was known.
+    assert woken and woken[0] == (saved_turn, 1)
+    # The hand's message was edited where it was, with the notice: no second message for it.
+    pages = hand_pages(scene.world, scene.channel)
+    assert len(pages[hand]) == 1 and pages[hand][0].id in before
+    assert any(line.startswith("♻️ Mesa restaurada") for line in page_lines(pages[hand][0]))
+    await play_to_the_end(scene)
+    final = scene.table()
+    names = final.names()
+    await scene.world.disconnect(scene.bot)
+    # Every stored move shown once, in order, in its hand's message.
+    stored = await stored_hands(tmp_path / "musbot.db")
+    pages = hand_pages(scene.world, scene.channel)
+    assert sorted(pages) == list(range(1, len(stored) + 1))
+    for number, (transcript, _) in enumerate(stored, start=1):
+        shown = [line for message in pages[number] for line in page_lines(message)
+                 if not line.startswith("🏆")]
+        expected = [line for line in hand_event_lines(transcript, names)
+                    if not line.startswith("🏆")]
+        assert [line for line in shown if line in set(expected)] == expected, number
+    report = scene.world.report()
+    assert report.rate_limited == 0 and not report.refusals
+
+
+@pytest.mark.parametrize("gone", ["channel", "server"])
+async def test_a_table_whose_channel_is_gone_is_closed_and_its_people_told(
+        tmp_path: Path, gone: str) -> None:
+    scene = make_scene(tmp_path, ["Ana", "Bea"])
+    await scene.world.connect(scene.bot)
+    await open_and_start(scene)
+    await scene.advance(3)
+    old = scene.bot
+    bot = await restart(scene)
+    if gone == "channel":
+        await scene.world.delete_channel(old, scene.channel)
+    else:
+        await scene.world.remove_guild(old, scene.guild)
+    await scene.world.connect(bot)
+    await scene.advance(2)
+    assert bot.tables.get(scene.channel) is None and not bot.asleep
+    closing = t("closed_gone")
+    for person in scene.people:
+        assert any(closing in text for text in scene.dm_texts(person)), person.name
+    await scene.world.disconnect(bot)
+    rows = await select_in(str(tmp_path / "musbot.db"), "SELECT channel_id FROM live_tables")
+    assert rows == [], "not restored for ever"
+    matches = await select_in(str(tmp_path / "musbot.db"), "SELECT abandoned FROM matches")
+    assert matches == [(1,)], "the match counts nowhere"
