@@ -56,9 +56,9 @@ class Scene:
         which running the loop alone does not wait for) is done."""
         last: object = None
         quiet = 0
-        while quiet < 4:
+        while quiet < 3:
             await self.world.settle()
-            await asyncio.sleep(0.003)
+            await asyncio.sleep(0.001)
             busy = any(t._lock.locked() for t in self.bot.tables)
             now = (len(self.world.calls), tuple(t.turn for t in self.bot.tables),
                    self.clock.sleepers, busy,
