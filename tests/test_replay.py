@@ -626,7 +626,7 @@ def test_the_documentation_has_worked_examples_of_both_answers() -> None:
     assert "output" in kinds and "refusal" in kinds
 
 
-@pytest.mark.parametrize(("number", "example"), enumerate(documented_examples(), start=1))
+@pytest.mark.parametrize(("number", "example"), list(enumerate(documented_examples(), start=1)))
 def test_a_documented_example_replays_exactly_as_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], number: int,
         example: tuple[str, str, str]) -> None:

@@ -62,8 +62,9 @@ class Face:
     def signature(self, first: int, final: bool) -> tuple[Any, ...]:
         """Equal signatures, equal messages: an edit that would change nothing is not made."""
         if final:
-            return (self.page.number, first, self.count, "final")
-        return (self.page.number, first, self.count, self.status, self.verbs, self.footer)
+            return (self.page.number, self.page.revision, first, self.count, "final")
+        return (self.page.number, self.page.revision, first, self.count, self.status,
+                self.verbs, self.footer)
 
     @classmethod
     def finished(cls, page: Page, lang: str) -> Face:
@@ -123,6 +124,6 @@ def render_page(face: Face, first: int, *, final: bool) -> Rendered:
         embed.set_footer(text=face.footer[:FOOTER_LIMIT])
     live = not final and not frozen and not face.closed
     verbs = face.verbs if live else ()
-    signature = (face.page.number, first, end, "final") if frozen else \
+    signature = (face.page.number, face.page.revision, first, end, "final") if frozen else \
         face.signature(first, final)
     return Rendered(embed, verbs, end, frozen, signature)

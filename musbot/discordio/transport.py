@@ -221,6 +221,9 @@ class DiscordTransport:
             if live is not None:
                 self._finish(board, live)
             board.live = live = PageView(face.page)
+        for finished in board.recent.values():
+            if finished.page is table.previous and not finished.posting:
+                self._edit_page(board, finished)  # worded again (a name forgotten)?
         if live.posting:
             return  # the post renders the latest face when it goes
         if not live.messages:

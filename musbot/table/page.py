@@ -41,7 +41,10 @@ class Page:
     refs: list[tuple[int, int]] = field(default_factory=list)
     """The transport's messages showing this page: (its id, the first line it shows)."""
     final: bool = False
-    """The hand (or lobby) is over: its lines will not change any more."""
+    """The hand (or lobby) is over: no line will be added to it."""
+    revision: int = 0
+    """Bumped when lines already shown are worded again (a name forgotten, see
+    :meth:`rename`): a transport showing them shows them again."""
 
     def note(self, text: str) -> None:
         self.lines.append(text)
@@ -95,6 +98,7 @@ class Page:
         lines = render_again(self) if render_again is not None else \
             [pattern.sub(new, line) for line in self.lines]
         self.lines[:] = [pattern.sub(new, line) for line in lines]
+        self.revision += 1
 
     @classmethod
     def from_json_final(cls, saved: dict[str, Any]) -> Page:

@@ -408,6 +408,9 @@ class Table:
                         entry["user_id"] = None
                         entry["forgotten"] = True
             found = seat is not None or bool(old_names)
+            if self.opener_id == user_id and seat is None:
+                self.opener_id = None  # closing the table is left to whoever manages it
+                found = True
             for old in sorted(old_names - {name}, key=len, reverse=True):
                 self.page.rename(old, name, self._page_lines)
                 if self.previous is not None:
