@@ -275,8 +275,9 @@ class DiscordTransport:
             rendered = self._render(board, view, first)
             if rendered is None:
                 return None
-            message = await board.channel.send(
-                embed=rendered.embed, view=self._view(board, rendered.view_verbs))
+            buttons = self._view(board, rendered.view_verbs)
+            extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
+            message = await board.channel.send(embed=rendered.embed, **extra)
             shown = Shown(message.id, first)
             shown.shows(rendered)
             view.messages.append(shown)

@@ -289,7 +289,8 @@ class EnvidoModal(discord.ui.Modal):
         await guarded(interaction, self.channel_id,
                       lambda: self.submit(interaction, self.amount.value))
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:
+    async def on_error(  # type: ignore[override]  # discord.py types Modal's as a View's
+            self, interaction: discord.Interaction[Any], error: Exception, /) -> None:
         await report(interaction, error, table_id=self.channel_id)
 
     async def submit(self, interaction: discord.Interaction[Any], value: str) -> None:

@@ -5,9 +5,15 @@ from .clock import Clock, ManualClock, RealClock, settle
 from .manager import TableManager
 from .page import Page
 from .seating import Seat, TableError
-from .table import MAX_EXPIRIES, Table
+from .table import Table
 from .transport import DmClosed, Transport
-from .turns import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, REMINDER_SECONDS
+from .turns import (
+    DEFAULT_TURN_SECONDS,
+    MAX_EXPIRIES,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    REMINDER_SECONDS,
+)
 
 __all__ = [
     "DEFAULT_TURN_SECONDS", "MAX_EXPIRIES", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS",

@@ -12,12 +12,13 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from musbot.engine import MusError, SeatView
-from musbot.engine.senas import Sena
+from musbot.engine.senas import Sena, check_sena, parse_sena
 
 from . import render
 from .transport import DmClosed
 
 if TYPE_CHECKING:
+    from .core import TableCore
     from .table import Table
 
 log = logging.getLogger(__name__)
@@ -140,3 +141,31 @@ class Notifier:
             await table.transport.update_view(table.channel_id, user_id, text)
         except Exception:
             log.warning("view update failed on table %s", table.channel_id, exc_info=True)
+
+
+class SenaCommands:
+    """The señas of :class:`~musbot.table.Table` (a mixin): a person's, checked by the
+    engine's rules (§7) and delivered to whoever saw it."""
+
+    async def send_sena(self: TableCore, user_id: int, name: str | Sena) -> Sena:
+        """Sends a seña to the partner(s) if the hand shows it (§7); maybe caught by one
+        opponent. The sender is told nothing beyond the returned seña."""
+        async with self._lock:
+            seat = self._require_seat(user_id)
+            self._require_match()
+            sena = parse_sena(name) if isinstance(name, str) else name
+            self._check_sena(seat, sena)
+            await self._deliver_sena(seat, sena)
+            await self._changed()
+            return sena
+
+    def _check_sena(self: TableCore, seat: int, sena: Sena) -> None:
+        match = self._require_match()
+        hand = match.hand
+        check_sena(self.rules, corrido=hand.corrido, finished=hand.finished,
+                   cards=match.view(seat).cards, sena=sena, sent=self.senas.sent_by(seat))
+
+    async def _deliver_sena(self: TableCore, seat: int, sena: Sena) -> None:
+        self.mark_changed()
+        for receiver, caught in self.senas.send(self.rules, seat, sena, self.rng):
+            await self.notify.sena(receiver, seat, sena, caught=caught)

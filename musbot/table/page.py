@@ -105,3 +105,68 @@ class Page:
         return cls(int(saved["number"]), saved.get("hand"), lines=[str(x) for x in saved["lines"]],
                    refs=[(int(ref), int(first)) for ref, first in saved.get("refs", ())],
                    final=True)
+
+
+class Pages:
+    """A table's page in play and the one before (see :class:`Page`)."""
+
+    def __init__(self, render: EventLines) -> None:
+        self.render = render
+        self.page = Page(1)
+        self.previous: Page | None = None
+        """The page before, finished: kept (and saved) until the next one finishes, so a
+        transport that had not shown its end yet (a restart in between) still can."""
+
+    def add_events(self, events: Sequence[ev.Event], hand_number: int) -> None:
+        """Each hand on a page of its own: a deal (``HandStarted``) turns the page, to the
+        match's ``hand_number`` (the only deal a batch of events may hold)."""
+        for event in events:
+            if isinstance(event, ev.HandStarted) and \
+                    (self.page.hand_number is None or self.page.events):
+                self.turn(hand_number)
+            self.page.add_events([event], self.render)
+
+    def turn(self, hand_number: int) -> None:
+        """A new page for hand ``hand_number`` (nothing to do if the current one is it, fresh)."""
+        if self.page.hand_number == hand_number and not self.page.events:
+            return
+        self.page.final = True
+        self.previous = self.page
+        self.page = Page(self.page.number + 1, hand_number)
+
+    def note(self, text: str) -> None:
+        self.page.note(text)
+
+    def remember(self, number: int, refs: list[tuple[int, int]]) -> bool:
+        """A transport's references to page ``number``'s messages; True if they are new."""
+        for page in (self.page, self.previous):
+            if page is not None and page.number == number and page.refs != refs:
+                page.refs = list(refs)
+                return True
+        return False
+
+    def rename(self, old: str, new: str, events: Sequence[ev.Event],
+               tail: Sequence[ev.Event]) -> None:
+        """«Forget me»: ``old`` no longer appears on either page; the current one is rendered
+        again from its hand's ``events`` (with the seats' new names)."""
+        page = self.page
+
+        def again(current: Page) -> list[str]:
+            if current.hand_number is None:
+                return list(current.lines)
+            return Page.rebuild(current.to_json(), events, self.render, tail=tail).lines
+
+        page.rename(old, new, again)
+        if self.previous is not None:
+            self.previous.rename(old, new, None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"page": self.page.to_json(),
+                "previous": None if self.previous is None else self.previous.to_json_final()}
+
+    def restore(self, saved: dict[str, Any], events: Sequence[ev.Event],
+                tail: Sequence[ev.Event]) -> None:
+        """The pages :meth:`to_json` saved, the current one rebuilt from its hand's events."""
+        self.page = Page.rebuild(saved["page"], events, self.render, tail=tail)
+        previous = saved.get("previous")
+        self.previous = None if previous is None else Page.from_json_final(previous)

@@ -1,13 +1,19 @@
-"""Who sits where at a table: people, bots, and people a bot stands in for."""
+"""Who sits where at a table: people, bots, and people a bot stands in for; and the table's
+commands that change it (sit down, add a bot, leave, come back)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from musbot.ai import LEVELS, Player, make_player
 from musbot.engine import MusError
+
+from . import render
+
+if TYPE_CHECKING:
+    from .core import TableCore
 
 
 class TableError(MusError):
@@ -102,3 +108,84 @@ class Seating:
                 if occupant is not None and not occupant.human:
                     return seat
         raise TableError("table_full" if pair is None else "pair_full")
+
+
+class SeatingCommands:
+    """The seating commands of :class:`~musbot.table.Table` (a mixin: each takes the table's
+    lock like any command)."""
+
+    async def join(self: TableCore, user_id: int, name: str, pair: int | None = None) -> int:
+        """Sits a person; mid-match they take over a bot's seat. Returns the seat."""
+        async with self._lock:
+            self._require_open()
+            already = self.seat_of(user_id)
+            if already is not None:
+                raise TableError("already_seated", number=already + 1)
+            seat = self.seating.free_seat(pair, take_bots=True)
+            old = self.seats[seat]
+            self.seats[seat] = Seat(name=name, user_id=user_id)
+            if old is not None and self.state == "playing":
+                self._say("took_bot_seat", name=name, seat=seat + 1)
+                await self._changed()
+                self._show()
+                await self.notify.send_hand(seat)
+                self.turns.arm()
+            else:
+                self._say("joined", name=name, seat=seat + 1,
+                          pair=render.pair_text(self.rules.team(seat), self.names(),
+                                                self.players, self.lang))
+                await self._changed()
+                self._show()
+            return seat
+
+    async def leave(self: TableCore, user_id: int) -> None:
+        """Frees the seat; mid-match a bot plays it, and a table left without people closes."""
+        async with self._lock:
+            seat = self._require_seat(user_id)
+            person = self.seats[seat]
+            assert person is not None
+            if self.state != "playing":
+                self.seats[seat] = None
+                self._say("left", name=person.name)
+                await self._changed()
+                self._show()
+                return
+            self.seats[seat] = Seat.robot(person.name, self.bot_level)
+            self._bot_took_over()
+            self._say("left_bot", name=person.name)
+            if not self.humans():
+                await self._close("closed_empty")
+                return
+            await self._changed()
+            await self._advance([])
+
+    async def add_bot(self: TableCore, pair: int | None = None, level: str | None = None) -> int:
+        """Sits a bot before the match (empty seats get bots at start anyway)."""
+        async with self._lock:
+            self._require_open()
+            if self.state == "playing":
+                raise TableError("already_started")
+            level = level or self.bot_level
+            if level not in LEVELS:
+                raise TableError("unknown_level", level=level)
+            seat = self.seating.free_seat(pair, take_bots=False)
+            self.seats[seat] = self._bot_seat(seat, level)
+            self._say("bot_added", level=level, seat=seat + 1)
+            await self._changed()
+            self._show()
+            return seat
+
+    async def come_back(self: TableCore, user_id: int) -> None:
+        """«vuelvo»: the person takes the seat back from the bot."""
+        async with self._lock:
+            seat = self._require_seat(user_id)
+            person = self.seats[seat]
+            assert person is not None
+            if not person.away:
+                raise TableError("not_away")
+            person.away = False
+            person.expiries = 0
+            self._say("back", name=person.name)
+            await self._changed()
+            self._show()
+            self.turns.arm()

@@ -16,7 +16,6 @@ from musbot.engine import Match, Rules
 from musbot.engine.cards import Card
 from musbot.engine.senas import SenaLog
 
-from .page import Page
 from .seating import Seat
 
 if TYPE_CHECKING:
@@ -79,10 +78,9 @@ def to_state(table: Table) -> dict[str, Any]:
         "shuffler": table.shuffler.to_dict() if isinstance(table.shuffler, SeededShuffler)
         else None,
         "match": None if table.match is None else table.match.snapshot(),
-        "match_info": table.match_info,
-        "outbox": table.outbox,
-        "page": table.page.to_json(),
-        "previous": None if table.previous is None else table.previous.to_json_final(),
+        "match_info": table.records.info,
+        "outbox": table.records.outbox,
+        **table.pages.to_json(),
     }
 
 
@@ -153,8 +151,8 @@ def _build(state: dict[str, Any], transport: Transport, options: dict[str, Any])
     table.state = state["state"]
     table._turn = int(state["turn"])
     table.senas = SenaLog.from_json(state["senas"])
-    table.match_info = state["match_info"]
-    table.outbox = list(state["outbox"])
+    table.records.info = state["match_info"]
+    table.records.outbox = list(state["outbox"])
     _restore_pages(table, state)
     return table
 
@@ -165,7 +163,5 @@ def _restore_pages(table: Table, state: dict[str, Any]) -> None:
                                   "hand": None if match is None else match.hand_number}
     on_hand = match is not None and saved.get("hand") is not None
     events = list(match.hand.events) if on_hand and match is not None else []
-    table.page = Page.rebuild(saved, events, table._event_lines,
-                              tail=table.page_tail() if on_hand else ())
-    previous = state.get("previous")
-    table.previous = None if previous is None else Page.from_json_final(previous)
+    table.pages.restore({"page": saved, "previous": state.get("previous")}, events,
+                        table.page_tail() if on_hand else ())

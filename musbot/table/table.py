@@ -15,48 +15,42 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
-from musbot.ai.base import hand_over
-from musbot.engine import (
-    Action,
-    Hand,
-    Match,
-    MusError,
-    Rules,
-    Shuffler,
-    secure_shuffle,
-)
+from musbot.engine import Action, Match, MusError, Rules, Shuffler, secure_shuffle
 from musbot.engine import events as ev
-from musbot.engine.senas import Sena, SenaLog, check_sena, parse_sena, senas_open
+from musbot.engine.senas import SenaLog, senas_open
 
 from . import render
+from .bots import Bots
 from .clock import Clock, RealClock
-from .notify import Notifier
-from .page import Page
-from .seating import Seat, Seating, TableError
+from .core import State
+from .notify import Notifier, SenaCommands
+from .page import Page, Pages
+from .records import MatchRecords
+from .seating import Seat, Seating, SeatingCommands, TableError
 from .transport import Transport
-from .turns import DEFAULT_TURN_SECONDS, REMINDER_SECONDS, TurnClock, check_turn_seconds
+from .turns import DEFAULT_TURN_SECONDS, TurnKeeper, check_turn_seconds
 
 log = logging.getLogger(__name__)
 
-MAX_EXPIRIES = 3
-"""Expiries in a row before a bot takes the seat over until «vuelvo»."""
 _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
 
-State = Literal["waiting", "playing", "finished", "closed"]
 ChangeHook = Callable[["Table"], Awaitable[None]]
 """Called under the table's lock after every applied change (persistence, see ``persist.py``)."""
 
-__all__ = ["MAX_EXPIRIES", "ChangeHook", "Seat", "State", "Table", "TableError"]
+__all__ = ["ChangeHook", "Seat", "State", "Table", "TableError"]
 
 
-class Table:
-    """A table in a channel. Public coroutines take the lock; ``_``-methods expect it held."""
+class Table(SeatingCommands, SenaCommands):
+    """A table in a channel. Public coroutines take the lock; ``_``-methods expect it held.
+    Sitting down, leaving and coming back are in ``seating.py``; the bots in ``bots.py``; the
+    turn clock in ``turns.py``; what each person is told in ``notify.py``; the public record in
+    ``page.py`` (señas in ``notify.py`` too); the match records in ``records.py``; the saved
+    form in ``state.py``."""
 
     def __init__(
         self,
@@ -108,28 +102,20 @@ class Table:
         self.match: Match | None = None
         self.state: State = "waiting"
         self.on_change = on_change
-        """Awaited after every change, lock held; with it the table keeps :attr:`outbox`."""
-        self.match_info: dict[str, Any] | None = None
-        """Who sat where when the current match started, under a unique ``key``: what a match
-        record is made from."""
-        self.outbox: list[dict[str, Any]] = []
-        """Match records (start, finished hands, result) not yet stored; saved with the table's
-        state, so a crash between saving and storing loses none of them."""
+        """Awaited after every change, lock held; with it the table keeps match records."""
+        self.records = MatchRecords(kept=on_change is not None)
         self.senas = SenaLog()
         """The señas on the current cards (§7)."""
-        self.page = Page(1)
-        """The public record of the hand in play (or of the lobby)."""
-        self.previous: Page | None = None
-        """The page before, finished: kept (and saved) until the next one finishes, so a
-        transport that had not shown its end yet (a restart in between) still can."""
+        self.pages = Pages(self._event_lines)
+        """The public record: the hand in play (or the lobby), and the page before."""
         self.notify = Notifier(self)
+        self.bots = Bots(self)
         self._on_close = on_close
         self._lock = asyncio.Lock()
-        self.turns = TurnClock(self.clock, self._locked, self._remind, self._time_up,
-                               label=channel_id)
+        self.turns = TurnKeeper(self)
+        """The turn clock, and what happens when time runs out (see ``turns.py``)."""
         self._turn = 0
         """Bumped on every applied action: a timer or a bot only plays the turn it was for."""
-        self._bot_task: asyncio.Task[None] | None = None
         self._journal: list[tuple[int, Action]] | None = None
         """The moves applied since the last save, while they are the only change: a save may
         append them to the table's journal instead of writing its whole state (see
@@ -144,6 +130,29 @@ class Table:
     @property
     def seats(self) -> list[Seat | None]:
         return self.seating.seats
+
+    @property
+    def page(self) -> Page:
+        """The page in play: what a transport shows (see ``page.py``)."""
+        return self.pages.page
+
+    @property
+    def previous(self) -> Page | None:
+        return self.pages.previous
+
+    @property
+    def outbox(self) -> list[dict[str, Any]]:
+        """Match records (start, finished hands, result) not yet stored; saved with the table's
+        state, so a crash between saving and storing loses none of them."""
+        return self.records.outbox
+
+    @outbox.setter
+    def outbox(self, items: list[dict[str, Any]]) -> None:
+        self.records.outbox = items
+
+    @property
+    def match_info(self) -> dict[str, Any] | None:
+        return self.records.info
 
     @property
     def turn(self) -> int:
@@ -207,69 +216,6 @@ class Table:
         match = self.match
         return (match is not None and not match.finished
                 and senas_open(self.rules, match.hand.corrido))
-
-    # --- seating ------------------------------------------------------------------------------
-
-    async def join(self, user_id: int, name: str, pair: int | None = None) -> int:
-        """Sits a person; mid-match they take over a bot's seat. Returns the seat."""
-        async with self._lock:
-            self._require_open()
-            already = self.seat_of(user_id)
-            if already is not None:
-                raise TableError("already_seated", number=already + 1)
-            seat = self.seating.free_seat(pair, take_bots=True)
-            old = self.seats[seat]
-            self.seats[seat] = Seat(name=name, user_id=user_id)
-            if old is not None and self.state == "playing":
-                self._say("took_bot_seat", name=name, seat=seat + 1)
-                await self._changed()
-                self._show()
-                await self.notify.send_hand(seat)
-                self._arm_timer()
-            else:
-                self._say("joined", name=name, seat=seat + 1,
-                          pair=render.pair_text(self.rules.team(seat), self.names(),
-                                                self.players, self.lang))
-                await self._changed()
-                self._show()
-            return seat
-
-    async def leave(self, user_id: int) -> None:
-        """Frees the seat; mid-match a bot plays it, and a table left without people closes."""
-        async with self._lock:
-            seat = self._require_seat(user_id)
-            person = self.seats[seat]
-            assert person is not None
-            if self.state != "playing":
-                self.seats[seat] = None
-                self._say("left", name=person.name)
-                await self._changed()
-                self._show()
-                return
-            self.seats[seat] = Seat.robot(person.name, self.bot_level)
-            self._bot_took_over()
-            self._say("left_bot", name=person.name)
-            if not self.humans():
-                await self._close("closed_empty")
-                return
-            await self._changed()
-            await self._advance([])
-
-    async def add_bot(self, pair: int | None = None, level: str | None = None) -> int:
-        """Sits a bot before the match (empty seats get bots at start anyway)."""
-        async with self._lock:
-            self._require_open()
-            if self.state == "playing":
-                raise TableError("already_started")
-            level = level or self.bot_level
-            if level not in LEVELS:
-                raise TableError("unknown_level", level=level)
-            seat = self.seating.free_seat(pair, take_bots=False)
-            self.seats[seat] = self._bot_seat(seat, level)
-            self._say("bot_added", level=level, seat=seat + 1)
-            await self._changed()
-            self._show()
-            return seat
 
     # --- the match ----------------------------------------------------------------------------
 
@@ -350,21 +296,6 @@ class Table:
                 await self.notify.reply_error(user_id, error)
             return True
 
-    async def come_back(self, user_id: int) -> None:
-        """«vuelvo»: the person takes the seat back from the bot."""
-        async with self._lock:
-            seat = self._require_seat(user_id)
-            person = self.seats[seat]
-            assert person is not None
-            if not person.away:
-                raise TableError("not_away")
-            person.away = False
-            person.expiries = 0
-            self._say("back", name=person.name)
-            await self._changed()
-            self._show()
-            self._arm_timer()
-
     async def set_league(self, league_id: int | None) -> None:
         """Makes the table count for a league (or a friendly one again); only before the match,
         so nobody finds out afterwards that a result counted."""
@@ -378,7 +309,7 @@ class Table:
     async def announce(self, text: str) -> None:
         """A line of news for the page (league ratings after a match, …)."""
         async with self._lock:
-            self.page.note(text)
+            self.pages.note(text)
             await self._changed()
             self._show()
 
@@ -388,45 +319,26 @@ class Table:
         person no longer sits, hold their id; the pages say the neutral name. Returns whether
         anything of theirs was here."""
         async with self._lock:
-            old_names: set[str] = set()
             seat = self.seat_of(user_id)
+            found = seat is not None or self.records.held_by(user_id)
+            old_names = self.records.forget(
+                user_id, keep_id=seat is not None and self.state == "playing")
             if seat is not None:
                 occupant = self.seats[seat]
                 assert occupant is not None
                 old_names.add(occupant.name)
                 occupant.name = name
-            playing = seat is not None and self.state == "playing"
-            infos = [self.match_info, *(item.get("match") for item in self.outbox)]
-            for info in infos:
-                for entry in (info or {}).get("seats", []):
-                    if entry.get("user_id") != user_id:
-                        continue
-                    if entry.get("name"):
-                        old_names.add(str(entry["name"]))
-                    entry["name"] = None
-                    if not playing:
-                        entry["user_id"] = None
-                        entry["forgotten"] = True
-            found = seat is not None or bool(old_names)
             if self.opener_id == user_id and seat is None:
                 self.opener_id = None  # closing the table is left to whoever manages it
                 found = True
+            match = self.match
+            events = match.hand.events if match is not None else []
             for old in sorted(old_names - {name}, key=len, reverse=True):
-                self.page.rename(old, name, self._page_lines)
-                if self.previous is not None:
-                    self.previous.rename(old, name, None)
+                self.pages.rename(old, name, events, self.page_tail())
             if found:
                 await self._changed()
                 self._show()
             return found
-
-    def _page_lines(self, page: Page) -> list[str]:
-        """The page's lines rendered again from its hand's events (see :meth:`Page.rename`)."""
-        match = self.match
-        if match is None or page.hand_number is None:
-            return list(page.lines)
-        return Page.rebuild(page.to_json(), match.hand.events, self._event_lines,
-                            tail=self.page_tail()).lines
 
     async def resume(self, *, announce: bool = True) -> None:
         """After a restart, once the table's channel can be reached: say so, and play on (bots
@@ -457,11 +369,8 @@ class Table:
         """The transport's references to the messages showing a page, saved with the table so
         that after a restart it edits them rather than show the same moves again."""
         async with self._lock:
-            for page in (self.page, self.previous):
-                if page is not None and page.number == page_number and page.refs != refs:
-                    page.refs = list(refs)
-                    if self.state != "closed":
-                        await self._changed()
+            if self.pages.remember(page_number, refs) and self.state != "closed":
+                await self._changed()
 
     def to_state(self) -> dict[str, Any]:
         """The table as a JSON document (private: it holds the cards), see ``state.py``."""
@@ -497,50 +406,7 @@ class Table:
         """Clean shutdown: stop the clock and the bots but keep the table (it is restored at
         the next start), unlike :meth:`close`."""
         self.turns.cancel()
-        self._cancel_bots()
-
-    # --- señas --------------------------------------------------------------------------------
-
-    async def send_sena(self, user_id: int, name: str | Sena) -> Sena:
-        """Sends a seña to the partner(s) if the hand shows it (§7); maybe caught by one
-        opponent. The sender is told nothing beyond the returned seña."""
-        async with self._lock:
-            seat = self._require_seat(user_id)
-            self._require_match()
-            sena = parse_sena(name) if isinstance(name, str) else name
-            self._check_sena(seat, sena)
-            await self._deliver_sena(seat, sena)
-            await self._changed()
-            return sena
-
-    def _check_sena(self, seat: int, sena: Sena) -> None:
-        match = self._require_match()
-        hand = match.hand
-        check_sena(self.rules, corrido=hand.corrido, finished=hand.finished,
-                   cards=match.view(seat).cards, sena=sena, sent=self.senas.sent_by(seat))
-
-    async def _deliver_sena(self, seat: int, sena: Sena) -> None:
-        self._journal = None
-        for receiver, caught in self.senas.send(self.rules, seat, sena, self.rng):
-            await self.notify.sena(receiver, seat, sena, caught=caught)
-
-    async def _bot_senas(self) -> bool:
-        """The bots' señas on new cards; True if any was sent (the table's state changed)."""
-        match = self.match
-        if match is None or not self.senas_open():
-            return False
-        sent = False
-        for seat, occupant in enumerate(self.seats):
-            if occupant is None or occupant.human or occupant.bot is None:
-                continue
-            for sena in occupant.bot.choose_senas(match.view(seat), self.rng):
-                try:
-                    self._check_sena(seat, sena)
-                except MusError:
-                    continue
-                await self._deliver_sena(seat, sena)
-                sent = True
-        return sent
+        self.bots.cancel()
 
     # --- driving the match (lock held) --------------------------------------------------------
 
@@ -563,9 +429,10 @@ class Table:
             self.rng.randrange(self.players)
         self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler)
         self.state = "playing"
-        self._start_record()
+        self.records.start(self.seats, self.league_id, self.rules)
+        self._journal = None
         self._new_cards(self.match.hand.events)
-        self._turn_page(self.match.hand_number)
+        self.pages.turn(self.match.hand_number)
         self._say(key)
         await self._changed()  # the deal is saved before anyone is told about it
         await self._advance(list(self.match.hand.events), saved=True)
@@ -593,40 +460,10 @@ class Table:
                 break
             if self.bot_delay:
                 self.turns.stop()
-                self._schedule_bots()
+                self.bots.schedule()
                 return
-            events = self._apply(seat, self._bot_action(seat))
-        self._arm_timer()
-
-    def _schedule_bots(self) -> None:
-        if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn(self._turn))
-
-    async def _bot_turn(self, turn: int) -> None:
-        """A bot thinks (outside the lock: people may still ask for their cards, send señas)
-        and plays, if the turn is still the one it thought about."""
-        try:
-            await self.clock.sleep(self.bot_delay)
-            async with self._lock:
-                if self._bot_task is asyncio.current_task():
-                    self._bot_task = None
-                match = self.match
-                if turn != self._turn or self.state != "playing" or match is None:
-                    return
-                seat = match.to_act
-                occupant = self.seats[seat] if seat is not None else None
-                if seat is None or occupant is None or not occupant.bot_plays:
-                    return
-                await self._advance(self._apply(seat, self._bot_action(seat)))
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a bot must never take the table down: the clock still runs
-            log.exception("bot move failed on table %s", self.channel_id)
-
-    def _cancel_bots(self) -> None:
-        task, self._bot_task = self._bot_task, None
-        if task is not None and task is not asyncio.current_task() and not task.done():
-            task.cancel()
+            events = self._apply(seat, self.bots.decide(seat))
+        self.turns.arm()
 
     def _apply(self, seat: int, action: Action) -> list[ev.Event]:
         """Every action goes through here: the engine applies it, and a finished hand or match
@@ -645,23 +482,11 @@ class Table:
         if hand.finished:
             self._record("hand", number=number, transcript=hand.transcript(),
                          result=hand.result())
-            self._hand_over(hand, number)
+            self.bots.hand_over(hand, number)
         if match.winner is not None:
-            rated = not (self.match_info or {}).get("bot_took_over", False)
-            self._record("finish", winner=match.winner, summary=match.summary(), rated=rated)
+            self._record("finish", winner=match.winner, summary=match.summary(),
+                         rated=self.records.rated)
         return events
-
-    def _hand_over(self, hand: Hand, number: int) -> None:
-        """Bots that learn from showdowns (``hand_over``, see :class:`~musbot.ai.Player`) get
-        their own seat's view of the hand just ended, as a person at the table sees it. What
-        they learn lives in memory only: a restored table's bots start afresh."""
-        for seat, occupant in enumerate(self.seats):
-            if occupant is None or occupant.bot is None:
-                continue
-            try:
-                hand_over(occupant.bot, hand, seat, number)
-            except Exception:  # a bot's bookkeeping must never stop the table
-                log.exception("bot hand_over failed on table %s", self.channel_id)
 
     def _new_cards(self, events: list[ev.Event]) -> None:
         """Señas speak about cards: new cards, new señas; a new hand may warn of closed DMs
@@ -677,24 +502,11 @@ class Table:
     def _bot_took_over(self) -> None:
         """A bot played a seat for more than one turn: the match no longer rates anyone."""
         self._journal = None
-        if self.match_info is not None:
-            self.match_info["bot_took_over"] = True
-
-    def _start_record(self) -> None:
-        seats = []
-        for seat, occupant in enumerate(self.seats):
-            assert occupant is not None
-            seats.append({"seat": seat, "user_id": occupant.user_id, "name": occupant.name,
-                          "bot": None if occupant.human else f"ai:{occupant.level or 'bot'}"})
-        self.match_info = {"key": uuid.uuid4().hex, "seats": seats, "league_id": self.league_id,
-                           "rules": self.rules.to_dict()}
-        self._record("start")
+        self.records.bot_took_over()
 
     def _record(self, kind: str, **data: Any) -> None:
-        if self.on_change is None or self.match_info is None:
-            return  # nobody stores records (terminal, tests): keep no outbox
-        self.outbox.append({"kind": kind, "match": self.match_info, **data})
-        self._journal = None
+        if self.records.add(kind, **data):
+            self._journal = None
 
     async def _changed(self, *, moves: bool = False) -> None:
         """Hands the new state to the hook; a failing hook (a full disk) must not stop the game,
@@ -710,49 +522,24 @@ class Table:
             self._journal = None
             log.exception("saving table %s failed", self.channel_id)
 
-    def _bot_action(self, seat: int) -> Action:
-        from musbot.ai import make_player
-
-        match = self._require_match()
-        occupant = self.seats[seat]
-        player = occupant.bot if occupant is not None and occupant.bot is not None else None
-        player = player or make_player(self.bot_level)
-        return player.decide(match.view(seat), self.rng, self.senas.seen_by(seat))
-
     async def _publish(self, events: list[ev.Event]) -> bool:
         """Tells everyone what ``events`` show: the page for all, each person's private text;
         True when that changed the state (bots sent señas on the new cards, closed DMs were
         announced)."""
-        self._add_to_pages(events)
+        match = self.match
+        self.pages.add_events(events, match.hand_number if match is not None else 0)
         self._show()
         match = self.match
         assert match is not None
         if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events) \
                 and not match.finished:
             warned = [await self.notify.send_hand(seat) for seat in range(self.players)]
-            return await self._bot_senas() or any(warned)
+            return await self.bots.send_senas() or any(warned)
         if events:
             await self.notify.update_views()
         return False
 
     # --- the page -----------------------------------------------------------------------------
-
-    def _add_to_pages(self, events: list[ev.Event]) -> None:
-        """Each hand on a page of its own: a deal turns the page (see :meth:`_turn_page`)."""
-        match = self.match
-        for event in events:
-            if isinstance(event, ev.HandStarted) and match is not None and \
-                    (self.page.hand_number is None or self.page.events):
-                self._turn_page(match.hand_number)
-            self.page.add_events([event], self._event_lines)
-
-    def _turn_page(self, hand_number: int) -> None:
-        if self.page.hand_number == hand_number and not self.page.events and \
-                self.page.hand_number is not None:
-            return
-        self.page.final = True
-        self.previous = self.page
-        self.page = Page(self.page.number + 1, hand_number)
 
     def _event_lines(self, event: ev.Event) -> list[str]:
         return render.event_lines(event, self.names(), players=self.players,
@@ -768,58 +555,12 @@ class Table:
                 ev.MatchWon(match.winner)]
 
     def _say(self, key: str, **params: object) -> None:
-        self.page.note(render.t(key, self.lang, **params))
+        self.pages.note(render.t(key, self.lang, **params))
 
     def _show(self) -> None:
         """The public face changed and is saved: the transport shows it when it can (it only
         takes note now, so nothing here waits for the outside world)."""
         self.transport.changed(self)
-
-    # --- the turn clock -----------------------------------------------------------------------
-
-    def _arm_timer(self) -> None:
-        match = self.match
-        self.turns.stop()
-        if self.turn_seconds is None or self.state != "playing" or match is None:
-            return
-        seat = match.to_act
-        occupant = self.seats[seat] if seat is not None else None
-        if seat is None or occupant is None or occupant.bot_plays:
-            return
-        self.turns.start(self.turn_seconds, self._turn, seat)
-
-    async def _remind(self, turn: int, seat: int) -> None:
-        occupant = self.seats[seat]
-        if (turn != self._turn or self.state != "playing" or occupant is None
-                or occupant.user_id is None):
-            return
-        await self.notify.alert(occupant.user_id, render.t(
-            "reminder", self.lang, mention=self.transport.mention(occupant.user_id),
-            seconds=int(REMINDER_SECONDS)))
-        if turn == self._turn:
-            self.turns.after_reminder(turn, seat)
-
-    async def _time_up(self, turn: int, seat: int) -> None:
-        if turn == self._turn and self.state == "playing":
-            await self._expire(seat)
-            await self._changed()
-
-    async def _expire(self, seat: int) -> None:
-        """Time is up: the seat's bot plays this one turn; the third time in a row it keeps the
-        seat until «vuelvo»."""
-        occupant = self.seats[seat]
-        self._require_match()
-        if occupant is None or occupant.bot_plays:
-            return
-        occupant.expiries += 1
-        self._journal = None
-        self._say("expired", name=occupant.name)
-        events = self._apply(seat, self._bot_action(seat))
-        if occupant.expiries >= MAX_EXPIRIES:
-            occupant.away = True
-            self._bot_took_over()
-            self._say("away", name=occupant.name)
-        await self._advance(events)
 
     # --- small helpers ------------------------------------------------------------------------
 
@@ -828,7 +569,7 @@ class Table:
             self._record("abandon")  # nobody won: the match counts nowhere
         self.state = "closed"
         self.turns.cancel()
-        self._cancel_bots()
+        self.bots.cancel()
         self._say(key)
         self.page.final = True
         await self._changed()

@@ -1,7 +1,7 @@
-"""The turn clock of one table: a reminder when little time is left, then the expiry.
+"""The turn clock of one table: a reminder when little time is left, then the expiry, when the
+seat's bot plays that turn (:class:`TurnKeeper`).
 
-What happens then is the table's business (a bot plays that turn, see ``Table``); this module only
-keeps time. Every move re-arms the clock, so the scheduled alarm is kept whenever it goes off no
+Every move re-arms the clock, so the scheduled alarm is kept whenever it goes off no
 later than the new deadline and, when it goes off early, it schedules itself for the rest: a busy
 bot otherwise pushes and cancels an entry in the event loop's timer heap on every move of every
 table. Each step runs as a task that takes the table's lock, like any command, and only for the
@@ -13,9 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
+from . import render
 from .clock import Alarm, Clock
 from .seating import TableError
+
+if TYPE_CHECKING:
+    from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -115,3 +120,71 @@ class TurnClock:
         # A step re-arms the clock after an expiry: it must not cancel its own task.
         if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
+
+
+MAX_EXPIRIES = 3
+"""Expiries in a row before a bot takes the seat over until «vuelvo»."""
+
+
+class TurnKeeper:
+    """The turn clock of a table and what running out of time means: a reminder to the
+    person, then their seat's bot plays that one turn; the third time in a row the bot keeps the
+    seat until «vuelvo». Its steps run with the table's lock held."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.clock = TurnClock(table.clock, table._locked, self._remind, self._time_up,
+                               label=table.channel_id)
+
+    def arm(self) -> None:
+        """Times the person to act now, if a person is to act and the table has a clock."""
+        table = self.table
+        match = table.match
+        self.clock.stop()
+        if table.turn_seconds is None or table.state != "playing" or match is None:
+            return
+        seat = match.to_act
+        occupant = table.seats[seat] if seat is not None else None
+        if seat is None or occupant is None or occupant.bot_plays:
+            return
+        self.clock.start(table.turn_seconds, table.turn, seat)
+
+    def stop(self) -> None:
+        self.clock.stop()
+
+    def cancel(self) -> None:
+        self.clock.cancel()
+
+    async def _remind(self, turn: int, seat: int) -> None:
+        table = self.table
+        occupant = table.seats[seat]
+        if (turn != table.turn or table.state != "playing" or occupant is None
+                or occupant.user_id is None):
+            return
+        await table.notify.alert(occupant.user_id, render.t(
+            "reminder", table.lang, mention=table.transport.mention(occupant.user_id),
+            seconds=int(REMINDER_SECONDS)))
+        if turn == table.turn:
+            self.clock.after_reminder(turn, seat)
+
+    async def _time_up(self, turn: int, seat: int) -> None:
+        table = self.table
+        if turn == table.turn and table.state == "playing":
+            await self._expire(seat)
+            await table._changed()
+
+    async def _expire(self, seat: int) -> None:
+        table = self.table
+        occupant = table.seats[seat]
+        table._require_match()
+        if occupant is None or occupant.bot_plays:
+            return
+        occupant.expiries += 1
+        table.mark_changed()
+        table._say("expired", name=occupant.name)
+        events = table._apply(seat, table.bots.decide(seat))
+        if occupant.expiries >= MAX_EXPIRIES:
+            occupant.away = True
+            table._bot_took_over()
+            table._say("away", name=occupant.name)
+        await table._advance(events)
