@@ -1,11 +1,7 @@
 """The table layer's :class:`~musbot.table.Transport` on Discord, designed for Discord's budget.
 
-- A table shows one live message per page (a hand, or the lobby): every move of the hand, its
-  status and its buttons, edited in place (:class:`Board`), through the :class:`Governor`: at
-  most once a second per channel, the bots' moves between two people's turns in one edit. A
-  finished hand's message stays in the channel's history with its showdown and score; the next
-  hand gets a new one. A page's messages are remembered with the table, so after a restart the
-  same messages are edited: every move is shown exactly once.
+- A table shows one live message per page (a hand, or the lobby), kept current within the
+  channel's limits (``boards.py``); every call goes through the :class:`Governor`.
 - A button's move is answered through its interaction (``UPDATE_MESSAGE``, outside the global
   budget), a typed one by the next edit. Refusals go to the person alone: ephemeral for buttons
   and slash commands, a brief reply that deletes itself for typed words (:func:`reply_via`).
@@ -21,21 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from musbot.engine import Phase
-from musbot.table import Clock, DmClosed, Page, RealClock, Table, TableManager
+from musbot.table import Clock, DmClosed, RealClock, Table, TableManager
 
 from . import ui
+from .boards import Board, Boards
 from .governor import Governor, Limits
-from .pages import Face, Rendered, render_page
 from .texts import dt
 
 log = logging.getLogger(__name__)
@@ -45,11 +40,6 @@ DM_CLOSED_CODE = 50007
 MESSAGE_LIMIT = 2000
 REPLY_SECONDS = 8.0
 """How long a refusal typed in the channel stays before it deletes itself."""
-RECENT_PAGES = 3
-HOLD_SECONDS = 15.0
-"""While bots play, the page waits for the next person's turn to show their moves in one edit;
-in a longer stretch of bots (a person away, a whole hand of bots) it is edited at most this
-often."""
 EPHEMERAL_SECONDS = 14 * 60.0
 """An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
 NO_MASS_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
@@ -71,68 +61,6 @@ def reply_via(replier: Replier) -> Iterator[None]:
 
 
 @dataclass
-class Shown:
-    """One message showing a page from its line ``first``."""
-
-    message_id: int
-    first: int
-    end: int = 0
-    """The line after its last one."""
-    frozen: bool = False
-    """Its lines are final: the page goes on in a later message."""
-    signature: tuple[Any, ...] | None = None
-    """What it shows now; None after a restart (unknown: edit it anyway)."""
-
-    def shows(self, rendered: Rendered) -> None:
-        self.end = rendered.end
-        self.frozen = rendered.frozen
-        self.signature = rendered.signature
-
-
-@dataclass
-class PageView:
-    """A page and the messages that show it."""
-
-    page: Page
-    messages: list[Shown] = field(default_factory=list)
-    posting: bool = False
-    """A message for it is queued or on its way."""
-
-    @property
-    def last(self) -> Shown | None:
-        return self.messages[-1] if self.messages else None
-
-    def next_first(self) -> int:
-        """Where a new message for the page starts: after the frozen ones."""
-        last = self.last
-        return 0 if last is None else last.end
-
-    def refs(self) -> list[tuple[int, int]]:
-        return [(shown.message_id, shown.first) for shown in self.messages]
-
-
-@dataclass
-class Board:
-    """What the transport keeps per table channel."""
-
-    channel_id: int
-    channel: discord.abc.Messageable
-    lang: str = "es"
-    face: Face | None = None
-    """The table's public face at its last change."""
-    live: PageView | None = None
-    restored: bool = False
-    """The table just came back after a restart: its page is shown again at once."""
-    recent: dict[int, PageView] = field(default_factory=dict)
-    """Finished pages by their last message, a few: a button pressed there is answered with
-    the page's final form."""
-    unsettled_since: float | None = None
-    views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
-    """Button rows, built once each and sent again: every button is a DynamicItem, so
-    discord.py keeps nothing of a sent view and one view can go under any number of messages."""
-
-
-@dataclass
 class _Ephemeral:
     interaction: discord.Interaction[Any]
     since: float
@@ -150,8 +78,8 @@ class DiscordTransport:
         self.clock: Clock = clock or RealClock()
         self.governor = Governor(self.clock, limits)
         self.reply_seconds = reply_seconds
-        self.tables: TableManager | None = None
-        self.boards: dict[int, Board] = {}
+        self._tables: TableManager | None = None
+        self.pages = Boards(client, self.governor, self.clock, self._spawn)
         self.prefers_ephemeral: set[int] = set()
         """Users whose DMs are closed: never DM'd again this process, they use «Ver mis cartas»."""
         self._dm_channels: dict[int, int] = {}
@@ -165,230 +93,38 @@ class DiscordTransport:
 
     def bind(self, channel_id: int, channel: discord.abc.Messageable) -> Board:
         """Where a table speaks."""
-        board = self.boards.get(channel_id)
-        if board is None:
-            board = self.boards[channel_id] = Board(channel_id, channel)
-        board.channel = channel
-        return board
+        return self.pages.bind(channel_id, channel)
+
+    @property
+    def boards(self) -> dict[int, Board]:
+        return self.pages.boards
+
+    @property
+    def tables(self) -> TableManager | None:
+        return self._tables
+
+    @tables.setter
+    def tables(self, manager: TableManager | None) -> None:
+        self._tables = manager
+        self.pages.tables = manager
 
     def table(self, channel_id: int) -> Table | None:
-        return self.tables.get(channel_id) if self.tables is not None else None
+        return self._tables.get(channel_id) if self._tables is not None else None
 
     def restore(self, table: Table) -> None:
-        """A restored table, before it resumes: its page and the one before are shown in the
-        messages that showed them before the restart (their ends may not have been shown)."""
-        board = self.boards.get(table.channel_id)
-        if board is None:
-            return
-        board.lang = table.lang
-        board.restored = True
-        previous = table.previous
-        if previous is not None:
-            self._finish(board, PageView(previous, _shown(previous)))
-        board.live = PageView(table.page, _shown(table.page))
+        """A restored table, before it resumes: see :meth:`Boards.restore`."""
+        self.pages.restore(table)
 
     def repost(self, channel_id: int) -> None:
-        """«/mus mesa» where a table is open: its live message again at the channel's bottom
-        (the old one is deleted, so no move is shown twice)."""
-        board = self.boards.get(channel_id)
-        if board is None or board.live is None or board.live.posting:
-            return
-        live = board.live
-        last = live.last
-        if last is not None and not last.frozen:
-            live.messages.pop()
-            self.governor.forget_edit(channel_id, last.message_id)
-            self.governor.delete(channel_id, self.clock.now(), self._remover(board, last))
-        self._post_page(board, live)
+        """«/mus mesa» where a table is open: see :meth:`Boards.repost`."""
+        self.pages.repost(channel_id)
 
     def changed(self, table: Table) -> None:
-        board = self.boards.get(table.channel_id)
-        if board is None:
-            channel = self.client.get_channel(table.channel_id)
-            if channel is None or not hasattr(channel, "send"):
-                return  # not reachable (yet): a restored table is shown once it resumes
-            board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
-        face = Face.capture(table)
-        board.face = face
-        board.lang = table.lang
-        now = self.clock.now()
-        if table.settled:
-            board.unsettled_since = None
-        elif board.unsettled_since is None:
-            board.unsettled_since = now
-        live = board.live
-        if live is None or live.page is not face.page:
-            if live is not None:
-                self._finish(board, live)
-            board.live = live = PageView(face.page)
-        for finished in board.recent.values():
-            if finished.page is table.previous and not finished.posting:
-                self._edit_page(board, finished)  # worded again (a name forgotten)?
-        if live.posting:
-            return  # the post renders the latest face when it goes
-        if not live.messages:
-            self._post_page(board, live)
-            return
-        hold = None if board.unsettled_since is None or board.restored else \
-            board.unsettled_since + HOLD_SECONDS
-        board.restored = False
-        self._edit_page(board, live, not_before=hold)
-        if table.state == "closed":
-            self._drop_when_done(board)
-
-    def _finish(self, board: Board, view: PageView) -> None:
-        """A page is over: its messages show all its lines, without buttons."""
-        view.page.final = True
-        if view.last is not None:
-            board.recent[view.last.message_id] = view
-            while len(board.recent) > RECENT_PAGES:
-                del board.recent[next(iter(board.recent))]
-        if view.posting:
-            return  # its post renders it final
-        if not view.messages:
-            self._post_page(board, view)
-        else:
-            self._edit_page(board, view)
-
-    def _final(self, board: Board, view: PageView) -> bool:
-        return view is not board.live or view.page.final
-
-    def _face_of(self, board: Board, view: PageView) -> Face | None:
-        face = board.face
-        if face is not None and face.page is view.page:
-            return face
-        if view.page.final:
-            return Face.finished(view.page, board.lang)
-        return None  # the live page before the table's first change: nothing saved to show
-
-    def _render(self, board: Board, view: PageView, first: int) -> Rendered | None:
-        face = self._face_of(board, view)
-        if face is None:
-            return None
-        return render_page(face, first, final=self._final(board, view))
-
-    def _post_page(self, board: Board, view: PageView) -> None:
-        view.posting = True
-        first = view.next_first()
-
-        async def send() -> discord.Message | None:
-            rendered = self._render(board, view, first)
-            if rendered is None:
-                return None
-            buttons = self._view(board, rendered.view_verbs)
-            extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
-            message = await board.channel.send(embed=rendered.embed, **extra)
-            shown = Shown(message.id, first)
-            shown.shows(rendered)
-            view.messages.append(shown)
-            return message
-
-        done = self.governor.post(board.channel_id, send)
-        done.add_done_callback(lambda _: self._posted(board, view))
-
-    def _posted(self, board: Board, view: PageView) -> None:
-        view.posting = False
-        table = self.table(board.channel_id)
-        if table is not None and view.messages:
-            self._spawn(table.remember_refs(view.page.number, view.refs()))
-        last = view.last
-        if last is None:
-            return
-        if last.frozen:
-            self._post_page(board, view)
-        else:
-            self._edit_page(board, view)
-
-    def _edit_page(self, board: Board, view: PageView, *, not_before: float | None = None
-                   ) -> None:
-        last = view.last
-        if last is None:
-            return
-        face = self._face_of(board, view)
-        if face is not None and last.signature == face.signature(last.first,
-                                                                  self._final(board, view)):
-            return  # shows that already
-
-        async def apply() -> None:
-            if last.frozen or view.last is not last:
-                return
-            rendered = self._render(board, view, last.first)
-            if rendered is None or rendered.signature == last.signature:
-                return
-            message = board.channel.get_partial_message(last.message_id)  # type: ignore[attr-defined]
-            try:
-                await message.edit(embed=rendered.embed,
-                                   view=self._view(board, rendered.view_verbs))
-            except discord.NotFound:
-                # Deleted by someone: the page goes on in a new message.
-                view.messages.remove(last)
-                self._post_page(board, view)
-                return
-            last.shows(rendered)
-            if board.unsettled_since is not None:
-                board.unsettled_since = self.clock.now()  # the next hold starts from here
-            if rendered.frozen:
-                self._post_page(board, view)
-
-        self.governor.edit(board.channel_id, last.message_id, apply, not_before=not_before)
-
-    def _remover(self, board: Board, shown: Shown) -> Callable[[], Awaitable[None]]:
-        async def remove() -> None:
-            message = board.channel.get_partial_message(shown.message_id)  # type: ignore[attr-defined]
-            with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await message.delete()
-        return remove
-
-    def _drop_when_done(self, board: Board) -> None:
-        async def drop() -> None:
-            while self.governor.busy(board.channel_id):
-                await self.clock.sleep(0.5)
-            if self.table(board.channel_id) is None:
-                self.boards.pop(board.channel_id, None)
-        self._spawn(drop())
-
-    def _view(self, board: Board, verbs: tuple[str, ...]) -> discord.ui.View | None:
-        if not verbs or board.face is None:
-            return None
-        key = (board.face.lang, *verbs)
-        view = board.views.get(key)
-        if view is None:
-            view = board.views[key] = ui.page_view(board.channel_id, verbs, board.face.lang)
-        return view
+        self.pages.changed(table)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """A button pressed on a table's message did its work: the page the presser sees is
-        brought up to date by the interaction's own answer (``UPDATE_MESSAGE``, outside the
-        global budget), so the channel's edit for it is saved: the live page as it is now, or
-        a page the move just finished in its final form. Elsewhere only acknowledged."""
-        if interaction.response.is_done():
-            return
-        board = self.boards.get(table.channel_id)
-        message = interaction.message
-        view = None
-        if board is not None and message is not None:
-            live = board.live
-            if live is not None and live.last is not None and \
-                    live.last.message_id == message.id and not live.posting:
-                view = live
-            else:
-                view = board.recent.get(message.id)
-        last = view.last if view is not None else None
-        if board is None or view is None or last is None or last.frozen:
-            await interaction.response.defer()
-            return
-        rendered = self._render(board, view, last.first)
-        if rendered is None or rendered.frozen:
-            await interaction.response.defer()
-            return
-        self.governor.forget_edit(board.channel_id, last.message_id)
-        try:
-            await interaction.response.edit_message(embed=rendered.embed,
-                                                    view=self._view(board, rendered.view_verbs))
-        except discord.HTTPException:
-            self._edit_page(board, view)  # the answer did not make it: the channel's edit does
-            raise
-        last.shows(rendered)
+        """A button pressed on a table's message: see :meth:`Boards.acknowledge`."""
+        await self.pages.acknowledge(interaction, table)
 
     async def flush(self) -> None:
         """Waits until every pending call is made (shutdown, tests, the benchmark)."""
@@ -603,14 +339,6 @@ async def _quietly(work: Awaitable[Any]) -> None:
         raise
     except Exception:
         log.warning("table bookkeeping after a Discord call failed", exc_info=True)
-
-
-def _shown(page: Page) -> list[Shown]:
-    """A restored page's messages: all but the last frozen (their lines were final)."""
-    shown = [Shown(message_id, first) for message_id, first in page.refs]
-    for before, after in itertools.pairwise(shown):
-        before.end, before.frozen = after.first, True
-    return shown
 
 
 def _chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
