@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,21 @@ class Config:
     db: str = field(default=DEFAULT_DB, repr=False)
     """MUSBOT_DB: an SQLite file's path (or ``sqlite:///path``), or ``postgresql://…``, which
     may hold the database's password: not in a repr either."""
+    shard_count: int | None = None
+    """MUSBOT_SHARDS / ``--shards``: Discord's gateway shards in all the bot's processes
+    (None: one process, unsharded)."""
+    shard_ids: tuple[int, ...] | None = None
+    """MUSBOT_SHARD_IDS / ``--shard-ids``: the shards this process runs (all when not given)."""
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def own_shards(self) -> tuple[int, ...]:
+        if self.shard_count is None:
+            return (0,)
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
 
 
 def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
@@ -59,7 +74,34 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     except ValueError:
         raise ConfigError("dev_guild_id", value=guild_text) from None
     db = (values.get("MUSBOT_DB") or "").strip()
-    return Config(token=token, dev_guild_id=guild, db=db or DEFAULT_DB)
+    count, ids = shards((values.get("MUSBOT_SHARDS") or "").strip(),
+                        (values.get("MUSBOT_SHARD_IDS") or "").strip())
+    return Config(token=token, dev_guild_id=guild, db=db or DEFAULT_DB, shard_count=count,
+                  shard_ids=ids)
+
+
+def shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """The shard count and this process's shard ids from their written forms («2», «0,1»):
+    every id below the count, none twice, ids only with a count."""
+    count: int | None = None
+    if count_text:
+        try:
+            count = int(count_text)
+        except ValueError:
+            count = None
+        if count is None or count < 1:
+            raise ConfigError("shards_count", value=count_text)
+    ids: tuple[int, ...] | None = None
+    if ids_text:
+        try:
+            ids = tuple(int(part) for part in ids_text.replace(" ", "").split(",") if part)
+        except ValueError:
+            raise ConfigError("shards_ids", value=ids_text) from None
+        if count is None:
+            raise ConfigError("shards_ids_alone")
+        if not ids or len(set(ids)) != len(ids) or not all(0 <= i < count for i in ids):
+            raise ConfigError("shards_ids", value=ids_text)
+    return count, ids
 
 
 def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -94,11 +136,21 @@ def add_run_arguments(parser: argparse.ArgumentParser, lang: str | None = None) 
     add_env_file_option(parser, lang)
     parser.add_argument("--dev-guild", dest="dev_guild", type=int, default=None,
                         metavar=cli_text("id", lang), help=cli_text("dev_guild", lang))
+    parser.add_argument("--shards", dest="shards", default=None, metavar="N",
+                        help=cli_text("shards", lang))
+    parser.add_argument("--shard-ids", dest="shard_ids", default=None, metavar="0,1",
+                        help=cli_text("shard_ids", lang))
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
     config = load_config(env_file_from(args))
     guild = getattr(args, "dev_guild", None)
     if guild is not None:
-        config = Config(token=config.token, dev_guild_id=guild, db=config.db)
+        config = replace(config, dev_guild_id=guild)
+    count_text = getattr(args, "shards", None)
+    ids_text = getattr(args, "shard_ids", None)
+    if count_text is not None or ids_text is not None:
+        count, ids = shards(count_text if count_text is not None
+                            else str(config.shard_count or ""), ids_text or "")
+        config = replace(config, shard_count=count, shard_ids=ids)
     return config

@@ -585,3 +585,16 @@ CLI.update({
     "db_source": "the database to copy",
     "db_target": "the empty database to copy into",
 })
+
+CLI.update({
+    "shards": "Discord gateway shards in all the bot's processes",
+    "shard_ids": "the shards this process runs, comma separated (default: all)",
+    "shards_count": (
+        "MUSBOT_SHARDS (--shards) must be a number of shards, 1 or more, not «{value}»."
+    ),
+    "shards_ids": (
+        "MUSBOT_SHARD_IDS (--shard-ids) must be a list of different shards, from 0 to the "
+        "number of shards minus 1, like «0,1», not «{value}»."
+    ),
+    "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) needs MUSBOT_SHARDS (--shards).",
+})

@@ -609,3 +609,17 @@ CLI.update({
     "db_source": "la base de datos de origen",
     "db_target": "la base de datos de destino, vacía",
 })
+
+CLI.update({
+    "shards": "fragmentos (shards) del gateway de Discord en todos los procesos del bot",
+    "shard_ids": "los fragmentos que lleva este proceso, separados por comas (por defecto, todos)",
+    "shards_count": (
+        "MUSBOT_SHARDS (--shards) debe ser un número de fragmentos, 1 o más, no "
+        "«{value}»."
+    ),
+    "shards_ids": (
+        "MUSBOT_SHARD_IDS (--shard-ids) debe ser una lista de fragmentos distintos, de 0 "
+        "al número de fragmentos menos 1, como «0,1», no «{value}»."
+    ),
+    "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) necesita MUSBOT_SHARDS (--shards).",
+})
