@@ -9,7 +9,9 @@ transport's governor).
 
 By DM: ``descarto 1 3``, ``seña dos reyes``, ``cartas``, ``vuelvo`` (and any move) go to the
 table where the author has something to do (:meth:`TableManager.table_for`), and the answer names
-the table when the author sits at more than one.
+the table when the author sits at more than one. In a sharded bot, a DM for a table that another
+process runs is relayed to it (``musbot.discordio.relay``), which answers through
+:meth:`Chat.handle_dm` there.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import discord
 from discord.ext import commands
 
 from musbot.commands import asks_for_cards, parse, sena_named
-from musbot.discordio import reply_via, ui
+from musbot.discordio import reply_via
+from musbot.discordio.discard import discard_view
 from musbot.discordio.texts import dt, error
 from musbot.engine import MalformedCommand, MusError
 from musbot.table import Clock, RealClock, Table
@@ -82,9 +85,16 @@ class Chat(commands.Cog):
         transport = self.bot.transport
         transport.learn_dm(user_id, message.channel.id)
         table, ambiguous = self.bot.tables.table_for(user_id)
-        if table is None:
-            await transport.direct(user_id, dt("no_table_dm"))
+        if table is not None:
+            await self.handle_dm(user_id, text, table, ambiguous)
             return
+        relay = self.bot.relay
+        if relay is None or not await relay.forward_dm(user_id, message.channel.id, text):
+            await transport.direct(user_id, dt("no_table_dm"))
+
+    async def handle_dm(self, user_id: int, text: str, table: Table, ambiguous: bool) -> None:
+        """A DM for ``table``: received here, or relayed from shard 0 by another process."""
+        transport = self.bot.transport
         lang = table.lang
         where = " " + self._where(table) if ambiguous else ""
 
@@ -123,7 +133,7 @@ class Chat(commands.Cog):
         except MusError as problem:
             await self.bot.transport.direct(user_id, problem.message(table.lang, table.names()))
             return
-        controls = ui.discard_view(table, user_id)
+        controls = discard_view(table, user_id)
         await self.bot.transport.direct(user_id, text + where, view=controls)
 
     async def _hint(self, message: discord.Message, table: Table) -> None:
@@ -141,6 +151,15 @@ class Chat(commands.Cog):
         """``!mus …`` is the command cog's business, not a move."""
         ctx = await self.bot.get_context(message)
         return ctx.valid
+
+
+    async def cog_load(self) -> None:
+        if self.bot.relay is not None:
+            self.bot.relay.on_dm = self.handle_dm
+
+    async def cog_unload(self) -> None:
+        if self.bot.relay is not None and self.bot.relay.on_dm == self.handle_dm:
+            self.bot.relay.on_dm = None
 
 
 async def setup(bot: MusBot) -> None:

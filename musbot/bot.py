@@ -26,6 +26,8 @@ from discord.ext import commands
 from musbot.config import Config, ConfigError, add_run_arguments, config_from_args
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.failures import report
+from musbot.discordio.governor import Limits
+from musbot.discordio.relay import Relay
 from musbot.discordio.texts import dt
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database
@@ -42,8 +44,8 @@ CLOSING_EDITS_SECONDS = 5.0
 FIRST_EXTENSION = "cogs.mesa"
 """Owns the ``/mus`` group, to which the other feature cogs add their subcommands."""
 
-__all__ = ["MusBot", "add_run_arguments", "extensions", "make_intents", "run_bot",
-           "run_command"]
+__all__ = ["MusBot", "ShardedMusBot", "add_run_arguments", "extensions", "make_bot",
+           "make_intents", "run_bot", "run_command"]
 
 
 def make_intents(message_content: bool = True) -> discord.Intents:
@@ -76,13 +78,17 @@ class MusBot(commands.Bot):
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
                          **options)
         self.config = config
-        self.transport = DiscordTransport(self, clock=clock)
+        limits = Limits().share(len(config.own_shards), config.shard_count) \
+            if config.shard_count is not None else None
+        self.transport = DiscordTransport(self, clock=clock, limits=limits)
         self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay)
         self.transport.tables = self.tables
         self.persist = persist
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""
         self.db: Database | None = None
         self.persister: TablePersister | None = None
+        self.relay: Relay | None = None
+        """Sharded on PostgreSQL: DMs for tables of other processes' shards (``relay.py``)."""
         self.tune_runtime = False
         """Tune the process's garbage collector after start-up (:func:`musbot.runtime.tune_gc`):
         set by ``musbot run``, which owns the process; tests leave theirs alone."""
@@ -145,12 +151,24 @@ class MusBot(commands.Bot):
             where = db.where
             await db.connect()
             self.db = db
-            self.persister = await start_persistence(self.db, self.tables, resume=False)
+            config = self.config
+            shards = (config.shard_count, config.own_shards) \
+                if config.shard_count is not None else None
+            self.persister = await start_persistence(self.db, self.tables, resume=False,
+                                                     shards=shards)
         except Exception:
             log.exception("database %s unavailable: tables will not survive a restart", where)
             self.persister = None
             return
         self.asleep = {table.channel_id: table for table in self.tables}
+        if config.shard_count is not None and db.dialect == "postgresql":
+            relay = Relay(self, db, config.shard_count, config.own_shards)
+            try:
+                await relay.start()
+            except Exception:
+                log.exception("DMs for other shards' tables cannot be relayed (%s)", where)
+            else:
+                self.relay = relay
 
     # --- restored tables wake up with their channels ------------------------------------------
 
@@ -159,7 +177,8 @@ class MusBot(commands.Bot):
             self._wake_soon(table)
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        log.info("connected as %s to %d servers (shards %s)", self.user, len(self.guilds),
+                 ",".join(map(str, self.config.own_shards)) if self.config.sharded else "-")
         known = {guild.id for guild in self.guilds}
         for table in list(self.asleep.values()):
             if table.guild_id is not None and table.guild_id not in known:
@@ -257,6 +276,9 @@ class MusBot(commands.Bot):
                 await asyncio.wait_for(self.transport.flush(), CLOSING_EDITS_SECONDS)
         except Exception:
             log.warning("stopping tables failed", exc_info=True)
+        if self.relay is not None:
+            await self.relay.stop()
+            self.relay = None
         if self.db is not None:
             try:
                 await self.db.close()
@@ -266,7 +288,26 @@ class MusBot(commands.Bot):
         await super().close()
 
 
-async def _serve(config: Config, make: Callable[..., MusBot] = MusBot) -> None:
+class ShardedMusBot(MusBot, commands.AutoShardedBot):
+    """A process running some of the bot's gateway shards (``--shards``, ``--shard-ids``): it
+    restores and plays the tables of its shards' servers; with PostgreSQL, the processes
+    relay each other the DMs that Discord sends to shard 0 alone."""
+
+    def __init__(self, config: Config, **options: Any) -> None:
+        if config.shard_count is None:
+            raise ValueError("a sharded bot needs a shard count")
+        super().__init__(config, shard_count=config.shard_count,
+                         shard_ids=list(config.own_shards), **options)
+
+
+def make_bot(config: Config, **options: Any) -> MusBot:
+    """The bot ``config`` asks for: sharded with ``--shards``, else one plain connection."""
+    if config.sharded:
+        return ShardedMusBot(config, **options)
+    return MusBot(config, **options)
+
+
+async def _serve(config: Config, make: Callable[..., MusBot] = make_bot) -> None:
     """Runs until stopped; retried once without message content if the gateway refuses it."""
     # discord.py warns at every start that PyNaCl and davey (voice) are missing; a bot without
     # voice needs neither. These flags are its own «already warned»: nothing else is muted.
@@ -274,7 +315,7 @@ async def _serve(config: Config, make: Callable[..., MusBot] = MusBot) -> None:
     discord.VoiceClient.warn_dave = False
     for message_content in (True, False):
         bot = make(config, message_content=message_content)
-        bot.tune_runtime = make is MusBot  # the real process; never a test's stand-in
+        bot.tune_runtime = make is make_bot  # the real process; never a test's stand-in
         try:
             async with bot:
                 await bot.start(config.token or "")

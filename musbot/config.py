@@ -76,8 +76,24 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     db = (values.get("MUSBOT_DB") or "").strip()
     count, ids = shards((values.get("MUSBOT_SHARDS") or "").strip(),
                         (values.get("MUSBOT_SHARD_IDS") or "").strip())
-    return Config(token=token, dev_guild_id=guild, db=db or DEFAULT_DB, shard_count=count,
-                  shard_ids=ids)
+    return checked(Config(token=token, dev_guild_id=guild, db=db or DEFAULT_DB,
+                          shard_count=count, shard_ids=ids))
+
+
+def checked(config: Config) -> Config:
+    """Some shards only (other processes run the rest) need PostgreSQL: the processes share
+    its tables, and DMs, which Discord sends to shard 0 alone, reach the others by its
+    notifications. One SQLite file is one process's."""
+    if config.shard_count is not None and config.shard_ids is not None and \
+            len(config.shard_ids) < config.shard_count and not is_postgresql(config.db):
+        raise ConfigError("shards_need_postgresql")
+    return config
+
+
+def is_postgresql(db: str) -> bool:
+    from musbot.storage.database import POSTGRES_SCHEMES
+
+    return db.startswith(POSTGRES_SCHEMES)
 
 
 def shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
@@ -152,5 +168,5 @@ def config_from_args(args: argparse.Namespace) -> Config:
     if count_text is not None or ids_text is not None:
         count, ids = shards(count_text if count_text is not None
                             else str(config.shard_count or ""), ids_text or "")
-        config = replace(config, shard_count=count, shard_ids=ids)
+        config = checked(replace(config, shard_count=count, shard_ids=ids))
     return config

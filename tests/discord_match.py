@@ -18,7 +18,7 @@ from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
 from musbot.commands import parse
 from musbot.config import Config
-from musbot.engine import Action, ActionKind, Hand, Rules
+from musbot.engine import MUS, Action, ActionKind, Hand, Rules
 from musbot.engine.cards import parse_card
 from musbot.table import ManualClock, Table, render
 
@@ -35,6 +35,10 @@ class Person:
     typing: bool = True
     """Moves typed in the channel; else pressed on the table message's buttons."""
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    discard_by: str = "dm"
+    """``dm``: ``descarto …`` by DM; ``buttons``: «Ver mis cartas» and its pick buttons."""
+    wants_mus: bool = False
+    """Asks for mus in every hand's first round (so that every hand has discards)."""
 
 
 @dataclass
@@ -45,6 +49,9 @@ class Scene:
     guild: int
     channel: int
     people: list[Person]
+    others: list[MusBot] = field(default_factory=list, kw_only=True)
+    """The bot's other processes (a sharded bot): their work is waited for too, and a DM goes
+    to whichever holds shard 0, as Discord sends it."""
 
     def table(self) -> Table:
         table = self.bot.tables.get(self.channel)
@@ -59,7 +66,9 @@ class Scene:
         while quiet < 3:
             await self.world.settle()
             await asyncio.sleep(0.001)
-            busy = any(t._lock.locked() for t in self.bot.tables)
+            bots = [self.bot, *self.others]
+            busy = any(t._lock.locked() for b in bots for t in b.tables) or \
+                any(b.relay is not None and b.relay.busy for b in bots)
             now = (len(self.world.calls), tuple(t.turn for t in self.bot.tables),
                    self.clock.sleepers, busy,
                    sum(len(i.attempts) for i in self.world.interactions.values()))
@@ -123,8 +132,16 @@ class Scene:
         await self.settle()
         return message
 
+    def dm_receiver(self, person: Person) -> MusBot:
+        """The bot Discord sends the person's DMs to (shard 0's, when sharded)."""
+        if not self.others:
+            return self.bot
+        receiver = self.world.receiver(self.world.dm_channel(person.user))
+        assert isinstance(receiver, MusBot)
+        return receiver
+
     async def dm(self, person: Person, text: str) -> None:
-        await self.world.dm(self.bot, person.user, text)
+        await self.world.dm(self.dm_receiver(person), person.user, text)
         await self.settle()
 
     def dm_texts(self, person: Person) -> list[str]:
@@ -137,8 +154,14 @@ class Scene:
         seat = table.seat_of(person.user)
         assert match is not None and seat is not None
         action = HeuristicBot().decide(match.view(seat), person.rng)
-        if action.kind is ActionKind.DESCARTE:
-            await self.world.dm(self.bot, person.user, action.text())
+        if person.wants_mus and not match.view(seat).discards and \
+                MUS in match.legal_actions(seat):
+            action = MUS
+        if action.kind is ActionKind.DESCARTE and person.discard_by == "buttons":
+            await self.discard_with_buttons(person, [match.view(seat).cards.index(c)
+                                                     for c in action.cards])
+        elif action.kind is ActionKind.DESCARTE:
+            await self.world.dm(self.dm_receiver(person), person.user, action.text())
         elif person.typing or (action.kind in (ActionKind.ENVIDO, ActionKind.MAS) and \
                 action.amount != 2):
             await self.world.send(self.bot, person.user, self.channel, action.text())
@@ -146,6 +169,20 @@ class Scene:
             await self.press(person, _VERBS[action.kind], await self.shown_turn(person))
         await self.settle()
         return action
+
+
+    async def discard_with_buttons(self, person: Person, positions: list[int]) -> None:
+        """«Ver mis cartas» on the table message, then the picks and the confirm on the private
+        answer, each press on the message as its last answer left it."""
+        shown = await self.press(person, "cards", await self.shown_turn(person))
+        [private] = [m for m in shown.messages() if m.ephemeral]
+        for pos in positions:
+            toggle = next(c for c in private.custom_ids()
+                          if c.startswith("mus:dt:") and c.endswith(f":{pos}"))
+            await self.world.press(self.bot, person.user, private.id, toggle)
+            await self.settle()
+        confirm = next(c for c in private.custom_ids() if c.startswith("mus:dc:"))
+        await self.world.press(self.bot, person.user, private.id, confirm)
 
 
 _VERBS = {ActionKind.MUS: "mus", ActionKind.NO_HAY_MUS: "nohaymus", ActionKind.PASO: "paso",

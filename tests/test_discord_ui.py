@@ -12,6 +12,7 @@ import pytest
 from table_helpers import make_table, seat_humans
 
 from musbot.discordio import ui
+from musbot.discordio.discard import DiscardConfirm, DiscardToggle
 from musbot.engine import ActionKind
 
 
@@ -39,18 +40,18 @@ async def test_table_button_round_trip(verb: str) -> None:
 
 @pytest.mark.parametrize("mask,pos", [(0, 0), (5, 2), (15, 3)])
 async def test_discard_items_round_trip(mask: int, pos: int) -> None:
-    toggle = await roundtrip(ui.DiscardToggle(7, "3.1", mask, pos, label="1 · x"))
-    assert isinstance(toggle, ui.DiscardToggle)
+    toggle = await roundtrip(DiscardToggle(7, "3.1", mask, pos, label="1 · x"))
+    assert isinstance(toggle, DiscardToggle)
     assert (toggle.channel_id, toggle.token, toggle.mask, toggle.pos) == (7, "3.1", mask, pos)
-    confirm = await roundtrip(ui.DiscardConfirm(7, "3.1", mask))
-    assert isinstance(confirm, ui.DiscardConfirm)
+    confirm = await roundtrip(DiscardConfirm(7, "3.1", mask))
+    assert isinstance(confirm, DiscardConfirm)
     assert (confirm.token, confirm.mask) == ("3.1", mask)
 
 
 def test_custom_ids_fit_discord_and_unknown_verbs_do_not_match() -> None:
     big = 2**63
     for item in (ui.ActionButton(big, "noquiero"), ui.TableButton(big, "rematch"),
-                 ui.DiscardToggle(big, "999.99", 15, 3), ui.DiscardConfirm(big, "999.99", 15)):
+                 DiscardToggle(big, "999.99", 15, 3), DiscardConfirm(big, "999.99", 15)):
         assert len(item.custom_id) <= 100
     assert ui.ActionButton.__discord_ui_compiled_template__.fullmatch("mus:a:1:tirar") is None
 

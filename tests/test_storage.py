@@ -35,6 +35,7 @@ from musbot.storage import (
     MatchFinished,
     SeatRecord,
     ServerSettings,
+    TablePlace,
     UnknownMatch,
     ratings,
     schema,
@@ -262,13 +263,6 @@ async def test_a_live_tables_journal_grows_in_order_until_its_next_save(db: Data
         [(100, {"n": 2}, []), (200, {"other": True}, [])]
 
 
-JSON_DOCS = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text()
-    | st.sampled_from([0.1, 0.25, 1.0, -2.5]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=20)
-
-
 async def test_load_tables_restores_only_the_shards_asked_for(db: Database) -> None:
     """A process running some of the bot's shards restores the tables of their guilds (Discord's
     shard of a guild: ``(guild_id >> 22) % shard_count``); a table outside any guild is shard
@@ -286,6 +280,26 @@ async def test_load_tables_restores_only_the_shards_asked_for(db: Database) -> N
     for bad in ((3, [3]), (0, [0]), (2, [])):
         with pytest.raises(ValueError, match="shard ids"):
             await db.load_tables(shards=bad)
+
+
+async def test_the_tables_a_user_sits_at_and_where_a_table_is_played(db: Database) -> None:
+    """What shard 0 asks before relaying a DM: which saved tables seat this person, and in
+    which guild (so on which shard) a table is played."""
+    big = 2**63 - 7  # a snowflake past 2**53, where a float would round it
+    seat = {"name": "x", "away": False, "expiries": 0, "dm_warned": False, "level": None}
+    await db.save_table(300, 7 << 22, {"seats": [dict(seat, user_id=big), None,
+                                                 dict(seat, user_id=None), None]})
+    await db.save_table(100, None, {"seats": [dict(seat, user_id=5), dict(seat, user_id=big)]})
+    await db.save_table(200, 8 << 22, {"seats": [dict(seat, user_id=6)]})
+    await db.save_table(400, 9 << 22, {"no seats": True})
+    assert await db.seated_tables(big) == [TablePlace(100, None), TablePlace(300, 7 << 22)]
+    assert await db.seated_tables(big - 1) == []
+    assert await db.seated_tables(6) == [TablePlace(200, 8 << 22)]
+    assert [p.shard(2) for p in await db.seated_tables(big)] == [0, 1]
+    assert await db.table_place(200) == TablePlace(200, 8 << 22)
+    assert await db.table_place(999) is None
+    await db.delete_table(300)
+    assert await db.seated_tables(big) == [TablePlace(100, None)]
 
 
 JSON_DOCS = st.recursive(

@@ -228,3 +228,29 @@ async def test_payloads_published_reach_every_listener_until_it_stops(
         await sender.notify("other", "not heard either")
         await asyncio.sleep(0.1)
     assert heard == [("dm", '{"user": 12, "text": "órdago"}'), ("other", "x"), ("other", "y")]
+
+
+@on_postgresql
+async def test_a_listener_whose_connection_drops_listens_again(db: Database, target: str,
+                                                               caplog: pytest.LogCaptureFixture
+                                                               ) -> None:
+    """A server restart or a network cut ends the listening connection; the relay of DMs
+    between processes must not stay deaf until the bot restarts."""
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    await db.listen("dm", heard.put_nowait)
+    backend = db._backend
+    assert isinstance(backend, PostgresBackend) and backend._listener is not None
+    pid = backend._listener.get_server_pid()
+    async with Database(target) as other:
+        await other.notify("dm", "before")
+        assert await asyncio.wait_for(heard.get(), 5) == "before"
+        async with other._backend._connection() as conn:  # type: ignore[attr-defined]
+            assert await conn.fetchval("SELECT pg_terminate_backend($1)", pid)
+        for _ in range(100):  # until a new connection listens
+            await asyncio.sleep(0.05)
+            if backend._listener is not None and not backend._listener.is_closed() and \
+                    backend._listener.get_server_pid() != pid:
+                break
+        await other.notify("dm", "after")
+        assert await asyncio.wait_for(heard.get(), 5) == "after"
+    assert "listening again" in caplog.text

@@ -1,7 +1,15 @@
 """Discord adapter of the table layer: the transport (channel, table message, DMs) and the
 persistent buttons. The cogs in ``cogs/`` use these; the rules stay in :mod:`musbot.engine`."""
 
+from typing import Any
+
+import discord
+
+from .discard import DISCARD_ITEMS
 from .transport import Board, DiscordTransport, reply_via
-from .ui import DYNAMIC_ITEMS
+from .ui import TABLE_ITEMS
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*TABLE_ITEMS, *DISCARD_ITEMS)
+"""Register at start-up: ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""
 
 __all__ = ["DYNAMIC_ITEMS", "Board", "DiscordTransport", "reply_via"]

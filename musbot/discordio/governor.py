@@ -20,7 +20,7 @@ import itertools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from musbot.table import Clock
@@ -43,6 +43,12 @@ class Limits:
     edit_gap: float = 1.0
     calls_per_second: int = 50
     """Every bot token's global budget (interaction callbacks and webhooks are outside it)."""
+
+    def share(self, shards: int, shard_count: int) -> Limits:
+        """A process running ``shards`` of the bot's ``shard_count`` shards: its part of the
+        token's global budget, which every process of the bot spends."""
+        return replace(self, calls_per_second=max(1, self.calls_per_second * shards
+                                                  // shard_count))
 
 
 @dataclass

@@ -30,6 +30,8 @@ from musbot.table import Clock, DmClosed, RealClock, Table, TableManager
 
 from . import ui
 from .boards import Board, Boards
+from .callbacks import release
+from .discard import discard_token, discard_view
 from .governor import Governor, Limits
 from .texts import dt
 
@@ -179,7 +181,7 @@ class DiscordTransport:
                         self._spawn(table.private_refused(user_id))
                 return None
             finally:
-                ui.release(view)
+                release(view)
 
         self.governor.post(("dm", user_id), send)
 
@@ -201,6 +203,18 @@ class DiscordTransport:
         for chunk in _chunks(text):
             self._dm(None, user_id, chunk, view)
             view = None
+
+    def edit_direct(self, user_id: int, message_id: int, view: discord.ui.View | None) -> None:
+        """New buttons on one of the user's DMs, edited through the REST API: for a press that
+        another process acknowledged (a sharded bot's shard 0, ``relay.py``)."""
+        async def apply() -> None:
+            channel: Any = await self._dm_channel(user_id)
+            try:
+                await channel.get_partial_message(message_id).edit(view=view)
+            finally:
+                release(view)
+
+        self.governor.edit(("dm", user_id), message_id, apply)
 
     def learn_dm(self, user_id: int, channel_id: int) -> None:
         """A DM from the user tells their DM channel: no call needed to open it."""
@@ -279,7 +293,7 @@ class DiscordTransport:
                     break
                 sent = ephemeral.text
                 table = self.table(channel_id)
-                controls = ui.discard_view(table, user_id) if table is not None else None
+                controls = discard_view(table, user_id) if table is not None else None
                 await ephemeral.interaction.edit_original_response(content=sent, view=controls)
         except asyncio.CancelledError:
             raise
@@ -294,7 +308,7 @@ class DiscordTransport:
             return
         table, token = unprompted
         self._prompted[(channel_id, user_id)] = token
-        controls = ui.discard_view(table, user_id)
+        controls = discard_view(table, user_id)
         content = self._dm_header(table) + text + "\n" + dt("discard_prompt", table.lang)
         self._dm(channel_id, user_id, content[:MESSAGE_LIMIT], controls)
 
@@ -310,7 +324,7 @@ class DiscordTransport:
         if match is None or match.finished or match.hand.phase is not Phase.DESCARTE \
                 or table is None or table.seat_of(user_id) is None:
             return None
-        token = (id(match), ui.discard_token(match.hand_number, match.hand.mus_rounds))
+        token = (id(match), discard_token(match.hand_number, match.hand.mus_rounds))
         if self._prompted.get((channel_id, user_id)) == token:
             return None
         return table, token

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from typing import Any
 
 import discord
 
@@ -31,14 +31,13 @@ from musbot.engine import (
     ActionKind,
     MalformedCommand,
     MusError,
-    SeatView,
-    descarte,
     mas,
 )
-from musbot.table import Table, TableManager
-from musbot.table.render import card_text
+from musbot.table import Table
 
-from .failures import answer_privately, guarded, report
+from .callbacks import Guarded, answer, services, table_or_say
+from .discard import discard_view
+from .failures import guarded, report
 from .texts import dt, error
 
 log = logging.getLogger(__name__)
@@ -85,47 +84,10 @@ _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
 }
 
 
-class Pages(Protocol):
-    """What the callbacks need of the transport (``musbot.discordio.transport``)."""
-
-    async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """Answer a button pressed on a table's message: the page brought up to date."""
-        ...
-
-    def remember_ephemeral(self, channel_id: int, user_id: int,
-                           interaction: discord.Interaction[Any]) -> None:
-        """A «Ver mis cartas» answer to keep current while its token lives."""
-        ...
-
-
-class Services(Protocol):
-    """What ``interaction.client`` offers the callbacks (:class:`musbot.bot.MusBot` does)."""
-
-    tables: TableManager
-    transport: Pages
-
-
-def services(interaction: discord.Interaction[Any]) -> Services:
-    return cast(Services, interaction.client)
-
-
 # --- the dynamic items --------------------------------------------------------------------------
 
 
-class _Guarded:
-    """Every button's callback goes through :func:`~musbot.discordio.failures.guarded`: a
-    failure is answered, never left to «The application did not respond»."""
-
-    channel_id: int
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await guarded(interaction, self.channel_id, lambda: self.run(interaction))
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        raise NotImplementedError
-
-
-class ActionButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"mus:a:(?P<channel>[0-9]+):(?P<verb>" + "|".join(ACTION_VERBS) + ")"):
     """A move on the turn message: Mus, Paso, Envido, Quiero… (or «Envido N…», a modal)."""
 
@@ -142,19 +104,19 @@ class ActionButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["channel"]), match["verb"])
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        table = await _table_or_say(interaction, self.channel_id)
+        table = await table_or_say(interaction, self.channel_id)
         if table is None:
             return
         if self.verb == "envidon":
             if table.seat_of(interaction.user.id) is None:
-                await _answer(interaction, error("not_seated", table.lang))
+                await answer(interaction, error("not_seated", table.lang))
                 return
             await interaction.response.send_modal(EnvidoModal(self.channel_id, table.lang))
             return
         await perform(interaction, table, ACTIONS[self.verb])
 
 
-class TableButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"mus:t:(?P<channel>[0-9]+):(?P<verb>" + "|".join(TABLE_VERBS) + ")"):
     """The table message's buttons: sit down, add a bot, start, see my cards, back, rematch."""
 
@@ -172,7 +134,7 @@ class TableButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["channel"]), match["verb"])
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        table = await _table_or_say(interaction, self.channel_id)
+        table = await table_or_say(interaction, self.channel_id)
         if table is None:
             return
         if self.verb == "cards":
@@ -193,86 +155,8 @@ class TableButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await run_for(interaction, table, lambda: table.rematch(user.id))
 
 
-class DiscardToggle(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"mus:dt:(?P<channel>[0-9]+):(?P<token>[0-9]+\.[0-9]+):"
-                             r"(?P<mask>[0-9]{1,2}):(?P<pos>[0-3])"):
-    """Picks or unpicks card ``pos`` for the discard. The picked set lives in the custom_id
-    (``mask``), so the controls need no memory and survive a restart; ``token`` (hand.round)
-    makes buttons of older cards refuse instead of discarding the wrong ones."""
-
-    def __init__(self, channel_id: int, token: str, mask: int, pos: int,
-                 label: str = "?") -> None:
-        picked = bool(mask >> pos & 1)
-        super().__init__(discord.ui.Button(
-            label=label, custom_id=f"mus:dt:{channel_id}:{token}:{mask}:{pos}",
-            style=discord.ButtonStyle.primary if picked else discord.ButtonStyle.secondary))
-        self.channel_id = channel_id
-        self.token = token
-        self.mask = mask
-        self.pos = pos
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: Any, /) -> DiscardToggle:
-        return cls(int(match["channel"]), match["token"], int(match["mask"]), int(match["pos"]))
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        table = await _table_or_say(interaction, self.channel_id)
-        if table is None:
-            return
-        view = await _discard_state(interaction, table, self.token)
-        if view is None:
-            return
-        controls = discard_view(table, interaction.user.id, self.mask ^ (1 << self.pos))
-        await interaction.response.edit_message(view=controls)
-
-
-class DiscardConfirm(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"mus:dc:(?P<channel>[0-9]+):(?P<token>[0-9]+\.[0-9]+):"
-                              r"(?P<mask>[0-9]{1,2})"):
-    """Discards the picked cards (``descarto`` with those positions)."""
-
-    def __init__(self, channel_id: int, token: str, mask: int, lang: str = "es") -> None:
-        count = bin(mask).count("1")
-        super().__init__(discord.ui.Button(
-            label=dt("btn_discard", lang, count=count), style=discord.ButtonStyle.success,
-            disabled=count == 0, custom_id=f"mus:dc:{channel_id}:{token}:{mask}"))
-        self.channel_id = channel_id
-        self.token = token
-        self.mask = mask
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: Any, /) -> DiscardConfirm:
-        return cls(int(match["channel"]), match["token"], int(match["mask"]))
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        table = await _table_or_say(interaction, self.channel_id)
-        if table is None:
-            return
-        view = await _discard_state(interaction, table, self.token)
-        if view is None:
-            return
-        picked = [card for pos, card in enumerate(view.cards) if self.mask >> pos & 1]
-        if not picked:
-            await _answer(interaction, error("discard_none", table.lang))
-            return
-        # Acknowledge by removing the controls, so a second press cannot discard twice.
-        await interaction.response.edit_message(view=None)
-        user_id = interaction.user.id
-        try:
-            await table.act(user_id, descarte(*picked))
-        except MusError as problem:
-            await interaction.followup.send(problem.message(table.lang, table.names()),
-                                            ephemeral=True)
-            controls = discard_view(table, user_id, self.mask)
-            if controls is not None:
-                await interaction.edit_original_response(view=controls)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, TableButton, DiscardToggle, DiscardConfirm)
-"""Register at start-up: ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""
+TABLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ActionButton, TableButton)
+"""The buttons of the table's messages (the discard buttons are in ``discard.py``)."""
 
 
 class EnvidoModal(discord.ui.Modal):
@@ -296,7 +180,7 @@ class EnvidoModal(discord.ui.Modal):
     async def submit(self, interaction: discord.Interaction[Any], value: str) -> None:
         from musbot.commands import parse  # the grammar says what an amount is (§4)
 
-        table = await _table_or_say(interaction, self.channel_id)
+        table = await table_or_say(interaction, self.channel_id)
         if table is None:
             return
         word = value.strip()
@@ -314,7 +198,7 @@ async def perform(interaction: discord.Interaction[Any], table: Table, action: A
     the bots' if they answer at once); a refusal goes to the presser alone."""
     user_id = interaction.user.id
     if table.seat_of(user_id) is None:
-        await _answer(interaction, error("not_seated", table.lang))
+        await answer(interaction, error("not_seated", table.lang))
         return
     await run_for(interaction, table, lambda: table.act(user_id, action))
 
@@ -326,7 +210,7 @@ async def run_for(interaction: discord.Interaction[Any], table: Table,
     try:
         await step()
     except MusError as problem:
-        await _answer(interaction, problem.message(table.lang, table.names()))
+        await answer(interaction, problem.message(table.lang, table.names()))
         return
     await services(interaction).transport.acknowledge(interaction, table)
 
@@ -338,7 +222,7 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     try:
         text = table.private_text(user_id)
     except MusError as problem:
-        await _answer(interaction, problem.message(table.lang, table.names()))
+        await answer(interaction, problem.message(table.lang, table.names()))
         return
     controls = discard_view(table, user_id)
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
@@ -346,76 +230,11 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     services(interaction).transport.remember_ephemeral(table.channel_id, user_id, interaction)
 
 
-async def _table_or_say(interaction: discord.Interaction[Any], channel_id: int) -> Table | None:
-    table = services(interaction).tables.get(channel_id)
-    if table is None:
-        await _answer(interaction, error("no_table"))
-    return table
-
-
-async def _discard_state(interaction: discord.Interaction[Any], table: Table,
-                         token: str) -> SeatView | None:
-    """The presser's view if these discard buttons still speak of the cards they hold."""
-    user_id = interaction.user.id
-    seat = table.seat_of(user_id)
-    if seat is None or table.match is None:
-        await _answer(interaction, error("not_seated", table.lang))
-        return None
-    view = table.match.view(seat)
-    if view.phase != "descarte" or discard_token(view.hand_number, len(view.discards)) != token:
-        await _answer(interaction, dt("stale_cards", table.lang))
-        return None
-    return view
-
-
-async def _answer(interaction: discord.Interaction[Any], text: str) -> None:
-    await answer_privately(interaction, text)
-
-
 def _name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
 # --- builders -----------------------------------------------------------------------------------
-
-
-def discard_token(hand_number: int, mus_rounds: int) -> str:
-    """Which cards discard buttons refer to: the hand and its mus round."""
-    return f"{hand_number}.{mus_rounds}"
-
-
-def release(view: discord.ui.View | None) -> None:
-    """Unlinks a sent one-off view from its buttons. A view and its items point at each other, so
-    without this every discard prompt (four per mus round at every table) is a reference cycle
-    left to the garbage collector, whose young collections then took milliseconds and stalled
-    every table. Its buttons are DynamicItems: discord.py keeps nothing of the view once sent,
-    and the view still lists them."""
-    if view is None:
-        return
-    for item in view.children:
-        item._update_view(None)
-        inner = getattr(item, "item", None)
-        if isinstance(inner, discord.ui.Item):
-            inner._update_view(None)
-
-
-def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View | None:
-    """Toggle buttons for the user's cards 1–4 and a confirm, or None outside their discard
-    phase. Card labels: only ever sent to this user (DM or ephemeral)."""
-    seat = table.seat_of(user_id)
-    match = table.match
-    if seat is None or match is None or match.finished:
-        return None
-    view = match.view(seat)
-    if view.phase != "descarte":
-        return None
-    token = discard_token(view.hand_number, len(view.discards))
-    controls = discord.ui.View(timeout=None)
-    for pos, card in enumerate(view.cards):
-        controls.add_item(DiscardToggle(table.channel_id, token, mask, pos,
-                                        label=f"{pos + 1} · {card_text(card)}"))
-    controls.add_item(DiscardConfirm(table.channel_id, token, mask, table.lang))
-    return controls
 
 
 def action_verbs(table: Table) -> list[str]:
@@ -510,8 +329,7 @@ def rules_summary(table: Table | None, lang: str = "es") -> str:
 
 
 __all__ = [
-    "ACTIONS", "DYNAMIC_ITEMS", "TABLE_VERBS", "ActionButton", "DiscardConfirm", "DiscardToggle",
-    "EnvidoModal", "TableButton", "action_verbs", "action_view", "board_view", "discard_token",
-    "discard_view", "perform", "release", "rules_summary", "show_cards", "single_view",
-    "table_embed",
+    "ACTIONS", "TABLE_ITEMS", "TABLE_VERBS", "ActionButton", "EnvidoModal", "TableButton",
+    "action_verbs", "action_view", "board_view", "perform", "rules_summary", "show_cards",
+    "single_view", "table_embed",
 ]

@@ -596,5 +596,9 @@ CLI.update({
         "MUSBOT_SHARD_IDS (--shard-ids) must be a list of different shards, from 0 to the "
         "number of shards minus 1, like «0,1», not «{value}»."
     ),
+    "shards_need_postgresql": (
+        "With only some shards in this process (--shard-ids), the other processes share the "
+        "tables: MUSBOT_DB must be a PostgreSQL database (postgresql://…), not an SQLite file."
+    ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) needs MUSBOT_SHARDS (--shards).",
 })

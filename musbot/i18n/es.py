@@ -621,5 +621,10 @@ CLI.update({
         "MUSBOT_SHARD_IDS (--shard-ids) debe ser una lista de fragmentos distintos, de 0 "
         "al número de fragmentos menos 1, como «0,1», no «{value}»."
     ),
+    "shards_need_postgresql": (
+        "Con solo algunos fragmentos en este proceso (--shard-ids), los demás procesos comparten "
+        "las mesas: MUSBOT_DB debe ser una base PostgreSQL (postgresql://…), no un fichero "
+        "SQLite."
+    ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) necesita MUSBOT_SHARDS (--shards).",
 })

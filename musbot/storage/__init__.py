@@ -57,6 +57,8 @@ from .models import (
     SeatResult,
     ServerSettings,
     Standing,
+    TablePlace,
+    shard_of,
 )
 from .ratings import display as display_rating
 from .schema import SCHEMA_VERSION
@@ -93,9 +95,11 @@ __all__ = [
     "ServerSettings",
     "Standing",
     "StorageError",
+    "TablePlace",
     "TargetNotEmpty",
     "UnknownLeague",
     "UnknownMatch",
     "UnknownSeason",
     "display_rating",
+    "shard_of",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from .documents import entry_json, state_json
-from .models import LiveTable
+from .models import SHARD_SHIFT, LiveTable, TablePlace
 from .store import Store
 from .tx import Row, Tx
 
@@ -38,8 +38,18 @@ journal's caller needs only to know that the row was there."""
 
 _LIVE_COLUMNS = "channel_id, guild_id, state, version, updated_at, journal"
 
-SHARD_SHIFT = 22
-"""Discord's shard of a guild is ``(guild_id >> 22) % shard_count``."""
+_SEATED_SQL = {
+    "sqlite": (
+        "SELECT channel_id, guild_id FROM live_tables WHERE EXISTS (SELECT 1 FROM"
+        " json_each(state, '$.seats') WHERE CAST(json_extract(value, '$.user_id') AS TEXT) = ?)"
+        " ORDER BY channel_id"),
+    "postgresql": (
+        "SELECT channel_id, guild_id FROM live_tables WHERE json_typeof(state->'seats') = 'array'"
+        " AND EXISTS (SELECT 1 FROM json_array_elements(state->'seats') AS seat"
+        " WHERE seat->>'user_id' = ?) ORDER BY channel_id"),
+}
+"""Reads the seats in the saved states (the table layer's ``seats``: ``{"user_id": …}`` or
+null): asked only for a DM that this process's tables cannot answer, so no index is kept."""
 
 
 async def _save_row(tx: Tx, now: str, row: tuple[int, int | None, str]) -> int:
@@ -117,6 +127,18 @@ class LiveTables(Store):
         row = await self._read(lambda tx: tx.fetchrow(
             f"SELECT {_LIVE_COLUMNS} FROM live_tables WHERE channel_id = ?", channel_id))
         return _live_table(row) if row else None
+
+    async def seated_tables(self, user_id: int) -> list[TablePlace]:
+        """Where the user sits, in every process's saved tables: which process a DM sent to shard
+        0 belongs to."""
+        rows = await self._read(lambda tx: tx.fetch(_SEATED_SQL[tx.dialect], str(user_id)))
+        return [TablePlace(int(channel), guild) for channel, guild in rows]
+
+    async def table_place(self, channel_id: int) -> TablePlace | None:
+        """Where a saved table is played (None: no such table saved)."""
+        row = await self._read(lambda tx: tx.fetchrow(
+            "SELECT channel_id, guild_id FROM live_tables WHERE channel_id = ?", channel_id))
+        return None if row is None else TablePlace(int(row[0]), row[1])
 
     async def delete_table(self, channel_id: int) -> bool:
         """Forget a table that closed; False if there was none. In order with the table's saves,

@@ -113,6 +113,27 @@ class LiveTable:
     oldest first."""
 
 
+SHARD_SHIFT = 22
+"""Discord's shard of a guild is ``(guild_id >> 22) % shard_count``."""
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The gateway shard that receives a guild's events; outside any guild (a DM, the
+    terminal) shard 0, the only one Discord sends direct messages to."""
+    return 0 if guild_id is None else (guild_id >> SHARD_SHIFT) % shard_count
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlace:
+    """Where a saved table is played: enough to tell which process owns it."""
+
+    channel_id: int
+    guild_id: int | None
+
+    def shard(self, shard_count: int) -> int:
+        return shard_of(self.guild_id, shard_count)
+
+
 @dataclass(frozen=True, slots=True)
 class Season:
     season_id: int

@@ -49,6 +49,10 @@ RETRIES = 12
 
 POOL_SIZE = 10
 
+RELISTEN_FIRST_DELAY = 0.1
+RELISTEN_MAX_DELAY = 5.0
+"""Seconds between attempts to listen again after the listening connection was lost."""
+
 _RETRYABLE = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 _UNREACHABLE = (OSError, asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError,
                 asyncpg.TooManyConnectionsError, asyncpg.InvalidCatalogNameError,
@@ -171,6 +175,7 @@ class PostgresBackend(Backend):
         self._callbacks: dict[tuple[str, Listener], Callable[..., None]] = {}
         self._heard: set[asyncio.Future[Any]] = set()
         """Coroutine callbacks running (kept here: the loop holds its tasks weakly)."""
+        self._relistening: asyncio.Future[None] | None = None
 
     @property
     def where(self) -> str:
@@ -200,6 +205,8 @@ class PostgresBackend(Backend):
         self._pool = pool
 
     async def close(self) -> None:
+        if self._relistening is not None:
+            self._relistening.cancel()
         if self._listener is not None:
             listener, self._listener = self._listener, None
             self._callbacks.clear()
@@ -360,9 +367,35 @@ class PostgresBackend(Backend):
         self._callbacks[(channel, callback)] = heard
 
     def _listener_lost(self, _conn: object) -> None:
-        if self._callbacks:
-            log.warning("%s: the connection listening on %s was lost; listen again",
+        """The listening connection dropped (server restart, network): listen again on a new
+        one, in the background, until the database is closed. What was published meanwhile is
+        lost, which is why a relay waits for an acknowledgement."""
+        if self._callbacks and self._pool is not None and self._relistening is None:
+            log.warning("%s: the connection listening on %s was lost; listening again",
                         self.where, sorted({channel for channel, _ in self._callbacks}))
+            self._relistening = asyncio.ensure_future(self._listen_again())
+
+    async def _listen_again(self) -> None:
+        delay = RELISTEN_FIRST_DELAY
+        try:
+            while self._pool is not None and self._callbacks:
+                await asyncio.sleep(delay)
+                try:
+                    listener = await asyncpg.connect(self.url)
+                    for (channel, _), heard in list(self._callbacks.items()):
+                        await listener.add_listener(channel, heard)
+                except _UNREACHABLE:
+                    delay = min(delay * 2, RELISTEN_MAX_DELAY)
+                    continue
+                if self._pool is None:  # closed meanwhile
+                    await listener.close()
+                    return
+                listener.add_termination_listener(self._listener_lost)
+                self._listener = listener
+                log.warning("%s: listening again", self.where)
+                return
+        finally:
+            self._relistening = None
 
     async def unlisten(self, channel: str, callback: Listener | None = None) -> None:
         if self._listener is None:

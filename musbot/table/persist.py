@@ -213,11 +213,11 @@ def _seat_record(seat: dict[str, Any]) -> SeatRecord:
     return SeatRecord.robot(seat["seat"], seat["bot"])
 
 
-async def start_persistence(db: Database, manager: TableManager, *,
-                            resume: bool = True) -> TablePersister:
+async def start_persistence(db: Database, manager: TableManager, *, resume: bool = True,
+                            shards: tuple[int, Sequence[int]] | None = None) -> TablePersister:
     """The one call for start-up: saves every table from now on and restores the saved ones
-    (see :meth:`TablePersister.restore_all` for ``resume``)."""
+    (of these shards: see :meth:`TablePersister.restore_all`)."""
     persister = TablePersister(db, manager)
     persister.attach()
-    await persister.restore_all(resume=resume)
+    await persister.restore_all(resume=resume, shards=shards)
     return persister

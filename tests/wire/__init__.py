@@ -24,6 +24,21 @@ events are fed to the connection state's parsers. Tests assert on the world's re
     assert world.report().rate_limited == 0
     assert [m.content for m in world.messages(channel)] == [...]
 
+Sharding: ``commands.AutoShardedBot(..., shard_count=2, shard_ids=[1])`` connects too, and
+several such bots (processes) may be attached to one world; each gets a READY per shard it
+holds with only that shard's servers, and every event goes where Discord sends it: a server's
+to the shard ``(guild_id >> 22) % shard_count``, a DM's to shard 0.
+
+    guild = world.add_guild("Txoko", shard=(1, 2))  # an id on shard 1 of 2
+    await world.connect(zero)                       # shard_ids=[0]
+    await world.connect(one)                        # shard_ids=[1]
+    await world.dm(world.receiver(dm_channel), ana, "hola")  # zero; dm(one, ...) raises
+    data = other_world.export_message(message_id)   # another process's world: a DM it posted
+    world.import_message(data)                      # pressable here, with the same id
+
+Two worlds standing for one Discord are built identically (same epoch, same calls), then
+given different ``world.ids.process`` so the ids each issues afterwards never meet.
+
 Not modelled: voice, member chunking, and endpoints no test has needed yet (a call to one
 raises :class:`UnsupportedRoute`). discord.py's own real-time waits (``delete_after``, view
 timeouts) still run on the event loop's clock, not the fake one.

@@ -5,6 +5,7 @@ and gateway events reach their connection state's parsers as the gateway would s
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -15,11 +16,14 @@ import discord
 from .errors import WireError
 from .gateway import (
     Attachment,
+    FakeGatewaySocket,
     attachment_context,
     feed,
+    open_shards,
     privileged_refusal,
     run_in,
     settle,
+    shard_of,
     wants,
 )
 from .payloads import (
@@ -39,6 +43,7 @@ from .state import (
     DM,
     GUILD_TEXT,
     ClockLike,
+    Edit,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
@@ -85,16 +90,20 @@ class FakeDiscord(World):
         self.user(user).dms_open = open
 
     def add_guild(self, name: str, *, permissions: int = DEFAULT_EVERYONE,
-                  owner: int | None = None, locale: str = "es-ES", bot_in: bool = True) -> int:
+                  owner: int | None = None, locale: str = "es-ES", bot_in: bool = True,
+                  shard: tuple[int, int] | None = None) -> int:
         """A server; with ``bot_in`` the bot is in it (a connected bot joins it now, empty).
-        Without, it is set up first and the bot added later with :meth:`invite`."""
-        guild_id = self.ids.next()
+        Without, it is set up first and the bot added later with :meth:`invite`. ``shard``:
+        (shard id, shard count) its id must fall on (with a fake clock every id would fall
+        on one shard)."""
+        guild_id = self.ids.next(shard=shard)
         self.guilds[guild_id] = FakeGuild(guild_id, name, owner or self.owner.id, guild_id,
                                           permissions, joined_at=self.now(), locale=locale,
                                           present=bot_in)
         if bot_in:
             self._broadcast("GUILD_CREATE", lambda: guild_payload(self, self.guilds[guild_id],
-                                                                  joined=True))
+                                                                  joined=True),
+                            guild_id=guild_id)
         return guild_id
 
     def add_text_channel(self, guild: int, name: str, *, bot_can_send: bool = True,
@@ -110,7 +119,8 @@ class FakeDiscord(World):
         if system:
             record.system_channel_id = channel.id
         if record.present:
-            self._broadcast("CHANNEL_CREATE", lambda: channel_payload(self, channel))
+            self._broadcast("CHANNEL_CREATE", lambda: channel_payload(self, channel),
+                            guild_id=guild)
         return channel.id
 
     def add_role(self, guild: int, name: str, permissions: int) -> int:
@@ -120,7 +130,8 @@ class FakeDiscord(World):
         if record.present:
             self._broadcast("GUILD_ROLE_CREATE", lambda: {
                 "guild_id": str(guild),
-                "role": role_payload(role.id, role.name, role.permissions, role.position)})
+                "role": role_payload(role.id, role.name, role.permissions, role.position)},
+                guild_id=guild)
         return role.id
 
     def give_role(self, guild: int, user: int, role: int) -> None:
@@ -134,19 +145,21 @@ class FakeDiscord(World):
 
     async def invite(self, bot: discord.Client, guild: int) -> None:
         """The bot is added to a server (made with ``bot_in=False``, or left): GUILD_CREATE with
-        the whole server, as Discord sends it for a join."""
+        the whole server, as Discord sends it for a join (to the bot holding its shard)."""
         record = self.guilds[guild]
         if record.present:
             raise ValueError(f"the bot is already in server {guild}")
         record.present = True
         record.joined_at = self.now()
         self.gateway(bot)
-        self._broadcast("GUILD_CREATE", lambda: guild_payload(self, record, joined=True))
+        self._broadcast("GUILD_CREATE", lambda: guild_payload(self, record, joined=True),
+                        guild_id=guild)
         await settle()
 
     def add_thread(self, channel: int, name: str) -> int:
         thread = self.add_thread_record(self.channels[channel], name)
-        self._broadcast("THREAD_CREATE", lambda: channel_payload(self, thread))
+        self._broadcast("THREAD_CREATE", lambda: channel_payload(self, thread),
+                        guild_id=thread.guild_id)
         return thread.id
 
     def dm_channel(self, user: int) -> int:
@@ -158,30 +171,65 @@ class FakeDiscord(World):
     async def connect(self, bot: discord.Client, token: str = "wire-token",
                       *, timeout: float = 5.0) -> None:
         """Installs the doubles on ``bot``, logs in (``setup_hook`` runs), sends READY and a
-        GUILD_CREATE per server, and returns once ``on_ready`` has run."""
+        GUILD_CREATE per server, and returns once ``on_ready`` has run. An
+        ``AutoShardedClient`` (``shard_count`` and ``shard_ids`` given) gets a READY per shard
+        it holds, each followed by that shard's servers only; several, holding different
+        shards of the application as separate processes would, may be attached at once."""
         if bot in self._attached:
             raise RuntimeError("this bot is already connected to the world")
         attachment = Attachment(bot, attachment_context(self))
+        if isinstance(bot, discord.AutoShardedClient):
+            self._claim_shards(bot, attachment)
         self._attached[bot] = attachment
         bot.http.request = self.recorder.bind(bot.http)  # type: ignore[method-assign]
         install_default(self)
         try:
             await run_in(attachment, bot.login(token))
             if privileged_refusal(bot, self.app_flags):
-                raise discord.PrivilegedIntentsRequired(None)
-            bot.ws = attachment.socket  # type: ignore[assignment]
+                raise discord.PrivilegedIntentsRequired(min(attachment.shards, default=None))
             bot._connection.guild_ready_timeout = self.guild_ready_timeout
-            session = secrets.token_hex(16)
-            feed(self, attachment, "READY", ready_payload(self, self.app_flags, session))
-            for guild in self.guilds.values():
-                if guild.present:
-                    feed(self, attachment, "GUILD_CREATE", guild_payload(self, guild))
+            if isinstance(bot, discord.AutoShardedClient):
+                open_shards(bot, attachment)
+                count = attachment.shard_count
+                assert count is not None
+                for shard_id in attachment.shards:
+                    self._identify(attachment, (shard_id, count))
+            else:
+                bot.ws = attachment.socket  # type: ignore[assignment]
+                self._identify(attachment, None)
             await asyncio.wait_for(bot.wait_until_ready(), timeout)
             attachment.ready = True
             await settle()
         except BaseException:
             await self.disconnect(bot)
             raise
+
+    def _claim_shards(self, bot: discord.AutoShardedClient, attachment: Attachment) -> None:
+        """The shards a sharded bot holds, refused as ``launch_shards`` would not run without
+        them, or when another attached bot holds one (the routing would be ambiguous)."""
+        count, ids = bot.shard_count, bot.shard_ids
+        if count is None or ids is None:
+            raise ValueError("a sharded bot needs shard_count and shard_ids to connect to the "
+                             "world (it does not ask GET /gateway/bot for a count)")
+        if not ids or len(set(ids)) != len(ids) or not all(0 <= i < count for i in ids):
+            raise ValueError(f"shard_ids {list(ids)}: distinct shard ids in 0..{count - 1}")
+        for other in self._attached.values():
+            if other.shard_count is not None and other.shard_count != count:
+                raise ValueError(f"the attached bots use {other.shard_count} shards, not {count}")
+            held = sorted(set(ids) & set(other.shards))
+            if held:
+                raise ValueError(f"shard(s) {held} of {count} are held by another attached bot")
+        attachment.shard_count = count
+        attachment.shards = {i: FakeGatewaySocket(i) for i in ids}
+
+    def _identify(self, attachment: Attachment, shard: tuple[int, int] | None) -> None:
+        """One session: READY (``shard``: that shard's), then a GUILD_CREATE per server it
+        lists."""
+        session = secrets.token_hex(16)
+        feed(self, attachment, "READY", ready_payload(self, self.app_flags, session, shard))
+        for guild in self.guilds.values():
+            if guild.present and (shard is None or shard_of(guild.id, shard[1]) == shard[0]):
+                feed(self, attachment, "GUILD_CREATE", guild_payload(self, guild))
 
     async def disconnect(self, bot: discord.Client) -> None:
         """``bot.close()``, then :meth:`detach`. The world (messages, interactions) stays."""
@@ -227,6 +275,30 @@ class FakeDiscord(World):
             raise RuntimeError("the bot is not connected to this world (await connect first)")
         return attachment
 
+    def receiver(self, channel_id: int) -> discord.Client:
+        """The attached bot Discord delivers that channel's events to: the one holding its
+        server's shard, or shard 0 for a DM channel (an unsharded bot holds every shard)."""
+        channel = self.channels[channel_id]
+        found = [a.bot for a in self._attached.values()
+                 if a.ready and a.receives(channel.guild_id)]
+        if len(found) != 1:
+            where = "a DM" if channel.guild_id is None else f"server {channel.guild_id}"
+            raise LookupError(f"{len(found)} attached bots receive the events of channel "
+                              f"{channel_id} ({where}); one was expected")
+        return found[0]
+
+    def _route(self, bot: discord.Client, guild_id: int | None) -> Attachment:
+        """The bot's connection, if Discord sends it the events of that server (None: of
+        DMs); a test cannot hand an event to a shard Discord would not send it to."""
+        attachment = self.gateway(bot)
+        if not attachment.receives(guild_id):
+            count = attachment.shard_count or 1
+            where = "DMs" if guild_id is None else f"server {guild_id}"
+            raise ValueError(f"Discord sends the events of {where} to shard "
+                             f"{shard_of(guild_id, count)} of {count}; this bot holds shard(s) "
+                             f"{sorted(attachment.shards)} (see world.receiver(channel))")
+        return attachment
+
     async def settle(self, rounds: int = 50) -> None:
         await settle(rounds)
 
@@ -238,21 +310,24 @@ class FakeDiscord(World):
         if target.type == DM or target.deleted:
             raise ValueError("send() is for live server channels; use dm() for DMs")
         assert target.guild_id is not None
+        attachment = self._route(bot, target.guild_id)
         self.guilds[target.guild_id].members.add(user)
-        return await self._user_message(bot, user, target, content)
+        return await self._user_message(attachment, user, target, content)
 
     async def dm(self, bot: discord.Client, user: int, content: str) -> int:
-        """``user`` writes to the bot in their DM channel: MESSAGE_CREATE without a guild."""
-        return await self._user_message(bot, user, self.dm_channel_for(self.user(user)),
+        """``user`` writes to the bot in their DM channel: MESSAGE_CREATE without a guild
+        (sent to shard 0 only)."""
+        attachment = self._route(bot, None)
+        return await self._user_message(attachment, user, self.dm_channel_for(self.user(user)),
                                         content)
 
-    async def _user_message(self, bot: discord.Client, user: int, channel: FakeChannel,
+    async def _user_message(self, attachment: Attachment, user: int, channel: FakeChannel,
                             content: str) -> int:
-        attachment = self.gateway(bot)
+        bot = attachment.bot
         msg = self.add_message(FakeMessage(self.ids.next(), channel.id, self.user(user).id,
                                            self.now(), content=content))
         guild = channel.guild_id is not None
-        if wants(bot, "MESSAGE_CREATE", guild):
+        if wants(bot, "MESSAGE_CREATE", channel.guild_id):
             data = message_payload(self, msg, gateway=True)
             mentioned = str(self.bot_user.id) in MENTION.findall(content)
             if guild and not bot._connection._intents.message_content and not mentioned:
@@ -265,8 +340,10 @@ class FakeDiscord(World):
                     *, values: list[str] | None = None) -> FakeInteraction:
         """``user`` presses a button (or picks ``values`` in a select) on a message."""
         msg, data = pressable(self, user, message_id, custom_id, values)
-        return await self._interact(bot, COMPONENT, user, self.channels[msg.channel_id], data,
-                                    msg, custom_id=custom_id)
+        channel = self.channels[msg.channel_id]
+        attachment = self._route(bot, channel.guild_id)
+        return await self._interact(attachment, COMPONENT, user, channel, data, msg,
+                                    custom_id=custom_id)
 
     async def slash(self, bot: discord.Client, user: int, channel: int, command: str, /,
                     options: Mapping[str, Any] | None = None, **kwargs: Any
@@ -276,9 +353,10 @@ class FakeDiscord(World):
         target = self.channels[channel]
         given = {**(options or {}), **kwargs}
         data = command_data(self, target, command, given, user=user)
+        attachment = self._route(bot, target.guild_id)
         if target.guild_id is not None:
             self.guilds[target.guild_id].members.add(user)
-        return await self._interact(bot, APPLICATION_COMMAND, user, target, data, None,
+        return await self._interact(attachment, APPLICATION_COMMAND, user, target, data, None,
                                     command=command)
 
     async def autocomplete(self, bot: discord.Client, user: int, channel: int, command: str,
@@ -290,25 +368,27 @@ class FakeDiscord(World):
         target = self.channels[channel]
         data = command_data(self, target, command, {**others, focused: typed}, user=user,
                             focused=focused)
+        attachment = self._route(bot, target.guild_id)
         if target.guild_id is not None:
             self.guilds[target.guild_id].members.add(user)
-        return await self._interact(bot, AUTOCOMPLETE, user, target, data, None,
+        return await self._interact(attachment, AUTOCOMPLETE, user, target, data, None,
                                     command=command)
 
     async def submit_modal(self, bot: discord.Client, user: int, inter: FakeInteraction,
                            values: Mapping[str, Any]) -> FakeInteraction:
         """``user`` submits the modal the bot answered ``inter`` with."""
         data = modal_data(inter, user, values)
+        channel = self.channels[inter.channel_id]
+        attachment = self._route(bot, channel.guild_id)
         inter.modal_submitted = True
         origin = self.messages_by_id.get(inter.message_id) if inter.message_id else None
-        return await self._interact(bot, MODAL_SUBMIT, user, self.channels[inter.channel_id],
-                                    data, origin, custom_id=data["custom_id"])
+        return await self._interact(attachment, MODAL_SUBMIT, user, channel, data, origin,
+                                    custom_id=data["custom_id"])
 
-    async def _interact(self, bot: discord.Client, kind: int, user: int, channel: FakeChannel,
-                        data: dict[str, Any], message: FakeMessage | None, *,
-                        custom_id: str | None = None, command: str | None = None
+    async def _interact(self, attachment: Attachment, kind: int, user: int,
+                        channel: FakeChannel, data: dict[str, Any], message: FakeMessage | None,
+                        *, custom_id: str | None = None, command: str | None = None
                         ) -> FakeInteraction:
-        attachment = self.gateway(bot)
         if channel.deleted:
             raise ValueError("that channel was deleted")
         inter = FakeInteraction(
@@ -328,28 +408,30 @@ class FakeDiscord(World):
         target = self.channels[channel]
         data = channel_payload(self, target)
         target.deleted = True
-        self._broadcast("CHANNEL_DELETE", lambda: data)
+        self._broadcast("CHANNEL_DELETE", lambda: data, guild_id=target.guild_id)
         await settle()
 
     async def remove_guild(self, bot: discord.Client, guild: int) -> None:
         """The bot is removed from a server: GUILD_DELETE (without ``unavailable``)."""
         self.guilds[guild].present = False
-        self._broadcast("GUILD_DELETE", lambda: {"id": str(guild)})
+        self._broadcast("GUILD_DELETE", lambda: {"id": str(guild)}, guild_id=guild)
         await settle()
 
     def emit(self, event: str, data: dict[str, Any], channel: FakeChannel) -> None:
         if self.echo:
-            self._broadcast(event, lambda: data, guild=channel.guild_id is not None)
+            self._broadcast(event, lambda: data, guild_id=channel.guild_id)
 
-    def _broadcast(self, event: str, make: Any, *, guild: bool = True) -> None:
-        """Schedules ``event`` for every connected bot that receives it, as the gateway
-        sends it: after the change, not inside the request that made it."""
+    def _broadcast(self, event: str, make: Any, *, guild_id: int | None) -> None:
+        """Schedules ``event`` (of that server; None: of a DM) for every connected bot that
+        receives it, as the gateway sends it: to the shard holding the server (DMs: shard 0),
+        after the change, not inside the request that made it."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
         for attachment in self._attached.values():
-            if attachment.ready and wants(attachment.bot, event, guild):
+            if attachment.ready and attachment.receives(guild_id) and \
+                    wants(attachment.bot, event, guild_id):
                 loop.call_soon(self._deliver, attachment, event, make())
 
     def _deliver(self, attachment: Attachment, event: str, data: dict[str, Any]) -> None:
@@ -384,6 +466,89 @@ class FakeDiscord(World):
     def ephemerals(self, user: int) -> list[FakeMessage]:
         """The ephemeral interaction messages only ``user`` saw."""
         return [self.messages_by_id[i] for i in self.ephemeral.get(user, [])]
+
+    # Two worlds standing for one Discord (two processes, each with its own double).
+
+    def export_message(self, message_id: int) -> dict[str, Any]:
+        """A message as a JSON-serialisable record for :meth:`import_message` into another
+        world: Discord is one, but two processes' doubles are two, so a DM one shard's bot
+        posted must be copied to the world where shard 0 receives the press on it."""
+        msg = self.messages_by_id[message_id]
+        channel = self.channels[msg.channel_id]
+        record = {
+            "id": msg.id, "author": msg.author, "created_at": msg.created_at,
+            "channel": {"id": channel.id, "type": channel.type, "guild_id": channel.guild_id,
+                        "recipient_id": channel.recipient_id},
+            "content": msg.content, "embeds": msg.embeds, "components": msg.components,
+            "attachments": msg.attachments, "flags": msg.flags,
+            "edits": [{"at": e.at, "payload": dict(e.payload), "via": e.via}
+                      for e in msg.edits],
+            "deleted": msg.deleted, "deleted_at": msg.deleted_at,
+            "ephemeral_for": msg.ephemeral_for, "interaction_id": msg.interaction_id,
+            "webhook_id": msg.webhook_id, "reference": msg.reference,
+            "reactions": [list(r) for r in msg.reactions], "type": msg.type,
+        }
+        return dict(json.loads(json.dumps(record)))  # a copy, and proof it serialises
+
+    def import_message(self, data: Mapping[str, Any]) -> int:
+        """Copies a record of :meth:`export_message` here with its id (again: updates the
+        copy) and returns the id. Its channel and author must be here (both worlds built
+        identically), except a DM channel, made here with that id if its person has none
+        yet. Give the two worlds different ``ids.process`` once built, so the ids each issues
+        never meet; an id taken here by another message is refused. No gateway event is sent,
+        and the interaction that made the message stays in its own world."""
+        record = json.loads(json.dumps(dict(data)))
+        channel = self._mirror_channel(record["channel"])
+        author, created = int(record["author"]), float(record["created_at"])
+        if author not in self.users:
+            raise ValueError(f"author {author} is not in this world: build both identically")
+        msg_id = int(record["id"])
+        existing = self.messages_by_id.get(msg_id)
+        if existing is not None and (existing.channel_id, existing.author,
+                                     existing.created_at) != (channel.id, author, created):
+            raise ValueError(f"id {msg_id} is another message here: set the worlds' "
+                             "ids.process apart once built")
+        made_by = self.interactions.get(record["interaction_id"] or 0)
+        fields: dict[str, Any] = {
+            "content": record["content"], "embeds": record["embeds"],
+            "components": record["components"], "attachments": record["attachments"],
+            "flags": record["flags"],
+            "edits": [Edit(e["at"], e["payload"], e["via"]) for e in record["edits"]],
+            "deleted": record["deleted"], "deleted_at": record["deleted_at"],
+            "ephemeral_for": record["ephemeral_for"],
+            "interaction_id": made_by.id if made_by is not None and
+            made_by.channel_id == channel.id else None,
+            "webhook_id": record["webhook_id"], "reference": record["reference"],
+            "reactions": [(e, u) for e, u in record["reactions"]], "type": record["type"]}
+        if existing is None:
+            self.ids.reserve(msg_id)
+            self.add_message(FakeMessage(msg_id, channel.id, author, created, **fields))
+        else:
+            vars(existing).update(fields)
+        return msg_id
+
+    def _mirror_channel(self, data: Mapping[str, Any]) -> FakeChannel:
+        """The imported message's channel here (a DM channel made if need be)."""
+        channel_id = int(data["id"])
+        kind = (data["type"], data["guild_id"], data["recipient_id"])
+        channel = self.channels.get(channel_id)
+        if channel is not None:
+            if (channel.type, channel.guild_id, channel.recipient_id) != kind:
+                raise ValueError(f"channel {channel_id} is another channel here")
+            return channel
+        if data["type"] != DM or data["recipient_id"] not in self.users:
+            raise ValueError(f"channel {channel_id} is not in this world: only DM channels "
+                             "are made on import; build both worlds identically")
+        person = self.users[data["recipient_id"]]
+        if person.dm_channel is not None:
+            raise ValueError(f"{person.name}'s DM channel here is {person.dm_channel}, not "
+                             f"{channel_id}: make it while building both worlds "
+                             "(world.dm_channel(user)), so it is one")
+        channel = FakeChannel(channel_id, DM, recipient_id=person.id)
+        self.ids.reserve(channel_id)
+        self.channels[channel_id] = channel
+        person.dm_channel = channel_id
+        return channel
 
     def user_record(self, user: int) -> FakeUser:
         return self.user(user)

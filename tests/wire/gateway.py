@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.shard import Shard
 from discord.webhook.async_ import async_context
 
 from .errors import UnsupportedRoute
@@ -31,10 +32,10 @@ class FakeGatewaySocket:
     """What the bot reaches through ``bot.ws`` once connected: presence updates are recorded,
     member chunking and voice are not modelled."""
 
-    def __init__(self) -> None:
+    def __init__(self, shard_id: int | None = None) -> None:
         self.open = True
         self.latency = 0.05
-        self.shard_id: int | None = None
+        self.shard_id = shard_id
         self.presences: list[dict[str, Any]] = []
 
     def is_ratelimited(self) -> bool:
@@ -55,6 +56,12 @@ class FakeGatewaySocket:
         raise UnsupportedRoute("voice is not modelled by the wire double")
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to; events outside any guild (DMs) go to
+    shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 @dataclass
 class Attachment:
     """A bot connected to the world."""
@@ -62,9 +69,34 @@ class Attachment:
     bot: discord.Client
     context: contextvars.Context
     socket: FakeGatewaySocket = field(default_factory=FakeGatewaySocket)
+    """The connection (a sharded bot's first shard's)."""
     ready: bool = False
     events: list[tuple[float, str]] = field(default_factory=list)
     """(fake time, event name) of every event fed to this bot."""
+    shard_count: int | None = None
+    """None: an unsharded bot, which receives every event."""
+    shards: dict[int, FakeGatewaySocket] = field(default_factory=dict)
+    """Shard id -> its connection, for a sharded bot."""
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether the gateway sends this bot the events of that guild (None: of DMs)."""
+        return self.shard_count is None or shard_of(guild_id, self.shard_count) in self.shards
+
+
+def open_shards(bot: discord.AutoShardedClient, attachment: Attachment) -> None:
+    """What ``launch_shards`` leaves behind, without websockets: the state's shard count and
+    ids, and one discord.py ``Shard`` per id around its fake socket, never launched, so
+    ``bot.shards``, ``latency``, ``get_shard``, ``change_presence`` and ``close()`` run
+    discord.py's own code."""
+    assert bot.shard_count is not None and bot.shard_ids is not None
+    bot._connection.shard_count = bot.shard_count
+    bot._connection.shard_ids = bot.shard_ids
+    bot._reconnect = True  # type: ignore[attr-defined]  # connect() sets it; Shard reads it
+    registry: dict[int, Shard] = bot._AutoShardedClient__shards  # type: ignore[attr-defined]
+    queue = bot._AutoShardedClient__queue  # type: ignore[attr-defined]  # made by login
+    for shard_id, socket in attachment.shards.items():
+        registry[shard_id] = Shard(socket, bot, queue.put_nowait)  # type: ignore[arg-type]
+    attachment.socket = attachment.shards[bot.shard_ids[0]]
 
 
 def attachment_context(world: FakeDiscord) -> contextvars.Context:
@@ -87,11 +119,12 @@ def run_in(attachment: Attachment, coro: Any) -> asyncio.Task[Any]:
     return asyncio.get_running_loop().create_task(coro, context=attachment.context.copy())
 
 
-def wants(bot: discord.Client, event: str, guild: bool) -> bool:
-    """Whether the gateway sends this event to a bot with these intents."""
+def wants(bot: discord.Client, event: str, guild_id: int | None) -> bool:
+    """Whether the gateway sends this event (of that guild; None: of a DM) to a bot with
+    these intents."""
     intents = bot._connection._intents
     if event.startswith("MESSAGE_"):
-        return intents.guild_messages if guild else intents.dm_messages
+        return intents.guild_messages if guild_id is not None else intents.dm_messages
     return intents.guilds
 
 

@@ -124,19 +124,25 @@ def guild_payload(world: World, guild: FakeGuild, *, joined: bool = False) -> di
     return data
 
 
-def ready_payload(world: World, app_flags: int, session_id: str) -> dict[str, Any]:
-    """READY lists every server as unavailable; a GUILD_CREATE for each follows."""
+def ready_payload(world: World, app_flags: int, session_id: str,
+                  shard: tuple[int, int] | None = None) -> dict[str, Any]:
+    """READY lists every server as unavailable; a GUILD_CREATE for each follows. With
+    ``shard`` (id, count): that shard's READY, with only its servers."""
     me = user_payload(world.bot_user) | {"verified": True, "mfa_enabled": False, "flags": 0}
-    return {
+    data: dict[str, Any] = {
         "v": 10, "user": me, "session_id": session_id, "session_type": "normal",
         "resume_gateway_url": "wss://gateway.discord.gg",
         "guilds": [{"id": str(g.id), "unavailable": True}
-                   for g in world.guilds.values() if g.present],
+                   for g in world.guilds.values() if g.present and
+                   (shard is None or (g.id >> 22) % shard[1] == shard[0])],
         "application": {"id": str(world.application_id), "flags": app_flags},
         "private_channels": [], "relationships": [], "presences": [],
         "user_settings": {}, "guild_join_requests": [], "geo_ordered_rtc_regions": [],
         "auth": {},
     }
+    if shard is not None:
+        data["shard"] = list(shard)
+    return data
 
 
 def app_info_payload(world: World, app_flags: int) -> dict[str, Any]:

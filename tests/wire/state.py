@@ -44,6 +44,11 @@ class Snowflakes:
         self._epoch_ms = int((time.time() if epoch is None else epoch) * 1000)
         self._last = 0
         self._increment = 0
+        self.process: int | None = None
+        """The process bits (12-16) every id from now on carries (None: 1, unforced). Two
+        mirrored worlds, built identically, are given different ones once built, so the ids
+        each issues from then on never meet (see ``FakeDiscord.import_message``)."""
+        self._reserved: set[int] = set()
 
     def unix_ms(self, at: float | None = None) -> int:
         at = self._clock.now() if at is None else at
@@ -55,13 +60,48 @@ class Snowflakes:
         moment = datetime.datetime.fromtimestamp(ms / 1000, tz=datetime.UTC)
         return moment.isoformat()
 
-    def next(self) -> int:
+    def next(self, *, shard: tuple[int, int] | None = None) -> int:
+        """A new id, greater than every one issued before. ``shard``: (shard id, shard count)
+        the id must fall on (``(id >> 22) % count``, as Discord shards a guild): the smallest
+        such id from here, its timestamp pushed forward by at most ``count - 1`` ms."""
         ms = self.unix_ms()
-        value = ((ms - DISCORD_EPOCH_MS) << 22) | (1 << 17) | (1 << 12) | (self._increment & 0xFFF)
+        value = ((ms - DISCORD_EPOCH_MS) << 22) | (1 << 17) | ((self.process or 1) << 12) \
+            | (self._increment & 0xFFF)
         self._increment += 1
         value = max(value, self._last + 1)
+        while True:
+            fixed = value if shard is None else on_shard(value, *shard)
+            if self.process is not None:
+                fixed = with_process(fixed, self.process)
+            if fixed in self._reserved:
+                fixed += 1
+            if fixed == value:
+                break
+            value = fixed
         self._last = value
         return value
+
+    def reserve(self, value: int) -> None:
+        """An id issued by another world (a mirrored message): never issued here."""
+        self._reserved.add(value)
+
+
+def on_shard(value: int, shard_id: int, shard_count: int) -> int:
+    """The smallest id not below ``value`` whose shard is ``shard_id`` of ``shard_count``."""
+    if not 0 <= shard_id < shard_count:
+        raise ValueError(f"no shard {shard_id} among {shard_count}")
+    skip = (shard_id - (value >> 22)) % shard_count
+    return value if skip == 0 else ((value >> 22) + skip) << 22
+
+
+def with_process(value: int, process: int) -> int:
+    """The smallest id not below ``value`` whose process bits are ``process``."""
+    if not 0 <= process < 32:
+        raise ValueError(f"process bits are 0..31, not {process}")
+    high, mid = value >> 17, (value >> 12) & 0x1F
+    if mid == process:
+        return value
+    return ((high if mid < process else high + 1) << 17) | (process << 12)
 
 
 @dataclass

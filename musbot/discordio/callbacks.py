@@ -1,0 +1,81 @@
+"""What every button's callback shares: the bot's services it reaches through
+``interaction.client``, the guard that answers any failure, and the private answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+import discord
+
+from musbot.table import Table, TableManager
+
+from .failures import answer_privately, guarded
+from .texts import error
+
+if TYPE_CHECKING:
+    from .relay import Relay
+
+
+class Pages(Protocol):
+    """What the callbacks need of the transport (``musbot.discordio.transport``)."""
+
+    async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Answer a button pressed on a table's message: the page brought up to date."""
+        ...
+
+    def remember_ephemeral(self, channel_id: int, user_id: int,
+                           interaction: discord.Interaction[Any]) -> None:
+        """A «Ver mis cartas» answer to keep current while its token lives."""
+        ...
+
+
+class Services(Protocol):
+    """What ``interaction.client`` offers the callbacks (:class:`musbot.bot.MusBot` does)."""
+
+    tables: TableManager
+    transport: Pages
+    relay: Relay | None
+    """Sharded: brings a press on a DM's buttons to the process that owns its table."""
+
+
+def services(interaction: discord.Interaction[Any]) -> Services:
+    return cast(Services, interaction.client)
+
+
+class Guarded:
+    """Every button's callback goes through :func:`~musbot.discordio.failures.guarded`: a
+    failure is answered, never left to «The application did not respond»."""
+
+    channel_id: int
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, self.channel_id, lambda: self.run(interaction))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+async def table_or_say(interaction: discord.Interaction[Any], channel_id: int) -> Table | None:
+    table = services(interaction).tables.get(channel_id)
+    if table is None:
+        await answer(interaction, error("no_table"))
+    return table
+
+
+async def answer(interaction: discord.Interaction[Any], text: str) -> None:
+    await answer_privately(interaction, text)
+
+
+def release(view: discord.ui.View | None) -> None:
+    """Unlinks a sent one-off view from its buttons. A view and its items point at each other, so
+    without this every discard prompt (four per mus round at every table) is a reference cycle
+    left to the garbage collector, whose young collections then took milliseconds and stalled
+    every table. Its buttons are DynamicItems: discord.py keeps nothing of the view once sent,
+    and the view still lists them."""
+    if view is None:
+        return
+    for item in view.children:
+        item._update_view(None)
+        inner = getattr(item, "item", None)
+        if isinstance(inner, discord.ui.Item):
+            inner._update_view(None)
