@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
 from musbot.ai.base import hand_over
+from musbot.commands import parse_sena
 from musbot.engine import (
     Action,
     Hand,
@@ -31,7 +32,7 @@ from musbot.engine import (
     secure_shuffle,
 )
 from musbot.engine import events as ev
-from musbot.engine.senas import Sena, SenaLog, check_sena, parse_sena, senas_open
+from musbot.engine.senas import Sena, SenaLog, check_sena, senas_open
 
 from . import render
 from .clock import Clock, RealClock
