@@ -55,6 +55,7 @@ async def test_create_get_and_list_leagues(db: Database) -> None:
     assert league.name == "Liga de Otoño" and league.created_by == 7
     assert league.season.number == 1 and league.season.is_open
     assert await db.get_league(1, "liga de otoño") == league
+    assert await db.get_league(1, " LIGA DE  OTONO") == league  # musbot.words.normalise
     with pytest.raises(LeagueExists):
         await db.create_league(1, "LIGA DE OTOÑO")
     other = await db.create_league(2, "Liga de Otoño")  # unique per server only

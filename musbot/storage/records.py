@@ -3,11 +3,11 @@ the ledger is stored as given, the órdagos are found in the action list."""
 
 from __future__ import annotations
 
-import functools
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from musbot.words import normalise
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,14 +19,6 @@ class OrdagoRecord:
     """The lance, known for an accepted órdago (from its ledger step)."""
     winner_team: int
     """The team that won it: the board's best hand if accepted, the caller's team if refused."""
-
-
-@functools.lru_cache(maxsize=1024)
-def normalise(text: str) -> str:
-    """'Órdago', 'ordago ' and 'ÓRDAGO' are the same words at the table. Cached: every action of
-    every finished hand is read, and a table's words are a few dozen."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
 def find_ordagos(transcript: Mapping[str, Any], result: Mapping[str, Any]) -> list[OrdagoRecord]:
