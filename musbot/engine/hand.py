@@ -722,6 +722,10 @@ class Hand:
             data["reshuffles"] = [[card_code(c) for c in d] for d in self.reshuffles]
         return data
 
+    def ordagos(self) -> list[ev.Ordago]:
+        """The órdagos settled so far: who called, at which lance, who accepted, who won."""
+        return ev.ordagos(self.events)
+
     def result(self) -> dict[str, Any]:
         """The outcome in docs/replay.md's output format."""
         complete = all(len(h) == 4 for h in self.hands)
