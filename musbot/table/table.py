@@ -645,7 +645,7 @@ class Table:
         self._new_cards(events)
         if hand.finished:
             self._record("hand", number=number, transcript=hand.transcript(),
-                         result=hand.result())
+                         result=hand.result(), ordagos=[o.to_dict() for o in hand.ordagos()])
             self._hand_over(hand, number)
         if match.winner is not None:
             rated = not (self.match_info or {}).get("bot_took_over", False)
