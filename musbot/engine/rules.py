@@ -48,8 +48,11 @@ class Rules:
             variants["puntos"] = 50
         return cls(jugadores=jugadores, **variants)  # type: ignore[arg-type]
 
-    def team(self, seat: int) -> int:
-        """Pairs (and trios) alternate seats (§1, §8): seats 0, 2, 4 against 1, 3, 5."""
+    @staticmethod
+    def team(seat: int) -> int:
+        """Pairs (and trios) alternate seats (§1, §8): seats 0, 2, 4 against 1, 3, 5. The same
+        at every table, so also ``Rules.team(seat)`` where no rules are at hand (a stored
+        seat). The one place that says it: everything else asks here."""
         return seat % 2
 
     def team_seats(self, team: int) -> tuple[int, ...]:
@@ -57,10 +60,10 @@ class Rules:
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """The seat's partners (none in the individual variant)."""
-        return tuple(s for s in self.team_seats(seat % 2) if s != seat)
+        return tuple(s for s in self.team_seats(self.team(seat)) if s != seat)
 
     def opponents(self, seat: int) -> tuple[int, ...]:
-        return self.team_seats(1 - seat % 2)
+        return self.team_seats(1 - self.team(seat))
 
     def with_(self, **changes: Any) -> Rules:
         return replace(self, **changes)
