@@ -90,6 +90,19 @@ def test_s8_trios_default_target_is_50():
     assert Rules.for_players(6, puntos=40).puntos == 40
 
 
+def test_s8_a_table_turned_into_trios_gets_their_target():
+    """§8 through :meth:`Rules.with_`, as ``/mus mesa jugadores:6`` asks it: 50 unless the
+    target is chosen too; no other change moves the target."""
+    assert Rules().with_(jugadores=6).puntos == 50
+    assert Rules(puntos=30).with_(jugadores=6).puntos == 50
+    assert Rules().with_(jugadores=6, puntos=30).puntos == 30
+    trios = Rules.for_players(6, puntos=45)
+    assert trios.with_(jugadores=6).puntos == 45, "already trios"
+    assert trios.with_(juegos=2).puntos == 45
+    assert trios.with_(jugadores=4).puntos == 45, "leaving trios keeps the target"
+    assert Rules().with_(jugadores=2).puntos == 40
+
+
 def test_s8_trios_all_pass_base_values_summed_over_the_team():
     """§8 trios: base values summed over the team (juego 3 + 3 + 3)."""
     h = pass_all(trios())

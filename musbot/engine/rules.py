@@ -6,6 +6,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 PLAYER_COUNTS = (2, 4, 6)
+TRIOS_PUNTOS = 50
+"""§8: trios play to 50 by default (pairs and the individual variant to 40, §5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +44,8 @@ class Rules:
 
     @classmethod
     def for_players(cls, jugadores: int, **variants: Any) -> Rules:
-        """Defaults of docs/rules.md for that many players: trios play to 50 unless told
-        otherwise."""
-        if jugadores == 6 and "puntos" not in variants:
-            variants["puntos"] = 50
-        return cls(jugadores=jugadores, **variants)  # type: ignore[arg-type]
+        """Defaults of docs/rules.md for that many players (see :meth:`with_`)."""
+        return cls().with_(jugadores=jugadores, **variants)
 
     @staticmethod
     def team(seat: int) -> int:
@@ -66,6 +65,11 @@ class Rules:
         return self.team_seats(1 - self.team(seat))
 
     def with_(self, **changes: Any) -> Rules:
+        """These rules with ``changes``. Turning a table into trios also gives it their target
+        (§8) unless ``puntos`` is among the changes; nothing else changes by itself."""
+        trios = changes.get("jugadores", self.jugadores) == 6 and self.jugadores != 6
+        if trios and "puntos" not in changes:
+            changes["puntos"] = TRIOS_PUNTOS
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
