@@ -42,6 +42,7 @@ from musbot.storage import (
     UnknownLeague,
     UnknownSeason,
 )
+from musbot.words import normalise
 
 from ._common import answer, bot_database, manages_server, say, server_lang, storage_problem
 
@@ -238,9 +239,9 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             leagues = await self.db.leagues(interaction.guild_id)
         except StorageError:
             return []
-        wanted = current.casefold()
+        wanted = normalise(current)  # as names are told apart: «otono» finds «Liga Otoño»
         return [app_commands.Choice(name=lg.name, value=lg.name) for lg in leagues
-                if wanted in lg.name.casefold() and len(lg.name) <= LOOKUP_MAX][:25]
+                if wanted in normalise(lg.name) and len(lg.name) <= LOOKUP_MAX][:25]
 
     # --- helpers ------------------------------------------------------------------------------
 

@@ -66,13 +66,9 @@ class Mesa(commands.Cog):
         options = await self._server_options(ctx)
         base: Rules = options.pop("rules", None) or Rules()
         given = {"puntos": puntos, "reyes": reyes, "juegos": juegos, "vacas": vacas,
-                 "real": real, "mus_corrido": corrido, "senas": senas}
+                 "real": real, "mus_corrido": corrido, "senas": senas, "jugadores": jugadores}
         changes: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
-        if jugadores is not None and jugadores != base.jugadores:
-            changes["jugadores"] = jugadores
-            if jugadores == 6 and puntos is None:
-                changes["puntos"] = Rules.for_players(6).puntos
-        try:
+        try:  # the engine's defaults follow what was chosen (§8: trios play to 50)
             rules = base.with_(**changes)
         except ValueError as problem:
             raise TableError("bad_rules", error=str(problem)) from None

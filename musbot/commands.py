@@ -1,22 +1,24 @@
-"""The command grammar: what a player types at the table, turned into an engine :class:`Action`.
+"""The command grammar: what a player types at the table, turned into an engine :class:`Action`
+or into one of the table's other requests («vuelvo», «cartas», «seña dos reyes»).
 
-Every chat message goes through :func:`parse`, so two promises matter more than coverage:
+The words are :mod:`musbot.words`'s; this module is the parser that reads them. Every chat
+message, DM, terminal line and replay action goes through it, so two promises matter more than
+coverage:
 
 - ordinary chat is never mistaken for a bet: a message is a command only if *all* of it is one
   (after a few harmless fillers such as "pues", "venga", "tío"), otherwise the answer is ``None``;
 - a message that clearly tries to be a command but is wrong (``envido 1``, ``descarto 9``) raises
   :class:`MalformedCommand`, so the player hears why instead of being silently ignored.
 
-The verbs are those of docs/rules.md §2 (mus phase) and §4 (betting). Spanish is the table language;
-Basque (from the Basque mus vocabulary: imido, iduki, kanta, tira, hordago, gehiago, mintza) and
-English are accepted too. Matching is case-, accent- and punctuation-insensitive.
+The verbs are those of docs/rules.md §2 (mus phase) and §4 (betting); the señas those of §7.
+Spanish is the table language; Basque and English are accepted too. Matching is case-, accent-
+and punctuation-insensitive (:func:`musbot.words.normalise`).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Final
@@ -37,161 +39,44 @@ from musbot.engine.actions import (
 )
 from musbot.engine.cards import Card, card_code, parse_card
 from musbot.engine.errors import MalformedCommand, MusError
-
-__all__ = ["CARDS_WORDS", "COME_BACK_WORDS", "MAX_CHARS", "SENA_WORDS", "asks_for_cards",
-           "is_come_back", "normalise", "parse", "sena_named", "suggest", "vocabulary"]
-
-# ----------------------------------------------------------------------------------------------
-# Word tables. Spanish first, then Basque, then English. Words are written normalised: lowercase,
-# no accents ("mas" is "más", "ordago" is "órdago").
-# ----------------------------------------------------------------------------------------------
-
-FIXED_PHRASES: Final[dict[str, Action]] = {
-    # §2, the mus phase.
-    "mus": MUS,
-    "no hay mus": NO_HAY_MUS,
-    "no mus": NO_HAY_MUS,
-    "corto": NO_HAY_MUS,
-    "mintza": NO_HAY_MUS,  # Basque: "we speak", i.e. refuse mus.
-    "cut": NO_HAY_MUS,
-    # §4, betting. Bets with amounts are built by the verb tables below.
-    "paso": PASO,  # Basque uses "paso" too.
-    "pass": PASO,
-    "check": PASO,
-    "quiero": QUIERO,
-    "iduki": QUIERO,  # Basque: accept a bet.
-    "kanta": QUIERO,  # Basque: accept an órdago; the engine knows which bet stands.
-    "call": QUIERO,
-    "no quiero": NO_QUIERO,
-    "tira": NO_QUIERO,  # Basque: "let them take it", the deje.
-    "fold": NO_QUIERO,
-    "ordago": ORDAGO,
-    "echo ordago": ORDAGO,
-    "hordago": ORDAGO,  # Basque spelling; "hor dago" = "there it is", where órdago comes from.
-    "hor dago": ORDAGO,
-    "all in": ORDAGO,
-}
-"""Whole messages that are one action, whatever the hand."""
-
-ENVIDO_VERBS: Final[frozenset[str]] = frozenset({"envido", "imido", "bet"})
-"""``VERB [N [tantos]] [más]``: ``envido`` = envido(2), ``envido 5``, ``envido más`` = 2 más,
-``envido 3 más`` = 3 más (§4)."""
-
-RAISE_VERBS: Final[frozenset[str]] = frozenset({"revido", "reenvido", "raise"})
-"""``VERB [N]``: always a raise, 2 más when no amount is given (§4: "revido" = 2 más)."""
-
-WEAK_RAISE_VERBS: Final[frozenset[str]] = frozenset({"subo"})
-"""Like :data:`RAISE_VERBS`, but an everyday word ("subo a cenar"): only a number after it makes
-a near miss, any other word makes it chat."""
-
-MORE_WORDS: Final[frozenset[str]] = frozenset({"mas", "gehiago"})
-"""``N más`` / Basque ``N gehiago`` (also ``N tantos gehiago``): a raise of N."""
-
-POSTFIX_ENVIDO_VERBS: Final[frozenset[str]] = frozenset({"imido"})
-"""Basque word order: ``lau tantos imido`` = envido 4."""
-
-TANTOS_WORDS: Final[frozenset[str]] = frozenset({"tantos", "tanto"})
-"""An optional unit after the amount: ``envido 5 tantos``, ``hiru tantos gehiago``."""
-
-DISCARD_VERBS: Final[tuple[tuple[str, ...], ...]] = (
-    ("me", "descarto", "de"),
-    ("me", "descarto"),
-    ("descarto",),
-    ("descarte",),
-    ("discard",),
+from musbot.engine.senas import Sena
+from musbot.words import (
+    ALL_CARDS_WORDS,
+    BOTH_LANCES_WORDS,
+    CARDS_WORDS,
+    COME_BACK_WORDS,
+    DISCARD_VERBS,
+    ENVIDO_VERBS,
+    FIXED_PHRASES,
+    HELP_WORDS,
+    LANCE_ARTICLES,
+    LANCE_PREPOSITIONS,
+    LANCE_WORDS,
+    LEADING_FILLERS,
+    LIST_CONNECTORS,
+    MORE_WORDS,
+    NUMBER_WORDS,
+    POSTFIX_ENVIDO_VERBS,
+    QUIT_WORDS,
+    RAISE_VERBS,
+    SENA_NAMES,
+    SENA_WORDS,
+    STATUS_WORDS,
+    TANTOS_WORDS,
+    TRAILING_FILLERS,
+    WEAK_RAISE_VERBS,
+    normalise,
 )
-"""Longest first, so "me descarto de 1" is not read as "me descarto" + "de 1"."""
 
-ALL_CARDS_WORDS: Final[frozenset[str]] = frozenset({"todas", "todo", "all"})
-"""``descarto todas``: the whole hand."""
+__all__ = ["MAX_CHARS", "asks_for_cards", "asks_for_help", "asks_for_status", "asks_to_quit",
+           "is_come_back", "parse", "parse_sena", "sena_from_text", "sena_named", "suggest",
+           "vocabulary"]
 
-LIST_CONNECTORS: Final[frozenset[str]] = frozenset(
-    {"y", "e", "de", "del", "la", "las", "el", "los", "eta", "and", "the"}
-)
-"""Skipped in a discard list: ``descarto la 1 y la 3``, ``descarto de 1o``; ``eta`` is Basque
-"and"."""
-
-LEADING_FILLERS: Final[frozenset[str]] = frozenset(
-    {"pues", "vale", "venga", "va", "bueno", "yo", "tambien", "ok", "okay", "i"}
-)
-"""Words that may open a command without changing it: "pues paso", "venga, órdago", "I fold"."""
-
-TRAILING_FILLERS: Final[frozenset[str]] = frozenset({"tio", "tia", "eh", "yo", "tambien"})
-"""Words that may close a command: "paso yo", "mus también", "envido, tío"."""
-
-LANCE_WORDS: Final[frozenset[str]] = frozenset({"grande", "chica", "pares", "juego", "punto"})
-LANCE_PREPOSITIONS: Final[frozenset[str]] = frozenset({"a", "al", "en"})
-LANCE_ARTICLES: Final[frozenset[str]] = frozenset({"la", "las", "los", "el"})
-BOTH_LANCES_WORDS: Final[frozenset[str]] = frozenset({"biak"})
-"""Basque "biak imido/hordago" bets Grande and Chica at once; docs/rules.md has no such bet."""
 _LANCE_BETS: Final[frozenset[ActionKind]] = frozenset(
     {ActionKind.ENVIDO, ActionKind.MAS, ActionKind.ORDAGO, ActionKind.PASO}
 )
 """Actions that name a lance by mistake ("órdago a la grande"): a bet is always on the lance being
 played (§3, §4), so naming one is refused rather than guessed (it could be the wrong lance)."""
-
-
-def _number_words() -> dict[str, int]:
-    """Spanish (up to cien, with "treinta y uno" and the old "veinte y dos"), Basque (up to
-    berrogei, with "hogeita bat"), English (up to ninety-nine, hyphen or space)."""
-    es_units = {
-        "uno": 1, "un": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,
-        "siete": 7, "ocho": 8, "nueve": 9,
-    }
-    es_tens = {
-        "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
-        "setenta": 70, "ochenta": 80, "noventa": 90,
-    }
-    words: dict[str, int] = {"cero": 0, **es_units, **es_tens, "cien": 100}
-    words.update({
-        "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15,
-        "dieciseis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19,
-        "veintiun": 21, "veintiuno": 21, "veintiuna": 21, "veintidos": 22, "veintitres": 23,
-        "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
-        "veintiocho": 28, "veintinueve": 29,
-    })
-    for ten, t in es_tens.items():
-        for unit, u in es_units.items():
-            words[f"{ten} y {unit}"] = t + u
-    for unit, u in es_units.items():
-        if u >= 6:
-            words[f"diez y {unit}"] = 10 + u
-
-    eu_units = {
-        "bat": 1, "bi": 2, "hiru": 3, "lau": 4, "bost": 5, "sei": 6, "zazpi": 7, "zortzi": 8,
-        "bederatzi": 9,
-    }
-    eu_teens = {
-        "hamar": 10, "hamaika": 11, "hamabi": 12, "hamahiru": 13, "hamalau": 14, "hamabost": 15,
-        "hamasei": 16, "hamazazpi": 17, "hemezortzi": 18, "hemeretzi": 19,
-    }
-    words.update(eu_units)
-    words.update(eu_teens)
-    words.update({"bano": 1, "biga": 2, "behatzi": 9, "hogei": 20, "berrogei": 40})
-    for word, n in (eu_units | eu_teens).items():
-        words[f"hogeita {word}"] = 20 + n
-
-    en_units = {
-        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-        "nine": 9,
-    }
-    en_tens = {
-        "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-        "eighty": 80, "ninety": 90,
-    }
-    words.update({"zero": 0, **en_units, **en_tens})
-    words.update({
-        "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-        "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-    })
-    for ten, t in en_tens.items():
-        for unit, u in en_units.items():
-            words[f"{ten} {unit}"] = t + u
-    return words
-
-
-NUMBER_WORDS: Final[dict[str, int]] = _number_words()
-"""Amounts in words, keyed by their normalised tokens joined with one space."""
 
 _NUMBER_TOKENS: Final[frozenset[str]] = frozenset(
     tok for phrase in NUMBER_WORDS for tok in phrase.split()
@@ -204,7 +89,7 @@ MAX_AMOUNT_DIGITS: Final = 6
 """``envido 99999999999`` is a near miss, not a number to carry around."""
 
 # ----------------------------------------------------------------------------------------------
-# Normalisation and tokens.
+# Tokens.
 # ----------------------------------------------------------------------------------------------
 
 _TOKEN: Final = re.compile(r"-[0-9]+|[^\W_]+|[^\w\s]+|_+")
@@ -217,23 +102,13 @@ _POSITION: Final = re.compile(r"-?[0-9]+")
 _HAS_DIGIT: Final = re.compile(r"[0-9]")
 
 
-def _normalise(text: str) -> str:
-    """Casefold, then drop accents (NFKD minus the nonspacing marks, so "Órdago" is "ordago")."""
-    text = text.casefold()
-    if text.isascii():
-        return text
-    return "".join(
-        ch for ch in unicodedata.normalize("NFKD", text) if unicodedata.category(ch) != "Mn"
-    )
-
-
 def _is_punct(token: str) -> bool:
     return not token[-1].isalnum()
 
 
 def _tokens(text: str) -> list[str]:
     """The message as tokens, with leading and trailing punctuation and fillers removed."""
-    tokens = _TOKEN.findall(_INNER_HYPHEN.sub(" ", _normalise(text)))
+    tokens = _TOKEN.findall(_INNER_HYPHEN.sub(" ", normalise(text)))
     start, end = 0, len(tokens)
     while start < end and (_is_punct(tokens[start]) or tokens[start] in LEADING_FILLERS):
         start += 1
@@ -427,33 +302,60 @@ def parse(text: str, hand: Sequence[Card] | None = None) -> Action | None:
     return _core(_tokens(text), hand)
 
 
-COME_BACK_WORDS: Final[frozenset[str]] = frozenset(
-    {"vuelvo", "ya vuelvo", "estoy aqui", "itzuli naiz", "hemen nago", "i'm back", "im back",
-     "back"})
-"""«vuelvo»: a person takes their seat back from the bot that played it (see the table)."""
+# ----------------------------------------------------------------------------------------------
+# The table's other requests: a whole message of a few words (:mod:`musbot.words`).
+# ----------------------------------------------------------------------------------------------
+
+_AROUND: Final = " .,;:!¡?¿"
+"""Punctuation that does not change a whole-message word: «¡Vuelvo!» is «vuelvo»."""
 
 
-def normalise(text: str) -> str:
-    """What two spellings of the same words have in common: case, accents, spacing and the
-    punctuation around them do not count («¡Vuelvo!» is «vuelvo»)."""
-    return " ".join(_normalise(text).strip(" .,;:!¡?¿").split())
+def _phrase(text: str) -> str:
+    """A whole message as its words: :func:`~musbot.words.normalise`, and the punctuation around
+    them dropped, unless it is all there is (the terminal's «?»)."""
+    folded = normalise(text)
+    return folded.strip(_AROUND) or folded
 
 
-CARDS_WORDS: Final[frozenset[str]] = frozenset(
-    {"cartas", "mis cartas", "ver", "ver mis cartas", "mano", "kartak", "cards", "my cards"})
-"""Asking to see one's hand again (by DM, or in the terminal)."""
+def _phrases(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(_phrase(word) for word in words)
 
-SENA_WORDS: Final[frozenset[str]] = frozenset({"sena", "senas", "senya", "keinu", "keinua",
-                                               "signal", "sign"})
-"""Opening a seña: «seña dos reyes», Basque «keinu», English «signal»."""
+
+_COME_BACK: Final = _phrases(COME_BACK_WORDS)
+_CARDS: Final = _phrases(CARDS_WORDS)
+_SENA: Final = _phrases(SENA_WORDS)
+_HELP: Final = _phrases(HELP_WORDS)
+_STATUS: Final = _phrases(STATUS_WORDS)
+_QUIT: Final = _phrases(QUIT_WORDS)
+
+
+def _says(text: str, words: frozenset[str]) -> bool:
+    return len(text) <= MAX_CHARS and _phrase(text) in words
 
 
 def is_come_back(text: str) -> bool:
-    return len(text) <= MAX_CHARS and normalise(text) in COME_BACK_WORDS
+    """«vuelvo», at any table: the seat back from the bot that played it."""
+    return _says(text, _COME_BACK)
 
 
 def asks_for_cards(text: str) -> bool:
-    return len(text) <= MAX_CHARS and normalise(text) in CARDS_WORDS
+    """«cartas», by DM or in the terminal: one's hand again."""
+    return _says(text, _CARDS)
+
+
+def asks_for_help(text: str) -> bool:
+    """«ayuda», in the terminal."""
+    return _says(text, _HELP)
+
+
+def asks_for_status(text: str) -> bool:
+    """«mesa», in the terminal."""
+    return _says(text, _STATUS)
+
+
+def asks_to_quit(text: str) -> bool:
+    """«salir», in the terminal."""
+    return _says(text, _QUIT)
 
 
 def sena_named(text: str) -> str | None:
@@ -461,10 +363,32 @@ def sena_named(text: str) -> str | None:
     or None when the message is not a seña at all."""
     if len(text) > MAX_CHARS:
         return None
-    words = normalise(text.replace(":", " ")).split(" ", 1)
-    if words[0] not in SENA_WORDS:
+    words = _phrase(text.replace(":", " ")).split(" ", 1)
+    if words[0] not in _SENA:
         return None
     return words[1] if len(words) > 1 else ""
+
+
+_SENA_NAMES: Final[dict[str, Sena]] = {_phrase(name): sena for name, sena in SENA_NAMES.items()}
+
+
+def sena_from_text(text: str) -> Sena | None:
+    """The seña a player named, or None. Accepts §7's names, digits («31», «2 reyes»), no
+    accents, hyphens or underscores for spaces, and an optional leading «seña»."""
+    words = _phrase(text.replace("_", " ").replace("-", " "))
+    first, _, rest = words.partition(" ")
+    if rest and first in _SENA:
+        words = rest
+    return _SENA_NAMES.get(words)
+
+
+def parse_sena(text: str) -> Sena:
+    """Like :func:`sena_from_text`, but an unknown name is a :class:`MalformedCommand`."""
+    sena = sena_from_text(text)
+    if sena is None:
+        raise MalformedCommand("unknown_sena", word=text.strip())
+    return sena
+
 
 # ----------------------------------------------------------------------------------------------
 # The grammar told to people: the words it reads (for a help text) and near misses.
@@ -479,7 +403,7 @@ SUGGEST_MIN_CHARS: Final = 3
 _FIXED_MOVES: Final = (MUS, NO_HAY_MUS, PASO, QUIERO, NO_QUIERO, ORDAGO)
 
 _WRITTEN: Final[dict[str, str]] = {
-    _normalise(word): word
+    normalise(word): word
     for action in (*_FIXED_MOVES, mas(MIN_ENVITE)) for word in action.text().split()
 }
 """Table words as a person writes them: the tables hold ``ordago`` and ``mas``, the canonical
@@ -509,7 +433,7 @@ def vocabulary(amount: int = 5, raise_by: int = 3) -> list[tuple[str, tuple[str,
     help built from this. ``amount`` and ``raise_by`` are the amounts of the examples."""
     entries = []
     for action in _FIXED_MOVES:
-        own = _normalise(action.text())
+        own = normalise(action.text())
         others = tuple(_written(p) for p, a in FIXED_PHRASES.items() if a == action and p != own)
         entries.append((action.text(), others))
     verb = envido().text()

@@ -344,6 +344,12 @@ def deal(transcript: Transcript) -> Hand:
 
 def play(transcript: Transcript) -> dict[str, Any]:
     """Applies every action through the grammar and the engine; docs/replay.md's output."""
+    return played(transcript).result()
+
+
+def played(transcript: Transcript) -> Hand:
+    """The hand after every action, applied through the grammar and the engine: :func:`play`'s
+    output, and what it does not print (its events, its órdagos)."""
     hand = deal(transcript)
     whole_deck = transcript.whole_deck
     for i, (seat, text) in enumerate(transcript.actions):
@@ -367,7 +373,7 @@ def play(transcript: Transcript) -> dict[str, Any]:
     if hand.finished and len(transcript.reshuffles) > len(hand.reshuffles):
         raise ReplayError("reshuffles_unused", given=len(transcript.reshuffles),
                           used=len(hand.reshuffles))
-    return hand.result()
+    return hand
 
 
 def _ran_out(transcript: Transcript, action: int) -> ReplayError:
@@ -382,6 +388,12 @@ def _ran_out(transcript: Transcript, action: int) -> ReplayError:
 def replay(data: Any) -> dict[str, Any]:
     """Plays a parsed transcript and returns docs/replay.md's output object."""
     return play(read_transcript(data))
+
+
+def replay_hand(data: Any) -> Hand:
+    """The hand a parsed transcript describes, once played: for the records kept of a hand
+    stored without them (its órdagos). Raises :class:`ReplayError` as :func:`replay` does."""
+    return played(read_transcript(data))
 
 
 # ----------------------------------------------------------------------------------------------

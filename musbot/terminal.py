@@ -29,26 +29,27 @@ from musbot.cli import (
     cli_text,
     silence_stdout,
 )
-from musbot.commands import suggest, vocabulary
+from musbot.commands import (
+    asks_for_cards,
+    asks_for_help,
+    asks_for_status,
+    asks_to_quit,
+    sena_named,
+    suggest,
+    vocabulary,
+)
 from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import catalog
 from musbot.table import Table, render
 from musbot.table.clock import RealClock
+from musbot.words import CARDS_WORDS, HELP_WORDS, QUIT_WORDS, SENA_WORDS, STATUS_WORDS
 
 YOU = 1
 """The terminal player's user id."""
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
-
-# What the terminal itself understands, besides the moves of :mod:`musbot.commands`; the first
-# word of each is the one ``ayuda`` shows.
-HELP_WORDS: Final = ("ayuda", "help", "?")
-CARDS_WORDS: Final = ("cartas", "ver", "mano", "ver mis cartas")
-STATUS_WORDS: Final = ("mesa", "estado", "status")
-SENA_WORDS: Final = ("seña", "sena", "senya")
-QUIT_WORDS: Final = ("salir", "quit", "exit")
 
 MAX_PUNTOS: Final = 1000
 """The engine's bound for a game's target (:class:`~musbot.engine.Rules`)."""
@@ -246,7 +247,8 @@ def make_table(args: argparse.Namespace, transport: TerminalTransport) -> Table:
 
 def help_text(lang: str) -> str:
     """``ayuda``: every move in every word the grammar reads (from its own tables, see
-    :func:`musbot.commands.vocabulary`), then what the terminal itself understands."""
+    :func:`musbot.commands.vocabulary`), then the other requests, each in the first of its
+    words (:mod:`musbot.words`)."""
     lines = [_tt("help_moves", lang)]
     for words, others in vocabulary():
         item = _tt("help_item", lang, words=words, others=", ".join(others)) if others else words
@@ -282,7 +284,7 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
             line = screen.ask(input_fn, _tt("prompt", lang))
         except EOFError:
             break
-        if line.strip().lower() in QUIT_WORDS:
+        if asks_to_quit(line):
             break
         await _command(table, line, screen, lang)
     screen(_tt("bye", lang))
@@ -302,24 +304,25 @@ def _turn_hint(table: Table, screen: Screen, lang: str) -> None:
 
 
 async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None:
+    """One line typed at the prompt, read by the grammar as a DM would be (and «ayuda», «mesa»,
+    which only the terminal has)."""
     words = line.strip()
-    low = words.lower()
     if not words:
         return
-    if low in HELP_WORDS:
+    sena = sena_named(words)
+    if asks_for_help(words):
         output(help_text(lang))
-    elif low in CARDS_WORDS:
+    elif asks_for_cards(words):
         output(_tt("private", lang, text=table.private_text(YOU)))
-    elif low in STATUS_WORDS:
+    elif asks_for_status(words):
         output(table.status())
-    elif low.startswith(SENA_WORDS):
-        name = words.split(maxsplit=1)[1] if " " in words else ""
+    elif sena is not None:
         try:
-            sena = await table.send_sena(YOU, name)
+            sent = await table.send_sena(YOU, sena)
         except MusError as error:
             output(_tt("reply", lang, text=error.message(lang, table.names())))
         else:
-            output(_tt("sena_sent", lang, sena=sena.nombre))
+            output(_tt("sena_sent", lang, sena=sent.nombre))
     elif not await table.handle_text(YOU, words):
         output(_not_a_move(table, words, lang))
 

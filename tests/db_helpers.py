@@ -63,12 +63,23 @@ def four(users: tuple[int, int, int, int] = (1, 2, 3, 4)) -> list[SeatRecord]:
     return [SeatRecord.human(seat, user, f"p{user}") for seat, user in enumerate(users)]
 
 
+PAIR_1_DEAL: list[list[str]] = [["1o", "4c", "5e", "6b"], ["12o", "12c", "12e", "12b"],
+                                 ["7o", "7c", "10e", "11b"], ["1c", "1e", "5o", "6c"]]
+"""A deal where pair 1 has the best hand at every lance: seat 1 four reyes (grande, duples, 40),
+seat 3 the best chica (as, as, 5, 6). Seat 2 has pares and juego too, seat 0 neither."""
+PAIR_0_DEAL: list[list[str]] = [*PAIR_1_DEAL[1:], PAIR_1_DEAL[0]]
+"""The same hands one seat round: pair 0 has the best at every lance."""
+
+
 def hand(scores: list[int], game_winner: int | None = None,
          actions: list[list[Any]] | None = None,
-         ledger: list[dict[str, Any]] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A transcript/result pair in docs/replay.md form; storage does not replay it."""
+         ledger: list[dict[str, Any]] | None = None,
+         deal: list[list[str]] = PAIR_1_DEAL) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A transcript/result pair in docs/replay.md form. Storage stores the result as given; it
+    plays the transcript (a real deal and legal actions, stopping anywhere) only to find the
+    órdagos of a record that does not carry them."""
     transcript = {"rules": {"reyes": 8, "puntos": 40, "real": False}, "mano": 0,
-                  "scores": [0, 0], "hands": [["12o", "12c", "1e", "5b"]] * 4, "deck": [],
+                  "scores": [0, 0], "hands": deal, "deck": [],
                   "actions": actions or [[0, "no hay mus"]]}
     result: dict[str, Any] = {"winners": {}, "ledger": ledger or [], "scores": scores,
                               "game_winner": game_winner, "finished": True}

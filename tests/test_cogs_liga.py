@@ -215,6 +215,8 @@ async def test_league_name_autocomplete(tmp_path: Path) -> None:
             await server.ask(server.admin, "liga crear", nombre=name)
         assert await server.complete(ana, "liga unirse", "nombre", "pri") == ["Primavera"]
         assert await server.complete(ana, "liga tabla", "nombre", "O") == ["Otoño"]
+        assert await server.complete(ana, "liga tabla", "nombre", "otoÑO") == ["Otoño"]
+        assert await server.complete(ana, "liga tabla", "nombre", "otono") == ["Otoño"]
         assert await server.complete(ana, "liga mesa", "nombre", "") == ["Otoño", "Primavera"]
         for i in range(30):
             await server.ask(server.admin, "liga crear", nombre=f"Liga {i}")

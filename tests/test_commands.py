@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musbot import commands
+from musbot import commands, words
 from musbot.commands import parse, suggest, vocabulary
 from musbot.engine.actions import (
     MUS,
@@ -384,7 +384,7 @@ def test_every_code_is_worded() -> None:
     source = Path(commands.__file__).read_text(encoding="utf-8")
     codes = set(re.findall(r'MalformedCommand\(\s*"(\w+)"', source))
     assert {"bad_amount", "amount_too_low", "bad_position", "bad_card", "discard_empty",
-            "positions_need_hand", "card_twice", "lance_named"} == codes
+            "positions_need_hand", "card_twice", "lance_named", "unknown_sena"} == codes
     for code in codes:
         assert code in es.ERRORS
         assert code in en.ERRORS
@@ -530,22 +530,22 @@ def test_fillers_never_change_a_command(text: str, before: str, after: str) -> N
 
 
 VOCABULARY = sorted(
-    set(commands.FIXED_PHRASES)
-    | commands.ENVIDO_VERBS
-    | commands.RAISE_VERBS
-    | commands.WEAK_RAISE_VERBS
-    | commands.MORE_WORDS
-    | commands.TANTOS_WORDS
-    | commands.LEADING_FILLERS
-    | commands.TRAILING_FILLERS
-    | commands.LANCE_WORDS
-    | commands.LANCE_PREPOSITIONS
-    | commands.LANCE_ARTICLES
-    | commands.ALL_CARDS_WORDS
-    | commands.LIST_CONNECTORS
-    | commands.BOTH_LANCES_WORDS
-    | {" ".join(v) for v in commands.DISCARD_VERBS}
-    | set(commands.NUMBER_WORDS)
+    set(words.FIXED_PHRASES)
+    | words.ENVIDO_VERBS
+    | words.RAISE_VERBS
+    | words.WEAK_RAISE_VERBS
+    | words.MORE_WORDS
+    | words.TANTOS_WORDS
+    | words.LEADING_FILLERS
+    | words.TRAILING_FILLERS
+    | words.LANCE_WORDS
+    | words.LANCE_PREPOSITIONS
+    | words.LANCE_ARTICLES
+    | words.ALL_CARDS_WORDS
+    | words.LIST_CONNECTORS
+    | words.BOTH_LANCES_WORDS
+    | {" ".join(v) for v in words.DISCARD_VERBS}
+    | set(words.NUMBER_WORDS)
     | set(CARD_CODES)
     | {"0", "1", "2", "3", "4", "5", "9", "13o", "-1", "x", ",", "!", "¿", "más", "órdago", "-"}
 )

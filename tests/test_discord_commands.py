@@ -87,6 +87,20 @@ async def test_slash_commands_run_the_table_and_refuse_privately(tmp_path: Path)
     assert "Se cierra la mesa." in page_lines(live) and live.components == []
 
 
+async def test_mesa_for_trios_plays_to_their_target_unless_told(tmp_path: Path) -> None:
+    """§8: the engine's rules say the target of the players chosen; the cog passes the choice."""
+    scene = await connected(tmp_path, ("Ana",))
+    ana = scene.people[0]
+    for options, puntos in (({"jugadores": 6}, 50), ({"jugadores": 6, "puntos": 30}, 30),
+                            ({"jugadores": 2}, 40)):
+        await scene.slash(ana, "mus mesa", **options)
+        rules = scene.table().rules
+        assert (rules.jugadores, rules.puntos) == (options["jugadores"], puntos)
+        await scene.slash(ana, "mus cerrar")
+        await scene.advance(3)
+        assert scene.bot.tables.get(scene.channel) is None
+
+
 # --- typed words ----------------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import pytest
+from db_helpers import PAIR_0_DEAL, hand
 
 from musbot.storage import (
     AlreadyMember,
@@ -32,11 +33,8 @@ def seats(*users: int | str) -> list[SeatRecord]:
 
 def game_hand(winner: int, scores: tuple[int, int], actions: list[list[Any]] | None = None,
               ledger: list[dict[str, Any]] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    transcript = {"mano": 0, "scores": [0, 0], "hands": [], "deck": [],
-                  "actions": actions or [[0, "no hay mus"]]}
-    result = {"ledger": ledger or [], "scores": list(scores), "game_winner": winner,
-              "finished": True}
-    return transcript, result
+    """A hand that ends a game; dealt so that pair 0 holds the best hand at every lance."""
+    return hand(list(scores), winner, actions, ledger, deal=PAIR_0_DEAL)
 
 
 async def play(db: Database, players: Sequence[SeatRecord], winner: int,
@@ -55,6 +53,7 @@ async def test_create_get_and_list_leagues(db: Database) -> None:
     assert league.name == "Liga de Otoño" and league.created_by == 7
     assert league.season.number == 1 and league.season.is_open
     assert await db.get_league(1, "liga de otoño") == league
+    assert await db.get_league(1, " LIGA DE  OTONO") == league  # musbot.words.normalise
     with pytest.raises(LeagueExists):
         await db.create_league(1, "LIGA DE OTOÑO")
     other = await db.create_league(2, "Liga de Otoño")  # unique per server only
@@ -163,8 +162,8 @@ async def test_player_profile(db: Database) -> None:
     lid = (await db.create_league(1, "Liga")).league_id
     ordago_won = ([[0, "no hay mus"], [0, "órdago"], [1, "quiero"]],
                   [{"pair": 0, "tantos": 0, "lance": "grande", "kind": "ordago"}])
-    ordago_lost = ([[0, "no hay mus"], [1, "órdago"], [0, "no quiero"], [2, "quiero"]],
-                   [{"pair": 0, "tantos": 0, "lance": "chica", "kind": "ordago"}])
+    ordago_lost = ([[0, "no hay mus"], [0, "paso"], [1, "órdago"], [2, "quiero"]],
+                   [{"pair": 0, "tantos": 0, "lance": "grande", "kind": "ordago"}])
     refused: tuple[list[list[Any]], list[dict[str, Any]]] = (
         [[0, "no hay mus"], [0, "órdago"], [1, "no quiero"], [3, "no quiero"]], [])
     match_id = await db.start_match(seats(1, 2, 3, 4), league_id=lid)
@@ -184,7 +183,7 @@ async def test_player_profile(db: Database) -> None:
     assert (everywhere.favourite_partner.user_id, everywhere.favourite_partner.matches,
             everywhere.favourite_partner.name) == (3, 2, "p3")
     assert everywhere.rating is None
-    # Hand 1: 1 calls, 2 accepts, 1's pair wins. Hand 2: 2 calls, 1 refuses, 3 accepts and wins.
+    # Hand 1: 1 calls, 2 accepts, 1's pair wins. Hand 2: 2 calls, 3 accepts and wins.
     # Hand 3: 1 calls, refused by both: counted neither way.
     assert (everywhere.ordagos_won, everywhere.ordagos_lost) == (1, 0)
     two, three = await db.player_profile(2), await db.player_profile(3)

@@ -381,6 +381,74 @@ async def test_records_wait_in_the_outbox_while_the_database_is_busy(
     assert table.outbox == []
 
 
+ORDAGO_HAND = [(0, "no hay mus"), (0, "órdago"), (1, "no quiero"), (3, "no quiero"),
+               (0, "órdago"), (1, "quiero")]
+"""Seat 0 is mano: an órdago refused at Grande, another accepted at Chica (the match's end)."""
+
+
+async def play_ordagos(table: Table) -> dict[str, Any]:
+    """Plays :data:`ORDAGO_HAND` (people in every seat, user = seat + 1); the hand's record."""
+    for seat, text in ORDAGO_HAND:
+        assert await table.handle_text(seat + 1, text)
+    assert table.state == "finished"
+    return next(item for item in table.outbox if item["kind"] == "hand")
+
+
+def ordago_rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """What storage must hold for :data:`ORDAGO_HAND`, from its result alone (its ledger's
+    órdago step says which pair won the showdown)."""
+    [step] = [s for s in result["ledger"] if s["kind"] == "ordago"]
+    return [(0, None, "grande", 0), (0, 1, "chica", step["pair"])]
+
+
+async def test_hand_records_carry_the_engines_ordagos(
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await boot(target, boots)
+    table = await open_table(bot, humans=4)
+
+    def no_replay(_: object) -> None:
+        raise AssertionError("the hand record carries its órdagos")
+
+    monkeypatch.setattr("musbot.storage.matches.replay_hand", no_replay)
+    for seat, text in ORDAGO_HAND:
+        assert await table.handle_text(seat + 1, text)
+    await settle()
+    assert table.outbox == []
+    [(result,)] = await select(bot.db, "SELECT result FROM hands")
+    assert await select(bot.db, "SELECT caller_seat, accepter_seat, lance, winner_team"
+                                " FROM ordagos ORDER BY ordago_id") == \
+        ordago_rows(json.loads(result))
+
+
+async def test_a_hand_record_of_an_earlier_musbot_gets_its_ordagos(
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saved in the outbox by the version before, without «ordagos»: stored at the next start
+    with the órdagos the engine finds in its transcript."""
+    bot = await boot(target, boots)
+    table = await open_table(bot, humans=4)
+
+    async def busy(*args: object, **kwargs: object) -> int:
+        raise DatabaseLocked(bot.db.where, 0.1)
+
+    monkeypatch.setattr(bot.db, "record_hand", busy)
+    record = await play_ordagos(table)
+    assert len(record["ordagos"]) == 2
+    for item in table.outbox:
+        item.pop("ordagos", None)  # as an earlier musbot wrote it
+    table.mark_changed()
+    await bot.persister.save(table)
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None
+    assert [i["kind"] for i in saved.state["outbox"]] == ["hand", "finish"]
+    assert not any("ordagos" in i for i in saved.state["outbox"])
+    bot.crash()
+    monkeypatch.undo()
+    bot = await boot(target, boots)
+    assert await select(bot.db, "SELECT caller_seat, accepter_seat, lance, winner_team"
+                                " FROM ordagos ORDER BY ordago_id") == \
+        ordago_rows(record["result"])
+
+
 async def test_unrestorable_state_stays_in_the_database(target: str,
                                                         boots: list[Database]) -> None:
     bot = await boot(target, boots)

@@ -7,6 +7,7 @@ import sys
 from collections.abc import AsyncIterator
 
 import pytest
+from db_helpers import hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,9 +29,7 @@ def seats(*users: int | str) -> list[SeatRecord]:
 async def play(db: Database, players: list[SeatRecord], winner: int,
                league_id: int | None) -> list[RatingChange]:
     match_id = await db.start_match(players, league_id=league_id)
-    await db.record_hand(match_id, 1, {"actions": []},
-                         {"ledger": [], "scores": [40, 10] if winner == 0 else [10, 40],
-                          "game_winner": winner, "finished": True})
+    await db.record_hand(match_id, 1, *hand([40, 10] if winner == 0 else [10, 40], winner))
     return await db.record_finished_match(match_id, winner)
 
 

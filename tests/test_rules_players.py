@@ -90,6 +90,19 @@ def test_s8_trios_default_target_is_50():
     assert Rules.for_players(6, puntos=40).puntos == 40
 
 
+def test_s8_a_table_turned_into_trios_gets_their_target():
+    """§8 through :meth:`Rules.with_`, as ``/mus mesa jugadores:6`` asks it: 50 unless the
+    target is chosen too; no other change moves the target."""
+    assert Rules().with_(jugadores=6).puntos == 50
+    assert Rules(puntos=30).with_(jugadores=6).puntos == 50
+    assert Rules().with_(jugadores=6, puntos=30).puntos == 30
+    trios = Rules.for_players(6, puntos=45)
+    assert trios.with_(jugadores=6).puntos == 45, "already trios"
+    assert trios.with_(juegos=2).puntos == 45
+    assert trios.with_(jugadores=4).puntos == 45, "leaving trios keeps the target"
+    assert Rules().with_(jugadores=2).puntos == 40
+
+
 def test_s8_trios_all_pass_base_values_summed_over_the_team():
     """§8 trios: base values summed over the team (juego 3 + 3 + 3)."""
     h = pass_all(trios())
@@ -195,3 +208,40 @@ def test_s8_trios_match_mano_moves_round_six_seats():
         while m.hand_number == number:
             m.apply(m.to_act, PASO)  # type: ignore[arg-type]
     assert manos == [5, 0, 1]
+
+
+# --- whose team: the engine's answer, asked everywhere ------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_teams_alternate_seats(players: int) -> None:
+    """§1, §8: seats 0, 2, 4 against 1, 3, 5, whatever the count; a seat's view, a stored seat
+    and the rules say the same."""
+    from musbot.storage import SeatRecord
+
+    rules = Rules.for_players(players)
+    assert rules.team_seats(0) + rules.team_seats(1) == \
+        tuple(range(0, players, 2)) + tuple(range(1, players, 2))
+    match = Match(rules, first_mano=0, shuffler=seeded_shuffler(1))
+    for seat in range(players):
+        team = Rules.team(seat)
+        assert seat in rules.team_seats(team)
+        assert all(seat in rules.opponents(other) for other in rules.opponents(seat))
+        assert set(rules.partners(seat)) == set(rules.team_seats(team)) - {seat}
+        view = match.view(seat)
+        assert (view.team, view.partners) == (team, rules.partners(seat))
+        assert match.hand.team(seat) == team == SeatRecord.robot(seat).team
+
+
+def test_the_team_of_a_seat_is_asked_of_the_engine() -> None:
+    """Outside the engine nobody works a team out with ``% 2``: they ask :class:`Rules` (the
+    arena's ``index % 2`` is a game's number, and the benchmarks are not ours here)."""
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    sources = sorted([*(repo / "musbot").rglob("*.py"), *(repo / "cogs").rglob("*.py")])
+    found = [f"{path.relative_to(repo)}:{n}" for path in sources
+             if "engine" not in path.parts and not path.name.startswith("bench")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "% 2" in line and "index % 2" not in line]
+    assert found == []

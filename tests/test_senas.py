@@ -7,9 +7,10 @@ import random
 import pytest
 from helpers_rules import cards as hand
 
+from musbot.commands import parse_sena, sena_from_text
 from musbot.engine import MalformedCommand, Rules, tables
 from musbot.engine.evaluation import AS, REY
-from musbot.engine.senas import CATALOG, Sena, parse_sena, sena_from_text, senas_posibles
+from musbot.engine.senas import CATALOG, Sena, senas_posibles
 
 
 def test_catalog_is_the_table_of_section_7() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import random
 import signal
@@ -23,7 +24,10 @@ import pytest
 from db_helpers import execute, four, hand, select, select_in
 from hypothesis import given
 from hypothesis import strategies as st
+from test_ordagos import CASES as ORDAGO_CASES
 
+from musbot.engine.evaluation import Lance
+from musbot.engine.events import Ordago
 from musbot.engine.match import Match
 from musbot.engine.rules import Rules
 from musbot.storage import (
@@ -42,7 +46,6 @@ from musbot.storage import (
 )
 from musbot.storage.backend import iso, iso_now, utcnow
 from musbot.storage.documents import document_json
-from musbot.storage.records import find_ordagos
 from musbot.storage.schema import MIGRATIONS, Migration
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -425,11 +428,52 @@ async def test_abandoned_match_counts_nowhere(db: Database) -> None:
     assert (await db.player_profile(1)).matches == 0
 
 
-def test_find_ordagos_refused_and_spelling() -> None:
-    actions = [[1, "Ordago"], [2, "no quiero"], [0, "paso"], [1, "envido"]]
-    transcript, result = hand([1, 0], actions=actions)
-    [refused] = find_ordagos(transcript, result)
-    assert (refused.caller_seat, refused.accepter_seat, refused.winner_team) == (1, None, 1)
+ORDAGO_ROWS = ("SELECT caller_seat, accepter_seat, lance, winner_team FROM ordagos"
+               " ORDER BY ordago_id")
+
+
+async def test_ordagos_are_stored_as_the_engine_gave_them(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's hand record carries the engine's órdagos: stored as they are, the transcript
+    is not played again for them."""
+    def no_replay(_: object) -> None:
+        raise AssertionError("the órdagos were given")
+
+    monkeypatch.setattr("musbot.storage.matches.replay_hand", no_replay)
+    match_id = await db.start_match(four())
+    given = [Ordago(0, Lance.GRANDE, None, 0), Ordago(2, Lance.PUNTO, 1, 1)]
+    await db.record_hand(match_id, 1, *hand([1, 0]), [o.to_dict() for o in given])
+    await db.record_hand(match_id, 2, *hand([1, 0], actions=[[0, "no hay mus"], [0, "órdago"],
+                                                             [1, "quiero"]]), [])
+    assert await select(db, ORDAGO_ROWS) == [(0, None, "grande", 0), (2, 1, "punto", 1)]
+    with pytest.raises(ValueError, match="hand 3's órdagos"):
+        await db.record_hand(match_id, 3, *hand([1, 0]), [{"caller": 0}])
+
+
+@pytest.mark.parametrize(("deal", "actions", "expected"), [case[1:] for case in ORDAGO_CASES],
+                         ids=[case[0] for case in ORDAGO_CASES])
+async def test_a_hand_record_without_ordagos_gets_them_from_the_engine(
+        db: Database, deal: list[list[str]], actions: list[list[Any]],
+        expected: list[Ordago]) -> None:
+    """A hand record saved by an earlier musbot has no órdagos: the engine plays its
+    transcript and says them."""
+    match_id = await db.start_match(four())
+    await db.record_hand(match_id, 1, *hand([0, 0], actions=actions, deal=deal))
+    assert await select(db, ORDAGO_ROWS) == [
+        (o.caller, o.accepter, o.lance.nombre, o.winner) for o in expected]
+
+
+async def test_a_transcript_that_does_not_replay_keeps_its_hand(
+        db: Database, caplog: pytest.LogCaptureFixture) -> None:
+    """Never the case for a table's hand; if it were, the hand and the game it ended are kept
+    and only its órdagos are missing (and said so)."""
+    match_id = await db.start_match(four())
+    transcript, result = hand([40, 3], game_winner=0, actions=[[1, "órdago"]])
+    with caplog.at_level(logging.WARNING, logger="musbot.storage.matches"):
+        await db.record_hand(match_id, 1, transcript, result)
+    assert "stored without its órdagos" in caplog.text
+    assert await select(db, "SELECT number, winner_team FROM games") == [(1, 0)]
+    assert await select(db, ORDAGO_ROWS) == []
 
 
 async def test_engine_hands_are_recorded(db: Database) -> None:

@@ -15,21 +15,17 @@ from pathlib import Path
 import pytest
 from table_helpers import ANY_CARD
 
-from musbot import commands
+from musbot import commands, words
 from musbot.engine import parse_card
 from musbot.table import render
 from musbot.terminal import (
-    CARDS_WORDS,
-    HELP_WORDS,
-    QUIT_WORDS,
-    SENA_WORDS,
-    STATUS_WORDS,
     add_play_arguments,
     help_text,
     parse_play_args,
     rules_from_args,
     run_play,
 )
+from musbot.words import CARDS_WORDS, HELP_WORDS, QUIT_WORDS, SENA_WORDS, STATUS_WORDS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -241,14 +237,14 @@ def test_ayuda_lists_every_word_of_the_grammar_and_card_code_discards() -> None:
     text = help_text("es")
     assert out.count(text) == 2  # on sitting down, and when asked
     assert "descarto 1o 12c" in text and "descarto 1 3" in text
-    tables = (*commands.FIXED_PHRASES, *commands.ENVIDO_VERBS, *commands.RAISE_VERBS,
-              *commands.WEAK_RAISE_VERBS, *commands.MORE_WORDS, *commands.POSTFIX_ENVIDO_VERBS,
-              *commands.ALL_CARDS_WORDS, *(" ".join(v) for v in commands.DISCARD_VERBS))
+    tables = (*words.FIXED_PHRASES, *words.ENVIDO_VERBS, *words.RAISE_VERBS,
+              *words.WEAK_RAISE_VERBS, *words.MORE_WORDS, *words.POSTFIX_ENVIDO_VERBS,
+              *words.ALL_CARDS_WORDS, *(" ".join(v) for v in words.DISCARD_VERBS))
     written = text.replace("órdago", "ordago").replace("más", "mas")
     missing = [word for word in tables if word not in written]
     assert missing == []
-    for words in (CARDS_WORDS, STATUS_WORDS, SENA_WORDS, HELP_WORDS, QUIT_WORDS):
-        assert words[0] in text
+    for table in (CARDS_WORDS, STATUS_WORDS, SENA_WORDS, HELP_WORDS, QUIT_WORDS):
+        assert table[0] in text
     for example in ("envido cinco", "bost gehiago", "raise three"):
         assert commands.parse(example) is not None
     assert "Moves, on your turn" in help_text("en") and "Jugadas" not in help_text("en")
@@ -256,8 +252,8 @@ def test_ayuda_lists_every_word_of_the_grammar_and_card_code_discards() -> None:
 
 def test_every_help_example_parses() -> None:
     hand = [parse_card(c) for c in ("1o", "12c", "5e", "7b")]
-    for words, others in commands.vocabulary():
-        for phrase in (*words.split(", "), *others):
+    for canonical, others in commands.vocabulary():
+        for phrase in (*canonical.split(", "), *others):
             assert commands.parse(phrase, hand) is not None, phrase
 
 

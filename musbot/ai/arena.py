@@ -55,7 +55,8 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
     levels = bench_levels()
     team_a = index % 2
     first_mano = (index // 2) % rules.jugadores
-    players = [levels[level_a if s % 2 == team_a else level_b]() for s in range(rules.jugadores)]
+    players = [levels[level_a if rules.team(s) == team_a else level_b]()
+               for s in range(rules.jugadores)]
     rng = random.Random(f"{seed}:{index}:bots")
     sena_rng = random.Random(f"{seed}:{index}:senas")
     match = Match(rules, first_mano=first_mano, shuffler=seeded_shuffler(f"{seed}:{index}:deck"))
@@ -72,7 +73,7 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
         start = clock()
         action = players[seat].decide(view, rng, tuple(received[seat]))
         spent = clock() - start
-        (result.times_a if seat % 2 == team_a else result.times_b).append(spent)
+        (result.times_a if rules.team(seat) == team_a else result.times_b).append(spent)
         if not match.hand.is_legal(seat, action):
             raise AssertionError(f"{players[seat].level} played illegal {action} "
                                  f"(legal {view.legal})")
@@ -86,7 +87,7 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
             scores = match.hand.scores
             result.a_won = match.winner == team_a
             result.diff = scores[team_a] - scores[1 - team_a]
-            for seat in range(team_a, rules.jugadores, 2):
+            for seat in rules.team_seats(team_a):
                 stats = getattr(players[seat], "stats", None)
                 if stats:
                     result.bets_a += stats["bets"]

@@ -142,7 +142,8 @@ class DificilBot:
         if not worlds:
             return self.normal.decide(view, rng, senas)
         team = view.team
-        base = _Replay(view, [0.0 if s % 2 == team else r for s, r in enumerate(rates)])
+        base = _Replay(view, [0.0 if view.rules.team(s) == team else r
+                              for s, r in enumerate(rates)])
         totals = [0.0] * len(options)
         for hands, w in worlds:
             seed = sub.random()  # the same opponents' whims for every option: a fair comparison
@@ -319,9 +320,9 @@ class _Model:
                 bets = [0, 0]
             elif isinstance(event, ev.Spoke) and lance is not None:
                 s = event.seat
-                team = s % 2
+                team = view.rules.team(s)
                 later = speakers[speakers.index(s) + 1:] if s in speakers else ()
-                last = not any(x % 2 == team for x in later)
+                last = not any(view.rules.team(x) == team for x in later)
                 if s != self.me:
                     said = _CATEGORY[event.action.kind]
                     spoken.append((s, lance, bet, max(prev, 1), ordago, bets[1 - team],
@@ -409,7 +410,7 @@ class _Replay:
         """Per seat, the share of its words played by :func:`random_action`."""
         self.mano = view.mano
         self.me = view.seat
-        self.team = view.seat % 2
+        self.team = view.team
         self.target = view.target
         start = view.history[0]
         self.scores = start.scores if isinstance(start, ev.HandStarted) else view.scores
@@ -462,7 +463,7 @@ def fast_action(h: Hand, seat: int, o: Odds,
             has[idx[(seat + 3) % 4]] << 2
     p = max(o.lance(lance, idx[seat], (seat - h.mano) % 4, mask),
             hints[lance][idx[(seat + 2) % 4]])
-    team = seat % 2
+    team = h.team(seat)
     totals: list[int] = []
     opp = 0
     speakers: tuple[int, ...] = ()
@@ -472,11 +473,11 @@ def fast_action(h: Hand, seat: int, o: Odds,
             break
         if isinstance(event, ev.Spoke) and event.action.kind in _BETS:
             totals.append(event.total)
-            if event.seat % 2 != team:
+            if h.team(event.seat) != team:
                 opp += 1
     prev = max(totals[1], 1) if len(totals) >= 2 else 1
     later = speakers[speakers.index(seat) + 1:] if seat in speakers else ()
-    last = not any(x % 2 == team for x in later)
+    last = not any(h.team(x) == team for x in later)
     action = bet_action(lance, p, h.standing_bet, prev, h.ordago_standing, opp,
                         h.scores[team], h.scores[1 - team], h.target, None, last=last)
     legal = h.legal_actions(seat)

@@ -278,7 +278,7 @@ def lance_state(view: SeatView) -> LanceState:
             break
         if isinstance(event, ev.Spoke) and event.action.kind in (_K.ENVIDO, _K.MAS, _K.ORDAGO):
             totals.append(event.total)
-            if event.seat % 2 == team:
+            if view.rules.team(event.seat) == team:
                 mine += 1
             else:
                 opp += 1
@@ -286,7 +286,7 @@ def lance_state(view: SeatView) -> LanceState:
     prev = totals[1] if len(totals) >= 2 else 1
     prev = max(prev, 1)
     speakers = view.speakers
-    mates_after = [s for s in speakers[speakers.index(view.seat) + 1:] if s % 2 == team] \
+    mates_after = [s for s in speakers[speakers.index(view.seat) + 1:] if s in view.partners] \
         if view.seat in speakers else []
     return LanceState(prev, opp, mine, not mates_after)
 

@@ -25,12 +25,15 @@ from pathlib import Path
 
 from musbot.engine.cards import DECK, RANKS
 from musbot.engine.evaluation import Lance, rank_class, tables
+from musbot.engine.rules import Rules
 
 log = logging.getLogger(__name__)
 
 DATA_DIR = Path(__file__).with_name("data")
 VERSION = 1
 DEFAULT_SAMPLES = 6000
+OWN_PAIR: tuple[int, ...] = Rules().team_seats(Rules.team(0))
+"""Relative seats of the hand's owner and partner (0 and 2): the pair whose odds these are."""
 
 
 def data_path(reyes: int) -> Path:
@@ -139,25 +142,25 @@ def generate(reyes: int = 8, samples: int = DEFAULT_SAMPLES, seed: int = 2024) -
                 s = st[lance]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    if _first_best(orders[p], vals) % 2 == 0:
+                    if _first_best(orders[p], vals) in OWN_PAIR:
                         acc[p] += 1
             if any_p:
                 s = st[2]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    if _first_best(orders[p], vals) % 2 == 0:
+                    if _first_best(orders[p], vals) in OWN_PAIR:
                         pa[p][pm] += 1
             if any_j:
                 s = st[3]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    if _first_best(orders[p], vals) % 2 == 0:
+                    if _first_best(orders[p], vals) in OWN_PAIR:
                         ju[p][jm] += 1
             else:
                 s = st[4]
                 vals = [s[h] for h in hands]
                 for p in range(4):
-                    if _first_best(orders[p], vals) % 2 == 0:
+                    if _first_best(orders[p], vals) in OWN_PAIR:
                         pu[p] += 1
         out["grande"].append([round(x / samples, 4) for x in g])
         out["chica"].append([round(x / samples, 4) for x in ch])

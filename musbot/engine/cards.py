@@ -45,10 +45,6 @@ def parse_card(code: str) -> Card:
     return _BY_CODE[code.strip().lower()]
 
 
-def is_card_code(code: str) -> bool:
-    return code.strip().lower() in _BY_CODE
-
-
 def codes(cards: Iterable[Card]) -> list[str]:
     return [CARD_CODES[c] for c in cards]
 

@@ -2,11 +2,15 @@
 never re-derive a rule. Nothing here holds a card that is still private: cards appear only in
 :class:`Showdown`, when every hand is shown.
 
-Each event is a :class:`~musbot.engine.record.Record` (see there why not a dataclass)."""
+Each event is a :class:`~musbot.engine.record.Record` (see there why not a dataclass).
+:func:`ordagos` reads a hand's órdagos out of its events, for the records kept of it."""
 
 from __future__ import annotations
 
-from .actions import Action
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .actions import Action, ActionKind
 from .cards import Card
 from .evaluation import Lance
 from .record import Record
@@ -179,3 +183,54 @@ class MatchWon(Event):
 
     def __init__(self, team: int) -> None:
         self.team = team
+
+
+class Ordago(Record):
+    """An órdago and how it ended (docs/rules.md §4): who called it, at which lance, who
+    accepted it (None: every answerer refused it) and the pair that won it, the best hand's when
+    accepted, the caller's when refused."""
+
+    __match_args__ = ("caller", "lance", "accepter", "winner")
+
+    def __init__(self, caller: int, lance: Lance, accepter: int | None, winner: int) -> None:
+        self.caller = caller
+        self.lance = lance
+        self.accepter = accepter
+        self.winner = winner
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form a hand record carries (:meth:`from_dict` reads it back)."""
+        return {"caller": self.caller, "lance": self.lance.nombre, "accepter": self.accepter,
+                "winner": self.winner}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ordago:
+        accepter = data["accepter"]
+        return cls(int(data["caller"]), Lance[str(data["lance"]).upper()],
+                   None if accepter is None else int(accepter), int(data["winner"]))
+
+
+def ordagos(events: Sequence[Event]) -> list[Ordago]:
+    """Every órdago settled in these events (a hand's), in order. An órdago stands until the
+    lance ends: refused, the lance ends in a deje for the caller's pair; accepted, in the
+    showdown's órdago step for the best hand's. One still unanswered is not in the list."""
+    found: list[Ordago] = []
+    caller: int | None = None
+    accepter: int | None = None
+    for event in events:
+        if isinstance(event, Spoke):
+            kind = event.action.kind
+            if kind is ActionKind.ORDAGO:
+                caller, accepter = event.seat, None
+            elif kind is ActionKind.QUIERO and caller is not None:
+                accepter = event.seat
+        elif caller is None:
+            continue
+        elif isinstance(event, LanceEnded) and event.outcome == "deje":
+            assert event.team is not None
+            found.append(Ordago(caller, event.lance, None, event.team))
+            caller = None
+        elif isinstance(event, Scored) and event.kind == "ordago":
+            found.append(Ordago(caller, event.lance, accepter, event.team))
+            caller = None
+    return found

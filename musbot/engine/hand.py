@@ -86,7 +86,8 @@ _SUBSETS: Final = tuple(c for k in range(1, 5) for c in itertools.combinations(r
 
 
 class Hand:
-    """A hand in progress. Seats are 0..n-1 in playing order; team of a seat is ``seat % 2``."""
+    """A hand in progress. Seats are 0..n-1 in playing order; a seat's team is
+    :meth:`Rules.team`'s."""
 
     __slots__ = (
         "_all_eligible",
@@ -255,7 +256,7 @@ class Hand:
         return self._bettor if self._bet or self._ordago else None
 
     def team(self, seat: int) -> int:
-        return seat % 2
+        return self.rules.team(seat)
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Concrete legal actions. ``envido`` and ``más`` stand for any amount ≥ 2."""
@@ -533,7 +534,7 @@ class Hand:
         """§4.3–4: the other team's eligible, non-eliminated players, in order after ``seat``."""
         n = self.n
         self._bettor = seat
-        team = seat % 2
+        team = self.rules.team(seat)
         eligible = self._eligible
         eliminated = self._eliminated
         self._queue = tuple([
@@ -721,6 +722,10 @@ class Hand:
         if self.reshuffles:
             data["reshuffles"] = [[card_code(c) for c in d] for d in self.reshuffles]
         return data
+
+    def ordagos(self) -> list[ev.Ordago]:
+        """The órdagos settled so far: who called, at which lance, who accepted, who won."""
+        return ev.ordagos(self.events)
 
     def result(self) -> dict[str, Any]:
         """The outcome in docs/replay.md's output format."""

@@ -6,6 +6,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 PLAYER_COUNTS = (2, 4, 6)
+TRIOS_PUNTOS = 50
+"""§8: trios play to 50 by default (pairs and the individual variant to 40, §5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +44,14 @@ class Rules:
 
     @classmethod
     def for_players(cls, jugadores: int, **variants: Any) -> Rules:
-        """Defaults of docs/rules.md for that many players: trios play to 50 unless told
-        otherwise."""
-        if jugadores == 6 and "puntos" not in variants:
-            variants["puntos"] = 50
-        return cls(jugadores=jugadores, **variants)  # type: ignore[arg-type]
+        """Defaults of docs/rules.md for that many players (see :meth:`with_`)."""
+        return cls().with_(jugadores=jugadores, **variants)
 
-    def team(self, seat: int) -> int:
-        """Pairs (and trios) alternate seats (§1, §8): seats 0, 2, 4 against 1, 3, 5."""
+    @staticmethod
+    def team(seat: int) -> int:
+        """Pairs (and trios) alternate seats (§1, §8): seats 0, 2, 4 against 1, 3, 5. The same
+        at every table, so also ``Rules.team(seat)`` where no rules are at hand (a stored
+        seat). The one place that says it: everything else asks here."""
         return seat % 2
 
     def team_seats(self, team: int) -> tuple[int, ...]:
@@ -57,12 +59,17 @@ class Rules:
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """The seat's partners (none in the individual variant)."""
-        return tuple(s for s in self.team_seats(seat % 2) if s != seat)
+        return tuple(s for s in self.team_seats(self.team(seat)) if s != seat)
 
     def opponents(self, seat: int) -> tuple[int, ...]:
-        return self.team_seats(1 - seat % 2)
+        return self.team_seats(1 - self.team(seat))
 
     def with_(self, **changes: Any) -> Rules:
+        """These rules with ``changes``. Turning a table into trios also gives it their target
+        (§8) unless ``puntos`` is among the changes; nothing else changes by itself."""
+        trios = changes.get("jugadores", self.jugadores) == 6 and self.jugadores != 6
+        if trios and "puntos" not in changes:
+            changes["puntos"] = TRIOS_PUNTOS
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:

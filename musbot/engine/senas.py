@@ -1,11 +1,11 @@
-"""Señas, the partner signals of docs/rules.md §7: which exist, which a hand shows, how they are
-named.
+"""Señas, the partner signals of docs/rules.md §7: which exist and which a hand shows.
 
 Pure like the rest of the engine, and the one authority on them: when señas may be sent
 (:func:`senas_open`), which a hand truthfully shows (:func:`senas_posibles`: §7 forbids false
 señas), whether a given one may be sent now (:func:`check_sena`), and who sees it, the partners
 and maybe one opponent by the cazada draw (:class:`SenaLog`). The table, the bench's arena and the
-bots all go through these; the i18n catalogs word them.
+bots all go through these; the i18n catalogs word them, and the grammar (:mod:`musbot.words`,
+:mod:`musbot.commands`) reads the names players give them.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from __future__ import annotations
 import enum
 import functools
 import random
-import unicodedata
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import Card
-from .errors import IllegalAction, MalformedCommand
+from .errors import IllegalAction
 from .evaluation import AS, REY, HandInfo, tables
 from .rules import Rules
 
@@ -198,51 +197,3 @@ class SenaLog:
             log.received[int(seat)] = [SenaSeen(int(s), Sena(v), not bool(caught))
                                        for s, v, caught in seen]
         return log
-
-
-def _normal(text: str) -> str:
-    """Lower case, no accents, single spaces: players type «Señas», «DÚPLES», «treinta  y una»."""
-    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(plain.replace("_", " ").replace("-", " ").split())
-
-
-_ALIASES: dict[str, Sena] = {}
-for _sena in Sena:
-    _ALIASES[_normal(_sena.value)] = _sena
-    _ALIASES[_normal(_sena.name)] = _sena
-_ALIASES.update({
-    "2 reyes": Sena.DOS_REYES,
-    "3 reyes": Sena.TRES_REYES,
-    "2 ases": Sena.DOS_ASES,
-    "3 ases": Sena.TRES_ASES,
-    "31": Sena.TREINTA_Y_UNA,
-    "treintayuna": Sena.TREINTA_Y_UNA,
-    "la una": Sena.TREINTA_Y_UNA,
-    "30": Sena.TREINTA,
-    "30 al punto": Sena.TREINTA,
-    "treinta al punto": Sena.TREINTA,
-    "duple": Sena.DUPLES,
-    "dobles": Sena.DUPLES,
-    "media": Sena.MEDIAS,
-    "real": Sena.REAL,
-    "ciega": Sena.CIEGO,
-})
-
-
-def sena_from_text(text: str) -> Sena | None:
-    """The seña a player named, or None. Accepts §7's names, digits («31», «2 reyes»), no
-    accents, and an optional leading «seña»."""
-    words = _normal(text)
-    for prefix in ("sena ", "senas "):
-        if words.startswith(prefix):
-            words = words[len(prefix):]
-    return _ALIASES.get(words)
-
-
-def parse_sena(text: str) -> Sena:
-    """Like :func:`sena_from_text`, but an unknown name is a :class:`MalformedCommand`."""
-    sena = sena_from_text(text)
-    if sena is None:
-        raise MalformedCommand("unknown_sena", word=text.strip())
-    return sena

@@ -49,11 +49,11 @@ class SeatView:
 
     @property
     def team(self) -> int:
-        return self.seat % 2
+        return self.rules.team(self.seat)
 
     @property
     def partners(self) -> tuple[int, ...]:
-        return tuple(s for s in range(self.seat % 2, self.players, 2) if s != self.seat)
+        return self.rules.partners(self.seat)
 
     @property
     def my_turn(self) -> bool:

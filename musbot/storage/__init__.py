@@ -15,7 +15,8 @@ concern: :mod:`.players`, :mod:`.servers`, :mod:`.live`, :mod:`.matches`, :mod:`
     await db.save_table(channel_id, guild_id, state)  # after a change: the whole state
     await db.append_to_journal(channel_id, [move])    # or, after a plain move, just the move
     match_id = await db.start_match(seats, rules=rules, league_id=league_id, key=table_match_id)
-    await db.record_hand(match_id, number, hand.transcript(), hand.result())  # after each hand
+    await db.record_hand(match_id, number, hand.transcript(), hand.result(),  # after each hand
+                         [o.to_dict() for o in hand.ordagos()])
     changes = await db.record_finished_match(match_id, winner, final_score=match.summary())
     await db.delete_table(channel_id)                 # when the table closes
 

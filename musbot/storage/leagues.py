@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from musbot.words import normalise
+
 from . import ratings
 from .errors import AlreadyMember, ConstraintViolation, LeagueExists, UnknownLeague, UnknownSeason
 from .models import League, Season, Standing
 from .players import names, touch_player
-from .records import normalise
 from .store import Store
 from .tx import Row, Tx
 

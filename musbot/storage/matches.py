@@ -4,11 +4,14 @@ ledger and órdagos), the games, the result, and the rating changes a rated leag
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from musbot.engine.events import Ordago
 from musbot.engine.rules import Rules
+from musbot.replay import ReplayError, replay_hand
 
 from . import ratings
 from .documents import document_json
@@ -16,9 +19,10 @@ from .errors import ConflictingHand, MatchFinished, UnknownMatch
 from .leagues import league_row, season_row
 from .models import MatchSummary, RatingChange, SeatRecord, SeatResult
 from .players import TOUCH_PLAYER
-from .records import find_ordagos
 from .store import Store
 from .tx import Tx
+
+log = logging.getLogger(__name__)
 
 
 async def match_seats(tx: Tx, match_id: int) -> tuple[SeatResult, ...]:
@@ -40,14 +44,33 @@ async def _open_match(tx: Tx, match_id: int) -> tuple[Any, ...]:
     return tuple(row[:2])
 
 
-def _hand_rows(number: int, transcript: Mapping[str, Any], result: Mapping[str, Any]
+def _ordagos(number: int, transcript: Mapping[str, Any],
+             given: Sequence[Mapping[str, Any]] | None) -> list[Ordago]:
+    """The hand's órdagos as the engine told them (``given``: :meth:`Ordago.to_dict` each, in
+    the table's hand record). A record without them, saved by an earlier musbot and waiting in a
+    table's outbox, gets them from its transcript played again by the engine; if it does not
+    play (never the case for a table's hand), the hand is kept without its órdagos rather than
+    lost with its game."""
+    if given is not None:
+        try:
+            return [Ordago.from_dict(o) for o in given]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"hand {number}'s órdagos are not Ordago.to_dict()'s: "
+                             f"{exc!r}") from exc
+    try:
+        return replay_hand(transcript).ordagos()
+    except ReplayError as exc:
+        log.warning("hand %s stored without its órdagos: its transcript does not replay (%s)",
+                    number, exc.message("en"))
+        return []
+
+
+def _hand_rows(number: int, result: Mapping[str, Any], ordagos: Sequence[Ordago]
                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], tuple[int, ...] | None]:
     """The hand's ledger steps, órdagos and the game it ended (winner, scores), if any."""
     try:
         steps = [(i, int(s["pair"]), int(s["tantos"]), str(s["lance"]), str(s["kind"]))
                  for i, s in enumerate(result.get("ledger", ()))]
-        ordagos = [(o.caller_seat, o.accepter_seat, o.lance, o.winner_team)
-                   for o in find_ordagos(transcript, result)]
         game = None
         if result.get("game_winner") is not None:
             score_0, score_1 = (int(x) for x in result["scores"])
@@ -55,7 +78,8 @@ def _hand_rows(number: int, transcript: Mapping[str, Any], result: Mapping[str, 
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"hand {number} is not a docs/replay.md transcript and result: "
                          f"{exc!r}") from exc
-    return steps, ordagos, game
+    rows = [(o.caller, o.accepter, o.lance.nombre, o.winner) for o in ordagos]
+    return steps, rows, game
 
 
 class Matches(Store):
@@ -115,11 +139,15 @@ class Matches(Store):
         return await self._write(write)
 
     async def record_hand(self, match_id: int, number: int, transcript: Mapping[str, Any],
-                          result: Mapping[str, Any]) -> int:
+                          result: Mapping[str, Any],
+                          ordagos: Sequence[Mapping[str, Any]] | None = None) -> int:
         """Store a finished hand (docs/replay.md transcript and result), its ledger and órdagos, and
-        the game it ended, if any. Recording the same hand again is a no-op (safe to retry after a
-        crash); a different hand under the same number is refused."""
+        the game it ended, if any. ``ordagos`` are the engine's (:meth:`Hand.ordagos`, each
+        :meth:`~musbot.engine.events.Ordago.to_dict`); without them the engine finds them in the
+        transcript. Recording the same hand again is a no-op (safe to retry after a crash); a
+        different hand under the same number is refused."""
         transcript_json, result_json = document_json(transcript), document_json(result)
+        called = _ordagos(number, transcript, ordagos)  # CPU work: not inside the transaction
 
         async def write(tx: Tx) -> int:
             found = await tx.fetchrow(
@@ -137,7 +165,7 @@ class Matches(Store):
                     raise ConflictingHand(match_id, number)
                 return int(hand_id)
             game_number = int(games) + 1
-            steps, ordagos, game = _hand_rows(number, transcript, result)
+            steps, ordago_rows, game = _hand_rows(number, result, called)
             hand_id = int(await tx.fetchval(
                 "INSERT INTO hands (match_id, number, game_number, transcript, result,"
                 " recorded_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING hand_id",
@@ -146,11 +174,11 @@ class Matches(Store):
                 await tx.executemany(
                     "INSERT INTO ledger (hand_id, step, pair, tantos, lance, kind)"
                     " VALUES (?, ?, ?, ?, ?, ?)", [(hand_id, *step) for step in steps])
-            if ordagos:
+            if ordago_rows:
                 await tx.executemany(
                     "INSERT INTO ordagos (hand_id, match_id, caller_seat, accepter_seat, lance,"
                     " winner_team) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(hand_id, match_id, *o) for o in ordagos])
+                    [(hand_id, match_id, *o) for o in ordago_rows])
             if game is not None:
                 await tx.execute(
                     "INSERT INTO games (match_id, number, winner_team, score_0, score_1)"

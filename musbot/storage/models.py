@@ -14,8 +14,8 @@ SeatKind = Literal["player", "bot", "anonymous"]
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """Who sat where in a match: a Discord user or a bot. The team is ``seat % 2``
-    (docs/replay.md)."""
+    """Who sat where in a match: a Discord user or a bot; its team is the engine's
+    (:meth:`Rules.team`)."""
 
     seat: int
     player_id: int | None = None
@@ -57,7 +57,7 @@ class SeatRecord:
 
     @property
     def team(self) -> int:
-        return self.seat % 2
+        return Rules.team(self.seat)
 
 
 @dataclass(frozen=True, slots=True)

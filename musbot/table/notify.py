@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from musbot.commands import parse_sena
 from musbot.engine import MusError, SeatView
-from musbot.engine.senas import Sena, check_sena, parse_sena
+from musbot.engine.senas import Sena, check_sena
 
 from . import render
 from .transport import DmClosed

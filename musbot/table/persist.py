@@ -171,8 +171,9 @@ class TablePersister:
         kind = item["kind"]
         try:
             if kind == "hand":
+                # A hand record saved by an earlier musbot has no órdagos: storage finds them.
                 await self.db.record_hand(match_id, int(item["number"]), item["transcript"],
-                                          item["result"])
+                                          item["result"], item.get("ordagos"))
             elif kind == "finish":
                 changes = await self.db.record_finished_match(
                     match_id, int(item["winner"]), final_score=item["summary"],

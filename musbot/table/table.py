@@ -481,7 +481,7 @@ class Table(SeatingCommands, SenaCommands):
         self._new_cards(events)
         if hand.finished:
             self._record("hand", number=number, transcript=hand.transcript(),
-                         result=hand.result())
+                         result=hand.result(), ordagos=[o.to_dict() for o in hand.ordagos()])
             self.bots.hand_over(hand, number)
         if match.winner is not None:
             self._record("finish", winner=match.winner, summary=match.summary(),

@@ -1,0 +1,235 @@
+"""Every word a player types, in Spanish, Basque and English, and the one :func:`normalise`.
+
+The grammar in two files: these tables are its vocabulary, :mod:`musbot.commands` its parser, and
+every place that reads a player's words (the table channel, DMs, the terminal, the replay) goes
+through that parser. So a new word, say a Basque one, is one line here and is understood
+everywhere at once; the parser changes only for a new *form* of command.
+
+Two ways of writing the tables, each for its reader:
+
+- the words of moves (§2, §4) are written normalised (lowercase, no accents: "mas" is «más»,
+  "ordago" is «órdago»), because the parser compares them with normalised tokens;
+- the words that make a whole message («vuelvo», «cartas», «seña …», the terminal's «ayuda»)
+  and the seña names are written as people write them, the first of each the one help texts show;
+  they are compared after :func:`normalise` too.
+
+Sits above the engine: it names the engine's actions and señas, and the engine knows no word.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Final
+
+from musbot.engine.actions import MUS, NO_HAY_MUS, NO_QUIERO, ORDAGO, PASO, QUIERO, Action
+from musbot.engine.senas import Sena
+
+
+def normalise(text: str) -> str:
+    """What two spellings of the same words have in common: case, accents and spacing do not
+    count («Órdago» is «ordago», «Liga  Otoño» is «liga otono»). League names are folded with it
+    too (their stored keys), so it must keep folding the same way."""
+    text = text.casefold()
+    if not text.isascii():
+        text = "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                       if not unicodedata.combining(ch))
+    return " ".join(text.split())
+
+
+# ----------------------------------------------------------------------------------------------
+# Moves (docs/rules.md §2, §4). Spanish first, then Basque, then English; written normalised.
+# ----------------------------------------------------------------------------------------------
+
+FIXED_PHRASES: Final[dict[str, Action]] = {
+    # §2, the mus phase.
+    "mus": MUS,
+    "no hay mus": NO_HAY_MUS,
+    "no mus": NO_HAY_MUS,
+    "corto": NO_HAY_MUS,
+    "mintza": NO_HAY_MUS,  # Basque: "we speak", i.e. refuse mus.
+    "cut": NO_HAY_MUS,
+    # §4, betting. Bets with amounts are built by the verb tables below.
+    "paso": PASO,  # Basque uses "paso" too.
+    "pass": PASO,
+    "check": PASO,
+    "quiero": QUIERO,
+    "iduki": QUIERO,  # Basque: accept a bet.
+    "kanta": QUIERO,  # Basque: accept an órdago; the engine knows which bet stands.
+    "call": QUIERO,
+    "no quiero": NO_QUIERO,
+    "tira": NO_QUIERO,  # Basque: "let them take it", the deje.
+    "fold": NO_QUIERO,
+    "ordago": ORDAGO,
+    "echo ordago": ORDAGO,
+    "hordago": ORDAGO,  # Basque spelling; "hor dago" = "there it is", where órdago comes from.
+    "hor dago": ORDAGO,
+    "all in": ORDAGO,
+}
+"""Whole messages that are one action, whatever the hand."""
+
+ENVIDO_VERBS: Final[frozenset[str]] = frozenset({"envido", "imido", "bet"})
+"""``VERB [N [tantos]] [más]``: ``envido`` = envido(2), ``envido 5``, ``envido más`` = 2 más,
+``envido 3 más`` = 3 más (§4)."""
+
+RAISE_VERBS: Final[frozenset[str]] = frozenset({"revido", "reenvido", "raise"})
+"""``VERB [N]``: always a raise, 2 más when no amount is given (§4: "revido" = 2 más)."""
+
+WEAK_RAISE_VERBS: Final[frozenset[str]] = frozenset({"subo"})
+"""Like :data:`RAISE_VERBS`, but an everyday word ("subo a cenar"): only a number after it makes
+a near miss, any other word makes it chat."""
+
+MORE_WORDS: Final[frozenset[str]] = frozenset({"mas", "gehiago"})
+"""``N más`` / Basque ``N gehiago`` (also ``N tantos gehiago``): a raise of N."""
+
+POSTFIX_ENVIDO_VERBS: Final[frozenset[str]] = frozenset({"imido"})
+"""Basque word order: ``lau tantos imido`` = envido 4."""
+
+TANTOS_WORDS: Final[frozenset[str]] = frozenset({"tantos", "tanto"})
+"""An optional unit after the amount: ``envido 5 tantos``, ``hiru tantos gehiago``."""
+
+DISCARD_VERBS: Final[tuple[tuple[str, ...], ...]] = (
+    ("me", "descarto", "de"),
+    ("me", "descarto"),
+    ("descarto",),
+    ("descarte",),
+    ("discard",),
+)
+"""Longest first, so "me descarto de 1" is not read as "me descarto" + "de 1"."""
+
+ALL_CARDS_WORDS: Final[frozenset[str]] = frozenset({"todas", "todo", "all"})
+"""``descarto todas``: the whole hand."""
+
+LIST_CONNECTORS: Final[frozenset[str]] = frozenset(
+    {"y", "e", "de", "del", "la", "las", "el", "los", "eta", "and", "the"}
+)
+"""Skipped in a discard list: ``descarto la 1 y la 3``, ``descarto de 1o``; ``eta`` is Basque
+"and"."""
+
+LEADING_FILLERS: Final[frozenset[str]] = frozenset(
+    {"pues", "vale", "venga", "va", "bueno", "yo", "tambien", "ok", "okay", "i"}
+)
+"""Words that may open a command without changing it: "pues paso", "venga, órdago", "I fold"."""
+
+TRAILING_FILLERS: Final[frozenset[str]] = frozenset({"tio", "tia", "eh", "yo", "tambien"})
+"""Words that may close a command: "paso yo", "mus también", "envido, tío"."""
+
+LANCE_WORDS: Final[frozenset[str]] = frozenset({"grande", "chica", "pares", "juego", "punto"})
+LANCE_PREPOSITIONS: Final[frozenset[str]] = frozenset({"a", "al", "en"})
+LANCE_ARTICLES: Final[frozenset[str]] = frozenset({"la", "las", "los", "el"})
+BOTH_LANCES_WORDS: Final[frozenset[str]] = frozenset({"biak"})
+"""Basque "biak imido/hordago" bets Grande and Chica at once; docs/rules.md has no such bet."""
+
+
+def _number_words() -> dict[str, int]:
+    """Spanish (up to cien, with "treinta y uno" and the old "veinte y dos"), Basque (up to
+    berrogei, with "hogeita bat"), English (up to ninety-nine, hyphen or space)."""
+    es_units = {
+        "uno": 1, "un": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,
+        "siete": 7, "ocho": 8, "nueve": 9,
+    }
+    es_tens = {
+        "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
+        "setenta": 70, "ochenta": 80, "noventa": 90,
+    }
+    words: dict[str, int] = {"cero": 0, **es_units, **es_tens, "cien": 100}
+    words.update({
+        "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15,
+        "dieciseis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19,
+        "veintiun": 21, "veintiuno": 21, "veintiuna": 21, "veintidos": 22, "veintitres": 23,
+        "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
+        "veintiocho": 28, "veintinueve": 29,
+    })
+    for ten, t in es_tens.items():
+        for unit, u in es_units.items():
+            words[f"{ten} y {unit}"] = t + u
+    for unit, u in es_units.items():
+        if u >= 6:
+            words[f"diez y {unit}"] = 10 + u
+
+    eu_units = {
+        "bat": 1, "bi": 2, "hiru": 3, "lau": 4, "bost": 5, "sei": 6, "zazpi": 7, "zortzi": 8,
+        "bederatzi": 9,
+    }
+    eu_teens = {
+        "hamar": 10, "hamaika": 11, "hamabi": 12, "hamahiru": 13, "hamalau": 14, "hamabost": 15,
+        "hamasei": 16, "hamazazpi": 17, "hemezortzi": 18, "hemeretzi": 19,
+    }
+    words.update(eu_units)
+    words.update(eu_teens)
+    words.update({"bano": 1, "biga": 2, "behatzi": 9, "hogei": 20, "berrogei": 40})
+    for word, n in (eu_units | eu_teens).items():
+        words[f"hogeita {word}"] = 20 + n
+
+    en_units = {
+        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+        "nine": 9,
+    }
+    en_tens = {
+        "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90,
+    }
+    words.update({"zero": 0, **en_units, **en_tens})
+    words.update({
+        "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+        "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    })
+    for ten, t in en_tens.items():
+        for unit, u in en_units.items():
+            words[f"{ten} {unit}"] = t + u
+    return words
+
+
+NUMBER_WORDS: Final[dict[str, int]] = _number_words()
+"""Amounts in words, keyed by their normalised tokens joined with one space."""
+
+# ----------------------------------------------------------------------------------------------
+# Whole messages besides the moves: at any table (channel, DM, terminal) and in the terminal.
+# Written as people write them; the first word of each is the one help texts show.
+# ----------------------------------------------------------------------------------------------
+
+COME_BACK_WORDS: Final[tuple[str, ...]] = (
+    "vuelvo", "ya vuelvo", "estoy aquí", "itzuli naiz", "hemen nago", "i'm back", "im back",
+    "back")
+"""«vuelvo»: a person takes their seat back from the bot that played it (see the table)."""
+
+CARDS_WORDS: Final[tuple[str, ...]] = (
+    "cartas", "mis cartas", "ver", "ver mis cartas", "mano", "kartak", "cards", "my cards")
+"""Asking to see one's hand again (by DM, or in the terminal)."""
+
+SENA_WORDS: Final[tuple[str, ...]] = (
+    "seña", "señas", "senya", "keinu", "keinua", "signal", "sign")
+"""Opening a seña: «seña dos reyes», Basque «keinu», English «signal»."""
+
+HELP_WORDS: Final[tuple[str, ...]] = ("ayuda", "help", "?")
+"""The terminal's list of what it understands."""
+
+STATUS_WORDS: Final[tuple[str, ...]] = ("mesa", "estado", "status")
+"""The terminal's table at a glance."""
+
+QUIT_WORDS: Final[tuple[str, ...]] = ("salir", "quit", "exit")
+"""Leaving the terminal's match."""
+
+# ----------------------------------------------------------------------------------------------
+# Seña names (docs/rules.md §7).
+# ----------------------------------------------------------------------------------------------
+
+SENA_NAMES: Final[dict[str, Sena]] = {
+    **{sena.nombre: sena for sena in Sena},  # §7's own names: «dos reyes», «la real»…
+    "2 reyes": Sena.DOS_REYES,
+    "3 reyes": Sena.TRES_REYES,
+    "2 ases": Sena.DOS_ASES,
+    "3 ases": Sena.TRES_ASES,
+    "31": Sena.TREINTA_Y_UNA,
+    "treintayuna": Sena.TREINTA_Y_UNA,
+    "la una": Sena.TREINTA_Y_UNA,
+    "30": Sena.TREINTA,
+    "30 al punto": Sena.TREINTA,
+    "treinta al punto": Sena.TREINTA,
+    "duple": Sena.DUPLES,
+    "dobles": Sena.DUPLES,
+    "media": Sena.MEDIAS,
+    "real": Sena.REAL,
+    "ciega": Sena.CIEGO,
+}
+"""Every way of naming a seña after «seña»; a hyphen or an underscore counts as a space
+(«treinta-y-una», «tres_reyes»)."""
