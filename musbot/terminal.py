@@ -32,7 +32,7 @@ from musbot.cli import (
 from musbot.commands import suggest, vocabulary
 from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
-from musbot.i18n import catalog
+from musbot.i18n import catalog, error_text
 from musbot.table import Table, render
 from musbot.table.clock import RealClock
 
@@ -317,7 +317,7 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None
         try:
             sena = await table.send_sena(YOU, name)
         except MusError as error:
-            output(_tt("reply", lang, text=error.message(lang, table.names())))
+            output(_tt("reply", lang, text=error_text(error, lang, table.names())))
         else:
             output(_tt("sena_sent", lang, sena=sena.nombre))
     elif not await table.handle_text(YOU, words):

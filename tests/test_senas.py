@@ -10,6 +10,7 @@ from helpers_rules import cards as hand
 from musbot.engine import MalformedCommand, Rules, tables
 from musbot.engine.evaluation import AS, REY
 from musbot.engine.senas import CATALOG, Sena, parse_sena, sena_from_text, senas_posibles
+from musbot.i18n import error_text
 
 
 def test_catalog_is_the_table_of_section_7() -> None:
@@ -89,4 +90,4 @@ def test_unknown_sena_is_malformed() -> None:
     with pytest.raises(MalformedCommand) as info:
         parse_sena("cuatro sotas")
     assert info.value.code == "unknown_sena"
-    assert "cuatro sotas" in info.value.message("es")
+    assert error_text(info.value, "es") == "No conozco la seña «cuatro sotas»."

@@ -35,6 +35,7 @@ from musbot.engine import (
     descarte,
     mas,
 )
+from musbot.i18n import error_text
 from musbot.table import Table, TableManager
 from musbot.table.render import card_text
 
@@ -263,7 +264,7 @@ class DiscardConfirm(_Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         try:
             await table.act(user_id, descarte(*picked))
         except MusError as problem:
-            await interaction.followup.send(problem.message(table.lang, table.names()),
+            await interaction.followup.send(error_text(problem, table.lang, table.names()),
                                             ephemeral=True)
             controls = discard_view(table, user_id, self.mask)
             if controls is not None:
@@ -325,7 +326,7 @@ async def run_for(interaction: discord.Interaction[Any], table: Table,
     try:
         await step()
     except MusError as problem:
-        await _answer(interaction, problem.message(table.lang, table.names()))
+        await _answer(interaction, error_text(problem, table.lang, table.names()))
         return
     await services(interaction).transport.acknowledge(interaction, table)
 
@@ -337,7 +338,7 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     try:
         text = table.private_text(user_id)
     except MusError as problem:
-        await _answer(interaction, problem.message(table.lang, table.names()))
+        await _answer(interaction, error_text(problem, table.lang, table.names()))
         return
     controls = discard_view(table, user_id)
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
