@@ -2,10 +2,77 @@
 
 from __future__ import annotations
 
+import re
+import string
+from types import ModuleType
+from typing import Any
+
+import pytest
+
 from musbot.engine import IllegalAction, Lance, MalformedCommand, NotYourTurn
-from musbot.i18n import error_text
+from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, error_text
 
 NAMES = {0: "Ane", 1: "Bea", 2: "Carmen", 3: "Dani"}
+
+_PERCENT = re.compile(r"%(?:\((\w+)\))?[-+ #0]*\d*(?:\.\d+)?[sdrf%]")
+
+
+def catalogues(module: ModuleType) -> dict[str, Any]:
+    """Every catalogue of a language module: its upper-case names (``ERRORS``, ``TABLE``,
+    ``LANCES``, ``SEAT``, …)."""
+    return {name: value for name, value in vars(module).items() if name.isupper()}
+
+
+def holes(text: str) -> set[str]:
+    """The holes a sentence leaves for values: ``{name}`` and ``{name:spec}`` for
+    ``str.format``, ``%(name)s`` and ``%s`` for argparse's own sentences."""
+    found = {f"{{{name}:{spec}}}" if spec else f"{{{name}}}"
+             for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
+    found |= {f"%({hole.group(1)})" if hole.group(1) else "%"
+              for hole in _PERCENT.finditer(text) if hole.group() != "%%"}
+    return found
+
+
+def entries(value: Any) -> dict[Any, Any]:
+    """A catalogue as key → sentence: a dict as it is, a tuple by position, a text alone."""
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, tuple):
+        return dict(enumerate(value))
+    return {None: value}
+
+
+OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_every_language_has_every_catalogue_and_key_with_the_same_holes(lang: str) -> None:
+    """A key missing in one language fell back to Spanish without a word (or, the other way, was
+    never said): both ways, every catalogue, every key, and the same values asked for."""
+    spanish, other = catalogues(LANGUAGES[DEFAULT_LANGUAGE]), catalogues(LANGUAGES[lang])
+    assert sorted(spanish) == sorted(other)
+    problems = []
+    for name in sorted(spanish):
+        es_entries, other_entries = entries(spanish[name]), entries(other[name])
+        for key in es_entries.keys() - other_entries.keys():
+            problems.append(f"{lang}.{name}[{key!r}] is missing")
+        for key in other_entries.keys() - es_entries.keys():
+            problems.append(f"es.{name}[{key!r}] is missing")
+        for key in es_entries.keys() & other_entries.keys():
+            es_text, other_text = es_entries[key], other_entries[key]
+            if type(es_text) is not type(other_text):
+                problems.append(f"{name}[{key!r}]: {type(es_text)} in es, {type(other_text)}")
+            elif isinstance(es_text, str) and holes(es_text) != holes(other_text):
+                problems.append(f"{name}[{key!r}]: holes {sorted(holes(es_text))} in es, "
+                                f"{sorted(holes(other_text))} in {lang}")
+    assert not problems, "\n".join(problems)
+
+
+def test_holes_are_found_in_both_styles() -> None:
+    assert holes("{name}: +{delta:+d} {{literal}}") == {"{name}", "{delta:+d}"}
+    assert holes("%(prog)s: error: %(message)s\n") == {"%(prog)", "%(message)"}
+    assert holes("falta: %s") == {"%"}
+    assert holes("100%% seguro") == set()
 
 
 def test_an_error_is_worded_with_the_names_at_the_table() -> None:

@@ -14,6 +14,7 @@ from musbot.engine import MUS, NO_HAY_MUS, IllegalAction, NotYourTurn, Rules, Se
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, senas_posibles
 from musbot.table import Seat, TableError, TableManager
+from musbot.table.render import sena_gesture
 
 # --- seating ------------------------------------------------------------------------------------
 
@@ -305,10 +306,11 @@ async def test_sena_reaches_only_the_partner() -> None:
     assert sena is shown[0]
     privates = [s for s in transport.sent if s.kind == "private"]
     assert [s.to for s in privates] == [3]
-    assert sena.nombre in privates[0].text and sena.gesto in privates[0].text
+    gesture = sena_gesture(sena)
+    assert sena.nombre in privates[0].text and gesture in privates[0].text
     assert not transport.public_texts()
-    assert sena.gesto in table.private_text(3)
-    assert sena.gesto not in table.private_text(2)
+    assert gesture in table.private_text(3)
+    assert gesture not in table.private_text(2)
     with pytest.raises(IllegalAction) as repeated:
         await table.send_sena(1, sena)
     assert repeated.value.code == "sena_repeated"

@@ -165,8 +165,20 @@ SUIT_NAMES = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 CARD_NAME = "{rank} de {suit}"
 SCORE_KINDS = {"deje": "deje", "apuesta": "envite", "paso": "en paso", "base": "por tener",
                "punto": "punto", "ordago": "órdago"}
-SENA_GESTURES: dict[str, str] = {}
-"""Empty: the Spanish gestures are the catalog's own (musbot.engine.senas)."""
+SENA_GESTURES = {
+    # docs/rules.md §7: what the receiver of each seña sees.
+    "dos reyes": "se muerde el labio inferior",
+    "tres reyes": "se muerde el labio inferior hacia un lado",
+    "dos ases": "saca la punta de la lengua",
+    "tres ases": "saca la punta de la lengua hacia un lado",
+    "medias": "tuerce los labios hacia un lado",
+    "duples": "levanta las cejas",
+    "treinta y una": "guiña un ojo",
+    "treinta": "levanta los hombros",
+    "solomillo": "frunce los labios como para un beso",
+    "ciego": "cierra los ojos",
+    "la real": "se toca el lóbulo de la oreja",
+}
 
 TERMINAL = {
     "you": "Jugador",
