@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from musbot.engine import IllegalAction, Lance, MalformedCommand, NotYourTurn
+from musbot.engine import IllegalAction, InvalidRules, Lance, MalformedCommand, NotYourTurn, Rules
 from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, error_text
+from musbot.storage import ServerSettings
+from musbot.table import TableError
 
 NAMES = {0: "Ane", 1: "Bea", 2: "Carmen", 3: "Dani"}
 
@@ -98,3 +100,34 @@ def test_the_default_language_is_spanish() -> None:
     refused = MalformedCommand("unknown_word", word="hola")
     assert error_text(refused) == "No entiendo «hola»."
     assert error_text(refused, "en") == "I do not understand «hola»."
+
+
+@pytest.mark.parametrize(("variants", "code"), [
+    ({"reyes": 5}, "rules_reyes"),
+    ({"jugadores": 3}, "rules_jugadores"),
+    ({"puntos": 0}, "rules_puntos"),
+    ({"vacas": 0}, "rules_juegos_vacas"),
+    ({"sena_cazada": 1.5}, "rules_sena_cazada"),
+])
+def test_impossible_rules_are_an_error_with_a_code(variants: dict[str, Any], code: str) -> None:
+    with pytest.raises(InvalidRules) as refused:
+        Rules(**variants)
+    assert refused.value.code == code
+
+
+def test_an_error_given_as_the_reason_of_another_is_worded_in_the_same_language() -> None:
+    with pytest.raises(InvalidRules) as refused:
+        Rules(reyes=5)
+    refusal = TableError("bad_rules", error=refused.value)
+    assert error_text(refusal, "es") == "Esas reglas no valen: reyes debe ser 4 u 8"
+    assert error_text(refusal, "en") == "Those rules do not work: reyes must be 4 or 8"
+
+
+def test_server_settings_refuse_impossible_rules_in_the_servers_language() -> None:
+    from cogs.config import Config
+
+    for lang, sentence in (("es", "Esas reglas no valen: puntos debe estar entre 1 y 1000"),
+                           ("en", "Those rules are not valid: puntos must be between 1 and 1000")):
+        refused = Config._changed(ServerSettings(), {"puntos": 2000}, None, None, None, None,
+                                  False, lang)
+        assert refused == sentence

@@ -41,3 +41,7 @@ class NotYourTurn(IllegalAction):
 
 class InvalidDeal(MusError):
     """Cards that cannot come from one Spanish deck (a transcript's hands or deck)."""
+
+
+class InvalidRules(MusError):
+    """Settings no table can be played with (5 reyes, 3 jugadores, …)."""

@@ -7,12 +7,11 @@ that a table can speak the server's language while the engine stays free of text
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from musbot.engine.errors import MusError
 
 from . import en, es
-
-if TYPE_CHECKING:
-    from musbot.engine import MusError
 
 LANGUAGES = {"es": es, "en": en}
 DEFAULT_LANGUAGE = "es"
@@ -32,10 +31,12 @@ def seat_name(seat: int | None, names: Mapping[int, str] | None, lang: str = "es
 
 def error_text(error: MusError, lang: str = "es", names: Mapping[int, str] | None = None) -> str:
     """The one way an engine, grammar or table error becomes a sentence: its code's template in
-    ``lang`` (Spanish when the language lacks it), seats by their names at this table."""
+    ``lang`` (Spanish when the language lacks it), seats by their names at this table, and an
+    error given as the reason of another (``bad_rules``) worded the same way."""
     cat = catalog(lang)
     template = cat.ERRORS.get(error.code) or es.ERRORS.get(error.code) or error.code
-    values = dict(error.params)
+    values = {key: error_text(value, lang, names) if isinstance(value, MusError) else value
+              for key, value in error.params.items()}
     for key in ("seat", "to_act"):
         if key in values:
             values[key] = seat_name(values[key], names, lang)

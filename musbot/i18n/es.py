@@ -362,6 +362,12 @@ ERRORS.update({
     "only_opener": "Solo quien abrió la mesa o quien gestiona el canal puede cerrarla.",
     "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
     "bad_rules": "Esas reglas no valen: {error}",
+    # Why (musbot.engine.rules): worded into bad_rules and the SERVER catalog's config_bad_rules.
+    "rules_reyes": "reyes debe ser 4 u 8",
+    "rules_jugadores": "se juega con 2, 4 o 6 jugadores",
+    "rules_puntos": "puntos debe estar entre 1 y 1000",
+    "rules_juegos_vacas": "juegos y vacas deben ser al menos 1",
+    "rules_sena_cazada": "seña cazada es una probabilidad entre 0 y 1",
     "table_restoring": (
         "Tu mesa se está restaurando tras un reinicio del bot: repite en unos segundos."
     ),
