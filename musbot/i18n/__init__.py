@@ -35,8 +35,9 @@ def error_text(error: MusError, lang: str = "es", names: Mapping[int, str] | Non
     error given as the reason of another (``bad_rules``) worded the same way."""
     cat = catalog(lang)
     template = cat.ERRORS.get(error.code) or es.ERRORS.get(error.code) or error.code
-    values = {key: error_text(value, lang, names) if isinstance(value, MusError) else value
-              for key, value in error.params.items()}
+    values: dict[str, Any] = {
+        key: error_text(value, lang, names) if isinstance(value, MusError) else value
+        for key, value in error.params.items()}
     for key in ("seat", "to_act"):
         if key in values:
             values[key] = seat_name(values[key], names, lang)
