@@ -117,7 +117,7 @@ def test_impossible_rules_are_an_error_with_a_code(variants: dict[str, Any], cod
 
 def test_an_error_given_as_the_reason_of_another_is_worded_in_the_same_language() -> None:
     with pytest.raises(InvalidRules) as refused:
-        Rules(reyes=5)
+        Rules(reyes=5)  # type: ignore[arg-type]
     refusal = TableError("bad_rules", error=refused.value)
     assert error_text(refusal, "es") == "Esas reglas no valen: reyes debe ser 4 u 8"
     assert error_text(refusal, "en") == "Those rules do not work: reyes must be 4 or 8"
