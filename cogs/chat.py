@@ -26,6 +26,7 @@ from musbot.discordio import reply_via
 from musbot.discordio.discard import discard_view
 from musbot.discordio.texts import dt, error
 from musbot.engine import MalformedCommand, MusError
+from musbot.i18n import error_text
 from musbot.table import Clock, RealClock, Table
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ class Chat(commands.Cog):
                 try:
                     sent = await table.send_sena(user_id, sena)
                 except MusError as problem:
-                    await answer(problem.message(lang, table.names()))
+                    await answer(error_text(problem, lang, table.names()))
                 else:
                     await answer(dt("sena_sent", lang, sena=sent.nombre))
             elif not await table.handle_text(user_id, text):
@@ -131,7 +132,7 @@ class Chat(commands.Cog):
         try:
             text = table.private_text(user_id)
         except MusError as problem:
-            await self.bot.transport.direct(user_id, problem.message(table.lang, table.names()))
+            await self.bot.transport.direct(user_id, error_text(problem, table.lang, table.names()))
             return
         controls = discard_view(table, user_id)
         await self.bot.transport.direct(user_id, text + where, view=controls)

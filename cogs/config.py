@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from musbot.engine import Rules
+from musbot.engine import InvalidRules, Rules
+from musbot.i18n import error_text
 from musbot.storage import ServerSettings, StorageError
 from musbot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
@@ -156,8 +157,8 @@ class Config(MusSubcommandCog):
         """The new settings, or the sentence saying why they are refused."""
         try:
             new_rules: Rules = settings.rules.with_(**rules)
-        except ValueError as problem:
-            return say("config_bad_rules", lang, error=problem)
+        except InvalidRules as problem:
+            return say("config_bad_rules", lang, error=error_text(problem, lang))
         timer = settings.turn_timer
         if tiempo is not None:
             if tiempo and not MIN_TURN_SECONDS <= tiempo <= MAX_TURN_SECONDS:

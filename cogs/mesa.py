@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from musbot.discordio import ui
 from musbot.discordio.texts import dt
-from musbot.engine import Rules
+from musbot.engine import InvalidRules, Rules
 from musbot.storage import StorageError
 from musbot.table import Table, TableError
 
@@ -70,8 +70,8 @@ class Mesa(commands.Cog):
         changes: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
         try:  # the engine's defaults follow what was chosen (§8: trios play to 50)
             rules = base.with_(**changes)
-        except ValueError as problem:
-            raise TableError("bad_rules", error=str(problem)) from None
+        except InvalidRules as problem:
+            raise TableError("bad_rules", error=problem) from None
         table = self.bot.tables.open(channel_id, rules, guild_id=ctx.guild.id if ctx.guild
                                      else None, opener_id=ctx.author.id, **options)
         self.bot.transport.bind(channel_id, ctx.channel)

@@ -28,7 +28,7 @@ from musbot.commands import HAND_SIZE, parse
 from musbot.engine import DECK, Hand, MusError, Rules
 from musbot.engine.cards import Card, parse_card
 from musbot.engine.rules import PLAYER_COUNTS
-from musbot.i18n import catalog
+from musbot.i18n import catalog, error_text
 
 FORMAT_VERSION = 1
 
@@ -101,7 +101,7 @@ class RuleBroken(ReplayError):
         super().__init__(error.code, action)
 
     def message(self, lang: Lang) -> str:
-        return self.error.message(lang)
+        return error_text(self.error, lang)
 
 
 # ----------------------------------------------------------------------------------------------

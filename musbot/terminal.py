@@ -40,7 +40,7 @@ from musbot.commands import (
 )
 from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
-from musbot.i18n import catalog
+from musbot.i18n import catalog, error_text
 from musbot.table import Table, render
 from musbot.table.clock import RealClock
 from musbot.words import CARDS_WORDS, HELP_WORDS, QUIT_WORDS, SENA_WORDS, STATUS_WORDS
@@ -320,7 +320,7 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None
         try:
             sent = await table.send_sena(YOU, sena)
         except MusError as error:
-            output(_tt("reply", lang, text=error.message(lang, table.names())))
+            output(_tt("reply", lang, text=error_text(error, lang, table.names())))
         else:
             output(_tt("sena_sent", lang, sena=sent.nombre))
     elif not await table.handle_text(YOU, words):

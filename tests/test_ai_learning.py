@@ -27,6 +27,7 @@ from musbot.engine import (
     Rules,
     SeatView,
     envido,
+    seeded_shuffler,
     tables,
 )
 from musbot.engine.randomplay import random_action
@@ -132,9 +133,9 @@ def test_a_fresh_bot_plays_as_before_learning() -> None:
     bot = DificilBot()
     assert bot.rates() == [pytest.approx(PRIOR_RATE)] * 4
     rng = random.Random(3)
-    h = Hand.deal(Rules(), mano=0)
+    h = Hand.deal(Rules(), mano=0, shuffler=seeded_shuffler(3))
     while h.to_act is not None and h.phase.value != "lance":
         h.apply(h.to_act, random_action(h.legal_actions(h.to_act), rng))
-    if h.to_act is not None:
-        seat = h.to_act
-        assert h.is_legal(seat, bot.decide(h.view(seat), random.Random(1)))
+    seat = h.to_act
+    assert seat is not None and h.phase.value == "lance"  # this deal reaches the betting
+    assert h.is_legal(seat, bot.decide(h.view(seat), random.Random(1)))

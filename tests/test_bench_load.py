@@ -40,8 +40,8 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     assert result["rss_mb"] > 0
     # Every table is still live, and all of them come back from the database.
     assert result["live_tables"] == result["restored"] == 3
-    assert result["restore_s"] >= 0
-    assert result["db_bytes_per_hand"] >= 0
+    assert result["restore_s"] > 0  # open, integrity check, load and replay: never free
+    assert result["hands"] > 0 and result["db_bytes_per_hand"] >= 100  # a transcript at least
     if result["hands"]:
         assert result["db_bytes_per_hand"] > 0
     rest = result["rest"]

@@ -40,8 +40,9 @@ def test_s4_1_pares_only_declared_holders_speak():
     assert h.to_act == 0
     assert h.view(0).speakers == (0, 1, 2)
     assert h.view(0).declarations[Lance.PARES] == (True, True, True, False)
-    with pytest.raises(IllegalAction, match="Solo pueden envidar a pares quienes los tienen"):
+    with pytest.raises(IllegalAction) as refused:
         h.apply(3, PASO)
+    assert refused.value.code == "pares_only"
     seen = []
     while h.lance is Lance.PARES:
         seen.append(h.to_act)
@@ -56,8 +57,9 @@ def test_s4_1_juego_only_declared_holders_speak():
     pass_lance(h)
     assert h.lance is Lance.JUEGO
     assert h.view(0).speakers == (0, 1, 2)
-    with pytest.raises(IllegalAction, match="Solo pueden envidar a juego quienes lo tienen"):
+    with pytest.raises(IllegalAction) as refused:
         h.apply(3, envido())
+    assert refused.value.code == "juego_only"
     h.apply(0, envido())
     with pytest.raises(IllegalAction):  # seat 3 cannot answer for pair 1 either
         h.apply(3, QUIERO)
@@ -75,15 +77,18 @@ def test_s4_1_non_holder_cannot_answer_at_pares():
 
 
 def test_s4_out_of_turn_is_refused_and_changes_nothing():
-    """§4.1: speaking goes in order; out of turn → NotYourTurn «No es tu turno», nothing changes."""
+    """§4.1: speaking goes in order; out of turn → NotYourTurn naming who speaks, nothing
+    changes."""
     h = d1()
-    with pytest.raises(NotYourTurn, match="No es tu turno"):
+    with pytest.raises(NotYourTurn) as refused:
         h.apply(1, envido())
+    assert refused.value.params == {"seat": 1, "to_act": 0}
     assert h.to_act == 0
     assert h.standing_bet == 0
     h.apply(0, envido())
-    with pytest.raises(NotYourTurn, match="No es tu turno"):
+    with pytest.raises(NotYourTurn) as refused:
         h.apply(3, QUIERO)
+    assert refused.value.params == {"seat": 3, "to_act": 1}
     with pytest.raises(NotYourTurn):
         h.apply(2, QUIERO)  # the bettor's own partner does not answer
     assert h.to_act == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from helpers_rules import cards, compare, cut, info, make_hand, pass_all
+from helpers_rules import compare, cut, info, make_hand, pass_all
 
 from musbot.engine import Rules
 from musbot.engine.evaluation import Lance
@@ -319,6 +319,9 @@ def test_s3_real_off_is_an_ordinary_31():
 
 
 def test_s3_two_reales_tie():
-    """§3 real: between two reales the usual tie rule applies (equal for the lance)."""
+    """§3 real: between two reales the usual tie rule applies (equal for the lance), whichever
+    is compared first; only 7-7-7-sota is la real: 7-7-7-caballo, also 31, is an ordinary one."""
     assert compare(J, "7o 7c 7e 10o", "7o 7c 7b 10c", real=True) == 0
-    assert compare(J, cards("7 7 7 10"), cards("7 7 7 10"), real=True) == 0
+    assert compare(J, "7o 7c 7b 10c", "7o 7c 7e 10o", real=True) == 0
+    assert compare(J, "7o 7c 7e 10o", "7o 7c 7b 11c", real=True) == 1
+    assert compare(J, "7o 7c 7b 11c", "7o 7c 7e 10o", real=True) == -1

@@ -83,8 +83,9 @@ def test_s2_mus_is_said_in_order_from_the_mano():
 def test_s2_mus_out_of_turn_and_wrong_words():
     """§2: out of turn → NotYourTurn; betting words during the mus phase are illegal."""
     h = make_hand(SUITED, mano=0)
-    with pytest.raises(NotYourTurn, match="No es tu turno"):
+    with pytest.raises(NotYourTurn) as refused:
         h.apply(1, MUS)
+    assert (refused.value.code, refused.value.params) == ("not_your_turn", {"seat": 1, "to_act": 0})
     with pytest.raises(IllegalAction):
         h.apply(0, envido())
     with pytest.raises(IllegalAction):
@@ -157,8 +158,9 @@ def test_s2_discard_one_to_four_cards_held():
     all_mus(h)
     with pytest.raises(IllegalAction):
         h.apply(0, descarte())
-    with pytest.raises(IllegalAction, match="No tienes"):
+    with pytest.raises(IllegalAction) as refused:
         h.apply(0, descarte(c("12c")))  # seat 1's card
+    assert (refused.value.code, refused.value.params) == ("discard_not_held", {"card": "12c"})
     with pytest.raises(IllegalAction):
         h.apply(0, descarte(c("1o")))  # still in the deck
     with pytest.raises(IllegalAction):

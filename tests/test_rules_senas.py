@@ -6,7 +6,8 @@ import pytest
 from helpers_rules import cards
 
 from musbot.engine import Rules
-from musbot.engine.senas import CATALOG, Sena, senas_posibles
+from musbot.engine.senas import Sena, senas_posibles
+from musbot.table.render import sena_gesture
 
 S = Sena
 
@@ -48,11 +49,11 @@ def test_s7_la_real_only_with_the_variant():
 
 def test_s7_gestures():
     """§7: the gesture shown to the receiver."""
-    assert CATALOG[S.DOS_REYES].gesto == "se muerde el labio inferior"
-    assert CATALOG[S.TREINTA_Y_UNA].gesto == "guiña un ojo"
-    assert CATALOG[S.CIEGO].gesto == "cierra los ojos"
-    assert CATALOG[S.REAL].gesto == "se toca el lóbulo de la oreja"
-    assert len(CATALOG) == 11
+    assert sena_gesture(S.DOS_REYES) == "se muerde el labio inferior"
+    assert sena_gesture(S.TREINTA_Y_UNA) == "guiña un ojo"
+    assert sena_gesture(S.CIEGO) == "cierra los ojos"
+    assert sena_gesture(S.REAL) == "se toca el lóbulo de la oreja"
+    assert len(S) == 11
 
 
 def test_s7_senas_default_variants():

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from helpers_rules import cards as hand
 
 from musbot.commands import parse_sena, sena_from_text
-from musbot.engine import MalformedCommand, Rules, tables
-from musbot.engine.evaluation import AS, REY
-from musbot.engine.senas import CATALOG, Sena, senas_posibles
+from musbot.engine import IllegalAction, MalformedCommand, Rules
+from musbot.engine.senas import Sena, check_sena, senas_posibles
+from musbot.i18n import error_text
+from musbot.table.render import sena_gesture
 
 
 def test_catalog_is_the_table_of_section_7() -> None:
@@ -19,10 +18,10 @@ def test_catalog_is_the_table_of_section_7() -> None:
         "dos reyes", "tres reyes", "dos ases", "tres ases", "medias", "duples",
         "treinta y una", "treinta", "solomillo", "ciego", "la real",
     ]
-    assert Sena.DOS_REYES.gesto == "se muerde el labio inferior"
-    assert Sena.SOLOMILLO.gesto == "frunce los labios como para un beso"
-    assert Sena.REAL.gesto == "se toca el lóbulo de la oreja"
-    assert set(CATALOG) == set(Sena)
+    assert sena_gesture(Sena.DOS_REYES) == "se muerde el labio inferior"
+    assert sena_gesture(Sena.SOLOMILLO) == "frunce los labios como para un beso"
+    assert sena_gesture(Sena.REAL) == "se toca el lóbulo de la oreja"
+    assert sena_gesture(Sena.REAL, "en") == "touches the earlobe"
 
 
 @pytest.mark.parametrize(("cards", "rules", "expected"), [
@@ -52,26 +51,69 @@ def test_no_senas_without_four_cards() -> None:
     assert senas_posibles(hand("12o 12c 3e"), Rules()) == []
 
 
-@pytest.mark.parametrize("reyes", [4, 8])
-@pytest.mark.parametrize("real", [False, True])
-def test_every_sena_is_true_of_the_hand(reyes: int, real: bool) -> None:
-    # §7: false señas are forbidden, so every seña offered must hold for the hand.
+S = Sena
+SHOWN: list[tuple[str, int, bool, list[Sena]]] = [
+    # (hand, reyes, la real on, the señas §7 lets it send), worked out by hand from §1, §3, §7.
+    # Three reyes and an as (31, medias): the solomillo; with 8 reyes the 3s are reyes and the 2
+    # an as, with 4 they are a par of 3s and 18 of punto, which shows nothing.
+    ("12o 12c 12e 1b", 4, False, [S.DOS_REYES, S.TRES_REYES, S.MEDIAS, S.TREINTA_Y_UNA,
+                                  S.SOLOMILLO]),
+    ("12o 3c 3e 2b", 8, False, [S.DOS_REYES, S.TRES_REYES, S.MEDIAS, S.TREINTA_Y_UNA,
+                                S.SOLOMILLO]),
+    ("12o 3c 3e 2b", 4, False, []),
+    # 12 12 3 2: with 4 reyes a par of reyes and 25 of punto.
+    ("12o 12c 3e 2b", 4, False, [S.DOS_REYES]),
+    # Four reyes are duples (§3), and not a solomillo.
+    ("12o 12c 3e 3b", 8, False, [S.DOS_REYES, S.TRES_REYES, S.DUPLES]),
+    # Reyes and caballos: duples, juego of 40; with 4 reyes a par of caballos and 33.
+    ("12o 3c 11e 11b", 8, False, [S.DOS_REYES, S.DUPLES]),
+    ("12o 3c 11e 11b", 4, False, []),
+    # Four ases with 8 reyes (a 2 is an as): duples; with 4 reyes three ases, medias.
+    ("1o 1c 2e 1b", 8, False, [S.DOS_ASES, S.TRES_ASES, S.DUPLES]),
+    ("1o 1c 2e 1b", 4, False, [S.DOS_ASES, S.TRES_ASES, S.MEDIAS]),
+    # Ases and sietes: duples with 8 reyes; a par of 7s with 4, which no seña names.
+    ("1o 2c 7e 7b", 8, False, [S.DOS_ASES, S.DUPLES]),
+    ("1o 2c 7e 7b", 4, False, []),
+    ("2o 2c 1e 7b", 8, False, [S.DOS_ASES, S.TRES_ASES, S.MEDIAS]),
+    ("2o 2c 1e 7b", 4, False, []),
+    # 30 of punto, no pares: treinta and ciego; with 4 reyes the 3 is 3: 23, ciego alone.
+    ("3o 11c 6e 4b", 8, False, [S.TREINTA, S.CIEGO]),
+    ("3o 11c 6e 4b", 4, False, [S.CIEGO]),
+    # 32 with 8 reyes: juego, so not ciego, and no pares; with 4 reyes 25 and ciego.
+    ("3o 10c 7e 5b", 8, False, []),
+    ("3o 10c 7e 5b", 4, True, [S.CIEGO]),
+    # 31 without pares: treinta y una alone.
+    ("12o 11c 10e 1b", 8, True, [S.TREINTA_Y_UNA]),
+    # La real (7 7 7 sota) only with the variant; 7 7 7 caballo and 7 7 7 3 are not la real.
+    ("7o 7c 7e 10b", 8, True, [S.MEDIAS, S.TREINTA_Y_UNA, S.REAL]),
+    ("7o 7c 7e 10b", 4, True, [S.MEDIAS, S.TREINTA_Y_UNA, S.REAL]),
+    ("7o 7c 7e 10b", 8, False, [S.MEDIAS, S.TREINTA_Y_UNA]),
+    ("7o 7c 7e 11b", 8, True, [S.MEDIAS, S.TREINTA_Y_UNA]),
+    ("7o 7c 7e 3b", 8, True, [S.MEDIAS, S.TREINTA_Y_UNA]),
+    ("7o 7c 7e 3b", 4, True, [S.MEDIAS]),
+]
+
+
+def test_the_hand_picked_hands_cover_every_sena_and_variant() -> None:
+    assert {s for *_, shown in SHOWN for s in shown} == set(Sena)
+    assert {(reyes, real) for _, reyes, real, _ in SHOWN} == {(4, False), (4, True), (8, False),
+                                                              (8, True)}
+
+
+@pytest.mark.parametrize(("cards", "reyes", "real", "expected"), SHOWN)
+def test_a_hand_shows_exactly_its_senas(cards: str, reyes: int, real: bool,
+                                        expected: list[Sena]) -> None:
+    """§7: the señas a hand allows, and every other one refused: false señas are forbidden."""
     rules = Rules(reyes=reyes, real=real)  # type: ignore[arg-type]
-    t = tables(reyes, real)
-    rng = random.Random(reyes * 10 + real)
-    for _ in range(2000):
-        cards = rng.sample(range(40), 4)
-        info = t.info(cards)
-        shown = set(senas_posibles(cards, rules))
-        reyes_n, ases_n = info.classes.count(REY), info.classes.count(AS)
-        assert (Sena.DOS_REYES in shown) == (reyes_n >= 2)
-        assert (Sena.TRES_ASES in shown) == (ases_n >= 3)
-        assert (Sena.MEDIAS in shown) == (info.pares == 2)
-        assert (Sena.DUPLES in shown) == (info.pares == 3)
-        assert (Sena.TREINTA_Y_UNA in shown) == (info.total == 31)
-        assert (Sena.TREINTA in shown) == (info.total == 30 and not info.juego)
-        assert (Sena.CIEGO in shown) == (not info.pares and not info.juego)
-        assert (Sena.REAL in shown) == (real and info.real)
+    held = hand(cards)
+    assert senas_posibles(held, rules) == expected
+    for sena in Sena:
+        if sena in expected:
+            check_sena(rules, corrido=False, finished=False, cards=held, sena=sena)
+        else:
+            with pytest.raises(IllegalAction) as refused:
+                check_sena(rules, corrido=False, finished=False, cards=held, sena=sena)
+            assert refused.value.params == {"sena": sena.nombre}
 
 
 @pytest.mark.parametrize(("text", "sena"), [
@@ -90,4 +132,4 @@ def test_unknown_sena_is_malformed() -> None:
     with pytest.raises(MalformedCommand) as info:
         parse_sena("cuatro sotas")
     assert info.value.code == "unknown_sena"
-    assert "cuatro sotas" in info.value.message("es")
+    assert error_text(info.value, "es") == "No conozco la seña «cuatro sotas»."

@@ -10,10 +10,11 @@ import pytest
 from table_helpers import ANY_CARD, make_table, play_humans, seat_humans
 
 from musbot.ai import Player
-from musbot.engine import MUS, NO_HAY_MUS, IllegalAction, Rules, SeatView
+from musbot.engine import MUS, NO_HAY_MUS, IllegalAction, NotYourTurn, Rules, SeatView
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, senas_posibles
 from musbot.table import Seat, TableError, TableManager
+from musbot.table.render import sena_gesture
 
 # --- seating ------------------------------------------------------------------------------------
 
@@ -258,18 +259,28 @@ async def test_racing_commands_apply_once() -> None:
     assert len(transport.replies_to(1)) == 1
 
 
-async def test_racing_acts_of_two_players() -> None:
+@pytest.mark.parametrize("seat_0_first", [True, False])
+async def test_racing_acts_of_two_players(seat_0_first: bool) -> None:
+    """Two people's moves arrive together, each waiting for the table in turn: seat 1's «no hay
+    mus» is applied after seat 0's «mus» when it came second, and refused (not its turn yet)
+    when it came first; never both at once, never lost silently."""
     table, transport, _ = make_table()
     transport.slow = True
     await seat_humans(table)
     await table.start(1)
-    outcomes = await asyncio.gather(table.act(1, MUS), table.act(2, NO_HAY_MUS),
+    acts = [table.act(1, MUS), table.act(2, NO_HAY_MUS)]
+    outcomes = await asyncio.gather(*(acts if seat_0_first else acts[::-1]),
                                     return_exceptions=True)
-    # Seat 0 speaks first; seat 1 then may or may not have been its turn, never both at once.
+    seat_0, seat_1 = outcomes if seat_0_first else outcomes[::-1]
     assert table.match is not None
     said = [e for e in table.match.hand.events if isinstance(e, ev.MusSaid)]
-    assert [e.seat for e in said] == [0, 1][:len(said)]
-    assert not isinstance(outcomes[0], BaseException)
+    assert seat_0 == [ev.MusSaid(seat=0, mus=True)]
+    if seat_0_first:
+        assert isinstance(seat_1, list) and seat_1[0] == ev.MusSaid(seat=1, mus=False)
+        assert said == [ev.MusSaid(seat=0, mus=True), ev.MusSaid(seat=1, mus=False)]
+    else:
+        assert isinstance(seat_1, NotYourTurn) and seat_1.params == {"seat": 1, "to_act": 0}
+        assert said == [ev.MusSaid(seat=0, mus=True)]
 
 
 # --- señas --------------------------------------------------------------------------------------
@@ -295,10 +306,11 @@ async def test_sena_reaches_only_the_partner() -> None:
     assert sena is shown[0]
     privates = [s for s in transport.sent if s.kind == "private"]
     assert [s.to for s in privates] == [3]
-    assert sena.nombre in privates[0].text and sena.gesto in privates[0].text
+    gesture = sena_gesture(sena)
+    assert sena.nombre in privates[0].text and gesture in privates[0].text
     assert not transport.public_texts()
-    assert sena.gesto in table.private_text(3)
-    assert sena.gesto not in table.private_text(2)
+    assert gesture in table.private_text(3)
+    assert gesture not in table.private_text(2)
     with pytest.raises(IllegalAction) as repeated:
         await table.send_sena(1, sena)
     assert repeated.value.code == "sena_repeated"

@@ -142,11 +142,12 @@ async def test_three_expiries_hand_the_seat_to_a_bot_until_vuelvo() -> None:
     assert await table.handle_text(users[0], "Vuelvo")
     assert not ana.away and ana.expiries == 0
     assert "P1 vuelve a la mesa." in transport.public_lines()
-    if table.state == "playing":
-        await _wait_for_turn(table, 0, users[1], rng)
-    if table.state == "playing":
-        await clock.advance(45)
-        assert reminders(transport.public_texts(), users[0])
+    assert table.state == "playing"  # this seed's match goes on: Ana has turns left to time
+    await _wait_for_turn(table, 0, users[1], rng)
+    assert table.state == "playing" and table.match.to_act == 0
+    reminded = len(reminders(transport.public_texts(), users[0]))
+    await clock.advance(45)
+    assert len(reminders(transport.public_texts(), users[0])) == reminded + 1
 
 
 async def test_vuelvo_when_not_away() -> None:
@@ -188,16 +189,38 @@ async def test_no_timer_for_bots_or_after_the_end() -> None:
     assert clock.sleepers == 0
 
 
-async def test_expiry_racing_an_action_applies_once() -> None:
+@pytest.mark.parametrize("expiry_first", [True, False])
+async def test_expiry_racing_an_action_applies_once(expiry_first: bool) -> None:
+    """The last second and Ana's «mus» arrive while the table is busy (its lock held, as by
+    another step): whichever came first is applied, and the other finds the turn gone. An
+    expiry first: the bot speaks for Ana and her «mus» is refused. Her «mus» first: it is
+    applied, and the expiry does nothing (no bot move, no expiry counted)."""
     import asyncio
 
-    from musbot.engine import MUS
+    from musbot.engine import MUS, IllegalAction
 
-    table, _, clock = make_table()
+    table, transport, clock = make_table()
     await table.join(1, "Ana")
     await table.start(1)
     await clock.advance(59)
-    await asyncio.gather(clock.advance(1), table.act(1, MUS), return_exceptions=True)
+    async with table._lock:  # both wait for the table, first come first served
+        if expiry_first:
+            await clock.advance(1)
+        acting = asyncio.create_task(table.act(1, MUS))
+        await settle()
+        if not expiry_first:
+            await clock.advance(1)
+    (acted,) = await asyncio.gather(acting, return_exceptions=True)
+    await settle()
     assert table.match is not None
     said = [e for e in table.match.hand.events if isinstance(e, ev.MusSaid) and e.seat == 0]
-    assert len(said) == 1
+    ana = table.seats[0]
+    assert ana is not None
+    if expiry_first:
+        assert isinstance(acted, IllegalAction)
+        assert said == [ev.MusSaid(seat=0, mus=False)]  # the bot's word for Ana
+        assert len(expiries(transport.public_texts())) == 1 and ana.expiries == 1
+    else:
+        assert acted == [ev.MusSaid(seat=0, mus=True)]
+        assert said == [ev.MusSaid(seat=0, mus=True)]
+        assert not expiries(transport.public_texts()) and ana.expiries == 0

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import discord
 
 from musbot.engine import MusError, SeatView, descarte
+from musbot.i18n import error_text
 from musbot.table import Table
 from musbot.table.render import card_text
 
@@ -126,7 +127,7 @@ class DiscardConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         try:
             await table.act(press.user_id, descarte(*picked))
         except MusError as problem:
-            await press.say(problem.message(table.lang, table.names()))
+            await press.say(error_text(problem, table.lang, table.names()))
             controls = discard_view(table, press.user_id, self.mask)
             if controls is not None:
                 await press.show(controls)

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.engine import MusError
+from musbot.i18n import error_text
 from musbot.storage import (
     CorruptDatabase,
     DatabaseClosed,
@@ -64,7 +65,7 @@ def failure_text(error: BaseException, lang: str = "es") -> str | None:
     of ours is just chat)."""
     error = _unwrap(error)
     if isinstance(error, MusError):
-        return error.message(lang)
+        return error_text(error, lang)
     if isinstance(error, StorageError):
         return storage_text(error, lang)
     if isinstance(error, commands.CommandNotFound):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from musbot.engine import MusError
 from musbot.i18n import catalog, error_text
 
 
@@ -26,4 +27,4 @@ def server(key: str, lang: str = "es", **params: Any) -> str:
 
 def error(code: str, lang: str = "es", **params: Any) -> str:
     """A table error worded without raising one (e.g. «no table here» before any table exists)."""
-    return error_text(code, params, lang=lang)
+    return error_text(MusError(code, **params), lang)

@@ -33,6 +33,7 @@ from musbot.engine import (
     MusError,
     mas,
 )
+from musbot.i18n import error_text
 from musbot.table import Table
 
 from .callbacks import Guarded, answer, services, table_or_say
@@ -210,7 +211,7 @@ async def run_for(interaction: discord.Interaction[Any], table: Table,
     try:
         await step()
     except MusError as problem:
-        await answer(interaction, problem.message(table.lang, table.names()))
+        await answer(interaction, error_text(problem, table.lang, table.names()))
         return
     await services(interaction).transport.acknowledge(interaction, table)
 
@@ -222,7 +223,7 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     try:
         text = table.private_text(user_id)
     except MusError as problem:
-        await answer(interaction, problem.message(table.lang, table.names()))
+        await answer(interaction, error_text(problem, table.lang, table.names()))
         return
     controls = discard_view(table, user_id)
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}

@@ -32,7 +32,14 @@ from .cards import (
     secure_shuffle,
     seeded_shuffler,
 )
-from .errors import IllegalAction, InvalidDeal, MalformedCommand, MusError, NotYourTurn
+from .errors import (
+    IllegalAction,
+    InvalidDeal,
+    InvalidRules,
+    MalformedCommand,
+    MusError,
+    NotYourTurn,
+)
 from .evaluation import Lance, Tables, tables
 from .hand import Hand, LanceResult, Phase
 from .match import Match
@@ -42,7 +49,7 @@ from .view import SeatView
 __all__ = [
     "CARD_CODES", "DECK", "ENVIDO", "MIN_ENVITE", "MUS", "NO_HAY_MUS", "NO_QUIERO", "ORDAGO",
     "PASO", "QUIERO", "Action", "ActionKind", "Card", "Hand", "IllegalAction", "InvalidDeal",
-    "Lance", "LanceResult", "MalformedCommand", "Match", "MusError", "NotYourTurn", "Phase",
-    "Rules", "SeatView", "Shuffler", "Tables", "card_code", "codes", "descarte", "envido", "mas",
-    "parse_card", "secure_shuffle", "seeded_shuffler", "tables",
+    "InvalidRules", "Lance", "LanceResult", "MalformedCommand", "Match", "MusError",
+    "NotYourTurn", "Phase", "Rules", "SeatView", "Shuffler", "Tables", "card_code", "codes",
+    "descarte", "envido", "mas", "parse_card", "secure_shuffle", "seeded_shuffler", "tables",
 ]

@@ -17,7 +17,6 @@ Card: TypeAlias = int
 RANKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS: str = "oceb"
 """oros, copas, espadas, bastos."""
-SUIT_NAMES: dict[str, str] = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 
 DECK: tuple[Card, ...] = tuple(range(40))
 CARD_CODES: tuple[str, ...] = tuple(f"{RANKS[c % 10]}{SUITS[c // 10]}" for c in DECK)

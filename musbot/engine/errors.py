@@ -1,26 +1,27 @@
 """Two kinds of wrong, as in python-chess: words that are not a command, and a command the rules
-do not allow now. Both carry a code and parameters so any language can word them."""
+do not allow now. Both carry a code and parameters, never text: the adapters word them in the
+table's language (:func:`musbot.i18n.error_text`), so the engine makes no language decision."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 
 class MusError(ValueError):
-    """Base of every error the engine and the grammar raise on purpose."""
+    """Base of every error the engine and the grammar raise on purpose: a key of the ``ERRORS``
+    catalogs and the values its sentence names."""
 
     code: str = "error"
 
     def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
         self.code = code
         self.params = params
-        super().__init__(self.message())
 
-    def message(self, lang: str = "es", names: Mapping[int, str] | None = None) -> str:
-        from musbot.i18n import error_text
-
-        return error_text(self.code, self.params, lang=lang, names=names)
+    def __str__(self) -> str:
+        """``code(name=value, …)``: for logs and tracebacks, the same in every language."""
+        args = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
+        return f"{self.code}({args})"
 
 
 class MalformedCommand(MusError):
@@ -40,3 +41,7 @@ class NotYourTurn(IllegalAction):
 
 class InvalidDeal(MusError):
     """Cards that cannot come from one Spanish deck (a transcript's hands or deck)."""
+
+
+class InvalidRules(MusError):
+    """Settings no table can be played with (5 reyes, 3 jugadores, …)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
+from .errors import InvalidRules
+
 PLAYER_COUNTS = (2, 4, 6)
 TRIOS_PUNTOS = 50
 """§8: trios play to 50 by default (pairs and the individual variant to 40, §5)."""
@@ -32,15 +34,15 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.reyes not in (4, 8):
-            raise ValueError("reyes debe ser 4 u 8")
+            raise InvalidRules("rules_reyes")
         if self.jugadores not in PLAYER_COUNTS:
-            raise ValueError("se juega con 2, 4 o 6 jugadores")
+            raise InvalidRules("rules_jugadores")
         if not 1 <= self.puntos <= 1000:
-            raise ValueError("puntos debe estar entre 1 y 1000")
+            raise InvalidRules("rules_puntos")
         if self.juegos < 1 or self.vacas < 1:
-            raise ValueError("juegos y vacas deben ser al menos 1")
+            raise InvalidRules("rules_juegos_vacas")
         if not 0.0 <= self.sena_cazada <= 1.0:
-            raise ValueError("seña cazada es una probabilidad entre 0 y 1")
+            raise InvalidRules("rules_sena_cazada")
 
     @classmethod
     def for_players(cls, jugadores: int, **variants: Any) -> Rules:

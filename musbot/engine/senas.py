@@ -22,16 +22,10 @@ from .evaluation import AS, REY, HandInfo, tables
 from .rules import Rules
 
 
-class SenaInfo(NamedTuple):
-    nombre: str
-    """The Spanish name, as players say it."""
-    gesto: str
-    """The gesture of §7 in Spanish, as the receiver sees it (i18n may translate it)."""
-
-
 class Sena(enum.Enum):
     """Every seña the table knows, in the order of docs/rules.md §7; the value is its Spanish
-    name."""
+    name, as players say it. The gesture the receiver sees is words, worded by the i18n catalogs
+    (``SENA_GESTURES``)."""
 
     DOS_REYES = "dos reyes"
     TRES_REYES = "tres reyes"
@@ -48,25 +42,6 @@ class Sena(enum.Enum):
     @property
     def nombre(self) -> str:
         return self.value
-
-    @property
-    def gesto(self) -> str:
-        return CATALOG[self].gesto
-
-
-CATALOG: dict[Sena, SenaInfo] = {
-    Sena.DOS_REYES: SenaInfo("dos reyes", "se muerde el labio inferior"),
-    Sena.TRES_REYES: SenaInfo("tres reyes", "se muerde el labio inferior hacia un lado"),
-    Sena.DOS_ASES: SenaInfo("dos ases", "saca la punta de la lengua"),
-    Sena.TRES_ASES: SenaInfo("tres ases", "saca la punta de la lengua hacia un lado"),
-    Sena.MEDIAS: SenaInfo("medias", "tuerce los labios hacia un lado"),
-    Sena.DUPLES: SenaInfo("duples", "levanta las cejas"),
-    Sena.TREINTA_Y_UNA: SenaInfo("treinta y una", "guiña un ojo"),
-    Sena.TREINTA: SenaInfo("treinta", "levanta los hombros"),
-    Sena.SOLOMILLO: SenaInfo("solomillo", "frunce los labios como para un beso"),
-    Sena.CIEGO: SenaInfo("ciego", "cierra los ojos"),
-    Sena.REAL: SenaInfo("la real", "se toca el lóbulo de la oreja"),
-}
 
 
 def shows(sena: Sena, info: HandInfo) -> bool:

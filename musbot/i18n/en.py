@@ -352,6 +352,11 @@ ERRORS.update({
     ),
     "channel_not_allowed": "In this server tables are opened in: {channels}.",
     "bad_rules": "Those rules do not work: {error}",
+    "rules_reyes": "reyes must be 4 or 8",
+    "rules_jugadores": "the game is for 2, 4 or 6 players",
+    "rules_puntos": "puntos must be between 1 and 1000",
+    "rules_juegos_vacas": "juegos and vacas must be at least 1",
+    "rules_sena_cazada": "seña cazada is a probability between 0 and 1",
     "table_restoring": "Your table is being restored after the bot restarted: try again in a "
                        "few seconds.",
 })

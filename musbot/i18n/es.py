@@ -165,8 +165,20 @@ SUIT_NAMES = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 CARD_NAME = "{rank} de {suit}"
 SCORE_KINDS = {"deje": "deje", "apuesta": "envite", "paso": "en paso", "base": "por tener",
                "punto": "punto", "ordago": "órdago"}
-SENA_GESTURES: dict[str, str] = {}
-"""Empty: the Spanish gestures are the catalog's own (musbot.engine.senas)."""
+SENA_GESTURES = {
+    # docs/rules.md §7: what the receiver of each seña sees.
+    "dos reyes": "se muerde el labio inferior",
+    "tres reyes": "se muerde el labio inferior hacia un lado",
+    "dos ases": "saca la punta de la lengua",
+    "tres ases": "saca la punta de la lengua hacia un lado",
+    "medias": "tuerce los labios hacia un lado",
+    "duples": "levanta las cejas",
+    "treinta y una": "guiña un ojo",
+    "treinta": "levanta los hombros",
+    "solomillo": "frunce los labios como para un beso",
+    "ciego": "cierra los ojos",
+    "la real": "se toca el lóbulo de la oreja",
+}
 
 TERMINAL = {
     "you": "Jugador",
@@ -350,6 +362,12 @@ ERRORS.update({
     "only_opener": "Solo quien abrió la mesa o quien gestiona el canal puede cerrarla.",
     "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
     "bad_rules": "Esas reglas no valen: {error}",
+    # Why (musbot.engine.rules): worded into bad_rules and the SERVER catalog's config_bad_rules.
+    "rules_reyes": "reyes debe ser 4 u 8",
+    "rules_jugadores": "se juega con 2, 4 o 6 jugadores",
+    "rules_puntos": "puntos debe estar entre 1 y 1000",
+    "rules_juegos_vacas": "juegos y vacas deben ser al menos 1",
+    "rules_sena_cazada": "seña cazada es una probabilidad entre 0 y 1",
     "table_restoring": (
         "Tu mesa se está restaurando tras un reinicio del bot: repite en unos segundos."
     ),

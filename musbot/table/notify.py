@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from musbot.commands import parse_sena
 from musbot.engine import MusError, SeatView
 from musbot.engine.senas import Sena, check_sena
+from musbot.i18n import error_text
 
 from . import render
 from .transport import DmClosed
@@ -125,7 +126,7 @@ class Notifier:
 
     async def reply_error(self, user_id: int, error: MusError) -> None:
         table = self.table
-        text = error.message(table.lang, table.names())
+        text = error_text(error, table.lang, table.names())
         if "card" in error.params:
             # An error naming a card says something about a hand: only its owner reads it.
             if await self.private(user_id, text):

@@ -295,7 +295,8 @@ def _status_head(rules: Rules, names: tuple[tuple[int, str], ...],
 
 
 def sena_gesture(sena: Sena, lang: str = "es") -> str:
-    return str(catalog(lang).SENA_GESTURES.get(sena.value, sena.gesto))
+    """The gesture of docs/rules.md §7 that the receiver of ``sena`` sees."""
+    return str(catalog(lang).SENA_GESTURES[sena.nombre])
 
 
 def sena_text(sender: str, sena: Sena, *, caught: bool, lang: str = "es") -> str:
