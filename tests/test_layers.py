@@ -43,11 +43,7 @@ ADAPTER_ENGINE_NAMES = frozenset({
 })
 DISCORDIO_ENGINE_NAMES = ADAPTER_ENGINE_NAMES | {"SeatView"}
 
-KNOWN = {
-    ("musbot/discordio/transport.py", "musbot.engine.Phase"):
-        "asks match.hand.phase whether discard buttons are due; the table should say so "
-        "(transport.py is being split by another engineer)",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 """Breaches reported, not yet fixed, with why: each must still occur (a fixed one leaves)."""
 
 

@@ -25,7 +25,6 @@ from typing import Any
 
 import discord
 
-from musbot.engine import Phase
 from musbot.table import Clock, DmClosed, RealClock, Table, TableManager
 
 from . import ui
@@ -320,11 +319,12 @@ class DiscordTransport:
         if user_id in self.prefers_ephemeral:
             return None
         table = self.table(channel_id)
-        match = table.match if table is not None else None
-        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE \
-                or table is None or table.seat_of(user_id) is None:
+        if table is None or table.seat_of(user_id) is None:
             return None
-        token = (id(match), discard_token(match.hand_number, match.hand.mus_rounds))
+        round_ = table.discard_round()
+        if round_ is None:
+            return None
+        token = (id(table.match), discard_token(*round_))
         if self._prompted.get((channel_id, user_id)) == token:
             return None
         return table, token

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
-from musbot.engine import Action, Match, MusError, Rules, Shuffler, secure_shuffle
+from musbot.engine import Action, Match, MusError, Phase, Rules, Shuffler, secure_shuffle
 from musbot.engine import events as ev
 from musbot.engine.senas import SenaLog, senas_open
 
@@ -203,6 +203,14 @@ class Table(SeatingCommands, SenaCommands):
         seat = self.seat_of(user_id)
         return (self.state == "playing" and match is not None and seat is not None
                 and match.to_act == seat)
+
+    def discard_round(self) -> tuple[int, int] | None:
+        """(hand number, mus round) while the hand is in a discard round, else None: which
+        cards a discard prompt speaks of."""
+        match = self.match
+        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE:
+            return None
+        return match.hand_number, match.hand.mus_rounds
 
     def private_text(self, user_id: int) -> str:
         """«Ver mis cartas»: the private text of the user's seat, from that seat's view only."""
