@@ -13,6 +13,10 @@ coverage:
 The verbs are those of docs/rules.md §2 (mus phase) and §4 (betting); the señas those of §7.
 Spanish is the table language; Basque and English are accepted too. Matching is case-, accent-
 and punctuation-insensitive (:func:`musbot.words.normalise`).
+
+About 500 lines: the token parser for every form a move takes (numbers as words, «N más»,
+discards by position or card code, bets naming their lance), the whole-message requests, and the
+«did you mean» suggestions that share its tokens; the word tables are in :mod:`musbot.words`.
 """
 
 from __future__ import annotations

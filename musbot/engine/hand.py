@@ -4,6 +4,11 @@ Only :meth:`Hand.apply` changes it. Everything public is appended to :attr:`Hand
 seat may know is :meth:`Hand.view`. There is no I/O and no clock here: the deck and any reshuffle
 come from the caller, so a hand is fully described by its deal and its actions (see
 :meth:`Hand.transcript`), which is what replay and persistence rely on.
+
+Longer than most modules, on purpose: the phases (mus, discards, the four lances, the tanteo)
+share one hand's state and its invariants, and the compiled build keeps them in one class whose
+attributes mypyc can lay out; the rules it needs that stand alone (evaluation, señas, scoring
+order) live in their own modules.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""English, for servers that choose it (the command words of every language are accepted)."""
+"""English, for servers that choose it (the command words of every language are accepted). Data
+only, key for key the Spanish catalogue (``tests/test_i18n.py``)."""
 
 NOBODY = "nobody"
 SEAT = "seat {seat}"

@@ -1,4 +1,6 @@
-"""Spanish: the bot's first language."""
+"""Spanish: the bot's first language. Data only, one catalogue per concern (``ERRORS``, ``TABLE``,
+``DISCORD``, ``SERVER``, ``CLI``…): its length is the number of sentences the bot says, and
+``tests/test_i18n.py`` keeps it key for key with the other languages."""
 
 NOBODY = "nadie"
 SEAT = "el asiento {seat}"
