@@ -169,6 +169,8 @@ class MusBot(commands.Bot):
                 log.exception("DMs for other shards' tables cannot be relayed (%s)", where)
             else:
                 self.relay = relay
+                relay.forget = self.persister.forget_user
+                self.persister.elsewhere = relay.forget_elsewhere
 
     # --- restored tables wake up with their channels ------------------------------------------
 

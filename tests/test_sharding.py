@@ -244,3 +244,34 @@ async def test_while_the_tables_process_is_down_shard_0_says_so(cluster: Cluster
     assert zero.relay.unanswered == 2
     await zero.relay._heard("not json")  # a stray notification: logged, nothing else
     await zero.relay._heard('{"id": "x", "kind": "dm", "user": 1, "dm": 2, "text": "paso"}')
+
+
+async def saved_names(cluster: Cluster, channel: int) -> list[str | None]:
+    async with Database(cluster.db) as db:
+        saved = await db.load_table(channel)
+    assert saved is not None
+    return [None if seat is None else seat["name"] for seat in saved.state["seats"]]
+
+
+@on_postgresql
+async def test_forget_me_reaches_the_tables_of_every_process(cluster: Cluster) -> None:
+    """«/mus olvidarme» in a shard-0 server scrubs the name from a shard-1 table too; a
+    process that was down scrubs it when it restores its tables."""
+    zero, _ = await both(cluster)
+    sagardotegi, txoko = cluster.server("Sagardotegi"), cluster.server("Txoko")
+    await open_table(sagardotegi)
+    eneko, fermin = sagardotegi.people[0], sagardotegi.people[1]
+    done = await txoko.ask(eneko, "mus olvidarme", confirmar=True)
+    assert "Eneko" not in " ".join(sagardotegi.table().names().values()), done.texts()
+    assert "Eneko" not in await saved_names(cluster, sagardotegi.channel)
+    assert sagardotegi.table().seat_of(eneko.user) == 0, "the seat is still theirs"
+
+    await cluster.stop(1)
+    assert zero.relay is not None
+    zero.relay.ack_seconds = 0.2
+    await txoko.ask(fermin, "mus olvidarme", confirmar=True)
+    assert "Fermín" in await saved_names(cluster, sagardotegi.channel), "nobody to scrub it"
+    again = await cluster.connect(1)
+    table = again.tables.get(sagardotegi.channel)
+    assert table is not None and "Fermín" not in " ".join(table.names().values())
+    assert "Fermín" not in await saved_names(cluster, sagardotegi.channel)

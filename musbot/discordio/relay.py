@@ -65,6 +65,8 @@ class Relay:
         self.ack_seconds = ack_seconds
         self.on_dm: DmHandler | None = None
         """Set by the DM cog (``cogs/chat.py``): the same handling as a DM received here."""
+        self.forget: Callable[[int], Awaitable[int]] = _nothing_to_forget
+        """Scrubs a user from this process's tables (the bot's persister)."""
         self._waiting: dict[str, asyncio.Future[bool]] = {}
         self._channels = [SHARD_CHANNEL.format(shard) for shard in sorted(self.own_shards)]
         self.forwarded = 0
@@ -148,6 +150,16 @@ class Relay:
             await interaction.followup.send(text, ephemeral=True)
         return True
 
+    async def forget_elsewhere(self, user_id: int) -> int:
+        """``/mus olvidarme``: the other processes scrub the user from their tables; returns how
+        many held them. A process that does not answer scrubs them when it restores its tables
+        (the stored player is marked forgotten)."""
+        with self._working():
+            others = sorted(set(range(self.shard_count)) - self.own_shards)
+            found = await asyncio.gather(*(self._publish(shard, {
+                "kind": "forget", "user": user_id, "dm": 0}) for shard in others))
+            return sum(1 for held in found if held)
+
     async def _publish(self, shard: int, body: dict[str, Any]) -> bool | None:
         """Publishes to the owner of ``shard``; its answer (whether it has the table), or None
         without one in time."""
@@ -198,6 +210,10 @@ class Relay:
         except (ValueError, KeyError, TypeError):
             log.warning("unreadable relayed payload")
             return
+        if kind == "forget":
+            held = await self.forget(user_id)
+            await self.db.notify(ACK_CHANNEL, json.dumps({"id": key, "found": held > 0}))
+            return
         table = self._table_for(kind, user_id, body)
         await self.db.notify(ACK_CHANNEL, json.dumps({"id": key, "found": table is not None}))
         if table is None:
@@ -241,6 +257,10 @@ class Relay:
             await press.say(error("table_restoring", table.lang))
         else:
             await item.pressed(press, table)
+
+
+async def _nothing_to_forget(user_id: int) -> int:
+    return 0
 
 
 class RelayedPress:

@@ -41,6 +41,17 @@ class Players(Store):
         return await self._read(lambda tx: tx.fetchval(
             "SELECT display_name FROM players WHERE user_id = ?", user_id))
 
+    async def forgotten_players(self, users: Iterable[int]) -> set[int]:
+        """Which of these users asked to be forgotten (and have not played since)."""
+        wanted = tuple(users)
+        if not wanted:
+            return set()
+        marks = ",".join("?" * len(wanted))
+        rows = await self._read(lambda tx: tx.fetch(
+            f"SELECT user_id FROM players WHERE forgotten = 1 AND user_id IN ({marks})",
+            *wanted))
+        return {int(user_id) for (user_id,) in rows}
+
     async def forget_player(self, user_id: int) -> bool:
         """Erase what identifies the player: name, ratings, memberships. Past matches stay (the
         other players' standings depend on them) with this player's seats made anonymous.

@@ -24,7 +24,7 @@ once its channel can be reached (see ``musbot.bot``)::
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from musbot.storage import (
@@ -61,6 +61,9 @@ class TablePersister:
         self.journaled = 0
         """Saves that were journal entries, and saves of a whole state (``musbot bench``)."""
         self.saved_whole = 0
+        self.elsewhere: Callable[[int], Awaitable[int]] | None = None
+        """Scrubs a user from the tables of the bot's other processes (sharded, ``relay.py``);
+        returns how many processes held them."""
 
     def attach(self) -> None:
         """Every table the manager opens from now on is saved after each change."""
@@ -104,6 +107,7 @@ class TablePersister:
             table = await self._restore(saved)
             if table is not None:
                 restored.append(table)
+        await self._forget_again(restored)
         if resume:
             for table in restored:
                 await table.resume()
@@ -128,6 +132,14 @@ class TablePersister:
             table.mark_changed()
         return table
 
+    async def _forget_again(self, tables: Sequence[Table]) -> None:
+        """Someone who asked to be forgotten while these tables' process was down (another
+        process took the request) is scrubbed from them before anyone sees them again."""
+        seated = {s.user_id for table in tables for s in table.seats
+                  if s is not None and s.user_id is not None}
+        for user_id in await self.db.forgotten_players(seated):
+            await self.forget_user(user_id)
+
     async def forget_user(self, user_id: int) -> int:
         """Scrubs the user from every live table (privacy, ``/mus olvidarme``); returns how many
         tables held them. A seat they still hold is kept, under a neutral name."""
@@ -144,6 +156,8 @@ class TablePersister:
         record brings it back), then the stored player (see ``Database.forget_player``).
         Returns whether musbot knew anything of them."""
         tables = await self.forget_user(user_id)
+        if self.elsewhere is not None:
+            tables += await self.elsewhere(user_id)
         known = await self.db.forget_player(user_id)
         return known or tables > 0
 
