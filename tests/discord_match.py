@@ -144,6 +144,16 @@ class Scene:
         await self.world.dm(self.dm_receiver(person), person.user, text)
         await self.settle()
 
+    async def dm_answer(self, person: Person, text: str) -> str:
+        """What the bot answers the person's DM (its DMs wait for the DM channel's budget)."""
+        before = len(self.dm_texts(person))
+        await self.dm(person, text)
+        for _ in range(20):
+            if len(self.dm_texts(person)) > before:
+                return self.dm_texts(person)[-1]
+            await self.advance(0.5)
+        raise AssertionError(f"no answer to {text!r}")
+
     def dm_texts(self, person: Person) -> list[str]:
         return [m.content for m in self.world.dms(person.user)]
 

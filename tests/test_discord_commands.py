@@ -152,20 +152,12 @@ async def test_private_commands_by_dm(tmp_path: Path) -> None:
                  if line[:2] in ("1.", "2.", "3.", "4.")]
         assert len(cards) == 4 and all(line in dm for line in cards)
     assert scene.world.report().user_fetches == 0
-    async def answer(text: str) -> str:
-        """What the bot answers a DM (its DMs wait for the DM channel's budget too)."""
-        before = len(scene.dm_texts(ana))
-        await scene.dm(ana, text)
-        for _ in range(20):
-            if len(scene.dm_texts(ana)) > before:
-                return scene.dm_texts(ana)[-1]
-            await scene.advance(0.5)
-        raise AssertionError(f"no answer to {text!r}")
 
-    assert (await answer("cartas")).startswith(table.private_text(ana.user).split("\n")[0])
-    assert await answer("vuelvo") == "No estabas ausente: sigues jugando."
-    assert (await answer("hola")).startswith("Por privado puedo")
-    assert "la real" in await answer("seña la real")  # not this table's variant
+    first_line = table.private_text(ana.user).split("\n")[0]
+    assert (await scene.dm_answer(ana, "cartas")).startswith(first_line)
+    assert await scene.dm_answer(ana, "vuelvo") == "No estabas ausente: sigues jugando."
+    assert (await scene.dm_answer(ana, "hola")).startswith("Por privado puedo")
+    assert "la real" in await scene.dm_answer(ana, "seña la real")  # not this table's variant
     # Nothing of a hand ever reached the channel before its showdown.
     for message in scene.world.messages(scene.channel):
         for text in message.texts():

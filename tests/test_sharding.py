@@ -111,6 +111,15 @@ async def both(cluster: Cluster) -> tuple[MusBot, MusBot]:
     return await cluster.connect(0), await cluster.connect(1)
 
 
+async def shard_1_match(cluster: Cluster) -> tuple[MusBot, MusBot, Server]:
+    """Both processes up, and a match under way in the shard-1 server (as that process sees
+    it)."""
+    zero, one = await both(cluster)
+    server = cluster.server("Sagardotegi")
+    await open_table(server)
+    return zero, one, server
+
+
 @on_postgresql
 async def test_each_process_restores_and_plays_only_its_shards_tables(cluster: Cluster) -> None:
     zero, one = await both(cluster)
@@ -136,9 +145,7 @@ def answers(cluster: Cluster, person: Person) -> list[str]:
 @on_postgresql
 async def test_a_dm_for_a_table_on_shard_1_is_answered_by_its_process(cluster: Cluster) -> None:
     """Discord sends every DM to shard 0; the table's own process applies it and answers."""
-    zero, one = await both(cluster)
-    server = cluster.server("Sagardotegi")
-    await open_table(server)
+    zero, one, server = await shard_1_match(cluster)
     eneko = server.people[0]
     table = server.table()
     assert zero.tables.get(server.channel) is None
@@ -197,9 +204,7 @@ def discard_prompt(cluster: Cluster, person: Person) -> FakeMessage:
 async def test_a_press_on_dm_buttons_reaches_the_tables_process(cluster: Cluster) -> None:
     """A DM's discard buttons: Discord sends the press to shard 0, which acknowledges it at once
     (deferred, the message unchanged); the table's process edits the buttons and discards."""
-    zero, one = await both(cluster)
-    server = cluster.server("Sagardotegi")
-    await open_table(server)
+    zero, one, server = await shard_1_match(cluster)
     eneko = server.people[0]
     await until_discard(server, eneko)
     prompt = discard_prompt(cluster, eneko)
@@ -224,9 +229,7 @@ async def test_a_press_on_dm_buttons_reaches_the_tables_process(cluster: Cluster
 
 @on_postgresql
 async def test_while_the_tables_process_is_down_shard_0_says_so(cluster: Cluster) -> None:
-    zero, _ = await both(cluster)
-    server = cluster.server("Sagardotegi")
-    await open_table(server)
+    zero, _, server = await shard_1_match(cluster)
     eneko = server.people[0]
     await until_discard(server, eneko)
     prompt = discard_prompt(cluster, eneko)
@@ -257,9 +260,8 @@ async def saved_names(cluster: Cluster, channel: int) -> list[str | None]:
 async def test_forget_me_reaches_the_tables_of_every_process(cluster: Cluster) -> None:
     """«/mus olvidarme» in a shard-0 server scrubs the name from a shard-1 table too; a
     process that was down scrubs it when it restores its tables."""
-    zero, _ = await both(cluster)
-    sagardotegi, txoko = cluster.server("Sagardotegi"), cluster.server("Txoko")
-    await open_table(sagardotegi)
+    zero, _, sagardotegi = await shard_1_match(cluster)
+    txoko = cluster.server("Txoko")
     eneko, fermin = sagardotegi.people[0], sagardotegi.people[1]
     done = await txoko.ask(eneko, "mus olvidarme", confirmar=True)
     assert "Eneko" not in " ".join(sagardotegi.table().names().values()), done.texts()

@@ -146,22 +146,13 @@ async def test_every_table_word_in_the_channel_and_by_dm(tmp_path: Path,
     await scene.advance(2)
     table = scene.table()
 
-    async def dm_answer(text: str) -> str:
-        before = len(scene.dm_texts(ana))
-        await scene.dm(ana, text)
-        for _ in range(20):
-            if len(scene.dm_texts(ana)) > before:
-                return scene.dm_texts(ana)[-1]
-            await scene.advance(0.5)
-        raise AssertionError(f"no answer to {text!r}")
-
     for word in words.CARDS_WORDS:
         first_line = table.private_text(ana.user).split("\n")[0]
-        assert (await dm_answer(word)).startswith(first_line), word
+        assert (await scene.dm_answer(ana, word)).startswith(first_line), word
     for word in words.COME_BACK_WORDS:
-        assert await dm_answer(word) == "No estabas ausente: sigues jugando.", word
+        assert await scene.dm_answer(ana, word) == "No estabas ausente: sigues jugando.", word
     for word in words.SENA_WORDS:
-        assert "«la real»" in await dm_answer(f"{word} la real"), word
+        assert "«la real»" in await scene.dm_answer(ana, f"{word} la real"), word
     for word in words.COME_BACK_WORDS:
         said = await scene.say(ana, word)
         await scene.advance(5)  # the channel's replies wait for its budget
