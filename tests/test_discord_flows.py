@@ -29,15 +29,20 @@ TOKEN_EXPIRED = (401, 50027)
 
 
 async def test_a_match_longer_than_a_token_lives_played_on_the_buttons(tmp_path: Path) -> None:
-    """Fifteen seconds per decision makes the match last well past the 15 minutes a token lives
-    (a real one lasts 20–45), while the table message must show every turn as it comes."""
+    """Fifteen seconds per decision: play goes on well past the 15 minutes a token lives (a real
+    match lasts 20–45; a short deal's match is followed by the rematch), while the table
+    message must show every turn as it comes."""
     scene = make_scene(tmp_path, ["Ana"], typing=False)
     ana = scene.people[0]
     checked = 0
     async with scene.world.connected(scene.bot):
         await open_and_start(scene)
         table = scene.table()
-        while table.state == "playing":
+        while table.state == "playing" or scene.clock.now() < 16 * 60:
+            if table.state == "finished":
+                await scene.advance(5)
+                await scene.press(ana, "rematch")
+                continue
             if not table.awaits(ana.user):
                 await scene.advance(0.5)
                 continue
