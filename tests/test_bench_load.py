@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from musbot.bench_load import Phase, StealMeter, cpu_ticks
+from musbot.bench.measure import Phase, StealMeter, cpu_ticks
+from musbot.bench.memory import MemoryClient
 from musbot.cli import main
-from musbot.discordio.memory import MemoryClient
 
 KEYS = {"tables", "actions_per_s", "latency_ms_p50", "latency_ms_p99", "latency_ms_max",
         "rss_mb", "db_bytes_per_hand", "restore_s"}
@@ -59,7 +59,7 @@ def test_bench_load_prints_one_json_line_with_the_figures(
 async def test_memory_client_counts_routes_and_windows() -> None:
     import discord
 
-    from musbot.discordio.memory import EDIT, OPEN_DM, POST
+    from musbot.bench.memory import EDIT, OPEN_DM, POST
 
     now = [0.0]
     client = MemoryClient(lambda: now[0])
