@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from conftest import PG_ENV
 
 from musbot.bench.measure import Phase, StealMeter, cpu_ticks
 from musbot.bench.memory import MemoryClient
@@ -17,12 +20,18 @@ KEYS = {"tables", "actions_per_s", "latency_ms_p50", "latency_ms_p99", "latency_
         "rss_mb", "db_bytes_per_hand", "restore_s"}
 
 
+TINY = ["bench", "load", "--tables", "3", "--minutes", "0.02", "--rate", "60",
+        "--closed-seconds", "0.5", "--json"]
+
+
 def test_bench_load_prints_one_json_line_with_the_figures(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "load", "--tables", "3", "--minutes", "0.02", "--rate", "60",
-                 "--closed-seconds", "0.5", "--json"]) == 0
+        backend: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """SQLite by default; PostgreSQL on a database the run makes on the test server."""
+    server = os.environ.get(PG_ENV, "")
+    assert main([*TINY, *(["--db", server] if backend == "postgresql" else [])]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0].startswith("musbot bench load — 3 tables")
+    assert ("PostgreSQL" in out[0]) == (backend == "postgresql")
     assert any("open loop" in line for line in out)  # the load model is stated
     result = json.loads(out[-1])
     assert set(result) >= KEYS
@@ -44,6 +53,16 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     assert result["db_bytes_per_hand"] >= 0
     if result["hands"]:
         assert result["db_bytes_per_hand"] > 0
+    assert result["backend"] == backend and result["db_mb"] > 0
+    if backend == "postgresql":
+        assert result["size_measure"] == "pg_total_relation_size"
+        # The server runs on this machine in the tests: its share of the work is measured.
+        assert result["server_cpu_ms_per_action"] is not None
+        assert result["server_cpu_ms_per_action"] >= 0
+        assert not _pg_database_exists(server, result["db"])  # dropped after the run
+    else:
+        assert result["server_cpu_ms_per_action"] is None
+        assert not Path(result["db"]).exists()  # the temporary file is gone
     rest = result["rest"]
     assert rest["per_action"]["POST /channels/{channel_id}/messages"] > 0
     assert rest["dm_posts"] > 0 and rest["budget_per_action"] > 0
@@ -54,6 +73,74 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     if result["steal_share"] is not None:
         assert 0 <= result["steal_share"] <= result["steal_share_worst"] <= 1
         assert any(line.startswith("  host:") for line in out)
+
+
+def _pg_database_exists(server: str, url: str) -> bool:
+    import asyncpg
+
+    async def look() -> bool:
+        conn = await asyncpg.connect(server)
+        try:
+            return bool(await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1",
+                                            urlsplit(url).path.lstrip("/")))
+        finally:
+            await conn.close()
+
+    return asyncio.run(look())
+
+
+def test_a_given_path_is_a_new_file_removed_afterwards_with_its_folders(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "new" / "deeper" / "load.db"
+    assert main([*TINY, "--db", str(target)]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["db"] == str(target) and result["hands"] >= 0
+    assert list(tmp_path.iterdir()) == []  # the file, its log and the folders it needed
+    assert main([*TINY, "--db", str(tmp_path)]) == 0  # a directory: a file made in it
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["live_tables"] == 3
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    ("mysql://db", "«mysql://db» no es una base de datos"),
+    ("{existing}", "ya existe: la prueba solo crea bases de datos nuevas"),
+])
+def test_a_database_the_benchmark_would_not_make_is_a_usage_error(
+        given: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    existing = tmp_path / "musbot.db"
+    existing.write_bytes(b"the bot's own data")
+    with pytest.raises(SystemExit) as exit_:
+        main([*TINY, "--db", given.format(existing=existing)])
+    assert exit_.value.code == 2
+    assert says in capsys.readouterr().err
+    assert existing.read_bytes() == b"the bot's own data"
+
+
+def test_a_database_that_cannot_be_made_is_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"postgresql:///postgres?host={tmp_path}&user=nobody"  # no server listens there
+    assert main([*TINY, "--idioma", "en", "--db", url]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("The benchmark's database cannot be made or opened: ")
+    assert "Traceback" not in err
+
+
+def test_several_databases_run_one_after_the_other_and_are_compared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each in a process of its own; PostgreSQL second when the tests have a server."""
+    second = os.environ.get(PG_ENV) or str(tmp_path / "second.db")
+    assert main([*TINY, "--db", "sqlite", "--db", second]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert sum(line.startswith("musbot bench load — 3 tables") for line in out) == 2
+    assert out[-2].startswith("  CPU: the bot's process")
+    summary = json.loads(out[-1])
+    first, other = summary["runs"]
+    assert first["backend"] == "sqlite"
+    assert other["backend"] == ("postgresql" if os.environ.get(PG_ENV) else "sqlite")
+    assert summary["p99_vs_first"][0] == 1.0
+    assert summary["p99_vs_first"][1] == round(
+        other["latency_ms_p99"] / first["latency_ms_p99"], 2)
+    assert list(tmp_path.iterdir()) == []
 
 
 async def test_memory_client_counts_routes_and_windows() -> None:

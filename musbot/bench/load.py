@@ -1,7 +1,8 @@
 """``musbot bench load``: a busy bot in one process, through the real layers.
 
-N tables play at once through the real :class:`~musbot.table.Table` layer, the real SQLite
-storage (a temporary file, saved after every action as in production) and the real
+N tables play at once through the real :class:`~musbot.table.Table` layer, the real storage
+(saved after every action as in production) on a new, empty database (SQLite by default,
+PostgreSQL with ``--db postgresql://…``: :mod:`musbot.bench.databases`) and the real
 :class:`~musbot.discordio.DiscordTransport`, whose embeds, texts and buttons are built and then
 counted by in-memory channels (:mod:`musbot.bench.memory`) instead of being sent. Every seat
 is a simulated person who picks a random legal move at once (no think time), so every engine
@@ -33,11 +34,13 @@ Latencies are wall-clock (``save_ms_p50``/``p99``/``max`` time the tables' save 
 the state encoded and committed, the match records stored; the writes are made on the event
 loop, so ``save_ms_max`` is also the longest a slow disk stopped every table at once); CPU
 figures are this process's CPU time, so another busy process on the machine shows in the first,
-not the second.
+not the second (on PostgreSQL, the server's processes serving the run's database are measured
+apart, :class:`~musbot.bench.databases.ServerCpu`).
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
 bookkeeping included (two floats per action: 1.9 KB per table in a minute at 2,000 actions/s).
 
-The host's steal is stated with every run, and the p99 without it
+Several ``--db`` run one after the other, each in a process of its own, and end with a table
+comparing them. The host's steal is stated with every run, and the p99 without it
 (:class:`~musbot.bench.measure.StealMeter`): two runs' p99 compare only at similar steal.
 """
 
@@ -47,21 +50,21 @@ import argparse
 import asyncio
 import gc
 import json
+import multiprocessing
 import random
-import shutil
-import sqlite3
-import tempfile
+import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
 from musbot.engine.randomplay import random_action
-from musbot.runtime import FULL_COLLECTION_SECONDS
 
+from .databases import BadTarget, Scratch, ServerCpu, kind_of
+from .load_report import compared, comparison, report
 from .measure import (
     GcPauses,
     Phase,
@@ -75,8 +78,6 @@ GUILD_ID = 1
 CHANNEL_BASE = 10**15
 """Channel ids of the benchmark's tables (Discord-sized, never a real id of ours)."""
 USER_BASE = 2 * 10**15
-PER_HAND_TABLES = ("hands", "ledger", "ordagos", "games", "matches", "match_seats")
-"""What the database keeps for finished hands: the figure for bytes per hand."""
 
 
 class RecordingShuffler:
@@ -225,26 +226,6 @@ def engine_replay_seconds(seated: list[Seated], rules: Rules) -> float:
     return total
 
 
-def database_figures(path: Path) -> dict[str, float]:
-    """Bytes the finished hands take (tables and their indexes, from SQLite's dbstat), and the
-    live tables' state size."""
-    with sqlite3.connect(path) as conn:
-        hands = conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
-        names = {row[0] for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE tbl_name IN "
-            f"({','.join('?' * len(PER_HAND_TABLES))})", PER_HAND_TABLES)}
-        try:
-            stored = sum(size for name, size in conn.execute(
-                "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name") if name in names)
-        except sqlite3.OperationalError:  # SQLite built without dbstat: the whole file
-            stored = path.stat().st_size
-        live, state_bytes = conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(length(state)), 0) FROM live_tables").fetchone()
-    return {"hands": hands, "db_bytes_per_hand": stored / hands if hands else 0.0,
-            "state_bytes": state_bytes / live if live else 0.0,
-            "file_bytes": path.stat().st_size}
-
-
 def rest_figures(stats: Any, actions: int) -> dict[str, Any]:
     """The calls the run would have made to Discord, per action, and the worst 5 s window of
     each route in one channel (Discord allows 5 messages and 5 edits there)."""
@@ -269,16 +250,17 @@ def _manager(client: Any) -> tuple[Any, Any]:
 
 
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
-                   seed: int, folder: Path, *, tune: bool = True) -> dict[str, Any]:
-    """The whole benchmark; returns every figure (see :func:`bench_load`)."""
+                   seed: int, scratch: Scratch, *, tune: bool = True) -> dict[str, Any]:
+    """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
+    (see :func:`bench_load`)."""
     from musbot.bench.memory import MemoryClient
     from musbot.runtime import collect_periodically, full_collection, tune_gc
     from musbot.storage import Database
     from musbot.table.persist import start_persistence
 
     rules = Rules()
-    path = folder / "load.db"
-    db = await Database.open(path)
+    db = await Database.open(scratch.target)
+    server = ServerCpu(scratch.target) if scratch.kind == "postgresql" else None
     client = MemoryClient(lambda: asyncio.get_running_loop().time())
     transport, manager = _manager(client)
     persister = await start_persistence(db, manager, resume=False)
@@ -303,10 +285,14 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.append(pauses)
     saves.on = True
     journaled, whole = persister.journaled, persister.saved_whole
+    if server is not None:
+        await server.start()
     steal = StealMeter()
     steal.start()
     open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
     steal.stop()
+    if server is not None:
+        await server.stop()
     journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
     saves.on = False
     full_pause = full_collection()  # what the bot's scheduled full collection costs now
@@ -326,14 +312,14 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.unfreeze()  # the restore below runs as at a bot's start, before tune_gc
     gc.set_threshold(*thresholds)
     await db.close()
-    figures = database_figures(path)
+    figures = await scratch.figures()
     live = len(manager)
     stats = client.stats
     del seated, manager, transport, client
     gc.collect()
 
     restore = time.perf_counter()
-    db2 = await Database.open(path)
+    db2 = await Database.open(scratch.target)
     client2 = MemoryClient()
     transport2, manager2 = _manager(client2)
     await start_persistence(db2, manager2, resume=False)
@@ -351,7 +337,10 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
 
     opened = open_phase.summary()
     closed = closed_phase.summary()
+    server_ms = server.ms_per_action(open_phase.actions) if server is not None else None
     return {
+        "backend": scratch.kind,
+        "db": scratch.where,
         "tables": tables,
         "rate": rate,
         "gc": "tuned" if tune else "default",
@@ -366,6 +355,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         **saves.summary(),
         "journal_share": round(journaled / max(journaled + whole, 1), 3),
         "cpu_ms_per_action": round(open_phase.cpu / max(open_phase.actions, 1) * 1000, 3),
+        "server_cpu_ms_per_action": round(server_ms, 3) if server_ms is not None else None,
         "loop_busy": round(open_phase.loop_cpu / open_phase.seconds, 3),
         "max_actions_per_s": round(closed_phase.actions / closed_phase.seconds, 1),
         "closed_seconds": round(closed_phase.seconds, 2),
@@ -379,7 +369,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "db_bytes_per_hand": round(figures["db_bytes_per_hand"], 1),
         "hands": figures["hands"],
         "state_bytes": round(figures["state_bytes"], 1),
-        "db_mb": round(figures["file_bytes"] / 2**20, 2),
+        "db_mb": round(figures["db_bytes"] / 2**20, 2),
+        "size_measure": figures["size_measure"],
         "setup_s": round(setup, 3),
         "live_tables": live,
         "restored": restored,
@@ -391,78 +382,65 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     }
 
 
-def bench_load(args: argparse.Namespace) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="musbot-load-"))
+async def run_on(spec: str, tables: int, minutes: float, rate: float,
+                 closed_seconds: float | None, seed: int, tune: bool) -> dict[str, Any]:
+    """:func:`run_load` on a new, empty database of the kind ``spec`` names, removed after."""
+    scratch = Scratch(spec, kind_of(spec))
+    await scratch.create()
     try:
-        result = asyncio.run(run_load(args.tables, args.minutes, args.rate, args.closed_seconds,
-                                      args.seed, folder, tune=args.gc == "tuned"))
+        return await run_load(tables, minutes, rate, closed_seconds, seed, scratch, tune=tune)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    print(report(result))
+        await scratch.drop()
+
+
+def run_in_process(spec: str, tables: int, minutes: float, rate: float,
+                   closed_seconds: float | None, seed: int, tune: bool) -> dict[str, Any]:
+    """One run in a process of its own (several ``--db``): neither inherits the other's heap,
+    collector state or peak RSS."""
+    return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune))
+
+
+def bench_load(args: argparse.Namespace) -> int:
+    from asyncpg import PostgresError
+
+    from musbot.storage import StorageError
+
+    specs: list[str] = args.db or ["sqlite"]
+    options = (args.tables, args.minutes, args.rate, args.closed_seconds, args.seed,
+               args.gc == "tuned")
+    results: list[dict[str, Any]] = []
+    try:
+        if len(specs) == 1:
+            results.append(asyncio.run(run_on(specs[0], *options)))
+            print(report(results[0]))
+        else:
+            spawn = multiprocessing.get_context("spawn")
+            for spec in specs:
+                with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+                    results.append(pool.submit(run_in_process, spec, *options).result())
+                print(report(results[-1]), end="\n\n", flush=True)
+    except BadTarget as bad:
+        return _refuse(args, bad.key, bad.value)
+    except (OSError, StorageError, PostgresError) as problem:
+        return _refuse(args, "bench_db_failed", f"{type(problem).__name__}: {problem}")
+    if len(results) == 1:
+        if args.json:
+            print(json.dumps(results[0]))
+        return 0
+    summary = compared(results)
+    print(comparison(summary))
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(summary))
     return 0
 
 
-def report(r: dict[str, Any]) -> str:
-    n = r["tables"]
-    rest = r["rest"]
-    lines = [
-        f"musbot bench load — {n} tables, real table layer + SQLite + Discord rendering, "
-        f"one process",
-        f"  model: open loop, Poisson arrivals at {r['rate']:,.0f} actions/s in total "
-        f"({r['rate'] / n:.2f}/s per table) for {r['seconds']:.1f} s; latency from each "
-        "action's scheduled time (queueing counts) to saved + rendered",
-        f"  actions/s:        {r['actions_per_s']:>10,.1f} sustained ({r['actions']:,} actions"
-        + (f", {r['unissued']:,} never issued: overloaded" if r["unissued"] else "") + ")",
-        f"  latency:          p50 {r['latency_ms_p50']:.2f} ms, p99 {r['latency_ms_p99']:.2f} ms,"
-        f" max {r['latency_ms_max']:.2f} ms; of it, waiting for the save: p50 "
-        f"{r['save_ms_p50']:.2f} ms, p99 {r['save_ms_p99']:.2f} ms, "
-        f"max {r['save_ms_max']:.1f} ms "
-        f"({r['journal_share']:.0%} of the saves a journal entry, the rest a whole state)",
-        f"  host:             {_host_line(r)}",
-        f"  CPU per action:   {r['cpu_ms_per_action']:.3f} ms "
-        "(process CPU, SQLite thread included); the event loop's thread was busy "
-        f"{r['loop_busy']:.0%} of the time (what decides the queueing in the tail)",
-        f"  max throughput:   {r['max_actions_per_s']:>10,.1f} actions/s (closed loop "
-        f"{r['closed_seconds']:.1f} s: each table acts as soon as its last action is done; "
-        f"latency p50 {r['closed_latency_ms_p50']:.1f} ms = tables/throughput, Little's law)",
-        f"  engine share:     {r['engine_share']:.1%} of the process CPU "
-        f"({r['engine_ms_per_action']:.4f} ms per action: the same actions replayed through "
-        "the engine alone, apply + every seat's view)",
-        f"  memory:           peak RSS {r['rss_mb']:.1f} MB; {r['kb_per_table']:.1f} KB per live "
-        "table (RSS growth over the open-loop run / tables)",
-        f"  database:         {r['db_bytes_per_hand']:,.0f} bytes per finished hand "
-        f"({r['hands']:,} hands; {', '.join(PER_HAND_TABLES)} with indexes); "
-        f"live state {r['state_bytes']:,.0f} bytes per table; file {r['db_mb']:.1f} MB",
-        f"  restore:          {r['restored']}/{r['live_tables']} live tables in "
-        f"{r['restore_s']:.3f} s (open + integrity check + load + replay), announced in "
-        f"{r['announce_s']:.3f} s; set-up of the tables took {r['setup_s']:.2f} s",
-        f"  garbage collector ({r['gc']}): {r['gc_collections']:,} collections "
-        f"({r['gc_full']} full), "
-        f"longest pause {r['gc_max_ms']:.1f} ms (by generation "
-        f"{' / '.join(f'{p:.1f}' for p in r['gc_max_ms_by_generation'])} ms), "
-        f"{r['gc_total_s']:.2f} s in all; the scheduled full collection (every "
-        f"{FULL_COLLECTION_SECONDS / 60:.0f} min with --gc tuned) takes "
-        f"{r['gc_scheduled_full_ms']:.1f} ms here",
-        f"  REST calls:       {rest['budget_per_action']:.3f} per action against the global "
-        f"budget; by route per action: "
-        + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
-        "                    worst 5 s in one channel: "
-        + ", ".join(f"{route} {n}" for route, n in rest["worst_window"].items()),
-    ]
-    return "\n".join(lines)
+def _refuse(args: argparse.Namespace, key: str, value: str) -> int:
+    from musbot.cli import cli_language, cli_text
 
+    lang = getattr(args, "idioma", None) or cli_language()
+    print(cli_text(key, lang, value=value), file=sys.stderr)
+    return 2 if key != "bench_db_failed" else 1
 
-def _host_line(r: dict[str, Any]) -> str:
-    if r["steal_share"] is None:
-        return "steal not measured (no /proc/stat)"
-    line = (f"{r['steal_share']:.1%} of the machine's CPU time stolen by the hypervisor during "
-            f"the open loop, {r['steal_share_worst']:.0%} in its worst half-second; ")
-    if r["calm_latency_ms_p99"] is None:
-        return line + "too few actions in half-seconds without steal for their own p99"
-    return line + (f"p99 {r['calm_latency_ms_p99']:.2f} ms over the {r['calm_share']:.0%} of "
-                   "the actions due and done in half-seconds without steal")
 
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -483,8 +461,24 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=cli_text("bench_seed", lang))
     load.add_argument("--gc", choices=("tuned", "default"), default="tuned",
                       help=cli_text("gc", lang))
+    load.add_argument("--db", action="append", type=_database(lang), metavar="DB",
+                      help=cli_text("bench_db", lang))
     load.add_argument("--json", action="store_true", help=cli_text("json", lang))
     load.set_defaults(func=bench_load)
 
 
-__all__ = ["add_arguments", "bench_load", "run_load"]
+def _database(lang: str) -> Callable[[str], str]:
+    """``--db``'s check, worded in the run's language: argparse's usage error, exit 2."""
+    from musbot.cli import cli_text
+
+    def check(spec: str) -> str:
+        try:
+            kind_of(spec)
+        except BadTarget as bad:
+            raise argparse.ArgumentTypeError(cli_text(bad.key, lang, value=bad.value)) from None
+        return spec
+
+    return check
+
+
+__all__ = ["add_arguments", "bench_load", "run_load", "run_on"]
