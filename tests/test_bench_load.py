@@ -13,7 +13,6 @@ import pytest
 from conftest import PG_ENV
 
 from musbot.bench.measure import Phase, StealMeter, cpu_ticks
-from musbot.bench.memory import MemoryClient
 from musbot.cli import main
 
 KEYS = {"tables", "actions_per_s", "latency_ms_p50", "latency_ms_p99", "latency_ms_max",
@@ -141,30 +140,6 @@ def test_several_databases_run_one_after_the_other_and_are_compared(
     assert summary["p99_vs_first"][1] == round(
         other["latency_ms_p99"] / first["latency_ms_p99"], 2)
     assert list(tmp_path.iterdir()) == []
-
-
-async def test_memory_client_counts_routes_and_windows() -> None:
-    import discord
-
-    from musbot.bench.memory import EDIT, OPEN_DM, POST
-
-    now = [0.0]
-    client = MemoryClient(lambda: now[0])
-    channel = client.get_channel(7)
-    assert client.get_channel(7) is channel
-    message = await channel.send("hola", embed=discord.Embed(description="mesa"))
-    await message.edit(embed=discord.Embed(description="otra"))
-    await (await client.create_dm(discord.Object(id=5))).send("tus cartas")
-    stats = client.stats
-    assert stats.calls == {POST: 2, EDIT: 1, OPEN_DM: 1} and stats.dm_posts == 1
-    assert stats.budget_calls == 4
-    assert stats.chars > len("holamesaotratus cartas")
-    for _ in range(3):
-        await channel.send("x")
-    assert stats.worst[POST] == 4  # one channel's 4 posts in the same 5 s (not the DM's)
-    now[0] = 5.0
-    await channel.send("y")
-    assert stats.worst[POST] == 4  # the first ones left the window
 
 
 def test_cpu_ticks_reads_steal_from_the_first_line(tmp_path: Path) -> None:
