@@ -21,7 +21,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     every subcommand takes (``--idioma``). Each module adds its own subcommand."""
     from musbot.cli import cli_language, cli_text
 
-    from . import ai, engine, load
+    from . import ai, budget, engine, load
 
     lang = lang or cli_language([])
     parents = list(parents)
@@ -29,7 +29,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                            description=cli_text("bench", lang))
     kinds = bench.add_subparsers(dest="bench_kind", required=True,
                                  metavar=cli_text("command", lang))
-    for module in (engine, ai, load):
+    for module in (engine, ai, load, budget):
         module.add_arguments(kinds, lang, parents)
 
 

@@ -555,6 +555,15 @@ CLI = {
     "bench_db_exists": "«{value}» exists already: the benchmark only makes new databases "
                        "(give a new path, or a directory)",
     "bench_db_failed": "The benchmark's database cannot be made or opened: {value}",
+    "bench_discord": "the Discord calls of whole matches: people and bots at the real pace, "
+                     "the real transport on a manual clock, counted by route and per channel",
+    "matches": "matches, one after the other",
+    "people": "people at each table (the other seats: bots)",
+    "think": "seconds a person takes to move once the table message shows their turn (0 to "
+             "{most})",
+    "input": "how the people move: the buttons they are shown, typed (discards by DM), or "
+             "either at random",
+    "think_range": "must be a number of seconds from 0 to {most}, not «{value}»",
     "positive": "must be a whole number above 0, not «{value}»",
     "between": "must be a whole number from {low} to {high}, not «{value}»",
     "levels_list": "levels: {levels}, separated by commas",

@@ -574,6 +574,16 @@ CLI = {
     "bench_db_exists": "«{value}» ya existe: la prueba solo crea bases de datos nuevas (da una "
                        "ruta nueva, o una carpeta)",
     "bench_db_failed": "No se puede crear o abrir la base de datos de la prueba: {value}",
+    "bench_discord": "las llamadas a Discord de partidas enteras: personas y bots al ritmo "
+                     "real, el transporte real con un reloj manual, contadas por ruta y por "
+                     "canal",
+    "matches": "partidas, una tras otra",
+    "people": "personas en cada mesa (en los demás asientos, bots)",
+    "think": "segundos que tarda una persona en jugar desde que el mensaje de la mesa muestra "
+             "su turno (de 0 a {most})",
+    "input": "cómo juegan las personas: con los botones que ven, escribiendo (los descartes "
+             "por MD) o de una de las dos maneras al azar",
+    "think_range": "debe ser un número de segundos de 0 a {most}, no «{value}»",
     # Errors.
     "positive": "debe ser un número entero mayor que 0, no «{value}»",
     "between": "debe ser un número entero de {low} a {high}, no «{value}»",
