@@ -24,3 +24,13 @@ def test_the_memory_stand_ins_live_with_the_benchmarks() -> None:
 
     assert importlib.util.find_spec("musbot.discordio.memory") is None
     assert importlib.util.find_spec("musbot.bench.memory") is not None
+
+
+def test_the_command_line_starts_without_discord() -> None:
+    """Every ``musbot`` command builds the whole parser, the benchmarks' included: what they
+    need of discord.py and the table layer is imported when one runs."""
+    code = ("import sys\nfrom musbot.cli import build_parser\nbuild_parser('es')\n"
+            "print('discord' in sys.modules, 'musbot.bench.budget' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "True"]

@@ -31,21 +31,15 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from musbot.engine import Rules
 
 from .measure import percentile
-from .memory import (
-    CHANNEL_LIMIT,
-    EDIT,
-    OPEN_DM,
-    OUTSIDE_BUDGET,
-    POST,
-    WINDOW,
-    MemoryClient,
-)
-from .people import Hands, Input, NotShown, Person, Tally
+
+if TYPE_CHECKING:  # discord.py and the table layer: imported when a run starts, not by the CLI
+    from .memory import MemoryClient
+    from .people import Hands, Input, Person, Tally
 
 GUILD_ID = 1
 CHANNEL_BASE = 10**15
@@ -100,6 +94,9 @@ class Run:
         from musbot.discordio import DiscordTransport
         from musbot.table import ManualClock, TableManager
 
+        from .memory import MemoryClient
+        from .people import Hands, Tally
+
         clock = ManualClock()
         client = MemoryClient(clock.now)
         transport = DiscordTransport(client, clock=clock)  # type: ignore[arg-type]
@@ -126,6 +123,8 @@ async def play_match(run: Run, index: int, people: int, think: float, input_: In
     """One match from «/mus mesa» to its end: people sit with the buttons, the first starts."""
     from musbot.ai import DEFAULT_LEVEL, make_player
     from musbot.engine.cards import seeded_shuffler
+
+    from .people import Person
 
     channel_id = CHANNEL_BASE + index
     persons = []
@@ -180,6 +179,8 @@ async def play_match(run: Run, index: int, people: int, think: float, input_: In
 async def make_move(run: Run, person: Person, table: Any) -> None:
     """The person's move, as their ``input`` says; a button that is not there (the page not
     shown in time) is typed instead."""
+    from .people import NotShown
+
     match = table.match
     seat = person.seat
     assert match is not None and seat is not None
@@ -219,6 +220,8 @@ def figures(run: Run, matches: int, people: int, think: float, input_: Input, se
             rules: Rules) -> dict[str, Any]:
     from musbot.bot import BOT_DELAY
 
+    from .memory import EDIT, OPEN_DM, OUTSIDE_BUDGET, POST
+
     stats = run.client.stats
     moves = max(run.records.moves, 1)
     hands = max(run.records.hands, 1)
@@ -254,6 +257,8 @@ def figures(run: Run, matches: int, people: int, think: float, input_: Input, se
 
 
 def report(r: dict[str, Any]) -> str:
+    from .memory import CHANNEL_LIMIT, WINDOW
+
     worst, over = r["worst_window"], r["over_limit"]
     who = f"{r['people']} {'person' if r['people'] == 1 else 'people'}"
     if r["bots"]:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from musbot.ai import Player
 from musbot.discordio import DiscordTransport, reply_via
+from musbot.discordio.texts import dt
 from musbot.discordio.ui import DYNAMIC_ITEMS, EnvidoModal
 from musbot.engine import MIN_ENVITE, Action, ActionKind
 from musbot.table import Table
@@ -224,5 +225,5 @@ class Hands:
 
         with reply_via(answer):
             if not await table.handle_text(person.user, text):
-                await answer("?")
+                await answer(dt("dm_unknown", table.lang))
 
