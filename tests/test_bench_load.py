@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import PG_ENV
 
-from musbot.bench.measure import Phase, StealMeter, cpu_ticks
+from musbot.bench.measure import OtherLoad, Phase, StealMeter, busy_ticks, cpu_ticks
 from musbot.cli import main
 
 KEYS = {"tables", "actions_per_s", "latency_ms_p50", "latency_ms_p99", "latency_ms_max",
@@ -68,7 +68,8 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     # Discord's per-channel limits held at every table, whatever the load.
     assert 0 < max(rest["worst_window"].values()) <= 5
     # The host's steal is stated with every run (None where the OS does not report it).
-    assert {"steal_share", "steal_share_worst", "calm_share", "calm_latency_ms_p99"} <= set(result)
+    assert {"steal_share", "steal_share_worst", "calm_share", "calm_latency_ms_p99",
+            "others_cores"} <= set(result)
     if result["steal_share"] is not None:
         assert 0 <= result["steal_share"] <= result["steal_share_worst"] <= 1
         assert any(line.startswith("  host:") for line in out)
@@ -152,6 +153,23 @@ def test_cpu_ticks_reads_steal_from_the_first_line(tmp_path: Path) -> None:
     stat.write_text("cpu  1 2 3\n")  # a kernel too old to report steal
     assert cpu_ticks(str(stat)) is None
     assert cpu_ticks(str(tmp_path / "missing")) is None
+
+
+def test_other_processes_load_is_the_machines_busy_time_less_our_own(tmp_path: Path) -> None:
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal: busy = user + nice + system + irq + softirq
+    stat.write_text("cpu  100 5 50 800 10 1 4 30 7 0\n")
+    assert busy_ticks(str(stat)) == (160, 1000)
+    ticks = iter([(0, 0), (300, 400)])
+    others = OtherLoad(read=lambda: next(ticks))
+    others.start()
+    others.stop()
+    others.seconds = 2.0  # as if the open loop had lasted two seconds
+    hz = os.sysconf("SC_CLK_TCK")
+    # 300 ticks busy in all; this process's (and its server's) share taken out.
+    assert others.cores(own_seconds=100 / hz) == pytest.approx(200 / hz / 2.0)
+    assert others.cores(own_seconds=1e9) == 0.0
+    assert OtherLoad(read=lambda: None).cores(1.0) is None
 
 
 def _meter(samples: list[tuple[int, int]], edges: list[float]) -> StealMeter:

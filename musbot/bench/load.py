@@ -51,6 +51,7 @@ import asyncio
 import gc
 import json
 import multiprocessing
+import os
 import random
 import sys
 import time
@@ -67,6 +68,7 @@ from .databases import BadTarget, Scratch, ServerCpu, kind_of
 from .load_report import compared, comparison, report
 from .measure import (
     GcPauses,
+    OtherLoad,
     Phase,
     SaveTimes,
     StealMeter,
@@ -288,9 +290,12 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     if server is not None:
         await server.start()
     steal = StealMeter()
+    others = OtherLoad()
+    others.start()
     steal.start()
     open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
     steal.stop()
+    others.stop()
     if server is not None:
         await server.stop()
     journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
@@ -307,8 +312,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)
 
-    manager.suspend_all()
-    transport.cancel_edits()
+    await _stop(manager, transport)
     gc.unfreeze()  # the restore below runs as at a bot's start, before tune_gc
     gc.set_threshold(*thresholds)
     await db.close()
@@ -331,13 +335,14 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         await table.resume()
     announce_s = time.perf_counter() - announce
     restored = len(manager2)
-    manager2.suspend_all()
-    transport2.cancel_edits()
+    await _stop(manager2, transport2)
     await db2.close()
 
     opened = open_phase.summary()
     closed = closed_phase.summary()
     server_ms = server.ms_per_action(open_phase.actions) if server is not None else None
+    own_cpu = open_phase.cpu + (server_ms or 0.0) * open_phase.actions / 1000
+    others_cores = others.cores(own_cpu)
     return {
         "backend": scratch.kind,
         "db": scratch.where,
@@ -352,6 +357,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "latency_ms_p99": round(opened["p99"], 3),
         "latency_ms_max": round(opened["max"], 3),
         **steal.summary(open_phase),
+        "others_cores": round(others_cores, 2) if others_cores is not None else None,
+        "cores": os.cpu_count(),
         **saves.summary(),
         "journal_share": round(journaled / max(journaled + whole, 1), 3),
         "cpu_ms_per_action": round(open_phase.cpu / max(open_phase.actions, 1) * 1000, 3),
@@ -380,6 +387,16 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "gc_scheduled_full_ms": round(full_pause * 1000, 2),
         "rest": rest_figures(stats, received),
     }
+
+
+async def _stop(manager: Any, transport: Any) -> None:
+    """As the bot stops for a restart: timers and bots stopped, pending Discord calls dropped.
+    Dropping a post runs its callbacks, which may start saving a table or another call: they
+    get a moment, before the database closes, and are dropped in their turn."""
+    manager.suspend_all()
+    transport.cancel_edits()
+    await asyncio.sleep(0.05)
+    transport.cancel_edits()
 
 
 async def run_on(spec: str, tables: int, minutes: float, rate: float,

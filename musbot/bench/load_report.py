@@ -92,8 +92,13 @@ def _database_line(r: dict[str, Any]) -> str:
 def _host_line(r: dict[str, Any]) -> str:
     if r["steal_share"] is None:
         return "steal not measured (no /proc/stat)"
-    line = (f"{r['steal_share']:.1%} of the machine's CPU time stolen by the hypervisor during "
-            f"the open loop, {r['steal_share_worst']:.0%} in its worst half-second; ")
+    others = r.get("others_cores")
+    line = ""
+    if others is not None:
+        line = (f"other processes kept {others:.2f} of the {r.get('cores') or '?'} cores busy "
+                "during the open loop; ")
+    line += (f"{r['steal_share']:.1%} of the machine's CPU time stolen by the hypervisor during "
+             f"the open loop, {r['steal_share_worst']:.0%} in its worst half-second; ")
     if r["calm_latency_ms_p99"] is None:
         return line + "too few actions in half-seconds without steal for their own p99"
     return line + (f"p99 {r['calm_latency_ms_p99']:.2f} ms over the {r['calm_share']:.0%} of "
@@ -112,15 +117,17 @@ def comparison(summary: dict[str, Any]) -> str:
     lines = ["musbot bench load — the same load on each database, each run in a process of its "
              "own",
              f"  {'database':<12}{'CPU ms/action':>22}{'p50 ms':>9}{'p99 ms':>9}"
-             f"{'× first':>9}{'steal':>7}{'bytes/hand':>12}{'restore s':>11}"]
+             f"{'× first':>9}{'steal':>7}{'others':>8}{'bytes/hand':>12}{'restore s':>11}"]
     for r, ratio in zip(runs, summary["p99_vs_first"], strict=True):
         server = r.get("server_cpu_ms_per_action")
         cpu = f"{r['cpu_ms_per_action']:.3f}" + (f" + {server:.3f}" if server is not None
                                                   else "")
         steal = "—" if r["steal_share"] is None else f"{r['steal_share']:.1%}"
+        others = "—" if r.get("others_cores") is None else f"{r['others_cores']:.2f}"
         lines.append(f"  {NAMES[r['backend']]:<12}{cpu:>22}{r['latency_ms_p50']:>9.2f}"
-                     f"{r['latency_ms_p99']:>9.2f}{ratio:>8.2f}×{steal:>7}"
+                     f"{r['latency_ms_p99']:>9.2f}{ratio:>8.2f}×{steal:>7}{others:>8}"
                      f"{r['db_bytes_per_hand']:>12,.0f}{r['restore_s']:>11.3f}")
     lines.append("  CPU: the bot's process + the PostgreSQL server's processes for the database; "
-                 "× first: p99 over the first run's (compare at similar steal)")
+                 "× first: p99 over the first run's; others: cores other processes kept busy "
+                 "(compare at similar steal and others)")
     return "\n".join(lines)

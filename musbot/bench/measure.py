@@ -59,6 +59,53 @@ def cpu_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
     return ticks[7], sum(ticks)
 
 
+def busy_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
+    """The machine's CPU time so far in clock ticks, ``(busy, all)``: busy is every CPU's time
+    running anything (user, nice, system, irq, softirq), stolen time apart."""
+    try:
+        with open(path, "rb") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if len(fields) < 9 or fields[0] != b"cpu":
+        return None
+    ticks = [int(value) for value in fields[1:9]]
+    return ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6], sum(ticks)
+
+
+class OtherLoad:
+    """How much of the machine the other processes used during the open loop: on a machine
+    shared with other work (another test run, a second database), the queueing in the tail
+    grows without any figure of this process showing why. In cores: 1.0 is one CPU kept busy
+    all the time. A PostgreSQL server's own background processes (WAL writer, checkpointer,
+    autovacuum) count among the others."""
+
+    def __init__(self, read: Callable[[], tuple[int, int] | None] = busy_ticks) -> None:
+        self.read = read
+        self._start: tuple[int, int] | None = None
+        self._wall = 0.0
+        self.busy_s: float | None = None
+        self.seconds = 0.0
+
+    def start(self) -> None:
+        self._start = self.read()
+        self._wall = time.perf_counter()
+
+    def stop(self) -> None:
+        end = self.read()
+        self.seconds = time.perf_counter() - self._wall
+        if end is None or self._start is None:
+            return
+        self.busy_s = (end[0] - self._start[0]) / os.sysconf("SC_CLK_TCK")
+
+    def cores(self, own_seconds: float) -> float | None:
+        """Cores the others kept busy, on average: the machine's busy time less ``own_seconds``
+        (this process's CPU, and its database server's)."""
+        if self.busy_s is None or self.seconds <= 0:
+            return None
+        return max(0.0, self.busy_s - own_seconds) / self.seconds
+
+
 class StealMeter:
     """The host's steal during the open loop, per window of ``window`` seconds: a one-minute p99
     on a shared virtual machine depends on it as much as on the code, so every run says how
