@@ -71,6 +71,13 @@ async def test_calls_over_a_channels_limit_are_counted() -> None:
     now[0] = 10.0
     await message.edit(content="z")
     assert stats.over[("table", EDIT)] == 2
+    # Exactly 5 s after: the first edit's window is over, whatever the floats say.
+    now[0] = 3.2
+    other = await client.channel(8).send("w")
+    for moment in (3.2, 4.2, 5.2, 6.2, 7.2, 8.2):
+        now[0] = moment
+        await other.edit(content="v")
+    assert stats.over[("table", EDIT)] == 2 and 8.2 - 5 < 3.2
     dm = await client.create_dm(SimpleNamespace(id=3))
     for _ in range(6):
         await dm.send("cartas")
