@@ -51,10 +51,13 @@ async def test_the_same_seed_gives_the_same_figures() -> None:
 
 @pytest.mark.parametrize("people", [2, 4])
 async def test_more_people_fewer_bots(people: int) -> None:
-    r = await run_matches(2, people, 1.0, "mixed", seed=2, rules=SHORT)
+    """At once when shown (no think time): a discard round's prompt is this round's, not an
+    older one still in the DMs with its buttons (its discard was typed)."""
+    r = await run_matches(3, people, 0.0, "mixed", seed=2, rules=SHORT)
     assert r["bots"] == 4 - people
     assert (r["bot_moves"] == 0) == (people == 4)
-    assert r["dm_channels_opened"] == 2 * people  # each person of each match, once
+    assert r["dm_channels_opened"] == 3 * people  # each person of each match, once
+    assert r["refused"] == r["unshown"] == 0
     assert set(r["over_limit"].values()) == {0}
 
 

@@ -120,7 +120,7 @@ class Run:
 
 async def play_match(run: Run, index: int, people: int, think: float, input_: Input,
                      seed: int, rules: Rules) -> None:
-    """One match from «/mus mesa» to its end: people sit with the buttons, the first starts."""
+    """One match from «/mus mesa» to its end, in its own channel with its own people."""
     from musbot.ai import DEFAULT_LEVEL, make_player
     from musbot.engine.cards import seeded_shuffler
 
@@ -138,17 +138,31 @@ async def play_match(run: Run, index: int, people: int, think: float, input_: In
                              shuffler=seeded_shuffler(f"{seed}/{index}/deck"))
     run.transport.bind(channel_id, run.client.channel(channel_id))
     table.show()  # «/mus mesa»: its own answer is the interaction's, outside the budget
-    hands = run.hands
+    await sit_and_start(run, table, persons, think)
+    began = run.clock.now()
+    await play_turns(run, table, persons, think)
+    run.play_seconds += run.clock.now() - began
+    await run.clock.advance(LAST_EDITS)
+    table.suspend()
+
+
+async def sit_and_start(run: Run, table: Any, persons: list[Person], think: float) -> None:
+    """Each person presses «Sentarme» on the lobby message, the pairs alternating, and the
+    first one «Empezar»; the empty seats get bots."""
     for i, person in enumerate([*persons, persons[0]]):
-        verb = "start" if i == people else "join1" if i % 2 == 0 else "join2"
-        custom_id = f"mus:t:{channel_id}:{verb}"
+        verb = "start" if i == len(persons) else "join1" if i % 2 == 0 else "join2"
+        custom_id = f"mus:t:{table.channel_id}:{verb}"
         await run.until(lambda c=custom_id: custom_id_shown(run, table, c), GIVE_UP)
         await run.clock.advance(think)
-        await hands.press_table(person, table, verb, prefix="t")
+        await run.hands.press_table(person, table, verb, prefix="t")
     for person in persons:
         person.seat = table.seat_of(person.user)
+
+
+async def play_turns(run: Run, table: Any, persons: list[Person], think: float) -> None:
+    """Until the match is over: the clock runs while bots play; a person's turn is noted when
+    it begins and when the table shows it, and played ``think`` seconds after that."""
     by_seat = {person.seat: person for person in persons}
-    began_at = run.clock.now()
     turn = -1
     began = shown_at = 0.0
     while table.state == "playing":
@@ -161,7 +175,7 @@ async def play_match(run: Run, index: int, people: int, think: float, input_: In
         if table.turn != turn:
             turn, began, shown_at = table.turn, now, -1.0
         if shown_at < 0:
-            if hands.shown(person, table):
+            if run.hands.shown(person, table):
                 shown_at = now
                 run.shown_after.append(now - began)
             elif now - began >= GIVE_UP:
@@ -171,9 +185,6 @@ async def play_match(run: Run, index: int, people: int, think: float, input_: In
             await run.clock.advance(min(STEP, max(shown_at + think - now, 0.0)) or STEP)
             continue
         await make_move(run, person, table)
-    run.play_seconds += run.clock.now() - began_at
-    await run.clock.advance(LAST_EDITS)
-    table.suspend()
 
 
 async def make_move(run: Run, person: Person, table: Any) -> None:

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from musbot.ai import Player
 from musbot.discordio import DiscordTransport, reply_via
 from musbot.discordio.texts import dt
-from musbot.discordio.ui import DYNAMIC_ITEMS, EnvidoModal
+from musbot.discordio.ui import DYNAMIC_ITEMS, EnvidoModal, discard_token
 from musbot.engine import MIN_ENVITE, Action, ActionKind
 from musbot.table import Table
 
@@ -140,8 +140,14 @@ class Hands:
         return self.discard_prompt(person, table) is not None
 
     def discard_prompt(self, person: Person, table: Table) -> tuple[int, str] | None:
-        """The DM offering this round's discard: (message id, its confirm button's id)."""
-        prefix = f"mus:dc:{table.channel_id}:"
+        """The DM offering this round's discard: (message id, its confirm button's id). An
+        older round's prompt, discarded from by typing, still has its buttons: not that one."""
+        match, seat = table.match, person.seat
+        if match is None or seat is None:
+            return None
+        view = match.view(seat)
+        token = discard_token(view.hand_number, len(view.discards))
+        prefix = f"mus:dc:{table.channel_id}:{token}:"
         for message_id, ids in reversed(person.dm.buttons.items()):
             for custom_id in ids:
                 if custom_id.startswith(prefix):
