@@ -5,24 +5,32 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from conftest import PG_ENV
 
-from musbot.bench_load import Phase, StealMeter, cpu_ticks
+from musbot.bench.measure import OtherLoad, Phase, StealMeter, busy_ticks, cpu_ticks
 from musbot.cli import main
-from musbot.discordio.memory import MemoryClient
 
 KEYS = {"tables", "actions_per_s", "latency_ms_p50", "latency_ms_p99", "latency_ms_max",
         "rss_mb", "db_bytes_per_hand", "restore_s"}
 
 
+TINY = ["bench", "load", "--tables", "3", "--minutes", "0.02", "--rate", "60",
+        "--closed-seconds", "0.5", "--json"]
+
+
 def test_bench_load_prints_one_json_line_with_the_figures(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "load", "--tables", "3", "--minutes", "0.02", "--rate", "60",
-                 "--closed-seconds", "0.5", "--json"]) == 0
+        backend: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """SQLite by default; PostgreSQL on a database the run makes on the test server."""
+    server = os.environ.get(PG_ENV, "")
+    assert main([*TINY, *(["--db", server] if backend == "postgresql" else [])]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0].startswith("musbot bench load — 3 tables")
+    assert ("PostgreSQL" in out[0]) == (backend == "postgresql")
     assert any("open loop" in line for line in out)  # the load model is stated
     result = json.loads(out[-1])
     assert set(result) >= KEYS
@@ -44,40 +52,95 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     assert result["hands"] > 0 and result["db_bytes_per_hand"] >= 100  # a transcript at least
     if result["hands"]:
         assert result["db_bytes_per_hand"] > 0
+    assert result["backend"] == backend and result["db_mb"] > 0
+    if backend == "postgresql":
+        assert result["size_measure"] == "pg_total_relation_size"
+        # The server runs on this machine in the tests: its share of the work is measured.
+        assert result["server_cpu_ms_per_action"] is not None
+        assert result["server_cpu_ms_per_action"] >= 0
+        assert not _pg_database_exists(server, result["db"])  # dropped after the run
+    else:
+        assert result["server_cpu_ms_per_action"] is None
+        assert not Path(result["db"]).exists()  # the temporary file is gone
     rest = result["rest"]
     assert rest["per_action"]["POST /channels/{channel_id}/messages"] > 0
     assert rest["dm_posts"] > 0 and rest["budget_per_action"] > 0
     # Discord's per-channel limits held at every table, whatever the load.
     assert 0 < max(rest["worst_window"].values()) <= 5
     # The host's steal is stated with every run (None where the OS does not report it).
-    assert {"steal_share", "steal_share_worst", "calm_share", "calm_latency_ms_p99"} <= set(result)
+    assert {"steal_share", "steal_share_worst", "calm_share", "calm_latency_ms_p99",
+            "others_cores"} <= set(result)
     if result["steal_share"] is not None:
         assert 0 <= result["steal_share"] <= result["steal_share_worst"] <= 1
         assert any(line.startswith("  host:") for line in out)
 
 
-async def test_memory_client_counts_routes_and_windows() -> None:
-    import discord
+def _pg_database_exists(server: str, url: str) -> bool:
+    import asyncpg
 
-    from musbot.discordio.memory import EDIT, OPEN_DM, POST
+    async def look() -> bool:
+        conn = await asyncpg.connect(server)
+        try:
+            return bool(await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1",
+                                            urlsplit(url).path.lstrip("/")))
+        finally:
+            await conn.close()
 
-    now = [0.0]
-    client = MemoryClient(lambda: now[0])
-    channel = client.get_channel(7)
-    assert client.get_channel(7) is channel
-    message = await channel.send("hola", embed=discord.Embed(description="mesa"))
-    await message.edit(embed=discord.Embed(description="otra"))
-    await (await client.create_dm(discord.Object(id=5))).send("tus cartas")
-    stats = client.stats
-    assert stats.calls == {POST: 2, EDIT: 1, OPEN_DM: 1} and stats.dm_posts == 1
-    assert stats.budget_calls == 4
-    assert stats.chars > len("holamesaotratus cartas")
-    for _ in range(3):
-        await channel.send("x")
-    assert stats.worst[POST] == 4  # one channel's 4 posts in the same 5 s (not the DM's)
-    now[0] = 5.0
-    await channel.send("y")
-    assert stats.worst[POST] == 4  # the first ones left the window
+    return asyncio.run(look())
+
+
+def test_a_given_path_is_a_new_file_removed_afterwards_with_its_folders(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "new" / "deeper" / "load.db"
+    assert main([*TINY, "--db", str(target)]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["db"] == str(target) and result["hands"] >= 0
+    assert list(tmp_path.iterdir()) == []  # the file, its log and the folders it needed
+    assert main([*TINY, "--db", str(tmp_path)]) == 0  # a directory: a file made in it
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["live_tables"] == 3
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    ("mysql://db", "«mysql://db» no es una base de datos"),
+    ("{existing}", "ya existe: la prueba solo crea bases de datos nuevas"),
+])
+def test_a_database_the_benchmark_would_not_make_is_a_usage_error(
+        given: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    existing = tmp_path / "musbot.db"
+    existing.write_bytes(b"the bot's own data")
+    with pytest.raises(SystemExit) as exit_:
+        main([*TINY, "--db", given.format(existing=existing)])
+    assert exit_.value.code == 2
+    assert says in capsys.readouterr().err
+    assert existing.read_bytes() == b"the bot's own data"
+
+
+def test_a_database_that_cannot_be_made_is_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"postgresql:///postgres?host={tmp_path}&user=nobody"  # no server listens there
+    assert main([*TINY, "--idioma", "en", "--db", url]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("The benchmark's database cannot be made or opened: ")
+    assert "Traceback" not in err
+
+
+def test_several_databases_run_one_after_the_other_and_are_compared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each in a process of its own; PostgreSQL second when the tests have a server."""
+    second = os.environ.get(PG_ENV) or str(tmp_path / "second.db")
+    assert main([*TINY, "--db", "sqlite", "--db", second]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert sum(line.startswith("musbot bench load — 3 tables") for line in out) == 2
+    assert out[-2].startswith("  CPU: the bot's process")
+    summary = json.loads(out[-1])
+    first, other = summary["runs"]
+    assert first["backend"] == "sqlite"
+    assert other["backend"] == ("postgresql" if os.environ.get(PG_ENV) else "sqlite")
+    assert summary["p99_vs_first"][0] == 1.0
+    assert summary["p99_vs_first"][1] == round(
+        other["latency_ms_p99"] / first["latency_ms_p99"], 2)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_cpu_ticks_reads_steal_from_the_first_line(tmp_path: Path) -> None:
@@ -90,6 +153,23 @@ def test_cpu_ticks_reads_steal_from_the_first_line(tmp_path: Path) -> None:
     stat.write_text("cpu  1 2 3\n")  # a kernel too old to report steal
     assert cpu_ticks(str(stat)) is None
     assert cpu_ticks(str(tmp_path / "missing")) is None
+
+
+def test_other_processes_load_is_the_machines_busy_time_less_our_own(tmp_path: Path) -> None:
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal: busy = user + nice + system + irq + softirq
+    stat.write_text("cpu  100 5 50 800 10 1 4 30 7 0\n")
+    assert busy_ticks(str(stat)) == (160, 1000)
+    ticks = iter([(0, 0), (300, 400)])
+    others = OtherLoad(read=lambda: next(ticks))
+    others.start()
+    others.stop()
+    others.seconds = 2.0  # as if the open loop had lasted two seconds
+    hz = os.sysconf("SC_CLK_TCK")
+    # 300 ticks busy in all; this process's (and its server's) share taken out.
+    assert others.cores(own_seconds=100 / hz) == pytest.approx(200 / hz / 2.0)
+    assert others.cores(own_seconds=1e9) == 0.0
+    assert OtherLoad(read=lambda: None).cores(1.0) is None
 
 
 def _meter(samples: list[tuple[int, int]], edges: list[float]) -> StealMeter:

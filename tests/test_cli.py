@@ -37,7 +37,7 @@ def test_unknown_subcommand_is_a_usage_error() -> None:
 # --- one language per run ---------------------------------------------------------------------
 
 SUBCOMMANDS = [[], ["run"], ["replay"], ["play"], ["invite"], ["bench"], ["bench", "engine"],
-               ["bench", "ai"], ["bench", "load"]]
+               ["bench", "ai"], ["bench", "load"], ["bench", "discord"]]
 
 
 @pytest.fixture(autouse=True)

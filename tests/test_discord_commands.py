@@ -257,7 +257,7 @@ def test_looks_like_move() -> None:
 
 
 def test_the_discord_transport_is_a_table_transport_and_splits_long_texts() -> None:
-    from musbot.discordio.memory import MemoryClient
+    from musbot.bench.memory import MemoryClient
     from musbot.discordio.transport import DiscordTransport, _chunks
     from musbot.table import Transport
 

@@ -502,7 +502,8 @@ CLI = {
     "bench": "benchmarks that print figures",
     "bench_engine": "engine speed: full hands per second and comparisons per second",
     "bench_ai": "bot levels: a pair of level A against a pair of level B",
-    "bench_load": "a busy bot: N tables through the table layer, SQLite and Discord rendering",
+    "bench_load": "a busy bot: N tables through the table layer, a database (SQLite or "
+                  "PostgreSQL) and Discord rendering",
     "file": "FILE",
     "id": "ID",
     "name": "NAME",
@@ -550,6 +551,25 @@ CLI = {
     "closed_seconds": "length of the closed-loop run (default: a quarter of the open loop, "
                       "1 to 30 s)",
     "gc": "the garbage collector as the bot sets it (musbot.runtime), or CPython's",
+    "bench_db": "where the run's new, empty database is made, removed afterwards: sqlite (the "
+                "default: a temporary file), a path or sqlite:///path (a new file there; a "
+                "directory: a file in it), or postgresql://… (a new database on that server, "
+                "made through the one the URL names); given again, one run on each, then a "
+                "comparison",
+    "bench_db_unknown": "«{value}» is not a database: sqlite, a path, sqlite:///path or "
+                        "postgresql://…",
+    "bench_db_exists": "«{value}» exists already: the benchmark only makes new databases "
+                       "(give a new path, or a directory)",
+    "bench_db_failed": "The benchmark's database cannot be made or opened: {value}",
+    "bench_discord": "the Discord calls of whole matches: people and bots at the real pace, "
+                     "the real transport on a manual clock, counted by route and per channel",
+    "matches": "matches, one after the other",
+    "people": "people at each table (the other seats: bots)",
+    "think": "seconds a person takes to move once the table message shows their turn (0 to "
+             "{most})",
+    "input": "how the people move: the buttons they are shown, typed (discards by DM), or "
+             "either at random",
+    "think_range": "must be a number of seconds from 0 to {most}, not «{value}»",
     "positive": "must be a whole number above 0, not «{value}»",
     "between": "must be a whole number from {low} to {high}, not «{value}»",
     "levels_list": "levels: {levels}, separated by commas",

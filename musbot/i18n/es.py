@@ -530,8 +530,8 @@ CLI = {
     "bench": "mediciones de rendimiento, con cifras",
     "bench_engine": "velocidad del motor: manos completas por segundo y comparaciones por segundo",
     "bench_ai": "niveles de bot: una pareja de nivel A contra una de nivel B",
-    "bench_load": "un bot con mucho trabajo: N mesas por la capa de mesa, SQLite y el texto de "
-                  "Discord",
+    "bench_load": "un bot con mucho trabajo: N mesas por la capa de mesa, una base de datos "
+                  "(SQLite o PostgreSQL) y el texto de Discord",
     # Metavars.
     "file": "FICHERO",
     "id": "ID",
@@ -584,6 +584,26 @@ CLI = {
     "closed_seconds": "duración de la prueba en bucle cerrado (por defecto, un cuarto del bucle "
                       "abierto, de 1 a 30 s)",
     "gc": "el recolector de basura como lo ajusta el bot (musbot.runtime), o el de CPython",
+    "bench_db": "dónde se crea la base de datos nueva y vacía de la prueba, que se borra al "
+                "final: sqlite (por defecto: un fichero temporal), una ruta o sqlite:///ruta "
+                "(un fichero nuevo ahí; una carpeta: un fichero dentro), o postgresql://… (una "
+                "base nueva en ese servidor, creada a través de la que nombra la URL); repetida, "
+                "una prueba en cada una y luego una comparación",
+    "bench_db_unknown": "«{value}» no es una base de datos: sqlite, una ruta, sqlite:///ruta o "
+                        "postgresql://…",
+    "bench_db_exists": "«{value}» ya existe: la prueba solo crea bases de datos nuevas (da una "
+                       "ruta nueva, o una carpeta)",
+    "bench_db_failed": "No se puede crear o abrir la base de datos de la prueba: {value}",
+    "bench_discord": "las llamadas a Discord de partidas enteras: personas y bots al ritmo "
+                     "real, el transporte real con un reloj manual, contadas por ruta y por "
+                     "canal",
+    "matches": "partidas, una tras otra",
+    "people": "personas en cada mesa (en los demás asientos, bots)",
+    "think": "segundos que tarda una persona en jugar desde que el mensaje de la mesa muestra "
+             "su turno (de 0 a {most})",
+    "input": "cómo juegan las personas: con los botones que ven, escribiendo (los descartes "
+             "por MD) o de una de las dos maneras al azar",
+    "think_range": "debe ser un número de segundos de 0 a {most}, no «{value}»",
     # Errors.
     "positive": "debe ser un número entero mayor que 0, no «{value}»",
     "between": "debe ser un número entero de {low} a {high}, no «{value}»",

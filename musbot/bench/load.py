@@ -1,9 +1,10 @@
 """``musbot bench load``: a busy bot in one process, through the real layers.
 
-N tables play at once through the real :class:`~musbot.table.Table` layer, the real SQLite
-storage (a temporary file, saved after every action as in production) and the real
+N tables play at once through the real :class:`~musbot.table.Table` layer, the real storage
+(saved after every action as in production) on a new, empty database (SQLite by default,
+PostgreSQL with ``--db postgresql://…``: :mod:`musbot.bench.databases`) and the real
 :class:`~musbot.discordio.DiscordTransport`, whose embeds, texts and buttons are built and then
-counted by in-memory channels (:mod:`musbot.discordio.memory`) instead of being sent. Every seat
+counted by in-memory channels (:mod:`musbot.bench.memory`) instead of being sent. Every seat
 is a simulated person who picks a random legal move at once (no think time), so every engine
 action is one received action.
 
@@ -33,69 +34,52 @@ Latencies are wall-clock (``save_ms_p50``/``p99``/``max`` time the tables' save 
 the state encoded and committed, the match records stored; the writes are made on the event
 loop, so ``save_ms_max`` is also the longest a slow disk stopped every table at once); CPU
 figures are this process's CPU time, so another busy process on the machine shows in the first,
-not the second.
+not the second (on PostgreSQL, the server's processes serving the run's database are measured
+apart, :class:`~musbot.bench.databases.ServerCpu`).
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
 bookkeeping included (two floats per action: 1.9 KB per table in a minute at 2,000 actions/s).
 
-On a shared virtual machine the tail also depends on the host: time the hypervisor gives this
-machine's CPUs to others (``steal`` in Linux's ``/proc/stat``) stops every table, and no figure
-of this process shows it but the latency. So every run states the steal during the open loop,
-per half-second (:class:`StealMeter`), and the p99 of the actions due and done in half-seconds
-without any (the disk's stalls still in it): two runs' p99 compare only at similar steal.
+Several ``--db`` run one after the other, each in a process of its own, and end with a table
+comparing them. The host's steal is stated with every run, and the p99 without it
+(:class:`~musbot.bench.measure.StealMeter`): two runs' p99 compare only at similar steal.
 """
 
 from __future__ import annotations
 
 import argparse
-import array
 import asyncio
-import bisect
 import gc
-import itertools
 import json
+import multiprocessing
 import os
 import random
-import resource
-import shutil
-import sqlite3
-import tempfile
+import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
 from musbot.engine.randomplay import random_action
-from musbot.runtime import FULL_COLLECTION_SECONDS
+
+from .databases import BadTarget, Scratch, ServerCpu, kind_of
+from .load_report import compared, comparison, report
+from .measure import (
+    GcPauses,
+    OtherLoad,
+    Phase,
+    SaveTimes,
+    StealMeter,
+    current_rss,
+    peak_rss,
+)
 
 GUILD_ID = 1
 CHANNEL_BASE = 10**15
 """Channel ids of the benchmark's tables (Discord-sized, never a real id of ours)."""
 USER_BASE = 2 * 10**15
-PER_HAND_TABLES = ("hands", "ledger", "ordagos", "games", "matches", "match_seats")
-"""What the database keeps for finished hands: the figure for bytes per hand."""
-
-
-def current_rss() -> int:
-    """Resident bytes now (Linux /proc; 0 elsewhere)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def peak_rss() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
-def percentile(sorted_values: list[float], pct: float) -> float:
-    if not sorted_values:
-        return 0.0
-    index = min(len(sorted_values) - 1, max(0, round(pct / 100 * len(sorted_values)) - 1))
-    return sorted_values[index]
 
 
 class RecordingShuffler:
@@ -147,169 +131,6 @@ class Seated:
         self.log.append(action)
 
 
-def cpu_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
-    """The machine's CPU time so far in clock ticks, ``(stolen, all)``: ``steal`` is time the
-    hypervisor gave this virtual machine's CPUs to someone else, which no figure of this
-    process shows except its latency. ``None`` where there is no ``/proc/stat`` (not Linux)."""
-    try:
-        with open(path, "rb") as stat:
-            fields = stat.readline().split()
-    except OSError:
-        return None
-    if len(fields) < 9 or fields[0] != b"cpu":
-        return None
-    # user nice system idle iowait irq softirq steal [guest guest_nice: inside user, nice]
-    ticks = [int(value) for value in fields[1:9]]
-    return ticks[7], sum(ticks)
-
-
-class StealMeter:
-    """The host's steal during the open loop, per window of ``window`` seconds: a one-minute p99
-    on a shared virtual machine depends on it as much as on the code, so every run says how
-    much there was, and what the p99 was over the windows that had none."""
-
-    def __init__(self, window: float = 0.5,
-                 read: Callable[[], tuple[int, int] | None] = cpu_ticks,
-                 min_calm: int = 1000) -> None:
-        self.window = window
-        self.read = read
-        self.min_calm = min_calm
-        """Fewest actions a calm p99 is given for: ten of them above it."""
-        self.edges: list[float] = []
-        """Loop times of the samples; window ``i`` runs from ``edges[i]`` to ``edges[i + 1]``."""
-        self.samples: list[tuple[int, int]] = []
-        self._timer: asyncio.TimerHandle | None = None
-
-    def start(self) -> None:
-        self._sample()
-
-    def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if not self.samples:
-            return
-        if len(self.samples) > 1 and \
-                asyncio.get_running_loop().time() - self.edges[-1] < self.window / 2:
-            # The run ended just after a sample: its last window runs on to the end instead of
-            # being a window of a few ticks, where one stolen tick would read as half of them.
-            del self.samples[-1], self.edges[-1]
-        self._take()
-
-    def _take(self) -> bool:
-        ticks = self.read()
-        if ticks is None:
-            return False
-        self.edges.append(asyncio.get_running_loop().time())
-        self.samples.append(ticks)
-        return True
-
-    def _sample(self) -> None:
-        if self._take():
-            self._timer = asyncio.get_running_loop().call_later(self.window, self._sample)
-
-    def fractions(self) -> list[float]:
-        """Stolen share of the machine's CPU time in each window."""
-        return [(stolen1 - stolen0) / (all1 - all0) if all1 > all0 else 0.0
-                for (stolen0, all0), (stolen1, all1) in itertools.pairwise(self.samples)]
-
-    def summary(self, phase: Phase) -> dict[str, Any]:
-        """Steal over the whole run and in its worst window, and the p99 of the actions due and
-        done within windows without any (``None`` when fewer than :attr:`min_calm` were)."""
-        if len(self.samples) < 2:
-            return {"steal_share": None, "steal_share_worst": None, "calm_share": None,
-                    "calm_latency_ms_p99": None}
-        (stolen0, all0), (stolen1, all1) = self.samples[0], self.samples[-1]
-        fractions = self.fractions()
-        calm_windows = [f == 0.0 for f in fractions]
-        edges = self.edges
-
-        def calm(when: float) -> bool:
-            i = bisect.bisect_right(edges, when) - 1
-            return 0 <= i < len(calm_windows) and calm_windows[i]
-
-        calm_latencies = sorted(latency for due, latency in zip(phase.dues, phase.latencies,
-                                                                strict=True)
-                                if calm(due) and calm(due + latency))
-        share = len(calm_latencies) / max(len(phase.latencies), 1)
-        return {
-            "steal_share": round((stolen1 - stolen0) / (all1 - all0), 4) if all1 > all0 else 0.0,
-            "steal_share_worst": round(max(fractions), 4),
-            "calm_share": round(share, 3),
-            "calm_latency_ms_p99": round(percentile(calm_latencies, 99) * 1000, 3)
-            if len(calm_latencies) >= self.min_calm else None,
-        }
-
-
-class GcPauses:
-    """The garbage collector's pauses: with a thousand tables' objects alive, a full
-    collection stops every table at once, which shows in the latency tail."""
-
-    def __init__(self) -> None:
-        self.pauses: list[tuple[int, float]] = []
-        self._start = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._start = time.perf_counter()
-        else:
-            self.pauses.append((info["generation"], time.perf_counter() - self._start))
-
-    def summary(self) -> dict[str, Any]:
-        full = [p for g, p in self.pauses if g == 2]
-        return {"gc_collections": len(self.pauses), "gc_full": len(full),
-                "gc_max_ms": round(max((p for _, p in self.pauses), default=0.0) * 1000, 2),
-                "gc_max_ms_by_generation": [
-                    round(max((p for g, p in self.pauses if g == gen), default=0.0) * 1000, 2)
-                    for gen in range(3)],
-                "gc_total_s": round(sum(p for _, p in self.pauses), 3)}
-
-
-class SaveTimes:
-    """Wraps the tables' save hook to time it during the open loop: how much of an action's
-    latency is the wait for its state to be committed (and its match records stored)."""
-
-    def __init__(self, save: Callable[[Any], Awaitable[None]]) -> None:
-        self.save = save
-        self.on = False
-        self.times: array.array[float] = array.array("d")
-
-    async def __call__(self, table: Any) -> None:
-        if not self.on:
-            await self.save(table)
-            return
-        start = time.perf_counter()
-        try:
-            await self.save(table)
-        finally:
-            self.times.append(time.perf_counter() - start)
-
-    def summary(self) -> dict[str, float]:
-        ordered = sorted(self.times)
-        return {"save_ms_p50": round(percentile(ordered, 50) * 1000, 3),
-                "save_ms_p99": round(percentile(ordered, 99) * 1000, 3),
-                "save_ms_max": round((ordered[-1] if ordered else 0.0) * 1000, 3)}
-
-
-@dataclass
-class Phase:
-    latencies: array.array[float] = field(default_factory=lambda: array.array("d"))
-    dues: array.array[float] = field(default_factory=lambda: array.array("d"))
-    """Open loop: each action's scheduled loop time, in the order of :attr:`latencies`."""
-    actions: int = 0
-    seconds: float = 0.0
-    cpu: float = 0.0
-    loop_cpu: float = 0.0
-    """CPU time of the event loop's own thread: how busy the one core that plays is."""
-    unissued: int = 0
-
-    def summary(self) -> dict[str, float]:
-        ordered = sorted(self.latencies)
-        ms = 1000.0
-        return {"p50": percentile(ordered, 50) * ms, "p99": percentile(ordered, 99) * ms,
-                "max": (ordered[-1] if ordered else 0.0) * ms}
-
-
 async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transport: Any,
                        client: Any) -> list[Seated]:
     async def one(i: int) -> Seated:
@@ -321,7 +142,7 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
                              shuffler=shuffler)
         table.show()
         for seat, user in enumerate(users):
-            await table.join(user, f"Jugador {seat + 1}", pair=seat % 2)
+            await table.join(user, f"Jugador {seat + 1}", pair=Rules.team(seat))
         await table.start(users[0])
         return Seated(i, table, users, random.Random(f"{seed}/people/{i}"), shuffler)
 
@@ -407,26 +228,6 @@ def engine_replay_seconds(seated: list[Seated], rules: Rules) -> float:
     return total
 
 
-def database_figures(path: Path) -> dict[str, float]:
-    """Bytes the finished hands take (tables and their indexes, from SQLite's dbstat), and the
-    live tables' state size."""
-    with sqlite3.connect(path) as conn:
-        hands = conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
-        names = {row[0] for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE tbl_name IN "
-            f"({','.join('?' * len(PER_HAND_TABLES))})", PER_HAND_TABLES)}
-        try:
-            stored = sum(size for name, size in conn.execute(
-                "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name") if name in names)
-        except sqlite3.OperationalError:  # SQLite built without dbstat: the whole file
-            stored = path.stat().st_size
-        live, state_bytes = conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(length(state)), 0) FROM live_tables").fetchone()
-    return {"hands": hands, "db_bytes_per_hand": stored / hands if hands else 0.0,
-            "state_bytes": state_bytes / live if live else 0.0,
-            "file_bytes": path.stat().st_size}
-
-
 def rest_figures(stats: Any, actions: int) -> dict[str, Any]:
     """The calls the run would have made to Discord, per action, and the worst 5 s window of
     each route in one channel (Discord allows 5 messages and 5 edits there)."""
@@ -451,16 +252,17 @@ def _manager(client: Any) -> tuple[Any, Any]:
 
 
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
-                   seed: int, folder: Path, *, tune: bool = True) -> dict[str, Any]:
-    """The whole benchmark; returns every figure (see :func:`bench_load`)."""
-    from musbot.discordio.memory import MemoryClient
+                   seed: int, scratch: Scratch, *, tune: bool = True) -> dict[str, Any]:
+    """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
+    (see :func:`bench_load`)."""
+    from musbot.bench.memory import MemoryClient
     from musbot.runtime import collect_periodically, full_collection, tune_gc
     from musbot.storage import Database
     from musbot.table.persist import start_persistence
 
     rules = Rules()
-    path = folder / "load.db"
-    db = await Database.open(path)
+    db = await Database.open(scratch.target)
+    server = ServerCpu(scratch.target) if scratch.kind == "postgresql" else None
     client = MemoryClient(lambda: asyncio.get_running_loop().time())
     transport, manager = _manager(client)
     persister = await start_persistence(db, manager, resume=False)
@@ -485,10 +287,17 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.append(pauses)
     saves.on = True
     journaled, whole = persister.journaled, persister.saved_whole
+    if server is not None:
+        await server.start()
     steal = StealMeter()
+    others = OtherLoad()
+    others.start()
     steal.start()
     open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
     steal.stop()
+    others.stop()
+    if server is not None:
+        await server.stop()
     journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
     saves.on = False
     full_pause = full_collection()  # what the bot's scheduled full collection costs now
@@ -503,19 +312,18 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)
 
-    manager.suspend_all()
-    transport.cancel_edits()
+    await _stop(manager, transport)
     gc.unfreeze()  # the restore below runs as at a bot's start, before tune_gc
     gc.set_threshold(*thresholds)
     await db.close()
-    figures = database_figures(path)
+    figures = await scratch.figures()
     live = len(manager)
     stats = client.stats
     del seated, manager, transport, client
     gc.collect()
 
     restore = time.perf_counter()
-    db2 = await Database.open(path)
+    db2 = await Database.open(scratch.target)
     client2 = MemoryClient()
     transport2, manager2 = _manager(client2)
     await start_persistence(db2, manager2, resume=False)
@@ -527,13 +335,17 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         await table.resume()
     announce_s = time.perf_counter() - announce
     restored = len(manager2)
-    manager2.suspend_all()
-    transport2.cancel_edits()
+    await _stop(manager2, transport2)
     await db2.close()
 
     opened = open_phase.summary()
     closed = closed_phase.summary()
+    server_ms = server.ms_per_action(open_phase.actions) if server is not None else None
+    own_cpu = open_phase.cpu + (server_ms or 0.0) * open_phase.actions / 1000
+    others_cores = others.cores(own_cpu)
     return {
+        "backend": scratch.kind,
+        "db": scratch.where,
         "tables": tables,
         "rate": rate,
         "gc": "tuned" if tune else "default",
@@ -545,9 +357,12 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "latency_ms_p99": round(opened["p99"], 3),
         "latency_ms_max": round(opened["max"], 3),
         **steal.summary(open_phase),
+        "others_cores": round(others_cores, 2) if others_cores is not None else None,
+        "cores": os.cpu_count(),
         **saves.summary(),
         "journal_share": round(journaled / max(journaled + whole, 1), 3),
         "cpu_ms_per_action": round(open_phase.cpu / max(open_phase.actions, 1) * 1000, 3),
+        "server_cpu_ms_per_action": round(server_ms, 3) if server_ms is not None else None,
         "loop_busy": round(open_phase.loop_cpu / open_phase.seconds, 3),
         "max_actions_per_s": round(closed_phase.actions / closed_phase.seconds, 1),
         "closed_seconds": round(closed_phase.seconds, 2),
@@ -561,7 +376,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "db_bytes_per_hand": round(figures["db_bytes_per_hand"], 1),
         "hands": figures["hands"],
         "state_bytes": round(figures["state_bytes"], 1),
-        "db_mb": round(figures["file_bytes"] / 2**20, 2),
+        "db_mb": round(figures["db_bytes"] / 2**20, 2),
+        "size_measure": figures["size_measure"],
         "setup_s": round(setup, 3),
         "live_tables": live,
         "restored": restored,
@@ -573,78 +389,75 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     }
 
 
-def bench_load(args: argparse.Namespace) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="musbot-load-"))
+async def _stop(manager: Any, transport: Any) -> None:
+    """As the bot stops for a restart: timers and bots stopped, pending Discord calls dropped.
+    Dropping a post runs its callbacks, which may start saving a table or another call: they
+    get a moment, before the database closes, and are dropped in their turn."""
+    manager.suspend_all()
+    transport.cancel_edits()
+    await asyncio.sleep(0.05)
+    transport.cancel_edits()
+
+
+async def run_on(spec: str, tables: int, minutes: float, rate: float,
+                 closed_seconds: float | None, seed: int, tune: bool) -> dict[str, Any]:
+    """:func:`run_load` on a new, empty database of the kind ``spec`` names, removed after."""
+    scratch = Scratch(spec, kind_of(spec))
+    await scratch.create()
     try:
-        result = asyncio.run(run_load(args.tables, args.minutes, args.rate, args.closed_seconds,
-                                      args.seed, folder, tune=args.gc == "tuned"))
+        return await run_load(tables, minutes, rate, closed_seconds, seed, scratch, tune=tune)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    print(report(result))
+        await scratch.drop()
+
+
+def run_in_process(spec: str, tables: int, minutes: float, rate: float,
+                   closed_seconds: float | None, seed: int, tune: bool) -> dict[str, Any]:
+    """One run in a process of its own (several ``--db``): neither inherits the other's heap,
+    collector state or peak RSS."""
+    return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune))
+
+
+def bench_load(args: argparse.Namespace) -> int:
+    from asyncpg import PostgresError
+
+    from musbot.storage import StorageError
+
+    specs: list[str] = args.db or ["sqlite"]
+    options = (args.tables, args.minutes, args.rate, args.closed_seconds, args.seed,
+               args.gc == "tuned")
+    results: list[dict[str, Any]] = []
+    try:
+        if len(specs) == 1:
+            results.append(asyncio.run(run_on(specs[0], *options)))
+            print(report(results[0]))
+        else:
+            spawn = multiprocessing.get_context("spawn")
+            for spec in specs:
+                with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+                    results.append(pool.submit(run_in_process, spec, *options).result())
+                print(report(results[-1]), end="\n\n", flush=True)
+    except BadTarget as bad:
+        return _refuse(args, bad.key, bad.value)
+    except (OSError, StorageError, PostgresError) as problem:
+        return _refuse(args, "bench_db_failed", f"{type(problem).__name__}: {problem}")
+    if len(results) == 1:
+        if args.json:
+            print(json.dumps(results[0]))
+        return 0
+    summary = compared(results)
+    print(comparison(summary))
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(summary))
     return 0
 
 
-def report(r: dict[str, Any]) -> str:
-    n = r["tables"]
-    rest = r["rest"]
-    lines = [
-        f"musbot bench load — {n} tables, real table layer + SQLite + Discord rendering, "
-        f"one process",
-        f"  model: open loop, Poisson arrivals at {r['rate']:,.0f} actions/s in total "
-        f"({r['rate'] / n:.2f}/s per table) for {r['seconds']:.1f} s; latency from each "
-        "action's scheduled time (queueing counts) to saved + rendered",
-        f"  actions/s:        {r['actions_per_s']:>10,.1f} sustained ({r['actions']:,} actions"
-        + (f", {r['unissued']:,} never issued: overloaded" if r["unissued"] else "") + ")",
-        f"  latency:          p50 {r['latency_ms_p50']:.2f} ms, p99 {r['latency_ms_p99']:.2f} ms,"
-        f" max {r['latency_ms_max']:.2f} ms; of it, waiting for the save: p50 "
-        f"{r['save_ms_p50']:.2f} ms, p99 {r['save_ms_p99']:.2f} ms, "
-        f"max {r['save_ms_max']:.1f} ms "
-        f"({r['journal_share']:.0%} of the saves a journal entry, the rest a whole state)",
-        f"  host:             {_host_line(r)}",
-        f"  CPU per action:   {r['cpu_ms_per_action']:.3f} ms "
-        "(process CPU, SQLite thread included); the event loop's thread was busy "
-        f"{r['loop_busy']:.0%} of the time (what decides the queueing in the tail)",
-        f"  max throughput:   {r['max_actions_per_s']:>10,.1f} actions/s (closed loop "
-        f"{r['closed_seconds']:.1f} s: each table acts as soon as its last action is done; "
-        f"latency p50 {r['closed_latency_ms_p50']:.1f} ms = tables/throughput, Little's law)",
-        f"  engine share:     {r['engine_share']:.1%} of the process CPU "
-        f"({r['engine_ms_per_action']:.4f} ms per action: the same actions replayed through "
-        "the engine alone, apply + every seat's view)",
-        f"  memory:           peak RSS {r['rss_mb']:.1f} MB; {r['kb_per_table']:.1f} KB per live "
-        "table (RSS growth over the open-loop run / tables)",
-        f"  database:         {r['db_bytes_per_hand']:,.0f} bytes per finished hand "
-        f"({r['hands']:,} hands; {', '.join(PER_HAND_TABLES)} with indexes); "
-        f"live state {r['state_bytes']:,.0f} bytes per table; file {r['db_mb']:.1f} MB",
-        f"  restore:          {r['restored']}/{r['live_tables']} live tables in "
-        f"{r['restore_s']:.3f} s (open + integrity check + load + replay), announced in "
-        f"{r['announce_s']:.3f} s; set-up of the tables took {r['setup_s']:.2f} s",
-        f"  garbage collector ({r['gc']}): {r['gc_collections']:,} collections "
-        f"({r['gc_full']} full), "
-        f"longest pause {r['gc_max_ms']:.1f} ms (by generation "
-        f"{' / '.join(f'{p:.1f}' for p in r['gc_max_ms_by_generation'])} ms), "
-        f"{r['gc_total_s']:.2f} s in all; the scheduled full collection (every "
-        f"{FULL_COLLECTION_SECONDS / 60:.0f} min with --gc tuned) takes "
-        f"{r['gc_scheduled_full_ms']:.1f} ms here",
-        f"  REST calls:       {rest['budget_per_action']:.3f} per action against the global "
-        f"budget; by route per action: "
-        + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
-        "                    worst 5 s in one channel: "
-        + ", ".join(f"{route} {n}" for route, n in rest["worst_window"].items()),
-    ]
-    return "\n".join(lines)
+def _refuse(args: argparse.Namespace, key: str, value: str) -> int:
+    from musbot.cli import cli_language, cli_text
 
+    lang = getattr(args, "idioma", None) or cli_language()
+    print(cli_text(key, lang, value=value), file=sys.stderr)
+    return 2 if key != "bench_db_failed" else 1
 
-def _host_line(r: dict[str, Any]) -> str:
-    if r["steal_share"] is None:
-        return "steal not measured (no /proc/stat)"
-    line = (f"{r['steal_share']:.1%} of the machine's CPU time stolen by the hypervisor during "
-            f"the open loop, {r['steal_share_worst']:.0%} in its worst half-second; ")
-    if r["calm_latency_ms_p99"] is None:
-        return line + "too few actions in half-seconds without steal for their own p99"
-    return line + (f"p99 {r['calm_latency_ms_p99']:.2f} ms over the {r['calm_share']:.0%} of "
-                   "the actions due and done in half-seconds without steal")
 
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -665,8 +478,24 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=cli_text("bench_seed", lang))
     load.add_argument("--gc", choices=("tuned", "default"), default="tuned",
                       help=cli_text("gc", lang))
+    load.add_argument("--db", action="append", type=_database(lang), metavar="DB",
+                      help=cli_text("bench_db", lang))
     load.add_argument("--json", action="store_true", help=cli_text("json", lang))
     load.set_defaults(func=bench_load)
 
 
-__all__ = ["add_arguments", "bench_load", "run_load"]
+def _database(lang: str) -> Callable[[str], str]:
+    """``--db``'s check, worded in the run's language: argparse's usage error, exit 2."""
+    from musbot.cli import cli_text
+
+    def check(spec: str) -> str:
+        try:
+            kind_of(spec)
+        except BadTarget as bad:
+            raise argparse.ArgumentTypeError(cli_text(bad.key, lang, value=bad.value)) from None
+        return spec
+
+    return check
+
+
+__all__ = ["add_arguments", "bench_load", "run_load", "run_on"]

@@ -1,0 +1,36 @@
+"""``musbot bench …``: commands that print figures, not timed tests. Harness code, apart from the
+runtime package: the bot never imports it.
+
+- :mod:`~musbot.bench.engine`: the rules engine alone, hands and lance comparisons per second.
+- :mod:`~musbot.bench.ai`: bot levels against each other.
+- :mod:`~musbot.bench.load`: a busy bot, many tables through the real layers and a database.
+- :mod:`~musbot.bench.budget`: the Discord calls one real match costs, on a manual clock.
+- :mod:`~musbot.bench.memory`: the in-memory discord.py stand-ins the last two count calls with.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+
+def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+                  lang: str | None = None,
+                  parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+    """``musbot bench engine|ai|load|discord``, worded in ``lang``; ``parents`` carry the options
+    every subcommand takes (``--idioma``). Each module adds its own subcommand."""
+    from musbot.cli import cli_language, cli_text
+
+    from . import ai, budget, engine, load
+
+    lang = lang or cli_language([])
+    parents = list(parents)
+    bench = sub.add_parser("bench", parents=parents, help=cli_text("bench", lang),
+                           description=cli_text("bench", lang))
+    kinds = bench.add_subparsers(dest="bench_kind", required=True,
+                                 metavar=cli_text("command", lang))
+    for module in (engine, ai, load, budget):
+        module.add_arguments(kinds, lang, parents)
+
+
+__all__ = ["add_arguments"]
