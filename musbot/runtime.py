@@ -3,12 +3,11 @@
 The garbage collector: a busy bot keeps a large, long-lived heap (every live table's match,
 the transport's boards, discord.py's caches) and allocates many short-lived objects per action.
 With CPython's default thresholds it collects the young generation every 700 allocations and
-re-scans that old heap often; ``musbot bench load`` measured 15–20 % of the time in the collector
-and full-collection pauses of 150–250 ms, each one a latency spike for every table at once.
+re-scans that old heap often: a large share of the time goes to the collector, and each full
+collection is a pause for every table at once (``musbot bench load --gc default`` shows both).
 
-The older collections walk what every live table keeps — tens of milliseconds for the middle
-one, over a hundred for the full one, each a latency spike for every table at once — so they run
-on a schedule instead: :func:`collect_periodically`, one full collection every
+The older collections walk what every live table keeps, each a latency spike for every table at
+once, so they run on a schedule instead: :func:`collect_periodically`, one full collection every
 :data:`FULL_COLLECTION_SECONDS`. Between two of them the only thing that waits is cyclic garbage
 that outlived a young collection, which is little: objects that die by reference counting are
 freed at once in any generation.
@@ -16,9 +15,8 @@ freed at once in any generation.
 The young collections run on the same clock, every :data:`YOUNG_COLLECTION_SECONDS`. CPython
 counts every container's death against the young threshold, old ones included, and a busy bot
 retires old objects on every move (each table's previous state): left to the threshold, young
-collections came rarer and rarer while the young generation grew, and ``musbot bench load``
-measured their pauses growing from 0.2 ms to 25 ms within half a minute. On a clock each one
-walks only what ten milliseconds made: well under a millisecond.
+collections came rarer and rarer while the young generation grew, and so did their pauses. On a
+clock each one walks only what ten milliseconds made.
 """
 
 from __future__ import annotations

@@ -49,7 +49,8 @@ async def test_posts_keep_their_order_and_five_per_five_seconds() -> None:
     assert order == list(range(12))
     assert [f.result() for f in futures] == list(range(12))
     assert in_any_window(times, 5.0) == 5
-    assert times[5] == pytest.approx(5.0) and times[10] == pytest.approx(10.0)
+    assert in_any_window(times, 5.25) == 5, "a quarter of a second to spare for the network"
+    assert times[5] == pytest.approx(5.25) and times[10] == pytest.approx(10.5)
 
 
 async def test_edits_coalesce_and_come_at_most_once_a_second() -> None:
@@ -169,3 +170,46 @@ async def test_deletes_wait_for_their_time_and_cancel_drops_everything() -> None
     governor.cancel()
     await clock.advance(10)
     assert len(posts) == 5 and pending.cancelled()
+
+
+async def test_a_shutdown_before_the_calls_start_leaves_no_coroutine_unawaited() -> None:
+    """Cancelled at shutdown while its calls' tasks had not started yet: Python warns of no
+    coroutine that was made and never awaited (the bot's log and the benchmark's output
+    showed «coroutine 'Governor._post' was never awaited»)."""
+    import gc
+    import warnings
+
+    clock = ManualClock()
+    governor = Governor(clock)
+    made: list[float] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in range(3):
+            governor.post("table", recorder(clock, made))
+            governor.edit("table", n, recorder(clock, made))
+        runner = governor._runner
+        assert runner is not None
+        # Let the runner start the first calls' tasks, but not the tasks themselves.
+        await asyncio.sleep(0)
+        assert governor._running, "calls were started"
+        governor.cancel()
+        await clock.advance(1)
+        gc.collect()
+    assert made == []
+    assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
+async def test_after_a_shutdown_what_is_asked_is_dropped() -> None:
+    """A dropped post's caller may react by posting the next page, or editing: as the bot stops,
+    with Discord and the database about to go, nothing new starts."""
+    clock = ManualClock()
+    governor = Governor(clock)
+    made: list[float] = []
+    dropped = governor.post("table", recorder(clock, made))
+    governor.cancel()
+    assert dropped.cancelled()
+    assert governor.post("table", recorder(clock, made)).cancelled()
+    governor.edit("table", "message", recorder(clock, made))
+    governor.delete("table", 0.0, recorder(clock, made))
+    await clock.advance(10)
+    assert made == [] and not governor.busy("table")

@@ -254,3 +254,25 @@ async def test_a_listener_whose_connection_drops_listens_again(db: Database, tar
         await other.notify("dm", "after")
         assert await asyncio.wait_for(heard.get(), 5) == "after"
     assert "listening again" in caplog.text
+
+
+@on_postgresql
+async def test_a_live_tables_lane_whose_connection_drops_writes_on_a_new_one(
+        db: Database, target: str) -> None:
+    """A live table's writes keep a connection of their own (its lane); when the server ends it
+    (a restart, a network cut) the next write takes a new one instead of failing for ever."""
+    await db.save_table(100, 1, {"n": 1})
+    lane = backend_of(db)._lanes[100 % len(backend_of(db)._lanes)]
+    assert lane.conn is not None
+    pid = lane.conn.get_server_pid()
+    async with Database(target) as other, \
+            other._backend._connection() as conn:  # type: ignore[attr-defined]
+        assert await conn.fetchval("SELECT pg_terminate_backend($1)", pid)
+    for _ in range(100):  # until this side sees the connection closed
+        if lane.conn.is_closed():
+            break
+        await asyncio.sleep(0.02)
+    assert await db.append_to_journal(100, [[0, "paso"]])
+    assert lane.conn is not None and lane.conn.get_server_pid() != pid
+    assert await db.save_table(100, 1, {"n": 2}) == 3
+    assert (await db.load_table(100)).state == {"n": 2}  # type: ignore[union-attr]

@@ -37,7 +37,7 @@ figures are this process's CPU time, so another busy process on the machine show
 not the second (on PostgreSQL, the server's processes serving the run's database are measured
 apart, :class:`~musbot.bench.databases.ServerCpu`).
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
-bookkeeping included (two floats per action: 1.9 KB per table in a minute at 2,000 actions/s).
+bookkeeping included (two floats per action).
 
 Several ``--db`` run one after the other, each in a process of its own, and end with a table
 comparing them. The host's steal is stated with every run, and the p99 without it
@@ -293,7 +293,9 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     others = OtherLoad()
     others.start()
     steal.start()
+    client.stats.reset()
     open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
+    open_stats = client.stats.snapshot()
     steal.stop()
     others.stop()
     if server is not None:
@@ -318,7 +320,6 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     await db.close()
     figures = await scratch.figures()
     live = len(manager)
-    stats = client.stats
     del seated, manager, transport, client
     gc.collect()
 
@@ -385,7 +386,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "announce_s": round(announce_s, 3),
         **pauses.summary(),
         "gc_scheduled_full_ms": round(full_pause * 1000, 2),
-        "rest": rest_figures(stats, received),
+        "rest": rest_figures(open_stats, open_phase.actions),
     }
 
 

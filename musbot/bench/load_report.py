@@ -55,7 +55,7 @@ def report(r: dict[str, Any]) -> str:
         f"{FULL_COLLECTION_SECONDS / 60:.0f} min with --gc tuned) takes "
         f"{r['gc_scheduled_full_ms']:.1f} ms here",
         f"  REST calls:       {rest['budget_per_action']:.3f} per action against the global "
-        f"budget; by route per action: "
+        f"budget in the open loop; by route per action: "
         + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
         "                    worst 5 s in one channel: "
         + ", ".join(f"{route} {n}" for route, n in rest["worst_window"].items()),

@@ -97,6 +97,19 @@ class RenderStats:
         if len(recent) > self.worst_by_kind[(kind, route)]:
             self.worst_by_kind[(kind, route)] = len(recent)
 
+    def reset(self) -> None:
+        """Counts from zero (a benchmark's measured phase), the recent calls' times kept so
+        that the windows still see the calls just before."""
+        for counter in (self.calls, self.worst, self.worst_by_kind, self.over):
+            counter.clear()
+        self.dm_posts = self.chars = self.buttons = 0
+
+    def snapshot(self) -> RenderStats:
+        """The counts as they are now (the recent calls' times not copied)."""
+        return RenderStats(Counter(self.calls), self.dm_posts, self.chars, self.buttons,
+                           Counter(self.worst), Counter(self.worst_by_kind), Counter(self.over),
+                           self.now)
+
     @property
     def budget_calls(self) -> int:
         """The calls that count against the bot's global budget: all but interaction

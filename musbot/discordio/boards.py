@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -108,7 +108,7 @@ class Boards:
     (remembering a page's messages) without holding up the channel."""
 
     def __init__(self, client: discord.Client, governor: Governor, clock: Clock,
-                 spawn: Callable[[Awaitable[Any]], None]) -> None:
+                 spawn: Callable[[Coroutine[Any, Any, Any]], None]) -> None:
         self.client = client
         self.governor = governor
         self.clock = clock
@@ -241,6 +241,8 @@ class Boards:
 
     def _posted(self, board: Board, view: PageView) -> None:
         view.posting = False
+        if self.governor.stopped:
+            return
         table = self.table(board.channel_id)
         if table is not None and view.messages:
             self._spawn(table.remember_refs(view.page.number, view.refs()))

@@ -15,6 +15,7 @@ Nothing here holds a table's lock or knows what a message says.
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import itertools
 import logging
@@ -40,6 +41,10 @@ class Limits:
     messages: int = 5
     edits: int = 5
     window: float = 5.0
+    slack: float = 0.25
+    """Added to ``window`` before a sixth call: a call starts a little after its turn and
+    reaches Discord after a network's delay, so two calls sent exactly ``window`` apart may
+    arrive closer than that."""
     edit_gap: float = 1.0
     calls_per_second: int = 50
     """Every bot token's global budget (interaction callbacks and webhooks are outside it)."""
@@ -85,15 +90,16 @@ class Lane:
         """Idle, and its calls too old to count against the next ones: it can go."""
         recent = max(self.created[-1] if self.created else float("-inf"),
                      self.edited[-1] if self.edited else float("-inf"))
-        return self.idle() and recent <= now - max(limits.window, limits.edit_gap)
+        return self.idle() and recent <= now - max(limits.window + limits.slack, limits.edit_gap)
 
     def next_op(self, now: float, limits: Limits) -> tuple[float, str | None]:
         """When the lane's next call may start, and which kind; (now, None) when idle."""
         best: tuple[float, int, str] | None = None
+        window = limits.window + limits.slack
         if self.posts:
-            best = (_free_at(self.created, limits.messages, limits.window, now), 0, "post")
+            best = (_free_at(self.created, limits.messages, window, now), 0, "post")
         if self.edits:
-            at = max(_free_at(self.edited, limits.edits, limits.window, now),
+            at = max(_free_at(self.edited, limits.edits, window, now),
                      self.last_edit + limits.edit_gap,
                      min(job.not_before for job in self.edits.values()))
             best = min(best, (at, 1, "edit")) if best is not None else (at, 1, "edit")
@@ -125,6 +131,8 @@ class Governor:
         self._sleeping_until: float | None = None
         """While the runner sleeps for the next lane's turn: until when."""
         self._running: set[asyncio.Task[None]] = set()
+        self.stopped = False
+        """Cancelled for good (shutdown): what is asked later is dropped."""
         self.counts = {"post": 0, "edit": 0, "delete": 0, "extra": 0}
         """Calls made, by kind (``extra``: calls a post made besides its message, like opening
         a DM channel)."""
@@ -135,6 +143,9 @@ class Governor:
         """A new message: ``send`` runs when its turn comes, after the lane's earlier posts.
         The future gets its result (or its error)."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if self.stopped:
+            done.cancel()
+            return done
         self._lane(lane).posts.append(_Post(send, done))
         self._wake(lane)
         return done
@@ -144,6 +155,8 @@ class Governor:
         """An edit of the message ``key``; a later call for the same message before it is made
         replaces ``apply`` (which renders what to show when it runs). ``not_before`` holds it
         (the earliest of the callers' wishes wins)."""
+        if self.stopped:
+            return
         at = self.clock.now() if not_before is None else not_before
         lane_ = self._lane(lane)
         job = lane_.edits.get(key)
@@ -161,6 +174,8 @@ class Governor:
             found.edits.pop(key, None)
 
     def delete(self, lane: Hashable, at: float, remove: Callable[[], Awaitable[Any]]) -> None:
+        if self.stopped:
+            return
         lane_ = self._lane(lane)
         heapq.heappush(lane_.deletes, (at, next(self._order), remove))
         self._wake(lane)
@@ -185,7 +200,10 @@ class Governor:
                 return
 
     def cancel(self) -> None:
-        """Shutdown: pending calls are dropped (a restart shows every table afresh)."""
+        """Shutdown: pending calls are dropped (a restart shows every table afresh), and so is
+        what the dropped ones' callers ask next (a post's caller reacting to its cancellation
+        would otherwise start a call as the bot stops)."""
+        self.stopped = True
         if self._runner is not None:
             self._runner.cancel()
         for task in list(self._running):
@@ -265,16 +283,16 @@ class Governor:
         if kind == "post":
             post = lane.posts.popleft()
             lane.created.append(now)
-            work = self._post(post)
+            work = functools.partial(self._post, post)
         elif kind == "edit":
             key = min(lane.edits, key=lambda k: lane.edits[k].not_before)
             job = lane.edits.pop(key)
             lane.edited.append(now)
             lane.last_edit = now
-            work = self._call(job.apply, "edit")
+            work = functools.partial(self._call, job.apply, "edit")
         else:
             _, _, remove = heapq.heappop(lane.deletes)
-            work = self._call(remove, "delete")
+            work = functools.partial(self._call, remove, "delete")
         task = asyncio.get_running_loop().create_task(self._finish(lane, work))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
@@ -303,9 +321,11 @@ class Governor:
         except Exception:
             log.warning("a governed %s failed", kind, exc_info=True)
 
-    async def _finish(self, lane: Lane, work: Awaitable[None]) -> None:
+    async def _finish(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
+        """Runs ``work``, made here so that a task cancelled before it starts (at shutdown)
+        leaves no coroutine behind that nobody awaited."""
         try:
-            await work
+            await work()
         finally:
             lane.busy = False
             if self._lanes.get(lane.key) is lane:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -340,7 +340,10 @@ class DiscordTransport:
             return ""
         return dt("dm_header", table.lang, guild=guild.name, channel=name) + "\n"
 
-    def _spawn(self, work: Awaitable[Any]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        if self.governor.stopped:  # shutting down: the table is saved as it is
+            work.close()
+            return
         task = asyncio.get_running_loop().create_task(_quietly(work))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -48,6 +48,8 @@ RETRIES = 12
 :class:`DatabaseUnavailable`."""
 
 POOL_SIZE = 10
+LIVE_LANES = 3
+"""Connections kept for live tables' writes besides the pool (:class:`_LiveLane`)."""
 
 RELISTEN_FIRST_DELAY = 0.1
 RELISTEN_MAX_DELAY = 5.0
@@ -132,29 +134,27 @@ def _constraints() -> Iterator[None]:
         raise ConstraintViolation(str(exc)) from exc
 
 
-class _Ordered:
-    """One lock per key, held only while someone uses it: the writes of one live table are
-    committed one at a time, in the order they were asked for (asyncio's locks are fair),
-    while different tables' writes go on in parallel over the pool."""
+async def _keep_session(_conn: asyncpg.Connection) -> None:
+    """What a connection going back to the pool needs reset: nothing, since none of our
+    transactions changes its session (no SET, no LISTEN: that has its own connection, advisory
+    locks only for the transaction). asyncpg's default (``RESET ALL``, ``UNLISTEN *``…) would
+    cost every write a second round trip to the server; it still rolls back a transaction left
+    open."""
+
+
+class _LiveLane:
+    """A connection of its own for live tables' writes, and the lock that lets one write at a
+    time use it. A table's writes always take the same lane, and asyncio's
+    locks are fair, so they are committed in the order they were asked for, while other lanes
+    write other tables' in parallel. Not a connection of the pool, taken for every write:
+    giving one back to asyncpg's pool costs a task and a turn of the event loop, on the hottest
+    writes there are."""
+
+    __slots__ = ("conn", "lock")
 
     def __init__(self) -> None:
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
-
-    @contextlib.asynccontextmanager
-    async def hold(self, key: int) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (None, 0))
-        if lock is None:
-            lock = asyncio.Lock()
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
+        self.lock = asyncio.Lock()
+        self.conn: asyncpg.Connection | None = None
 
 
 class PostgresBackend(Backend):
@@ -170,7 +170,7 @@ class PostgresBackend(Backend):
         self.retries = 0
         """Write transactions run again after a conflict, since the database was opened."""
         self._pool: asyncpg.Pool | None = None
-        self._ordered = _Ordered()
+        self._lanes = [_LiveLane() for _ in range(LIVE_LANES)]
         self._listener: asyncpg.Connection | None = None
         self._callbacks: dict[tuple[str, Listener], Callable[..., None]] = {}
         self._heard: set[asyncio.Future[Any]] = set()
@@ -189,12 +189,9 @@ class PostgresBackend(Backend):
         if self._pool is not None:
             return
         with self._unreachable():
-            # lock_timeout: a lock held elsewhere for longer than busy_timeout is
-            # DatabaseLocked, as on SQLite.
             pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=self.pool_size,
-                server_settings={"lock_timeout": str(int(self.busy_timeout * 1000)),
-                                 "application_name": "musbot"})
+                self.url, min_size=1, max_size=self.pool_size, reset=_keep_session,
+                server_settings=self._session())
         try:
             with self._unreachable(), self._locked():
                 async with pool.acquire() as conn:
@@ -203,6 +200,11 @@ class PostgresBackend(Backend):
             await pool.close()
             raise
         self._pool = pool
+
+    def _session(self) -> dict[str, str]:
+        # lock_timeout: a lock held elsewhere for longer than busy_timeout is
+        # DatabaseLocked, as on SQLite.
+        return {"lock_timeout": str(int(self.busy_timeout * 1000)), "application_name": "musbot"}
 
     async def close(self) -> None:
         if self._relistening is not None:
@@ -214,6 +216,9 @@ class PostgresBackend(Backend):
                 await listener.close()
         if self._pool is not None:
             pool, self._pool = self._pool, None
+            for lane in self._lanes:
+                async with lane.lock:
+                    await self._drop_lane_connection(lane)
             await pool.close()
 
     async def schema_version(self) -> int:
@@ -308,13 +313,38 @@ class PostgresBackend(Backend):
         raise AssertionError("unreachable")
 
     async def write_live(self, key: int, work: LiveWork[T], *, one_statement: bool) -> T:
-        """In the order asked for, table by table (:class:`_Ordered`). A single statement
-        commits on its own; several (a journal entry per move) in one transaction."""
-        async with self._ordered.hold(key), self._connection() as conn:
-            if one_statement:
-                return await work(PgTx(conn), self.now())
-            async with conn.transaction():
-                return await work(PgTx(conn), self.now())
+        """In the order asked for, table by table, on the table's lane (:class:`_LiveLane`). A
+        single statement commits on its own; several in one transaction."""
+        lane = self._lanes[key % len(self._lanes)]
+        async with lane.lock:
+            conn = await self._lane_connection(lane)
+            try:
+                with self._unreachable(), self._locked():
+                    if one_statement:
+                        return await work(PgTx(conn), self.now())
+                    async with conn.transaction():
+                        return await work(PgTx(conn), self.now())
+            finally:
+                if conn.is_closed():
+                    lane.conn = None
+
+    async def _lane_connection(self, lane: _LiveLane) -> asyncpg.Connection:
+        if self._pool is None:
+            raise DatabaseClosed(f"{self.where}: the database is not open")
+        if lane.conn is not None and lane.conn.is_closed():
+            lane.conn = None
+        if lane.conn is None:
+            with self._unreachable():
+                lane.conn = await asyncpg.connect(self.url, server_settings=self._session())
+        return lane.conn
+
+    async def _drop_lane_connection(self, lane: _LiveLane) -> None:
+        """Closes the lane's connection (lost: the server restarted, the network cut it; or
+        the database is closing); the next write opens a new one."""
+        conn, lane.conn = lane.conn, None
+        if conn is not None and not conn.is_closed():
+            with contextlib.suppress(*_UNREACHABLE):
+                await conn.close()
 
     # --- the whole database at once (musbot db copy) ------------------------------------------
 

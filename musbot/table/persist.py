@@ -9,7 +9,7 @@ record call is idempotent (match key, same hand twice, a finished match), so a c
 two only means they are stored again from the saved outbox at the next start.
 
 Most changes are one move within a hand (a bet, a «paso», a discard). Those are appended to the
-table's journal instead (``Database.append_to_journal``: a few dozen bytes, not the 2 KB state),
+table's journal instead (``Database.append_to_journal``: a few dozen bytes, not the whole state),
 and a restore replays the journal on the saved state, as the engine replays a hand's actions on
 its deal. A new deal, a finished hand, a seña, anything else changed: the whole state again.
 
