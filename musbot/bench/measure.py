@@ -43,10 +43,10 @@ def percentile(sorted_values: list[float], pct: float) -> float:
 
 
 
-def cpu_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
-    """The machine's CPU time so far in clock ticks, ``(stolen, all)``: ``steal`` is time the
-    hypervisor gave this virtual machine's CPUs to someone else, which no figure of this
-    process shows except its latency. ``None`` where there is no ``/proc/stat`` (not Linux)."""
+def _cpu_line(path: str) -> list[int] | None:
+    """The first line of ``/proc/stat``: the machine's CPU time so far in clock ticks, as
+    user nice system idle iowait irq softirq steal (guest time is inside user and nice);
+    ``None`` where there is none (not Linux)."""
     try:
         with open(path, "rb") as stat:
             fields = stat.readline().split()
@@ -54,22 +54,22 @@ def cpu_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
         return None
     if len(fields) < 9 or fields[0] != b"cpu":
         return None
-    # user nice system idle iowait irq softirq steal [guest guest_nice: inside user, nice]
-    ticks = [int(value) for value in fields[1:9]]
-    return ticks[7], sum(ticks)
+    return [int(value) for value in fields[1:9]]
+
+
+def cpu_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
+    """``(stolen, all)``: ``steal`` is time the hypervisor gave this virtual machine's CPUs to
+    someone else, which no figure of this process shows except its latency."""
+    ticks = _cpu_line(path)
+    return None if ticks is None else (ticks[7], sum(ticks))
 
 
 def busy_ticks(path: str = "/proc/stat") -> tuple[int, int] | None:
-    """The machine's CPU time so far in clock ticks, ``(busy, all)``: busy is every CPU's time
-    running anything (user, nice, system, irq, softirq), stolen time apart."""
-    try:
-        with open(path, "rb") as stat:
-            fields = stat.readline().split()
-    except OSError:
+    """``(busy, all)``: busy is every CPU's time running anything (user, nice, system, irq,
+    softirq), stolen time apart."""
+    ticks = _cpu_line(path)
+    if ticks is None:
         return None
-    if len(fields) < 9 or fields[0] != b"cpu":
-        return None
-    ticks = [int(value) for value in fields[1:9]]
     return ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6], sum(ticks)
 
 
