@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from db_helpers import select
 from wire import FakeDiscord, FakeMessage
 
 from musbot.ai import HeuristicBot
@@ -20,6 +21,7 @@ from musbot.commands import parse
 from musbot.config import Config
 from musbot.engine import MUS, Action, ActionKind, Hand, Rules
 from musbot.engine.cards import parse_card
+from musbot.storage import Database
 from musbot.table import ManualClock, Table, render
 
 HAND_TITLE = re.compile(r"^🃏 Mano (\d+)")
@@ -302,6 +304,31 @@ def hand_event_lines(transcript: dict[str, Any], names: dict[int, str]) -> list[
     return [line for event in hand.events
             for line in render.event_lines(event, names, players=rules.jugadores,
                                            target=rules.puntos)]
+
+
+async def stored_hands(path: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every hand stored in the database file, match by match, as (transcript, result)."""
+    db = await Database.open(str(path))
+    try:
+        hands: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        for (match_id,) in await select(db, "SELECT match_id FROM matches ORDER BY match_id"):
+            hands += await db.match_hands(match_id)
+        return hands
+    finally:
+        await db.close()
+
+
+def assert_pages_show_stored_moves(pages: dict[int, list[FakeMessage]],
+                                   stored: Sequence[tuple[dict[str, Any], Any]],
+                                   names: dict[int, str]) -> None:
+    """Every stored hand's moves shown once, in order, in that hand's messages. A won game's
+    count is the match's, not the stored hand's: left out of the oracle."""
+    for number, (transcript, _) in enumerate(stored, start=1):
+        shown = [line for message in pages[number] for line in page_lines(message)
+                 if not line.startswith("🏆")]
+        expected = [line for line in hand_event_lines(transcript, names)
+                    if not line.startswith("🏆")]
+        assert [line for line in shown if line in set(expected)] == expected, number
 
 
 def public_texts(world: FakeDiscord, channel: int) -> list[str]:

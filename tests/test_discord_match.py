@@ -13,13 +13,13 @@ from pathlib import Path
 
 from discord_match import (
     SHOWDOWN,
-    hand_event_lines,
+    assert_pages_show_stored_moves,
     hand_pages,
     make_scene,
     open_and_start,
-    page_lines,
     play_to_the_end,
     public_texts,
+    stored_hands,
 )
 from table_helpers import ANY_CARD
 
@@ -53,31 +53,9 @@ async def test_one_person_and_three_bots_within_discords_budget(tmp_path: Path) 
     # Every hand's message shows its moves once, in order; the showdown is the first card.
     pages = hand_pages(world, channel)
     assert sorted(pages) == list(range(1, hands + 1))
-    stored = await _stored_hands(tmp_path)
+    stored = await stored_hands(tmp_path / "musbot.db")
     assert len(stored) == hands
-    for number, (transcript, _) in enumerate(stored, start=1):
-        # A won game's count is the match's, not the stored hand's: left out of the oracle.
-        shown = [line for message in pages[number] for line in page_lines(message)
-                 if not line.startswith("🏆")]
-        expected = [line for line in hand_event_lines(transcript, names)
-                    if not line.startswith("🏆")]
-        assert [line for line in shown if line in set(expected)] == expected, number
+    assert_pages_show_stored_moves(pages, stored, names)
     # Nobody's cards in public before the showdown that shows them.
     texts = public_texts(world, channel)
     assert texts and all(not ANY_CARD.search(text.split(SHOWDOWN)[0]) for text in texts)
-
-
-async def _stored_hands(tmp_path: Path) -> list[tuple[dict, dict]]:
-    from db_helpers import select
-
-    from musbot.storage import Database
-
-    db = await Database.open(str(tmp_path / "musbot.db"))
-    try:
-        rows = await select(db, "SELECT match_id FROM matches ORDER BY match_id")
-        hands = []
-        for (match_id,) in rows:
-            hands += await db.match_hands(match_id)
-        return hands
-    finally:
-        await db.close()

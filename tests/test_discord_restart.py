@@ -12,16 +12,16 @@ import pytest
 from db_helpers import select_in
 from discord_match import (
     Scene,
-    hand_event_lines,
+    assert_pages_show_stored_moves,
     hand_pages,
     make_scene,
     open_and_start,
     page_lines,
     play_to_the_end,
+    stored_hands,
 )
 
 from musbot.bot import MusBot
-from musbot.storage import Database
 from musbot.table.render import t
 
 
@@ -31,17 +31,6 @@ async def restart(scene: Scene) -> MusBot:
     bot = MusBot(scene.bot.config, clock=scene.clock)
     scene.bot = bot
     return bot
-
-
-async def stored_hands(path: Path) -> list[Any]:
-    db = await Database.open(str(path))
-    try:
-        hands: list[Any] = []
-        for (match_id,) in await select_in(str(path), "SELECT match_id FROM matches"):
-            hands += await db.match_hands(match_id)
-        return hands
-    finally:
-        await db.close()
 
 
 async def test_a_restart_while_bots_think_shows_every_move_once(
@@ -84,12 +73,7 @@ async def test_a_restart_while_bots_think_shows_every_move_once(
     stored = await stored_hands(tmp_path / "musbot.db")
     pages = hand_pages(scene.world, scene.channel)
     assert sorted(pages) == list(range(1, len(stored) + 1))
-    for number, (transcript, _) in enumerate(stored, start=1):
-        shown = [line for message in pages[number] for line in page_lines(message)
-                 if not line.startswith("🏆")]
-        expected = [line for line in hand_event_lines(transcript, names)
-                    if not line.startswith("🏆")]
-        assert [line for line in shown if line in set(expected)] == expected, number
+    assert_pages_show_stored_moves(pages, stored, names)
     report = scene.world.report()
     assert report.rate_limited == 0 and not report.refusals
 

@@ -80,6 +80,14 @@ def check_message(payload: Mapping[str, Any], *, files: int = 0, partial: bool =
         check_components(components, v2=bool(flags & IS_COMPONENTS_V2))
 
 
+def check_edit(current: Mapping[str, Any], body: Mapping[str, Any], *, files: int = 0) -> None:
+    """An edit's body, and the message it leaves (``current``'s fields with the body's over
+    them): Discord refuses an edit that would leave the message empty."""
+    check_message(body, files=files, partial=True)
+    if is_empty({**current, **body}, files):
+        raise empty_message()
+
+
 def check_embeds(embeds: Sequence[Mapping[str, Any]]) -> None:
     if len(embeds) > EMBEDS_MAX:
         raise too_long("embeds", EMBEDS_MAX)

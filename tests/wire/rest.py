@@ -159,11 +159,9 @@ def edit_message(world: FakeDiscord, req: Request) -> Reply:
         raise WireError(403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another "
                         "user")
     body = req.body()
-    limits.check_message(body, files=len(req.files), partial=True)
-    after = {"content": msg.content, "embeds": msg.embeds, "components": msg.components,
-             "attachments": msg.attachments} | body
-    if limits.is_empty(after, len(req.files)):
-        raise limits.empty_message()
+    limits.check_edit({"content": msg.content, "embeds": msg.embeds,
+                       "components": msg.components, "attachments": msg.attachments},
+                      body, files=len(req.files))
     world.edit(msg, body, req.files, via="rest")
     world.emit("MESSAGE_UPDATE", message_payload(world, msg, gateway=True), channel)
     return 200, message_payload(world, msg)

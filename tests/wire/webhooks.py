@@ -70,11 +70,8 @@ def _respond(world: FakeDiscord, inter: FakeInteraction, kind: int, data: dict[s
         assert inter.message_id is not None
         msg = world.messages_by_id[inter.message_id]
         if kind == 7:
-            limits.check_message(data, files=len(req.files), partial=True)
-            after = {"content": msg.content, "embeds": msg.embeds,
-                     "components": msg.components} | data
-            if limits.is_empty(after, len(req.files)):
-                raise limits.empty_message()
+            limits.check_edit({"content": msg.content, "embeds": msg.embeds,
+                               "components": msg.components}, data, files=len(req.files))
             world.edit(msg, data, req.files, via="interaction")
             _echo_update(world, msg)
     elif kind == 8:
@@ -184,11 +181,9 @@ def edit_webhook_message(world: FakeDiscord, req: Request) -> Reply:
     inter = _interaction(world, req)
     msg = _target(world, inter, req)
     body = req.body()
-    limits.check_message(body, files=len(req.files), partial=True)
-    after = {"content": msg.content, "embeds": msg.embeds, "components": msg.components,
-             "attachments": msg.attachments} | body
-    if limits.is_empty(after, len(req.files)):
-        raise limits.empty_message()
+    limits.check_edit({"content": msg.content, "embeds": msg.embeds,
+                       "components": msg.components, "attachments": msg.attachments},
+                      body, files=len(req.files))
     world.edit(msg, body, req.files, via="webhook")
     msg.flags &= ~LOADING
     _echo_update(world, msg)
