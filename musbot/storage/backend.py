@@ -98,10 +98,10 @@ class Backend(ABC):
         and serializable: as if no other transaction ran at the same time."""
 
     @abstractmethod
-    async def write_live(self, key: int, work: LiveWork[T], *, one_statement: bool) -> T:
+    async def write_live(self, key: int, work: LiveWork[T]) -> T:
         """A live table's write (``key``: its channel), returning once committed; the writes
-        of one table are committed in the order they were asked for. ``one_statement``: the
-        work is a single statement, atomic by itself, so it needs no transaction around it."""
+        of one table are committed in the order they were asked for. ``work`` is a single
+        statement, atomic by itself, so it needs no transaction around it."""
 
     @abstractmethod
     async def schema_version(self) -> int: ...

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import orjson
@@ -22,20 +22,22 @@ _SAVE_SQL = (
     " guild_id = excluded.guild_id, state = excluded.state, journal = '[]',"
     " version = live_tables.version + 1, updated_at = excluded.updated_at RETURNING version")
 
-_JOURNAL_SQL = {
-    "sqlite": (
-        "UPDATE live_tables SET journal = json_insert(journal, '$[#]', json(?)),"
-        " version = version + 1, updated_at = ? WHERE channel_id = ?"),
-    # The same text SQLite's json_insert writes (the entries are compact already), added to the
-    # end of the document rather than parsed and written again; every entry of one save at
-    # once, comma-separated.
-    "postgresql": (
-        "UPDATE live_tables SET journal = (left(journal::text, -1)"
-        " || CASE WHEN journal::text = '[]' THEN '' ELSE ',' END || ?::text || ']')::json,"
-        " version = version + ?, updated_at = ? WHERE channel_id = ?"),
-}
-"""No RETURNING: on SQLite it costs as much again as the rest of the statement, and the
-journal's caller needs only to know that the row was there."""
+@cache
+def _journal_sql(dialect: str, entries: int) -> str:
+    """The one statement that appends ``entries`` entries to a table's journal, given them (on
+    PostgreSQL, as one comma-separated text), their count, the time and the channel. No
+    RETURNING: on SQLite it costs as much again as the rest of the statement, and the journal's
+    caller needs only to know that the row was there."""
+    if dialect == "sqlite":
+        appended = "json_insert(journal" + ", '$[#]', json(?)" * entries + ")"
+    else:
+        # The same text SQLite's json_insert writes (the entries are compact already), added to
+        # the end of the document rather than parsed and written again.
+        appended = ("(left(journal::text, -1) || CASE WHEN journal::text = '[]' THEN ''"
+                    " ELSE ',' END || ?::text || ']')::json")
+    return (f"UPDATE live_tables SET journal = {appended}, version = version + ?,"
+            " updated_at = ? WHERE channel_id = ?")
+
 
 _LIVE_COLUMNS = "channel_id, guild_id, state, version, updated_at, journal"
 
@@ -61,13 +63,9 @@ async def _save_row(tx: Tx, now: str, row: tuple[int, int | None, str]) -> int:
 async def _journal_rows(tx: Tx, now: str, channel_id: int, entries: Sequence[str]) -> bool:
     """Appends JSON ``entries`` to the table's journal; False (nothing written) if the table has
     no saved row."""
-    sql = _JOURNAL_SQL[tx.dialect]
-    if tx.dialect == "postgresql":
-        return await tx.execute(sql, ",".join(entries), len(entries), now, channel_id) == 1
-    for entry in entries:
-        if await tx.execute(sql, entry, now, channel_id) != 1:
-            return False
-    return True
+    values = [",".join(entries)] if tx.dialect == "postgresql" else list(entries)
+    sql = _journal_sql(tx.dialect, len(entries))
+    return await tx.execute(sql, *values, len(entries), now, channel_id) == 1
 
 
 async def _delete_row(tx: Tx, now: str, channel_id: int) -> bool:
@@ -103,7 +101,7 @@ class LiveTables(Store):
         action is never lost."""
         row = (channel_id, guild_id, state_json(state))
         return int(await self._backend.write_live(
-            channel_id, partial(_save_row, row=row), one_statement=True))
+            channel_id, partial(_save_row, row=row)))
 
     async def append_to_journal(self, channel_id: int, entries: Sequence[Any]) -> bool:
         """Appends ``entries`` (JSON values, in order) to the table's journal, which its next
@@ -114,8 +112,7 @@ class LiveTables(Store):
             return True
         encoded = [entry_json(entry) for entry in entries]
         return bool(await self._backend.write_live(
-            channel_id, partial(_journal_rows, channel_id=channel_id, entries=encoded),
-            one_statement=len(encoded) == 1 or self._backend.dialect == "postgresql"))
+            channel_id, partial(_journal_rows, channel_id=channel_id, entries=encoded)))
 
     async def load_tables(self, shards: tuple[int, Collection[int]] | None = None
                           ) -> list[LiveTable]:
@@ -147,4 +144,4 @@ class LiveTables(Store):
         """Forget a table that closed; False if there was none. In order with the table's saves,
         like them."""
         return bool(await self._backend.write_live(
-            channel_id, partial(_delete_row, channel_id=channel_id), one_statement=True))
+            channel_id, partial(_delete_row, channel_id=channel_id)))

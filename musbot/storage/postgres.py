@@ -144,11 +144,11 @@ async def _keep_session(_conn: asyncpg.Connection) -> None:
 
 class _LiveLane:
     """A connection of its own for live tables' writes, and the lock that lets one write at a
-    time use it. A table's writes always take the same lane, and asyncio's
-    locks are fair, so they are committed in the order they were asked for, while other lanes
-    write other tables' in parallel. Not a connection of the pool, taken for every write:
-    giving one back to asyncpg's pool costs a task and a turn of the event loop, on the hottest
-    writes there are."""
+    time use it. A table's writes always take the same lane, and asyncio's locks are fair, so
+    they are committed in the order they were asked for, while other lanes write other tables'
+    in parallel. Kept open rather than taken from the pool for every write: giving a connection
+    back to asyncpg's pool costs a task and a turn of the event loop, on the hottest writes
+    there are."""
 
     __slots__ = ("conn", "lock")
 
@@ -217,8 +217,11 @@ class PostgresBackend(Backend):
         if self._pool is not None:
             pool, self._pool = self._pool, None
             for lane in self._lanes:
-                async with lane.lock:
-                    await self._drop_lane_connection(lane)
+                async with lane.lock:  # after the write on its way
+                    conn, lane.conn = lane.conn, None
+                    if conn is not None and not conn.is_closed():
+                        with contextlib.suppress(*_UNREACHABLE):
+                            await conn.close()
             await pool.close()
 
     async def schema_version(self) -> int:
@@ -312,23 +315,18 @@ class PostgresBackend(Backend):
                 await asyncio.sleep(random.uniform(0, 0.002 * 2**attempt))
         raise AssertionError("unreachable")
 
-    async def write_live(self, key: int, work: LiveWork[T], *, one_statement: bool) -> T:
-        """In the order asked for, table by table, on the table's lane (:class:`_LiveLane`). A
-        single statement commits on its own; several in one transaction."""
+    async def write_live(self, key: int, work: LiveWork[T]) -> T:
+        """In the order asked for, table by table, on the table's lane (:class:`_LiveLane`),
+        the single statement committing on its own."""
         lane = self._lanes[key % len(self._lanes)]
         async with lane.lock:
             conn = await self._lane_connection(lane)
-            try:
-                with self._unreachable(), self._locked():
-                    if one_statement:
-                        return await work(PgTx(conn), self.now())
-                    async with conn.transaction():
-                        return await work(PgTx(conn), self.now())
-            finally:
-                if conn.is_closed():
-                    lane.conn = None
+            with self._unreachable(), self._locked():
+                return await work(PgTx(conn), self.now())
 
     async def _lane_connection(self, lane: _LiveLane) -> asyncpg.Connection:
+        """The lane's connection, a new one if it has none or lost it (the server restarted,
+        the network cut it)."""
         if self._pool is None:
             raise DatabaseClosed(f"{self.where}: the database is not open")
         if lane.conn is not None and lane.conn.is_closed():
@@ -337,14 +335,6 @@ class PostgresBackend(Backend):
             with self._unreachable():
                 lane.conn = await asyncpg.connect(self.url, server_settings=self._session())
         return lane.conn
-
-    async def _drop_lane_connection(self, lane: _LiveLane) -> None:
-        """Closes the lane's connection (lost: the server restarted, the network cut it; or
-        the database is closing); the next write opens a new one."""
-        conn, lane.conn = lane.conn, None
-        if conn is not None and not conn.is_closed():
-            with contextlib.suppress(*_UNREACHABLE):
-                await conn.close()
 
     # --- the whole database at once (musbot db copy) ------------------------------------------
 

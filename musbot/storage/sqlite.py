@@ -392,7 +392,7 @@ class SqliteBackend(Backend):
         except _WriteLockBusy:
             return await self._write_there(work)
 
-    async def write_live(self, key: int, work: LiveWork[T], *, one_statement: bool) -> T:
+    async def write_live(self, key: int, work: LiveWork[T]) -> T:
         """Written at once on the loop's connection, where a commit appends a page or two to
         the log, so the caller does not even yield. While another connection holds the write
         lock, the live writes of every table queue up for the database thread and are written
@@ -403,7 +403,7 @@ class SqliteBackend(Backend):
         if self._late_writer is None:
             try:
                 now = self.now()
-                return self._write_here(lambda tx: work(tx, now), one_statement=one_statement)
+                return self._write_here(lambda tx: work(tx, now), one_statement=True)
             except _WriteLockBusy:
                 self._late_writer = loop.create_task(self._write_late())
         done: asyncio.Future[Any] = loop.create_future()
