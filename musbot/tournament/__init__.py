@@ -1,0 +1,72 @@
+"""Txapelketak: tournaments of pairs, from sign-up to champions. Pure: no I/O, no asyncio, no
+Discord; the whole state is one JSON document.
+
+The life of a tournament, and what the adapters (the Discord cog, the bench) call::
+
+    settings = Settings("Txapelketa 2025", format=Format.DOUBLE, games_to_win=3,
+                        signup_deadline=stamp(deadline))       # TournamentError if impossible
+    t = Tournament.new(settings, seed=secrets.randbits(32), now=now)
+    t.sign_up(ane, "Ane", partner=bea, now=now)   # an invitation ...
+    t.sign_up(bea, "Bea", partner=ane, now=now)   # ... confirmed: events include PAIRED
+    t.sign_up(koldo, "Koldo", now=now)            # alone: drawn a partner at the draw
+    t.withdraw(koldo, now=now)
+    events = t.draw(now=now, ratings=pair_ratings)  # {pair_key(a, b): display rating}
+    for event in events:                        # MATCH_READY: open the match's table,
+        ...                                     # set to settings.table_rules, and mention
+    t.start(match_id, now=now)                  # both pairs sat down
+    t.record(match_id, (3, 1), (131, 87), now=now, bot_game=False)   # the table's result
+    t.due(now)                                  # grace times passed: check who sat down, then
+    t.late(match_id, {1}, now=now)              # walkover (or one game, as the settings say)
+    t.set_result / t.replay / t.disqualify(pair_id, reason) / t.cancel   # the organiser
+    t.champion, t.finalist                      # once t.phase is Phase.FINISHED
+    state = t.to_dict(); Tournament.from_dict(state) == t             # what storage keeps
+
+Every change takes the time it happens at and returns the list of :class:`Event` it caused;
+an empty list means it changed nothing, so repeating a change after a restart (the same result
+recorded twice, a walkover called again) is harmless, while a conflicting one (another result
+for a decided match) raises. Errors are :class:`TournamentError` codes, worded by
+:func:`musbot.i18n.error_text`.
+
+A match goes pending → ready (both pairs known, and neither has an earlier match to play) →
+playing → finished, walkover or disqualified; a bye is a slot with one pair, which goes
+through without playing (:class:`MatchState`). Results move the winners on, and in double
+elimination the losers into the repesca (:mod:`.brackets`); the format's later rounds are made
+when their time comes (the Swiss rounds, the knockout after the groups, the grand final's
+second match). The formats, the seeding and the tie-breaks are described in :mod:`.settings`,
+:mod:`.brackets`, :mod:`.standings` and :mod:`.swiss`.
+
+Pair ratings (OpenSkill, kept by storage) are :func:`musbot.storage.ratings.rate_pairs`;
+:func:`rated_results` lists the matches of a finished tournament that count for them. The
+bracket is drawn by :mod:`.picture` (PNG pages) and :mod:`.text` (for screen readers), both in
+the server's language; :func:`.simulate.simulate` plays a tournament with a result function.
+"""
+
+from .errors import ResultConflict, TournamentError
+from .model import (
+    DECIDED,
+    PLAYED,
+    Bracket,
+    Entry,
+    Event,
+    EventKind,
+    Match,
+    MatchState,
+    Pair,
+    PairKey,
+    Phase,
+    Source,
+    pair_key,
+)
+from .results import PairResult, rated_results
+from .settings import BASQUE_RULES, Format, Lateness, Seeding, Settings
+from .standings import Standing
+from .timestamps import parse_time, stamp
+from .tournament import MAX_PAIRS, STATE_VERSION, Due, Tournament, group_label
+
+__all__ = [
+    "BASQUE_RULES", "DECIDED", "MAX_PAIRS", "PLAYED", "STATE_VERSION", "Bracket", "Due",
+    "Entry", "Event", "EventKind", "Format", "Lateness", "Match", "MatchState", "Pair",
+    "PairKey", "PairResult", "Phase", "ResultConflict", "Seeding", "Settings", "Source",
+    "Standing", "Tournament", "TournamentError", "group_label", "pair_key", "parse_time",
+    "rated_results", "stamp",
+]
