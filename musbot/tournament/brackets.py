@@ -227,10 +227,9 @@ class _Repesca:
                    for i in range(0, len(free_playing), 2)]
         couples += [(had_playing[i], had_playing[i + 1]) for i in range(0, len(had_playing), 2)]
         placed: list[tuple[int, _Slot]] = []
-        number = 0
-        for first, second in sorted([(i, None) for i in waiting] + couples,
-                                    key=lambda c: c[0]):
-            number += 1
+        pending: list[tuple[int, int | None]] = [(i, None) for i in waiting]
+        ordered = sorted(pending + list(couples), key=lambda c: c[0])
+        for number, (first, second) in enumerate(ordered, 1):
             placed.append((first, self._match(pool[first], None if second is None
                                               else pool[second], number)))
         return [slot for _, slot in placed]

@@ -89,7 +89,9 @@ def _tally(pairs: Sequence[int], matches: Iterable[Match]) -> dict[int, list[int
 
 
 def _standing(pair: int, row: list[int], buchholz: int | None = None) -> Standing:
-    return Standing(pair, *row, buchholz=buchholz)  # type: ignore[arg-type]
+    played, won, lost, byes, games_for, games_against, tantos_for, tantos_against = row
+    return Standing(pair, played, won, lost, byes, games_for, games_against, tantos_for,
+                    tantos_against, buchholz)
 
 
 def league_table(pairs: Sequence[int], matches: Sequence[Match],

@@ -576,7 +576,7 @@ class Tournament:
         if pair is not None and pair not in match.pairs:
             self._by_pair[pair].remove(match.id)
 
-    def _resolve(self, source: Source) -> int | None | Literal["unknown"]:
+    def _resolve(self, source: Source) -> int | Literal["unknown"] | None:
         if source.kind == "pair":
             return int(source.ref or 0)
         if source.kind == "bye":
@@ -691,8 +691,8 @@ class Tournament:
 
     def _pair_swiss(self, number: int, now: datetime, events: list[Event]) -> None:
         table = [s.pair for s in self.standings() if not self.pairs[s.pair].disqualified]
-        met = {frozenset((m.pairs[0], m.pairs[1])) for m in self.matches.values()
-               if m.played and None not in m.pairs}
+        met = {frozenset(p for p in m.pairs if p is not None)
+               for m in self.matches.values() if m.played and None not in m.pairs}
         had_bye = {m.winner_pair for m in self.matches.values() if m.state is MatchState.BYE}
         if len(table) < 2:
             self.plan["rounds"] = number - 1

@@ -1,0 +1,96 @@
+"""The words of a bracket, in one language: what the picture and the text version share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from musbot.i18n import catalog
+
+from .model import Bracket, Match, MatchState, Pair, Source
+from .names import clean
+from .settings import Format
+from .tournament import Tournament, group_label
+
+NAME_LIMIT = 40
+"""Columns of a person's name, at most (the picture cuts further to fit its boxes)."""
+
+
+class Words:
+    def __init__(self, tournament: Tournament, lang: str) -> None:
+        self.tournament = tournament
+        self.words: dict[str, Any] = catalog(lang).TOURNAMENT
+
+    def __getitem__(self, key: str) -> str:
+        return str(self.words[key])
+
+    def person(self, name: str | None) -> str:
+        return clean(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
+
+    def people(self, pair: Pair | int) -> tuple[str, str]:
+        if isinstance(pair, int):
+            pair = self.tournament.pairs[pair]
+        return self.person(pair.names[0]), self.person(pair.names[1])
+
+    def pair(self, pair: Pair | int) -> str:
+        first, second = self.people(pair)
+        return self["pair"].format(first=first, second=second)
+
+    def source(self, source: Source) -> str:
+        if source.kind == "pair":
+            return self.pair(int(source.ref or 0))
+        if source.kind == "bye":
+            return self["bye"]
+        key = "winner_of" if source.kind == "winner" else "loser_of"
+        return self[key].format(match=source.ref)
+
+    def side(self, match: Match, side: int) -> str:
+        """Who is on that side: the pair, or where it will come from."""
+        pair = match.pairs[side]
+        if pair is not None:
+            return self.pair(pair)
+        if match.state is MatchState.BYE:
+            return self["bye"]
+        return self.source(match.sources[side])
+
+    def state(self, match: Match) -> str:
+        """The mark a match's state shows (empty when its score says it all)."""
+        marks = {MatchState.READY: self["to_play"], MatchState.PLAYING: self["playing"],
+                 MatchState.WALKOVER: self["walkover_mark"],
+                 MatchState.DISQUALIFIED: self["disqualified_mark"],
+                 MatchState.BYE: self["bye"]}
+        text = marks.get(match.state, "")
+        if "bot_game" in match.flags:
+            text = f"{text} · {self['bot_mark']}" if text else self["bot_mark"]
+        if "both_late" in match.flags:
+            text = f"{text} · {self['late_mark']}" if text else self["late_mark"]
+        return text
+
+    def section(self, bracket: Bracket, group: int | None = None) -> str:
+        fmt = self.tournament.settings.format
+        if bracket is Bracket.WINNERS:
+            return self["winners"] if fmt is Format.DOUBLE else self["knockout"]
+        if bracket is Bracket.LOSERS:
+            return self["losers"]
+        if bracket is Bracket.FINAL:
+            return self["final"]
+        if bracket is Bracket.GROUP:
+            return self["group"].format(label=group_label(group or 0))
+        return self["standings"]
+
+    def column(self, bracket: Bracket, number: int, last: int) -> str:
+        """A column's heading: its round, named for the last three of a knockout."""
+        if bracket is Bracket.LOSERS:
+            return self["column"].format(number=number)
+        if bracket is Bracket.FINAL:
+            return self["grand_final"] if number == 1 else self["grand_final_reset"]
+        names = {0: "round_final", 1: "round_semi", 2: "round_quarter"}
+        if bracket is Bracket.WINNERS and last - number in names:
+            return self[names[last - number]]
+        return self["round"].format(number=number)
+
+    def title(self) -> str:
+        t = self.tournament
+        return clean(t.settings.name, 60)
+
+    def format_name(self) -> str:
+        return str(self.words["formats"][self.tournament.settings.format.value])
