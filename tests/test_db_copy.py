@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from musbot.engine.match import Match
 from musbot.engine.rules import Rules
 from musbot.storage import Database, SeatRecord, ServerSettings, postgres, sqlite
 from musbot.storage.transfer import TABLES
+from musbot.tournament import Format, Settings, Tournament
+from musbot.tournament.simulate import random_results, simulate
 
 
 async def play(db: Database, league_id: int | None, users: list[int | str], seed: int) -> int:
@@ -60,6 +63,16 @@ async def populate(path: Path) -> None:
         await db.save_table(1, 10**17, {"state": "playing", "n": 1})
         await db.append_to_journal(1, [[0, "paso", 0, []], [1, "órdago", 0, []]])
         await db.save_table(2, None, {"state": "waiting"})
+        # A finished tournament (its podium, its pairs' ratings) and one taking sign-ups.
+        start = datetime(2025, 5, 1, 18, tzinfo=UTC)
+        cup = Tournament.new(Settings("Txapelketa ñ", format=Format.DOUBLE), 7, now=start)
+        for user in range(100, 116):
+            cup.sign_up(user, f"Jugador {user}", now=start)
+        stored = await db.create_tournament(10**17, cup, created_by=100)
+        cup.draw(now=start)
+        simulate(cup, random_results(random.Random(7)), start=start)
+        await db.save_tournament(stored.tournament_id, cup)
+        await db.create_tournament(10**17, Tournament.new(Settings("Abierto"), 8, now=start))
 
 
 def dump(target: str) -> dict[str, list[tuple[Any, ...]]]:
@@ -97,8 +110,12 @@ def test_a_copy_holds_every_row_and_checks_out(
                 == await before.standings(league.league_id, 1)
             assert await after.load_tables() == await before.load_tables()
             assert (await after.server_settings(10**17)).language == "en"
+            assert await after.hall_of_fame(10**17) == await before.hall_of_fame(10**17)
             # New rows get new ids after the copied ones.
             assert (await after.create_league(1, "Nueva")).league_id > league.league_id
+            cup = await after.find_tournament(10**17, "txapelketa n")
+            new = Tournament.new(Settings("Otra"), 1, now=datetime.now(UTC))
+            assert (await after.create_tournament(1, new)).tournament_id > cup.tournament_id
 
     asyncio.run(use())
     assert main(["db", "copy", source, target]) == 2, "the target has a league more now"

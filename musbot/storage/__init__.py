@@ -7,7 +7,8 @@ writes on the event loop's own connection, reads on aiosqlite's thread; :mod:`.p
 pool, serializable writes retried after a conflict). The schema lives in numbered migrations
 under ``migrations/`` (:mod:`.schema`). The facade (:mod:`.database`) is made of one mixin per
 concern: :mod:`.players`, :mod:`.servers`, :mod:`.live`, :mod:`.matches`, :mod:`.leagues`,
-:mod:`.profiles`. How the other layers use it::
+:mod:`.profiles`, :mod:`.tournaments` (its docstring shows how a tournament is kept). How the
+other layers use it::
 
     db = await Database.open("data/musbot.db")      # CorruptDatabase / DatabaseTooNew / ...
     for table in await db.load_tables():              # restore tables after a restart
@@ -39,11 +40,14 @@ from .errors import (
     LeagueExists,
     MatchFinished,
     NotificationsUnavailable,
+    StaleTournament,
     StorageError,
     TargetNotEmpty,
+    TournamentExists,
     UnknownLeague,
     UnknownMatch,
     UnknownSeason,
+    UnknownTournament,
 )
 from .models import (
     League,
@@ -64,6 +68,7 @@ from .models import (
 from .ratings import display as display_rating
 from .schema import SCHEMA_VERSION
 from .sqlite import DEFAULT_PATH
+from .tournaments import HallOfFameEntry, PairRating, StoredTournament
 
 __all__ = [
     "DEFAULT_PATH",
@@ -80,12 +85,14 @@ __all__ = [
     "DatabaseTooNew",
     "DatabaseUnavailable",
     "ForeignDatabase",
+    "HallOfFameEntry",
     "League",
     "LeagueExists",
     "LiveTable",
     "MatchFinished",
     "MatchSummary",
     "NotificationsUnavailable",
+    "PairRating",
     "Partner",
     "Profile",
     "RatingChange",
@@ -94,13 +101,17 @@ __all__ = [
     "SeatRecord",
     "SeatResult",
     "ServerSettings",
+    "StaleTournament",
     "Standing",
     "StorageError",
+    "StoredTournament",
     "TablePlace",
     "TargetNotEmpty",
+    "TournamentExists",
     "UnknownLeague",
     "UnknownMatch",
     "UnknownSeason",
+    "UnknownTournament",
     "display_rating",
     "shard_of",
 ]

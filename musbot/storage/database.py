@@ -1,5 +1,6 @@
 """The storage API the rest of musbot uses: one :class:`Database` facade over a backend, made of
-one mixin per concern (players, servers, live tables, matches, leagues, profiles)."""
+one mixin per concern (players, servers, live tables, matches, leagues, profiles,
+tournaments)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .players import Players
 from .profiles import Profiles
 from .servers import Servers
 from .sqlite import DEFAULT_PATH, SqliteBackend
+from .tournaments import Tournaments
 from .tx import Dialect
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -42,7 +44,7 @@ def backend_for(target: str | os.PathLike[str], *, busy_timeout: float = 5.0,
     return SqliteBackend(Path(text), busy_timeout=busy_timeout, clock=clock)
 
 
-class Database(Players, Servers, LiveTables, Matches, Leagues, Profiles):
+class Database(Players, Servers, LiveTables, Matches, Leagues, Profiles, Tournaments):
     """musbot's database. Open with ``await Database.open(target)`` or
     ``async with Database(target) as db``, where ``target`` is what :func:`backend_for` takes.
 

@@ -164,3 +164,29 @@ class ChartUnavailable(StorageError):
 
     def __init__(self) -> None:
         super().__init__("rating charts need matplotlib: pip install 'musbot[charts]'")
+
+
+class UnknownTournament(StorageError):
+    """No tournament by that name (or id) in this server."""
+
+    def __init__(self, tournament: str | int) -> None:
+        super().__init__(f"unknown tournament: {tournament!r}")
+        self.tournament = tournament
+
+
+class TournamentExists(StorageError):
+    """Tournament names are unique per server (ignoring case and accents)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"a tournament named {name!r} already exists in this server")
+        self.name = name
+
+
+class StaleTournament(StorageError):
+    """A save of an older state than the one stored (a late retry, or two writers): refused, so
+    that what was recorded after it is not lost."""
+
+    def __init__(self, tournament_id: int, stored: int, given: int) -> None:
+        super().__init__(f"tournament {tournament_id}: revision {given} is older than the "
+                         f"stored {stored}; not saved")
+        self.tournament_id, self.stored, self.given = tournament_id, stored, given

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .store import Store
+from .tournaments import forget_in_tournaments
 from .tx import Tx
 
 TOUCH_PLAYER = (
@@ -53,7 +54,8 @@ class Players(Store):
         return {int(user_id) for (user_id,) in rows}
 
     async def forget_player(self, user_id: int) -> bool:
-        """Erase what identifies the player: name, ratings, memberships. Past matches stay (the
+        """Erase what identifies the player: name, ratings, memberships, their places in
+        tournaments (:func:`~.tournaments.forget_in_tournaments`). Past matches stay (the
         other players' standings depend on them) with this player's seats made anonymous.
         Returns False if the player was unknown. Live table states are the table layer's."""
 
@@ -69,6 +71,7 @@ class Players(Store):
             await tx.execute(
                 "UPDATE players SET display_name = NULL, forgotten = 1, forgotten_at = ? "
                 "WHERE user_id = ?", self._now(), user_id)
-            return known
+            in_tournaments = await forget_in_tournaments(tx, user_id, self._now())
+            return known or in_tournaments
 
         return await self._write(write)

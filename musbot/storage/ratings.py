@@ -49,3 +49,11 @@ def rate(teams: Sequence[Sequence[Skill]], winner: int) -> list[list[Skill]]:
     ranks = [1.0, 2.0] if winner == 0 else [2.0, 1.0]
     new = MODEL.rate(ranked, ranks=ranks)
     return [[(r.mu, r.sigma) for r in team] for team in new]
+
+
+def rate_pairs(winner: Skill, loser: Skill) -> tuple[Skill, Skill]:
+    """New (mu, sigma) of two stable pairs after one beat the other: each pair rated as one
+    player of its own (a team of one), so a pair's rating says how well those two play
+    together, apart from their ratings as people."""
+    (new_winner,), (new_loser,) = rate([[winner], [loser]], 0)
+    return new_winner, new_loser

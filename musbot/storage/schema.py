@@ -33,6 +33,11 @@ def _files(folder: Traversable) -> dict[int, Migration]:
         match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
         if match:
             migration = Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8"))
+            if migration.version in found:
+                # Two branches' migrations of one number: applying either alone would leave
+                # the other unapplied forever on the databases it had migrated.
+                raise RuntimeError(f"two migrations numbered {migration.version:04d}: "
+                                   f"{found[migration.version].name} and {migration.name}")
             found[migration.version] = migration
     return found
 

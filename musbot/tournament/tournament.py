@@ -496,7 +496,9 @@ class Tournament:
 
     def forget(self, user_id: int) -> bool:
         """``/mus olvidarme``: the person's sign-up goes, and in the draw their id and name are
-        blanked (their pair's results stay, as league results do). True if they were here."""
+        blanked (their pair's results stay, as league results do). True if they were here.
+        The revision does not change: forgetting is not a step of the tournament, and storage
+        applies it to every state it saves, whatever copy a runner holds."""
         found = False
         if self.entries.pop(user_id, None) is not None:
             found = True
@@ -515,8 +517,6 @@ class Tournament:
         if user_id in self.unpaired:
             self.unpaired.remove(user_id)
             found = True
-        if found:
-            self.revision += 1
         return found
 
     def people(self) -> set[int]:

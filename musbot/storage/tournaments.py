@@ -1,0 +1,344 @@
+"""Tournaments of pairs (:mod:`musbot.tournament`): each one's whole state, saved after every
+change; the people it names, the hall of fame, and the ratings of stable pairs.
+
+How the tournament runner uses it::
+
+    stored = await db.create_tournament(guild_id, Tournament.new(settings, seed, now=now),
+                                        created_by=organiser)
+    ratings = await db.pair_ratings(guild_id, t.people())     # before the draw, to seed
+    t.draw(now=now, ratings={key: r.rating for key, r in ratings.items()})
+    await db.save_tournament(stored.tournament_id, t)        # after every change
+    for stored in await db.open_tournaments(shards):         # at start-up: carry on
+        ...
+    await db.hall_of_fame(guild_id)
+
+A save of a finished tournament also records its podium and, once, rates its pairs
+(:func:`musbot.tournament.rated_results`); a save writes no state older than the stored one
+(:class:`~.errors.StaleTournament`), and writing the same state again changes nothing. People
+who asked to be forgotten are scrubbed from every state saved, so a runner holding an older copy
+cannot write their names back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from musbot.tournament import PairKey, PairResult, Phase, Tournament, rated_results
+from musbot.words import normalise
+
+from . import ratings
+from .errors import ConstraintViolation, StaleTournament, TournamentExists, UnknownTournament
+from .live import shard_filter
+from .store import Store
+from .tx import Row, Tx
+
+_COLUMNS = "tournament_id, guild_id, state, created_by, created_at, updated_at"
+
+_SEE_PLAYER = (
+    "INSERT INTO players (user_id, display_name, created_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (user_id) DO NOTHING")
+"""A person signed up is a player from then on; unlike a table's, a tournament's save never
+makes a forgotten person known again (it may be an older copy of the state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    tournament_id: int
+    guild_id: int
+    tournament: Tournament
+    created_by: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PairRating:
+    players: PairKey
+    mu: float
+    sigma: float
+    matches: int
+
+    @property
+    def rating(self) -> int:
+        """On the display scale of people's ratings (:mod:`.ratings`)."""
+        return ratings.display(self.mu, self.sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class HallOfFameEntry:
+    """A finished tournament's champions and finalists (names None once forgotten)."""
+
+    tournament_id: int
+    name: str
+    finished_at: datetime
+    champions: tuple[str | None, str | None]
+    finalists: tuple[str | None, str | None] | None
+    champion_ids: tuple[int | None, int | None]
+
+
+def _stored(row: Row) -> StoredTournament:
+    tournament_id, guild_id, state, created_by, created_at, updated_at = row
+    return StoredTournament(int(tournament_id), int(guild_id),
+                            Tournament.from_dict(orjson.loads(state)), created_by,
+                            datetime.fromisoformat(created_at), datetime.fromisoformat(updated_at))
+
+
+async def _row(tx: Tx, tournament_id: int) -> StoredTournament:
+    row = await tx.fetchrow(f"SELECT {_COLUMNS} FROM tournaments WHERE tournament_id = ?",
+                            tournament_id)
+    if row is None:
+        raise UnknownTournament(tournament_id)
+    return _stored(row)
+
+
+async def _forgotten(tx: Tx, users: Collection[int]) -> set[int]:
+    if not users:
+        return set()
+    marks = ",".join("?" * len(users))
+    rows = await tx.fetch(
+        f"SELECT user_id FROM players WHERE forgotten = 1 AND user_id IN ({marks})", *users)
+    return {int(user_id) for (user_id,) in rows}
+
+
+async def _write_state(tx: Tx, now: str, tournament_id: int, tournament: Tournament) -> None:
+    """The state, who it names, and (finished) the podium: everything a save writes."""
+    for user in await _forgotten(tx, tournament.people()):
+        tournament.forget(user)
+    await tx.execute(
+        "UPDATE tournaments SET name = ?, phase = ?, state = ?, revision = ?, updated_at = ?,"
+        " finished_at = ? WHERE tournament_id = ?",
+        tournament.settings.name, tournament.phase.value,
+        orjson.dumps(tournament.to_dict()).decode(), tournament.revision, now,
+        tournament.finished_at, tournament_id)
+    people = tournament.people()
+    await tx.execute("DELETE FROM tournament_people WHERE tournament_id = ?", tournament_id)
+    await tx.executemany("INSERT INTO tournament_people (tournament_id, user_id) VALUES (?, ?)",
+                         [(tournament_id, user) for user in sorted(people)])
+    names = _names(tournament)
+    await tx.executemany(_SEE_PLAYER, [(user, names.get(user), now) for user in sorted(people)])
+    await tx.execute("DELETE FROM tournament_podium WHERE tournament_id = ?", tournament_id)
+    if tournament.phase is Phase.FINISHED:
+        podium = []
+        for place, pair in ((1, tournament.champion), (2, tournament.finalist)):
+            if pair is not None:
+                podium += [(tournament_id, place, slot, pair.players[slot], pair.names[slot])
+                           for slot in (0, 1)]
+        await tx.executemany(
+            "INSERT INTO tournament_podium (tournament_id, place, slot, user_id, name)"
+            " VALUES (?, ?, ?, ?, ?)", podium)
+
+
+def _names(tournament: Tournament) -> dict[int, str]:
+    names = {entry.user_id: entry.name for entry in tournament.entries.values()}
+    for pair in tournament.pairs:
+        for user, name in zip(pair.players, pair.names, strict=True):
+            if user is not None and name is not None:
+                names[user] = name
+    return names
+
+
+async def _rate(tx: Tx, now: str, guild_id: int, results: Sequence[PairResult],
+                key: str) -> bool:
+    """Applies ``results`` in order, once per ``key``; False if applied before."""
+    try:
+        await tx.execute(
+            "INSERT INTO pair_rating_keys (guild_id, rating_key, applied_at) VALUES (?, ?, ?)",
+            guild_id, key, now)
+    except ConstraintViolation:
+        return False
+    skills: dict[PairKey, tuple[float, float, int]] = {}
+    wanted = {pair for result in results for pair in (result.winner, result.loser)}
+    for pair in wanted:
+        row = await tx.fetchrow(
+            "SELECT mu, sigma, matches FROM pair_ratings"
+            " WHERE guild_id = ? AND player_a = ? AND player_b = ?", guild_id, *pair)
+        skills[pair] = (float(row[0]), float(row[1]), int(row[2])) if row \
+            else (*ratings.initial(), 0)
+    for result in results:
+        winner, loser = skills[result.winner], skills[result.loser]
+        new_winner, new_loser = ratings.rate_pairs(winner[:2], loser[:2])
+        skills[result.winner] = (*new_winner, winner[2] + 1)
+        skills[result.loser] = (*new_loser, loser[2] + 1)
+    await tx.executemany(
+        "INSERT INTO pair_ratings (guild_id, player_a, player_b, mu, sigma, matches, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_a, player_b) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, matches = excluded.matches,"
+        " updated_at = excluded.updated_at",
+        [(guild_id, *pair, mu, sigma, matches, now)
+         for pair, (mu, sigma, matches) in sorted(skills.items())])
+    return True
+
+
+async def forget_in_tournaments(tx: Tx, user_id: int, now: str) -> bool:
+    """``/mus olvidarme``'s part here: the person's sign-ups, places in draws and podiums lose
+    their id and name (the pairs' results stay), their pair ratings go, and they no longer
+    create what they created. True if any tournament named them."""
+    rows = await tx.fetch(
+        f"SELECT {_COLUMNS} FROM tournaments WHERE tournament_id IN"
+        " (SELECT tournament_id FROM tournament_people WHERE user_id = ?)", user_id)
+    for row in rows:
+        stored = _stored(row)
+        stored.tournament.forget(user_id)
+        await _write_state(tx, now, stored.tournament_id, stored.tournament)
+    await tx.execute("DELETE FROM tournament_people WHERE user_id = ?", user_id)
+    await tx.execute(
+        "UPDATE tournament_podium SET user_id = NULL, name = NULL WHERE user_id = ?", user_id)
+    await tx.execute("UPDATE tournaments SET created_by = NULL WHERE created_by = ?", user_id)
+    await tx.execute("DELETE FROM pair_ratings WHERE player_a = ? OR player_b = ?",
+                     user_id, user_id)
+    return bool(rows)
+
+
+class Tournaments(Store):
+    async def create_tournament(self, guild_id: int, tournament: Tournament, *,
+                                created_by: int | None = None) -> StoredTournament:
+        """Stores a new tournament. Names are unique per server, ignoring case and accents
+        (:class:`~.errors.TournamentExists`)."""
+        name = tournament.settings.name
+
+        async def write(tx: Tx) -> StoredTournament:
+            now = self._now()
+            try:
+                tournament_id = await tx.fetchval(
+                    "INSERT INTO tournaments (guild_id, name, name_key, phase, state, revision,"
+                    " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?)"
+                    " RETURNING tournament_id",
+                    guild_id, name, normalise(name), tournament.phase.value,
+                    tournament.revision, created_by, now, now)
+            except ConstraintViolation as exc:
+                raise TournamentExists(name) from exc
+            await _write_state(tx, now, int(tournament_id), tournament)
+            return await _row(tx, int(tournament_id))
+
+        return await self._write(write)
+
+    async def load_tournament(self, tournament_id: int) -> StoredTournament:
+        return await self._read(lambda tx: _row(tx, tournament_id))
+
+    async def find_tournament(self, guild_id: int, name: str) -> StoredTournament:
+        """A server's tournament by name (ignoring case and accents)."""
+
+        async def read(tx: Tx) -> StoredTournament:
+            row = await tx.fetchrow(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND name_key = ?",
+                guild_id, normalise(name))
+            if row is None:
+                raise UnknownTournament(name)
+            return _stored(row)
+
+        return await self._read(read)
+
+    async def tournaments(self, guild_id: int,
+                          phases: Iterable[Phase] | None = None) -> list[StoredTournament]:
+        """A server's tournaments, newest first (only those in ``phases`` if given)."""
+        wanted = [p.value for p in phases] if phases is not None else [p.value for p in Phase]
+
+        async def read(tx: Tx) -> list[StoredTournament]:
+            marks = ",".join("?" * len(wanted))
+            rows = await tx.fetch(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND phase IN ({marks})"
+                " ORDER BY created_at DESC, tournament_id DESC", guild_id, *wanted)
+            return [_stored(row) for row in rows]
+
+        return await self._read(read) if wanted else []
+
+    async def open_tournaments(self, shards: tuple[int, Collection[int]] | None = None
+                               ) -> list[StoredTournament]:
+        """Tournaments taking sign-ups or in play, to carry them on at start-up: all, or those
+        of this process's shards (shard count, shard ids), whose servers they are on."""
+        where, params = shard_filter(shards) if shards is not None else ("", [])
+        clause = where.replace(" WHERE ", " AND ", 1)
+
+        async def read(tx: Tx) -> list[StoredTournament]:
+            rows = await tx.fetch(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE phase IN ('signup', 'running')"
+                f"{clause} ORDER BY tournament_id", *params)
+            return [_stored(row) for row in rows]
+
+        return await self._read(read)
+
+    async def save_tournament(self, tournament_id: int, tournament: Tournament) -> None:
+        """Writes the tournament's state (module docstring): refused if older than the stored
+        one; on finishing, its podium and, once, its pairs' ratings."""
+
+        async def write(tx: Tx) -> None:
+            row = await tx.fetchrow(
+                "SELECT guild_id, revision, rated FROM tournaments WHERE tournament_id = ?",
+                tournament_id)
+            if row is None:
+                raise UnknownTournament(tournament_id)
+            guild_id, stored, rated = int(row[0]), int(row[1]), int(row[2])
+            if tournament.revision < stored:
+                raise StaleTournament(tournament_id, stored, tournament.revision)
+            now = self._now()
+            await _write_state(tx, now, tournament_id, tournament)
+            if tournament.phase is Phase.FINISHED and not rated:
+                await _rate(tx, now, guild_id, rated_results(tournament),
+                            f"tournament:{tournament_id}")
+                await tx.execute("UPDATE tournaments SET rated = 1 WHERE tournament_id = ?",
+                                 tournament_id)
+
+        await self._write(write)
+
+    async def delete_tournament(self, tournament_id: int) -> bool:
+        """Removes a tournament and everything of it (its pairs' ratings stay)."""
+        return bool(await self._write(lambda tx: tx.execute(
+            "DELETE FROM tournaments WHERE tournament_id = ?", tournament_id)))
+
+    async def pair_ratings(self, guild_id: int, users: Collection[int]
+                           ) -> dict[PairKey, PairRating]:
+        """The server's ratings of every stable pair made of two of ``users`` (the people
+        signed up: what a draw seeded by rating needs, whoever ends up partnering whom)."""
+        wanted = sorted(set(users))
+        if len(wanted) < 2:
+            return {}
+
+        async def read(tx: Tx) -> dict[PairKey, PairRating]:
+            marks = ",".join("?" * len(wanted))
+            rows = await tx.fetch(
+                "SELECT player_a, player_b, mu, sigma, matches FROM pair_ratings"
+                f" WHERE guild_id = ? AND player_a IN ({marks}) AND player_b IN ({marks})",
+                guild_id, *wanted, *wanted)
+            return {(int(a), int(b)): PairRating((int(a), int(b)), float(mu), float(sigma),
+                                                 int(n)) for a, b, mu, sigma, n in rows}
+
+        return await self._read(read)
+
+    async def rate_pairs(self, guild_id: int, results: Sequence[PairResult], key: str) -> bool:
+        """Applies results between stable pairs to their ratings, in order, once per ``key``
+        (e.g. ``match:ID`` for a league match): False, changing nothing, if done before."""
+        return await self._write(lambda tx: _rate(tx, self._now(), guild_id, results, key))
+
+    async def hall_of_fame(self, guild_id: int) -> list[HallOfFameEntry]:
+        """The server's finished tournaments, newest first, with their champions and
+        finalists."""
+
+        async def read(tx: Tx) -> list[HallOfFameEntry]:
+            rows = await tx.fetch(
+                "SELECT t.tournament_id, t.name, t.finished_at, p.place, p.slot, p.user_id,"
+                " p.name FROM tournaments t JOIN tournament_podium p"
+                " ON p.tournament_id = t.tournament_id WHERE t.guild_id = ?"
+                " ORDER BY t.finished_at DESC, t.tournament_id DESC, p.place, p.slot", guild_id)
+            found: dict[int, dict[str, Any]] = {}
+            for tournament_id, name, finished_at, place, slot, user_id, person in rows:
+                entry = found.setdefault(int(tournament_id), {
+                    "name": name, "finished_at": finished_at, 1: [None, None],
+                    2: None, "ids": [None, None]})
+                if place == 2 and entry[2] is None:
+                    entry[2] = [None, None]
+                entry[place][slot] = person
+                if place == 1:
+                    entry["ids"][slot] = user_id
+            return [HallOfFameEntry(tournament_id, e["name"],
+                                    datetime.fromisoformat(e["finished_at"]),
+                                    (e[1][0], e[1][1]),
+                                    None if e[2] is None else (e[2][0], e[2][1]),
+                                    (e["ids"][0], e["ids"][1]))
+                    for tournament_id, e in found.items()]
+
+        return await self._read(read)
