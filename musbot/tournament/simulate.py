@@ -78,6 +78,8 @@ def simulate(tournament: Tournament, result: ResultFunction, *, start: datetime,
         if not waiting:
             raise RuntimeError(f"no match to play in {tournament!r}")
         for match in waiting:
+            if match.state not in (MatchState.READY, MatchState.PLAYING):
+                continue  # decided meanwhile (a disqualification by ``after``)
             if match.state is MatchState.READY and match.ready_at is not None:
                 now = max(now, later(match.ready_at, 0))
             outcome = result(tournament, match)
@@ -92,6 +94,8 @@ def simulate(tournament: Tournament, result: ResultFunction, *, start: datetime,
             if outcome.games is None:
                 raise ValueError(f"no result for {match.id}")
             changed(tournament.start(match.id, now=now))
+            if match.decided:
+                continue  # decided meanwhile (a disqualification by ``after``)
             now += step
             changed(tournament.record(match.id, outcome.games, outcome.tantos, now=now,
                                       bot_game=outcome.bot_game))

@@ -103,6 +103,9 @@ class Tournament:
         self._dependents: dict[str, list[str]] = {}
         self._by_pair: dict[int, list[str]] = {}
         self._undecided = 0
+        self._cursor: dict[int, int] = {}
+        """Per pair, an index into its matches before which all are decided (a hint that only
+        saves scanning; any change to its matches resets it)."""
         for match in matches:
             self._add(match)
 
@@ -544,6 +547,7 @@ class Tournament:
         for pair in match.pairs:
             if pair is not None:
                 self._by_pair.setdefault(pair, []).append(match.id)
+                self._cursor.pop(pair, None)
 
     def _add_all(self, matches: Iterable[Match]) -> None:
         for match in matches:
@@ -562,6 +566,7 @@ class Tournament:
         for pair in set(match.pairs):
             if pair is not None:
                 self._by_pair[pair].remove(match_id)
+                self._cursor.pop(pair, None)
 
     def _place(self, match: Match, side: int, pair: int) -> None:
         match.pairs[side] = pair
@@ -569,12 +574,14 @@ class Tournament:
         if match.id not in ids:
             ids.append(match.id)
             ids.sort(key=self._order.__getitem__)
+            self._cursor.pop(pair, None)
 
     def _unplace(self, match: Match, side: int) -> None:
         pair = match.pairs[side]
         match.pairs[side] = None
         if pair is not None and pair not in match.pairs:
             self._by_pair[pair].remove(match.id)
+            self._cursor.pop(pair, None)
 
     def _resolve(self, source: Source) -> int | Literal["unknown"] | None:
         if source.kind == "pair":
@@ -588,9 +595,8 @@ class Tournament:
 
     def _earlier_open(self, match: Match, pair: int) -> bool:
         """Whether the pair still has a match before this one to play."""
-        here = self._order[match.id]
-        return any(self._order[m] < here and not self.matches[m].decided
-                   for m in self._by_pair.get(pair, []))
+        first = self._next_open(pair)
+        return first is not None and self._order[first.id] < self._order[match.id]
 
     def _refresh_all(self, now: datetime, events: list[Event]) -> None:
         for match in list(self.matches.values()):
@@ -655,10 +661,12 @@ class Tournament:
 
     def _next_open(self, pair: int) -> Match | None:
         """The pair's first match not decided: the only one of its that can become ready."""
-        for match_id in self._by_pair.get(pair, []):
-            if not self.matches[match_id].decided:
-                return self.matches[match_id]
-        return None
+        ids = self._by_pair.get(pair, [])
+        index = self._cursor.get(pair, 0)
+        while index < len(ids) and self.matches[ids[index]].decided:
+            index += 1
+        self._cursor[pair] = index
+        return self.matches[ids[index]] if index < len(ids) else None
 
     def _after(self, now: datetime, events: list[Event]) -> None:
         """What a decided match may start: the grand final's second match, the next Swiss
@@ -822,6 +830,9 @@ class Tournament:
                 self._unplace(other, side)
         match.state = MatchState.PENDING
         self._undecided += 1
+        for pair in match.pairs:
+            if pair is not None:
+                self._cursor.pop(pair, None)
         match.winner = None
         match.games = [0, 0]
         match.tantos = [0, 0]
