@@ -127,6 +127,34 @@ def test_the_engine_does_no_io_and_no_asyncio() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+TOURNAMENT_WORDS = ("labels.py", "text.py", "picture.py")
+"""The tournament's modules that word or draw it: they may read the i18n catalogues (and the
+picture, Matplotlib); the rest is the core."""
+
+
+def test_the_tournament_core_is_pure() -> None:
+    """No I/O, no asyncio, no Discord, no storage: only itself, the engine's rules and errors,
+    and the standard library."""
+    stdlib = ENGINE_STDLIB | {"random", "datetime", "unicodedata", "json"}
+    wrong = []
+    for path in sources("musbot/tournament"):
+        words = path.name in TOURNAMENT_WORDS
+        for i in imports(path):
+            allowed = within(i.module, "musbot.tournament", "musbot.engine") \
+                or i.module in stdlib \
+                or (words and (within(i.module, "musbot.i18n", "matplotlib")
+                               or i.module in {"io"}))
+            if not allowed:
+                wrong.append(f"{i.path}:{i.line} imports {i.module}")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.AsyncFunctionDef, ast.Await, ast.AsyncFor, ast.AsyncWith)):
+                wrong.append(f"{path.name}:{node.lineno} is async")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in {"open", "print", "input", "__import__"}:
+                wrong.append(f"{path.name}:{node.lineno} calls {node.func.id}")
+    assert not wrong, "\n".join(wrong)
+
+
 def test_the_table_layer_knows_nothing_of_discord() -> None:
     wrong = [f"{i.path}:{i.line} imports {target}" for p in sources("musbot/table")
              for i in imports(p) for target in i.targets()

@@ -22,10 +22,11 @@ def clean(text: str | None, limit: int = 40, fallback: str = "?") -> str:
         return fallback
     kept = []
     for char in unicodedata.normalize("NFC", str(text)):
-        category = unicodedata.category(char)
-        if category in DROPPED:
+        if char.isspace():
+            kept.append(" ")
             continue
-        kept.append(" " if category.startswith("Z") else char)
+        if unicodedata.category(char) not in DROPPED:
+            kept.append(char)
     line = " ".join("".join(kept).split())
     if not line:
         return fallback

@@ -347,7 +347,8 @@ def _draw_match(canvas: _Canvas, words: Words, box: _Box) -> None:
         if won:
             canvas.box(x + 1.5, top, BOX_W - 3, LINE_H, fill=WON, edge=WON, width=0)
         known = match.pairs[side] is not None
-        color = INK if known and (match.winner is None or won) else FAINT
+        color = INK if known and (match.winner is None or won
+                                  or match.state is MatchState.BYE) else FAINT
         pair = match.pairs[side]
         room = BOX_W - 80
         label = words.side(match, side) if pair is None else canvas.fit_pair(
