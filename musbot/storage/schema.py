@@ -28,7 +28,7 @@ class Migration:
 
 
 def _files(folder: Traversable) -> dict[int, Migration]:
-    found = {}
+    found: dict[int, Migration] = {}
     for entry in folder.iterdir():
         match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
         if match:

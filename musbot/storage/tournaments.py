@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import orjson
 
@@ -324,21 +323,24 @@ class Tournaments(Store):
                 " p.name FROM tournaments t JOIN tournament_podium p"
                 " ON p.tournament_id = t.tournament_id WHERE t.guild_id = ?"
                 " ORDER BY t.finished_at DESC, t.tournament_id DESC, p.place, p.slot", guild_id)
-            found: dict[int, dict[str, Any]] = {}
+            names: dict[int, tuple[str, str]] = {}
+            people: dict[tuple[int, int], list[str | None]] = {}
+            ids: dict[int, list[int | None]] = {}
             for tournament_id, name, finished_at, place, slot, user_id, person in rows:
-                entry = found.setdefault(int(tournament_id), {
-                    "name": name, "finished_at": finished_at, 1: [None, None],
-                    2: None, "ids": [None, None]})
-                if place == 2 and entry[2] is None:
-                    entry[2] = [None, None]
-                entry[place][slot] = person
+                names.setdefault(int(tournament_id), (name, finished_at))
+                people.setdefault((int(tournament_id), int(place)), [None, None])[slot] = person
                 if place == 1:
-                    entry["ids"][slot] = user_id
-            return [HallOfFameEntry(tournament_id, e["name"],
-                                    datetime.fromisoformat(e["finished_at"]),
-                                    (e[1][0], e[1][1]),
-                                    None if e[2] is None else (e[2][0], e[2][1]),
-                                    (e["ids"][0], e["ids"][1]))
-                    for tournament_id, e in found.items()]
+                    ids.setdefault(int(tournament_id), [None, None])[slot] = user_id
+            found = []
+            for tournament_id, (name, finished_at) in names.items():
+                champions = people.get((tournament_id, 1), [None, None])
+                finalists = people.get((tournament_id, 2))
+                champion_ids = ids.get(tournament_id, [None, None])
+                found.append(HallOfFameEntry(
+                    tournament_id, name, datetime.fromisoformat(finished_at),
+                    (champions[0], champions[1]),
+                    None if finalists is None else (finalists[0], finalists[1]),
+                    (champion_ids[0], champion_ids[1])))
+            return found
 
         return await self._read(read)

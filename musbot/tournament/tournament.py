@@ -26,7 +26,7 @@ from .model import (
 )
 from .settings import Format, Lateness, Seeding, Settings
 from .standings import Standing, circle, league_table, swiss_table
-from .timestamps import later, parse_time, stamp
+from .timestamps import later, stamp
 
 STATE_VERSION = 1
 """Of :meth:`Tournament.to_dict`'s document; a newer one is refused, an older one upgraded."""
@@ -889,8 +889,3 @@ class Tournament:
     def __repr__(self) -> str:
         return (f"Tournament({self.settings.name!r}, {self.settings.format.value}, "
                 f"{self.phase.value}, {len(self.pairs)} pairs, {len(self.matches)} matches)")
-
-
-def parse(text: str) -> datetime:
-    """An ISO time of the state as a datetime (for adapters showing it)."""
-    return parse_time(text)
