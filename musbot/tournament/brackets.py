@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .model import BYE_SOURCE, Bracket, Match, Source
+from .model import BYE_SOURCE, Bracket, Match, Source, is_odd
 
 
 def bracket_size(n: int) -> int:
@@ -112,7 +112,7 @@ def _column(free: int, had: int, size: int) -> tuple[int, int] | None:
     if byes < 0 or byes > free or size >= pool:
         return None
     playing_free = free - byes
-    odd = playing_free % 2
+    odd = int(is_odd(playing_free))
     if had < odd:
         return None
     return playing_free // 2, byes + (had - odd) // 2 + odd
@@ -182,7 +182,7 @@ def repesca_plan(cohorts: tuple[tuple[int, ...], ...]) -> tuple[Op, ...]:
             halved = _column(free, had, (pool + 1) // 2)
             if halved is None:
                 break
-            byes += pool % 2
+            byes += int(is_odd(pool))
             free, had = halved
             time += 1
             ops.append(("halve", 0))
@@ -221,7 +221,7 @@ class _Repesca:
         playing = [i for i in range(len(pool)) if i not in waiting]
         free_playing = [i for i in playing if not pool[i].had_bye]
         had_playing = [i for i in playing if pool[i].had_bye]
-        if len(free_playing) % 2:
+        if is_odd(len(free_playing)):
             had_playing.insert(0, free_playing.pop())
         couples = [(free_playing[i], free_playing[i + 1])
                    for i in range(0, len(free_playing), 2)]
@@ -239,7 +239,7 @@ class _Repesca:
         reversed every other time, so pairs that met in the winners' bracket meet late."""
         self.column += 1
         self.majors += 1
-        order = drops[::-1] if self.majors % 2 else list(drops)
+        order = drops[::-1] if is_odd(self.majors) else list(drops)
         free_drops = [d for d in order if not d.had_bye]
         had_drops = [d for d in order if d.had_bye]
         result = []

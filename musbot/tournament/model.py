@@ -11,6 +11,11 @@ PairKey: TypeAlias = tuple[int, int]
 """The two people of a stable pair, lower user id first: what a pair rating is kept under."""
 
 
+def is_odd(count: int) -> bool:
+    """An odd count (of pairs, of slots): someone waits, rests or has a bye."""
+    return bool(count & 1)
+
+
 def pair_key(first: int, second: int) -> PairKey:
     if first == second:
         raise ValueError("a pair is two people")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from .labels import Words
-from .model import Bracket, Match, MatchState
+from .model import Bracket, Match, MatchState, is_odd
 from .settings import Format
 from .standings import Standing
 from .tournament import Tournament
@@ -428,7 +428,7 @@ def _draw_table(page: _TablePage, words: Words, title: str) -> _Canvas:
             x += w
         y += TABLE_ROW_H
         for offset, (place, row) in enumerate(rows):
-            fill = BOX if offset % 2 == 0 else "#ffffff"
+            fill = "#ffffff" if is_odd(offset) else BOX
             canvas.box(MARGIN, y, PAGE_WIDTH - 2 * MARGIN, TABLE_ROW_H, fill=fill, edge=fill,
                        width=0)
             goes = place <= through

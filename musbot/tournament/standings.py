@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .model import Match, MatchState
+from .model import Match, MatchState, is_odd
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def circle(pairs: Sequence[int]) -> list[list[tuple[int, int]]]:
     """Everyone against everyone, by the circle method: n − 1 rounds (n with an odd count, each
     pair resting once), every pair meeting every other exactly once."""
     ring: list[int | None] = list(pairs)
-    if len(ring) % 2:
+    if is_odd(len(ring)):
         ring.append(None)
     rounds = []
     for _ in range(len(ring) - 1):

@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
+from .model import is_odd
+
 SEARCH_LIMIT = 200_000
 """Steps of the search for one round's pairing without rematches."""
 
@@ -30,13 +32,13 @@ def default_rounds(n: int) -> int:
 
 def max_rounds(n: int) -> int:
     """Rounds in which pairs can still meet new opponents: n − 1, or n with an odd count."""
-    return n if n % 2 else n - 1
+    return n if is_odd(n) else n - 1
 
 
 def first_round(seeds: Sequence[int]) -> tuple[list[tuple[int, int]], int | None]:
     """Top half against bottom half; the last seed has the bye with an odd count."""
     order = list(seeds)
-    bye = order.pop() if len(order) % 2 else None
+    bye = order.pop() if is_odd(len(order)) else None
     half = len(order) // 2
     return [(order[i], order[half + i]) for i in range(half)], bye
 
@@ -92,7 +94,7 @@ def pair_round(standing: Sequence[int], met: Collection[frozenset[int]],
     ``standing`` order (best first)."""
     order = list(standing)
     candidates: list[int | None] = [None]
-    if len(order) % 2:
+    if is_odd(len(order)):
         without = [p for p in reversed(order) if p not in had_bye]
         candidates = list(without or reversed(order))
     budget = [SEARCH_LIMIT]

@@ -22,6 +22,7 @@ from .model import (
     PairKey,
     Phase,
     Source,
+    is_odd,
     pair_key,
 )
 from .settings import Format, Lateness, Seeding, Settings
@@ -248,7 +249,7 @@ class Tournament:
         couples = self.signed_pairs()
         solos = self.solos()
         self._random("partners").shuffle(solos)
-        unpaired = [solos.pop()] if len(solos) % 2 else []
+        unpaired = [solos.pop()] if is_odd(len(solos)) else []
         couples += [(solos[i], solos[i + 1]) for i in range(0, len(solos), 2)]
         n = len(couples)
         if n < 2:
@@ -312,7 +313,7 @@ class Tournament:
         members: list[list[int]] = [[] for _ in range(count)]
         for i, pair in enumerate(seeds):
             row, col = divmod(i, count)
-            group = col if row % 2 == 0 else count - 1 - col
+            group = count - 1 - col if is_odd(row) else col
             members[group].append(pair)
         self.plan["groups"] = count
         self.plan["advance"] = max(1, min(self.settings.advance, min(sizes) - 1))
