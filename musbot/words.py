@@ -36,6 +36,40 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
+DROPPED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"})
+"""What :func:`plain_line` leaves out: control and format characters (bidirectional marks,
+zero-width joiners), surrogates, private and unassigned code points, line breaks, and combining
+marks left after NFC (what piles up in «zalgo» text)."""
+
+
+def columns(char: str) -> int:
+    """Columns a character takes on screen: two for wide East Asian characters."""
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def plain_line(text: str | None, limit: int = 40, fallback: str = "?") -> str:
+    """A name as it is shown: ``text`` as one plain line of at most ``limit`` columns (cut
+    with «…»), whatever a nickname holds; ``fallback`` if nothing visible is left. Plain text,
+    not markup: an adapter escapes what its medium would read as markup."""
+    if not text:
+        return fallback
+    kept = []
+    for char in unicodedata.normalize("NFC", str(text)):
+        if char.isspace():
+            kept.append(" ")
+        elif unicodedata.category(char) not in DROPPED_CATEGORIES:
+            kept.append(char)
+    line = " ".join("".join(kept).split())
+    if not line:
+        return fallback
+    total = 0
+    for i, char in enumerate(line):
+        total += columns(char)
+        if total > limit:
+            return line[: max(i - 1, 0)].rstrip() + "…"
+    return line
+
+
 # ----------------------------------------------------------------------------------------------
 # Moves (docs/rules.md §2, §4). Spanish first, then Basque, then English; written normalised.
 # ----------------------------------------------------------------------------------------------

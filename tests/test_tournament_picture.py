@@ -13,7 +13,6 @@ from tournament_helpers import T0, drawn, minutes
 
 from musbot.tournament import Bracket, Format, MatchState, Tournament
 from musbot.tournament.labels import Words
-from musbot.tournament.names import clean
 from musbot.tournament.picture import (
     BOX_W,
     DISPLAY_WIDTH,
@@ -27,6 +26,7 @@ from musbot.tournament.picture import (
 )
 from musbot.tournament.simulate import random_results, simulate
 from musbot.tournament.text import MAX_MESSAGES, MESSAGE_LIMIT, bracket_text
+from musbot.words import plain_line as clean
 
 PHONE_HEIGHT = 1400
 """The tallest page: at most about twice as tall as wide, so that a page fitted to a phone's

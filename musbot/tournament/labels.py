@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from musbot.i18n import catalog
+from musbot.words import plain_line
 
 from .model import Bracket, Match, MatchState, Pair, Source
-from .names import clean
 from .settings import Format
 from .tournament import Tournament, group_label
 
@@ -24,7 +24,7 @@ class Words:
         return str(self.words[key])
 
     def person(self, name: str | None) -> str:
-        return clean(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
+        return plain_line(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
 
     def people(self, pair: Pair | int) -> tuple[str, str]:
         if isinstance(pair, int):
@@ -90,7 +90,7 @@ class Words:
 
     def title(self) -> str:
         t = self.tournament
-        return clean(t.settings.name, 60)
+        return plain_line(t.settings.name, 60)
 
     def format_name(self) -> str:
         return str(self.words["formats"][self.tournament.settings.format.value])

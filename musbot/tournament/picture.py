@@ -14,8 +14,8 @@ ten fit in one message.
 
 Drawn with Matplotlib's Agg canvas, without pyplot (no global state: safe in a worker thread).
 Names are drawn as plain text (no mathtext: a ``$`` is a dollar), cleaned of control and
-combining characters (:mod:`.names`), cut with «…» to fit their box as measured, and a
-character the font lacks is drawn as □ rather than left out.
+combining characters (:func:`musbot.words.plain_line`), cut with «…» to fit their box as
+measured, and a character the font lacks is drawn as □ rather than left out.
 """
 
 from __future__ import annotations
