@@ -435,8 +435,12 @@ def test_cancelling_ends_the_tournament_without_a_champion() -> None:
     t = drawn(4)
     assert kinds(t.cancel("lluvia", now=minutes(5))) == [EventKind.CANCELLED]
     assert t.phase is Phase.CANCELLED and t.champion is None
-    with pytest.raises(TournamentError):
-        t.cancel("again", now=minutes(6))
+    assert t.cancel("again", now=minutes(6)) == []
+    done = drawn(2)
+    play(done, "W1-1", (3, 0))
+    with pytest.raises(TournamentError) as excinfo:
+        done.cancel("late", now=minutes(60))
+    assert code(excinfo) == "tournament_over"
 
 
 def test_a_match_where_a_bot_played_a_game_is_flagged_and_not_rated() -> None:

@@ -491,7 +491,10 @@ class Tournament:
         return self._changed(events)
 
     def cancel(self, reason: str, *, now: datetime) -> list[Event]:
-        if self.phase in (Phase.FINISHED, Phase.CANCELLED):
+        """The organiser stops the tournament (no champion). Again: nothing changes."""
+        if self.phase is Phase.CANCELLED:
+            return []
+        if self.phase is Phase.FINISHED:
             raise TournamentError("tournament_over")
         self.phase = Phase.CANCELLED
         self.cancelled = " ".join(str(reason).split())[:MAX_REASON] or "-"
