@@ -70,6 +70,10 @@ def test_every_match_of_a_bracket_is_on_exactly_one_page() -> None:
         assert [p.title.endswith(f"{i}/{len(pages)}") for i, p in enumerate(pages, 1)]
     only = render(t, matches={"F1"})
     assert len(only) == 1 and "F1" in only[0].matches
+    league = finished(30, Format.ROUND_ROBIN)
+    last = list(league.matches.values())[-1]
+    tables = render(league, matches={last.id})
+    assert 1 <= len(tables) < len(render(league))
 
 
 def test_a_page_before_and_during_play_shows_who_is_to_come() -> None:

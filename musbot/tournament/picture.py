@@ -443,18 +443,27 @@ def _draw_table(page: _TablePage, words: Words, title: str) -> _Canvas:
     return canvas
 
 
+def _shows(page: _Page, matches: Collection[str], pairs: set[int]) -> bool:
+    """Whether the page shows one of ``matches``: a bracket page the match itself, a table
+    page the standing of one of its pairs."""
+    if isinstance(page, _BracketPage):
+        return any(b.match.id in matches for b in page.boxes)
+    return any(row.pair in pairs for _, rows, _ in page.blocks for _, row in rows)
+
+
 def render(tournament: Tournament, lang: str = "es", *,
            matches: Collection[str] | None = None) -> list[Picture]:
     """The bracket's pages, in reading order (module docstring); with ``matches``, only the
-    pages that show one of them (after a match: its page and the next match's). Before the
-    draw: none."""
+    pages that show one of them, or a table row of one of their pairs (after a match: its
+    page and the next match's). Before the draw: none."""
     words = Words(tournament, lang)
     pages = _pages(tournament, words)
     pictures = []
     name = words.title()
+    wanted = {p for m in matches or () if m in tournament.matches
+              for p in tournament.matches[m].pairs if p is not None}
     for number, page in enumerate(pages, 1):
-        if matches is not None and not (isinstance(page, _BracketPage) and any(
-                b.match.id in matches for b in page.boxes)):
+        if matches is not None and not _shows(page, matches, wanted):
             continue
         title = f"{name} — {page.section}"
         if len(pages) > 1:
