@@ -419,6 +419,18 @@ def test_a_replay_undoes_what_followed_until_something_after_it_started() -> Non
     assert code(excinfo) == "tournament_not_decided"
 
 
+def test_the_organiser_overrides_a_walkover_whatever_games_it_had_given() -> None:
+    t = drawn(2, lateness=Lateness.GAME)
+    for at in (10, 20, 30):
+        t.late("W1-1", {0}, now=minutes(at))
+    assert t.matches["W1-1"].state is MatchState.WALKOVER
+    t.set_result("W1-1", (3, 1), now=minutes(40))
+    match = t.matches["W1-1"]
+    assert match.state is MatchState.FINISHED and match.games == [3, 1]
+    assert match.forfeits == [0, 0] and t.champion is not None
+    assert t.champion.id == match.pairs[0]
+
+
 def test_the_organiser_corrects_a_result_by_setting_it() -> None:
     t = drawn(4)
     play(t, "W1-1", (3, 0))
@@ -512,6 +524,17 @@ def test_a_single_group_is_a_league_then_a_final() -> None:
     t = drawn(2, Format.GROUPS)
     simulate(t, random_results(random.Random(1)), start=T0)
     assert t.plan["advance"] == 1 and len(t.matches) == 1 and t.champion is not None
+
+
+def test_when_disqualifications_leave_one_pair_to_go_through_it_is_the_champion() -> None:
+    t = drawn(6, Format.GROUPS, group_size=3, advance=1)
+    assert t.plan == {"groups": 2, "advance": 1}
+    for pair in [p.id for p in t.pairs if p.group == 1]:
+        t.disqualify(pair, "ausentes", now=minutes(1))
+    simulate(t, random_results(random.Random(2)), start=minutes(2))
+    assert t.phase is Phase.FINISHED and t.champion is not None
+    assert t.champion.group == 0 and t.champion.id == t.standings(0)[0].pair
+    assert not [m for m in t.matches.values() if m.bracket is Bracket.WINNERS]
 
 
 def test_league_ties_are_broken_by_head_to_head_before_the_differences() -> None:

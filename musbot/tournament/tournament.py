@@ -146,8 +146,8 @@ class Tournament:
             if other is not None and other.partner == entry.user_id \
                     and entry.user_id < other.user_id:
                 found.append((entry.user_id, other.user_id))
-        order = list(self.entries)
-        return sorted(found, key=lambda p: min(order.index(p[0]), order.index(p[1])))
+        order = {user: i for i, user in enumerate(self.entries)}
+        return sorted(found, key=lambda p: min(order[p[0]], order[p[1]]))
 
     def solos(self) -> list[int]:
         """People who will be drawn a partner: alone, or whose invitation is unanswered."""
@@ -344,13 +344,17 @@ class Tournament:
         match.started_at = stamp(now)
         return self._changed([Event(EventKind.MATCH_STARTED, match=match_id)])
 
-    def _check_score(self, match: Match, games: Sequence[int]) -> tuple[int, int]:
+    def _check_score(self, match: Match, games: Sequence[int], *,
+                     forfeits: bool = True) -> tuple[int, int]:
+        """A match's final games; with ``forfeits``, counting the games already given for
+        lateness (a table's result does; the organiser's replaces them)."""
         target = self.settings.games_to_win
         if len(games) != 2 or any(not isinstance(g, int) or g < 0 for g in games):
             raise TournamentError("tournament_bad_score", target=target)
         first, second = games
+        given = match.forfeits if forfeits else [0, 0]
         if max(first, second) != target or min(first, second) >= target \
-                or first < match.forfeits[0] or second < match.forfeits[1]:
+                or first < given[0] or second < given[1]:
             raise TournamentError("tournament_bad_score", target=target)
         return first, second
 
@@ -439,7 +443,7 @@ class Tournament:
         """The organiser's result: for a match not played on a table, or to correct one (which
         replays it first, so only while nothing after it has started)."""
         match = self.match(match_id)
-        score = self._check_score(match, games)
+        score = self._check_score(match, games, forfeits=not match.decided)
         points = self._check_tantos(tantos)
         events: list[Event] = []
         if match.decided:
@@ -777,10 +781,13 @@ class Tournament:
             if knockout:
                 final = knockout[-1]
                 return (final.winner_pair, final.loser_pair) if final.decided else None
-            if fmt is Format.KNOCKOUT or self._undecided or len(self.qualifiers()) > 1:
+            if fmt is Format.KNOCKOUT or self._undecided:
                 return None
-            table = self.standings(0)
-            return table[0].pair, table[1].pair if len(table) > 1 else None
+            if self.plan.get("groups") == 1:  # one group: its table decides
+                table = self.standings(0)
+                return table[0].pair, table[1].pair if len(table) > 1 else None
+            through = self.qualifiers()  # disqualifications left one or none to go through
+            return (through[0] if through else None), None
         if self._undecided or (fmt is Format.SWISS
                                and self.plan.get("paired", 0) < self.plan["rounds"]):
             return None
