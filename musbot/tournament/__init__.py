@@ -1,25 +1,34 @@
 """Txapelketak: tournaments of pairs, from sign-up to champions. Pure: no I/O, no asyncio, no
 Discord; the whole state is one JSON document.
 
-The life of a tournament, and what the adapters (the Discord cog, the bench) call::
+The life of a tournament, and what its runner (the Discord cog, the bench) calls::
 
-    settings = Settings("Txapelketa 2025", format=Format.DOUBLE, games_to_win=3,
-                        signup_deadline=stamp(deadline))       # TournamentError if impossible
+    settings = Settings.create("Txapelketa 2025", format=Format.DOUBLE, games_to_win=3,
+                               deadline=deadline)   # TournamentError if impossible
     t = Tournament.new(settings, seed=secrets.randbits(32), now=now)
     t.sign_up(ane, "Ane", partner=bea, now=now)   # an invitation ...
     t.sign_up(bea, "Bea", partner=ane, now=now)   # ... confirmed: events include PAIRED
     t.sign_up(koldo, "Koldo", now=now)            # alone: drawn a partner at the draw
     t.withdraw(koldo, now=now)
     events = t.draw(now=now, ratings=pair_ratings)  # {pair_key(a, b): display rating}
-    for event in events:                        # MATCH_READY: open the match's table,
-        ...                                     # set to settings.table_rules, and mention
-    t.start(match_id, now=now)                  # both pairs sat down
+    t.start(match_id, now=now)                  # the four sat down at the match's table
     t.record(match_id, (3, 1), (131, 87), now=now, bot_game=False)   # the table's result
-    t.due(now)                                  # grace times passed: check who sat down, then
-    t.late(match_id, {1}, now=now)              # walkover (or one game, as the settings say)
-    t.set_result / t.replay / t.disqualify(pair_id, reason) / t.cancel   # the organiser
+    for due in t.due(now):                      # grace time passed: the runner checks who
+        t.late(due.match, {1}, now=now)         # sat down; walkover, or a game, as set
+    t.set_result(...), t.replay(...), t.disqualify(pair_id, reason, now=now), t.cancel(...)
     t.champion, t.finalist                      # once t.phase is Phase.FINISHED
-    state = t.to_dict(); Tournament.from_dict(state) == t             # what storage keeps
+    Tournament.from_dict(t.to_dict()) == t      # what storage keeps (musbot.storage)
+
+What the runner does with the events: ``MATCH_READY`` opens the match's table (a thread),
+set to :attr:`Settings.table_rules` (one vaca of ``games_to_win`` games; games already given
+for lateness are in :attr:`Match.forfeits`), mentioning the four players of
+:attr:`Tournament.pairs`; ``MATCH_DECIDED`` closes it and redraws the bracket
+(:func:`.picture.render` with ``matches=`` for just the pages concerned, and
+:func:`.text.bracket_text` for screen readers); ``MATCH_WITHDRAWN`` closes a table opened for a
+match that a replay took back; ``BOT_FLAGGED``, ``BOTH_LATE`` and ``DISQUALIFIED`` are for the
+organiser; ``CHAMPION`` ends it. The runner saves the state after every change, with the
+events' effects done once the save is committed (a restart then redoes nothing twice: a
+repeated change returns no events).
 
 Every change takes the time it happens at and returns the list of :class:`Event` it caused;
 an empty list means it changed nothing, so repeating a change after a restart (the same result
@@ -36,9 +45,9 @@ second match). The formats, the seeding and the tie-breaks are described in :mod
 :mod:`.brackets`, :mod:`.standings` and :mod:`.swiss`.
 
 Pair ratings (OpenSkill, kept by storage) are :func:`musbot.storage.ratings.rate_pairs`;
-:func:`rated_results` lists the matches of a finished tournament that count for them. The
-bracket is drawn by :mod:`.picture` (PNG pages) and :mod:`.text` (for screen readers), both in
-the server's language; :func:`.simulate.simulate` plays a tournament with a result function.
+:func:`rated_results` lists the matches of a finished tournament that count for them (played
+to the end, no walkover, no bot playing a whole game). :func:`.simulate.simulate` plays a
+tournament with a result function (the tests; ``musbot bench txapelketa`` to come).
 """
 
 from .errors import ResultConflict, TournamentError
