@@ -264,7 +264,7 @@ async def play_auto(args: argparse.Namespace, output: OutputFn = print) -> int:
     table = make_table(args, TerminalTransport(output, args.idioma))
     await _seat_bots(table, args)
     await table.start()
-    return 0 if table.state == "finished" else 1
+    return 0 if table.lifecycle == "finished" else 1
 
 
 async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
@@ -278,7 +278,7 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
     screen(help_text(lang))
     screen.forget()
     await table.start(YOU)
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         _turn_hint(table, screen, lang)
         try:
             line = screen.ask(input_fn, _tt("prompt", lang))

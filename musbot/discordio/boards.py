@@ -19,18 +19,15 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from musbot.table import Clock, Page, Table
 
 from . import ui
+from .embeds import Face, Rendered, render_page
 from .governor import Governor
-from .pages import Face, Rendered, render_page
-
-if TYPE_CHECKING:
-    from musbot.table import TableManager
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +85,8 @@ class Board:
 
     channel_id: int
     channel: discord.abc.Messageable
+    table: Table | None = None
+    """The table it shows, once it has shown it."""
     lang: str = "es"
     face: Face | None = None
     """The table's public face at its last change."""
@@ -112,12 +111,8 @@ class Boards:
         self.client = client
         self.governor = governor
         self.clock = clock
-        self.tables: TableManager | None = None
         self.boards: dict[int, Board] = {}
         self._spawn = spawn
-
-    def table(self, channel_id: int) -> Table | None:
-        return self.tables.get(channel_id) if self.tables is not None else None
 
     def bind(self, channel_id: int, channel: discord.abc.Messageable) -> Board:
         """Where a table speaks."""
@@ -133,6 +128,7 @@ class Boards:
         board = self.boards.get(table.channel_id)
         if board is None:
             return
+        board.table = table
         board.lang = table.lang
         board.restored = True
         previous = table.previous
@@ -162,6 +158,7 @@ class Boards:
                 return  # not reachable (yet): a restored table is shown once it resumes
             board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
         face = Face.capture(table)
+        board.table = table
         board.face = face
         board.lang = table.lang
         now = self.clock.now()
@@ -186,7 +183,7 @@ class Boards:
             board.unsettled_since + HOLD_SECONDS
         board.restored = False
         self._edit_page(board, live, not_before=hold)
-        if table.state == "closed":
+        if table.lifecycle == "closed":
             self._drop_when_done(board)
 
     def _finish(self, board: Board, view: PageView) -> None:
@@ -243,7 +240,7 @@ class Boards:
         view.posting = False
         if self.governor.stopped:
             return
-        table = self.table(board.channel_id)
+        table = board.table
         if table is not None and view.messages:
             self._spawn(table.remember_refs(view.page.number, view.refs()))
         last = view.last
@@ -298,7 +295,7 @@ class Boards:
         async def drop() -> None:
             while self.governor.busy(board.channel_id):
                 await self.clock.sleep(0.5)
-            if self.table(board.channel_id) is None:
+            if board.table is None or board.table.lifecycle == "closed":
                 self.boards.pop(board.channel_id, None)
         self._spawn(drop())
 

@@ -15,10 +15,10 @@ import discord
 
 from musbot.engine import MusError, SeatView, descarte
 from musbot.i18n import error_text
-from musbot.table import Table
+from musbot.table import Table, TableError
 from musbot.table.render import card_text
 
-from .callbacks import Guarded, answer, services
+from .callbacks import Guarded, services
 from .failures import answer_privately
 from .texts import dt, error
 
@@ -160,8 +160,7 @@ async def _table_here(interaction: discord.Interaction[Any], channel_id: int) ->
     relay = getattr(client, "relay", None)
     if relay is not None and await relay.forward_press(interaction, channel_id):
         return None
-    await answer(interaction, error("no_table"))
-    return None
+    raise TableError("no_table")
 
 
 async def _still_current(press: Press, table: Table, token: str) -> SeatView | None:

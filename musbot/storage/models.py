@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from musbot.engine.rules import Rules
-from musbot.table.turns import DEFAULT_TURN_SECONDS
+from musbot.settings import TableSettings
 
 SeatKind = Literal["player", "bot", "anonymous"]
 
@@ -64,37 +64,30 @@ class SeatRecord:
 class ServerSettings:
     """Per-server configuration (one JSON document per guild; unknown keys are kept)."""
 
-    rules: Rules = field(default_factory=Rules)
-    """Default variants for new tables in this server."""
-    turn_timer: int = int(DEFAULT_TURN_SECONDS)
-    """Seconds a player has to act; 0 turns the timer off."""
-    language: str = "es"
+    table: TableSettings = field(default_factory=TableSettings)
+    """What new tables in this server are played with."""
     allowed_channels: frozenset[int] = frozenset()
     """Channels where tables may be opened; empty means every channel."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     """Keys written by a newer musbot, preserved on save."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            **self.extra,
-            "rules": self.rules.to_dict(),
-            "turn_timer": self.turn_timer,
-            "language": self.language,
-            "allowed_channels": sorted(self.allowed_channels),
-        }
+        return {**self.extra, **self.table.to_json(),
+                "allowed_channels": sorted(self.allowed_channels)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServerSettings:
         data = dict(data)
-        default = cls()
-        rules = data.pop("rules", None)
-        return cls(
-            rules=Rules.from_dict(rules) if rules else default.rules,
-            turn_timer=int(data.pop("turn_timer", default.turn_timer)),
-            language=str(data.pop("language", default.language)),
-            allowed_channels=frozenset(int(c) for c in data.pop("allowed_channels", ())),
-            extra=data,
-        )
+        table = TableSettings.from_json(data)
+        for key in _TABLE_KEYS:
+            data.pop(key, None)
+        return cls(table=table,
+                   allowed_channels=frozenset(int(c) for c in data.pop("allowed_channels", ())),
+                   extra=data)
+
+
+_TABLE_KEYS = ("rules", "language", "lang", "turn_seconds", "turn_timer", "bot_level")
+"""A server document's keys that :class:`TableSettings` reads (some from older musbots)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,18 +46,18 @@ class Face:
         page = table.page
         lang = table.lang
         names = table.names()
-        if table.state == "closed":
+        if table.lifecycle == "closed":
             status: tuple[str, ...] = ()
         elif table.match is None or page.hand_number is None:
             status = (table.status(),)
         else:
             status = tuple(render.status_lines(table.match.view(-1), names, lang))
         verbs = tuple(ui.board_verbs(table))
-        if table.settled and table.state == "playing":
+        if table.settled and table.lifecycle == "playing":
             verbs = (*verbs, *ui.action_verbs(table))
         return cls(page, len(page.lines), page_title(page, lang),
                    status, render.seats_text(names, table.notes(), table.players, lang),
-                   verbs, lang, table.state == "closed")
+                   verbs, lang, table.lifecycle == "closed")
 
     def signature(self, first: int, final: bool) -> tuple[Any, ...]:
         """Equal signatures, equal messages: an edit that would change nothing is not made."""
