@@ -272,8 +272,8 @@ SERVER = {
                   "was changed.",
     "db_too_new": "The database is from a newer musbot: the bot must be upgraded. Nothing was "
                   "changed.",
-    "db_closed": "The database is not available (it could not be opened at start-up: the bot's "
-                 "log says why). Tables still play; nothing was lost.",
+    "db_closed": "The database is not available: it could not be opened at start-up, and the "
+                 "bot keeps trying (its log says why). Nothing was lost.",
     "db_error": "Could not save: {error}",
     "unknown_league": "There is no league «{name}» in this server. Leagues: {leagues}.",
     "no_leagues": "none (create one with /liga crear)",
@@ -627,4 +627,31 @@ CLI.update({
         "tables: MUSBOT_DB must be a PostgreSQL database (postgresql://…), not an SQLite file."
     ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) needs MUSBOT_SHARDS (--shards).",
+})
+
+# --- a move is done only when it is saved (musbot.table.pause, musbot.bot) --------------------
+
+ERRORS.update({
+    "not_saved": "I can't save that move; repeat it in a few seconds.",
+    "storage_down": (
+        "The database is not answering: no new tables open until it is back (the open ones go "
+        "on as soon as they can be saved). Try again in a few minutes."
+    ),
+})
+
+TABLE.update({
+    "paused_db": (
+        "⏸️ Table paused: the match cannot be saved (the database is not answering). It goes on "
+        "by itself as soon as it can; no move was lost."
+    ),
+    "resumed_db": "▶️ The database answers again: the match goes on.",
+})
+
+SERVER.update({
+    "db_unavailable": "The database is not answering right now; try again in a moment. Nothing "
+                      "was lost.",
+    "db_full": "The database cannot save: its disk is full. The bot's admins must free some "
+               "space; nothing was lost.",
+    "db_foreign": "That database is not musbot's: the bot's admins must check MUSBOT_DB. Nothing "
+                  "was changed.",
 })

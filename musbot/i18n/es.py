@@ -279,8 +279,8 @@ SERVER = {
                   "copia. No se ha modificado nada.",
     "db_too_new": "La base de datos es de una versión más nueva de musbot: hay que actualizar "
                   "el bot. No se ha modificado nada.",
-    "db_closed": "La base de datos no está disponible (no se pudo abrir al arrancar: el registro "
-                 "del bot dice por qué). Las mesas se juegan igual; no se ha perdido nada.",
+    "db_closed": "La base de datos no está disponible: no se pudo abrir al arrancar y el bot "
+                 "sigue intentándolo (su registro dice por qué). No se ha perdido nada.",
     "db_error": "No se ha podido guardar: {error}",
     # Leagues.
     "unknown_league": "No hay ninguna liga «{name}» en este servidor. Ligas: {leagues}.",
@@ -667,4 +667,31 @@ CLI.update({
         "SQLite."
     ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) necesita MUSBOT_SHARDS (--shards).",
+})
+
+# --- a move is done only when it is saved (musbot.table.pause, musbot.bot) --------------------
+
+ERRORS.update({
+    "not_saved": "No puedo guardar la jugada; repite en unos segundos.",
+    "storage_down": (
+        "La base de datos no responde: no se abren mesas nuevas hasta que vuelva (las que hay "
+        "siguen en cuanto se pueda guardar). Inténtalo dentro de unos minutos."
+    ),
+})
+
+TABLE.update({
+    "paused_db": (
+        "⏸️ Mesa en pausa: no se puede guardar la partida (la base de datos no responde). Sigue "
+        "sola en cuanto se pueda; no se ha perdido ninguna jugada."
+    ),
+    "resumed_db": "▶️ La base de datos responde otra vez: la partida sigue.",
+})
+
+SERVER.update({
+    "db_unavailable": "La base de datos no responde ahora mismo; inténtalo dentro de un momento. "
+                      "No se ha perdido nada.",
+    "db_full": "La base de datos no puede guardar: su disco está lleno. La administración del "
+               "bot debe hacer sitio; no se ha perdido nada.",
+    "db_foreign": "Esa base de datos no es de musbot: la administración del bot debe revisar "
+                  "MUSBOT_DB. No se ha modificado nada.",
 })

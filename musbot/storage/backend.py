@@ -70,6 +70,13 @@ class Backend(ABC):
         """Seconds to wait for another connection's lock before
         :class:`~musbot.storage.errors.DatabaseLocked`."""
         self._clock = clock
+        self.fault: Callable[[str], None] | None = None
+        """Called inside every write with its name (``"live"`` for a live table's write, else
+        the transaction body's, :func:`~musbot.storage.tx.work_name`): a transaction's after its
+        statements and before its commit, a live write's before its one statement. None in
+        production. Fault tests set it to make writes fail the way the driver fails (raising
+        the driver's own error), or to freeze the process in the middle of a write and kill
+        it there."""
 
     @property
     @abstractmethod

@@ -4,6 +4,7 @@
 from .clock import Clock, ManualClock, RealClock, settle
 from .manager import TableManager
 from .page import Page
+from .pause import NotSaved, Unsaved
 from .seating import Seat, TableError
 from .table import Table
 from .transport import DmClosed, Transport
@@ -17,6 +18,6 @@ from .turns import (
 
 __all__ = [
     "DEFAULT_TURN_SECONDS", "MAX_EXPIRIES", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS",
-    "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "Page", "RealClock", "Seat", "Table",
-    "TableError", "TableManager", "Transport", "settle",
+    "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "NotSaved", "Page", "RealClock", "Seat",
+    "Table", "TableError", "TableManager", "Transport", "Unsaved", "settle",
 ]

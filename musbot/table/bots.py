@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING
 from musbot.ai import make_player
 from musbot.ai.base import hand_over
 from musbot.engine import Action, Hand, MusError
+from musbot.engine.senas import Sena
+
+from .pause import NotSaved
 
 if TYPE_CHECKING:
     from .table import Table
@@ -51,13 +54,16 @@ class Bots:
                 if self._task is asyncio.current_task():
                     self._task = None
                 match = table.match
-                if turn != table.turn or table.state != "playing" or match is None:
+                if turn != table.turn or table.state != "playing" or match is None \
+                        or table.paused:
                     return
                 seat = match.to_act
                 occupant = table.seats[seat] if seat is not None else None
                 if seat is None or occupant is None or not occupant.bot_plays:
                     return
                 await table._advance(table._apply(seat, self.decide(seat)))
+        except NotSaved:
+            pass  # undone, the table paused: the bot plays again once it goes on
         except asyncio.CancelledError:
             raise
         except Exception:  # a bot must never take the table down: the clock still runs
@@ -81,13 +87,14 @@ class Bots:
             except Exception:  # a bot's bookkeeping must never stop the table
                 log.exception("bot hand_over failed on table %s", table.channel_id)
 
-    async def send_senas(self) -> bool:
-        """The bots' señas on new cards; True if any was sent (the table's state changed)."""
+    def choose_senas(self) -> list[tuple[int, Sena, list[tuple[int, bool]]]]:
+        """The bots' señas on new cards, recorded in the table's log (a change of state): each
+        with its receivers, to be told once the table is saved."""
         table = self.table
         match = table.match
         if match is None or not table.senas_open():
-            return False
-        sent = False
+            return []
+        made = []
         for seat, occupant in enumerate(table.seats):
             if occupant is None or occupant.human or occupant.bot is None:
                 continue
@@ -96,6 +103,5 @@ class Bots:
                     table._check_sena(seat, sena)
                 except MusError:
                     continue
-                await table._deliver_sena(seat, sena)
-                sent = True
-        return sent
+                made.append((seat, sena, table._record_sena(seat, sena)))
+        return made

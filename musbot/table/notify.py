@@ -151,14 +151,17 @@ class SenaCommands:
 
     async def send_sena(self: TableCore, user_id: int, name: str | Sena) -> Sena:
         """Sends a seña to the partner(s) if the hand shows it (§7); maybe caught by one
-        opponent. The sender is told nothing beyond the returned seña."""
+        opponent. The sender is told nothing beyond the returned seña. Saved before anyone
+        receives it."""
         async with self._lock:
             seat = self._require_seat(user_id)
             self._require_match()
             sena = parse_sena(name) if isinstance(name, str) else name
             self._check_sena(seat, sena)
-            await self._deliver_sena(seat, sena)
+            self._require_saving()
+            receivers = self._record_sena(seat, sena)
             await self._changed()
+            await self._tell_sena(seat, sena, receivers)
             return sena
 
     def _check_sena(self: TableCore, seat: int, sena: Sena) -> None:
@@ -167,7 +170,14 @@ class SenaCommands:
         check_sena(self.rules, corrido=hand.corrido, finished=hand.finished,
                    cards=match.view(seat).cards, sena=sena, sent=self.senas.sent_by(seat))
 
-    async def _deliver_sena(self: TableCore, seat: int, sena: Sena) -> None:
+    def _record_sena(self: TableCore, seat: int, sena: Sena) -> list[tuple[int, bool]]:
+        """The seña in the table's log (state, to be saved); who receives it, and whether as
+        an opponent who caught it."""
         self.mark_changed()
-        for receiver, caught in self.senas.send(self.rules, seat, sena, self.rng):
+        return self.senas.send(self.rules, seat, sena, self.rng)
+
+    async def _tell_sena(self: TableCore, seat: int, sena: Sena,
+                         receivers: list[tuple[int, bool]]) -> None:
+        """Once the seña is saved: each receiver is told."""
+        for receiver, caught in receivers:
             await self.notify.sena(receiver, seat, sena, caught=caught)

@@ -4,9 +4,18 @@ The table layer stays free of storage: a :class:`Table` calls its ``on_change`` 
 after every applied change, and keeps the match records it produced (start, finished hands,
 result) in :attr:`Table.outbox`. :class:`TablePersister` is that hook. It writes the whole state,
 outbox included, atomically (``Database.save_table``, one statement on the event loop's own
-connection, returning once it is committed), then stores the records; every
-record call is idempotent (match key, same hand twice, a finished match), so a crash between the
-two only means they are stored again from the saved outbox at the next start.
+connection, returning once it is committed), then stores the records, then the state again
+without them (and with the league's new ratings on the page); every record call is idempotent
+(match key, same hand twice, a finished match), so a crash in between only means they are
+stored again from the saved outbox at the next start. Records that cannot be stored now wait in
+the outbox, saved, and the table saves itself again later until they are (never dropped for an
+outage; only a record the database refuses for what it says, a bug, is logged and set aside).
+
+A change that cannot be saved is not made. The persister keeps, for each table, what is stored
+of it (its last saved document, a few kilobytes of bytes, and the journal entries after it), and
+a failed save raises :class:`~musbot.table.pause.Unsaved` carrying it: the table goes back to
+exactly that and pauses until a save succeeds again (``musbot/table/pause.py``). Every failure
+is one of storage's own errors, each logged once by the table that paused.
 
 Most changes are one move within a hand (a bet, a «paso», a discard). Those are appended to the
 table's journal instead (``Database.append_to_journal``: a few dozen bytes, not the whole state),
@@ -27,19 +36,25 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import orjson
+
 from musbot.storage import (
-    CorruptDatabase,
+    ConflictingHand,
+    ConstraintViolation,
     Database,
-    DatabaseClosed,
-    DatabaseLocked,
     LiveTable,
     MatchFinished,
     SeatRecord,
     StorageError,
+    UnknownLeague,
+    UnknownMatch,
+    UnknownSeason,
 )
+from musbot.storage.documents import state_document
 
 from . import render
 from .manager import TableManager
+from .pause import NotSaved, Unsaved
 from .state import SeededShuffler, StateError, seeded
 from .table import Table
 
@@ -47,8 +62,25 @@ log = logging.getLogger(__name__)
 
 __all__ = ["SeededShuffler", "StateError", "TablePersister", "start_persistence"]
 
-_TRANSIENT = (DatabaseLocked, DatabaseClosed, CorruptDatabase, OSError)
-"""Failures worth retrying later: the records stay in the outbox."""
+_REFUSED = (ConstraintViolation, UnknownMatch, ConflictingHand, UnknownLeague, UnknownSeason,
+            ValueError)
+"""A record the database refuses for what it says (a bug, or its league deleted): it would block
+every later one, so it is logged and set aside. Any other failure is the database's, and the
+records wait in the outbox to be stored later."""
+
+
+class Stored:
+    """What is stored of one table: its last saved document, as the bytes written, and the
+    journal entries written after it. What a table goes back to when a save fails."""
+
+    __slots__ = ("document", "journal")
+
+    def __init__(self, document: bytes, journal: list[Any] | None = None) -> None:
+        self.document = document
+        self.journal: list[Any] = journal if journal is not None else []
+
+    def unsaved(self, error: BaseException) -> Unsaved:
+        return Unsaved(error, orjson.loads(self.document), self.journal)
 
 
 class TablePersister:
@@ -61,6 +93,14 @@ class TablePersister:
         self.journaled = 0
         """Saves that were journal entries, and saves of a whole state (``musbot bench``)."""
         self.saved_whole = 0
+        self.failed = 0
+        """Saves that could not be stored (each undone, its table paused)."""
+        self.down = False
+        """The last save could not be stored: the database is not taking writes (no new
+        table is opened meanwhile)."""
+        self._stored: dict[int, Stored] = {}
+        self._postponed: set[int] = set()
+        """Tables whose match records wait for the database (logged once, when they begin)."""
         self.elsewhere: Callable[[int], Awaitable[int]] | None = None
         """Scrubs a user from the tables of the bot's other processes (sharded, ``relay.py``);
         returns how many processes held them."""
@@ -69,28 +109,57 @@ class TablePersister:
         """Every table the manager opens from now on is saved after each change."""
         self.manager.on_change = self.save
 
+    def stored(self, channel_id: int) -> Stored | None:
+        """What is stored of the table (None: nothing yet)."""
+        return self._stored.get(channel_id)
+
     async def save(self, table: Table) -> None:
         """The tables' ``on_change`` hook: the moves in the table's journal, or else the state in
-        one transaction, then the records. A closed table's row is deleted once its records are
-        stored."""
+        one statement, then the records. A closed table's row is deleted once its records are
+        stored. Raises :class:`~musbot.table.pause.Unsaved` when the change is not stored."""
+        try:
+            await self._save(table)
+        except Exception as error:
+            self.failed += 1
+            if isinstance(error, StorageError):
+                self.down = True
+            elif not table.paused:
+                log.exception("saving table %s failed", table.channel_id)
+            stored = self._stored.get(table.channel_id)
+            raise (Unsaved(error, None) if stored is None else stored.unsaved(error)) \
+                from error
+        self.down = False
+
+    async def _save(self, table: Table) -> None:
+        channel = table.channel_id
         moves = table.take_moves()
-        if moves and table.state == "playing" and not table.outbox and not seeded(table):
+        stored = self._stored.get(channel)
+        if moves and stored is not None and table.state == "playing" and not table.outbox \
+                and not seeded(table):
             entries = [[seat, *action.to_json()] for seat, action in moves]
-            if await self.db.append_to_journal(table.channel_id, entries):
+            if await self.db.append_to_journal(channel, entries):
+                stored.journal.extend(entries)
                 self.journaled += 1
                 return
         if table.state == "closed":
             table.outbox = await self._store(table.outbox, table)
             if not table.outbox:
-                await self.db.delete_table(table.channel_id)
+                await self.db.delete_table(channel)
+                self._stored.pop(channel, None)
                 return
         await self._save_whole(table)
         if table.outbox:
+            waiting = len(table.outbox)
             table.outbox = await self._store(table.outbox, table)
-            table.mark_changed()  # the emptier outbox goes with the next save
+            if len(table.outbox) < waiting:
+                # The emptier outbox, and the league's ratings on the page: stored before the
+                # table shows them.
+                await self._save_whole(table)
 
     async def _save_whole(self, table: Table) -> None:
-        await self.db.save_table(table.channel_id, table.guild_id, table.to_state())
+        document = state_document(table.to_state())
+        await self.db.save_table(table.channel_id, table.guild_id, document)
+        self._stored[table.channel_id] = Stored(document)
         self.saved_whole += 1
 
     async def restore_all(self, *, resume: bool = True,
@@ -123,8 +192,12 @@ class TablePersister:
             log.exception("table %s cannot be restored; its saved state is kept",
                           saved.channel_id)
             return None
+        self._stored[saved.channel_id] = Stored(state_document(saved.state), list(saved.journal))
         if table.state == "closed":  # closed while its records could not be stored
-            await self.save(table)
+            try:
+                await table.save()  # stored now, or later, by the table itself
+            except NotSaved:
+                log.warning("closed table %s waits for the database", saved.channel_id)
             return None
         self.manager.adopt(table)
         if table.outbox:
@@ -138,7 +211,10 @@ class TablePersister:
         seated = {s.user_id for table in tables for s in table.seats
                   if s is not None and s.user_id is not None}
         for user_id in await self.db.forgotten_players(seated):
-            await self.forget_user(user_id)
+            try:
+                await self.forget_user(user_id)
+            except NotSaved:  # a table paused: scrubbed at the next start
+                log.warning("a forgotten player could not be scrubbed from every table yet")
 
     async def forget_user(self, user_id: int) -> int:
         """Scrubs the user from every live table (privacy, ``/mus olvidarme``); returns how many
@@ -164,20 +240,26 @@ class TablePersister:
     # --- match records ------------------------------------------------------------------------
 
     async def _store(self, items: list[dict[str, Any]], table: Table) -> list[dict[str, Any]]:
-        """Stores the records in order; returns those still to store (after a transient error,
-        retried with the next save or at the next start)."""
+        """Stores the records in order; returns those still to store (the database failed:
+        they wait in the outbox, and the table saves again later until they are stored)."""
+        channel = table.channel_id
         for i, item in enumerate(items):
             try:
                 await self._store_one(item, table)
-            except _TRANSIENT:
-                log.warning("match records of table %s postponed", table.channel_id,
-                            exc_info=True)
-                return items[i:]
-            except (StorageError, ValueError):
-                # A record the database refuses for good (e.g. its league was deleted) would
-                # block every later one: log it and move on.
-                log.exception("match record dropped on table %s: %s", table.channel_id,
+            except _REFUSED:
+                # Refused for what it says (e.g. its league was deleted): it would block every
+                # later one, so it is logged and set aside.
+                log.exception("match record of table %s refused by the database: %s", channel,
                               item.get("kind"))
+            except StorageError as error:
+                if channel not in self._postponed:
+                    self._postponed.add(channel)
+                    log.warning("table %s: match records wait for the database (%s: %s)",
+                                channel, error.code, error)
+                return items[i:]
+        if channel in self._postponed:
+            self._postponed.discard(channel)
+            log.warning("table %s: match records stored", channel)
         return []
 
     async def _store_one(self, item: dict[str, Any], table: Table) -> None:
@@ -210,14 +292,12 @@ class TablePersister:
 
     @staticmethod
     def _note_ratings(table: Table, changes: Sequence[Any]) -> None:
-        """The league's new ratings, on the table's page (saved with the table's next save;
-        the lock is held here, inside the table's own save)."""
+        """The league's new ratings, on the table's page (saved by the same save, before the
+        table shows it; the lock is held here, inside the table's own save)."""
         names = {s.user_id: s.name for s in table.seats if s is not None}
         parts = [render.t("rating_change", table.lang, name=names.get(c.user_id, "?"),
                           before=c.before, after=c.after, delta=c.delta) for c in changes]
         table.page.note(render.t("ratings", table.lang, list=", ".join(parts)))
-        table.mark_changed()
-        table.transport.changed(table)
 
 
 def _seat_record(seat: dict[str, Any]) -> SeatRecord:

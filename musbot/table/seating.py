@@ -122,6 +122,7 @@ class SeatingCommands:
             if already is not None:
                 raise TableError("already_seated", number=already + 1)
             seat = self.seating.free_seat(pair, take_bots=True)
+            self._require_saving()
             old = self.seats[seat]
             self.seats[seat] = Seat(name=name, user_id=user_id)
             if old is not None and self.state == "playing":
@@ -144,6 +145,7 @@ class SeatingCommands:
             seat = self._require_seat(user_id)
             person = self.seats[seat]
             assert person is not None
+            self._require_saving()
             if self.state != "playing":
                 self.seats[seat] = None
                 self._say("left", name=person.name)
@@ -169,6 +171,7 @@ class SeatingCommands:
             if level not in LEVELS:
                 raise TableError("unknown_level", level=level)
             seat = self.seating.free_seat(pair, take_bots=False)
+            self._require_saving()
             self.seats[seat] = self._bot_seat(seat, level)
             self._say("bot_added", level=level, seat=seat + 1)
             await self._changed()
@@ -183,6 +186,7 @@ class SeatingCommands:
             assert person is not None
             if not person.away:
                 raise TableError("not_away")
+            self._require_saving()
             person.away = False
             person.expiries = 0
             self._say("back", name=person.name)

@@ -121,6 +121,42 @@ def _with_journal(state: dict[str, Any], journal: Sequence[Any]) -> dict[str, An
     return {**state, "match": {**match, "hand": hand}, "turn": int(state["turn"]) + len(journal)}
 
 
+def reload(table: Table, state: dict[str, Any] | None, journal: Sequence[Any] = ()) -> None:
+    """Puts ``table`` back as ``state`` and ``journal`` restore it (a save that failed, see
+    ``pause.py``), in place: the same :class:`Table`, and the same page objects where the same
+    page is meant, since the cogs, the transport and the tasks waiting for the table's lock hold
+    them. ``state`` None: nothing was stored yet, the table is as it was opened (its seats empty,
+    no match). A state that cannot be restored leaves the table as it is (logged by the caller's
+    hook, which keeps what it stored)."""
+    from .table import Table
+
+    if state is None:
+        fresh = Table(table.channel_id, table.transport, rules=table.rules, clock=table.clock,
+                      rng=table.rng, shuffler=table.shuffler, first_mano=table.first_mano,
+                      turn_seconds=table.turn_seconds, bot_level=table.bot_level,
+                      lang=table.lang, bots_alone=table.bots_alone, guild_id=table.guild_id,
+                      opener_id=table.opener_id, league_id=table.league_id)
+        other = fresh
+    else:
+        seeded_state = state.get("shuffler") is not None
+        options: dict[str, Any] = {"clock": table.clock}
+        if not seeded_state:
+            options["shuffler"] = table.shuffler  # not saved: the table's own goes on
+        other = from_state(state, table.transport, journal=journal, **options)
+        table.shuffler = other.shuffler
+        if state.get("rng") is not None:
+            table.rng = other.rng
+    for key in ("rules", "first_mano", "lang", "turn_seconds", "bot_level", "bots_alone",
+                "guild_id", "league_id", "opener_id", "match", "state", "senas"):
+        setattr(table, key, getattr(other, key))
+    table.seating.seats = other.seating.seats
+    table._turn = other.turn
+    table.records.info = other.records.info
+    table.records.outbox = other.records.outbox
+    table.pages.adopt(other.pages)
+    table.mark_changed()
+
+
 def _build(state: dict[str, Any], transport: Transport, options: dict[str, Any]) -> Table:
     from .table import Table
 

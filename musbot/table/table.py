@@ -7,7 +7,9 @@ the other against the state the first one left. Nothing waits for the outside wo
 held: what the table says goes to its transport, which shows it when it can.
 
 Every change is saved (``on_change``) before anyone is told of it, so after a crash nobody has
-seen a move that the restored table lacks. The public record is the table's :class:`Page`.
+seen a move that the restored table lacks. A change that cannot be saved is not made: the table
+goes back to what is stored, refuses the command, and pauses until the database takes its saves
+again (``pause.py``). The public record is the table's :class:`Page`.
 
 A little over 500 lines: what is left here is the match driver (deal, apply, what happens after
 each move, rematch, close), which runs under the one lock; seating, señas, bots, the turn clock,
@@ -26,7 +28,7 @@ from typing import Any
 from musbot.ai import DEFAULT_LEVEL, LEVELS
 from musbot.engine import Action, Match, MusError, Phase, Rules, Shuffler, secure_shuffle
 from musbot.engine import events as ev
-from musbot.engine.senas import SenaLog, senas_open
+from musbot.engine.senas import Sena, SenaLog, senas_open
 
 from . import render
 from .bots import Bots
@@ -34,6 +36,7 @@ from .clock import Clock, RealClock
 from .core import State
 from .notify import Notifier, SenaCommands
 from .page import Page, Pages
+from .pause import Backoff, NotSaved, Pause, Unsaved
 from .records import MatchRecords
 from .seating import Seat, Seating, SeatingCommands, TableError
 from .transport import Transport
@@ -45,9 +48,11 @@ _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
 
 ChangeHook = Callable[["Table"], Awaitable[None]]
-"""Called under the table's lock after every applied change (persistence, see ``persist.py``)."""
+"""Called under the table's lock after every applied change, before anyone is told of it
+(persistence, see ``persist.py``); raises :class:`Unsaved` when the change could not be
+stored."""
 
-__all__ = ["ChangeHook", "Seat", "State", "Table", "TableError"]
+__all__ = ["ChangeHook", "NotSaved", "Seat", "State", "Table", "TableError", "Unsaved"]
 
 
 class Table(SeatingCommands, SenaCommands):
@@ -119,6 +124,10 @@ class Table(SeatingCommands, SenaCommands):
         self._lock = asyncio.Lock()
         self.turns = TurnKeeper(self)
         """The turn clock, and what happens when time runs out (see ``turns.py``)."""
+        self.pause = Pause(self)
+        """While a change could not be saved (see ``pause.py``)."""
+        self._records_later = Backoff(self, self._store_records)
+        """The next saves while match records wait in the outbox (the hook stores them)."""
         self._turn = 0
         """Bumped on every applied action: a timer or a bot only plays the turn it was for."""
         self._journal: list[tuple[int, Action]] | None = None
@@ -163,6 +172,13 @@ class Table(SeatingCommands, SenaCommands):
     def turn(self) -> int:
         """How many actions the table has applied: a move's identity for timers and bots."""
         return self._turn
+
+    @property
+    def paused(self) -> bool:
+        """Whether the table waits for its database: a change could not be saved, so it went
+        back to what is stored, refuses every command (:class:`NotSaved`), keeps its clock and
+        bots stopped, and tries to save again by itself (see ``pause.py``)."""
+        return self.pause.active
 
     def names(self) -> dict[int, str]:
         return self.seating.names()
@@ -238,6 +254,7 @@ class Table(SeatingCommands, SenaCommands):
             self._require_open()
             if self.state != "waiting":
                 raise TableError("already_started")
+            self._require_saving()
             await self._begin(user_id, "started")
 
     async def rematch(self, user_id: int | None = None) -> None:
@@ -246,23 +263,31 @@ class Table(SeatingCommands, SenaCommands):
             self._require_open()
             if self.state != "finished":
                 raise TableError("not_finished")
+            self._require_saving()
             await self._begin(user_id, "rematch")
 
     async def close(self) -> None:
+        """Closes the table for good (refused while its database cannot save it: a closed
+        table's saved state is deleted, or kept until its match records are stored)."""
         async with self._lock:
             if self.state != "closed":
+                self._require_saving()
                 await self._close("closed")
 
     async def close_unreachable(self) -> None:
         """The table's channel is gone (deleted, or the bot removed from the server): nobody can
         read it any more, so each person seated is told by DM, and the match counts nowhere."""
         async with self._lock:
-            if self.state == "closed":
+            if self.state == "closed" or self.paused:
+                return  # paused: closed at the next start, which finds the channel gone
+            people = self.humans()
+            try:
+                await self._close("closed_gone")
+            except NotSaved:
                 return
             text = render.t("closed_gone", self.lang)
-            for user_id in self.humans():
+            for user_id in people:
                 await self.notify.private(user_id, text)
-            await self._close("closed_gone")
 
     async def act(self, user_id: int, action: Action) -> list[ev.Event]:
         """Applies a seated person's action. Raises the engine's errors (nothing changes then)
@@ -273,6 +298,7 @@ class Table(SeatingCommands, SenaCommands):
     async def _act(self, user_id: int, action: Action) -> list[ev.Event]:
         seat = self._require_seat(user_id)
         self._require_match()
+        self._require_saving()
         events = self._apply(seat, action)
         person = self.seats[seat]
         assert person is not None
@@ -316,12 +342,14 @@ class Table(SeatingCommands, SenaCommands):
             self._require_open()
             if self.state == "playing":
                 raise TableError("already_started")
+            self._require_saving()
             self.league_id = league_id
             await self._changed()
 
     async def announce(self, text: str) -> None:
         """A line of news for the page (league ratings after a match, …)."""
         async with self._lock:
+            self._require_saving()
             self.pages.note(text)
             await self._changed()
             self._show()
@@ -332,6 +360,7 @@ class Table(SeatingCommands, SenaCommands):
         person no longer sits, hold their id; the pages say the neutral name. Returns whether
         anything of theirs was here."""
         async with self._lock:
+            self._require_saving()
             seat = self.seat_of(user_id)
             found = seat is not None or self.records.held_by(user_id)
             old_names = self.records.forget(
@@ -361,14 +390,18 @@ class Table(SeatingCommands, SenaCommands):
                 return
             if announce:
                 self._say("restored")
-                await self._changed()
-            if self.state == "playing":
-                turn = self._turn
-                await self._advance([])
-                if turn != self._turn:
+            if self.paused:
+                self._show()  # saved with the rest once the database takes it
+                return
+            try:
+                if announce:
                     await self._changed()
-            else:
-                self._show()
+                if self.state == "playing":
+                    await self._play_on()
+                else:
+                    self._show()
+            except NotSaved:
+                pass  # paused: it plays on by itself once saved
 
     async def private_refused(self, user_id: int) -> None:
         """A DM to this person could not be delivered (found out after it was queued): tell the
@@ -376,14 +409,14 @@ class Table(SeatingCommands, SenaCommands):
         async with self._lock:
             seat = self.seat_of(user_id)
             if seat is not None and await self.notify.dm_refused(seat):
-                await self._changed()
+                await self._saved()
 
     async def remember_refs(self, page_number: int, refs: list[tuple[int, int]]) -> None:
         """The transport's references to the messages showing a page, saved with the table so
         that after a restart it edits them rather than show the same moves again."""
         async with self._lock:
             if self.pages.remember(page_number, refs) and self.state != "closed":
-                await self._changed()
+                await self._saved()
 
     def to_state(self) -> dict[str, Any]:
         """The table as a JSON document (private: it holds the cards), see ``state.py``."""
@@ -415,11 +448,21 @@ class Table(SeatingCommands, SenaCommands):
         """Something of the state changed besides the moves: the next save writes it whole."""
         self._journal = None
 
+    async def save(self) -> None:
+        """Saves the table as it is, whole: the persister's next attempt at storing match
+        records that had to wait (see ``persist.py``). Nothing to do while paused: the pause's
+        own attempts save it. Raises :class:`NotSaved` (the table pauses) when it cannot."""
+        async with self._lock:
+            if not self.paused:
+                await self._changed()
+
     def suspend(self) -> None:
         """Clean shutdown: stop the clock and the bots but keep the table (it is restored at
         the next start), unlike :meth:`close`."""
         self.turns.cancel()
         self.bots.cancel()
+        self.pause.cancel()
+        self._records_later.cancel()
 
     # --- driving the match (lock held) --------------------------------------------------------
 
@@ -455,15 +498,21 @@ class Table(SeatingCommands, SenaCommands):
         their moves saved, then published), then times the person to act. ``saved``: the caller
         saved ``events``. With a think time the bots play from a task of their own."""
         match = self._require_match()
+        caller = True
         while True:
             if match.finished:
                 self.state = "finished"
             if events and not saved:
-                await self._changed(moves=True)
-            saved = False
-            changed = await self._publish(events)
-            if changed:
-                await self._changed()  # the bots' señas on the cards just shown, …
+                if caller:
+                    await self._changed(moves=True)  # refused (NotSaved): nothing happened
+                elif not await self._saved(moves=True):
+                    return  # a bot's move not saved: undone, the table paused
+            saved = caller = False
+            changed, senas = await self._publish(events)
+            if changed and not await self._saved():  # the bots' señas on the new cards, …
+                return
+            for sender, sena, receivers in senas:
+                await self._tell_sena(sender, sena, receivers)
             if match.finished:
                 self.turns.cancel()
                 return
@@ -522,23 +571,60 @@ class Table(SeatingCommands, SenaCommands):
             self._journal = None
 
     async def _changed(self, *, moves: bool = False) -> None:
-        """Hands the new state to the hook; a failing hook (a full disk) must not stop the game,
-        and the next change saves the whole state again. ``moves``: the change is the moves
-        just applied (and, if :attr:`_journal` still holds them, nothing else)."""
+        """Hands the new state to the hook, before anyone is told of it. ``moves``: the change
+        is the moves just applied (and, if :attr:`_journal` still holds them, nothing else).
+        A change the hook cannot store is undone: the table goes back to what is stored and
+        pauses (``pause.py``), and :class:`NotSaved` refuses the command that made it."""
         if self.on_change is None:
             return
         if not moves:
             self._journal = None
         try:
             await self.on_change(self)
-        except Exception:
-            self._journal = None
-            log.exception("saving table %s failed", self.channel_id)
+        except Unsaved as failure:
+            self.pause.begin(failure)
+            raise NotSaved() from failure.error
+        if not self.records.outbox:
+            self._records_later.reset()
+        elif not self._records_later.pending:
+            self._records_later.schedule()  # saved with the state, stored later: never lost
 
-    async def _publish(self, events: list[ev.Event]) -> bool:
-        """Tells everyone what ``events`` show: the page for all, each person's private text;
-        True when that changed the state (bots sent señas on the new cards, closed DMs were
-        announced)."""
+    async def _store_records(self) -> None:
+        """Lock held: the table saved again, for the hook to store the match records still
+        waiting (a closed table's too; while paused, the pause's own saves do it)."""
+        if self.records.outbox and not self.paused and await self._saved():
+            self._show()  # the league's new ratings, once stored
+
+    async def _saved(self, *, moves: bool = False) -> bool:
+        """:meth:`_changed` for a change nobody asked for now (a bot's move, the table's own
+        bookkeeping): False when it could not be saved (undone, the table paused)."""
+        try:
+            await self._changed(moves=moves)
+        except NotSaved:
+            return False
+        return True
+
+    def _require_saving(self) -> None:
+        """Commands are refused while the table waits for its database."""
+        if self.paused:
+            raise NotSaved()
+
+    async def _play_on(self) -> None:
+        """After a restart or a pause: the bots whose turn it is play, the turn clock starts
+        afresh (nobody could speak meanwhile)."""
+        if self.state == "playing":
+            turn = self._turn
+            await self._advance([])
+            if turn != self._turn:
+                await self._saved()
+        else:
+            self._show()
+
+    async def _publish(self, events: list[ev.Event]
+                       ) -> tuple[bool, list[tuple[int, Sena, list[tuple[int, bool]]]]]:
+        """Tells everyone what ``events`` show: the page for all, each person's private text.
+        Returns whether that changed the state (closed DMs were announced, bots made señas on
+        the new cards) and the bots' señas, told once that is saved."""
         match = self.match
         self.pages.add_events(events, match.hand_number if match is not None else 0)
         self._show()
@@ -547,10 +633,11 @@ class Table(SeatingCommands, SenaCommands):
         if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events) \
                 and not match.finished:
             warned = [await self.notify.send_hand(seat) for seat in range(self.players)]
-            return await self.bots.send_senas() or any(warned)
+            senas = self.bots.choose_senas()
+            return bool(senas) or any(warned), senas
         if events:
             await self.notify.update_views()
-        return False
+        return False, []
 
     # --- the page -----------------------------------------------------------------------------
 
@@ -583,6 +670,7 @@ class Table(SeatingCommands, SenaCommands):
         self.state = "closed"
         self.turns.cancel()
         self.bots.cancel()
+        self.pause.cancel()
         self._say(key)
         self.page.final = True
         await self._changed()

@@ -11,12 +11,14 @@ turn it was armed for.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from . import render
 from .clock import Alarm, Clock
+from .pause import NotSaved
 from .seating import TableError
 
 if TYPE_CHECKING:
@@ -159,7 +161,7 @@ class TurnKeeper:
         table = self.table
         occupant = table.seats[seat]
         if (turn != table.turn or table.state != "playing" or occupant is None
-                or occupant.user_id is None):
+                or occupant.user_id is None or table.paused):
             return
         await table.notify.alert(occupant.user_id, render.t(
             "reminder", table.lang, mention=table.transport.mention(occupant.user_id),
@@ -169,9 +171,10 @@ class TurnKeeper:
 
     async def _time_up(self, turn: int, seat: int) -> None:
         table = self.table
-        if turn == table.turn and table.state == "playing":
-            await self._expire(seat)
-            await table._changed()
+        if turn == table.turn and table.state == "playing" and not table.paused:
+            # Not saved: undone, the table paused; its clock starts afresh once it goes on.
+            with contextlib.suppress(NotSaved):
+                await self._expire(seat)
 
     async def _expire(self, seat: int) -> None:
         table = self.table
