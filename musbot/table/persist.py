@@ -33,7 +33,7 @@ once its channel can be reached (see ``musbot.bot``)::
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -172,45 +172,52 @@ class TablePersister:
         restored = []
         saved_tables = await (self.db.load_tables() if shards is None
                               else self.db.load_tables(shards=shards))
-        for saved in saved_tables:
-            table = await self._restore(saved)
-            if table is not None:
+        built = [(saved, table) for saved in saved_tables
+                 if (table := self._build(saved)) is not None]
+        # The last read, before any table is adopted: a database lost until here leaves the
+        # manager as it was, for a later attempt (``MusBot.open_storage``).
+        seated = {s.user_id for _, table in built for s in table.seats
+                  if s is not None and s.user_id is not None}
+        forgotten = await self.db.forgotten_players(seated)
+        for saved, table in built:
+            if await self._adopt(saved, table):
                 restored.append(table)
-        await self._forget_again(restored)
+        await self._forget_again(forgotten)
         if resume:
             for table in restored:
                 await table.resume()
         return restored
 
-    async def _restore(self, saved: LiveTable) -> Table | None:
+    def _build(self, saved: LiveTable) -> Table | None:
         if self.manager.get(saved.channel_id) is not None:
             return None
         try:
-            table = Table.from_state(saved.state, self.manager.transport, journal=saved.journal,
-                                     **self.manager.table_options())
+            return Table.from_state(saved.state, self.manager.transport, journal=saved.journal,
+                                    **self.manager.table_options())
         except StateError:
             log.exception("table %s cannot be restored; its saved state is kept",
                           saved.channel_id)
             return None
+
+    async def _adopt(self, saved: LiveTable, table: Table) -> bool:
+        """The restored table in the manager (a closed one only stores its records)."""
         self._stored[saved.channel_id] = Stored(state_document(saved.state), list(saved.journal))
         if table.state == "closed":  # closed while its records could not be stored
             try:
                 await table.save()  # stored now, or later, by the table itself
             except NotSaved:
                 log.warning("closed table %s waits for the database", saved.channel_id)
-            return None
+            return False
         self.manager.adopt(table)
         if table.outbox:
             table.outbox = await self._store(table.outbox, table)
             table.mark_changed()
-        return table
+        return True
 
-    async def _forget_again(self, tables: Sequence[Table]) -> None:
+    async def _forget_again(self, forgotten: Iterable[int]) -> None:
         """Someone who asked to be forgotten while these tables' process was down (another
         process took the request) is scrubbed from them before anyone sees them again."""
-        seated = {s.user_id for table in tables for s in table.seats
-                  if s is not None and s.user_id is not None}
-        for user_id in await self.db.forgotten_players(seated):
+        for user_id in sorted(forgotten):
             try:
                 await self.forget_user(user_id)
             except NotSaved:  # a table paused: scrubbed at the next start
