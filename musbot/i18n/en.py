@@ -561,6 +561,21 @@ CLI = {
     "bench_db_exists": "«{value}» exists already: the benchmark only makes new databases "
                        "(give a new path, or a directory)",
     "bench_db_failed": "The benchmark's database cannot be made or opened: {value}",
+    "bench_db_missing": "«{value}» does not exist: --restore measures how the tables of a "
+                        "database that is there come back",
+    "bench_outage": "the database fails for this many seconds in the middle of the open loop "
+                    "(every write fails as when it is gone; with --stop-with and --start-with, "
+                    "those commands stop and start the real server)",
+    "bench_stop_with": "a shell command that stops the server when the outage begins "
+                       "(e.g. «pg_ctl -D data -m fast stop»)",
+    "bench_start_with": "a shell command that starts it when the outage ends",
+    "bench_outage_bad": "--outage {value}: an outage lasts more than 0 s and less than the open "
+                        "loop (--minutes), and --stop-with and --start-with go together, with "
+                        "--outage",
+    "bench_restore": "only measure a restore: the tables of this existing database (those a "
+                     "run that was stopped left) come back and are announced; the database is "
+                     "kept",
+    "bench_lost": "{value} acknowledged moves are not in the database at the end of the run",
     "bench_discord": "the Discord calls of whole matches: people and bots at the real pace, "
                      "the real transport on a manual clock, counted by route and per channel",
     "matches": "matches, one after the other",

@@ -594,6 +594,21 @@ CLI = {
     "bench_db_exists": "«{value}» ya existe: la prueba solo crea bases de datos nuevas (da una "
                        "ruta nueva, o una carpeta)",
     "bench_db_failed": "No se puede crear o abrir la base de datos de la prueba: {value}",
+    "bench_db_missing": "«{value}» no existe: --restore mide cómo vuelven las mesas de una base "
+                        "de datos que ya está ahí",
+    "bench_outage": "la base de datos falla durante tantos segundos en mitad del bucle abierto "
+                    "(cada escritura falla como cuando no está; con --stop-with y --start-with, "
+                    "esas órdenes paran y arrancan el servidor de verdad)",
+    "bench_stop_with": "orden de la shell que para el servidor al empezar el corte "
+                       "(p. ej. «pg_ctl -D datos -m fast stop»)",
+    "bench_start_with": "orden de la shell que lo arranca al acabar el corte",
+    "bench_outage_bad": "--outage {value}: el corte dura más de 0 s y menos que el bucle abierto "
+                        "(--minutes), y --stop-with y --start-with van juntas y con --outage",
+    "bench_restore": "solo mide una restauración: las mesas de esta base de datos que ya "
+                     "existe (las que dejó una prueba interrumpida) vuelven y se anuncian; la "
+                     "base no se borra",
+    "bench_lost": "{value} jugadas confirmadas no están en la base de datos al final de la "
+                  "prueba",
     "bench_discord": "las llamadas a Discord de partidas enteras: personas y bots al ritmo "
                      "real, el transporte real con un reloj manual, contadas por ruta y por "
                      "canal",
