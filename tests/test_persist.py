@@ -19,6 +19,7 @@ from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
 from musbot.storage import Database, DatabaseLocked, DatabaseUnavailable
 from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager, settle
+from musbot.table import pause
 from musbot.table.persist import TablePersister, start_persistence
 from musbot.table.state import STATE_VERSION, SeededShuffler, StateError
 
@@ -687,3 +688,35 @@ async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
     assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"
     with pytest.raises(StateError):
         Table.from_state(saved.state, FakeTransport(), journal=[["not", "a move"]])
+
+
+async def test_the_first_table_saved_again_hurries_the_other_paused_ones(
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables that paused long ago wait several seconds between attempts: once the database
+    took one table's save, the others try at once."""
+    bot = await boot(target, boots, 4, journaled=True)
+    first = await open_table(bot, humans=4)
+    second = bot.manager.open(CHANNEL + 1, QUICK, guild_id=GUILD)
+    await seat_humans(second, 2)
+    down = True
+    save = bot.db.save_table
+
+    async def saving(channel_id: int, guild_id: int | None, state: Any) -> int:
+        if down:
+            raise DatabaseUnavailable(bot.db.where, "stopped by the test")
+        return await save(channel_id, guild_id, state)
+
+    monkeypatch.setattr(bot.db, "save_table", saving)
+    monkeypatch.setattr(pause._jitter, "uniform", lambda low, high: high)
+    with pytest.raises(NotSaved):
+        await first.leave(1)
+    await bot.tick(20)  # its attempts come every 5 s now: 17.5 s, then 22.5 s
+    with pytest.raises(NotSaved):
+        await second.start(1)
+    down = False
+    await bot.clock.advance(0.6)  # the second's first attempt, half a second after its pause
+    for _ in range(300):  # real time, for the database's answers; the clock stands still
+        if not second.paused and not first.paused:
+            break
+        await asyncio.sleep(0.01)
+    assert not second.paused and not first.paused

@@ -179,6 +179,21 @@ async def test_it_tries_again_with_growing_waits_and_goes_on_by_itself() -> None
     assert table.turn > turn and table.turn == store.turn()
 
 
+async def test_told_the_database_is_back_it_tries_at_once() -> None:
+    """Another table's save was stored: a paused table does not wait out its backoff."""
+    table, transport, clock, store = await started()
+    store.down = True
+    with pytest.raises(NotSaved):
+        await table.act(*move_of(table, random.Random(3)))
+    await clock.advance(20)  # its waits are long by now
+    store.down = False
+    table.retry_now()
+    await clock.advance(0)
+    assert not table.paused and transport.public_lines()[-1] == RESUMED
+    table.retry_now()  # nothing to do when it plays
+    assert not table.paused
+
+
 async def test_its_bots_wait_and_its_clock_stops_until_it_goes_on() -> None:
     """A bot's own move that cannot be saved is undone too; paused, neither the bots nor the
     turn clock play; once it goes on, the bot plays and the person's clock starts afresh."""

@@ -236,8 +236,10 @@ class PostgresBackend(Backend):
         if self._pool is not None:
             return
         with self._translated():
+            # min_size=0: asyncpg keeps no floor of connections, which with the server down it
+            # would try to restore in the background, logging a traceback at every attempt.
             pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=self.pool_size, reset=_keep_session,
+                self.url, min_size=0, max_size=self.pool_size, reset=_keep_session,
                 server_settings=self._session(), timeout=CONNECT_TIMEOUT)
         try:
             with self._translated():

@@ -12,8 +12,9 @@ raises :class:`Unsaved`, carrying the table as last stored; the table then (:met
 3. stops its turn clock and its bots, and says once on its page that it is paused for the
    database (a notice that cannot be stored, the one thing shown unsaved);
 4. tries again by itself (:meth:`Pause.retry`, after :data:`FIRST_RETRY_SECONDS`, doubling up
-   to :data:`MAX_RETRY_SECONDS`): a save of the table as it is. Once one is stored it says it
-   plays on, saves that, and the turn clock and the bots start again as after a restart.
+   to :data:`MAX_RETRY_SECONDS`; at once when told another table's save was stored,
+   :meth:`Pause.hurry`): a save of the table as it is. Once one is stored it says it plays on,
+   saves that, and the turn clock and the bots start again as after a restart.
 
 The same waits (:class:`Backoff`) time the table's next saves while match records wait in its
 outbox (stored with its state, so never lost): until the hook has stored every one.
@@ -86,10 +87,11 @@ class Backoff:
     def pending(self) -> bool:
         return self._alarm is not None or self._task is not None
 
-    def schedule(self) -> None:
-        """The next attempt, after the current wait; the wait after it doubles."""
+    def schedule(self, *, at_once: bool = False) -> None:
+        """The next attempt, after the current wait (or ``at_once``); the wait after it
+        doubles."""
         self.cancel()
-        seconds = self.delay * _jitter.uniform(0.8, 1.0)
+        seconds = 0.0 if at_once else self.delay * _jitter.uniform(0.8, 1.0)
         self.delay = min(self.delay * 2, MAX_RETRY_SECONDS)
         self._alarm = self.table.clock.call_later(seconds, self._ring)
 
@@ -157,6 +159,11 @@ class Pause:
     def cancel(self) -> None:
         """No attempt left pending (the table is suspended or closed)."""
         self.attempts.cancel()
+
+    def hurry(self) -> None:
+        """The database took another table's save: the next attempt now, not after its wait."""
+        if self.active:
+            self.attempts.schedule(at_once=True)
 
     async def retry(self) -> None:
         """One attempt (lock held): the table saved as it is; once stored, it plays on."""

@@ -128,7 +128,11 @@ class TablePersister:
             stored = self._stored.get(table.channel_id)
             raise (Unsaved(error, None) if stored is None else stored.unsaved(error)) \
                 from error
-        self.down = False
+        if self.down:  # the database is back: the paused tables need not wait their turn
+            self.down = False
+            for other in self.manager:
+                if other is not table:
+                    other.retry_now()
 
     async def _save(self, table: Table) -> None:
         channel = table.channel_id

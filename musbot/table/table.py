@@ -448,6 +448,11 @@ class Table(SeatingCommands, SenaCommands):
         """Something of the state changed besides the moves: the next save writes it whole."""
         self._journal = None
 
+    def retry_now(self) -> None:
+        """The database takes saves again (another table's was stored): a paused table tries
+        at once rather than after its current wait."""
+        self.pause.hurry()
+
     async def save(self) -> None:
         """Saves the table as it is, whole: the persister's next attempt at storing match
         records that had to wait (see ``persist.py``). Nothing to do while paused: the pause's
