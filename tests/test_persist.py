@@ -18,8 +18,7 @@ from table_helpers import FakeTransport, play_humans, seat_humans
 from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
 from musbot.storage import Database, DatabaseLocked, DatabaseUnavailable
-from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager, settle
-from musbot.table import pause
+from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager, pause, settle
 from musbot.table.persist import TablePersister, start_persistence
 from musbot.table.state import STATE_VERSION, SeededShuffler, StateError
 
