@@ -75,7 +75,7 @@ async def worker(target: str, flag: str) -> None:
     prints a line whenever a table shows something new or refuses a move."""
     db = await Database.open(target)
     if flag != "-":
-        def fault(_name: str) -> None:
+        def fault(_stage: str, _name: str) -> None:
             if os.path.exists(flag):
                 raise sqlite3.OperationalError(FULL)
 

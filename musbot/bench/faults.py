@@ -76,12 +76,12 @@ def _failing(dialect: str) -> Any:
     if dialect == "postgresql":
         from asyncpg.exceptions import ConnectionDoesNotExistError
 
-        def gone(_name: str) -> None:
+        def gone(_stage: str, _name: str) -> None:
             raise ConnectionDoesNotExistError("connection was closed in the middle of operation")
 
         return gone
 
-    def full(_name: str) -> None:
+    def full(_stage: str, _name: str) -> None:
         raise sqlite3.OperationalError("database or disk is full")
 
     return full

@@ -361,9 +361,11 @@ class PostgresBackend(Backend):
             try:
                 async with self._connection() as conn, \
                         conn.transaction(isolation="serializable"):
+                    if self.fault is None:
+                        return await work(PgTx(conn))
+                    self.fault("begin", work_name(work))
                     out = await work(PgTx(conn))
-                    if self.fault is not None:
-                        self.fault(work_name(work))
+                    self.fault("commit", work_name(work))
                     return out
             except _RETRYABLE as exc:
                 if attempt == RETRIES:
@@ -382,7 +384,7 @@ class PostgresBackend(Backend):
             try:
                 with self._translated():
                     if self.fault is not None:
-                        self.fault("live")
+                        self.fault("live", "live")
                     return await work(PgTx(conn), self.now())
             except BaseException as exc:
                 if breaks_connection(exc):

@@ -205,17 +205,19 @@ class SqliteTx:
         return rows[0][0] if rows else None
 
 
-def _run(work: Work[T], fault: Callable[[str], None] | None = None
+def _run(work: Work[T], fault: Callable[[str, str], None] | None = None
          ) -> Callable[[sqlite3.Connection], T]:
-    """``work`` as a synchronous function of the raw connection; ``fault`` (the backend's,
-    see :attr:`~musbot.storage.backend.Backend.fault`) runs after its statements, before the
-    commit."""
+    """``work`` as a synchronous function of the raw connection (in its transaction);
+    ``fault`` (the backend's, see :attr:`~musbot.storage.backend.Backend.fault`) runs before
+    its statements and after them."""
     if fault is None:
         return lambda raw: run_sync(work(SqliteTx(raw)))
 
     def run(raw: sqlite3.Connection) -> T:
+        name = work_name(work)
+        fault("begin", name)
         out = run_sync(work(SqliteTx(raw)))
-        fault(work_name(work))
+        fault("commit", name)
         return out
 
     return run
@@ -421,7 +423,7 @@ class SqliteBackend(Backend):
         try:
             if one_statement:
                 if self.fault is not None:
-                    self.fault("live")
+                    self.fault("live", "live")
                 out = run_sync(work(SqliteTx(raw)))
             else:
                 out = _transaction(raw, "BEGIN IMMEDIATE", _run(work, self.fault))
