@@ -40,7 +40,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from db_helpers import select
-from discord_match import make_scene, open_and_start, public_texts
+from discord_match import make_scene, open_and_start, page_lines, public_texts
 from pg_cluster import PgCluster, pg_cluster
 from table_helpers import FakeTransport
 
@@ -52,6 +52,7 @@ from musbot.i18n import error_text
 from musbot.storage import Database
 from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager
 from musbot.table.persist import start_persistence
+from musbot.table.render import t
 
 __all__ = ["pg_cluster"]
 
@@ -299,6 +300,57 @@ async def test_a_bot_started_with_postgresql_down_restores_its_tables_once_it_is
     await scene.play_turn(ana)
     assert scene.table().turn > saved[1]
     await scene.world.disconnect(scene.bot)
+
+
+async def test_on_discord_a_move_that_cannot_be_saved_is_answered_and_the_table_pauses(
+        tmp_path: Path) -> None:
+    """The SQLite file's disk fills up mid-hand: the typed move is answered, to its author, with
+    the sentence for it; the table message says once that the table is paused; the move is
+    not made; once the disk takes writes again the table says it goes on, and the move is
+    made."""
+    scene = make_scene(tmp_path, ["Ana", "Bea"])
+    await scene.world.connect(scene.bot)
+    await open_and_start(scene)
+    ana = await _whose_turn(scene)
+    full = True
+
+    def disk(_stage: str, _name: str) -> None:
+        if full:
+            raise sqlite3.OperationalError(FULL)
+
+    assert scene.bot.db is not None
+    scene.bot.db.backend.fault = disk
+    table = scene.table()
+    turn = table.turn
+    await scene.shown_turn(ana)
+    await scene.play_turn(ana)  # the hand's first word: typed in the channel
+    await scene.advance(2)
+    refused = error_text(TableError("not_saved"), "es")
+    assert refused == "No puedo guardar la jugada; repite en unos segundos."
+    assert refused in public_texts(scene.world, scene.channel)
+    assert table.turn == turn and table.paused
+    paused = t("paused_db")
+    assert sum(line == paused for line in page_lines(scene.live_message())) == 1
+    await scene.advance(20)  # attempts every few seconds, in vain
+    assert sum(line == paused for line in page_lines(scene.live_message())) == 1
+    full = False
+    await scene.advance(6)
+    assert not table.paused and page_lines(scene.live_message())[-1] == t("resumed_db")
+    await scene.shown_turn(ana)
+    await scene.play_turn(ana)
+    assert table.turn > turn
+    await scene.world.disconnect(scene.bot)
+
+
+async def _whose_turn(scene: Any) -> Any:
+    """The person whose turn it is, once the bots have played."""
+    table = scene.table()
+    for _ in range(60):
+        person = next((p for p in scene.people if table.awaits(p.user)), None)
+        if person is not None:
+            return person
+        await scene.advance(1)
+    raise AssertionError("nobody's turn")
 
 
 async def _io_done(scene: Any) -> None:
