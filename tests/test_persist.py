@@ -718,4 +718,5 @@ async def test_the_first_table_saved_again_hurries_the_other_paused_ones(
         if not second.paused and not first.paused:
             break
         await asyncio.sleep(0.01)
+        await bot.clock.advance(0)  # what is due now (an attempt made at once) goes off
     assert not second.paused and not first.paused
