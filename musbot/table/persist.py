@@ -70,14 +70,25 @@ records wait in the outbox to be stored later."""
 
 
 class Stored:
-    """What is stored of one table: its last saved document, as the bytes written, and the
-    journal entries written after it. What a table goes back to when a save fails."""
+    """What is stored of one table: its last saved document and the journal entries written
+    after it, as JSON bytes (some 4 KB a table; as Python objects they would take several times
+    that). What a table goes back to when a save fails."""
 
-    __slots__ = ("document", "journal")
+    __slots__ = ("document", "entries")
 
-    def __init__(self, document: bytes, journal: list[Any] | None = None) -> None:
+    def __init__(self, document: bytes, journal: Sequence[Any] = ()) -> None:
         self.document = document
-        self.journal: list[Any] = journal if journal is not None else []
+        self.entries = bytearray(orjson.dumps(list(journal))[1:-1])
+        """The journal's entries, comma-separated, without the brackets."""
+
+    def append(self, entries: Sequence[Any]) -> None:
+        if self.entries:
+            self.entries += b","
+        self.entries += orjson.dumps(entries)[1:-1]
+
+    @property
+    def journal(self) -> list[Any]:
+        return list(orjson.loads(b"[" + self.entries + b"]"))
 
     def unsaved(self, error: BaseException) -> Unsaved:
         return Unsaved(error, orjson.loads(self.document), self.journal)
@@ -142,7 +153,7 @@ class TablePersister:
                 and not seeded(table):
             entries = [[seat, *action.to_json()] for seat, action in moves]
             if await self.db.append_to_journal(channel, entries):
-                stored.journal.extend(entries)
+                stored.append(entries)
                 self.journaled += 1
                 return
         if table.state == "closed":
@@ -205,7 +216,7 @@ class TablePersister:
 
     async def _adopt(self, saved: LiveTable, table: Table) -> bool:
         """The restored table in the manager (a closed one only stores its records)."""
-        self._stored[saved.channel_id] = Stored(state_document(saved.state), list(saved.journal))
+        self._stored[saved.channel_id] = Stored(state_document(saved.state), saved.journal)
         if table.state == "closed":  # closed while its records could not be stored
             try:
                 await table.save()  # stored now, or later, by the table itself
