@@ -584,7 +584,7 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=cli_text("gc", lang))
     load.add_argument("--db", action="append", type=_database(lang), metavar="DB",
                       help=cli_text("bench_db", lang))
-    load.add_argument("--outage", type=float, default=None, metavar="SECONDS",
+    load.add_argument("--outage", type=float, default=None, metavar="N",
                       help=cli_text("bench_outage", lang))
     load.add_argument("--stop-with", default=None, metavar="CMD",
                       help=cli_text("bench_stop_with", lang))

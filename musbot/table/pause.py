@@ -76,6 +76,8 @@ class Backoff:
     """Attempts of one table, on its clock, each after twice the wait of the one before up to
     :data:`MAX_RETRY_SECONDS`; ``attempt`` runs with the table's lock held."""
 
+    __slots__ = ("_alarm", "_task", "attempt", "delay", "table")
+
     def __init__(self, table: Table, attempt: Callable[[], Awaitable[None]]) -> None:
         self.table = table
         self.attempt = attempt
@@ -127,6 +129,8 @@ class Backoff:
 
 class Pause:
     """The pause of one table for its database; its steps run with the table's lock held."""
+
+    __slots__ = ("active", "attempts", "since", "table")
 
     def __init__(self, table: Table) -> None:
         self.table = table
