@@ -63,6 +63,10 @@ class Mesa(commands.Cog):
                 self.bot.transport.repost(channel_id)
             await self._done(ctx, current.lang, "table_shown")
             return
+        if not self.bot.storage_ready:
+            # Its moves could not be saved: it would play unsaved, and a restart would bring
+            # back the table saved here before over it.
+            raise TableError("storage_down")
         options = await self._server_options(ctx)
         base: Rules = options.pop("rules", None) or Rules()
         given = {"puntos": puntos, "reyes": reyes, "juegos": juegos, "vacas": vacas,

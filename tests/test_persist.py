@@ -17,8 +17,8 @@ from table_helpers import FakeTransport, play_humans, seat_humans
 
 from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
-from musbot.storage import Database, DatabaseLocked
-from musbot.table import ManualClock, Table, TableError, TableManager, settle
+from musbot.storage import Database, DatabaseLocked, DatabaseUnavailable
+from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager, pause, settle
 from musbot.table.persist import TablePersister, start_persistence
 from musbot.table.state import STATE_VERSION, SeededShuffler, StateError
 
@@ -618,26 +618,58 @@ async def test_a_seeded_table_saves_its_whole_state_every_time(target: str,
         assert saved.state["turn"] == table._turn
 
 
-async def test_a_failed_journal_entry_makes_the_next_save_whole(
+async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_back(
         target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Save, then tell, or refuse: the move is not made for anyone, the table is what the
+    database holds (its state and the journal entries stored after it), and once the database
+    takes writes again the table goes on by itself and the same move is accepted."""
     bot = await boot(target, boots, 2, journaled=True)
     table = await open_table(bot, humans=4)
     people = random.Random(2)
-    append = bot.db.append_to_journal
-    failures = 0
+    await play_humans(table, people, max_steps=3)
+    stored = bot.persister.stored(CHANNEL)
+    assert stored is not None and stored.journal, "moves in the journal already"
+    before, turn = comparable(table), table.turn
+    down = True
+    append, save = bot.db.append_to_journal, bot.db.save_table
 
-    async def failing_once(channel_id: int, entries: Any) -> bool:
-        nonlocal failures
-        if failures == 0:
-            failures += 1
-            raise DatabaseLocked(bot.db.where, 0.1)
+    async def appending(channel_id: int, entries: Any) -> bool:
+        if down:
+            raise DatabaseUnavailable(bot.db.where, "stopped by the test")
         return await append(channel_id, entries)
 
-    monkeypatch.setattr(bot.db, "append_to_journal", failing_once)
-    await play_humans(table, people, max_steps=6)
-    assert failures == 1
+    async def saving(channel_id: int, guild_id: int | None, state: Any) -> int:
+        if down:
+            raise DatabaseUnavailable(bot.db.where, "stopped by the test")
+        return await save(channel_id, guild_id, state)
+
+    monkeypatch.setattr(bot.db, "append_to_journal", appending)
+    monkeypatch.setattr(bot.db, "save_table", saving)
+    match = table.match
+    assert match is not None and match.to_act is not None
+    seat = match.to_act
+    user = seat + 1
+    action = HeuristicBot().decide(match.view(seat), people)
+    with pytest.raises(NotSaved):
+        await table.act(user, action)
+    assert table.paused and bot.persister.down and bot.persister.failed == 1
+    assert table.turn == turn and comparable(table) == before | {"page": table.to_state()["page"]}
     again, _ = await restored_from_db(bot)
-    assert comparable(again) == comparable(table), "the lost entry came back with the state"
+    assert again.turn == turn, "what the database holds is what the table is"
+    assert bot.transport.public_lines()[-1].startswith("⏸️")
+    with pytest.raises(NotSaved):
+        await table.act(user, action)  # refused at once while paused, nothing tried
+    assert bot.persister.failed == 1
+    await bot.tick(3)
+    assert table.paused and bot.persister.failed > 1, "it keeps trying"
+    down = False
+    await bot.tick(6)
+    assert not table.paused and not bot.persister.down
+    assert bot.transport.public_lines()[-1].startswith("▶️")
+    await table.act(user, action)
+    assert table.turn > turn
+    again, _ = await restored_from_db(bot)
+    assert comparable(again) == comparable(table)
 
 
 async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
@@ -655,3 +687,36 @@ async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
     assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"
     with pytest.raises(StateError):
         Table.from_state(saved.state, FakeTransport(), journal=[["not", "a move"]])
+
+
+async def test_the_first_table_saved_again_hurries_the_other_paused_ones(
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables that paused long ago wait several seconds between attempts: once the database
+    took one table's save, the others try at once."""
+    bot = await boot(target, boots, 4, journaled=True)
+    first = await open_table(bot, humans=4)
+    second = bot.manager.open(CHANNEL + 1, QUICK, guild_id=GUILD)
+    await seat_humans(second, 2)
+    down = True
+    save = bot.db.save_table
+
+    async def saving(channel_id: int, guild_id: int | None, state: Any) -> int:
+        if down:
+            raise DatabaseUnavailable(bot.db.where, "stopped by the test")
+        return await save(channel_id, guild_id, state)
+
+    monkeypatch.setattr(bot.db, "save_table", saving)
+    monkeypatch.setattr(pause._jitter, "uniform", lambda low, high: high)
+    with pytest.raises(NotSaved):
+        await first.leave(1)
+    await bot.tick(20)  # its attempts come every 5 s now: 17.5 s, then 22.5 s
+    with pytest.raises(NotSaved):
+        await second.start(1)
+    down = False
+    await bot.clock.advance(0.6)  # the second's first attempt, half a second after its pause
+    for _ in range(300):  # real time, for the database's answers; the clock stands still
+        if not second.paused and not first.paused:
+            break
+        await asyncio.sleep(0.01)
+        await bot.clock.advance(0)  # what is due now (an attempt made at once) goes off
+    assert not second.paused and not first.paused

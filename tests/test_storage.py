@@ -36,6 +36,7 @@ from musbot.storage import (
     ConstraintViolation,
     Database,
     DatabaseClosed,
+    DriverError,
     MatchFinished,
     SeatRecord,
     ServerSettings,
@@ -131,9 +132,11 @@ async def test_a_failing_migration_changes_nothing(
     add_migration(monkeypatch, Migration(
         SCHEMA_VERSION + 1, "broken",
         "CREATE TABLE half_done (x INTEGER);\nALTER TABLE no_such_table ADD COLUMN y INTEGER;"))
-    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError),
-                       match="no_such_table"):
+    with pytest.raises(DriverError, match="no_such_table") as refused:
         await Database.open(target)
+    # The driver's own error stays the cause, for the log.
+    assert isinstance(refused.value.__cause__, (sqlite3.OperationalError,
+                                                asyncpg.UndefinedTableError))
     monkeypatch.undo()
     async with Database(target) as db:
         assert await db.schema_version() == SCHEMA_VERSION

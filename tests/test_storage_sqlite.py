@@ -20,6 +20,7 @@ from musbot.storage import (
     SCHEMA_VERSION,
     CorruptDatabase,
     Database,
+    DatabaseFull,
     DatabaseLocked,
     DatabaseTooNew,
     ForeignDatabase,
@@ -337,8 +338,9 @@ async def test_a_full_disk_fails_the_save_and_keeps_what_was_saved(db: Database)
     [(page_size,)] = direct.execute("PRAGMA page_size").fetchall()
     direct.execute(f"PRAGMA max_page_count = {pages}")
     try:
-        with pytest.raises(sqlite3.OperationalError, match="full"):
+        with pytest.raises(DatabaseFull, match="full") as full:
             await db.save_table(2, 1, {"pad": "x" * (free * page_size + 20000)})
+        assert full.value.code == "db_full"
     finally:
         direct.execute("PRAGMA max_page_count = 1073741823")
     saved = await db.load_table(1)

@@ -23,14 +23,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.engine import MusError
-from musbot.i18n import error_text
-from musbot.storage import (
-    CorruptDatabase,
-    DatabaseClosed,
-    DatabaseLocked,
-    DatabaseTooNew,
-    StorageError,
-)
+from musbot.i18n import catalog, error_text
+from musbot.storage import StorageError
 from musbot.table import Table, render
 
 from .texts import dt, server
@@ -102,15 +96,10 @@ def failure_text(error: BaseException, lang: str = "es",
 
 
 def storage_text(error: StorageError, lang: str = "es") -> str:
-    """A storage failure as a person should read it (the details go to the log)."""
-    if isinstance(error, DatabaseLocked):
-        return server("db_locked", lang)
-    if isinstance(error, CorruptDatabase):
-        return server("db_corrupt", lang)
-    if isinstance(error, DatabaseTooNew):
-        return server("db_too_new", lang)
-    if isinstance(error, DatabaseClosed):
-        return server("db_closed", lang)
+    """A storage failure as a person should read it: the sentence of its code (locked,
+    unavailable, full, damaged, …; the details go to the log)."""
+    if error.code != "db_error" and error.code in catalog("es").SERVER:
+        return server(error.code, lang)
     return server("db_error", lang, error=error)
 
 
@@ -132,7 +121,10 @@ async def report(target: discord.Interaction[Any] | commands.Context[Any],
     interaction = target if isinstance(target, discord.Interaction) else target.interaction
     channel = getattr(target, "channel", None)
     where = table.channel_id if table is not None else getattr(channel, "id", None)
-    if not expected(error):
+    cause = _unwrap(error)
+    if isinstance(cause, StorageError):
+        log.warning("storage failure at table %s: %s: %s", where, cause.code, cause)
+    elif not expected(error):
         log.error("unexpected failure at table %s", where, exc_info=error)
     text = failure_text(error, lang_of(interaction, table.lang if table is not None else None),
                         table.names() if table is not None else None)

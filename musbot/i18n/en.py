@@ -272,8 +272,8 @@ SERVER = {
                   "was changed.",
     "db_too_new": "The database is from a newer musbot: the bot must be upgraded. Nothing was "
                   "changed.",
-    "db_closed": "The database is not available (it could not be opened at start-up: the bot's "
-                 "log says why). Tables still play; nothing was lost.",
+    "db_closed": "The database is not available: it could not be opened at start-up, and the "
+                 "bot keeps trying (its log says why). Nothing was lost.",
     "db_error": "Could not save: {error}",
     "unknown_league": "There is no league «{name}» in this server. Leagues: {leagues}.",
     "no_leagues": "none (create one with /liga crear)",
@@ -561,6 +561,21 @@ CLI = {
     "bench_db_exists": "«{value}» exists already: the benchmark only makes new databases "
                        "(give a new path, or a directory)",
     "bench_db_failed": "The benchmark's database cannot be made or opened: {value}",
+    "bench_db_missing": "«{value}» does not exist: --restore measures how the tables of a "
+                        "database that is there come back",
+    "bench_outage": "the database fails for this many seconds in the middle of the open loop "
+                    "(every write fails as when it is gone; with --stop-with and --start-with, "
+                    "those commands stop and start the real server)",
+    "bench_stop_with": "a shell command that stops the server when the outage begins "
+                       "(e.g. «pg_ctl -D data -m fast stop»)",
+    "bench_start_with": "a shell command that starts it when the outage ends",
+    "bench_outage_bad": "--outage {value}: an outage lasts more than 0 s and less than the open "
+                        "loop (--minutes), and --stop-with and --start-with go together, with "
+                        "--outage",
+    "bench_restore": "only measure a restore: the tables of this existing database (those a "
+                     "run that was stopped left) come back and are announced; the database is "
+                     "kept",
+    "bench_lost": "{value} acknowledged moves are not in the database at the end of the run",
     "bench_discord": "the Discord calls of whole matches: people and bots at the real pace, "
                      "the real transport on a manual clock, counted by route and per channel",
     "matches": "matches, one after the other",
@@ -627,4 +642,31 @@ CLI.update({
         "tables: MUSBOT_DB must be a PostgreSQL database (postgresql://…), not an SQLite file."
     ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) needs MUSBOT_SHARDS (--shards).",
+})
+
+# --- a move is done only when it is saved (musbot.table.pause, musbot.bot) --------------------
+
+ERRORS.update({
+    "not_saved": "I can't save that move; repeat it in a few seconds.",
+    "storage_down": (
+        "The database is not answering: no new tables open until it is back (the open ones go "
+        "on as soon as they can be saved). Try again in a few minutes."
+    ),
+})
+
+TABLE.update({
+    "paused_db": (
+        "⏸️ Table paused: the match cannot be saved (the database is not answering). It goes on "
+        "by itself as soon as it can; no move was lost."
+    ),
+    "resumed_db": "▶️ The database answers again: the match goes on.",
+})
+
+SERVER.update({
+    "db_unavailable": "The database is not answering right now; try again in a moment. Nothing "
+                      "was lost.",
+    "db_full": "The database cannot save: its disk is full. The bot's admins must free some "
+               "space; nothing was lost.",
+    "db_foreign": "That database is not musbot's: the bot's admins must check MUSBOT_DB. Nothing "
+                  "was changed.",
 })

@@ -279,8 +279,8 @@ SERVER = {
                   "copia. No se ha modificado nada.",
     "db_too_new": "La base de datos es de una versión más nueva de musbot: hay que actualizar "
                   "el bot. No se ha modificado nada.",
-    "db_closed": "La base de datos no está disponible (no se pudo abrir al arrancar: el registro "
-                 "del bot dice por qué). Las mesas se juegan igual; no se ha perdido nada.",
+    "db_closed": "La base de datos no está disponible: no se pudo abrir al arrancar y el bot "
+                 "sigue intentándolo (su registro dice por qué). No se ha perdido nada.",
     "db_error": "No se ha podido guardar: {error}",
     # Leagues.
     "unknown_league": "No hay ninguna liga «{name}» en este servidor. Ligas: {leagues}.",
@@ -594,6 +594,21 @@ CLI = {
     "bench_db_exists": "«{value}» ya existe: la prueba solo crea bases de datos nuevas (da una "
                        "ruta nueva, o una carpeta)",
     "bench_db_failed": "No se puede crear o abrir la base de datos de la prueba: {value}",
+    "bench_db_missing": "«{value}» no existe: --restore mide cómo vuelven las mesas de una base "
+                        "de datos que ya está ahí",
+    "bench_outage": "la base de datos falla durante tantos segundos en mitad del bucle abierto "
+                    "(cada escritura falla como cuando no está; con --stop-with y --start-with, "
+                    "esas órdenes paran y arrancan el servidor de verdad)",
+    "bench_stop_with": "orden de la shell que para el servidor al empezar el corte "
+                       "(p. ej. «pg_ctl -D datos -m fast stop»)",
+    "bench_start_with": "orden de la shell que lo arranca al acabar el corte",
+    "bench_outage_bad": "--outage {value}: el corte dura más de 0 s y menos que el bucle abierto "
+                        "(--minutes), y --stop-with y --start-with van juntas y con --outage",
+    "bench_restore": "solo mide una restauración: las mesas de esta base de datos que ya "
+                     "existe (las que dejó una prueba interrumpida) vuelven y se anuncian; la "
+                     "base no se borra",
+    "bench_lost": "{value} jugadas confirmadas no están en la base de datos al final de la "
+                  "prueba",
     "bench_discord": "las llamadas a Discord de partidas enteras: personas y bots al ritmo "
                      "real, el transporte real con un reloj manual, contadas por ruta y por "
                      "canal",
@@ -667,4 +682,31 @@ CLI.update({
         "SQLite."
     ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) necesita MUSBOT_SHARDS (--shards).",
+})
+
+# --- a move is done only when it is saved (musbot.table.pause, musbot.bot) --------------------
+
+ERRORS.update({
+    "not_saved": "No puedo guardar la jugada; repite en unos segundos.",
+    "storage_down": (
+        "La base de datos no responde: no se abren mesas nuevas hasta que vuelva (las que hay "
+        "siguen en cuanto se pueda guardar). Inténtalo dentro de unos minutos."
+    ),
+})
+
+TABLE.update({
+    "paused_db": (
+        "⏸️ Mesa en pausa: no se puede guardar la partida (la base de datos no responde). Sigue "
+        "sola en cuanto se pueda; no se ha perdido ninguna jugada."
+    ),
+    "resumed_db": "▶️ La base de datos responde otra vez: la partida sigue.",
+})
+
+SERVER.update({
+    "db_unavailable": "La base de datos no responde ahora mismo; inténtalo dentro de un momento. "
+                      "No se ha perdido nada.",
+    "db_full": "La base de datos no puede guardar: su disco está lleno. La administración del "
+               "bot debe hacer sitio; no se ha perdido nada.",
+    "db_foreign": "Esa base de datos no es de musbot: la administración del bot debe revisar "
+                  "MUSBOT_DB. No se ha modificado nada.",
 })

@@ -12,8 +12,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from .clock import Clock
 from .clock import Alarm as Pending
+from .clock import Clock
 
 log = logging.getLogger(__name__)
 

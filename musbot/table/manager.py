@@ -44,14 +44,23 @@ class TableManager:
                            rng=rng, shuffler=shuffler, kept=self.persist is not None)
         return self.adopt(state)
 
-    def adopt(self, state: TableState) -> Table:
-        """Runs a table whose state was made elsewhere (restored from the database)."""
+    def adopt(self, state: TableState, *, register: bool = True) -> Table:
+        """Runs a table whose state was made elsewhere (restored from the database); one not
+        ``register``ed is not found by its channel (a closed table that only stores what its
+        last match left)."""
         if state.channel_id in self._tables:
             raise TableError("table_exists")
         table = Table(state, self.transport, clock=self.clock, bot_delay=self.bot_delay,
-                      persist=self.persist, on_close=self._forget)
-        self._tables[state.channel_id] = table
+                      persist=self.persist, on_close=self._forget, on_recovered=self._recovered)
+        if register:
+            self._tables[state.channel_id] = table
         return table
+
+    def _recovered(self, saved: Table) -> None:
+        """The database takes saves again: the paused tables need not wait their turn."""
+        for table in self._tables.values():
+            if table is not saved:
+                table.retry_now()
 
     def tables_of(self, user_id: int) -> list[Table]:
         """The open tables where the user sits, in the order they were opened."""
@@ -66,7 +75,7 @@ class TableManager:
         if not seated:
             return None, False
         playing = [t for t in seated if t.lifecycle == "playing"]
-        waiting = [t for t in playing if t.awaits(user_id)]
+        waiting = [t for t in playing if t.state.awaits(user_id)]
         chosen = waiting[0] if waiting else playing[0] if playing else seated[-1]
         return chosen, len(seated) > 1
 

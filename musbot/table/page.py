@@ -167,6 +167,25 @@ class Pages:
         return {"page": self.page.to_json(),
                 "previous": None if self.previous is None else self.previous.to_json_final()}
 
+    def adopt(self, other: Pages) -> None:
+        """Becomes ``other`` (the pages of the table as last saved, after a save that failed),
+        keeping each :class:`Page` object that was the same page: a transport showing it holds
+        it, and a new object would read to it as a new page, shown in a new message."""
+        mine = {page.number: page for page in (self.page, self.previous) if page is not None}
+
+        def kept(new: Page) -> Page:
+            old = mine.get(new.number)
+            if old is None:
+                return new
+            old.hand_number, old.events, old.final = new.hand_number, new.events, new.final
+            old.lines[:] = new.lines
+            old.notes[:] = new.notes
+            old.refs = list(new.refs)
+            return old
+
+        self.page = kept(other.page)
+        self.previous = None if other.previous is None else kept(other.previous)
+
     def restore(self, saved: dict[str, Any], events: Sequence[ev.Event],
                 tail: Sequence[ev.Event], render: EventLines) -> None:
         """The pages :meth:`to_json` saved, the current one rebuilt from its hand's events."""

@@ -6,7 +6,16 @@ is told of it, and keeps the match records it produced (start, finished hands, r
 outbox. The persister writes the whole state, outbox included, atomically
 (``Database.save_table``, returning once it is committed), then stores the records; every
 record call is idempotent (match key, same hand twice, a finished match), so a crash between
-the two only means they are stored again from the saved outbox at the next start.
+the two only means they are stored again from the saved outbox at the next start. Records that
+cannot be stored now wait in the outbox, saved, and the table saves itself again later until
+they are (never dropped for an outage; only a record the database refuses for what it says, a
+bug, is logged and set aside).
+
+A change that cannot be saved is not made. The persister keeps, for each table, what is stored
+of it (its last saved document, a few kilobytes of bytes, and the journal entries after it), and
+a failed save raises :class:`~musbot.table.pause.Unsaved` carrying it: the table goes back to
+exactly that and pauses until a save succeeds again (``pause.py``). Every failure is one of
+storage's own errors, logged once by the table that paused.
 
 Most changes are one move within a hand (a bet, a «paso», a discard). Those are appended to the
 table's journal instead (``Database.append_to_journal``: a few dozen bytes, not the whole state),
@@ -29,21 +38,27 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import orjson
+
 from musbot.storage import (
-    CorruptDatabase,
+    ConflictingHand,
+    ConstraintViolation,
     Database,
-    DatabaseClosed,
-    DatabaseLocked,
     LiveTable,
     MatchFinished,
     RatingChange,
     SeatRecord,
     StorageError,
+    UnknownLeague,
+    UnknownMatch,
+    UnknownSeason,
 )
+from musbot.storage.documents import state_document
 
 from .manager import TableManager
+from .pause import Unsaved
 from .result import Result, Save
-from .runner import Table
+from .runner import Saved, Table
 from .saved import SeededShuffler, StateError, from_json, seeded, to_json
 from .state import TableState
 
@@ -51,12 +66,37 @@ log = logging.getLogger(__name__)
 
 __all__ = ["SeededShuffler", "StateError", "TablePersister", "forget_player"]
 
-_TRANSIENT = (DatabaseLocked, DatabaseClosed, CorruptDatabase, OSError)
-"""Failures worth retrying later: the records stay in the outbox."""
+_REFUSED = (ConstraintViolation, UnknownMatch, ConflictingHand, UnknownLeague, UnknownSeason,
+            ValueError)
+"""A record the database refuses for what it says (a bug, or its league deleted): it would block
+every later one, so it is logged and set aside. Any other failure is the database's, and the
+records wait in the outbox to be stored later."""
 
 Elsewhere = Callable[[int], Awaitable[int]]
 """Scrubs a user from the tables of the bot's other processes (sharded, ``relay.py``);
 returns how many processes held them."""
+
+
+class Stored:
+    """What is stored of one table: its last saved document and the journal entries written
+    after it, as JSON bytes (some 4 KB a table; as Python objects they would take several times
+    that). What a table goes back to when a save fails."""
+
+    __slots__ = ("document", "entries")
+
+    def __init__(self, document: bytes, journal: Sequence[Any] = ()) -> None:
+        self.document = document
+        self.entries = bytearray(orjson.dumps(list(journal))[1:-1])
+        """The journal's entries, comma-separated, without the brackets."""
+
+    def append(self, entries: Sequence[Any]) -> None:
+        if self.entries:
+            self.entries += b","
+        self.entries += orjson.dumps(entries)[1:-1]
+
+    def unsaved(self, error: BaseException) -> Unsaved:
+        journal = list(orjson.loads(b"[" + self.entries + b"]"))
+        return Unsaved(error, orjson.loads(self.document), journal)
 
 
 class TablePersister:
@@ -65,82 +105,119 @@ class TablePersister:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._match_ids: dict[str, int] = {}
+        self._stored: dict[int, Stored] = {}
         self._stale: set[int] = set()
         """Tables whose stored outbox is behind their own: their next save is whole."""
+        self._postponed: set[int] = set()
+        """Tables whose match records wait for the database (logged once, when they begin)."""
         self.journaled = 0
         """Saves that were journal entries, and saves of a whole state (``musbot bench``)."""
         self.saved_whole = 0
+        self.failed = 0
+        """Saves that could not be stored (each undone, its table paused)."""
+        self.down = False
+        """The last save could not be stored: the database is not taking writes (no new
+        table is opened meanwhile)."""
 
-    async def save(self, table: Table, result: Result) -> list[RatingChange]:
+    def stored(self, channel_id: int) -> Stored | None:
+        """What is stored of the table (None: nothing yet)."""
+        return self._stored.get(channel_id)
+
+    async def save(self, table: Table, result: Result) -> Saved:
         """A runner's change: the moves in the table's journal, or else the state in one
         statement, then the records. A closed table's row is deleted once its records are
-        stored. Returns the league ratings a finished match changed."""
-        state = table.state
+        stored. Raises :class:`Unsaved` (with the table as last stored) when the change is
+        not."""
+        try:
+            ratings = await self._save(table.state, result)
+        except Exception as error:
+            self.failed += 1
+            if isinstance(error, StorageError):
+                self.down = True
+            elif not table.paused:
+                log.exception("saving table %s failed", table.channel_id)
+            stored = self._stored.get(table.channel_id)
+            raise (Unsaved(error, None) if stored is None else stored.unsaved(error)) \
+                from error
+        recovered, self.down = self.down, False
+        return Saved(ratings, recovered)
+
+    async def _save(self, state: TableState, result: Result) -> list[RatingChange]:
         channel = state.channel_id
-        if result.save is Save.MOVES and result.moves and state.lifecycle == "playing" and \
-                not state.records.outbox and channel not in self._stale and not seeded(state):
+        stored = self._stored.get(channel)
+        if result.save is Save.MOVES and result.moves and stored is not None and \
+                state.lifecycle == "playing" and not state.records.outbox and \
+                channel not in self._stale and not seeded(state):
             entries = [[seat, *action.to_json()] for seat, action in result.moves]
             if await self.db.append_to_journal(channel, entries):
+                stored.append(entries)
                 self.journaled += 1
                 return []
-        changes: list[RatingChange] = []
+        ratings: list[RatingChange] = []
         if state.lifecycle == "closed":
-            changes = await self._store(state)
+            ratings = await self._store(state)
             if not state.records.outbox:
                 await self.db.delete_table(channel)
+                self._stored.pop(channel, None)
                 self._stale.discard(channel)
-                return changes
-        await self.db.save_table(channel, state.guild_id, to_json(state))
-        self.saved_whole += 1
-        self._stale.discard(channel)
+                return ratings
+        await self._save_whole(state)
         if state.records.outbox:
-            changes = await self._store(state)
-            self._stale.add(channel)  # the emptier outbox goes with the next save
-        return changes
+            waiting = len(state.records.outbox)
+            ratings += await self._store(state)
+            if len(state.records.outbox) < waiting:
+                self._stale.add(channel)  # the emptier outbox goes with the next save
+        return ratings
+
+    async def _save_whole(self, state: TableState) -> None:
+        document = state_document(to_json(state))
+        await self.db.save_table(state.channel_id, state.guild_id, document)
+        self._stored[state.channel_id] = Stored(document)
+        self._stale.discard(state.channel_id)
+        self.saved_whole += 1
 
     async def restore(self, manager: TableManager, *,
                       shards: tuple[int, Sequence[int]] | None = None) -> list[Table]:
         """Every saved table (of these shards), back in ``manager`` where it was, not resumed:
         the caller resumes each when its channel can be reached (at once, or on Discord once
         the gateway has delivered it). A state that cannot be restored stays in the database
-        (logged), so a newer musbot can still take it."""
-        restored = []
+        (logged), so a newer musbot can still take it. Everything is read before any table is
+        adopted: a database lost meanwhile leaves the manager as it was, for a later attempt."""
         saved_tables = await (self.db.load_tables() if shards is None
                               else self.db.load_tables(shards=shards))
-        for saved in saved_tables:
-            table = await self._restore(saved, manager)
+        built = [(saved, state) for saved in saved_tables
+                 if (state := self._build(saved, manager)) is not None]
+        seated = {s.user_id for _, state in built for s in state.seats
+                  if s is not None and s.user_id is not None}
+        forgotten = await self.db.forgotten_players(seated)
+        restored = []
+        for saved, state in built:
+            table = await self._adopt(saved, state, manager)
             if table is not None:
                 restored.append(table)
-        await self._forget_again(restored, manager)
+        for user_id in sorted(forgotten):  # forgotten while this process was down
+            await manager.forget_user(user_id)
         return restored
 
-    async def _restore(self, saved: LiveTable, manager: TableManager) -> Table | None:
+    def _build(self, saved: LiveTable, manager: TableManager) -> TableState | None:
         if manager.get(saved.channel_id) is not None:
             return None
         try:
-            state = from_json(saved.state, journal=saved.journal, kept=True)
+            return from_json(saved.state, journal=saved.journal, kept=True)
         except StateError:
             log.exception("table %s cannot be restored; its saved state is kept",
                           saved.channel_id)
             return None
-        if state.lifecycle == "closed":  # closed while its records could not be stored
-            await self._store(state)
-            if not state.records.outbox:
-                await self.db.delete_table(state.channel_id)
-            return None
-        table = manager.adopt(state)
-        if state.records.outbox:
-            await self._store(state)
-            self._stale.add(state.channel_id)
-        return table
 
-    async def _forget_again(self, tables: Sequence[Table], manager: TableManager) -> None:
-        """Someone who asked to be forgotten while these tables' process was down (another
-        process took the request) is scrubbed from them before anyone sees them again."""
-        seated = {s.user_id for table in tables for s in table.seats
-                  if s is not None and s.user_id is not None}
-        for user_id in await self.db.forgotten_players(seated):
-            await manager.forget_user(user_id)
+    async def _adopt(self, saved: LiveTable, state: TableState,
+                     manager: TableManager) -> Table | None:
+        """The restored table in the manager (a closed one only stores its records)."""
+        self._stored[saved.channel_id] = Stored(state_document(saved.state), saved.journal)
+        closed = state.lifecycle == "closed"  # closed while its records could not be stored
+        table = manager.adopt(state, register=not closed)
+        if state.records.outbox:
+            await table.store_records()
+        return None if closed else table
 
     # --- match records ------------------------------------------------------------------------
 
@@ -149,19 +226,25 @@ class TablePersister:
         transient error, retried with the next save or at the next start)."""
         items = state.records.outbox
         changes: list[RatingChange] = []
+        channel = state.channel_id
         for i, item in enumerate(items):
             try:
                 changes += await self._store_one(item, state)
-            except _TRANSIENT:
-                log.warning("match records of table %s postponed", state.channel_id,
-                            exc_info=True)
+            except _REFUSED:
+                # Refused for what it says (e.g. its league was deleted): it would block every
+                # later one, so it is logged and set aside.
+                log.exception("match record of table %s refused by the database: %s", channel,
+                              item.get("kind"))
+            except StorageError as error:
+                if channel not in self._postponed:
+                    self._postponed.add(channel)
+                    log.warning("table %s: match records wait for the database (%s: %s)",
+                                channel, error.code, error)
                 state.records.outbox = items[i:]
                 return changes
-            except (StorageError, ValueError):
-                # A record the database refuses for good (e.g. its league was deleted) would
-                # block every later one: log it and move on.
-                log.exception("match record dropped on table %s: %s", state.channel_id,
-                              item.get("kind"))
+        if channel in self._postponed:
+            self._postponed.discard(channel)
+            log.warning("table %s: match records stored", channel)
         state.records.outbox = []
         return changes
 

@@ -8,12 +8,17 @@ command that cannot be done changes nothing and says why (:attr:`Result.error`).
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from musbot.commands import Command
 from musbot.engine import Action, MusError
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena
+
+if TYPE_CHECKING:
+    from .runner import Table
 
 
 class Save(enum.IntEnum):
@@ -123,5 +128,22 @@ class Typed:
     text: str | None = None
 
 
-__all__ = ["Alert", "Direct", "DiscardRound", "HandDealt", "Notice", "Result", "Save",
-           "SenaShown", "Typed"]
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """What storing a change said besides «stored»."""
+
+    ratings: Sequence[Any] = ()
+    """The league ratings a finished match changed, to be announced."""
+    recovered: bool = False
+    """The database took this save after refusing one: paused tables may try again now."""
+
+
+class Persist(Protocol):
+    """Where a table's changes are stored (``persist.py``): ``save`` returns once they are, or
+    raises :class:`~musbot.table.pause.Unsaved` with the table as last stored."""
+
+    async def save(self, table: Table, result: Result) -> Saved: ...
+
+
+__all__ = ["Alert", "Direct", "DiscardRound", "HandDealt", "Notice", "Persist", "Result",
+           "Save", "Saved", "SenaShown", "Typed"]

@@ -13,30 +13,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from musbot.commands import Move, Request, SendSena, read
 from musbot.engine import Action, Match, MusError
 from musbot.engine.senas import Sena
 
-from . import clockwork, lobby, notify, render, upkeep
+from . import clockwork, lobby, render, spoken, texts, upkeep
 from .alarm import Alarm
 from .clock import Clock, RealClock
-from .page import Page
-from .result import Alert, Direct, DiscardRound, HandDealt, Result, SenaShown, Typed
+from .pause import Backoff, NotSaved, Unsaved
+from .publish import publish
+from .result import Persist, Result, Save, Saved, Typed
+from .saved import reloaded
 from .seats import Seat, TableError
 from .state import Lifecycle, TableState
-from .transport import DmClosed, Transport
+from .transport import Transport
 
 log = logging.getLogger(__name__)
-
-
-class Persist(Protocol):
-    """Where a table's changes are stored (``persist.py``): ``save`` returns once they are, and
-    gives the league ratings a finished match changed, to be announced."""
-
-    async def save(self, table: Table, result: Result) -> Sequence[Any]: ...
 
 
 class Table:
@@ -45,7 +39,8 @@ class Table:
 
     def __init__(self, state: TableState, transport: Transport, *, clock: Clock | None = None,
                  bot_delay: float = 0.0, persist: Persist | None = None,
-                 on_close: Callable[[Table], None] | None = None) -> None:
+                 on_close: Callable[[Table], None] | None = None,
+                 on_recovered: Callable[[Table], None] | None = None) -> None:
         self.state = state
         self.transport = transport
         self.clock: Clock = clock or RealClock()
@@ -53,9 +48,15 @@ class Table:
         """Seconds a bot «thinks» before speaking; 0: bots answer at once."""
         self.persist = persist
         self._on_close = on_close
+        self._on_recovered = on_recovered
         self._lock = asyncio.Lock()
         self._alarm = Alarm(self.clock, self._ring)
         self._bot: asyncio.Task[None] | None = None
+        self._retries = Backoff(self.clock, self._lock, self._try_again)
+        """While paused: the next attempt to save (``pause.py``)."""
+        self._records = Backoff(self.clock, self._lock, self._store_records)
+        """While match records wait in the outbox: the next save, which stores them."""
+        self._paused_since: float | None = None
 
     # --- what anyone may read -----------------------------------------------------------------
 
@@ -68,24 +69,8 @@ class Table:
         return self.state.guild_id
 
     @property
-    def opener_id(self) -> int | None:
-        return self.state.opener_id
-
-    @property
-    def league_id(self) -> int | None:
-        return self.state.league_id
-
-    @property
     def lang(self) -> str:
         return self.state.lang
-
-    @property
-    def rules(self) -> Any:
-        return self.state.rules
-
-    @property
-    def players(self) -> int:
-        return self.state.players
 
     @property
     def lifecycle(self) -> Lifecycle:
@@ -100,16 +85,9 @@ class Table:
         return self.state.seats
 
     @property
-    def page(self) -> Page:
-        return self.state.pages.page
-
-    @property
-    def previous(self) -> Page | None:
-        return self.state.pages.previous
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
+    def paused(self) -> bool:
+        """The table waits for its database (see ``pause.py``): it refuses every command."""
+        return self.state.paused is not None
 
     @property
     def settled(self) -> bool:
@@ -126,31 +104,15 @@ class Table:
     def humans(self) -> list[int]:
         return self.state.humans()
 
-    def awaits(self, user_id: int) -> bool:
-        return self.state.awaits(user_id)
-
     def status(self) -> str:
-        """The public table status (seats, pairs, score, lance, bet, turn)."""
-        match = self.state.match
-        view = match.view(-1) if match is not None else None
-        return render.status_text(view, self.names(), self.notes(), self.rules, self.lang)
-
-    def notes(self) -> dict[int, str]:
-        """«(bot)», «(ausente)» beside the seats' names."""
-        notes = {}
-        for seat, occupant in enumerate(self.seats):
-            if occupant is not None and not occupant.human:
-                notes[seat] = render.t("status_bot", self.lang)
-            elif occupant is not None and occupant.away:
-                notes[seat] = render.t("status_away", self.lang)
-        return notes
+        return texts.status_text(self.state)
 
     def private_text(self, user_id: int) -> str:
         """«Ver mis cartas»: the user's seat's private text, from that seat's view only."""
         seat = self.state.require_seat(user_id)
         if self.state.match is None:
             raise TableError("not_started")
-        return notify.private_text(self.state, seat)
+        return texts.private_text(self.state, seat)
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -188,38 +150,18 @@ class Table:
 
     async def typed(self, user_id: int, text: str, *, public: bool = False) -> Typed:
         """What a seated person typed (in the channel when ``public``, else by DM or in the
-        terminal), read by the one grammar against the cards they hold now; a refusal is in
-        the answer, for the surface to word."""
+        terminal), read against the cards they hold now (``spoken.py``); a refusal is in the
+        answer, for the surface to word."""
         async with self._lock:
-            state = self.state
-            seat = state.seat_of(user_id)
-            if seat is None:
-                return Typed(None)
-            match = state.match
-            hand = match.view(seat).cards if match is not None and not match.finished else None
+            command, result = spoken.typed(self.state, user_id, text, public=public)
             try:
-                command = read(text, hand, public=public)
-            except MusError as error:
-                return Typed(None, error) if state.lifecycle == "playing" else Typed(None)
-            if command is None:
-                return Typed(None)
-            if isinstance(command, Move) and state.lifecycle != "playing":
-                return Typed(None)  # no match in play: a word like any other
-            try:
-                return await self._typed(user_id, command)
+                if command == spoken.CARDS:
+                    return Typed(command, text=self.private_text(user_id))
+                if result is not None:
+                    await self._run(result)
             except MusError as error:
                 return Typed(command, error)
-
-    async def _typed(self, user_id: int, command: Any) -> Typed:
-        if isinstance(command, Move):
-            await self._run(self.state.move(user_id, command.action))
-        elif isinstance(command, SendSena):
-            await self._run(self.state.send_sena(user_id, command.sena))
-        elif command == Request("come_back"):
-            await self._run(lobby.come_back(self.state, user_id))
-        elif command == Request("cards"):
-            return Typed(command, text=self.private_text(user_id))
-        return Typed(command)
+            return Typed(command)
 
     async def close(self) -> None:
         await self._locked(lambda: upkeep.close(self.state, "closed"))
@@ -243,14 +185,20 @@ class Table:
 
     async def resume(self, *, announce: bool = True) -> None:
         """After a restart, once the table's channel can be reached: say so, and play on."""
-        await self._locked(lambda: upkeep.resume(self.state, announce=announce))
+        await self._bookkeeping(lambda: upkeep.resume(self.state, announce=announce))
 
     async def private_refused(self, user_id: int) -> None:
         """A DM to this person could not be delivered (found out after it was queued)."""
-        await self._locked(lambda: upkeep.dm_refused(self.state, user_id))
+        await self._bookkeeping(lambda: upkeep.dm_refused(self.state, user_id))
 
     async def remember_refs(self, page_number: int, refs: list[tuple[int, int]]) -> None:
-        await self._locked(lambda: upkeep.remember_refs(self.state, page_number, refs))
+        await self._bookkeeping(lambda: upkeep.remember_refs(self.state, page_number, refs))
+
+    def retry_now(self) -> None:
+        """The database takes saves again (another table's was stored): a paused table tries
+        at once rather than after its current wait."""
+        if self.paused:
+            self._retries.schedule(at_once=True)
 
     def show(self) -> None:
         """Has the transport show the table as it is (a new table, its message asked for)."""
@@ -261,12 +209,27 @@ class Table:
         the next start), unlike :meth:`close`."""
         self._alarm.cancel()
         self._cancel_bot()
+        self._retries.cancel()
+        self._records.cancel()
 
     # --- the runner (lock held from here on) --------------------------------------------------
 
     async def _locked(self, command: Callable[[], Result]) -> Result:
+        """A person's command; refused while the table waits for its database."""
         async with self._lock:
+            if self.paused:
+                raise NotSaved()
             return await self._run(command())
+
+    async def _bookkeeping(self, command: Callable[[], Result]) -> None:
+        """The table's own upkeep (not a person's command): while paused, noted in the state
+        (shown, saved with it once the database is back), never refused."""
+        async with self._lock:
+            if not self.paused:
+                await self._run(command())
+                return
+            if command().shown:
+                self.transport.changed(self)
 
     async def _run(self, result: Result) -> Result:
         """A command's result: refused, or saved, published, and played on from."""
@@ -281,66 +244,44 @@ class Table:
         return result
 
     async def _commit(self, result: Result) -> None:
-        """Save, then publish. A league's new ratings follow as news of their own."""
+        """Save, then publish; a change that cannot be saved is undone and refused
+        (:class:`NotSaved`), the table paused. A league's new ratings follow as news."""
         if not result.save and not result.shown and not result.notices:
             return
-        changes: Sequence[Any] = ()
+        saved = Saved()
         if result.save and self.persist is not None:
-            changes = await self.persist.save(self, result)
+            try:
+                saved = await self.persist.save(self, result)
+            except Unsaved as failure:
+                self._pause(failure)
+                raise NotSaved() from failure.error
+            if saved.recovered and self._on_recovered is not None:
+                self._on_recovered(self)
+            if not self.state.records.outbox:
+                self._records.reset()
+            elif not self._records.pending:
+                self._records.schedule()  # saved with the state, stored later: never lost
         await self._publish(result)
-        if changes:
-            await self._commit(upkeep.ratings(self.state, changes))
+        if saved.ratings:
+            await self._commit(upkeep.ratings(self.state, saved.ratings))
 
     async def _publish(self, result: Result) -> None:
-        if result.shown:
-            self.transport.changed(self)
-        refused: list[int] = []
-        for notice in result.notices:
-            if not await self._notify(notice):
-                refused.append(notice.user_id)
-        if result.events:
-            for user_id in self.humans():
-                self.transport.private_changed(self, user_id)
-        for user_id in refused:
+        for user_id in await publish(self, result):  # their hand could not reach them by DM
             await self._commit(upkeep.dm_refused(self.state, user_id))
-
-    async def _notify(self, notice: Any) -> bool:
-        """One private notice; False when a hand could not reach its owner by DM."""
-        state, transport = self.state, self.transport
-        try:
-            if isinstance(notice, HandDealt):
-                await transport.private(self, notice.user_id, notify.private_text(state,
-                                                                                  notice.seat))
-            elif isinstance(notice, SenaShown):
-                await transport.private(self, notice.user_id, notify.sena_text(
-                    state, notice.sender, notice.sena, caught=notice.caught))
-                transport.private_changed(self, notice.user_id)
-            elif isinstance(notice, DiscardRound):
-                await transport.discard_round(self, notice.user_id,
-                                              notify.private_text(state, notice.seat))
-            elif isinstance(notice, Alert):
-                await transport.alert(self, notice.user_id, render.t(
-                    notice.key, self.lang, mention=transport.mention(notice.user_id),
-                    seconds=int(clockwork.REMINDER_SECONDS)), offer=notice.offer)
-            elif isinstance(notice, Direct):
-                await transport.private(self, notice.user_id, render.t(notice.key, self.lang))
-        except DmClosed:
-            return not isinstance(notice, HandDealt)
-        except Exception:  # the outside world failing must not stop the table
-            log.warning("%s failed at table %s", type(notice).__name__, self.channel_id,
-                        exc_info=True)
-            return not isinstance(notice, HandDealt)
-        return True
 
     async def _play_on(self) -> None:
         """The bots play while it is their turn (each move saved, then published); then the
-        person to act is timed."""
+        person to act is timed. A bot's move that cannot be saved is undone, the table paused:
+        the command before it was saved, and stands."""
         while (seat := self.state.bot_turn()) is not None:
             if self.bot_delay:
                 self._alarm.set(None)
                 self._schedule_bot(self.state.turn)
                 return
-            await self._commit(self.state.bot_move(seat))
+            try:
+                await self._commit(self.state.bot_move(seat))
+            except NotSaved:
+                return
         clockwork.arm(self.state, self.clock.now())
         self._alarm.set(self.state.deadline.at if self.state.deadline is not None else None)
 
@@ -359,6 +300,8 @@ class Table:
                     return
                 await self._commit(self.state.bot_move(seat))
                 await self._play_on()
+        except NotSaved:
+            pass  # undone, the table paused: it plays on by itself once saved
         except asyncio.CancelledError:
             raise
         except Exception:  # a bot must never take the table down: the clock still runs
@@ -372,10 +315,75 @@ class Table:
     async def _ring(self) -> None:
         """The turn clock's alarm: its step, if still due, under the lock like any command."""
         async with self._lock:
-            result = clockwork.tick(self.state, self.clock.now())
-            await self._commit(result)
+            try:
+                await self._commit(clockwork.tick(self.state, self.clock.now()))
+            except NotSaved:
+                return
             if self.state.lifecycle == "playing":
                 await self._play_on()
 
+    # --- a database that fails (``pause.py``) ---------------------------------------------
 
-__all__ = ["Persist", "Table"]
+    def _pause(self, failure: Unsaved) -> None:
+        """Back to what is stored, paused: the clock and the bots stop, the page says so once,
+        and the next attempt to save is due."""
+        self.state = reloaded(self.state, failure.state, failure.journal)
+        self._alarm.cancel()
+        self._cancel_bot()
+        self.state.paused = "storage"
+        if self._paused_since is None:
+            self._paused_since = self.clock.now()
+            self._retries.reset()
+            code = getattr(failure.error, "code", type(failure.error).__name__)
+            log.warning("table %s: a change could not be saved (%s: %s); paused until the "
+                        "database takes it", self.channel_id, code, failure.error)
+        notice = render.t("paused_db", self.lang)
+        notes = self.state.page.notes
+        if not notes or notes[-1][1] != notice:
+            self.state.pages.note(notice)  # once: a second failure in a row says nothing new
+        self.transport.changed(self)
+        self._retries.schedule()
+
+    async def _try_again(self) -> None:
+        """One attempt while paused (lock held): the table saved as it is; once stored, it
+        says so and plays on."""
+        if not self.paused or self.persist is None:
+            return
+        try:
+            await self.persist.save(self, Result(save=Save.WHOLE))
+        except Unsaved:
+            self._retries.schedule()
+            return
+        self.state.paused = None
+        self._retries.reset()
+        since, self._paused_since = self._paused_since, None
+        log.warning("table %s: saving again after %.1f s paused; playing on", self.channel_id,
+                    self.clock.now() - (since or 0.0))
+        self.state.say("resumed_db")
+        try:
+            await self._commit(Result(save=Save.WHOLE, shown=True))
+        except NotSaved:
+            return  # paused again at once
+        await self._play_on()
+
+    async def store_records(self) -> None:
+        """Match records waiting in the outbox (a restored table's): stored now, or the table
+        saves again later until they are."""
+        async with self._lock:
+            await self._store_records()
+
+    async def _store_records(self) -> None:
+        """Lock held: the table saved again, for the persister to store the match records
+        still waiting (while paused, the pause's own saves do it). A closed table that waited
+        only for them goes once they are stored."""
+        if self.state.records.outbox and not self.paused:
+            try:
+                await self._commit(Result(save=Save.WHOLE))
+            except NotSaved:
+                return
+        if self.lifecycle == "closed" and not self.state.records.outbox and \
+                self._on_close is not None:
+            self._on_close(self)
+
+
+__all__ = ["Table"]

@@ -69,7 +69,6 @@ def to_json(state: TableState) -> dict[str, Any]:
         "first_mano": state.first_mano,
         "bots_alone": state.bots_alone,
         "turn": state.turn,
-        "paused": state.paused,
         "senas": state.senas.to_json(),
         "rng": _rng_state(state),
         "shuffler": state.shuffler.to_dict() if isinstance(state.shuffler, SeededShuffler)
@@ -93,16 +92,37 @@ def _rng_state(state: TableState) -> list[Any] | None:
     return [version, list(internal), gauss]
 
 
-def from_json(document: dict[str, Any], *, journal: Sequence[Any] = (), kept: bool = False
+def from_json(document: dict[str, Any], *, journal: Sequence[Any] = (), kept: bool = False,
+              shuffler: Shuffler = secure_shuffle, rng: random.Random | None = None
               ) -> TableState:
     """The state :func:`to_json` saved (or an older musbot did), with the moves of its
-    ``journal`` played again (the engine checks each). Raises :class:`StateError`."""
+    ``journal`` played again (the engine checks each). ``shuffler`` and ``rng`` are used where
+    the document keeps none (a table's own, going back to what it stored). Raises
+    :class:`StateError`."""
     if document.get("version") not in (1, 2, STATE_VERSION):
         raise StateError(f"unknown table state version {document.get('version')!r}")
     try:
-        return _build(_with_journal(document, journal), kept)
+        return _build(_with_journal(document, journal), kept, shuffler, rng)
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
         raise StateError(f"damaged table state: {exc!r}") from exc
+
+
+def reloaded(old: TableState, document: dict[str, Any] | None, journal: Sequence[Any]
+             ) -> TableState:
+    """``old`` as last stored (``document`` None: as it was opened), after a save that failed,
+    with the same page objects: whoever shows them holds them, and a new object would read as
+    a new page. Its own shuffler and random generator go on where the document keeps none."""
+    if document is None:
+        fresh = TableState(old.channel_id, old.settings, guild_id=old.guild_id,
+                           opener_id=old.opener_id, league_id=old.league_id,
+                           bots_alone=old.bots_alone, first_mano=old.first_mano, rng=old.rng,
+                           shuffler=old.shuffler, kept=old.records.kept)
+    else:
+        fresh = from_json(document, journal=journal, kept=old.records.kept,
+                          shuffler=old.shuffler, rng=old.rng)
+    old.pages.adopt(fresh.pages)
+    fresh.pages = old.pages
+    return fresh
 
 
 def _with_journal(document: dict[str, Any], journal: Sequence[Any]) -> dict[str, Any]:
@@ -127,12 +147,13 @@ def _settings(document: dict[str, Any]) -> TableSettings:
     return TableSettings.from_json(old)
 
 
-def _build(document: dict[str, Any], kept: bool) -> TableState:
-    rng = random.Random()
+def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
+           own_rng: random.Random | None) -> TableState:
+    rng = own_rng or random.Random()
     if document["rng"] is not None:
+        rng = random.Random()
         version, internal, gauss = document["rng"]
         rng.setstate((version, tuple(internal), gauss))
-    shuffler: Shuffler = secure_shuffle
     if document.get("shuffler") is not None:
         shuffler = SeededShuffler(document["shuffler"]["seed"], document["shuffler"]["draws"])
     settings = _settings(document)
@@ -152,7 +173,6 @@ def _build(document: dict[str, Any], kept: bool) -> TableState:
         raise ValueError(f"bad table lifecycle {lifecycle!r}")
     state.lifecycle = lifecycle
     state.turn = int(document["turn"])
-    state.paused = document.get("paused")
     state.senas = SenaLog.from_json(document["senas"])
     state.records.info = document["match_info"]
     state.records.outbox = list(document["outbox"])
@@ -170,4 +190,5 @@ def _restore_pages(state: TableState, document: dict[str, Any]) -> None:
                         state.page_tail() if on_hand else (), state.event_lines)
 
 
-__all__ = ["STATE_VERSION", "SeededShuffler", "StateError", "from_json", "seeded", "to_json"]
+__all__ = ["STATE_VERSION", "SeededShuffler", "StateError", "from_json", "reloaded", "seeded",
+           "to_json"]

@@ -23,9 +23,9 @@ from musbot.engine.senas import Sena, SenaLog, check_sena, senas_open
 from musbot.settings import TableSettings
 
 from . import render
+from .clockwork import Deadline
 from .page import Page, Pages
 from .records import MatchRecords
-from .clockwork import Deadline
 from .result import DiscardRound, HandDealt, Result, Save, SenaShown
 from .seats import Seat, Seating, TableError
 

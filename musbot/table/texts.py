@@ -1,8 +1,10 @@
-"""What each person at a table is told privately, worded from one seat's view only.
+"""What a table says of itself: each person's private text, worded from one seat's view only,
+and the public status.
 
 A hand reaches only its owner: :func:`private_text` reads the view of the seat that will read
 it (the engine's observer) and the señas that :class:`~musbot.engine.senas.SenaLog` says that
-seat saw. Pure: the runner sends what these return.
+seat saw; :func:`status_text` reads the public view (``match.view(-1)``), which holds no card.
+Pure: the runner sends what these return.
 """
 
 from __future__ import annotations
@@ -38,4 +40,22 @@ def sena_text(state: TableState, sender: int, sena: Sena, *, caught: bool,
                             lang=lang or state.lang)
 
 
-__all__ = ["private_text", "sena_text"]
+def seat_notes(state: TableState) -> dict[int, str]:
+    """«(bot)», «(ausente)» beside the seats' names."""
+    notes = {}
+    for seat, occupant in enumerate(state.seats):
+        if occupant is not None and not occupant.human:
+            notes[seat] = render.t("status_bot", state.lang)
+        elif occupant is not None and occupant.away:
+            notes[seat] = render.t("status_away", state.lang)
+    return notes
+
+
+def status_text(state: TableState) -> str:
+    """The public table status (seats, pairs, score, lance, bet, turn)."""
+    match = state.match
+    view = match.view(-1) if match is not None else None
+    return render.status_text(view, state.names(), seat_notes(state), state.rules, state.lang)
+
+
+__all__ = ["private_text", "seat_notes", "sena_text", "status_text"]
