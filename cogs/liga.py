@@ -44,7 +44,7 @@ from musbot.storage import (
 )
 from musbot.words import normalise
 
-from ._common import answer, bot_database, manages_server, say, server_lang, storage_problem
+from ._common import answer, bot_database, manages_server, say, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -101,9 +101,6 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         except ValueError:
             await answer(interaction, say("league_bad_name", lang))
             return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
         await announce(interaction, say("league_created", lang, name=league.name), lang)
 
     @app_commands.command(name="unirse", description="Te apunta a una liga")
@@ -122,9 +119,6 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         except AlreadyMember:
             await answer(interaction, say("already_member", lang, name=league.name))
             return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
         await answer(interaction, say("league_joined", lang, name=league.name))
 
     @temporada.command(name="nueva", description="Cierra la temporada y abre la siguiente "
@@ -139,11 +133,7 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         if league is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            season = await self.db.new_season(league.league_id)
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
+        season = await self.db.new_season(league.league_id)
         await announce(interaction, say("season_new", lang, name=league.name,
                                         old=league.season.number, new=season.number), lang)
 
@@ -168,9 +158,6 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             await answer(interaction, say("unknown_season", lang, name=league.name,
                                           season=temporada))
             return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
         title = say("standings_title", lang, name=league.name, season=season.number,
                     closed="" if season.is_open else say("standings_closed", lang))
         table = standings_text(rows, lang, room=MESSAGE_LIMIT - len(title) - 1)
@@ -186,11 +173,7 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         league = await self._league(interaction, nombre, lang)
         if league is None:
             return
-        try:
-            results = await self.db.recent_results(league.league_id, limit=RESULTS)
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
+        results = await self.db.recent_results(league.league_id, limit=RESULTS)
         title = say("results_title", lang, name=league.name)
         lines = [result_line(r, lang) for r in results] or [say("results_empty", lang)]
         text = fitted(lines, lambda shown: "\n".join([title, *shown]), MESSAGE_LIMIT, lang)
@@ -270,8 +253,6 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
                 known = []
             await answer(interaction, say("unknown_league", lang, name=name,
                                           leagues=", ".join(known) or say("no_leagues", lang)))
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
         return None
 
 

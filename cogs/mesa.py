@@ -19,8 +19,8 @@ from discord.ext import commands
 
 from musbot.discordio import ui
 from musbot.discordio.texts import dt
-from musbot.engine import InvalidRules, Rules
-from musbot.storage import StorageError
+from musbot.engine import InvalidRules
+from musbot.settings import TableSettings
 from musbot.table import Table, TableError
 
 if TYPE_CHECKING:
@@ -67,39 +67,32 @@ class Mesa(commands.Cog):
             # Its moves could not be saved: it would play unsaved, and a restart would bring
             # back the table saved here before over it.
             raise TableError("storage_down")
-        options = await self._server_options(ctx)
-        base: Rules = options.pop("rules", None) or Rules()
+        settings = await self._server_settings(ctx)
         given = {"puntos": puntos, "reyes": reyes, "juegos": juegos, "vacas": vacas,
                  "real": real, "mus_corrido": corrido, "senas": senas, "jugadores": jugadores}
         changes: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
         try:  # the engine's defaults follow what was chosen (§8: trios play to 50)
-            rules = base.with_(**changes)
+            rules = settings.rules.with_(**changes)
         except InvalidRules as problem:
             raise TableError("bad_rules", error=problem) from None
-        table = self.bot.tables.open(channel_id, rules, guild_id=ctx.guild.id if ctx.guild
-                                     else None, opener_id=ctx.author.id, **options)
+        table = self.bot.tables.open(channel_id, settings.with_(rules=rules),
+                                     guild_id=ctx.guild.id if ctx.guild else None,
+                                     opener_id=ctx.author.id)
         self.bot.transport.bind(channel_id, ctx.channel)
         table.show()
         await self._done(ctx, table.lang, "table_opened")
 
-    async def _server_options(self, ctx: commands.Context[Any]) -> dict[str, Any]:
-        """The server's defaults for a new table (rules, language, turn timer) from
-        ``/mus config``; refused where tables are not opened in this channel. Without a database
-        (tests, a broken file) the engine's defaults apply."""
-        from cogs.config import channel_allowed, table_options
-
-        db = getattr(self.bot, "db", None)
+    async def _server_settings(self, ctx: commands.Context[Any]) -> TableSettings:
+        """The server's settings for a new table (``/mus config``); refused where tables are
+        not opened in this channel. Without a database (tests, demos) the defaults apply."""
+        db = self.bot.db
         if db is None or ctx.guild is None:
-            return {}
-        try:
-            settings = await db.server_settings(ctx.guild.id)
-        except StorageError:
-            log.warning("server settings unavailable for %s", ctx.guild.id, exc_info=True)
-            return {}
-        if not channel_allowed(settings, ctx.channel):
-            channels = ", ".join(f"<#{c}>" for c in sorted(settings.allowed_channels))
+            return TableSettings()
+        server = await db.server_settings(ctx.guild.id)
+        if not server.allows(ctx.channel.id, getattr(ctx.channel, "parent_id", None)):
+            channels = ", ".join(f"<#{c}>" for c in sorted(server.allowed_channels))
             raise TableError("channel_not_allowed", channels=channels)
-        return table_options(settings)
+        return server.table
 
     @mus.command(name="unirse")
     @commands.guild_only()
@@ -157,7 +150,7 @@ class Mesa(commands.Cog):
 
     def may_close(self, ctx: commands.Context[Any], channel_id: int) -> bool:
         table = self.bot.tables.get(channel_id)
-        if table is not None and table.opener_id == ctx.author.id:
+        if table is not None and table.state.opener_id == ctx.author.id:
             return True
         # Guild-only command: the author is a Member.
         permissions = ctx.channel.permissions_for(ctx.author)  # type: ignore[arg-type]

@@ -28,7 +28,6 @@ from ._common import (
     answer,
     say,
     server_lang,
-    storage_problem,
 )
 
 if TYPE_CHECKING:
@@ -67,9 +66,6 @@ class Perfil(MusSubcommandCog):
         except UnknownLeague:
             await answer(interaction, say("unknown_league", lang, name=liga,
                                           leagues=await self._league_names(guild_id, lang)))
-            return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
             return
         text = profile_text(profile, user.display_name, league, lang)
         extra: dict[str, Any] = {}

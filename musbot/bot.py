@@ -35,7 +35,7 @@ from musbot.discordio.texts import dt
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
-from musbot.table.persist import TablePersister, start_persistence
+from musbot.table.persist import TablePersister
 
 log = logging.getLogger(__name__)
 
@@ -89,12 +89,12 @@ class MusBot(commands.Bot):
         limits = Limits().share(len(config.own_shards), config.shard_count) \
             if config.shard_count is not None else None
         self.transport = DiscordTransport(self, clock=clock, limits=limits)
-        self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay)
-        self.transport.tables = self.tables
         self.persist = persist
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""
+        self.persister: TablePersister | None = TablePersister() if persist else None
+        self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay,
+                                   persist=self.persister)
         self.db: Database | None = None
-        self.persister: TablePersister | None = None
         self.relay: Relay | None = None
         """Sharded on PostgreSQL: DMs for tables of other processes' shards (``relay.py``)."""
         self.tune_runtime = False
@@ -155,9 +155,8 @@ class MusBot(commands.Bot):
     def storage_ready(self) -> bool:
         """Whether a new table may open: its moves can be saved (the database is open, and its
         last save was stored). A bot without persistence (tests, demos) is always ready."""
-        if not self.persist:
-            return True
-        return self.persister is not None and not self.persister.down
+        persister = self.persister
+        return persister is None or (persister.connected and not persister.down)
 
     async def open_storage(self) -> None:
         """Opens MUSBOT_DB and restores the saved tables, asleep until their channels can be
@@ -194,8 +193,12 @@ class MusBot(commands.Bot):
             await db.connect()
             shards = (config.shard_count, config.own_shards) \
                 if config.shard_count is not None else None
-            persister = await start_persistence(db, self.tables, resume=False, shards=shards)
+            assert self.persister is not None
+            self.persister.use(db)
+            await self.persister.restore(self.tables, shards=shards)
         except Exception as problem:
+            if self.persister is not None:
+                self.persister.use(None)
             if db is not None:
                 with contextlib.suppress(Exception):
                     await db.close()
@@ -204,7 +207,7 @@ class MusBot(commands.Bot):
             log.warning("database unavailable (%s); trying again in %.0f s, and no new table "
                         "opens until then", detail, next_delay)
             return False
-        self.db, self.persister = db, persister
+        self.db = db
         self.asleep = {table.channel_id: table for table in self.tables}
         if self.is_ready():
             log.warning("database %s open: %d saved tables restored", where, len(self.asleep))
@@ -214,7 +217,6 @@ class MusBot(commands.Bot):
 
     async def _start_relay(self, db: Database, where: str) -> None:
         config = self.config
-        assert self.persister is not None
         if config.shard_count is not None and db.dialect == "postgresql":
             relay = Relay(self, db, config.shard_count, config.own_shards)
             try:
@@ -223,8 +225,6 @@ class MusBot(commands.Bot):
                 log.exception("DMs for other shards' tables cannot be relayed (%s)", where)
             else:
                 self.relay = relay
-                relay.forget = self.persister.forget_user
-                self.persister.elsewhere = relay.forget_elsewhere
 
     # --- restored tables wake up with their channels ------------------------------------------
 
@@ -310,15 +310,11 @@ class MusBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction[Any],
                                    error: app_commands.AppCommandError) -> None:
-        table = self.tables.get(interaction.channel_id or 0)
-        await report(interaction, error, table_id=interaction.channel_id,
-                     table_lang=table.lang if table is not None else None)
+        await report(interaction, error, table=self.tables.get(interaction.channel_id or 0))
 
     async def on_command_error(self, ctx: commands.Context[Any],  # type: ignore[override]
                                error: commands.CommandError) -> None:
-        table = self.tables.get(ctx.channel.id)
-        await report(ctx, error, table_id=ctx.channel.id,
-                     table_lang=table.lang if table is not None else None)
+        await report(ctx, error, table=self.tables.get(ctx.channel.id))
 
     async def close(self) -> None:
         """With persistence the tables are suspended (saved, timers and bots stopped) to go on

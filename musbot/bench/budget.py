@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from musbot.engine import Rules
+from musbot.table.result import Saved
 
 from .measure import percentile
 
@@ -63,13 +64,14 @@ class Records:
     hands: int = 0
     moves: int = 0
 
-    async def __call__(self, table: Any) -> None:
-        table.take_moves()  # as the bot's persistence does: a journal of moves between saves
-        for record in table.outbox:
+    async def save(self, table: Any, result: Any) -> Saved:
+        records = table.state.records
+        for record in records.outbox:
             if record["kind"] == "hand":
                 self.hands += 1
                 self.moves += len(record["transcript"]["actions"])
-        table.outbox = []
+        records.outbox = []
+        return Saved()
 
 
 @dataclass
@@ -101,8 +103,7 @@ class Run:
         client = MemoryClient(clock.now)
         transport = DiscordTransport(client, clock=clock)  # type: ignore[arg-type]
         records = Records()
-        manager = TableManager(transport, clock=clock, bot_delay=BOT_DELAY, on_change=records)
-        transport.tables = manager
+        manager = TableManager(transport, clock=clock, bot_delay=BOT_DELAY, persist=records)
         tally = Tally()
         return cls(clock, client, transport, manager, Hands(client, transport, manager, tally),
                    records, tally)

@@ -138,7 +138,7 @@ class Faults:
 def marks(tables: Iterable[Any]) -> dict[int, tuple[int, str]]:
     """Each table's applied actions and its match as it is, in a few characters: what the
     database must give back after the run."""
-    return {table.channel_id: (table.turn, _digest(table)) for table in tables}
+    return {table.channel_id: (table.state.turn, _digest(table)) for table in tables}
 
 
 def _digest(table: Any) -> str:

@@ -125,7 +125,7 @@ class Seated:
         """(user, action) for the next received action; action None is «revancha»."""
         table = self.table
         match = table.match
-        if table.state == "finished" or match is None or match.finished:
+        if table.lifecycle == "finished" or match is None or match.finished:
             return self.users[0], None
         seat = match.to_act
         return self.users[seat], random_action(match.legal_actions(seat), self.rng)
@@ -133,7 +133,7 @@ class Seated:
     async def perform(self, user: int, action: Action | None, faults: Faults) -> bool:
         """The action, or False when the table refused it (its database failed): the person
         tries again at their next turn, as they are told to."""
-        from musbot.table import NotSaved
+        from musbot.table.pause import NotSaved
 
         decks = len(self.shuffler.decks)
         try:
@@ -262,7 +262,7 @@ def rest_figures(stats: Any, actions: int) -> dict[str, Any]:
             "chars": stats.chars, "buttons": stats.buttons}
 
 
-def _manager(client: Any) -> tuple[Any, Any]:
+def _manager(client: Any, persist: Any) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.discordio.governor import Limits
     from musbot.table import TableManager
@@ -270,9 +270,7 @@ def _manager(client: Any) -> tuple[Any, Any]:
     # Discord's per-channel limits apply; its global budget would stop a real bot long before
     # this load: the benchmark measures the process, and reports the calls it would need.
     transport = DiscordTransport(client, limits=Limits(calls_per_second=10**9))  # type: ignore[arg-type]
-    manager = TableManager(transport, bot_delay=0.0)
-    transport.tables = manager
-    return transport, manager
+    return transport, TableManager(transport, bot_delay=0.0, persist=persist)
 
 
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
@@ -284,16 +282,15 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     from musbot.runtime import collect_periodically, full_collection, tune_gc
     from musbot.storage import Database
     from musbot.table.pause import MAX_RETRY_SECONDS
-    from musbot.table.persist import start_persistence
+    from musbot.table.persist import TablePersister
 
     rules = Rules()
     db = await Database.open(scratch.target)
     server = ServerCpu(scratch.target) if scratch.kind == "postgresql" else None
     client = MemoryClient(lambda: asyncio.get_running_loop().time())
-    transport, manager = _manager(client)
-    persister = await start_persistence(db, manager, resume=False)
-    saves = SaveTimes(persister.save)
-    manager.on_change = saves  # the tables opened below save through it
+    persister = TablePersister(db)
+    saves = SaveTimes(persister)  # the tables save through it
+    transport, manager = _manager(client, saves)
     gc.collect()
     rss_before = current_rss()
     setup = time.perf_counter()
@@ -430,14 +427,15 @@ async def restore_tables(target: str) -> tuple[list[Any], float, float]:
     the seconds each step took. The database is left as it was but for the announcements."""
     from musbot.bench.memory import MemoryClient
     from musbot.storage import Database
-    from musbot.table.persist import start_persistence
+    from musbot.table.persist import TablePersister
 
     restore = time.perf_counter()
     db = await Database.open(target)
     client = MemoryClient()
-    transport, manager = _manager(client)
+    persister = TablePersister(db)
+    transport, manager = _manager(client, persister)
     try:
-        await start_persistence(db, manager, resume=False)
+        await persister.restore(manager)
         restore_s = time.perf_counter() - restore
         announce = time.perf_counter()
         for table in manager:

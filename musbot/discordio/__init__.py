@@ -6,10 +6,10 @@ from typing import Any
 import discord
 
 from .discard import DISCARD_ITEMS
-from .transport import Board, DiscordTransport, reply_via
+from .transport import Board, DiscordTransport
 from .ui import TABLE_ITEMS
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*TABLE_ITEMS, *DISCARD_ITEMS)
 """Register at start-up: ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""
 
-__all__ = ["DYNAMIC_ITEMS", "Board", "DiscordTransport", "reply_via"]
+__all__ = ["DYNAMIC_ITEMS", "Board", "DiscordTransport"]

@@ -131,10 +131,10 @@ class Boards:
         board.table = table
         board.lang = table.lang
         board.restored = True
-        previous = table.previous
+        previous = table.state.pages.previous
         if previous is not None:
             self._finish(board, PageView(previous, _shown(previous)))
-        board.live = PageView(table.page, _shown(table.page))
+        board.live = PageView(table.state.page, _shown(table.state.page))
 
     def repost(self, channel_id: int) -> None:
         """«/mus mesa» where a table is open: its live message again at the channel's bottom
@@ -172,7 +172,7 @@ class Boards:
                 self._finish(board, live)
             board.live = live = PageView(face.page)
         for finished in board.recent.values():
-            if finished.page is table.previous and not finished.posting:
+            if finished.page is table.state.pages.previous and not finished.posting:
                 self._edit_page(board, finished)  # worded again (a name forgotten)?
         if live.posting:
             return  # the post renders the latest face when it goes

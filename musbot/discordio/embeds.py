@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from musbot.table import Page, Table, render
+from musbot.table import Page, Table, render, texts
 
 from . import ui
 from .texts import dt
@@ -43,7 +43,7 @@ class Face:
 
     @classmethod
     def capture(cls, table: Table) -> Face:
-        page = table.page
+        page = table.state.page
         lang = table.lang
         names = table.names()
         if table.lifecycle == "closed":
@@ -55,9 +55,10 @@ class Face:
         verbs = tuple(ui.board_verbs(table))
         if table.settled and table.lifecycle == "playing":
             verbs = (*verbs, *ui.action_verbs(table))
-        return cls(page, len(page.lines), page_title(page, lang),
-                   status, render.seats_text(names, table.notes(), table.players, lang),
-                   verbs, lang, table.lifecycle == "closed")
+        seats = render.seats_text(names, texts.seat_notes(table.state), table.state.players,
+                                  lang)
+        return cls(page, len(page.lines), page_title(page, lang), status, seats, verbs, lang,
+                   table.lifecycle == "closed")
 
     def signature(self, first: int, final: bool) -> tuple[Any, ...]:
         """Equal signatures, equal messages: an edit that would change nothing is not made."""

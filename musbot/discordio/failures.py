@@ -143,20 +143,19 @@ async def report(target: discord.Interaction[Any] | commands.Context[Any],
         log.warning("could not tell a failure at table %s", where, exc_info=True)
 
 
-async def refuse_typed(transport: DiscordTransport, message: discord.Message, error: MusError,
-                       table: Table) -> None:
-    """A move typed in a table's channel and refused: answered to its author alone, by a brief
-    reply that deletes itself; an error naming a card says something of a hand, so it goes by
-    DM (or, with DMs closed, only «use Ver mis cartas»)."""
-    user_id = message.author.id
+async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
+                       error: MusError, *, reference: discord.Message | None = None) -> None:
+    """A move typed in a table's channel (the message ``reference``) and refused: answered to
+    its author alone, by a brief reply that deletes itself; an error naming a card says
+    something of a hand, so it goes by DM (or, with DMs closed, only «use Ver mis cartas»)."""
     text = error_text(error, table.lang, table.names())
     if "card" in error.params:
         if user_id not in transport.prefers_ephemeral:
             await transport.direct(user_id, text)
             return
         text = render.t("dm_closed", table.lang, mention="")
-    await transport.say_briefly(message.channel.id, f"{transport.mention(user_id)} {text}",
-                                reference=message)
+    await transport.say_briefly(table.channel_id, f"{transport.mention(user_id)} {text}",
+                                reference=reference)
 
 
 async def refuse_direct(transport: DiscordTransport, user_id: int, error: MusError,

@@ -272,7 +272,7 @@ def rules_summary(table: Table | None, lang: str = "es") -> str:
 
     if table is None:
         return rules_text(Rules(), lang)
-    return rules_text(table.rules, table.lang)
+    return rules_text(table.state.rules, table.lang)
 
 
 __all__ = [

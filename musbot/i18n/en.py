@@ -1,6 +1,8 @@
 """English, for servers that choose it (the command words of every language are accepted). Data
 only, key for key the Spanish catalogue (``tests/test_i18n.py``)."""
 
+NAME = "English"
+"""The language by its own name."""
 NOBODY = "nobody"
 SEAT = "seat {seat}"
 LANCES = ("Grande", "Chica", "Pares", "Juego", "Punto")

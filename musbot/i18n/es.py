@@ -2,6 +2,8 @@
 ``DISCORD``, ``SERVER``, ``CLI``…): its length is the number of sentences the bot says, and
 ``tests/test_i18n.py`` keeps it key for key with the other languages."""
 
+NAME = "español"
+"""The language by its own name."""
 NOBODY = "nadie"
 SEAT = "el asiento {seat}"
 LANCES = ("Grande", "Chica", "Pares", "Juego", "Punto")

@@ -71,6 +71,13 @@ class ServerSettings:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     """Keys written by a newer musbot, preserved on save."""
 
+    def allows(self, channel_id: int, parent_id: int | None = None) -> bool:
+        """Whether a table may be opened in the channel: any when none is listed; a thread
+        (``parent_id``: its channel) counts as its channel."""
+        allowed = self.allowed_channels
+        return not allowed or channel_id in allowed or \
+            (parent_id is not None and parent_id in allowed)
+
     def to_dict(self) -> dict[str, Any]:
         return {**self.extra, **self.table.to_json(),
                 "allowed_channels": sorted(self.allowed_channels)}

@@ -44,6 +44,7 @@ from musbot.storage import (
     ConflictingHand,
     ConstraintViolation,
     Database,
+    DatabaseClosed,
     LiveTable,
     MatchFinished,
     RatingChange,
@@ -102,8 +103,8 @@ class Stored:
 class TablePersister:
     """Saves tables into a :class:`Database` and brings them back after a restart."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self, db: Database | None = None) -> None:
+        self._db = db
         self._match_ids: dict[str, int] = {}
         self._stored: dict[int, Stored] = {}
         self._stale: set[int] = set()
@@ -118,6 +119,22 @@ class TablePersister:
         self.down = False
         """The last save could not be stored: the database is not taking writes (no new
         table is opened meanwhile)."""
+
+    def use(self, db: Database | None) -> None:
+        """The database to save into from now on (None: none can be opened now)."""
+        self._db = db
+
+    @property
+    def connected(self) -> bool:
+        return self._db is not None
+
+    @property
+    def db(self) -> Database:
+        """Where tables are saved; :class:`DatabaseClosed` until one is open (every save then
+        fails, and the table pauses)."""
+        if self._db is None:
+            raise DatabaseClosed("no database is open")
+        return self._db
 
     def stored(self, channel_id: int) -> Stored | None:
         """What is stored of the table (None: nothing yet)."""
