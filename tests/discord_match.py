@@ -71,7 +71,7 @@ class Scene:
             bots = [self.bot, *self.others]
             busy = any(t._lock.locked() for b in bots for t in b.tables) or \
                 any(b.relay is not None and b.relay.busy for b in bots)
-            now = (len(self.world.calls), tuple(t.turn for t in self.bot.tables),
+            now = (len(self.world.calls), tuple(t.state.turn for t in self.bot.tables),
                    self.clock.sleepers, busy,
                    sum(len(i.attempts) for i in self.world.interactions.values()))
             quiet = quiet + 1 if now == last and not busy else 0
@@ -105,7 +105,7 @@ class Scene:
             table = self.table()
             match = table.match
             discarding = match is not None and match.view(-1).phase == "descarte"
-            if table.awaits(person.user) and (discarding or any(
+            if table.state.awaits(person.user) and (discarding or any(
                     v in ("mus", "paso", "quiero") for v in
                     (c.rsplit(":", 1)[-1] for c in message.custom_ids()))):
                 return message
@@ -248,21 +248,21 @@ async def play_to_the_end(scene: Scene, *, step: float = 1.0, limit: float = 4 *
     table = scene.table()
     moves = 0
     waited = 0.0
-    while table.state == "playing" and waited < limit:
+    while table.lifecycle == "playing" and waited < limit:
         match = table.match
         assert match is not None
         seat = match.to_act
         person = next((p for p in scene.people if table.seat_of(p.user) == seat), None)
-        if person is not None and table.awaits(person.user):
+        if person is not None and table.state.awaits(person.user):
             await scene.advance(step)
             waited += step
-            if table.awaits(person.user) and match.to_act == seat:
+            if table.state.awaits(person.user) and match.to_act == seat:
                 await scene.play_turn(person)
                 moves += 1
         else:
             await scene.advance(0.5)
             waited += 0.5
-    assert table.state == "finished", "the match should end"
+    assert table.lifecycle == "finished", "the match should end"
     await scene.advance(10)  # the last edits, within the channel's budget
     return moves
 

@@ -79,13 +79,13 @@ class Node:
         if table is None:
             return {"state": None}
         match = table.match
-        awaited = [p.name for p in server.people if table.awaits(p.user)]
+        awaited = [p.name for p in server.people if table.state.awaits(p.user)]
         if match is None:
             return {"state": table.state, "awaited": awaited}
         return {"state": table.state, "hand": match.hand_number,
                 "actions": len(match.hand.actions), "scores": list(match.scores),
                 "phase": match.view(-1).phase, "awaited": awaited, "moves": self.moves,
-                "turn": table.turn, "clock": self.cluster.clock.now()}
+                "turn": table.state.turn, "clock": self.cluster.clock.now()}
 
     async def play(self, guild: str, until: dict[str, Any], limit: float = 4 * 3600.0
                    ) -> dict[str, Any]:
@@ -101,14 +101,14 @@ class Node:
             assert match is not None
             if self._reached(server, until, start):
                 break
-            if table.state != "playing":
+            if table.lifecycle != "playing":
                 raise AssertionError(f"the match ended before {until}")
             seat = match.to_act
             person = next((p for p in server.people if table.seat_of(p.user) == seat), None)
-            if person is not None and table.awaits(person.user):
+            if person is not None and table.state.awaits(person.user):
                 await server.advance(1.0)
                 waited += 1.0
-                if table.awaits(person.user) and match.to_act == seat and \
+                if table.state.awaits(person.user) and match.to_act == seat and \
                         not self._reached(server, until, start):
                     await server.play_turn(person)
                     self.moves += 1
@@ -126,10 +126,10 @@ class Node:
         match = table.match
         assert match is not None
         if until.get("finished"):
-            return table.state == "finished"
+            return table.lifecycle == "finished"
         if "discard" in until:
             person = self.person(until["discard"])
-            return match.view(-1).phase == "descarte" and table.awaits(person.user)
+            return match.view(-1).phase == "descarte" and table.state.awaits(person.user)
         if "hand" in until:
             return match.hand_number > until["hand"] or (
                 match.hand_number == until["hand"] and

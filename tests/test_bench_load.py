@@ -305,12 +305,10 @@ async def _tables_left_in(target: Path, count: int) -> None:
     from table_helpers import FakeTransport, play_humans, seat_humans
 
     from musbot.storage import Database
-    from musbot.table import ManualClock, TableManager
-    from musbot.table.persist import start_persistence
+    from musbot.table import ManualClock
 
     async with Database(target) as db:
-        manager = TableManager(FakeTransport(), clock=ManualClock(), rng=random.Random(1))
-        await start_persistence(db, manager)
+        _, manager = await persistent(db, FakeTransport(), clock=ManualClock(), rng=random.Random(1))
         for channel in range(1, count + 1):
             table = manager.open(channel, guild_id=1)
             await seat_humans(table, 2)

@@ -20,7 +20,7 @@ from discord_cogs import (
 )
 from discord_match import Person
 
-from cogs._common import storage_problem
+from musbot.discordio.failures import storage_text as storage_problem
 from musbot.discordio.texts import error
 from musbot.storage import SCHEMA_VERSION, CorruptDatabase, Database, DatabaseTooNew
 
@@ -169,7 +169,7 @@ async def test_forget_me_renames_the_table_messages_on_discord(tmp_path: Path) -
         await server.ask(carmen, "mus salir")
         table = server.bot.tables.get(server.channel)
         assert table is not None
-        kept = [number for page in (table.page, table.previous) if page is not None
+        kept = [number for page in (table.state.page, table.state.pages.previous) if page is not None
                 for number, _ in page.refs]
         assert kept and any("Carmen" in server.world.message(m).text() for m in kept)
         await server.ask(carmen, "mus olvidarme", confirmar=True)

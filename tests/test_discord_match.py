@@ -35,7 +35,7 @@ async def test_one_person_and_three_bots_within_discords_budget(tmp_path: Path) 
         moves = await play_to_the_end(scene)
         table = scene.table()
         assert table.match is not None
-        total_moves = table.turn
+        total_moves = table.state.turn
         report = world.report()
         hands = table.match.hand_number
         names = table.names()

@@ -40,19 +40,19 @@ async def test_a_restart_while_bots_think_shows_every_move_once(
     await open_and_start(scene)
     table = scene.table()
     # Play until a bot is thinking, in the middle of a hand that has already seen a few moves.
-    while table.settled or table.page.events < 6:
-        if table.awaits(scene.people[0].user):
+    while table.settled or table.state.page.events < 6:
+        if table.state.awaits(scene.people[0].user):
             await scene.play_turn(scene.people[0])
         else:
             await scene.advance(0.3)
     hand = table.match.hand_number  # type: ignore[union-attr]
     before = {m.id for m in scene.table_messages()}
-    saved_turn = table.turn
+    saved_turn = table.state.turn
     woken: list[tuple[int, int]] = []
     wake = MusBot.wake
 
     async def watching(self: MusBot, restored: Any) -> bool:
-        woken.append((restored.turn, len(self.guilds)))
+        woken.append((restored.state.turn, len(self.guilds)))
         return await wake(self, restored)
 
     monkeypatch.setattr(MusBot, "wake", watching)

@@ -13,14 +13,15 @@ from typing import Any
 
 import pytest
 from db_helpers import select
-from table_helpers import FakeTransport, play_humans, seat_humans
+from table_helpers import FakeTransport, play_humans, seat_humans, typed
 
 from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
+from musbot.settings import TableSettings
 from musbot.storage import Database, DatabaseLocked, DatabaseUnavailable
 from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager, pause, settle
-from musbot.table.persist import TablePersister, start_persistence
-from musbot.table.state import STATE_VERSION, SeededShuffler, StateError
+from musbot.table.persist import TablePersister
+from musbot.table.saved import STATE_VERSION, SeededShuffler, StateError
 
 CHANNEL = 100
 GUILD = 1
@@ -69,15 +70,14 @@ async def boot(target: str, opened: list[Database], seed: int = 7, *,
     opened.append(db)
     transport, clock = FakeTransport(), ManualClock()
     shuffler = seeded_shuffler(seed) if journaled else SeededShuffler(seed)
-    manager = TableManager(transport, clock=clock, shuffler=shuffler,
-                           rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
-    persister = await start_persistence(db, manager)
+    persister, manager = await persistent(db, transport, clock=clock, shuffler=shuffler,
+                           rng=random.Random(seed), first_mano=0)
     return Bot(db, manager, persister, transport, clock)
 
 
 async def open_table(bot: Bot, humans: int = 2, rules: Rules = QUICK,
                      league_id: int | None = None) -> Table:
-    table = bot.manager.open(CHANNEL, rules, guild_id=GUILD, league_id=league_id, opener_id=1)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=rules), guild_id=GUILD, league_id=league_id, opener_id=1)
     await seat_humans(table, humans)
     await table.start(1)
     return table
@@ -97,14 +97,14 @@ async def test_state_round_trips_through_json(target: str, boots: list[Database]
     state = json.loads(json.dumps(table.to_state()))
     copy = Table.from_state(state, FakeTransport(), clock=ManualClock())
     assert copy.to_state() == table.to_state()
-    assert copy.page.lines == table.page.lines and copy.page.number == table.page.number
+    assert copy.page.lines == table.state.page.lines and copy.page.number == table.state.page.number
     match, again = table.match, copy.match
     assert match is not None and again is not None
     for seat in range(4):
         assert again.view(seat) == match.view(seat)
-    assert copy.names() == table.names() and copy.state == "playing"
+    assert copy.names() == table.names() and copy.lifecycle == "playing"
     assert copy.opener_id == 1  # the opener may still close it after a restart
-    level = table.bot_level
+    level = table.state.settings.bot_level
     assert [s.level for s in copy.seats if s] == [None, None, level, level]
 
 
@@ -118,7 +118,7 @@ async def test_unknown_state_version_is_refused() -> None:
 async def test_saved_after_each_action_and_deleted_on_close(target: str,
                                                             boots: list[Database]) -> None:
     bot = await boot(target, boots)
-    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await table.join(1, "Ana")
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and saved.version == 1 and saved.guild_id == GUILD
@@ -181,7 +181,7 @@ async def run_match(target: str, boots: list[Database], *, crash_after: int | No
     steps = 0
     if crash_after is not None:
         steps = await play_humans(table, people, max_steps=crash_after)
-        assert table.state == "playing", "crash before the end"
+        assert table.lifecycle == "playing", "crash before the end"
         bot.crash()
         bot = await boot(target, boots)
         restored = bot.manager.get(CHANNEL)
@@ -191,9 +191,9 @@ async def run_match(target: str, boots: list[Database], *, crash_after: int | No
         assert bot.clock.sleepers == 1, "the turn timer runs again"
         shown = bot.transport.public_lines()
         # The hand's page as it was, every move once, then the notice.
-        assert shown[-1].startswith("♻️ Mesa restaurada") and shown[:-1] == table.page.lines[:-1]
+        assert shown[-1].startswith("♻️ Mesa restaurada") and shown[:-1] == table.state.page.lines[:-1]
     steps += await play_humans(table, people)
-    assert table.state == "finished" and table.match is not None
+    assert table.lifecycle == "finished" and table.match is not None
     [match_id] = await match_ids(bot.db)
     hands = await bot.db.match_hands(match_id)
     assert len(hands) == table.match.hand_number
@@ -270,7 +270,7 @@ async def test_a_league_match_a_bot_took_over_is_recorded_but_not_rated(
 async def play_humans_or_bots(table: Table) -> None:
     """Plays people's turns until the end; seats a bot holds play by themselves."""
     rng = random.Random(3)
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         match = table.match
         assert match is not None
         seat = match.to_act
@@ -285,10 +285,10 @@ async def play_humans_or_bots(table: Table) -> None:
 async def test_waiting_and_finished_tables_come_back_too(target: str,
                                                          boots: list[Database]) -> None:
     bot = await boot(target, boots)
-    waiting = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    waiting = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await waiting.join(1, "Ana")
     await waiting.add_bot(pair=1)
-    done = bot.manager.open(CHANNEL + 1, QUICK, guild_id=GUILD)
+    done = bot.manager.open(CHANNEL + 1, TableSettings(rules=QUICK), guild_id=GUILD)
     await done.join(2, "Bea")
     await done.start(2)
     await play_humans(done, random.Random(2))
@@ -296,11 +296,11 @@ async def test_waiting_and_finished_tables_come_back_too(target: str,
     bot = await boot(target, boots)
     again = bot.manager.get(CHANNEL)
     finished = bot.manager.get(CHANNEL + 1)
-    assert again is not None and again.state == "waiting" and again.names()[0] == "Ana"
-    assert finished is not None and finished.state == "finished"
+    assert again is not None and again.lifecycle == "waiting" and again.names()[0] == "Ana"
+    assert finished is not None and finished.lifecycle == "finished"
     await again.start(1)
     await finished.rematch(2)
-    assert finished.state == "playing"
+    assert finished.lifecycle == "playing"
 
 
 async def test_away_player_and_timeouts_survive(target: str, boots: list[Database]) -> None:
@@ -322,7 +322,7 @@ async def test_away_player_and_timeouts_survive(target: str, boots: list[Databas
 async def test_set_league_only_before_the_match(target: str, boots: list[Database]) -> None:
     bot = await boot(target, boots)
     league = await bot.db.create_league(GUILD, "Liga")
-    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await table.join(1, "Ana")
     await table.set_league(league.league_id)
     saved = await bot.db.load_table(CHANNEL)
@@ -337,7 +337,7 @@ async def test_set_league_only_before_the_match(target: str, boots: list[Databas
 
 async def test_forget_user_scrubs_live_tables(target: str, boots: list[Database]) -> None:
     bot = await boot(target, boots)
-    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await table.join(1, "Ana Secreta")
     await table.join(2, "Bea")
     await table.start(1)
@@ -378,7 +378,7 @@ async def test_records_wait_in_the_outbox_while_the_database_is_busy(
     [match_id] = await match_ids(bot.db)
     assert len(await bot.db.match_hands(match_id)) == 2
     table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
-    assert table.outbox == []
+    assert table.state.records.outbox == []
 
 
 ORDAGO_HAND = [(0, "no hay mus"), (0, "órdago"), (1, "no quiero"), (3, "no quiero"),
@@ -389,9 +389,9 @@ ORDAGO_HAND = [(0, "no hay mus"), (0, "órdago"), (1, "no quiero"), (3, "no quie
 async def play_ordagos(table: Table) -> dict[str, Any]:
     """Plays :data:`ORDAGO_HAND` (people in every seat, user = seat + 1); the hand's record."""
     for seat, text in ORDAGO_HAND:
-        assert await table.handle_text(seat + 1, text)
-    assert table.state == "finished"
-    return next(item for item in table.outbox if item["kind"] == "hand")
+        assert await typed(table, seat + 1, text)
+    assert table.lifecycle == "finished"
+    return next(item for item in table.state.records.outbox if item["kind"] == "hand")
 
 
 def ordago_rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -411,9 +411,9 @@ async def test_hand_records_carry_the_engines_ordagos(
 
     monkeypatch.setattr("musbot.storage.matches.replay_hand", no_replay)
     for seat, text in ORDAGO_HAND:
-        assert await table.handle_text(seat + 1, text)
+        assert await typed(table, seat + 1, text)
     await settle()
-    assert table.outbox == []
+    assert table.state.records.outbox == []
     [(result,)] = await select(bot.db, "SELECT result FROM hands")
     assert await select(bot.db, "SELECT caller_seat, accepter_seat, lance, winner_team"
                                 " FROM ordagos ORDER BY ordago_id") == \
@@ -433,7 +433,7 @@ async def test_a_hand_record_of_an_earlier_musbot_gets_its_ordagos(
     monkeypatch.setattr(bot.db, "record_hand", busy)
     record = await play_ordagos(table)
     assert len(record["ordagos"]) == 2
-    for item in table.outbox:
+    for item in table.state.records.outbox:
         item.pop("ordagos", None)  # as an earlier musbot wrote it
     table.mark_changed()
     await bot.persister.save(table)
@@ -476,22 +476,21 @@ async def test_restored_silently_then_resumed_once_reachable(target: str,
     bot = await boot(target, boots)
     table = await open_table(bot)
     await play_humans(table, random.Random(3), max_steps=5)
-    turn = table.turn
+    turn = table.state.turn
     bot.crash()
     db = await Database.open(target)
     boots.append(db)
     transport = FakeTransport()
     clock = ManualClock()
-    manager = TableManager(transport, clock=clock, turn_seconds=60.0)
-    await start_persistence(db, manager, resume=False)
+    _, manager = await persistent(db, transport, clock=clock, resume=False)
     [again] = list(manager)
     # Asleep: nothing shown, no bot moved, no clock running, until it is resumed.
-    assert transport.public_texts() == [] and again.turn == turn and clock.sleepers == 0
+    assert transport.public_texts() == [] and again.state.turn == turn and clock.sleepers == 0
     await again.resume()
     lines = transport.public_lines()
     assert lines[-1].startswith("♻️ Mesa restaurada")
     # The page is the hand's whole record: the moves made before the restart, once each.
-    assert lines[:-1] == table.page.lines
+    assert lines[:-1] == table.state.page.lines
 
 
 async def test_closed_table_keeps_its_records_until_stored(
@@ -518,12 +517,12 @@ async def test_closed_table_keeps_its_records_until_stored(
 async def test_senas_received_survive(target: str, boots: list[Database]) -> None:
     bot = await boot(target, boots)
     table = await open_table(bot, humans=1, rules=Rules(sena_cazada=1.0))
-    received = table.senas.received
+    received = table.state.senas.received
     assert received, "seed 7 deals the bots hands that show señas"
     bot.crash()
     bot = await boot(target, boots)
     again = bot.manager.get(CHANNEL)
-    assert again is not None and again.senas.received == received
+    assert again is not None and again.state.senas.received == received
 
 
 # --- the journal: moves appended between whole saves ----------------------------------------------
@@ -553,27 +552,27 @@ async def test_state_and_journal_give_back_the_live_table_after_every_step(
     saved state with its journal replayed is the live table."""
     bot = await boot(target, boots, seed, journaled=True)
     bot.transport.dm_closed = {2}  # the closed-DM warning is state too
-    table = bot.manager.open(CHANNEL, Rules(sena_cazada=0.5), guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=Rules(sena_cazada=0.5)), guild_id=GUILD)
     await seat_humans(table, 2)
     await table.start(1)
     people = random.Random(seed)
     journaled, longest, steps = 0, 0, 0
     seen: set[str] = set()
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         if steps % 9 == 8:
             await bot.tick(60)  # the person to speak times out; a bot plays for them
         else:
             await play_humans(table, people, max_steps=1)
         steps += 1
         seen |= {"timeout"} if any(s is not None and s.expiries for s in table.seats) else set()
-        seen |= {"seña"} if table.senas.received else set()
+        seen |= {"seña"} if table.state.senas.received else set()
         seen |= {"dm"} if any(s is not None and s.dm_warned for s in table.seats) else set()
         again, journal = await restored_from_db(bot)
         assert comparable(again) == comparable(table), f"step {steps}"
         journaled += bool(journal)
         longest = max(longest, len(journal))
         match, replayed = table.match, again.match
-        if table.state == "playing" and match is not None and replayed is not None:
+        if table.lifecycle == "playing" and match is not None and replayed is not None:
             assert replayed.to_act == match.to_act
             assert all(replayed.view(s) == match.view(s) for s in range(4))
     assert steps > 20
@@ -601,7 +600,7 @@ async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
     assert again is not None and again.match is not None
     assert [again.match.view(s) for s in range(4)] == views and again._turn == table._turn
     await play_humans(again, people)
-    assert again.state == "finished"
+    assert again.lifecycle == "finished"
     [match_id] = await match_ids(bot.db)
     assert len(await bot.db.match_hands(match_id)) == again.match.hand_number
 
@@ -629,7 +628,7 @@ async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_
     await play_humans(table, people, max_steps=3)
     stored = bot.persister.stored(CHANNEL)
     assert stored is not None and stored.journal, "moves in the journal already"
-    before, turn = comparable(table), table.turn
+    before, turn = comparable(table), table.state.turn
     down = True
     append, save = bot.db.append_to_journal, bot.db.save_table
 
@@ -653,9 +652,9 @@ async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_
     with pytest.raises(NotSaved):
         await table.act(user, action)
     assert table.paused and bot.persister.down and bot.persister.failed == 1
-    assert table.turn == turn and comparable(table) == before | {"page": table.to_state()["page"]}
+    assert table.state.turn == turn and comparable(table) == before | {"page": table.to_state()["page"]}
     again, _ = await restored_from_db(bot)
-    assert again.turn == turn, "what the database holds is what the table is"
+    assert again.state.turn == turn, "what the database holds is what the table is"
     assert bot.transport.public_lines()[-1].startswith("⏸️")
     with pytest.raises(NotSaved):
         await table.act(user, action)  # refused at once while paused, nothing tried
@@ -667,7 +666,7 @@ async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_
     assert not table.paused and not bot.persister.down
     assert bot.transport.public_lines()[-1].startswith("▶️")
     await table.act(user, action)
-    assert table.turn > turn
+    assert table.state.turn > turn
     again, _ = await restored_from_db(bot)
     assert comparable(again) == comparable(table)
 
@@ -695,7 +694,7 @@ async def test_the_first_table_saved_again_hurries_the_other_paused_ones(
     took one table's save, the others try at once."""
     bot = await boot(target, boots, 4, journaled=True)
     first = await open_table(bot, humans=4)
-    second = bot.manager.open(CHANNEL + 1, QUICK, guild_id=GUILD)
+    second = bot.manager.open(CHANNEL + 1, TableSettings(rules=QUICK), guild_id=GUILD)
     await seat_humans(second, 2)
     down = True
     save = bot.db.save_table

@@ -50,8 +50,7 @@ from musbot.config import Config
 from musbot.engine import Rules, seeded_shuffler
 from musbot.i18n import error_text
 from musbot.storage import Database
-from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager
-from musbot.table.persist import start_persistence
+from musbot.table import ManualClock, NotSaved, Table, TableError
 from musbot.table.render import t
 
 __all__ = ["pg_cluster"]
@@ -83,21 +82,20 @@ async def worker(target: str, flag: str) -> None:
         db.backend.fault = fault
     transport = FakeTransport()
     last: dict[int, int] = {}
-    manager = TableManager(transport, shuffler=seeded_shuffler(3), rng=random.Random(3),
-                           first_mano=0, turn_seconds=None)
     changed = transport.changed
 
     def showing(table: Table) -> None:
         changed(table)
-        if last.get(table.channel_id) != table.turn:
-            last[table.channel_id] = table.turn
-            print(json.dumps({"shown": table.channel_id, "turn": table.turn,
+        if last.get(table.channel_id) != table.state.turn:
+            last[table.channel_id] = table.state.turn
+            print(json.dumps({"shown": table.channel_id, "turn": table.state.turn,
                               "match": digest(table)}), flush=True)
 
     transport.changed = showing  # type: ignore[method-assign]
-    await start_persistence(db, manager)
+    _, manager = await persistent(db, transport, shuffler=seeded_shuffler(3),
+                                  rng=random.Random(3), first_mano=0)
     for channel in CHANNELS:
-        table = manager.open(channel, RULES, guild_id=1)
+        table = manager.open(channel, TableSettings(rules=RULES, turn_seconds=None), guild_id=1)
         await table.join(channel * 10, f"A{channel}")
         await table.join(channel * 10 + 1, f"B{channel}")
         await table.start(channel * 10)
@@ -109,7 +107,7 @@ async def worker(target: str, flag: str) -> None:
             seat = match.to_act
             first = table.channel_id * 10
             try:
-                if table.state == "finished":
+                if table.lifecycle == "finished":
                     await table.rematch(first)
                 else:
                     assert seat is not None
@@ -118,7 +116,7 @@ async def worker(target: str, flag: str) -> None:
                     user = first + seat if seat < 2 else first
                     await table.act(user, HeuristicBot().decide(match.view(seat), people))
             except NotSaved:
-                print(json.dumps({"refused": table.channel_id, "turn": table.turn}), flush=True)
+                print(json.dumps({"refused": table.channel_id, "turn": table.state.turn}), flush=True)
         await asyncio.sleep(0.01)
 
 
@@ -194,16 +192,16 @@ async def check_restored(target: str, lines: Lines) -> None:
                                      journal=saved[channel].journal, clock=ManualClock())
             shown = lines.shown[channel]
             refused = [r["turn"] for r in lines.refused if r["refused"] == channel]
-            assert table.turn == shown["turn"], (channel, table.turn, shown)
+            assert table.state.turn == shown["turn"], (channel, table.state.turn, shown)
             assert digest(table) == shown["match"], channel
-            assert refused and min(refused) == table.turn, "refused moves stored nothing"
+            assert refused and min(refused) == table.state.turn, "refused moves stored nothing"
             match = table.match
-            info = table.match_info
+            info = table.state.records.info
             assert match is not None and info is not None
             stored = await select(db, "SELECT COUNT(*) FROM hands h JOIN matches m"
                                       " ON m.match_id = h.match_id WHERE m.match_key = ?",
                                   [info["key"]])
-            waiting = [r for r in table.outbox if r["kind"] == "hand"
+            waiting = [r for r in table.state.records.outbox if r["kind"] == "hand"
                        and r["match"]["key"] == info["key"]]
             finished = match.hand_number - (0 if match.finished else 1)
             assert stored[0][0] + len(waiting) >= finished, "every finished hand is kept"
@@ -257,7 +255,7 @@ async def test_a_bot_started_with_postgresql_down_restores_its_tables_once_it_is
     wake = MusBot.wake
 
     async def watching(self: MusBot, restored: Table) -> bool:
-        woken.append((digest(restored), restored.turn))
+        woken.append((digest(restored), restored.state.turn))
         return await wake(self, restored)
 
     monkeypatch.setattr(MusBot, "wake", watching)
@@ -270,7 +268,7 @@ async def test_a_bot_started_with_postgresql_down_restores_its_tables_once_it_is
     for _ in range(3):
         await scene.shown_turn(ana)
         await scene.play_turn(ana)
-    saved = digest(scene.table()), scene.table().turn
+    saved = digest(scene.table()), scene.table().state.turn
     await scene.world.disconnect(scene.bot)  # the bot stops, its tables saved
     pg_cluster.stop()
     try:
@@ -298,7 +296,7 @@ async def test_a_bot_started_with_postgresql_down_restores_its_tables_once_it_is
     assert any("Mesa restaurada" in text for text in public_texts(scene.world, scene.channel))
     await scene.shown_turn(ana)
     await scene.play_turn(ana)
-    assert scene.table().turn > saved[1]
+    assert scene.table().state.turn > saved[1]
     await scene.world.disconnect(scene.bot)
 
 
@@ -321,14 +319,14 @@ async def test_on_discord_a_move_that_cannot_be_saved_is_answered_and_the_table_
     assert scene.bot.db is not None
     scene.bot.db.backend.fault = disk
     table = scene.table()
-    turn = table.turn
+    turn = table.state.turn
     await scene.shown_turn(ana)
     await scene.play_turn(ana)  # the hand's first word: typed in the channel
     await scene.advance(2)
     refused = error_text(TableError("not_saved"), "es")
     assert refused == "No puedo guardar la jugada; repite en unos segundos."
     assert refused in public_texts(scene.world, scene.channel)
-    assert table.turn == turn and table.paused
+    assert table.state.turn == turn and table.paused
     paused = t("paused_db")
     assert sum(line == paused for line in page_lines(scene.live_message())) == 1
     await scene.advance(20)  # attempts every few seconds, in vain
@@ -338,7 +336,7 @@ async def test_on_discord_a_move_that_cannot_be_saved_is_answered_and_the_table_
     assert not table.paused and page_lines(scene.live_message())[-1] == t("resumed_db")
     await scene.shown_turn(ana)
     await scene.play_turn(ana)
-    assert table.turn > turn
+    assert table.state.turn > turn
     await scene.world.disconnect(scene.bot)
 
 
@@ -346,7 +344,7 @@ async def _whose_turn(scene: Any) -> Any:
     """The person whose turn it is, once the bots have played."""
     table = scene.table()
     for _ in range(60):
-        person = next((p for p in scene.people if table.awaits(p.user)), None)
+        person = next((p for p in scene.people if table.state.awaits(p.user)), None)
         if person is not None:
             return person
         await scene.advance(1)

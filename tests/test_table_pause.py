@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from table_helpers import FakeTransport, Sent, make_table, seat_humans
+from table_helpers import FakeTransport, Sent, make_table, seat_humans, typed
 
 from musbot.ai import HeuristicBot
 from musbot.engine import Action, Rules
@@ -50,15 +50,15 @@ class Store:
                           list(self.journal))
         if self.ok_left is not None:
             self.ok_left -= 1
-        if moves and self.state is not None and table.state == "playing" and not table.outbox:
+        if moves and self.state is not None and table.lifecycle == "playing" and not table.state.records.outbox:
             self.journal += [[seat, *action.to_json()] for seat, action in moves]
             return
         self.state = json.loads(json.dumps(table.to_state()))
         self.journal = []
-        if self.keep_records and table.outbox:
+        if self.keep_records and table.state.records.outbox:
             self.keep_records -= 1
         else:
-            table.outbox = []
+            table.state.records.outbox = []
 
     def turn(self) -> int:
         """How many actions the stored table has applied."""
@@ -108,7 +108,7 @@ async def test_a_move_that_cannot_be_saved_is_refused_and_undone_for_everyone() 
     rng = random.Random(1)
     for _ in range(3):
         await table.act(*move_of(table, rng))
-    before, turn, lines = comparable(table), table.turn, list(table.page.lines)
+    before, turn, lines = comparable(table), table.state.turn, list(table.state.page.lines)
     sent = len(transport.sent)
     store.down = True
     user, action = move_of(table, rng)
@@ -118,11 +118,11 @@ async def test_a_move_that_cannot_be_saved_is_refused_and_undone_for_everyone() 
         "No puedo guardar la jugada; repite en unos segundos."
     assert error_text(refused.value, "en") == "I can't save that move; repeat it in a few seconds."
     # Nothing of it happened: the table is what the database holds.
-    assert table.paused and table.turn == turn == store.turn()
+    assert table.paused and table.state.turn == turn == store.turn()
     assert comparable(table) == before == comparable(store.restored())
-    assert table.awaits(user)
+    assert table.state.awaits(user)
     # The only thing anyone was told: the table is paused (on its page, once).
-    assert table.page.lines == [*lines, PAUSED]
+    assert table.state.page.lines == [*lines, PAUSED]
     assert [(s.kind, s.text) for s in transport.sent[sent:]] == [("public", PAUSED)]
 
 
@@ -136,7 +136,7 @@ async def test_while_paused_every_command_is_refused_without_trying_and_said_onc
     tried = store.attempts
     with pytest.raises(NotSaved):
         await table.act(user, action)
-    assert await table.handle_text(user, action.text())  # typed: answered, privately
+    assert await typed(table, user, action.text())  # typed: answered, privately
     assert transport.replies_to(user)[-1] == error_text(NotSaved(), "es")
     for command in (lambda: table.leave(1), table.close, lambda: table.announce("¡hola!")):
         with pytest.raises(NotSaved):
@@ -145,7 +145,7 @@ async def test_while_paused_every_command_is_refused_without_trying_and_said_onc
     await clock.advance(60)
     assert store.attempts > tried + 5
     assert transport.public_lines().count(PAUSED) == 1
-    assert table.seat_of(1) == 0 and table.state == "playing"
+    assert table.seat_of(1) == 0 and table.lifecycle == "playing"
 
 
 async def test_it_tries_again_with_growing_waits_and_goes_on_by_itself() -> None:
@@ -174,9 +174,9 @@ async def test_it_tries_again_with_growing_waits_and_goes_on_by_itself() -> None
     assert store.state is not None and comparable(store.restored()) == comparable(table)
     assert store.restored().page.lines[-2:] == [PAUSED, RESUMED]
     user, action = move_of(table, random.Random(4))
-    turn = table.turn
+    turn = table.state.turn
     await table.act(user, action)
-    assert table.turn > turn and table.turn == store.turn()
+    assert table.state.turn > turn and table.state.turn == store.turn()
 
 
 async def test_told_the_database_is_back_it_tries_at_once() -> None:
@@ -203,19 +203,19 @@ async def test_its_bots_wait_and_its_clock_stops_until_it_goes_on() -> None:
     match = table.match
     assert match is not None and match.to_act == 0
     await table.act(1, move_of(table, random.Random(5))[1])
-    turn = table.turn
+    turn = table.state.turn
     store.down = True
     await clock.advance(1.0)  # the bot of seat 1 speaks, and its move cannot be saved
-    assert table.paused and table.turn == turn == store.turn()
+    assert table.paused and table.state.turn == turn == store.turn()
     await clock.advance(600)
-    assert table.turn == turn, "no bot played and no clock ran out while paused"
+    assert table.state.turn == turn, "no bot played and no clock ran out while paused"
     assert not [line for line in transport.public_lines() if line.startswith("⏰")]
     store.down = False
     while table.paused:
         await clock.advance(0.5)
-    while not table.awaits(1):
+    while not table.state.awaits(1):
         await clock.advance(1.0)
-    assert table.turn > turn, "the bots played on"
+    assert table.state.turn > turn, "the bots played on"
     waited = clock.now()
     await clock.advance(44)
     assert not [line for line in transport.public_texts() if line.startswith("⏰")]
@@ -232,13 +232,13 @@ async def test_a_bot_move_that_cannot_be_saved_does_not_refuse_the_person_before
     await table.start(1)
     store.ok_left = 1  # the person's move is stored, the bot's answer is not
     user, action = move_of(table, random.Random(6))
-    turn = table.turn
+    turn = table.state.turn
     await table.act(user, action)
-    assert table.paused and table.turn == turn + 1 == store.turn()
+    assert table.paused and table.state.turn == turn + 1 == store.turn()
     store.ok_left = None
     while table.paused:
         await clock.advance(0.5)
-    assert table.awaits(1) and table.turn > turn + 1
+    assert table.state.awaits(1) and table.state.turn > turn + 1
 
 
 async def test_the_end_of_a_hand_that_cannot_be_saved_is_not_played() -> None:
@@ -270,7 +270,7 @@ async def test_a_table_with_nothing_stored_yet_goes_back_to_empty() -> None:
     store.down = True
     with pytest.raises(NotSaved):
         await table.join(1, "Ana")
-    assert table.paused and table.seats == [None] * 4 and table.state == "waiting"
+    assert table.paused and table.seats == [None] * 4 and table.lifecycle == "waiting"
     store.down = False
     while table.paused:
         await clock.advance(0.5)
@@ -281,12 +281,12 @@ async def test_a_table_with_nothing_stored_yet_goes_back_to_empty() -> None:
 async def test_a_start_that_cannot_be_saved_deals_nothing() -> None:
     table, transport, _clock, store = stored_table()
     await seat_humans(table, 2)
-    page, sent = table.page, len(transport.sent)
+    page, sent = table.state.page, len(transport.sent)
     store.down = True
     with pytest.raises(NotSaved):
         await table.start(1)
-    assert table.state == "waiting" and table.match is None
-    assert table.page is page and table.page.hand_number is None, "the same lobby page"
+    assert table.lifecycle == "waiting" and table.match is None
+    assert table.state.page is page and table.state.page.hand_number is None, "the same lobby page"
     assert not transport.private_to(1), "no cards dealt to anyone"
     assert [s.text for s in transport.sent[sent:]] == [PAUSED]
 
@@ -302,11 +302,11 @@ async def test_a_sena_is_received_only_once_saved() -> None:
     transport.hook = watch
     match = table.match
     assert match is not None
-    [sena, *_] = senas_posibles(match.view(0).cards, table.rules)
+    [sena, *_] = senas_posibles(match.view(0).cards, table.state.rules)
     store.down = True
     with pytest.raises(NotSaved):
         await table.send_sena(1, sena)
-    assert not received and not table.senas.received
+    assert not received and not table.state.senas.received
     store.down = False
     while table.paused:
         await clock.advance(0.5)
@@ -322,7 +322,7 @@ async def _table_with_a_sena() -> tuple[Table, FakeTransport, ManualClock, Store
         await table.start(1)
         match = table.match
         assert match is not None
-        if senas_posibles(match.view(0).cards, table.rules) and not match.hand.corrido:
+        if senas_posibles(match.view(0).cards, table.state.rules) and not match.hand.corrido:
             return table, transport, clock, store
     raise AssertionError("no seed dealt a seña")
 
@@ -334,10 +334,10 @@ async def test_records_that_wait_are_saved_again_by_the_table_until_stored() -> 
     store.keep_records = 4
     await seat_humans(table, 1)
     await table.start(1)
-    assert table.outbox, "the match's start record waits"
+    assert table.state.records.outbox, "the match's start record waits"
     attempts = store.attempts
     await clock.advance(30)
-    assert not table.outbox and store.attempts == attempts + 3
+    assert not table.state.records.outbox and store.attempts == attempts + 3
     await clock.advance(60)
     assert store.attempts == attempts + 4, "nothing more once stored"
 
@@ -350,16 +350,16 @@ async def test_nothing_is_ever_shown_that_is_not_stored() -> None:
     shown: list[int] = []
 
     def watch(sent: Sent) -> None:
-        shown.append(table.turn)
-        assert table.turn == store.turn(), sent
+        shown.append(table.state.turn)
+        assert table.state.turn == store.turn(), sent
 
     await seat_humans(table, 2)
     await table.start(1)
     transport.hook = watch
     refused = 0
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         store.down = faults.random() < 0.2
-        if table.paused or not any(table.awaits(u) for u in (1, 2)):
+        if table.paused or not any(table.state.awaits(u) for u in (1, 2)):
             await clock.advance(1.0)
             continue
         user, action = move_of(table, rng)

@@ -161,15 +161,15 @@ async def test_every_table_word_in_the_channel_and_by_dm(tmp_path: Path,
 
     # A word added to the table is a move in the channel and by DM.
     for where in ("channel", "dm"):
-        while not table.awaits(ana.user):
+        while not table.state.awaits(ana.user):
             await scene.advance(0.5)
         match = table.match
         assert match is not None and match.to_act is not None
         legal = match.legal_actions(match.to_act)
         word = next(w for w, action in new_words.items() if action in legal)
-        turn = table.turn
+        turn = table.state.turn
         if where == "channel":
             await scene.say(ana, word)
         else:
             await scene.dm(ana, word)
-        assert table.turn > turn, (where, word)
+        assert table.state.turn > turn, (where, word)

@@ -29,6 +29,7 @@ from .clock import Clock, ManualClock, RealClock, settle
 from .clockwork import MAX_EXPIRIES, REMINDER_SECONDS
 from .manager import TableManager
 from .page import Page
+from .pause import NotSaved, Unsaved
 from .result import Result, Save, Typed
 from .runner import Persist, Table
 from .seats import Seat, TableError
@@ -36,7 +37,7 @@ from .state import TableState
 from .transport import DmClosed, Transport
 
 __all__ = [
-    "MAX_EXPIRIES", "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "Page", "Persist",
-    "RealClock", "Result", "Save", "Seat", "Table", "TableError", "TableManager", "TableState",
-    "Transport", "Typed", "settle",
+    "MAX_EXPIRIES", "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "NotSaved", "Page",
+    "Persist", "RealClock", "Result", "Save", "Seat", "Table", "TableError", "TableManager",
+    "TableState", "Transport", "Typed", "Unsaved", "settle",
 ]

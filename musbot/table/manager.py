@@ -21,11 +21,19 @@ class TableManager:
     table it holds runs with its ``clock``, ``bot_delay`` and ``persist``."""
 
     def __init__(self, transport: Transport, *, clock: Clock | None = None,
-                 bot_delay: float = 0.0, persist: Persist | None = None) -> None:
+                 bot_delay: float = 0.0, persist: Persist | None = None,
+                 shuffler: Shuffler = secure_shuffle, rng: random.Random | None = None,
+                 first_mano: int | None = None) -> None:
         self.transport = transport
         self.clock = clock
         self.bot_delay = bot_delay
         self.persist = persist
+        self.shuffler = shuffler
+        """How its tables deal (restored ones too, where their state keeps no shuffler of its
+        own): ``secure_shuffle`` but in tests and benchmarks."""
+        self.rng = rng
+        """Its tables' random generator (None: one of their own each)."""
+        self.first_mano = first_mano
         self._tables: dict[int, Table] = {}
 
     def get(self, channel_id: int) -> Table | None:
@@ -33,15 +41,14 @@ class TableManager:
 
     def open(self, channel_id: int, settings: TableSettings | None = None, *,
              guild_id: int | None = None, opener_id: int | None = None,
-             league_id: int | None = None, bots_alone: bool = False,
-             first_mano: int | None = None, rng: random.Random | None = None,
-             shuffler: Shuffler = secure_shuffle) -> Table:
+             league_id: int | None = None, bots_alone: bool = False) -> Table:
         """A new table in the channel; refused if one is live there."""
         if channel_id in self._tables:
             raise TableError("table_exists")
         state = TableState(channel_id, settings, guild_id=guild_id, opener_id=opener_id,
-                           league_id=league_id, bots_alone=bots_alone, first_mano=first_mano,
-                           rng=rng, shuffler=shuffler, kept=self.persist is not None)
+                           league_id=league_id, bots_alone=bots_alone,
+                           first_mano=self.first_mano, rng=self.rng, shuffler=self.shuffler,
+                           kept=self.persist is not None)
         return self.adopt(state)
 
     def adopt(self, state: TableState, *, register: bool = True) -> Table:

@@ -220,7 +220,8 @@ class TablePersister:
         if manager.get(saved.channel_id) is not None:
             return None
         try:
-            return from_json(saved.state, journal=saved.journal, kept=True)
+            return from_json(saved.state, journal=saved.journal, kept=True,
+                             shuffler=manager.shuffler, rng=manager.rng)
         except StateError:
             log.exception("table %s cannot be restored; its saved state is kept",
                           saved.channel_id)
