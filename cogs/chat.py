@@ -71,7 +71,8 @@ class Chat(commands.Cog):
             return
 
         async def answer(text: str) -> None:
-            await transport.say_briefly(message.channel.id, text, reference=message)
+            await transport.say_briefly(message.channel.id, text, reference=message,
+                                        author=user_id)
 
         if not await self.bot.awake_table(table):
             if looks_like_move(message.content):
@@ -146,7 +147,8 @@ class Chat(commands.Cog):
         self._hinted[user_id] = now
         await self.bot.transport.say_briefly(
             message.channel.id,
-            dt("not_seated_hint", table.lang, mention=self.bot.transport.mention(user_id)))
+            dt("not_seated_hint", table.lang, mention=self.bot.transport.mention(user_id)),
+            author=user_id, mention=True)
 
     async def _is_command(self, message: discord.Message) -> bool:
         """``!mus …`` is the command cog's business, not a move."""

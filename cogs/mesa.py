@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio import ui
+from musbot.discordio.markup import seat_name
 from musbot.discordio.texts import dt
 from musbot.engine import InvalidRules, Rules
 from musbot.storage import StorageError
@@ -103,7 +104,7 @@ class Mesa(commands.Cog):
     async def unirse(self, ctx: commands.Context[Any],
                      pareja: Literal[1, 2] | None = None) -> None:
         """Te sienta en la mesa (a media partida, en el asiento de un bot)."""
-        name = ctx.author.display_name
+        name = seat_name(ctx.author)
         pair = pareja - 1 if pareja is not None else None
         await self._step(ctx, lambda table: table.join(ctx.author.id, name, pair))
 

@@ -27,6 +27,7 @@ from musbot.config import Config, ConfigError, add_run_arguments, config_from_ar
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
+from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
 from musbot.discordio.texts import dt
 from musbot.runtime import collect_periodically, tune_gc
@@ -72,16 +73,20 @@ def extensions() -> list[str]:
 class MusBot(commands.Bot):
     def __init__(self, config: Config, *, message_content: bool = True,
                  clock: Clock | None = None, persist: bool = True,
-                 bot_delay: float = BOT_DELAY, **options: Any) -> None:
+                 bot_delay: float = BOT_DELAY, table_defaults: dict[str, Any] | None = None,
+                 **options: Any) -> None:
+        """``table_defaults``: more keyword arguments for every table (a seeded ``shuffler``
+        and ``rng`` make a test's deals and bots the same on every run)."""
         super().__init__(command_prefix=commands.when_mentioned_or(COMMAND_PREFIX),
                          intents=make_intents(message_content), help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+                         allowed_mentions=NO_MENTIONS,
                          **options)
         self.config = config
         limits = Limits().share(len(config.own_shards), config.shard_count) \
             if config.shard_count is not None else None
         self.transport = DiscordTransport(self, clock=clock, limits=limits)
-        self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay)
+        self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay,
+                                   **(table_defaults or {}))
         self.transport.tables = self.tables
         self.persist = persist
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""

@@ -29,11 +29,14 @@ async def connected(tmp_path: Path, people: tuple[str, ...], **options: object) 
 
 async def to_discards(scene: Scene) -> None:
     """The people say mus whenever they may (and play on otherwise) until a discard round
-    begins: the bots decide for themselves whether to cut."""
+    begins: the bots decide for themselves whether to cut. The scene's deals and bots follow
+    its seed, so whether (and when) a round comes is the same on every run; a match over
+    without one fails at once, naming the seed's fault rather than waiting in vain."""
     table = scene.table()
     for _ in range(4000):
         match = table.match
         assert match is not None
+        assert not match.finished, "the match ended without a discard round: another seed"
         if match.view(-1).phase == "descarte":
             return
         person = next((p for p in scene.people if table.awaits(p.user)), None)

@@ -147,7 +147,7 @@ class Hands:
         if match is None or seat is None:
             return None
         view = match.view(seat)
-        token = discard_token(view.hand_number, len(view.discards))
+        token = discard_token(table.match_key, view.hand_number, len(view.discards))
         prefix = f"mus:dc:{table.channel_id}:{token}:"
         for message_id, ids in reversed(person.dm.buttons.items()):
             for custom_id in ids:
@@ -217,7 +217,8 @@ class Hands:
 
         async def answer(reply: str) -> None:
             self.tally.refused += 1
-            await transport.say_briefly(table.channel_id, reply, reference=said)  # type: ignore[arg-type]
+            await transport.say_briefly(table.channel_id, reply, reference=said,  # type: ignore[arg-type]
+                                        author=person.user)
 
         with reply_via(answer):
             await table.handle_text(person.user, text)

@@ -29,6 +29,7 @@ from musbot.storage import (
     StorageError,
 )
 
+from .markup import plain
 from .texts import dt, server
 
 log = logging.getLogger(__name__)
@@ -131,13 +132,15 @@ async def report(target: discord.Interaction[Any] | commands.Context[Any],
         return
     try:
         if interaction is not None:
-            await answer_privately(interaction, text)
+            await answer_privately(interaction, plain(text))  # it may echo what was typed
         elif isinstance(target, commands.Context):
             transport = getattr(target.bot, "transport", None)
             if transport is not None:  # within the channel's budget, deleting itself
-                await transport.say_briefly(target.channel.id, text, reference=target.message)
+                await transport.say_briefly(target.channel.id, text, reference=target.message,
+                                            author=target.author.id)
             else:
-                await target.send(text, delete_after=BRIEF_SECONDS)
+                await target.send(plain(text), delete_after=BRIEF_SECONDS,
+                                  allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not tell a failure at table %s", where, exc_info=True)
 

@@ -39,6 +39,7 @@ from musbot.table import Table
 from .callbacks import Guarded, answer, services, table_or_say
 from .discard import discard_view
 from .failures import guarded, report
+from .markup import plain, seat_name
 from .texts import dt, error
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         verb = self.verb
         if verb.startswith("join"):
             pair = int(verb[-1]) - 1 if verb != "join" else None
-            await run_for(interaction, table, lambda: table.join(user.id, _name(user), pair))
+            await run_for(interaction, table, lambda: table.join(user.id, seat_name(user), pair))
         elif verb == "bot":
             await run_for(interaction, table, table.add_bot)
         elif verb == "start":
@@ -211,7 +212,7 @@ async def run_for(interaction: discord.Interaction[Any], table: Table,
     try:
         await step()
     except MusError as problem:
-        await answer(interaction, error_text(problem, table.lang, table.names()))
+        await answer(interaction, plain(error_text(problem, table.lang, table.names())))
         return
     await services(interaction).transport.acknowledge(interaction, table)
 
@@ -223,16 +224,12 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     try:
         text = table.private_text(user_id)
     except MusError as problem:
-        await answer(interaction, error_text(problem, table.lang, table.names()))
+        await answer(interaction, plain(error_text(problem, table.lang, table.names())))
         return
     controls = discard_view(table, user_id)
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
     await interaction.response.send_message(text, ephemeral=True, **extra)
     services(interaction).transport.remember_ephemeral(table.channel_id, user_id, interaction)
-
-
-def _name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
 
 
 # --- builders -----------------------------------------------------------------------------------

@@ -131,6 +131,8 @@ TABLE = {
     "left_bot": "{name} leaves: a bot plays the seat.",
     "bot_added": "A bot ({level}) sits in seat {seat}.",
     "bot_name": "Bot {seat}",
+    "unnamed_seat": "Seat {seat}",
+    "name_in_seat": "{name} (seat {seat})",
     "started": "The match begins!",
     "rematch": "Rematch! Another match begins.",
     "closed": "The table is closed.",

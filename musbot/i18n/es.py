@@ -135,6 +135,8 @@ TABLE = {
     "left_bot": "{name} se va: un bot juega por su asiento.",
     "bot_added": "Un bot ({level}) se sienta en el asiento {seat}.",
     "bot_name": "Bot {seat}",
+    "unnamed_seat": "Asiento {seat}",
+    "name_in_seat": "{name} (asiento {seat})",
     "started": "¡Empieza la partida!",
     "rematch": "¡Revancha! Empieza otra partida.",
     "closed": "Se cierra la mesa.",

@@ -212,7 +212,8 @@ class TablePersister:
     def _note_ratings(table: Table, changes: Sequence[Any]) -> None:
         """The league's new ratings, on the table's page (saved with the table's next save;
         the lock is held here, inside the table's own save)."""
-        names = {s.user_id: s.name for s in table.seats if s is not None}
+        shown = table.names()
+        names = {s.user_id: shown[i] for i, s in enumerate(table.seats) if s is not None}
         parts = [render.t("rating_change", table.lang, name=names.get(c.user_id, "?"),
                           before=c.before, after=c.after, delta=c.delta) for c in changes]
         table.page.note(render.t("ratings", table.lang, list=", ".join(parts)))

@@ -3,12 +3,16 @@ commands that change it (sit down, add a bot, leave, come back)."""
 
 from __future__ import annotations
 
+import functools
+import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from musbot.ai import LEVELS, Player, make_player
 from musbot.engine import MusError
+from musbot.words import normalise
 
 from . import render
 
@@ -63,6 +67,52 @@ class Seat:
         return seat
 
 
+BLANK_LOOKING = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
+"""Letters and symbols that print as nothing (Hangul fillers, the blank Braille pattern)."""
+KEPT_FORMAT = frozenset("\u200d")
+"""The one invisible character a visible name may keep: the joiner of emoji sequences."""
+
+
+def visible_name(name: str) -> str:
+    """What of a name can be seen: without control and format characters (direction marks and
+    overrides, zero-width spaces), blank-looking letters or unassigned code points, its spaces
+    collapsed; empty when nothing is left but marks and joiners."""
+    kept = []
+    for ch in name:
+        category = unicodedata.category(ch)
+        if ch in BLANK_LOOKING or (category[0] == "C" and ch not in KEPT_FORMAT):
+            continue
+        kept.append(" " if category[0] == "Z" else ch)
+    text = " ".join("".join(kept).split())
+    if all(unicodedata.category(ch)[0] == "M" or ch in KEPT_FORMAT for ch in text):
+        return ""
+    return text
+
+
+@functools.lru_cache(maxsize=4096)
+def distinct_names(seats: tuple[tuple[str, bool] | None, ...], unnamed: str, suffixed: str
+                   ) -> tuple[str | None, ...]:
+    """The name each seat is shown by: visible (:func:`visible_name`; ``unnamed``, a template
+    of ``{seat}``, when nothing of it is), and told apart from every other at the table, as
+    people read them (:func:`~musbot.words.normalise`). ``seats`` holds (name, is a person)
+    per seat. A bot's name is the table's own: a person whose name reads as another seat's gets
+    ``suffixed`` (a template of ``{name}`` and ``{seat}``), and so does every person of a name
+    two people share, so none of them passes for another. Seats count from 1 in the templates."""
+    shown: list[str | None] = [None if s is None else visible_name(s[0]) or
+                               unnamed.format(seat=i + 1) for i, s in enumerate(seats)]
+    keys = [None if name is None else normalise(name) for name in shown]
+    counts = Counter(key for key in keys if key is not None)
+    bots = {key for key, seat in zip(keys, seats, strict=True)
+            if seat is not None and not seat[1]}
+    for i, seat in enumerate(seats):
+        key = keys[i]
+        if seat is None or key is None or not seat[1]:
+            continue
+        if key in bots or counts[key] > 1:
+            shown[i] = suffixed.format(name=shown[i], seat=i + 1)
+    return tuple(shown)
+
+
 class Seating:
     """The seats of one table, in playing order; pairs alternate (seats 0, 2 against 1, 3)."""
 
@@ -81,7 +131,16 @@ class Seating:
     def __setitem__(self, seat: int, occupant: Seat | None) -> None:
         self.seats[seat] = occupant
 
-    def names(self) -> dict[int, str]:
+    def names(self, unnamed: str = "{seat}", suffixed: str = "{name} ({seat})"
+              ) -> dict[int, str]:
+        """Each seat's name as shown: visible and told apart (:func:`distinct_names`, with
+        its templates)."""
+        shown = distinct_names(tuple(None if s is None else (s.name, s.human)
+                                     for s in self.seats), unnamed, suffixed)
+        return {i: name for i, name in enumerate(shown) if name is not None}
+
+    def raw_names(self) -> dict[int, str]:
+        """The names as given (what the match records store)."""
         return {i: s.name for i, s in enumerate(self.seats) if s is not None}
 
     def seat_of(self, user_id: int) -> int | None:
@@ -124,14 +183,15 @@ class SeatingCommands:
             seat = self.seating.free_seat(pair, take_bots=True)
             old = self.seats[seat]
             self.seats[seat] = Seat(name=name, user_id=user_id)
+            shown = self.names()[seat]
             if old is not None and self.state == "playing":
-                self._say("took_bot_seat", name=name, seat=seat + 1)
+                self._say("took_bot_seat", name=shown, seat=seat + 1)
                 await self._changed()
                 self._show()
                 await self.notify.send_hand(seat)
                 self.turns.arm()
             else:
-                self._say("joined", name=name, seat=seat + 1,
+                self._say("joined", name=shown, seat=seat + 1,
                           pair=render.pair_text(self.rules.team(seat), self.names(),
                                                 self.players, self.lang))
                 await self._changed()
@@ -144,15 +204,16 @@ class SeatingCommands:
             seat = self._require_seat(user_id)
             person = self.seats[seat]
             assert person is not None
+            shown = self.names()[seat]
             if self.state != "playing":
                 self.seats[seat] = None
-                self._say("left", name=person.name)
+                self._say("left", name=shown)
                 await self._changed()
                 self._show()
                 return
             self.seats[seat] = Seat.robot(person.name, self.bot_level)
             self._bot_took_over()
-            self._say("left_bot", name=person.name)
+            self._say("left_bot", name=shown)
             if not self.humans():
                 await self._close("closed_empty")
                 return
@@ -185,7 +246,7 @@ class SeatingCommands:
                 raise TableError("not_away")
             person.away = False
             person.expiries = 0
-            self._say("back", name=person.name)
+            self._say("back", name=self.names()[seat])
             await self._changed()
             self._show()
             self.turns.arm()

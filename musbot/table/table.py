@@ -35,7 +35,7 @@ from .core import State
 from .notify import Notifier, SenaCommands
 from .page import Page, Pages
 from .records import MatchRecords
-from .seating import Seat, Seating, SeatingCommands, TableError
+from .seating import Seat, Seating, SeatingCommands, TableError, visible_name
 from .transport import Transport
 from .turns import DEFAULT_TURN_SECONDS, TurnKeeper, check_turn_seconds
 
@@ -165,7 +165,10 @@ class Table(SeatingCommands, SenaCommands):
         return self._turn
 
     def names(self) -> dict[int, str]:
-        return self.seating.names()
+        """Each seat's name as the table shows it: visible, and no two alike (see
+        :func:`~musbot.table.seating.distinct_names`)."""
+        return self.seating.names(render.template("unnamed_seat", self.lang),
+                                  render.template("name_in_seat", self.lang))
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seating.seat_of(user_id)
@@ -208,6 +211,13 @@ class Table(SeatingCommands, SenaCommands):
         seat = self.seat_of(user_id)
         return (self.state == "playing" and match is not None and seat is not None
                 and match.to_act == seat)
+
+    @property
+    def match_key(self) -> str:
+        """The match in play's unique key (kept with the table across restarts); empty before
+        the first match."""
+        info = self.records.info
+        return str(info["key"]) if info is not None else ""
 
     def discard_round(self) -> tuple[int, int] | None:
         """(hand number, mus round) while the hand is in a discard round, else None: which
@@ -346,7 +356,8 @@ class Table(SeatingCommands, SenaCommands):
                 found = True
             match = self.match
             events = match.hand.events if match is not None else []
-            for old in sorted(old_names - {name}, key=len, reverse=True):
+            old_names |= {visible_name(old) for old in old_names}  # as the pages showed them
+            for old in sorted(old_names - {name, ""}, key=len, reverse=True):
                 self.pages.rename(old, name, events, self.page_tail())
             if found:
                 await self._changed()

@@ -181,10 +181,10 @@ class TurnKeeper:
             return
         occupant.expiries += 1
         table.mark_changed()
-        table._say("expired", name=occupant.name)
+        table._say("expired", name=table.names()[seat])
         events = table._apply(seat, table.bots.decide(seat))
         if occupant.expiries >= MAX_EXPIRIES:
             occupant.away = True
             table._bot_took_over()
-            table._say("away", name=occupant.name)
+            table._say("away", name=table.names()[seat])
         await table._advance(events)

@@ -1,0 +1,55 @@
+"""Text people chose (names, nicknames, league names) shown on Discord as the text it is, and
+mentions that reach only the person meant.
+
+The table layer speaks plain text: its catalogs hold no markdown, so everything it says is shown
+escaped (:func:`plain`), and a nickname like ``[premio](https://…)||`` or ``<@123>`` reads as
+typed, never as a link, a spoiler or a mention. What the bot says of its own (bold titles, the
+DM header) is added after escaping. A message names the users it may notify
+(:func:`mentioning`): nobody else is pinged, whatever its text holds, and the bot's default
+notifies nobody (:data:`NO_MENTIONS`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from musbot.table.seating import visible_name
+
+NO_MENTIONS = discord.AllowedMentions.none()
+"""The bot's default: a message notifies nobody unless it names whom."""
+
+_MASS_MENTION = re.compile(r"@(everyone|here)")
+
+
+def plain(text: str) -> str:
+    """``text`` shown literally: backslashes and Discord's markdown escaped (ignoring nothing,
+    links included: a masked link is no link), ``<`` escaped so no mention, channel, emoji or
+    timestamp syntax is parsed, and «@everyone» broken by a zero-width space."""
+    text = discord.utils.escape_markdown(text.replace("\\", "\\\\"), ignore_links=False)
+    text = text.replace("<", "\\<")
+    return _MASS_MENTION.sub("@\u200b\\1", text)
+
+
+def plain_with(text: str, mention: str) -> str:
+    """:func:`plain`, keeping the one mention the bot put in ``text`` itself (``<@id>`` of
+    the person it addresses)."""
+    return plain(text).replace(plain(mention), mention)
+
+
+def mentioning(*user_ids: int) -> discord.AllowedMentions:
+    """Notifies these users (if the text mentions them) and nobody else: no role, no
+    «@everyone», not the author of a message replied to."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=u) for u in user_ids])
+
+
+def seat_name(user: Any) -> str:
+    """The name a person sits down with: their display name in the server if any of it can be
+    seen, else their username (Discord keeps those visible), else their id."""
+    for candidate in (getattr(user, "display_name", None), getattr(user, "name", None)):
+        if candidate and visible_name(str(candidate)):
+            return str(candidate)
+    return str(user.id)
