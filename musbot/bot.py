@@ -108,6 +108,7 @@ class MusBot(commands.Bot):
         return self.intents.message_content
 
     async def setup_hook(self) -> None:
+        self.transport.guard.install(self.http)  # every REST call from here on
         self.check_message_content()
         if self.persist:
             await self.open_storage()

@@ -32,6 +32,7 @@ import discord
 from musbot.table import Clock, DmClosed, RealClock, Table, TableManager
 
 from . import ui
+from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
 from .discard import discard_token, discard_view
@@ -88,7 +89,11 @@ class DiscordTransport:
         self.governor = Governor(self.clock, limits)
         self.reply_seconds = reply_seconds
         self._tables: TableManager | None = None
-        self.pages = Boards(client, self.governor, self.clock, self._spawn)
+        self.pages = Boards(client, self.governor, self.clock, self.spawn)
+        self.access = Access(self)
+        """The channels whose permissions a table lost (``access.py``)."""
+        self.guard = self.access.guard
+        """Installed on the client's HTTP side at start-up (``MusBot.setup_hook``)."""
         self.prefers_ephemeral: set[int] = set()
         """Users whose DMs are closed: never DM'd again this process, they use «Ver mis cartas»."""
         self._dm_channels: dict[int, int] = {}
@@ -189,7 +194,7 @@ class DiscordTransport:
                     self.prefers_ephemeral.add(user_id)
                     table = self.table(channel_id) if channel_id is not None else None
                     if table is not None:
-                        self._spawn(table.private_refused(user_id))
+                        self.spawn(table.private_refused(user_id))
                 return None
             finally:
                 release(view)
@@ -377,7 +382,9 @@ class DiscordTransport:
             return ""
         return dt("dm_header", table.lang, guild=plain(guild.name), channel=plain(name)) + "\n"
 
-    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Runs ``work`` (the table's bookkeeping after a call) without holding anyone up;
+        its failure is logged."""
         if self.governor.stopped:  # shutting down: the table is saved as it is
             work.close()
             return

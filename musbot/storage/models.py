@@ -71,6 +71,13 @@ class ServerSettings:
     language: str = "es"
     allowed_channels: frozenset[int] = frozenset()
     """Channels where tables may be opened; empty means every channel."""
+    max_tables: int = 25
+    """Open tables in the server at most; 0: no limit."""
+    max_tables_per_person: int = 3
+    """Open tables one person may have opened in the server (who manages it, any); 0: no
+    limit."""
+    idle_minutes: int = 30
+    """A table where nothing happened for this long closes; 0: never."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     """Keys written by a newer musbot, preserved on save."""
 
@@ -81,6 +88,9 @@ class ServerSettings:
             "turn_timer": self.turn_timer,
             "language": self.language,
             "allowed_channels": sorted(self.allowed_channels),
+            "max_tables": self.max_tables,
+            "max_tables_per_person": self.max_tables_per_person,
+            "idle_minutes": self.idle_minutes,
         }
 
     @classmethod
@@ -93,6 +103,10 @@ class ServerSettings:
             turn_timer=int(data.pop("turn_timer", default.turn_timer)),
             language=str(data.pop("language", default.language)),
             allowed_channels=frozenset(int(c) for c in data.pop("allowed_channels", ())),
+            max_tables=int(data.pop("max_tables", default.max_tables)),
+            max_tables_per_person=int(data.pop("max_tables_per_person",
+                                               default.max_tables_per_person)),
+            idle_minutes=int(data.pop("idle_minutes", default.idle_minutes)),
             extra=data,
         )
 

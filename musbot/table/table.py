@@ -121,6 +121,8 @@ class Table(SeatingCommands, SenaCommands):
         """The turn clock, and what happens when time runs out (see ``turns.py``)."""
         self._turn = 0
         """Bumped on every applied action: a timer or a bot only plays the turn it was for."""
+        self._paused: str | None = None
+        """Why the table is paused (see :meth:`pause`); None while it plays on."""
         self._journal: list[tuple[int, Action]] | None = None
         """The moves applied since the last save, while they are the only change: a save may
         append them to the table's journal instead of writing its whole state (see
@@ -258,10 +260,12 @@ class Table(SeatingCommands, SenaCommands):
                 raise TableError("not_finished")
             await self._begin(user_id, "rematch")
 
-    async def close(self) -> None:
+    async def close(self, reason: str = "closed", **params: object) -> None:
+        """Closes the table for good; its page says why (``reason``, a sentence of the table
+        catalog, with ``params``)."""
         async with self._lock:
             if self.state != "closed":
-                await self._close("closed")
+                await self._close(reason, **params)
 
     async def close_unreachable(self) -> None:
         """The table's channel is gone (deleted, or the bot removed from the server): nobody can
@@ -283,6 +287,8 @@ class Table(SeatingCommands, SenaCommands):
     async def _act(self, user_id: int, action: Action) -> list[ev.Event]:
         seat = self._require_seat(user_id)
         self._require_match()
+        if self._paused is not None:
+            raise TableError("table_paused", reason=self._paused)
         events = self._apply(seat, action)
         person = self.seats[seat]
         assert person is not None
@@ -381,6 +387,41 @@ class Table(SeatingCommands, SenaCommands):
             else:
                 self._show()
 
+    @property
+    def paused(self) -> str | None:
+        """Why the table is paused, or None (see :meth:`pause`)."""
+        return self._paused
+
+    async def pause(self, reason: str) -> bool:
+        """Nobody can see the table now (its transport lost its channel): nothing happens by
+        itself until :meth:`unpause`. The turn clock stops, the bots wait, moves are refused
+        (``table_paused``, with ``reason``, a short text in the table's language). Nothing of
+        the saved state changes: a restart plays on, and pauses again if need be. True if it
+        was playing on."""
+        async with self._lock:
+            if self._paused is not None or self.state == "closed":
+                return False
+            self._paused = reason
+            self.turns.stop()
+            self.bots.cancel()
+            return True
+
+    async def unpause(self) -> bool:
+        """The table can be seen again: its page says it was paused, and play goes on where it
+        stopped (the bots whose turn it is, the person to act with a whole turn's time). True
+        if it was paused."""
+        async with self._lock:
+            reason, self._paused = self._paused, None
+            if reason is None or self.state == "closed":
+                return False
+            self._say("unpaused", reason=reason)
+            await self._changed()
+            if self.state == "playing":
+                await self._advance([])
+            else:
+                self._show()
+            return True
+
     async def private_refused(self, user_id: int) -> None:
         """A DM to this person could not be delivered (found out after it was queued): tell the
         channel once a hand, without any card, to use «Ver mis cartas»."""
@@ -478,6 +519,8 @@ class Table(SeatingCommands, SenaCommands):
             if match.finished:
                 self.turns.cancel()
                 return
+            if self._paused is not None:
+                return  # nobody plays, nobody is timed, until it is unpaused
             seat = match.to_act
             occupant = self.seats[seat] if seat is not None else None
             if seat is None or occupant is None or not occupant.bot_plays:
@@ -588,13 +631,13 @@ class Table(SeatingCommands, SenaCommands):
 
     # --- small helpers ------------------------------------------------------------------------
 
-    async def _close(self, key: str) -> None:
+    async def _close(self, key: str, **params: object) -> None:
         if self.state == "playing":
             self._record("abandon")  # nobody won: the match counts nowhere
         self.state = "closed"
         self.turns.cancel()
         self.bots.cancel()
-        self._say(key)
+        self._say(key, **params)
         self.page.final = True
         await self._changed()
         self._show()

@@ -141,7 +141,8 @@ class TurnKeeper:
         table = self.table
         match = table.match
         self.clock.stop()
-        if table.turn_seconds is None or table.state != "playing" or match is None:
+        if table.turn_seconds is None or table.state != "playing" or match is None \
+                or table.paused is not None:
             return
         seat = match.to_act
         occupant = table.seats[seat] if seat is not None else None
