@@ -20,7 +20,7 @@ from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
 from musbot.commands import parse
 from musbot.config import Config
-from musbot.engine import MUS, Action, ActionKind, Hand, Rules
+from musbot.engine import MUS, Action, ActionKind, Hand, Rules, Shuffler
 from musbot.engine.cards import parse_card, seeded_shuffler
 from musbot.storage import Database, StorageError
 from musbot.storage.sqlite import SqliteBackend
@@ -228,14 +228,16 @@ async def close_scenes() -> None:
             await scene.world.disconnect(scene.bot)
 
 
-def seeded(seed: int | str) -> dict[str, Any]:
-    """Table options that make every deal and every bot's choice follow from ``seed``."""
-    return {"shuffler": seeded_shuffler(f"{seed}/deck"), "rng": random.Random(f"{seed}/table")}
+def seeded(seed: int | str, deck: Shuffler | None = None) -> dict[str, Any]:
+    """Table options that make every deal and every bot's choice follow from ``seed`` (the
+    deals from ``deck`` instead, if given)."""
+    return {"shuffler": deck or seeded_shuffler(f"{seed}/deck"),
+            "rng": random.Random(f"{seed}/table")}
 
 
 def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
                persist: bool = True, typing: bool = True, seed: int | str = "scene",
-               **world_options: Any) -> Scene:
+               deck: Shuffler | None = None, **world_options: Any) -> Scene:
     """A server with a channel, these people, and the bot (not connected yet). ``seed`` makes
     the deals and the bots' choices: what happens depends on the test's moves alone, the same on
     every run."""
@@ -246,7 +248,7 @@ def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
     persons = [Person(world.add_user(name), name, typing=typing or i % 2 == 1)
                for i, name in enumerate(people)]
     bot = MusBot(Config(token="x", db=str(tmp_path / "musbot.db")), clock=clock,
-                 persist=persist, table_defaults=seeded(seed))
+                 persist=persist, table_defaults=seeded(seed, deck))
     scene = Scene(world, clock, bot, guild, channel, persons)
     OPEN.append(scene)
     return scene
@@ -288,6 +290,28 @@ async def play_to_the_end(scene: Scene, *, step: float = 1.0, limit: float = 4 *
     assert table.state == "finished", "the match should end"
     await scene.advance(10)  # the last edits, within the channel's budget
     return moves
+
+
+async def to_discards(scene: Scene) -> None:
+    """The people say mus whenever they may (and play on otherwise) until a discard round
+    begins: the bots decide for themselves whether to cut. The scene's deals and bots follow
+    its seed, so whether (and when) a round comes is the same on every run; a match over
+    without one fails at once, naming the seed's fault rather than waiting in vain."""
+    table = scene.table()
+    for _ in range(4000):
+        match = table.match
+        assert match is not None
+        assert not match.finished, "the match ended without a discard round: another seed"
+        if match.view(-1).phase == "descarte":
+            return
+        person = next((p for p in scene.people if table.awaits(p.user)), None)
+        if person is None:
+            await scene.advance(0.5)
+        elif MUS in match.legal_actions(match.to_act):  # type: ignore[arg-type]
+            await scene.say(person, "mus")
+        else:
+            await scene.play_turn(person)
+    raise AssertionError("no discard round")
 
 
 # --- oracles --------------------------------------------------------------------------------

@@ -40,8 +40,16 @@ def needed(channel: Any) -> tuple[str, ...]:
 
 
 def missing(channel: Any, permissions: discord.Permissions) -> list[str]:
-    """The permissions a table needs that ``permissions`` lacks, by name."""
-    return [name for name in needed(channel) if not getattr(permissions, name)]
+    """The permissions a table needs that ``permissions`` lacks, by name; those that follow
+    from another left out (Discord takes Read Message History from who cannot see a channel,
+    Embed Links from who cannot post there: giving back the first gives them back)."""
+    wanted = needed(channel)
+    lacking = [name for name in wanted if not getattr(permissions, name)]
+    if wanted[0] in lacking:
+        return [wanted[0]]
+    if wanted[1] in lacking:
+        return [name for name in lacking if name != "embed_links"]
+    return lacking
 
 
 def permissions_text(names: list[str], lang: str) -> str:

@@ -357,8 +357,11 @@ class Governor:
             await work()
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.warning("a governed %s failed", kind, exc_info=True)
+        except Exception as error:
+            if getattr(error, "status", None) == 403:  # a channel's permissions: see guard.py
+                log.info("a governed %s was refused (%s)", kind, getattr(error, "code", "?"))
+            else:
+                log.warning("a governed %s failed", kind, exc_info=True)
 
     async def _finish(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
         """Runs ``work``, made here so that a task cancelled before it starts (at shutdown)
