@@ -132,7 +132,7 @@ async def report(target: discord.Interaction[Any] | commands.Context[Any],
         return
     try:
         if interaction is not None:
-            await answer_privately(interaction, plain(text))  # it may echo what was typed
+            await answer_privately(interaction, text)  # to its author alone
         elif isinstance(target, commands.Context):
             transport = getattr(target.bot, "transport", None)
             if transport is not None:  # within the channel's budget, deleting itself

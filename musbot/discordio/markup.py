@@ -11,28 +11,29 @@ notifies nobody (:data:`NO_MENTIONS`).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
-from musbot.table.seating import visible_name
+from musbot.words import visible_name
 
 NO_MENTIONS = discord.AllowedMentions.none()
 """The bot's default: a message notifies nobody unless it names whom."""
 
-SPECIAL = frozenset("\\*_~|`>#-[]<@")
-"""Every character that starts or closes Discord markup: emphasis, strike, spoilers, code,
-quotes, headers, lists, masked links, mentions (users, roles, channels, emoji, timestamps) and
-«@everyone». Discord shows any punctuation after a backslash as itself, so each is escaped
-alone: no pattern to get wrong (a masked link's greedy match left bars unescaped)."""
-
-
+SPECIAL = frozenset("\\*_~|`[]<@")
+"""Characters that open or close Discord markup anywhere in a line: emphasis, strike, spoilers,
+code, masked links, mentions (users, roles, channels, emoji, timestamps) and «@everyone».
+Discord shows any punctuation after a backslash as itself, so each is escaped alone: no pattern
+to get wrong (discord.py's masked-link pattern, greedy, left the bars after it unescaped)."""
 _ESCAPED = str.maketrans({ch: "\\" + ch for ch in SPECIAL})
+_LINE_START = re.compile(r"^(\s*)([#>-])", re.MULTILINE)
+"""Headers, quotes and lists (and ``-#`` small text): markup only at a line's start."""
 
 
 def plain(text: str) -> str:
     """``text`` shown literally: each markup character escaped with a backslash."""
-    return text.translate(_ESCAPED)
+    return _LINE_START.sub(r"\1\\\2", text.translate(_ESCAPED))
 
 
 def plain_with(text: str, mention: str) -> str:

@@ -9,7 +9,8 @@
 - Everything the table says is plain text, shown escaped (``markup.plain``): names are never
   markup nor mentions, and each message notifies at most the one person it addresses.
 - Answers to one person in the channel have a budget (:data:`ANSWER_SECONDS`): someone typing
-  a hundred moves out of turn gets one answer, and the table's own messages go first.
+  a hundred moves out of turn in two seconds gets one answer, and the table's own messages go
+  first.
 - Private text goes by DM through the person's DM channel, opened once and kept, without looking
   the user up; a DM refused with 50007 sends the person to «Ver mis cartas» (ephemeral,
   refreshed while its token lives).
@@ -51,9 +52,9 @@ EPHEMERAL_SECONDS = 14 * 60.0
 """An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
 ANSWERED_KEPT = 10_000
 """People answered lately, kept before the old ones are swept."""
-ANSWER_SECONDS = 10.0
-"""At most one answer in the channel to one person per this long (the last one is still shown,
-:data:`REPLY_SECONDS`); the rest of what they type meanwhile is not answered."""
+ANSWER_SECONDS = 5.0
+"""At most one answer in the channel to one person per this long; the rest of what they type
+meanwhile is not answered (the last answer is still shown: :data:`REPLY_SECONDS`)."""
 
 Replier = Callable[[str], Awaitable[Any]]
 _REPLY_ROUTE: ContextVar[Replier | None] = ContextVar("musbot_reply_route", default=None)

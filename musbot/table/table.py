@@ -27,6 +27,7 @@ from musbot.ai import DEFAULT_LEVEL, LEVELS
 from musbot.engine import Action, Match, MusError, Phase, Rules, Shuffler, secure_shuffle
 from musbot.engine import events as ev
 from musbot.engine.senas import SenaLog, senas_open
+from musbot.words import visible_name
 
 from . import render
 from .bots import Bots
@@ -35,7 +36,7 @@ from .core import State
 from .notify import Notifier, SenaCommands
 from .page import Page, Pages
 from .records import MatchRecords
-from .seating import Seat, Seating, SeatingCommands, TableError, visible_name
+from .seating import Seat, Seating, SeatingCommands, TableError
 from .transport import Transport
 from .turns import DEFAULT_TURN_SECONDS, TurnKeeper, check_turn_seconds
 
