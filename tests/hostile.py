@@ -370,5 +370,5 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-__all__ = ["MASKED_LINK", "NAME", "file_bytes", "flood", "forgetting", "names", "permissions",
-           "secure_delete_off"]
+__all__ = ["DEFAULT_EVERYONE", "MASKED_LINK", "NAME", "file_bytes", "flood", "forgetting",
+           "names", "permissions", "secure_delete_off"]

@@ -403,3 +403,37 @@ async def test_a_discard_prompt_from_the_last_match_refuses_in_the_rematch(tmp_p
         "Esas cartas ya no son las tuyas: pulsa «Ver mis cartas» otra vez."]
     assert pressed.response_type != UPDATE_MESSAGE, "the stale prompt's buttons stay as they were"
     assert match.view(seat).cards == held
+
+
+async def test_a_role_given_to_the_bot_or_any_interaction_brings_the_table_back(
+        tmp_path: Path) -> None:
+    """The server's @everyone cannot post; the bot gets a role that can (GUILD_MEMBER_UPDATE of
+    its own member): the table resumes. Then a change Discord sends no event the bot gets (the
+    bot's overwrite removed while it was away): the next interaction there, which carries the
+    bot's permissions, brings the table back."""
+    scene = make_scene(tmp_path, ("Ana",), typing=False)
+    ana = scene.people[0]
+    world = scene.world
+    await world.connect(scene.bot)
+    await scene.slash(ana, "mus mesa")
+    await scene.slash(ana, "mus unirse")
+    table = scene.table()
+    world.set_role_permissions(scene.guild, scene.guild,
+                               hostile.DEFAULT_EVERYONE & ~hostile.SEND)
+    await scene.slash(ana, "mus bot")  # the table changes: its page is edited, not posted
+    await scene.bot.transport.say_briefly(scene.channel, "hola")
+    await scene.advance(2)
+    assert table.paused is not None
+    poster = world.add_role(scene.guild, "MusBot", hostile.SEND)
+    world.give_role(scene.guild, world.bot_user.id, poster)
+    await scene.advance(2)
+    assert table.paused is None, "its own member's update says it may post again"
+    # Lost again, and given back without any event reaching the bot.
+    world.take_role(scene.guild, world.bot_user.id, poster)
+    await scene.bot.transport.say_briefly(scene.channel, "hola")
+    await scene.advance(2)
+    assert table.paused is not None
+    world.guilds[scene.guild].everyone_permissions = hostile.DEFAULT_EVERYONE
+    await scene.slash(ana, "mus reglas")
+    assert table.paused is None, "the interaction's app_permissions said so"
+    assert len(world.invalid_requests(scene.channel)) == 2
