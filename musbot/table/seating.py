@@ -116,10 +116,6 @@ class Seating:
                                      for s in self.seats), unnamed, suffixed)
         return {i: name for i, name in enumerate(shown) if name is not None}
 
-    def raw_names(self) -> dict[int, str]:
-        """The names as given (what the match records store)."""
-        return {i: s.name for i, s in enumerate(self.seats) if s is not None}
-
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):
             if s is not None and s.user_id == user_id:
