@@ -1,6 +1,7 @@
-"""Permission changes in a server, for the tables that lost their channel: a channel, a role or
-the bot's own member updated, or any interaction in a channel (which carries the bot's
-permissions there), and a paused table is checked again (``musbot.discordio.access``)."""
+"""Permission changes in a server, for the tables in it: a channel, a role or the bot's own
+member updated, or any interaction in a channel (which carries the bot's permissions there), and
+each table there is checked, paused if its channel is lost, resumed if it is back
+(``musbot.discordio.access``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ class Acceso(commands.Cog):
         self.bot = bot
 
     async def _recheck(self, guild: discord.Guild | None) -> None:
-        if guild is not None and self.bot.transport.guard.refused:
+        if guild is not None:
             await self.bot.transport.access.recheck(guild.id)
 
     @commands.Cog.listener()
@@ -42,6 +43,12 @@ class Acceso(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
         await self._recheck(after)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """After a restart (or an outage), the server's settings as they are now: a restored
+        table whose channel was lost meanwhile pauses before it asks anything of it."""
+        await self._recheck(guild)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

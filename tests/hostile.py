@@ -194,8 +194,9 @@ async def flood(tmp: Path) -> dict[str, Any]:
 
 async def permissions(tmp: Path) -> dict[str, Any]:
     """Ana and Bea with two bots. Mid-match the server takes Send Messages from everyone (the
-    bot's only role) for two minutes, then, once the table is back, hides the channel from the
-    bot (an overwrite) for two more."""
+    bot's only role) for two minutes; once the table is back, hides the channel from the bot
+    (an overwrite) for two more; then takes Send Messages again in a way no gateway event tells
+    the bot (as when it missed one): there the first refused call is what tells."""
     scene = make_scene(tmp, ("Ana", "Bea"))
     ana, bea = scene.people
     world = scene.world
@@ -215,7 +216,9 @@ async def permissions(tmp: Path) -> dict[str, Any]:
                  lambda: world.set_role_permissions(scene.guild, everyone, DEFAULT_EVERYONE)),
                 ("view", lambda: world.set_overwrite(scene.channel, world.bot_user.id,
                                                      deny=VIEW),
-                 lambda: world.set_overwrite(scene.channel, world.bot_user.id))):
+                 lambda: world.set_overwrite(scene.channel, world.bot_user.id)),
+                ("unseen", lambda: _silently(world, scene.guild, DEFAULT_EVERYONE & ~SEND),
+                 lambda: world.set_role_permissions(scene.guild, everyone, DEFAULT_EVERYONE))):
             calls = len(world.calls)
             dms = {p.user: len(scene.dm_texts(p)) for p in scene.people}
             turn = table.turn
@@ -250,6 +253,11 @@ async def permissions(tmp: Path) -> dict[str, Any]:
         return figures
     finally:
         await world.disconnect(scene.bot)
+
+
+def _silently(world: Any, guild: int, permissions: int) -> None:
+    """@everyone's permissions changed, and no event reaches the bot."""
+    world.guilds[guild].everyone_permissions = permissions
 
 
 # --- 7: a forgotten name in the SQLite files ---------------------------------------------------
@@ -350,7 +358,8 @@ async def _all() -> dict[str, Any]:
         "next_hand_message_delay_s": round(flooded["next_hand_delay"], 2),
         "invalid_requests_after_losing_send_messages": lost["send"]["invalid_requests"],
         "invalid_requests_after_losing_view_channel": lost["view"]["invalid_requests"],
-        "table_resumed_after_each": lost["send"]["resumed"] and lost["view"]["resumed"],
+        "invalid_requests_after_a_loss_no_event_told": lost["unseen"]["invalid_requests"],
+        "table_resumed_after_each": all(lost[k]["resumed"] for k in ("send", "view", "unseen")),
         "forgotten_name_bytes_while_running": forgot["running"],
         "forgotten_name_bytes_after_close": forgot["closed"],
         "name_bytes_before_forgetting": forgot["before"],

@@ -1,13 +1,15 @@
 """Where the bot may speak: a table whose channel stops letting it post pauses, and plays on when
 Discord shows the permissions back.
 
-A server's settings change under the bot: its role loses Send Messages, the channel hides it. The
-first refused call tells (:class:`~musbot.discordio.guard.RequestGuard`); from then on nothing is
-asked of that channel, the table pauses (its clock stops, its bots wait) and the people seated
-are told once, by DM, what is missing. Each change of permissions Discord sends (a channel, a
-role, the bot's own member) and each interaction in the channel (which carries the bot's
-permissions there) is checked against what a table needs; once it has it all, the table shows
-itself again at the bottom of the channel, its page saying it was paused, and play resumes.
+A server's settings change under the bot: its role loses Send Messages, the channel hides it.
+The gateway's update says so (the bot's permissions as discord.py's cache computes them), or
+else the first refused call does (:class:`~musbot.discordio.guard.RequestGuard`); from then on
+nothing is asked of that channel, the table pauses (its clock stops, its bots wait) and the
+people seated are told once, by DM, what is missing. Each change of permissions Discord sends (a
+channel, a role, the bot's own member) and each interaction in the channel (which carries the
+bot's permissions there) is checked against what a table needs; once it has it all, the table
+shows itself again at the bottom of the channel, its page saying it was paused, and play
+resumes.
 
 Nothing here calls Discord to find out: the gateway's cache and the interactions say it.
 """
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .guard import MISSING_ACCESS, RequestGuard
+from .guard import MISSING_ACCESS, MISSING_PERMISSIONS, RequestGuard
 from .texts import dt
 
 if TYPE_CHECKING:
@@ -115,7 +117,9 @@ class Access:
 
     async def recheck(self, guild_id: int | None) -> None:
         """Discord says permissions changed in a server (a channel, a role, the bot's member):
+        a table there whose channel the bot lost pauses at once, without a call refused first;
         each channel there that refused the bot is tried again if the cache says it may."""
+        self._lost_by_cache(guild_id)
         for channel_id in list(self.guard.refused):
             channel = self.transport.client.get_channel(channel_id)
             if guild_id is not None and getattr(getattr(channel, "guild", None), "id",
@@ -124,6 +128,21 @@ class Access:
             permissions = own_permissions(channel)
             if permissions is not None:
                 await self.restore(channel_id, permissions)
+
+    def _lost_by_cache(self, guild_id: int | None) -> None:
+        tables = self.transport.tables
+        if tables is None:
+            return
+        lost = set(self.guard.channels())
+        for table in tables:
+            if table.channel_id in lost or (guild_id is not None and table.guild_id != guild_id):
+                continue
+            channel = self.transport.client.get_channel(table.channel_id)
+            permissions = own_permissions(channel)
+            lacking = missing(channel, permissions) if permissions is not None else []
+            if lacking:
+                self.guard.refuse(table.channel_id, MISSING_ACCESS
+                                  if lacking == [needed(channel)[0]] else MISSING_PERMISSIONS)
 
     async def seen(self, interaction: discord.Interaction[Any]) -> None:
         """An interaction in a channel carries the bot's permissions there, fresh."""

@@ -9,7 +9,8 @@ bot must not become a stream of 403s, so:
   no longer see the channel) every call about that channel, after a 403 50013 (Missing
   Permissions) the same call, is refused here without a request (:class:`Refused`), until the
   bot's permissions there are seen to change (:meth:`RequestGuard.clear`); the owner of the
-  channel's table is told once (``on_refused``), and pauses it;
+  channel's table is told once (``on_refused``), and pauses it. When the gateway shows the loss
+  first, the channel is refused at once (:meth:`RequestGuard.refuse`), without a request;
 - every invalid answer is counted, process-wide: past :attr:`RequestGuard.limit` in the window
   (a tenth of Discord's), requests wait until the count falls back, well before the ban.
 
@@ -123,6 +124,11 @@ class RequestGuard:
             if error.status == 403 and channel_id is not None:
                 self._refused(int(channel_id), key, error.code)
             raise
+
+    def refuse(self, channel_id: int, code: int) -> None:
+        """The gateway says the bot lost the channel (50001: it cannot see it; 50013: it cannot
+        post there) before any call was refused: the same as after the first refusal."""
+        self._refused(channel_id, NEW_MESSAGE, code)
 
     def _refused(self, channel_id: int, key: str, code: int) -> None:
         if code == MISSING_ACCESS:
