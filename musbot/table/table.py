@@ -9,10 +9,11 @@ held: what the table says goes to its transport, which shows it when it can.
 Every change is saved (``on_change``) before anyone is told of it, so after a crash nobody has
 seen a move that the restored table lacks. The public record is the table's :class:`Page`.
 
-A little over 500 lines: what is left here is the match driver (deal, apply, what happens after
-each move, rematch, close), which runs under the one lock; seating, señas, bots, the turn clock,
-the pages, the records and the saved state are their own modules (``seating.py``, ``notify.py``,
-``bots.py``, ``turns.py``, ``page.py``, ``records.py``, ``state.py``).
+What is left here is the match driver (deal, apply, what happens after each move, rematch,
+pause while nobody can see the table, close), which runs under the one lock; seating, señas,
+bots, the turn clock, the pages, the records and the saved state are their own modules
+(``seating.py``, ``notify.py``, ``bots.py``, ``turns.py``, ``page.py``, ``records.py``,
+``state.py``).
 """
 
 from __future__ import annotations
