@@ -72,7 +72,7 @@ class Chat(commands.Cog):
             if looks_like_move(message.content):
                 await transport.say_briefly(message.channel.id,
                                             error("table_restoring", table.lang),
-                                            reference=message)
+                                            reference=message, author=user_id)
             return
         outcome = await table.typed(user_id, message.content, public=True)
         if outcome.error is not None:
@@ -100,7 +100,8 @@ class Chat(commands.Cog):
         self._hinted[user_id] = now
         await self.bot.transport.say_briefly(
             message.channel.id,
-            dt("not_seated_hint", table.lang, mention=self.bot.transport.mention(user_id)))
+            dt("not_seated_hint", table.lang, mention=self.bot.transport.mention(user_id)),
+            author=user_id, mention=True)
 
     async def _is_command(self, message: discord.Message) -> bool:
         """``!mus …`` is the command cog's business, not a move."""

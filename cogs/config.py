@@ -1,6 +1,8 @@
 """``/mus config``: the server's defaults for new tables (Manage Server).
 
-Every variant of docs/rules.md, the turn timer, the language, and the channels that may host tables.
+Every variant of docs/rules.md, the turn timer, the language, the channels that may host tables,
+how many tables may be open at once (in the server, and opened by one person), and after how
+long a table where nothing happens closes.
 Settings apply to tables opened afterwards: a table keeps the rules it started with (and shows
 them in its status). Without options the command shows the current settings. What is refused
 (impossible rules, a turn time out of range) is answered by the bot's one error path.
@@ -8,6 +10,7 @@ them in its status). Without options the command shows the current settings. Wha
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -16,12 +19,26 @@ from discord import app_commands
 from musbot.engine import InvalidRules
 from musbot.i18n import LANGUAGE_NAMES
 from musbot.settings import InvalidSettings
-from musbot.storage import ServerSettings
+from musbot.storage.models import MAX_IDLE_MINUTES, MAX_TABLES, ServerSettings
 
 from ._common import MusSubcommandCog, answer, manages_server, say, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
+
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The limits ``/mus config`` was given (None: unchanged): open tables in the server, per
+    person, and the minutes after which an idle table closes."""
+
+    server: int | None = None
+    person: int | None = None
+    idle: int | None = None
+
+    def given(self) -> bool:
+        return any(x is not None for x in (self.server, self.person, self.idle))
 
 
 def settings_text(settings: ServerSettings, lang: str = "es") -> str:
@@ -41,6 +58,11 @@ def settings_text(settings: ServerSettings, lang: str = "es") -> str:
         say("config_language", lang, language=LANGUAGE_NAMES.get(table.language,
                                                                   table.language)),
         say("config_channels", lang, channels=channels),
+        say("config_limits", lang,
+            server=settings.max_tables or say("config_no_limit", lang),
+            person=settings.max_tables_per_person or say("config_no_limit", lang),
+            idle=say("config_idle", lang, minutes=settings.idle_minutes)
+            if settings.idle_minutes else say("config_idle_never", lang)),
     ])
 
 
@@ -65,6 +87,9 @@ class Config(MusSubcommandCog):
             permitir_canal: discord.TextChannel | None = None,
             quitar_canal: discord.TextChannel | None = None,
             todos_los_canales: bool | None = None,
+            mesas_servidor: app_commands.Range[int, 0, MAX_TABLES] | None = None,
+            mesas_persona: app_commands.Range[int, 0, MAX_TABLES] | None = None,
+            inactividad: app_commands.Range[int, 0, MAX_IDLE_MINUTES] | None = None,
         ) -> None:
             rules = {"reyes": reyes, "puntos": puntos, "juegos": juegos, "vacas": vacas,
                      "real": real, "mus_corrido": corrido, "senas": senas,
@@ -74,7 +99,8 @@ class Config(MusSubcommandCog):
                 tiempo=tiempo, idioma=idioma,
                 allow=permitir_canal.id if permitir_canal is not None else None,
                 disallow=quitar_canal.id if quitar_canal is not None else None,
-                all_channels=bool(todos_los_canales))
+                all_channels=bool(todos_los_canales),
+                limits=Limits(mesas_servidor, mesas_persona, inactividad))
 
         self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name="config", description="Reglas, tiempo, idioma y canales de las mesas nuevas "
@@ -86,12 +112,17 @@ class Config(MusSubcommandCog):
             tiempo="segundos por turno (0: sin límite; si no, de 15 a 600)",
             idioma="idioma del bot en este servidor", permitir_canal="añade un canal para mesas",
             quitar_canal="quita un canal de la lista",
-            todos_los_canales="mesas en cualquier canal (vacía la lista)")(self.command)
+            todos_los_canales="mesas en cualquier canal (vacía la lista)",
+            mesas_servidor="mesas abiertas a la vez en el servidor (0: sin límite)",
+            mesas_persona="mesas abiertas por una misma persona (0: sin límite)",
+            inactividad="minutos sin actividad tras los que se cierra una mesa (0: nunca)",
+        )(self.command)
 
     async def configure(self, interaction: discord.Interaction[Any], *,
                         rules: dict[str, Any] | None = None, tiempo: int | None = None,
                         idioma: str | None = None, allow: int | None = None,
-                        disallow: int | None = None, all_channels: bool = False) -> None:
+                        disallow: int | None = None, all_channels: bool = False,
+                        limits: Limits | None = None) -> None:
         """Shows the settings, or changes them and shows the result; always privately.
         Deferred first: saving may wait for another process's lock on the database (up to 5 s),
         longer than Discord waits for an answer."""
@@ -106,11 +137,13 @@ class Config(MusSubcommandCog):
             return
         db = self.db
         settings = await db.server_settings(guild_id)
+        limits = limits or Limits()
         changed = bool(rules) or any(x is not None for x in (tiempo, idioma, allow,
-                                                              disallow)) or all_channels
+                                                              disallow)) or all_channels \
+            or limits.given()
         if changed:
             settings = changed_settings(settings, rules or {}, tiempo, idioma, allow, disallow,
-                                        all_channels)
+                                        all_channels, limits)
             await db.save_server_settings(guild_id, settings)
             lang = settings.table.language
         text = settings_text(settings, lang)
@@ -119,9 +152,10 @@ class Config(MusSubcommandCog):
         await answer(interaction, text)
 
 
+
 def changed_settings(settings: ServerSettings, rules: dict[str, Any], tiempo: int | None,
                      idioma: str | None, allow: int | None, disallow: int | None,
-                     all_channels: bool) -> ServerSettings:
+                     all_channels: bool, limits: Limits) -> ServerSettings:
     """The new settings; refused (:class:`InvalidSettings`, nothing saved) when impossible.
     ``tiempo`` 0 is no turn clock."""
     table = settings.table
@@ -138,8 +172,13 @@ def changed_settings(settings: ServerSettings, rules: dict[str, Any], tiempo: in
         channels.add(allow)
     if disallow is not None:
         channels.discard(disallow)
-    return ServerSettings(table=table.with_(**changes), allowed_channels=frozenset(channels),
-                          extra=settings.extra)
+    return ServerSettings(
+        table=table.with_(**changes), allowed_channels=frozenset(channels),
+        max_tables=settings.max_tables if limits.server is None else limits.server,
+        max_tables_per_person=settings.max_tables_per_person if limits.person is None
+        else limits.person,
+        idle_minutes=settings.idle_minutes if limits.idle is None else limits.idle,
+        extra=settings.extra)
 
 
 async def setup(bot: MusBot) -> None:

@@ -30,6 +30,7 @@ from musbot.config import Config, ConfigError, add_run_arguments, config_from_ar
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
+from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
 from musbot.discordio.texts import dt
 from musbot.runtime import collect_periodically, tune_gc
@@ -79,10 +80,13 @@ def extensions() -> list[str]:
 class MusBot(commands.Bot):
     def __init__(self, config: Config, *, message_content: bool = True,
                  clock: Clock | None = None, persist: bool = True,
-                 bot_delay: float = BOT_DELAY, **options: Any) -> None:
+                 bot_delay: float = BOT_DELAY, table_defaults: dict[str, Any] | None = None,
+                 **options: Any) -> None:
+        """``table_defaults``: more keyword arguments for the table manager (a seeded
+        ``shuffler`` and ``rng`` make a test's deals and bots the same on every run)."""
         super().__init__(command_prefix=commands.when_mentioned_or(COMMAND_PREFIX),
                          intents=make_intents(message_content), help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+                         allowed_mentions=NO_MENTIONS,
                          **options)
         self.config = config
         self.clock: Clock = clock or RealClock()
@@ -93,7 +97,7 @@ class MusBot(commands.Bot):
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""
         self.persister: TablePersister | None = TablePersister() if persist else None
         self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay,
-                                   persist=self.persister)
+                                   persist=self.persister, **(table_defaults or {}))
         self.db: Database | None = None
         self.relay: Relay | None = None
         """Sharded on PostgreSQL: DMs for tables of other processes' shards (``relay.py``)."""
@@ -113,6 +117,7 @@ class MusBot(commands.Bot):
         return self.intents.message_content
 
     async def setup_hook(self) -> None:
+        self.transport.guard.install(self.http)  # every REST call from here on
         self.check_message_content()
         if self.persist:
             await self.open_storage()

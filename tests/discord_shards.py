@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from discord_cogs import MANAGE_SERVER, Server
-from discord_match import Person
+from discord_match import Person, seeded
 from wire import FakeDiscord
 
 from musbot.bot import MusBot, ShardedMusBot
@@ -40,6 +40,7 @@ class Cluster:
     def bot(self, shard: int, **options: Any) -> MusBot:
         """The bot process of ``shard`` (made, not connected)."""
         config = Config(token="wire-token", db=self.db, shard_count=SHARDS, shard_ids=(shard,))
+        options.setdefault("table_defaults", seeded(f"shard {shard}"))
         bot = ShardedMusBot(config, clock=self.clock, **options)
         self.bots[shard] = bot
         return bot

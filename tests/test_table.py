@@ -16,6 +16,7 @@ from musbot.engine.senas import Sena, senas_posibles
 from musbot.settings import TableSettings
 from musbot.table import Seat, TableError, TableManager
 from musbot.table.render import sena_gesture
+from musbot.table.seating import distinct_names, visible_name
 
 # --- seating ------------------------------------------------------------------------------------
 
@@ -439,3 +440,40 @@ async def test_english_table() -> None:
     assert "The match begins!" in texts
     assert any("New hand" in t for t in texts)
     assert "Your cards:" in table.private_text(1)
+
+
+# --- names as a table shows them ----------------------------------------------------------------
+
+
+def test_visible_names_lose_what_cannot_be_seen() -> None:
+    assert visible_name("\u200f\u200b\u2800") == ""
+    assert visible_name("\u202eAna\u200b  López\u0007") == "Ana López"
+    family = "👨\u200d👩\u200d👧"
+    assert visible_name(family) == family, "emoji sequences keep their joiner"
+    assert visible_name("\u0301\u200d") == "", "marks and joiners alone show nothing"
+    assert visible_name("Zuriñe") == "Zuriñe"
+
+
+def test_distinct_names_mark_people_who_read_as_another_seat() -> None:
+    unnamed, suffixed = "Asiento {seat}", "{name} (asiento {seat})"
+    # A person called as a bot is marked; the bot keeps its name.
+    assert distinct_names((("Bot 4", True), ("Ana", True), None, ("Bot 4", False)), unnamed,
+                          suffixed) == ("Bot 4 (asiento 1)", "Ana", None, "Bot 4")
+    # Two people alike as read (case, accents, invisible characters): both marked.
+    assert distinct_names((("Ane", True), ("ANÉ\u200b", True)), unnamed, suffixed) == \
+        ("Ane (asiento 1)", "ANÉ (asiento 2)")
+    # Nothing visible: the seat stands for the name.
+    assert distinct_names((("\u200f", True), ("Ana", True)), unnamed, suffixed) == \
+        ("Asiento 1", "Ana")
+
+
+async def test_the_pages_name_each_seat_apart_and_records_keep_what_was_given() -> None:
+    table, _, _ = make_table()
+    await table.join(1, "Bot 4")
+    await table.join(2, "\u200b")
+    await table.start(1)
+    assert table.names() == {0: "Bot 4 (asiento 1)", 1: "Asiento 2", 2: "Bot 3", 3: "Bot 4"}
+    assert "Bot 4 (asiento 1)" in table.status() and "Asiento 2" in table.status()
+    assert table.match_info is not None
+    assert [s["name"] for s in table.match_info["seats"]][:2] == ["Bot 4", "\u200b"], \
+        "the records keep the names as given"

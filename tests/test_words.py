@@ -22,6 +22,7 @@ from musbot.commands import (
     parse_sena,
     sena_named,
 )
+from musbot.discordio.transport import ANSWER_SECONDS
 from musbot.engine import NO_HAY_MUS, NO_QUIERO, PASO, MusError
 from musbot.engine.senas import Sena
 from musbot.terminal import help_text
@@ -155,7 +156,7 @@ async def test_every_table_word_in_the_channel_and_by_dm(tmp_path: Path,
         assert "«la real»" in await scene.dm_answer(ana, f"{word} la real"), word
     for word in words.COME_BACK_WORDS:
         said = await scene.say(ana, word)
-        await scene.advance(5)  # the channel's replies wait for its budget
+        await scene.advance(ANSWER_SECONDS)  # one answer per person per this long
         replies = [m.content for m in scene.world.messages(scene.channel) if m.reference == said]
         assert len(replies) == 1 and "No estabas ausente" in replies[0], word
 

@@ -1,5 +1,7 @@
-"""Discord adapter of the table layer: the transport (channel, table message, DMs) and the
-persistent buttons. The cogs in ``cogs/`` use these; the rules stay in :mod:`musbot.engine`."""
+"""Discord adapter of the table layer: the transport (channel, table message, DMs), the
+persistent buttons, names shown as text (``markup``), and what a lost permission does (``guard``
+at discord.py's HTTP door, ``access`` for the tables). The cogs in ``cogs/`` use these; the
+rules stay in :mod:`musbot.engine`."""
 
 from typing import Any
 

@@ -97,6 +97,9 @@ class Board:
     """Finished pages by their last message, a few: a button pressed there is answered with
     the page's final form."""
     unsettled_since: float | None = None
+    changed_at: float | None = None
+    """When the table last changed, or was shown again: what an idle table's time counts
+    from."""
     views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
     """Button rows, built once each and sent again: every button is a DynamicItem, so
     discord.py keeps nothing of a sent view and one view can go under any number of messages."""
@@ -131,6 +134,7 @@ class Boards:
         board.table = table
         board.lang = table.lang
         board.restored = True
+        board.changed_at = self.clock.now()
         previous = table.state.pages.previous
         if previous is not None:
             self._finish(board, PageView(previous, _shown(previous)))
@@ -142,6 +146,7 @@ class Boards:
         board = self.boards.get(channel_id)
         if board is None or board.live is None or board.live.posting:
             return
+        board.changed_at = self.clock.now()  # someone asked for it: not idle
         live = board.live
         last = live.last
         if last is not None and not last.frozen:
@@ -149,6 +154,31 @@ class Boards:
             self.governor.forget_edit(channel_id, last.message_id)
             self.governor.delete(channel_id, self.clock.now(), self._remover(board, last))
         self._post_page(board, live)
+
+    def changed_at(self, channel_id: int) -> float | None:
+        """When the channel's table last changed or was shown again (None: not shown yet)."""
+        board = self.boards.get(channel_id)
+        return board.changed_at if board is not None else None
+
+    def reshow(self, channel_id: int) -> None:
+        """The channel may be written to again after a while it could not (its permissions
+        came back): what was not shown meanwhile is. The finished pages' messages are edited
+        to their final form, the live page is shown anew at the bottom (see :meth:`repost`)."""
+        board = self.boards.get(channel_id)
+        if board is None:
+            return
+        for view in board.recent.values():
+            for shown in view.messages:
+                shown.signature = None  # what it shows is not known: edit it anyway
+            if not view.posting:
+                self._edit_page(board, view)
+        live = board.live
+        if live is None:
+            return
+        if not live.messages and not live.posting:
+            self._post_page(board, live)  # its first message never went
+        else:
+            self.repost(channel_id)
 
     def changed(self, table: Table) -> None:
         board = self.boards.get(table.channel_id)
@@ -162,6 +192,7 @@ class Boards:
         board.face = face
         board.lang = table.lang
         now = self.clock.now()
+        board.changed_at = now
         if table.settled:
             board.unsettled_since = None
         elif board.unsettled_since is None:

@@ -3,7 +3,9 @@ buttons; kept within Discord's embed limits by continuing a long page in a new m
 
 What a page message shows is captured from the table when it changes (:class:`Face`): by the
 time the message is sent or edited the table may be ahead of what it has saved, and nothing
-unsaved may be shown. Lines are the table's own (``Page.lines``, append-only, saved first).
+unsaved may be shown. Lines are the table's own (``Page.lines``, append-only, saved first),
+plain text shown escaped (``markup.plain``); the footer is shown as it is (Discord renders no
+markdown and no mention there).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import discord
 from musbot.table import Page, Table, render, texts
 
 from . import ui
+from .markup import plain
 from .texts import dt
 
 DESCRIPTION_LIMIT = 4096
@@ -107,13 +110,13 @@ class Rendered:
 def render_page(face: Face, first: int, *, final: bool) -> Rendered:
     """The message showing ``face``'s lines from ``first``: the status and the buttons when the
     page is live, only the lines (and no buttons) once it is finished or continued elsewhere."""
-    lines = face.page.lines
-    status = "" if final else "\n".join(face.status)
+    lines = [plain(line) for line in face.page.lines[first:face.count]]  # as Discord gets them
+    status = "" if final else "\n".join(plain(line) for line in face.status)
     reserve = len(status) + 2 if status else 0
-    end = split_at(lines, first, face.count, reserve)
+    end = first + split_at(lines, 0, len(lines), reserve)
     frozen = end < face.count
     shown = [line if len(line) <= DESCRIPTION_LIMIT else line[:DESCRIPTION_LIMIT - 1] + "…"
-             for line in lines[first:end]]
+             for line in lines[:end - first]]
     text = "\n".join(shown)
     if status and not frozen:
         text = f"{text}\n\n{status}" if text else status

@@ -27,6 +27,7 @@ from musbot.i18n import catalog, error_text
 from musbot.storage import StorageError
 from musbot.table import Table, render
 
+from .markup import plain
 from .texts import dt, server
 
 if TYPE_CHECKING:
@@ -132,13 +133,15 @@ async def report(target: discord.Interaction[Any] | commands.Context[Any],
         return
     try:
         if interaction is not None:
-            await answer_privately(interaction, text)
+            await answer_privately(interaction, plain(text))  # to its author alone
         elif isinstance(target, commands.Context):
             transport = getattr(target.bot, "transport", None)
             if transport is not None:  # within the channel's budget, deleting itself
-                await transport.say_briefly(target.channel.id, text, reference=target.message)
+                await transport.say_briefly(target.channel.id, text, reference=target.message,
+                                            author=target.author.id)
             else:
-                await target.send(text, delete_after=BRIEF_SECONDS)
+                await target.send(plain(text), delete_after=BRIEF_SECONDS,
+                                  allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not tell a failure at table %s", where, exc_info=True)
 
@@ -155,7 +158,7 @@ async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
             return
         text = render.t("dm_closed", table.lang, mention="")
     await transport.say_briefly(table.channel_id, f"{transport.mention(user_id)} {text}",
-                                reference=reference)
+                                reference=reference, author=user_id, mention=True)
 
 
 async def refuse_direct(transport: DiscordTransport, user_id: int, error: MusError,

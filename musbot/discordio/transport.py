@@ -7,6 +7,11 @@
   path (``failures.py``): ephemeral for buttons and slash commands, a brief reply that deletes
   itself for typed words.
 - The table message never depends on an interaction token: it is posted with the channel.
+- Everything the table says is plain text, shown escaped (``markup.plain``): names are never
+  markup nor mentions, and each message notifies at most the one person it addresses.
+- Answers to one person in the channel have a budget (:data:`ANSWER_SECONDS`): someone typing
+  a hundred moves out of turn in two seconds gets one answer, and the table's own messages go
+  first.
 - Private text goes by DM through the person's DM channel, opened once and kept, without looking
   the user up; a DM refused with 50007 sends the person to «Ver mis cartas» (ephemeral,
   refreshed while its token lives).
@@ -28,10 +33,12 @@ import discord
 from musbot.table import Clock, DmClosed, RealClock, Table
 
 from . import ui
+from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
 from .discard import discard_view
 from .governor import Governor, Limits
+from .markup import NO_MENTIONS, mentioning, plain, plain_with
 from .texts import dt
 
 log = logging.getLogger(__name__)
@@ -43,8 +50,11 @@ REPLY_SECONDS = 8.0
 """How long a refusal typed in the channel stays before it deletes itself."""
 EPHEMERAL_SECONDS = 14 * 60.0
 """An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
-NO_MASS_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-"""Names are people's display names: «@everyone» as a nickname must not ping a server."""
+ANSWERED_KEPT = 10_000
+"""People answered lately, kept before the old ones are swept."""
+ANSWER_SECONDS = 5.0
+"""At most one answer in the channel to one person per this long; the rest of what they type
+meanwhile is not answered (the last answer is still shown: :data:`REPLY_SECONDS`)."""
 
 @dataclass
 class _Ephemeral:
@@ -66,12 +76,18 @@ class DiscordTransport:
         self.clock: Clock = clock or RealClock()
         self.governor = Governor(self.clock, limits)
         self.reply_seconds = reply_seconds
-        self.pages = Boards(client, self.governor, self.clock, self._spawn)
+        self.pages = Boards(client, self.governor, self.clock, self.spawn)
+        self.access = Access(self)
+        """The channels whose permissions a table lost (``access.py``)."""
+        self.guard = self.access.guard
+        """Installed on the client's HTTP side at start-up (``MusBot.setup_hook``)."""
         self.prefers_ephemeral: set[int] = set()
         """Users whose DMs are closed: never DM'd again this process, they use «Ver mis cartas»."""
         self._dm_channels: dict[int, int] = {}
         """Each user's DM channel id, opened once (or learnt from a DM they sent)."""
         self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
+        self._answered: dict[tuple[int, int], float] = {}
+        """When each person was last answered in each channel (:meth:`_may_answer`)."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- boards -------------------------------------------------------------------------------
@@ -119,17 +135,19 @@ class DiscordTransport:
             return
         view = ui.single_view(channel_id, offer, table.lang) if offer is not None else None
 
+        content = plain_with(text, self.mention(user_id))[:MESSAGE_LIMIT]
+
         async def send() -> discord.Message:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
-            return await board.channel.send(text[:MESSAGE_LIMIT],
-                                            allowed_mentions=NO_MASS_MENTIONS, **extra)
+            return await board.channel.send(content, allowed_mentions=mentioning(user_id),
+                                            **extra)
 
         self.governor.post(channel_id, send)
 
     async def private(self, table: Table, user_id: int, text: str) -> None:
         if user_id in self.prefers_ephemeral:
             raise DmClosed(user_id)
-        content = self._dm_header(table) + text
+        content = self._dm_header(table) + plain(text)
         for chunk in _chunks(content):
             self._dm(table, user_id, chunk)
 
@@ -141,13 +159,13 @@ class DiscordTransport:
             channel = await self._dm_channel(user_id)
             try:
                 extra: dict[str, Any] = {"view": view} if view is not None else {}
-                return await channel.send(content, **extra)
+                return await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
             except discord.Forbidden as refused:
                 log.info("DM refused for user %s (code %s)", user_id, refused.code)
                 if refused.code == DM_CLOSED_CODE:
                     self.prefers_ephemeral.add(user_id)
                     if table is not None:
-                        self._spawn(table.private_refused(user_id))
+                        self.spawn(table.private_refused(user_id))
                 return None
             finally:
                 release(view)
@@ -168,8 +186,8 @@ class DiscordTransport:
     async def direct(self, user_id: int, text: str, *,
                      view: discord.ui.View | None = None) -> None:
         """A DM that is not about one table's hand (an answer to a DM): same lane, same
-        budget as the rest of the person's DMs."""
-        for chunk in _chunks(text):
+        budget as the rest of the person's DMs. ``text`` is plain text."""
+        for chunk in _chunks(plain(text)):
             self._dm(None, user_id, chunk, view)
             view = None
 
@@ -190,21 +208,33 @@ class DiscordTransport:
         self._dm_channels[user_id] = channel_id
 
     async def say_briefly(self, channel_id: int, text: str, *,
-                          reference: discord.Message | None = None) -> None:
-        """A short message in the channel that deletes itself, within the channel's budget."""
+                          reference: discord.Message | None = None, author: int | None = None,
+                          mention: bool = False) -> None:
+        """A short answer in the channel that deletes itself, within the channel's budget and
+        after the table's own messages. ``text`` is plain text. ``author``: the person it
+        answers, who gets one answer per :data:`ANSWER_SECONDS` at most (more is dropped);
+        ``mention``: ``text`` addresses them with :meth:`mention`, which is kept and notifies
+        them and nobody else."""
         board = self.boards.get(channel_id)
         channel = board.channel if board is not None else self.client.get_channel(channel_id)
         if channel is None or not hasattr(channel, "send"):
             return
+        if author is not None and not self._may_answer(channel_id, author):
+            return
         messageable: Any = channel
+        if mention and author is not None:
+            content = plain_with(text, self.mention(author))
+            allowed = mentioning(author)
+        else:
+            content, allowed = plain(text), NO_MENTIONS
 
         async def send() -> discord.Message:
             extra: dict[str, Any] = {}
             if reference is not None:
                 extra["reference"] = reference.to_reference(fail_if_not_exists=False)
                 extra["mention_author"] = False
-            message = await messageable.send(text[:MESSAGE_LIMIT],
-                                             allowed_mentions=NO_MASS_MENTIONS, **extra)
+            message = await messageable.send(content[:MESSAGE_LIMIT], allowed_mentions=allowed,
+                                             **extra)
 
             async def remove() -> None:
                 with contextlib.suppress(discord.NotFound, discord.Forbidden):
@@ -213,7 +243,20 @@ class DiscordTransport:
             self.governor.delete(channel_id, self.clock.now() + self.reply_seconds, remove)
             return message
 
-        self.governor.post(channel_id, send)
+        self.governor.post(channel_id, send, reply=True)
+
+    def _may_answer(self, channel_id: int, user_id: int) -> bool:
+        """One answer per person per :data:`ANSWER_SECONDS` in a channel."""
+        now = self.clock.now()
+        key = (channel_id, user_id)
+        last = self._answered.get(key)
+        if last is not None and now - last < ANSWER_SECONDS:
+            return False
+        if len(self._answered) > ANSWERED_KEPT:
+            self._answered = {k: t for k, t in self._answered.items()
+                              if now - t < ANSWER_SECONDS}
+        self._answered[key] = now
+        return True
 
     def private_changed(self, table: Table, user_id: int) -> None:
         """A «Ver mis cartas» answer on display (its token alive) is refreshed; nothing is
@@ -236,7 +279,7 @@ class DiscordTransport:
         if user_id in self.prefers_ephemeral:
             return
         controls = discard_view(table, user_id)
-        content = self._dm_header(table) + text + "\n" + dt("discard_prompt", table.lang)
+        content = self._dm_header(table) + plain(text) + "\n" + dt("discard_prompt", table.lang)
         self._dm(table, user_id, content[:MESSAGE_LIMIT], controls)
 
     def mention(self, user_id: int) -> str:
@@ -257,7 +300,7 @@ class DiscordTransport:
                 if self.clock.now() - ephemeral.since > EPHEMERAL_SECONDS:
                     break
                 ephemeral.stale = False
-                text = table.private_text(user_id)
+                text = plain(table.private_text(user_id))
                 if text == ephemeral.text:
                     continue
                 ephemeral.text = text
@@ -278,9 +321,11 @@ class DiscordTransport:
         name = getattr(channel, "name", None)
         if guild is None or name is None:
             return ""
-        return dt("dm_header", table.lang, guild=guild.name, channel=name) + "\n"
+        return dt("dm_header", table.lang, guild=plain(guild.name), channel=plain(name)) + "\n"
 
-    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Runs ``work`` (the table's bookkeeping after a call) without holding anyone up;
+        its failure is logged."""
         if self.governor.stopped:  # shutting down: the table is saved as it is
             work.close()
             return

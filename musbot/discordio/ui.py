@@ -37,6 +37,7 @@ from musbot.table import Table
 from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view
 from .failures import guarded, report
+from .markup import plain, seat_name
 from .texts import dt
 
 log = logging.getLogger(__name__)
@@ -137,7 +138,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         verb = self.verb
         if verb.startswith("join"):
             pair = int(verb[-1]) - 1 if verb != "join" else None
-            await run_for(interaction, table, lambda: table.join(user.id, _name(user), pair))
+            await run_for(interaction, table, lambda: table.join(user.id, seat_name(user), pair))
         elif verb == "bot":
             await run_for(interaction, table, table.add_bot)
         elif verb == "start":
@@ -204,16 +205,12 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     """«Ver mis cartas»: the private hand view, ephemeral, with discard controls when the discard
     phase is on; remembered so the transport can refresh it while it lives."""
     user_id = interaction.user.id
-    text = table.private_text(user_id)
+    text = plain(table.private_text(user_id))
     controls = discard_view(table, user_id)
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
     await interaction.response.send_message(text, ephemeral=True, **extra)
     services(interaction).transport.remember_ephemeral(table.channel_id, user_id, interaction,
                                                        text)
-
-
-def _name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
 
 
 # --- builders -----------------------------------------------------------------------------------

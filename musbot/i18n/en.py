@@ -133,6 +133,8 @@ TABLE = {
     "left_bot": "{name} leaves: a bot plays the seat.",
     "bot_added": "A bot ({level}) sits in seat {seat}.",
     "bot_name": "Bot {seat}",
+    "unnamed_seat": "Seat {seat}",
+    "name_in_seat": "{name} (seat {seat})",
     "started": "The match begins!",
     "rematch": "Rematch! Another match begins.",
     "closed": "The table is closed.",
@@ -671,4 +673,102 @@ SERVER.update({
                "space; nothing was lost.",
     "db_foreign": "That database is not musbot's: the bot's admins must check MUSBOT_DB. Nothing "
                   "was changed.",
+})
+
+# --- hostile members and broken servers: pauses, limits, idle tables (musbot.discordio, cogs) --
+
+ERRORS.update({
+    "table_paused": (
+        "The table is paused ({reason}); it goes on where it was as soon as musbot can write in "
+        "the channel again."
+    ),
+    "bot_cannot_play_here": "musbot cannot run a table in this channel: it lacks {missing}.",
+    "too_many_tables": (
+        "This server already has {limit} open tables, its maximum (/mus config): close one "
+        "before opening another."
+    ),
+    "too_many_own_tables": (
+        "You already have {limit} open tables in this server, the most one person may have "
+        "(/mus config): close one before opening another."
+    ),
+})
+
+TABLE.update({
+    "unpaused": "▶️ The table goes on where it was after a pause ({reason}).",
+    "closed_idle": "💤 Nobody sat down or played for {minutes} min: the table closes.",
+})
+
+DISCORD.update({
+    "paused_reason": "no permission in #{channel}: {missing}",
+    "paused_dm": (
+        "⏸️ The table in #{channel} on {guild} is paused: musbot can no longer write in that "
+        "channel (it lacks {missing}). Nobody loses a turn: as soon as whoever manages the "
+        "server gives it back, the table shows itself again and the match goes on where it was."
+    ),
+    "perm_view_channel": "View Channel",
+    "perm_send_messages": "Send Messages",
+    "perm_send_messages_in_threads": "Send Messages in Threads",
+    "perm_embed_links": "Embed Links",
+    "perm_read_message_history": "Read Message History",
+})
+
+SERVER.update({
+    "config_limits": (
+        "Open tables: {server} in the server and {person} per person · a table without "
+        "activity {idle}."
+    ),
+    "config_no_limit": "no limit",
+    "config_idle": "closes after {minutes} min",
+    "config_idle_never": "never closes",
+    "config_bad_idle": (
+        "Inactivity goes from 5 to 1440 minutes (0: tables never close by themselves)."
+    ),
+})
+
+CLI.update({
+    "copy_no_source": (
+        "musbot db copy: {source} does not exist: there is nothing to copy (nothing was "
+        "created)."
+    ),
+    "copy_bad_url": (
+        "musbot db copy: unknown database URL {scheme}…: use a file path, sqlite:///path or "
+        "postgresql://…"
+    ),
+    "copy_same": "musbot db copy: {where}: the source and the target are one database.",
+    "copy_not_empty": (
+        "musbot db copy: {where} already holds data ({rows} rows in {tables} tables) that "
+        "differs from the source: musbot db copy only fills an empty database. Nothing was "
+        "changed."
+    ),
+    "copy_mismatch": (
+        "musbot db copy: {where}: the copy did not read back as the source (row counts or a "
+        "hand's text differ); it was rolled back, the target is as it was."
+    ),
+    "copy_tables_differ": (
+        "musbot db copy: {where}: its tables are not the ones this musbot knows; nothing was "
+        "changed."
+    ),
+    "copy_locked": (
+        "musbot db copy: {where}: the database is locked by another process (waited "
+        "{timeout} s); is another musbot running on the same file?"
+    ),
+    "copy_unavailable": "musbot db copy: {where}: the database is unavailable ({detail}).",
+    "copy_corrupt": (
+        "musbot db copy: {where}: the database is damaged ({detail}); the file was not "
+        "modified."
+    ),
+    "copy_too_new": (
+        "musbot db copy: {where}: the database is from a newer musbot (schema {found}; this "
+        "one knows up to {known}); nothing was changed."
+    ),
+    "copy_foreign": (
+        "musbot db copy: {where}: this database was not created by musbot (it has tables but "
+        "no musbot schema record); refusing to use it."
+    ),
+    "copy_failed": "musbot db copy: {detail}",
+    "copy_already": "the target already holds this copy ({rows} rows): nothing was written",
+    "copy_done": (
+        "copied {rows} rows; every table's rows counted and every hand's transcript and result "
+        "({hands} hands) compared as text on both sides"
+    ),
 })

@@ -137,6 +137,8 @@ TABLE = {
     "left_bot": "{name} se va: un bot juega por su asiento.",
     "bot_added": "Un bot ({level}) se sienta en el asiento {seat}.",
     "bot_name": "Bot {seat}",
+    "unnamed_seat": "Asiento {seat}",
+    "name_in_seat": "{name} (asiento {seat})",
     "started": "¡Empieza la partida!",
     "rematch": "¡Revancha! Empieza otra partida.",
     "closed": "Se cierra la mesa.",
@@ -711,4 +713,101 @@ SERVER.update({
                "bot debe hacer sitio; no se ha perdido nada.",
     "db_foreign": "Esa base de datos no es de musbot: la administración del bot debe revisar "
                   "MUSBOT_DB. No se ha modificado nada.",
+})
+
+# --- hostile members and broken servers: pauses, limits, idle tables (musbot.discordio, cogs) --
+
+ERRORS.update({
+    "table_paused": (
+        "La mesa está en pausa ({reason}); sigue donde estaba en cuanto musbot pueda volver a "
+        "escribir en el canal."
+    ),
+    "bot_cannot_play_here": "musbot no puede llevar una mesa en este canal: le falta {missing}.",
+    "too_many_tables": (
+        "Este servidor ya tiene {limit} mesas abiertas, el máximo (/mus config): cierra alguna "
+        "antes de abrir otra."
+    ),
+    "too_many_own_tables": (
+        "Ya tienes {limit} mesas abiertas en este servidor, el máximo por persona "
+        "(/mus config): cierra alguna antes de abrir otra."
+    ),
+})
+
+TABLE.update({
+    "unpaused": "▶️ La mesa sigue donde estaba tras una pausa ({reason}).",
+    "closed_idle": "💤 Nadie se ha sentado ni ha jugado en {minutes} min: se cierra la mesa.",
+})
+
+DISCORD.update({
+    "paused_reason": "sin permiso en #{channel}: {missing}",
+    "paused_dm": (
+        "⏸️ La mesa de #{channel} en {guild} está en pausa: musbot ya no puede escribir en ese "
+        "canal (le falta {missing}). Nadie pierde turnos: en cuanto quien gestiona el servidor "
+        "se lo devuelva, la mesa vuelve a mostrarse y la partida sigue donde estaba."
+    ),
+    "perm_view_channel": "Ver canal",
+    "perm_send_messages": "Enviar mensajes",
+    "perm_send_messages_in_threads": "Enviar mensajes en hilos",
+    "perm_embed_links": "Insertar enlaces",
+    "perm_read_message_history": "Leer el historial de mensajes",
+})
+
+SERVER.update({
+    "config_limits": (
+        "Mesas abiertas: {server} en el servidor y {person} por persona · una mesa sin "
+        "actividad {idle}."
+    ),
+    "config_no_limit": "sin límite",
+    "config_idle": "se cierra a los {minutes} min",
+    "config_idle_never": "no se cierra nunca",
+    "config_bad_idle": (
+        "La inactividad va de 5 a 1440 minutos (0: las mesas no se cierran solas)."
+    ),
+})
+
+CLI.update({
+    "copy_no_source": (
+        "musbot db copy: {source} no existe: no hay nada que copiar (no se ha creado nada)."
+    ),
+    "copy_bad_url": (
+        "musbot db copy: la dirección de base de datos {scheme}… no se conoce: usa la ruta de "
+        "un fichero, sqlite:///ruta o postgresql://…"
+    ),
+    "copy_same": "musbot db copy: {where}: el origen y el destino son la misma base de datos.",
+    "copy_not_empty": (
+        "musbot db copy: {where} ya tiene datos ({rows} filas en {tables} tablas) distintos de "
+        "los del origen: musbot db copy solo llena una base de datos vacía. No se ha cambiado "
+        "nada."
+    ),
+    "copy_mismatch": (
+        "musbot db copy: {where}: la copia no se lee igual que el origen (el número de filas o "
+        "el texto de una mano no coinciden); se ha deshecho y el destino está como estaba."
+    ),
+    "copy_tables_differ": (
+        "musbot db copy: {where}: sus tablas no son las que conoce este musbot; no se ha "
+        "cambiado nada."
+    ),
+    "copy_locked": (
+        "musbot db copy: {where}: otro proceso tiene bloqueada la base de datos (se ha esperado "
+        "{timeout} s); ¿hay otro musbot usando el mismo fichero?"
+    ),
+    "copy_unavailable": "musbot db copy: {where}: no se puede usar la base de datos ({detail}).",
+    "copy_corrupt": (
+        "musbot db copy: {where}: la base de datos está dañada ({detail}); no se ha tocado el "
+        "fichero."
+    ),
+    "copy_too_new": (
+        "musbot db copy: {where}: la base de datos es de un musbot más nuevo (esquema {found}; "
+        "este conoce hasta el {known}); no se ha cambiado nada."
+    ),
+    "copy_foreign": (
+        "musbot db copy: {where}: esta base de datos no la creó musbot (tiene tablas pero no su "
+        "registro de esquema); no se usa."
+    ),
+    "copy_failed": "musbot db copy: {detail}",
+    "copy_already": "el destino ya tiene esta copia ({rows} filas): no se ha escrito nada",
+    "copy_done": (
+        "copiadas {rows} filas; contadas las de cada tabla y comparadas como texto la "
+        "transcripción y el resultado de cada mano ({hands} manos) en los dos lados"
+    ),
 })

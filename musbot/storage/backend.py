@@ -124,6 +124,11 @@ class Backend(ABC):
     async def checkpoint(self) -> None:
         """Makes the database's own log start again, where the backend keeps one."""
 
+    @abstractmethod
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """What rows deleted or changed in ``tables`` left in the database's files is
+        overwritten now (``/mus olvidarme``: a forgotten name must not stay there)."""
+
     async def notify(self, channel: str, payload: str) -> None:
         raise NotificationsUnavailable(self.dialect)
 

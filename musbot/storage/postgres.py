@@ -283,6 +283,16 @@ class PostgresBackend(Backend):
     async def checkpoint(self) -> None:
         """Nothing to do: the server checkpoints its own log."""
 
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """An UPDATE or DELETE leaves the row's old version in the table's files (a dead tuple)
+        until VACUUM, and a plain VACUUM only marks its space free: ``VACUUM FULL`` writes the
+        tables anew and drops their old files. It locks each table while it runs (a few
+        milliseconds for musbot's, which hold one row per player and per live table; the
+        tables' saves wait meanwhile). The server's own write-ahead log, its archives and
+        replicas keep what they hold until they are recycled: the README says so."""
+        async with self._connection() as conn:
+            await conn.execute(f"VACUUM FULL {', '.join(tables)}")
+
     # --- opening ------------------------------------------------------------------------------
 
     async def _prepare(self, conn: asyncpg.Connection) -> None:

@@ -329,6 +329,7 @@ class SqliteBackend(Backend):
         if found > schema.SCHEMA_VERSION:
             raise DatabaseTooNew(self.path, found, schema.SCHEMA_VERSION)
         raw.execute("PRAGMA foreign_keys = ON")
+        raw.execute("PRAGMA secure_delete = ON")  # see scrub(): on every connection
         # WAL: readers never block the writer; NORMAL sync keeps every commit across a crash
         # of the process (a power cut may lose the last commits, never consistency).
         raw.execute("PRAGMA journal_mode = WAL")
@@ -401,6 +402,7 @@ class SqliteBackend(Backend):
         try:
             raw.execute("PRAGMA busy_timeout = 0")
             raw.execute("PRAGMA foreign_keys = ON")
+            raw.execute("PRAGMA secure_delete = ON")
             raw.execute("PRAGMA synchronous = NORMAL")
             raw.execute("PRAGMA wal_autocheckpoint = 0")
             raw.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
@@ -537,6 +539,25 @@ class SqliteBackend(Backend):
         self._checkpoint_soon()
         assert self._checkpoint is not None
         await self._checkpoint
+
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """Every connection runs with ``secure_delete`` on, so what a write removes from a page
+        (a row's old version, a freed page) is overwritten with zeros there, whatever SQLite's
+        build defaults to. The log still holds the pages' earlier versions: it is copied into
+        the file and cut to nothing (a TRUNCATE checkpoint), on the database thread, after the
+        checkpoint in progress; a reader in the way is waited for, as long as a write would
+        be (``busy_timeout``), else :class:`DatabaseLocked`."""
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        deadline = asyncio.get_running_loop().time() + self.busy_timeout
+        while True:
+            busy, _, _ = await self._in_thread(
+                lambda raw: raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+            if not busy:
+                return
+            if asyncio.get_running_loop().time() >= deadline:
+                raise DatabaseLocked(self.path, self.busy_timeout)
+            await asyncio.sleep(0.02)
 
     def _checkpoint_soon(self) -> None:
         """Copies the write-ahead log into the database so that the log starts again from its

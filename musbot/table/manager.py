@@ -86,11 +86,12 @@ class TableManager:
         chosen = waiting[0] if waiting else playing[0] if playing else seated[-1]
         return chosen, len(seated) > 1
 
-    async def close(self, channel_id: int) -> None:
+    async def close(self, channel_id: int, reason: str = "closed", **params: object) -> None:
+        """Closes the channel's table for good, its page saying why (see :meth:`Table.close`)."""
         table = self._tables.get(channel_id)
         if table is None:
             raise TableError("no_table")
-        await table.close()
+        await table.close(reason, **params)
         self._tables.pop(channel_id, None)
 
     async def close_all(self) -> None:
