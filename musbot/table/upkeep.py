@@ -55,7 +55,8 @@ def announce(state: TableState, text: str) -> Result:
 
 def ratings(state: TableState, changes: Sequence[Any]) -> Result:
     """A league match's new ratings, on the page (``changes``: storage's rating changes)."""
-    names = {s.user_id: s.name for s in state.seats if s is not None}
+    shown = state.names()
+    names = {s.user_id: shown[i] for i, s in enumerate(state.seats) if s is not None}
     parts = [render.t("rating_change", state.lang, name=names.get(c.user_id, "?"),
                       before=c.before, after=c.after, delta=c.delta) for c in changes]
     return announce(state, render.t("ratings", state.lang, list=", ".join(parts)))
