@@ -24,7 +24,7 @@ from musbot.discordio.markup import seat_name
 from musbot.discordio.texts import dt
 from musbot.engine import InvalidRules
 from musbot.settings import TableSettings
-from musbot.storage import ServerSettings
+from musbot.storage import ServerSettings, StorageError
 from musbot.table import Clock, Table, TableError
 from musbot.table.clock import Alarm
 

@@ -148,7 +148,7 @@ class Hands:
         if match is None or seat is None:
             return None
         view = match.view(seat)
-        token = discard_token(table.match_key, view.hand_number, len(view.discards))
+        token = discard_token(table.state.match_key, view.hand_number, len(view.discards))
         prefix = f"mus:dc:{table.channel_id}:{token}:"
         for message_id, ids in reversed(person.dm.buttons.items()):
             for custom_id in ids:

@@ -71,10 +71,9 @@ def own_permissions(channel: Any) -> discord.Permissions | None:
 class Access:
     """The channels a table lost, for one transport."""
 
-    def __init__(self, transport: DiscordTransport, *, guard: RequestGuard | None = None) -> None:
+    def __init__(self, transport: DiscordTransport) -> None:
         self.transport = transport
-        self.guard = guard or RequestGuard(transport.clock)
-        self.guard.on_refused = self._refused
+        self.guard = RequestGuard(transport.clock, on_refused=self._refused)
         self.pauses = 0
         """Tables paused since start-up."""
 
@@ -85,14 +84,14 @@ class Access:
         self.transport.spawn(self._pause(channel_id, code))
 
     async def _pause(self, channel_id: int, code: int) -> None:
-        table = self.transport.table(channel_id)
+        table = self.transport.pages.table(channel_id)
         if table is None:
             return
         lang = table.lang
         channel = self.transport.client.get_channel(channel_id)
         lacking = permissions_text(self._lacking(channel, code), lang)
         name = str(getattr(channel, "name", channel_id))
-        if not await table.pause(dt("paused_reason", lang, channel=name, missing=lacking)):
+        if not await table.hide(dt("paused_reason", lang, channel=name, missing=lacking)):
             return
         self.pauses += 1
         log.warning("table %s paused: the bot lost its permissions in the channel (%s)",
@@ -130,11 +129,8 @@ class Access:
                 await self.restore(channel_id, permissions)
 
     def _lost_by_cache(self, guild_id: int | None) -> None:
-        tables = self.transport.tables
-        if tables is None:
-            return
         lost = set(self.guard.channels())
-        for table in tables:
+        for table in self.transport.pages.tables():
             if table.channel_id in lost or (guild_id is not None and table.guild_id != guild_id):
                 continue
             channel = self.transport.client.get_channel(table.channel_id)
@@ -159,12 +155,12 @@ class Access:
         lost = channel_id in self.guard.channels()
         self.guard.clear(channel_id)
         self.transport.governor.unblock(channel_id)
-        table = self.transport.table(channel_id)
+        table = self.transport.pages.table(channel_id)
         if not lost or table is None:
             return True
         log.info("table %s resumed: the bot may post in the channel again", channel_id)
         self.transport.pages.reshow(channel_id)
-        await table.unpause()
+        await table.unhide()
         return True
 
     def refusal(self, channel: Any, permissions: discord.Permissions, lang: str) -> str | None:

@@ -175,7 +175,7 @@ async def _still_current(press: Press, table: Table, token: str) -> SeatView | N
         await press.say(error("not_seated", table.lang))
         return None
     view = table.match.view(seat)
-    current = discard_token(table.match_key, view.hand_number, len(view.discards))
+    current = discard_token(table.state.match_key, view.hand_number, len(view.discards))
     if view.phase != "descarte" or current != token:
         await press.say(dt("stale_cards", table.lang))
         return None
@@ -199,7 +199,7 @@ def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View |
     view = match.view(seat)
     if view.phase != "descarte":
         return None
-    token = discard_token(table.match_key, view.hand_number, len(view.discards))
+    token = discard_token(table.state.match_key, view.hand_number, len(view.discards))
     controls = discord.ui.View(timeout=None)
     for pos, card in enumerate(view.cards):
         controls.add_item(DiscardToggle(table.channel_id, token, mask, pos,

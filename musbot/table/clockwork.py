@@ -36,7 +36,7 @@ def arm(state: TableState, now: float) -> None:
     while it is for the same turn and seat: a seña or a note does not buy time."""
     seconds = state.settings.turn_seconds
     seat = state.person_to_act()
-    if seconds is None or seat is None or state.paused is not None:
+    if seconds is None or seat is None:
         state.deadline = None
         return
     current = state.deadline
@@ -53,7 +53,7 @@ def tick(state: TableState, now: float) -> Result:
     due = state.deadline
     if due is None or due.at > now:
         return Result()
-    if due.turn != state.turn or state.person_to_act() != due.seat or state.paused is not None:
+    if due.turn != state.turn or state.person_to_act() != due.seat:
         state.deadline = None
         return Result()
     occupant = state.seats[due.seat]
@@ -63,10 +63,11 @@ def tick(state: TableState, now: float) -> Result:
         return Result(notices=[Alert(occupant.user_id, "reminder")])
     state.deadline = None
     occupant.expiries += 1
-    state.say("expired", name=occupant.name)
+    shown = state.names()[due.seat]
+    state.say("expired", name=shown)
     keeps = occupant.expiries >= MAX_EXPIRIES
     if keeps:
-        state.say("away", name=occupant.name)
+        state.say("away", name=shown)
     result = Result(save=Save.WHOLE, shown=True)
     result.merge(state.bot_move(due.seat))
     if keeps:  # after the move: a match it ended was still played by the person

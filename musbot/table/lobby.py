@@ -22,12 +22,13 @@ def join(state: TableState, user_id: int, name: str, pair: int | None = None) ->
     seat = state.seating.free_seat(pair, take_bots=True)
     old = state.seats[seat]
     state.seats[seat] = Seat(name=name, user_id=user_id)
+    shown = state.names()[seat]
     result = Result(save=Save.WHOLE, shown=True, seat=seat)
     if old is not None and state.lifecycle == "playing":
-        state.say("took_bot_seat", name=name, seat=seat + 1)
+        state.say("took_bot_seat", name=shown, seat=seat + 1)
         result.notices.append(HandDealt(user_id, seat))
     else:
-        state.say("joined", name=name, seat=seat + 1,
+        state.say("joined", name=shown, seat=seat + 1,
                   pair=render.pair_text(state.rules.team(seat), state.names(), state.players,
                                         state.lang))
     return result
@@ -39,13 +40,14 @@ def leave(state: TableState, user_id: int) -> Result:
     seat = state.require_seat(user_id)
     person = state.seats[seat]
     assert person is not None
+    shown = state.names()[seat]
     if state.lifecycle != "playing":
         state.seats[seat] = None
-        state.say("left", name=person.name)
+        state.say("left", name=shown)
         return Result(save=Save.WHOLE, shown=True)
     state.seats[seat] = Seat.robot(person.name, state.settings.bot_level)
     state.records.bot_took_over()
-    state.say("left_bot", name=person.name)
+    state.say("left_bot", name=shown)
     if not state.humans():
         return close(state, "closed_empty")
     return Result(save=Save.WHOLE, shown=True)
@@ -76,7 +78,7 @@ def come_back(state: TableState, user_id: int) -> Result:
         raise TableError("not_away")
     person.away = False
     person.expiries = 0
-    state.say("back", name=person.name)
+    state.say("back", name=state.names()[seat])
     return Result(save=Save.WHOLE, shown=True)
 
 

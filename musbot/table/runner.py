@@ -87,7 +87,7 @@ class Table:
     @property
     def paused(self) -> bool:
         """The table waits for its database (see ``pause.py``): it refuses every command."""
-        return self.state.paused is not None
+        return self.state.paused
 
     @property
     def settled(self) -> bool:
@@ -163,8 +163,10 @@ class Table:
                 return Typed(command, error)
             return Typed(command)
 
-    async def close(self) -> None:
-        await self._locked(lambda: upkeep.close(self.state, "closed"))
+    async def close(self, reason: str = "closed", **params: object) -> None:
+        """Closes the table for good; its page says why (``reason``, a sentence of the table
+        catalog, with ``params``)."""
+        await self._locked(lambda: upkeep.close(self.state, reason, **params))
 
     async def close_unreachable(self) -> None:
         """The table's channel is gone: each person seated is told by DM; the match counts
@@ -193,6 +195,40 @@ class Table:
 
     async def remember_refs(self, page_number: int, refs: list[tuple[int, int]]) -> None:
         await self._bookkeeping(lambda: upkeep.remember_refs(self.state, page_number, refs))
+
+    @property
+    def hidden(self) -> str | None:
+        """Why nobody can see the table now, or None (see :meth:`hide`)."""
+        return self.state.hidden
+
+    async def hide(self, reason: str) -> bool:
+        """Nobody can see the table now (its transport lost its channel): nothing happens by
+        itself until :meth:`unhide`. The turn clock stops, the bots wait, moves are refused
+        (``table_paused``, with ``reason``, a short text in the table's language). Nothing of
+        the saved state changes: a restart plays on, and pauses again if need be. True if it
+        was playing on."""
+        async with self._lock:
+            if self.state.hidden is not None or self.lifecycle == "closed":
+                return False
+            self.state.hidden = reason
+            self._alarm.set(None)
+            self._cancel_bot()
+            return True
+
+    async def unhide(self) -> bool:
+        """The table can be seen again: its page says it was paused, and play goes on where it
+        stopped (the bots whose turn it is, the person to act with a whole turn's time). True
+        if it was hidden."""
+        async with self._lock:
+            if self.state.hidden is None:
+                return False
+            self.state.deadline = None
+            result = upkeep.unhide(self.state)
+            if self.paused:
+                self.transport.changed(self)  # saved once the database takes it
+            elif result.shown:
+                await self._run(result)
+            return True
 
     def retry_now(self) -> None:
         """The database takes saves again (another table's was stored): a paused table tries
@@ -330,7 +366,7 @@ class Table:
         self.state = reloaded(self.state, failure.state, failure.journal)
         self._alarm.cancel()
         self._cancel_bot()
-        self.state.paused = "storage"
+        self.state.paused = True
         if self._paused_since is None:
             self._paused_since = self.clock.now()
             self._retries.reset()
@@ -354,7 +390,7 @@ class Table:
         except Unsaved:
             self._retries.schedule()
             return
-        self.state.paused = None
+        self.state.paused = False
         self._retries.reset()
         since, self._paused_since = self._paused_since, None
         log.warning("table %s: saving again after %.1f s paused; playing on", self.channel_id,

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from musbot.ai import LEVELS, Player, make_player
 from musbot.engine import MusError
+from musbot.words import normalise, visible_name
 
 
 class TableError(MusError):
     """A table command that cannot be done now (seat taken, match not started, …)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     """Who sits in a seat. ``user_id`` None is a bot's seat; a person may be ``away`` while a bot
     plays for them."""
@@ -57,6 +60,30 @@ class Seat:
         return seat
 
 
+@functools.lru_cache(maxsize=4096)
+def distinct_names(seats: tuple[tuple[str, bool] | None, ...], unnamed: str, suffixed: str
+                   ) -> tuple[str | None, ...]:
+    """The name each seat is shown by: visible (:func:`visible_name`; ``unnamed``, a template
+    of ``{seat}``, when nothing of it is), and told apart from every other at the table, as
+    people read them (:func:`~musbot.words.normalise`). ``seats`` holds (name, is a person)
+    per seat. A bot's name is the table's own: a person whose name reads as another seat's gets
+    ``suffixed`` (a template of ``{name}`` and ``{seat}``), and so does every person of a name
+    two people share, so none of them passes for another. Seats count from 1 in the templates."""
+    shown: list[str | None] = [None if s is None else visible_name(s[0]) or
+                               unnamed.format(seat=i + 1) for i, s in enumerate(seats)]
+    keys = [None if name is None else normalise(name) for name in shown]
+    counts = Counter(key for key in keys if key is not None)
+    bots = {key for key, seat in zip(keys, seats, strict=True)
+            if seat is not None and not seat[1]}
+    for i, seat in enumerate(seats):
+        key = keys[i]
+        if seat is None or key is None or not seat[1]:
+            continue
+        if key in bots or counts[key] > 1:
+            shown[i] = suffixed.format(name=shown[i], seat=i + 1)
+    return tuple(shown)
+
+
 class Seating:
     """The seats of one table, in playing order; pairs alternate (seats 0, 2 against 1, 3)."""
 
@@ -75,8 +102,13 @@ class Seating:
     def __setitem__(self, seat: int, occupant: Seat | None) -> None:
         self.seats[seat] = occupant
 
-    def names(self) -> dict[int, str]:
-        return {i: s.name for i, s in enumerate(self.seats) if s is not None}
+    def names(self, unnamed: str = "{seat}", suffixed: str = "{name} ({seat})"
+              ) -> dict[int, str]:
+        """Each seat's name as shown: visible and told apart (:func:`distinct_names`, with
+        its templates)."""
+        shown = distinct_names(tuple(None if s is None else (s.name, s.human)
+                                     for s in self.seats), unnamed, suffixed)
+        return {i: name for i, name in enumerate(shown) if name is not None}
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):

@@ -40,7 +40,7 @@ def typed(state: TableState, user_id: int, text: str, *, public: bool = False
         return None, None
     if isinstance(command, Request) and command != COME_BACK:
         return command, None
-    if state.paused is not None:
+    if state.paused:
         return command, Result.refused(NotSaved())
     if isinstance(command, Move):
         return command, state.move(user_id, command.action)

@@ -81,8 +81,12 @@ class TableState:
         """Actions applied: a move's identity for the clock and the bots."""
         self.deadline: Deadline | None = None
         """When the person to act is due a reminder, then runs out (``clockwork.py``)."""
-        self.paused: str | None = None
-        """Why the table waits (nothing is played, no clock runs) until it can go on."""
+        self.paused: bool = False
+        """Waiting for its database (a change could not be saved, ``pause.py``): nothing is
+        played, no clock runs, every command is refused until a save succeeds again."""
+        self.hidden: str | None = None
+        """Waiting to be seen again (its channel lost to the bot, ``musbot.discordio.access``):
+        why, in the table's language. Nothing is played, no clock runs, moves are refused."""
         self.prompted: tuple[int, int] | None = None
         """The discard round (hand, mus round) whose pick controls were last handed out."""
 
@@ -105,7 +109,17 @@ class TableState:
         return self.seating.seats
 
     def names(self) -> dict[int, str]:
-        return self.seating.names()
+        """Each seat's name as the table shows it: visible, and no two alike (see
+        :func:`~musbot.table.seats.distinct_names`)."""
+        return self.seating.names(render.template("unnamed_seat", self.lang),
+                                  render.template("name_in_seat", self.lang))
+
+    @property
+    def match_key(self) -> str:
+        """The match in play's unique key (kept with the table across restarts); empty before
+        the first match."""
+        info = self.records.info
+        return str(info["key"]) if info is not None else ""
 
     def seat_of(self, user_id: int) -> int | None:
         return self.seating.seat_of(user_id)
@@ -125,8 +139,8 @@ class TableState:
 
     def _to_act(self) -> tuple[int | None, Seat | None]:
         match = self.match
-        if self.lifecycle != "playing" or match is None or match.finished or \
-                self.paused is not None:
+        if self.lifecycle != "playing" or match is None or match.finished or self.paused or \
+                self.hidden is not None:
             return None, None
         seat = match.to_act
         return seat, self.seats[seat] if seat is not None else None
@@ -226,6 +240,8 @@ class TableState:
         """A seated person's move."""
         seat = self.require_seat(user_id)
         self.require_match()
+        if self.hidden is not None:
+            raise TableError("table_paused", reason=self.hidden)
         result = self.apply(seat, action)
         person = self.seats[seat]
         assert person is not None

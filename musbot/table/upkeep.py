@@ -7,21 +7,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from musbot.words import visible_name
+
 from . import render
 from .result import Alert, Direct, Result, Save
 from .seats import TableError
 from .state import TableState, command
 
 
-def close(state: TableState, key: str) -> Result:
-    """Closes the table for good, saying ``key``; a match in play counts nowhere."""
+def close(state: TableState, key: str, **params: object) -> Result:
+    """Closes the table for good, its page saying why (``key``, with ``params``); a match in
+    play counts nowhere."""
     if state.lifecycle == "closed":
         return Result()
     if state.lifecycle == "playing":
         state.records.add("abandon")
     state.lifecycle = "closed"
     state.deadline = None
-    state.say(key)
+    state.say(key, **params)
     state.page.final = True
     return Result(save=Save.WHOLE, shown=True)
 
@@ -81,7 +84,8 @@ def scrub_user(state: TableState, user_id: int, name: str) -> Result:
         found = True
     match = state.match
     events = match.hand.events if match is not None else []
-    for old in sorted(old_names - {name}, key=len, reverse=True):
+    old_names |= {visible_name(old) for old in old_names}  # as the pages showed them
+    for old in sorted(old_names - {name, ""}, key=len, reverse=True):
         state.pages.rename(old, name, events, state.page_tail(), state.event_lines)
     return Result(save=Save.WHOLE, shown=True) if found else Result()
 
@@ -94,6 +98,16 @@ def resume(state: TableState, *, announce: bool = True) -> Result:
     if not announce:
         return Result(shown=True)
     state.say("restored")
+    return Result(save=Save.WHOLE, shown=True)
+
+
+def unhide(state: TableState) -> Result:
+    """The table can be seen again: its page says it was paused, and play goes on where it
+    stopped (see :meth:`~musbot.table.Table.hide`)."""
+    reason, state.hidden = state.hidden, None
+    if reason is None or state.lifecycle == "closed":
+        return Result()
+    state.say("unpaused", reason=reason)
     return Result(save=Save.WHOLE, shown=True)
 
 
@@ -117,4 +131,4 @@ def remember_refs(state: TableState, page_number: int, refs: list[tuple[int, int
 
 
 __all__ = ["announce", "close", "close_unreachable", "dm_refused", "ratings", "remember_refs",
-           "resume", "scrub_user", "set_league"]
+           "resume", "scrub_user", "set_league", "unhide"]
