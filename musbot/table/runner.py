@@ -19,7 +19,7 @@ from typing import Any
 from musbot.engine import Action, Match, MusError
 from musbot.engine.senas import Sena
 
-from . import clockwork, lobby, render, spoken, texts, upkeep
+from . import clockwork, lobby, spoken, texts, upkeep
 from .alarm import Alarm
 from .clock import Clock, RealClock
 from .pause import Backoff, NotSaved, Unsaved
@@ -202,33 +202,16 @@ class Table:
         return self.state.hidden
 
     async def hide(self, reason: str) -> bool:
-        """Nobody can see the table now (its transport lost its channel): nothing happens by
-        itself until :meth:`unhide`. The turn clock stops, the bots wait, moves are refused
-        (``table_paused``, with ``reason``, a short text in the table's language). Nothing of
-        the saved state changes: a restart plays on, and pauses again if need be. True if it
-        was playing on."""
+        """Nobody can see the table now (see :func:`upkeep.hide`); True if it was seen."""
         async with self._lock:
-            if self.state.hidden is not None or self.lifecycle == "closed":
+            if not upkeep.hide(self.state, reason):
                 return False
-            self.state.hidden = reason
-            self._alarm.set(None)
-            self._cancel_bot()
+            await self._play_on()  # nothing to play, nobody to time: the clock stops
             return True
 
     async def unhide(self) -> bool:
-        """The table can be seen again: its page says it was paused, and play goes on where it
-        stopped (the bots whose turn it is, the person to act with a whole turn's time). True
-        if it was hidden."""
-        async with self._lock:
-            if self.state.hidden is None:
-                return False
-            self.state.deadline = None
-            result = upkeep.unhide(self.state)
-            if self.paused:
-                self.transport.changed(self)  # saved once the database takes it
-            elif result.shown:
-                await self._run(result)
-            return True
+        """The table can be seen again (see :func:`upkeep.unhide`); True if it was hidden."""
+        return await self._bookkeeping(lambda: upkeep.unhide(self.state))
 
     def retry_now(self) -> None:
         """The database takes saves again (another table's was stored): a paused table tries
@@ -257,15 +240,17 @@ class Table:
                 raise NotSaved()
             return await self._run(command())
 
-    async def _bookkeeping(self, command: Callable[[], Result]) -> None:
+    async def _bookkeeping(self, command: Callable[[], Result]) -> bool:
         """The table's own upkeep (not a person's command): while paused, noted in the state
-        (shown, saved with it once the database is back), never refused."""
+        (shown, saved with it once the database is back), never refused. Whether it did
+        anything."""
         async with self._lock:
+            result = command()
             if not self.paused:
-                await self._run(command())
-                return
-            if command().shown:
+                await self._run(result)
+            elif result.shown:
                 self.transport.changed(self)
+            return bool(result.save or result.shown)
 
     async def _run(self, result: Result) -> Result:
         """A command's result: refused, or saved, published, and played on from."""
@@ -366,40 +351,29 @@ class Table:
         self.state = reloaded(self.state, failure.state, failure.journal)
         self._alarm.cancel()
         self._cancel_bot()
-        self.state.paused = True
+        upkeep.pause(self.state)
         if self._paused_since is None:
             self._paused_since = self.clock.now()
             self._retries.reset()
             code = getattr(failure.error, "code", type(failure.error).__name__)
             log.warning("table %s: a change could not be saved (%s: %s); paused until the "
                         "database takes it", self.channel_id, code, failure.error)
-        notice = render.t("paused_db", self.lang)
-        notes = self.state.page.notes
-        if not notes or notes[-1][1] != notice:
-            self.state.pages.note(notice)  # once: a second failure in a row says nothing new
         self.transport.changed(self)
         self._retries.schedule()
 
     async def _try_again(self) -> None:
-        """One attempt while paused (lock held): the table saved as it is; once stored, it
-        says so and plays on."""
-        if not self.paused or self.persist is None:
+        """One attempt while paused (lock held): the table, saying it plays on, saved; once
+        stored, it plays on (else it is paused again, and tries later)."""
+        if not self.paused:
             return
         try:
-            await self.persist.save(self, Result(save=Save.WHOLE))
-        except Unsaved:
-            self._retries.schedule()
+            await self._commit(upkeep.unpause(self.state))
+        except NotSaved:
             return
-        self.state.paused = False
         self._retries.reset()
         since, self._paused_since = self._paused_since, None
         log.warning("table %s: saving again after %.1f s paused; playing on", self.channel_id,
                     self.clock.now() - (since or 0.0))
-        self.state.say("resumed_db")
-        try:
-            await self._commit(Result(save=Save.WHOLE, shown=True))
-        except NotSaved:
-            return  # paused again at once
         await self._play_on()
 
     async def store_records(self) -> None:

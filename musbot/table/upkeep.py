@@ -101,12 +101,42 @@ def resume(state: TableState, *, announce: bool = True) -> Result:
     return Result(save=Save.WHOLE, shown=True)
 
 
+def pause(state: TableState) -> None:
+    """A change could not be saved (``pause.py``): the table waits for its database, and its
+    page says so once (a second failure in a row says nothing new)."""
+    state.paused = True
+    notice = render.t("paused_db", state.lang)
+    notes = state.page.notes
+    if not notes or notes[-1][1] != notice:
+        state.pages.note(notice)
+
+
+def unpause(state: TableState) -> Result:
+    """The table tries its database again, saying it plays on: done once that is saved."""
+    state.paused = False
+    state.say("resumed_db")
+    return Result(save=Save.WHOLE, shown=True)
+
+
+def hide(state: TableState, reason: str) -> bool:
+    """Nobody can see the table now (its transport lost its channel): nothing happens by itself
+    until :func:`unhide`. The turn clock stops, the bots wait, moves are refused
+    (``table_paused``, with ``reason``, a short text in the table's language). Nothing of the
+    saved state changes: a restart plays on, and pauses again if need be. False if it was
+    hidden already, or closed."""
+    if state.hidden is not None or state.lifecycle == "closed":
+        return False
+    state.hidden = reason
+    return True
+
+
 def unhide(state: TableState) -> Result:
     """The table can be seen again: its page says it was paused, and play goes on where it
-    stopped (see :meth:`~musbot.table.Table.hide`)."""
+    stopped (the bots whose turn it is, the person to act with a whole turn's time)."""
     reason, state.hidden = state.hidden, None
     if reason is None or state.lifecycle == "closed":
         return Result()
+    state.deadline = None
     state.say("unpaused", reason=reason)
     return Result(save=Save.WHOLE, shown=True)
 
@@ -130,5 +160,5 @@ def remember_refs(state: TableState, page_number: int, refs: list[tuple[int, int
     return Result()
 
 
-__all__ = ["announce", "close", "close_unreachable", "dm_refused", "ratings", "remember_refs",
-           "resume", "scrub_user", "set_league", "unhide"]
+__all__ = ["announce", "close", "close_unreachable", "dm_refused", "hide", "pause", "ratings",
+           "remember_refs", "resume", "scrub_user", "set_league", "unhide", "unpause"]
