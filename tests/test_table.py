@@ -16,7 +16,8 @@ from musbot.engine.senas import Sena, senas_posibles
 from musbot.settings import TableSettings
 from musbot.table import Seat, TableError, TableManager
 from musbot.table.render import sena_gesture
-from musbot.table.seating import distinct_names, visible_name
+from musbot.table.seats import distinct_names
+from musbot.words import visible_name
 
 # --- seating ------------------------------------------------------------------------------------
 
@@ -474,6 +475,6 @@ async def test_the_pages_name_each_seat_apart_and_records_keep_what_was_given() 
     await table.start(1)
     assert table.names() == {0: "Bot 4 (asiento 1)", 1: "Asiento 2", 2: "Bot 3", 3: "Bot 4"}
     assert "Bot 4 (asiento 1)" in table.status() and "Asiento 2" in table.status()
-    assert table.match_info is not None
-    assert [s["name"] for s in table.match_info["seats"]][:2] == ["Bot 4", "\u200b"], \
+    assert table.state.records.info is not None
+    assert [s["name"] for s in table.state.records.info["seats"]][:2] == ["Bot 4", "\u200b"], \
         "the records keep the names as given"

@@ -19,9 +19,11 @@ from musbot.engine import Action, Rules
 from musbot.engine.senas import senas_posibles
 from musbot.i18n import error_text
 from musbot.storage import DatabaseUnavailable
-from musbot.table import ManualClock, NotSaved, Table, Unsaved
+from musbot.table import ManualClock, NotSaved, Result, Save, Table, Unsaved
 from musbot.table.pause import FIRST_RETRY_SECONDS, MAX_RETRY_SECONDS
 from musbot.table.render import t
+from musbot.table.result import Saved
+from musbot.table.saved import from_json, to_json
 
 PAUSED = t("paused_db")
 RESUMED = t("resumed_db")
@@ -41,24 +43,26 @@ class Store:
         self.keep_records = 0
         """Saves that store the state but leave the match records waiting."""
 
-    async def __call__(self, table: Table) -> None:
+    async def save(self, table: Table, result: Result) -> Saved:
         self.attempts += 1
-        moves = table.take_moves()
+        moves = result.moves if result.save is Save.MOVES else None
         if self.down or self.ok_left == 0:
             raise Unsaved(DatabaseUnavailable("test", "stopped"),
                           None if self.state is None else json.loads(json.dumps(self.state)),
                           list(self.journal))
         if self.ok_left is not None:
             self.ok_left -= 1
-        if moves and self.state is not None and table.lifecycle == "playing" and not table.state.records.outbox:
+        if moves and self.state is not None and table.lifecycle == "playing" and \
+                not table.state.records.outbox:
             self.journal += [[seat, *action.to_json()] for seat, action in moves]
-            return
-        self.state = json.loads(json.dumps(table.to_state()))
+            return Saved()
+        self.state = json.loads(json.dumps(to_json(table.state)))
         self.journal = []
         if self.keep_records and table.state.records.outbox:
             self.keep_records -= 1
         else:
             table.state.records.outbox = []
+        return Saved()
 
     def turn(self) -> int:
         """How many actions the stored table has applied."""
@@ -68,20 +72,20 @@ class Store:
     def restored(self) -> Table:
         """The table as a restart would bring it back from what is stored."""
         assert self.state is not None
-        return Table.from_state(self.state, FakeTransport(), journal=self.journal,
-                                clock=ManualClock())
+        return Table(from_json(self.state, journal=self.journal), FakeTransport(),
+                     clock=ManualClock())
 
 
 def stored_table(seed: int = 3, rules: Rules | None = None, **options: Any
                  ) -> tuple[Table, FakeTransport, ManualClock, Store]:
     store = Store()
-    table, transport, clock = make_table(seed, rules, on_change=store, **options)
+    table, transport, clock = make_table(seed, rules, persist=store, **options)
     return table, transport, clock, store
 
 
 def comparable(table: Table) -> dict[str, Any]:
     """The table's state but its pages (the pause's notices are on them) and records."""
-    state = table.to_state()
+    state = to_json(table.state)
     for key in ("page", "previous", "outbox"):
         state.pop(key)
     return state
@@ -172,7 +176,7 @@ async def test_it_tries_again_with_growing_waits_and_goes_on_by_itself() -> None
     assert transport.public_lines()[-1] == RESUMED
     # The notices are stored like the rest; the table is the stored one.
     assert store.state is not None and comparable(store.restored()) == comparable(table)
-    assert store.restored().page.lines[-2:] == [PAUSED, RESUMED]
+    assert store.restored().state.page.lines[-2:] == [PAUSED, RESUMED]
     user, action = move_of(table, random.Random(4))
     turn = table.state.turn
     await table.act(user, action)
@@ -250,7 +254,7 @@ async def test_the_end_of_a_hand_that_cannot_be_saved_is_not_played() -> None:
     assert match is not None
     while True:
         user, action = move_of(table, rng)
-        probe = Table.from_state(table.to_state(), FakeTransport(), clock=ManualClock())
+        probe = Table(from_json(to_json(table.state)), FakeTransport(), clock=ManualClock())
         await probe.act(user, action)
         assert probe.match is not None
         if probe.match.hand_number > match.hand_number:
@@ -297,7 +301,7 @@ async def test_a_sena_is_received_only_once_saved() -> None:
 
     def watch(sent: Sent) -> None:
         if sent.kind == "private" and sent.to != 1:
-            received.append(bool(store.restored().senas.received))
+            received.append(bool(store.restored().state.senas.received))
 
     transport.hook = watch
     match = table.match
@@ -330,16 +334,18 @@ async def _table_with_a_sena() -> tuple[Table, FakeTransport, ManualClock, Store
 async def test_records_that_wait_are_saved_again_by_the_table_until_stored() -> None:
     """The hook stored the state but not the match records (they stay in the outbox, saved
     with it): the table saves again by itself, with growing waits, until they are stored."""
-    table, _transport, clock, store = stored_table(9)
+    table, _transport, clock, store = stored_table(9, turn_seconds=None)  # no other save
     store.keep_records = 4
     await seat_humans(table, 1)
     await table.start(1)
     assert table.state.records.outbox, "the match's start record waits"
-    attempts = store.attempts
+    attempts, waiting = store.attempts, store.keep_records
+    assert waiting > 0
     await clock.advance(30)
-    assert not table.state.records.outbox and store.attempts == attempts + 3
+    # Each save until then left the records waiting; the next one stored them.
+    assert not table.state.records.outbox and store.attempts == attempts + waiting + 1
     await clock.advance(60)
-    assert store.attempts == attempts + 4, "nothing more once stored"
+    assert store.attempts == attempts + waiting + 1, "nothing more once stored"
 
 
 async def test_nothing_is_ever_shown_that_is_not_stored() -> None:
