@@ -221,23 +221,23 @@ async def permissions(tmp: Path) -> dict[str, Any]:
                  lambda: world.set_role_permissions(scene.guild, everyone, DEFAULT_EVERYONE))):
             calls = len(world.calls)
             dms = {p.user: len(scene.dm_texts(p)) for p in scene.people}
-            turn = table.turn
+            turn = table.state.turn
             take()
             await scene.advance(1)
             # Ana moves (typed): the table changes, the bot tries to show it, and is refused.
             await play_until(scene, lambda: table.paused is not None, limit=120)
-            paused_turn = table.turn
+            paused_turn = table.state.turn
             await scene.advance(120)  # two minutes: bots, clock and people stopped
             refused = [c for c in world.calls[calls:] if c.status in (401, 403, 429)]
             told = {p.name: [t for t in scene.dm_texts(p)[dms[p.user]:] if "pausa" in t]
                     for p in scene.people}
-            still = table.turn == paused_turn and table.paused is not None
+            still = table.state.turn == paused_turn and table.paused is not None
             messages = len(world.messages(scene.channel))
             give()
             await scene.advance(1)
             resumed = table.paused is None
             shown_again = len(world.messages(scene.channel)) > messages
-            await play_until(scene, lambda at=paused_turn: table.turn > at, limit=300)
+            await play_until(scene, lambda at=paused_turn: table.state.turn > at, limit=300)
             figures[lost] = {
                 "invalid_requests": len(refused),
                 "codes": sorted({(c.status, c.code) for c in refused}),

@@ -302,13 +302,14 @@ async def _tables_left_in(target: Path, count: int) -> None:
     """A database as a killed run leaves it: tables in play, saved after every move."""
     import random
 
-    from table_helpers import FakeTransport, play_humans, seat_humans
+    from table_helpers import FakeTransport, persistent, play_humans, seat_humans
 
     from musbot.storage import Database
     from musbot.table import ManualClock
 
     async with Database(target) as db:
-        _, manager = await persistent(db, FakeTransport(), clock=ManualClock(), rng=random.Random(1))
+        _, manager = await persistent(db, FakeTransport(), clock=ManualClock(),
+                                      rng=random.Random(1))
         for channel in range(1, count + 1):
             table = manager.open(channel, guild_id=1)
             await seat_humans(table, 2)

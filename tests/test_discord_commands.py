@@ -266,6 +266,6 @@ async def test_a_scene_is_the_same_on_every_run(tmp_path: Path) -> None:
         await to_discards(scene)
         table = scene.table()
         assert table.match is not None
-        hands.append((table.match.hand_number, table.match.view(0).cards, table.turn))
+        hands.append((table.match.hand_number, table.match.view(0).cards, table.state.turn))
         await scene.world.disconnect(scene.bot)
     assert hands[0] == hands[1]

@@ -126,9 +126,9 @@ async def test_a_table_restored_where_the_bot_lost_its_channel_pauses_unasked(
     assert world.invalid_requests() == []
     for person in scene.people:
         assert [t for t in scene.dm_texts(person) if t.startswith("⏸️")], person.name
-    turn = table.turn
+    turn = table.state.turn
     await scene.advance(120)
-    assert table.turn == turn, "nobody played, no clock ran"
+    assert table.state.turn == turn, "nobody played, no clock ran"
     world.set_overwrite(scene.channel, world.bot_user.id)
     await scene.advance(2)
     assert table.paused is None

@@ -13,15 +13,16 @@ from typing import Any
 
 import pytest
 from db_helpers import select
-from table_helpers import FakeTransport, play_humans, seat_humans, typed
+from table_helpers import FakeTransport, persistent, play_humans, seat_humans, typed
 
 from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
 from musbot.settings import TableSettings
 from musbot.storage import Database, DatabaseLocked, DatabaseUnavailable
 from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager, pause, settle
-from musbot.table.persist import TablePersister
-from musbot.table.saved import STATE_VERSION, SeededShuffler, StateError, to_json
+from musbot.table.persist import TablePersister, forget_player
+from musbot.table.result import Result, Save, Saved
+from musbot.table.saved import STATE_VERSION, SeededShuffler, StateError, from_json, to_json
 
 CHANNEL = 100
 GUILD = 1
@@ -95,24 +96,25 @@ async def test_state_round_trips_through_json(target: str, boots: list[Database]
     table = await open_table(bot)
     await play_humans(table, random.Random(3), max_steps=7)
     state = json.loads(json.dumps(to_json(table.state)))
-    copy = Table.from_state(state, FakeTransport(), clock=ManualClock())
+    copy = Table(from_json(state), FakeTransport(), clock=ManualClock())
     assert to_json(copy.state) == to_json(table.state)
-    assert copy.state.page.lines == table.state.page.lines and copy.state.page.number == table.state.page.number
+    assert copy.state.page.lines == table.state.page.lines
+    assert copy.state.page.number == table.state.page.number
     match, again = table.match, copy.match
     assert match is not None and again is not None
     for seat in range(4):
         assert again.view(seat) == match.view(seat)
     assert copy.names() == table.names() and copy.lifecycle == "playing"
-    assert copy.opener_id == 1  # the opener may still close it after a restart
+    assert copy.state.opener_id == 1  # the opener may still close it after a restart
     level = table.state.settings.bot_level
     assert [s.level for s in copy.seats if s] == [None, None, level, level]
 
 
 async def test_unknown_state_version_is_refused() -> None:
     with pytest.raises(StateError):
-        Table.from_state({"version": STATE_VERSION + 1}, FakeTransport())
+        from_json({"version": STATE_VERSION + 1})
     with pytest.raises(StateError):
-        Table.from_state({"version": STATE_VERSION, "rng": "garbage"}, FakeTransport())
+        from_json({"version": STATE_VERSION, "rng": "garbage"})
 
 
 async def test_saved_after_each_action_and_deleted_on_close(target: str,
@@ -129,8 +131,8 @@ async def test_saved_after_each_action_and_deleted_on_close(target: str,
     # Every applied action (the bots' too) is in the saved state; the next test shows each one
     # is saved before anybody is told about it.
     assert saved is not None and saved.version > 1
-    assert saved.state["turn"] == table._turn
-    assert saved.state["state"] == "playing"
+    assert saved.state["turn"] == table.state.turn
+    assert saved.state["lifecycle"] == "playing"
     await bot.manager.close(CHANNEL)
     assert await bot.db.load_table(CHANNEL) is None
     [match_id] = await match_ids(bot.db)
@@ -145,20 +147,22 @@ async def test_every_move_is_saved_before_anyone_is_told(target: str,
     that the restored table does not have."""
     bot = await boot(target, boots)
     table = await open_table(bot)
-    hook = table.on_change
-    assert hook is not None
+    persist = table.persist
+    assert persist is not None
     saved_turns: list[int] = []
 
-    async def recording(changed: Table) -> None:
-        await hook(changed)
-        saved_turns.append(changed._turn)
+    class Recording:
+        async def save(self, changed: Table, result: Result) -> Saved:
+            saved = await persist.save(changed, result)
+            saved_turns.append(changed.state.turn)
+            return saved
 
-    table.on_change = recording
+    table.persist = Recording()
     told: list[tuple[int, int | None]] = []
     changed = bot.transport.changed
 
     def watching(shown: Table) -> None:
-        told.append((shown.turn, saved_turns[-1] if saved_turns else None))
+        told.append((shown.state.turn, saved_turns[-1] if saved_turns else None))
         changed(shown)
 
     bot.transport.changed = watching  # type: ignore[method-assign]
@@ -341,8 +345,8 @@ async def test_forget_user_scrubs_live_tables(target: str, boots: list[Database]
     await table.join(1, "Ana Secreta")
     await table.join(2, "Bea")
     await table.start(1)
-    assert await bot.persister.forget_player(1)
-    assert not await bot.persister.forget_player(99)
+    assert await forget_player(bot.db, bot.manager, 1)
+    assert not await forget_player(bot.db, bot.manager, 99)
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None
     assert "Ana Secreta" not in json.dumps(saved.state, ensure_ascii=False)
@@ -435,8 +439,7 @@ async def test_a_hand_record_of_an_earlier_musbot_gets_its_ordagos(
     assert len(record["ordagos"]) == 2
     for item in table.state.records.outbox:
         item.pop("ordagos", None)  # as an earlier musbot wrote it
-    table.mark_changed()
-    await bot.persister.save(table)
+    await bot.persister.save(table, Result(save=Save.WHOLE))
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None
     assert [i["kind"] for i in saved.state["outbox"]] == ["hand", "finish"]
@@ -504,7 +507,7 @@ async def test_closed_table_keeps_its_records_until_stored(
     monkeypatch.setattr(bot.db, "abandon_match", busy)
     await bot.manager.close(CHANNEL)
     saved = await bot.db.load_table(CHANNEL)
-    assert saved is not None and saved.state["state"] == "closed"
+    assert saved is not None and saved.state["lifecycle"] == "closed"
     assert [i["kind"] for i in saved.state["outbox"]] == ["abandon"]
     monkeypatch.undo()
     bot = await boot(target, boots)
@@ -539,8 +542,8 @@ def comparable(table: Table) -> dict[str, Any]:
 async def restored_from_db(bot: Bot) -> tuple[Table, list[Any]]:
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None
-    again = Table.from_state(saved.state, FakeTransport(), journal=saved.journal,
-                             clock=ManualClock())
+    again = Table(from_json(saved.state, journal=saved.journal), FakeTransport(),
+                  clock=ManualClock())
     return again, saved.journal
 
 
@@ -598,7 +601,7 @@ async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
     bot = await boot(target, boots, 5, journaled=True)
     again = bot.manager.get(CHANNEL)
     assert again is not None and again.match is not None
-    assert [again.match.view(s) for s in range(4)] == views and again._turn == table._turn
+    assert [again.match.view(s) for s in range(4)] == views and again.state.turn == table.state.turn
     await play_humans(again, people)
     assert again.lifecycle == "finished"
     [match_id] = await match_ids(bot.db)
@@ -614,7 +617,7 @@ async def test_a_seeded_table_saves_its_whole_state_every_time(target: str,
         await play_humans(table, random.Random(1), max_steps=1)
         saved = await bot.db.load_table(CHANNEL)
         assert saved is not None and saved.journal == []
-        assert saved.state["turn"] == table._turn
+        assert saved.state["turn"] == table.state.turn
 
 
 async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_back(
@@ -685,7 +688,7 @@ async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"
     with pytest.raises(StateError):
-        Table.from_state(saved.state, FakeTransport(), journal=[["not", "a move"]])
+        from_json(saved.state, journal=[["not", "a move"]])
 
 
 async def test_the_first_table_saved_again_hurries_the_other_paused_ones(

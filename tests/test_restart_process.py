@@ -22,7 +22,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from db_helpers import select, select_in
-from table_helpers import FakeTransport, play_humans
+from table_helpers import FakeTransport, persistent, play_humans
 
 from musbot.engine import Rules, Shuffler, seeded_shuffler
 from musbot.settings import TableSettings

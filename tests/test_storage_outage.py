@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from db_helpers import select
 from discord_match import make_scene, open_and_start, page_lines, public_texts
 from pg_cluster import PgCluster, pg_cluster
-from table_helpers import FakeTransport
+from table_helpers import FakeTransport, persistent
 
 from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
@@ -52,6 +52,7 @@ from musbot.i18n import error_text
 from musbot.storage import Database
 from musbot.table import ManualClock, NotSaved, Table, TableError
 from musbot.table.render import t
+from musbot.table.saved import from_json
 
 __all__ = ["pg_cluster"]
 
@@ -188,8 +189,8 @@ async def check_restored(target: str, lines: Lines) -> None:
         saved = {s.channel_id: s for s in await db.load_tables()}
         assert sorted(saved) == list(CHANNELS)
         for channel in CHANNELS:
-            table = Table.from_state(saved[channel].state, FakeTransport(),
-                                     journal=saved[channel].journal, clock=ManualClock())
+            table = Table(from_json(saved[channel].state, journal=saved[channel].journal),
+                          FakeTransport(), clock=ManualClock())
             shown = lines.shown[channel]
             refused = [r["turn"] for r in lines.refused if r["refused"] == channel]
             assert table.state.turn == shown["turn"], (channel, table.state.turn, shown)

@@ -95,9 +95,12 @@ class Stored:
             self.entries += b","
         self.entries += orjson.dumps(entries)[1:-1]
 
+    @property
+    def journal(self) -> list[Any]:
+        return list(orjson.loads(b"[" + self.entries + b"]"))
+
     def unsaved(self, error: BaseException) -> Unsaved:
-        journal = list(orjson.loads(b"[" + self.entries + b"]"))
-        return Unsaved(error, orjson.loads(self.document), journal)
+        return Unsaved(error, orjson.loads(self.document), self.journal)
 
 
 class TablePersister:
