@@ -304,7 +304,7 @@ async def to_discards(scene: Scene) -> None:
         assert not match.finished, "the match ended without a discard round: another seed"
         if match.view(-1).phase == "descarte":
             return
-        person = next((p for p in scene.people if table.awaits(p.user)), None)
+        person = next((p for p in scene.people if table.state.awaits(p.user)), None)
         if person is None:
             await scene.advance(0.5)
         elif MUS in match.legal_actions(match.to_act):  # type: ignore[arg-type]

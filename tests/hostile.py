@@ -72,7 +72,7 @@ async def play_until(scene: Scene, done: Callable[[], bool], limit: float = 1800
     while not done():
         if scene.clock.now() - start > limit:
             raise AssertionError("it never happened")
-        person = next((p for p in scene.people if table.awaits(p.user)), None)
+        person = next((p for p in scene.people if table.state.awaits(p.user)), None)
         if person is None:
             await scene.advance(0.5)
         else:
@@ -106,7 +106,7 @@ async def names(tmp: Path) -> dict[str, Any]:
             await scene.slash(person, "mus unirse")
         await scene.slash(mallory, "mus empezar")
         table = scene.table()
-        await play_until(scene, lambda: table.awaits(mallory.user))
+        await play_until(scene, lambda: table.state.awaits(mallory.user))
         refused = await scene.say(linky, "paso")  # out of turn: «habla <Mallory's name>»
         await scene.advance(1)
         answer = next(m for m in _bot_messages(scene) if m.reference == refused)
@@ -150,7 +150,7 @@ async def flood(tmp: Path) -> dict[str, Any]:
         await scene.slash(mallory, "mus unirse")
         await scene.slash(ana, "mus empezar")
         table = scene.table()
-        await play_until(scene, lambda: table.awaits(ana.user))
+        await play_until(scene, lambda: table.state.awaits(ana.user))
         assert table.match is not None
         hand = table.match.hand_number
         sent: list[int] = []
@@ -163,7 +163,7 @@ async def flood(tmp: Path) -> dict[str, Any]:
         dealt: float | None = None
         while dealt is None or scene.clock.now() < max(start, dealt) + 60.0:
             sent.append(await world.send(scene.bot, mallory.user, scene.channel, "órdago"))
-            if table.awaits(ana.user):
+            if table.state.awaits(ana.user):
                 await scene.play_turn(ana)
             await scene.clock.advance(0.3)
             if dealt is None:
@@ -208,7 +208,7 @@ async def permissions(tmp: Path) -> dict[str, Any]:
         await scene.slash(bea, "mus unirse")
         await scene.slash(ana, "mus empezar")
         table = scene.table()
-        await play_until(scene, lambda: table.awaits(ana.user))
+        await play_until(scene, lambda: table.state.awaits(ana.user))
         figures: dict[str, Any] = {}
         for lost, take, give in (
                 ("send", lambda: world.set_role_permissions(scene.guild, everyone,

@@ -145,7 +145,7 @@ async def test_a_paused_table_refuses_moves_privately_and_tells_why(tmp_path: Pa
     await scene.slash(ana, "mus unirse")
     await scene.slash(ana, "mus empezar")
     table = scene.table()
-    await hostile.until(scene, lambda: table.awaits(ana.user))
+    await hostile.until(scene, lambda: table.state.awaits(ana.user))
     message = await scene.shown_turn(ana)
     world.set_overwrite(scene.channel, world.bot_user.id, deny=hostile.SEND)  # CHANNEL_UPDATE
     await scene.advance(1)
@@ -272,9 +272,9 @@ async def test_a_table_in_play_is_not_idle(tmp_path: Path) -> None:
     table = scene.table()
     start = scene.clock.now()
     await hostile.play_until(scene, lambda: scene.clock.now() > start + 12 * 60
-                             or table.state != "playing")
+                             or table.lifecycle != "playing")
     assert scene.clock.now() > start + 6 * 60, "played for longer than the idle time"
-    assert scene.bot.tables.get(scene.channel) is table and table.state != "closed"
+    assert scene.bot.tables.get(scene.channel) is table and table.lifecycle != "closed"
 
 
 # --- 7: a forgotten player ---------------------------------------------------------------------
@@ -387,7 +387,7 @@ async def test_a_discard_prompt_from_the_last_match_refuses_in_the_rematch(tmp_p
         now = (match.hand_number, match.hand.mus_rounds)
         if now >= round_:
             break
-        await hostile.until(scene, lambda: table.awaits(ana.user))
+        await hostile.until(scene, lambda: table.state.awaits(ana.user))
         await scene.play_turn(ana)  # her discard: on to the next round
         await hostile.until(scene, lambda at=now: match.view(-1).phase != "descarte"
                             or (match.hand_number, match.hand.mus_rounds) != at)

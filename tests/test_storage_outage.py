@@ -49,6 +49,7 @@ from musbot.bot import MusBot
 from musbot.config import Config
 from musbot.engine import Rules, seeded_shuffler
 from musbot.i18n import error_text
+from musbot.settings import TableSettings
 from musbot.storage import Database
 from musbot.table import ManualClock, NotSaved, Table, TableError
 from musbot.table.render import t

@@ -71,6 +71,7 @@ from typing import Any
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
 from musbot.engine.randomplay import random_action
+from musbot.settings import TableSettings
 
 from .databases import BadTarget, Scratch, ServerCpu, kind_of
 from .faults import Faults, Outage, lost, marks
@@ -157,8 +158,8 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
         users = [USER_BASE + 10 * i + seat for seat in range(rules.jugadores)]
         transport.bind(channel_id, client.channel(channel_id))
         shuffler = RecordingShuffler()
-        table = manager.open(channel_id, rules, guild_id=GUILD_ID, first_mano=0,
-                             shuffler=shuffler)
+        table = manager.open(channel_id, TableSettings(rules=rules), guild_id=GUILD_ID,
+                             first_mano=0, shuffler=shuffler)
         table.show()
         for seat, user in enumerate(users):
             await table.join(user, f"Jugador {seat + 1}", pair=Rules.team(seat))
@@ -458,7 +459,7 @@ async def run_restore(spec: str) -> dict[str, Any]:
     rss = current_rss()
     tables, restore_s, announce_s = await restore_tables(spec)
     return {"backend": db.dialect, "db": db.where, "restored": len(tables),
-            "playing": sum(t.state == "playing" for t in tables),
+            "playing": sum(t.lifecycle == "playing" for t in tables),
             "restore_s": round(restore_s, 3), "announce_s": round(announce_s, 3),
             "kb_per_table": round((current_rss() - rss) / max(len(tables), 1) / 1024, 1)}
 

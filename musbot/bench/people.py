@@ -5,7 +5,7 @@ A button is pressed as discord.py dispatches one: its ``custom_id`` is matched a
 registered dynamic items' templates and the item's work runs with an interaction (the
 stand-in of :mod:`musbot.bench.memory`); without the guard that turns a failure into an
 answer, so that a failure stops the benchmark instead of hiding in a figure. A typed move goes
-where ``cogs/chat.py`` sends it: :meth:`Table.handle_text`, refusals answered in the channel
+where ``cogs/chat.py`` sends it: :meth:`Table.typed`, refusals answered in the channel
 (or by DM for DMs) through :func:`~musbot.discordio.reply_via`.
 """
 

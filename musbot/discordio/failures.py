@@ -151,14 +151,16 @@ async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
     """A move typed in a table's channel (the message ``reference``) and refused: answered to
     its author alone, by a brief reply that deletes itself; an error naming a card says
     something of a hand, so it goes by DM (or, with DMs closed, only «use Ver mis cartas»)."""
-    text = error_text(error, table.lang, table.names())
     if "card" in error.params:
         if user_id not in transport.prefers_ephemeral:
-            await transport.direct(user_id, text)
+            await transport.direct(user_id, error_text(error, table.lang, table.names()))
             return
-        text = render.t("dm_closed", table.lang, mention="")
-    await transport.say_briefly(table.channel_id, f"{transport.mention(user_id)} {text}",
-                                reference=reference, author=user_id, mention=True)
+        text = render.t("dm_closed", table.lang, mention=transport.mention(user_id))
+        await transport.say_briefly(table.channel_id, text, reference=reference,
+                                    author=user_id, mention=True)
+        return
+    await transport.say_briefly(table.channel_id, error_text(error, table.lang, table.names()),
+                                reference=reference, author=user_id)
 
 
 async def refuse_direct(transport: DiscordTransport, user_id: int, error: MusError,

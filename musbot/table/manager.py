@@ -41,13 +41,17 @@ class TableManager:
 
     def open(self, channel_id: int, settings: TableSettings | None = None, *,
              guild_id: int | None = None, opener_id: int | None = None,
-             league_id: int | None = None, bots_alone: bool = False) -> Table:
-        """A new table in the channel; refused if one is live there."""
+             league_id: int | None = None, bots_alone: bool = False,
+             shuffler: Shuffler | None = None, rng: random.Random | None = None,
+             first_mano: int | None = None) -> Table:
+        """A new table in the channel; refused if one is live there. It deals with the
+        manager's ``shuffler``, ``rng`` and first mano unless given its own (a benchmark's)."""
         if channel_id in self._tables:
             raise TableError("table_exists")
         state = TableState(channel_id, settings, guild_id=guild_id, opener_id=opener_id,
                            league_id=league_id, bots_alone=bots_alone,
-                           first_mano=self.first_mano, rng=self.rng, shuffler=self.shuffler,
+                           first_mano=self.first_mano if first_mano is None else first_mano,
+                           rng=rng or self.rng, shuffler=shuffler or self.shuffler,
                            kept=self.persist is not None)
         return self.adopt(state)
 
