@@ -16,6 +16,7 @@ from db_helpers import select
 from musbot.cli import main
 from musbot.engine.match import Match
 from musbot.engine.rules import Rules
+from musbot.settings import TableSettings
 from musbot.storage import Database, SeatRecord, ServerSettings, postgres, sqlite
 from musbot.storage.transfer import TABLES
 
@@ -45,7 +46,7 @@ async def populate(path: Path) -> None:
     """A bot's database with some of everything: leagues over two seasons, rated and bot
     matches, an abandoned one, a forgotten player, live tables with journals, settings."""
     async with Database(path) as db:
-        await db.save_server_settings(10**17, ServerSettings(language="en", turn_timer=45))
+        await db.save_server_settings(10**17, ServerSettings(TableSettings(language="en", turn_seconds=45)))
         league = await db.create_league(10**17, "Liga de Otoño", created_by=2**62)
         await db.join_league(league.league_id, 2**62, "Ane")
         for seed in range(3):
@@ -96,7 +97,7 @@ def test_a_copy_holds_every_row_and_checks_out(
             assert await after.standings(league.league_id, 1) \
                 == await before.standings(league.league_id, 1)
             assert await after.load_tables() == await before.load_tables()
-            assert (await after.server_settings(10**17)).language == "en"
+            assert (await after.server_settings(10**17)).table.language == "en"
             # New rows get new ids after the copied ones.
             assert (await after.create_league(1, "Nueva")).league_id > league.league_id
 

@@ -30,6 +30,7 @@ from musbot.engine.evaluation import Lance
 from musbot.engine.events import Ordago
 from musbot.engine.match import Match
 from musbot.engine.rules import Rules
+from musbot.settings import TableSettings
 from musbot.storage import (
     SCHEMA_VERSION,
     ConflictingHand,
@@ -226,8 +227,9 @@ def test_a_database_is_named_by_a_path_or_a_url(tmp_path: Path) -> None:
 
 async def test_server_settings_round_trip(db: Database) -> None:
     assert await db.server_settings(5) == ServerSettings()
-    settings = ServerSettings(rules=Rules(reyes=4, puntos=30, real=True), turn_timer=45,
-                              language="en", allowed_channels=frozenset({7, 8}))
+    settings = ServerSettings(TableSettings(rules=Rules(reyes=4, puntos=30, real=True),
+                                            turn_seconds=45, language="en"),
+                              allowed_channels=frozenset({7, 8}))
     await db.save_server_settings(5, settings)
     assert await db.server_settings(5) == settings
 
@@ -235,7 +237,10 @@ async def test_server_settings_round_trip(db: Database) -> None:
 def test_server_settings_keep_unknown_keys() -> None:
     data = {"rules": {"reyes": 4, "future_variant": 1}, "language": "en", "from_v9": [1]}
     settings = ServerSettings.from_dict(data)
-    assert settings.rules.reyes == 4 and settings.turn_timer == ServerSettings().turn_timer
+    assert settings.table.rules.reyes == 4
+    assert settings.table.turn_seconds == ServerSettings().table.turn_seconds
+    # An older musbot's «no timer» (turn_timer 0) is read as the one meaning of none.
+    assert ServerSettings.from_dict({"turn_timer": 0}).table.turn_seconds is None
     assert settings.to_dict()["from_v9"] == [1]
 
 

@@ -60,7 +60,7 @@ ERRORS.update({
     "no_humans": "At least one person must be seated to start.",
     "not_finished": "The match is not over: rematch at the end.",
     "table_closed": "The table is closed.",
-    "bad_timeout": "The turn time goes from 15 to 600 seconds.",
+    "bad_timeout": "The turn timer is 0 (none) or {low} to {high} seconds.",
     "table_exists": "There is already a table in this channel.",
     "no_table": "There is no table in this channel.",
     "not_away": "You were not away: you are still playing.",
@@ -327,8 +327,6 @@ SERVER = {
     "config_channels": "Table channels: {channels}",
     "config_all_channels": "all",
     "config_saved": "Saved. Tables already open keep their rules.",
-    "config_bad_timer": "The turn timer is 0 (none) or 15 to 600 seconds.",
-    "config_bad_rules": "Those rules are not valid: {error}",
     "yes": "yes",
     "no": "no",
     "channel_not_allowed": "In this server tables are opened in: {channels}.",
@@ -356,7 +354,7 @@ ERRORS.update({
         "Only whoever opened the table, or someone who manages the channel, may close it."
     ),
     "channel_not_allowed": "In this server tables are opened in: {channels}.",
-    "bad_rules": "Those rules do not work: {error}",
+    "bad_rules": "Those rules are not valid: {error}",
     "rules_reyes": "reyes must be 4 or 8",
     "rules_jugadores": "the game is for 2, 4 or 6 players",
     "rules_puntos": "puntos must be between 1 and 1000",
@@ -720,9 +718,13 @@ SERVER.update({
     "config_no_limit": "no limit",
     "config_idle": "closes after {minutes} min",
     "config_idle_never": "never closes",
-    "config_bad_idle": (
-        "Inactivity goes from 5 to 1440 minutes (0: tables never close by themselves)."
+})
+
+ERRORS.update({
+    "bad_idle": (
+        "Inactivity goes from {low} to {high} minutes (0: tables never close by themselves)."
     ),
+    "bad_table_limit": "The most tables goes from 0 (no limit) to {high}.",
 })
 
 CLI.update({

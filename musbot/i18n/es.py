@@ -61,7 +61,7 @@ ERRORS.update({
     "no_humans": "Hace falta al menos una persona sentada para empezar.",
     "not_finished": "La partida no ha terminado: la revancha, al final.",
     "table_closed": "La mesa está cerrada.",
-    "bad_timeout": "El tiempo por turno va de 15 a 600 segundos.",
+    "bad_timeout": "El tiempo por turno es 0 (sin límite) o de {low} a {high} segundos.",
     "table_exists": "Ya hay una mesa en este canal.",
     "no_table": "No hay ninguna mesa en este canal.",
     "not_away": "No estabas ausente: sigues jugando.",
@@ -337,8 +337,6 @@ SERVER = {
     "config_channels": "Canales para mesas: {channels}",
     "config_all_channels": "todos",
     "config_saved": "Guardado. Las mesas que ya están abiertas siguen con sus reglas.",
-    "config_bad_timer": "El tiempo por turno es 0 (sin límite) o de 15 a 600 segundos.",
-    "config_bad_rules": "Esas reglas no valen: {error}",
     "yes": "sí",
     "no": "no",
     "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
@@ -368,7 +366,7 @@ ERRORS.update({
     "only_opener": "Solo quien abrió la mesa o quien gestiona el canal puede cerrarla.",
     "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
     "bad_rules": "Esas reglas no valen: {error}",
-    # Why (musbot.engine.rules): worded into bad_rules and the SERVER catalog's config_bad_rules.
+    # Why (musbot.engine.rules): worded into bad_rules.
     "rules_reyes": "reyes debe ser 4 u 8",
     "rules_jugadores": "se juega con 2, 4 o 6 jugadores",
     "rules_puntos": "puntos debe estar entre 1 y 1000",
@@ -760,9 +758,13 @@ SERVER.update({
     "config_no_limit": "sin límite",
     "config_idle": "se cierra a los {minutes} min",
     "config_idle_never": "no se cierra nunca",
-    "config_bad_idle": (
-        "La inactividad va de 5 a 1440 minutos (0: las mesas no se cierran solas)."
+})
+
+ERRORS.update({
+    "bad_idle": (
+        "La inactividad va de {low} a {high} minutos (0: las mesas no se cierran solas)."
     ),
+    "bad_table_limit": "El máximo de mesas va de 0 (sin límite) a {high}.",
 })
 
 CLI.update({

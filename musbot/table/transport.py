@@ -9,7 +9,7 @@ saved and as the call speaks of it: what to show must be read now.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from .runner import Table
@@ -24,6 +24,7 @@ class DmClosed(Exception):
         self.user_id = user_id
 
 
+@runtime_checkable
 class Transport(Protocol):
     def changed(self, table: Table) -> None:
         """The table's public face changed: its page (``table.page``), its status, who may do
