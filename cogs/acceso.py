@@ -20,7 +20,7 @@ class Acceso(commands.Cog):
 
     async def _recheck(self, guild: discord.Guild | None) -> None:
         if guild is not None:
-            await self.bot.transport.access.recheck(guild.id)
+            await self.bot.transport.access.recheck(guild.id, self.bot.tables)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel,

@@ -225,17 +225,17 @@ async def permissions(tmp: Path) -> dict[str, Any]:
             take()
             await scene.advance(1)
             # Ana moves (typed): the table changes, the bot tries to show it, and is refused.
-            await play_until(scene, lambda: table.paused is not None, limit=120)
+            await play_until(scene, lambda: table.hidden is not None, limit=120)
             paused_turn = table.state.turn
             await scene.advance(120)  # two minutes: bots, clock and people stopped
             refused = [c for c in world.calls[calls:] if c.status in (401, 403, 429)]
             told = {p.name: [t for t in scene.dm_texts(p)[dms[p.user]:] if "pausa" in t]
                     for p in scene.people}
-            still = table.state.turn == paused_turn and table.paused is not None
+            still = table.state.turn == paused_turn and table.hidden is not None
             messages = len(world.messages(scene.channel))
             give()
             await scene.advance(1)
-            resumed = table.paused is None
+            resumed = table.hidden is None
             shown_again = len(world.messages(scene.channel)) > messages
             await play_until(scene, lambda at=paused_turn: table.state.turn > at, limit=300)
             figures[lost] = {

@@ -81,8 +81,8 @@ class Node:
         match = table.match
         awaited = [p.name for p in server.people if table.state.awaits(p.user)]
         if match is None:
-            return {"state": table.state, "awaited": awaited}
-        return {"state": table.state, "hand": match.hand_number,
+            return {"state": table.lifecycle, "awaited": awaited}
+        return {"state": table.lifecycle, "hand": match.hand_number,
                 "actions": len(match.hand.actions), "scores": list(match.scores),
                 "phase": match.view(-1).phase, "awaited": awaited, "moves": self.moves,
                 "turn": table.state.turn, "clock": self.cluster.clock.now()}

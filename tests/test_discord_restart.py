@@ -122,7 +122,7 @@ async def test_a_table_restored_where_the_bot_lost_its_channel_pauses_unasked(
     await world.connect(bot)
     await scene.advance(2)
     table = scene.table()
-    assert table.paused == "sin permiso en #mus: Enviar mensajes"
+    assert table.hidden == "sin permiso en #mus: Enviar mensajes"
     assert world.invalid_requests() == []
     for person in scene.people:
         assert [t for t in scene.dm_texts(person) if t.startswith("⏸️")], person.name
@@ -131,7 +131,7 @@ async def test_a_table_restored_where_the_bot_lost_its_channel_pauses_unasked(
     assert table.state.turn == turn, "nobody played, no clock ran"
     world.set_overwrite(scene.channel, world.bot_user.id)
     await scene.advance(2)
-    assert table.paused is None
+    assert table.hidden is None
     await play_to_the_end(scene)
     await world.disconnect(scene.bot)
 

@@ -149,7 +149,7 @@ async def test_a_paused_table_refuses_moves_privately_and_tells_why(tmp_path: Pa
     message = await scene.shown_turn(ana)
     world.set_overwrite(scene.channel, world.bot_user.id, deny=hostile.SEND)  # CHANNEL_UPDATE
     await scene.advance(1)
-    assert table.paused == "sin permiso en #mus: Enviar mensajes"
+    assert table.hidden == "sin permiso en #mus: Enviar mensajes"
     assert world.invalid_requests() == [], "the gateway told: nothing was asked"
     verb = next(c.rsplit(":", 1)[-1] for c in message.custom_ids()
                 if c.rsplit(":", 1)[-1] in ("mus", "paso", "quiero"))
@@ -161,7 +161,7 @@ async def test_a_paused_table_refuses_moves_privately_and_tells_why(tmp_path: Pa
     # The channel's overwrite goes: CHANNEL_UPDATE, the table resumes.
     world.set_overwrite(scene.channel, world.bot_user.id)
     await scene.advance(1)
-    assert table.paused is None
+    assert table.hidden is None
 
 
 async def test_opening_a_table_where_the_bot_cannot_play_is_refused(tmp_path: Path) -> None:
@@ -420,16 +420,16 @@ async def test_a_role_given_to_the_bot_or_any_interaction_brings_the_table_back(
     world.set_role_permissions(scene.guild, scene.guild,
                                hostile.DEFAULT_EVERYONE & ~hostile.SEND)
     await scene.advance(2)
-    assert table.paused is not None
+    assert table.hidden is not None
     poster = world.add_role(scene.guild, "MusBot", hostile.SEND)
     world.give_role(scene.guild, world.bot_user.id, poster)
     await scene.advance(2)
-    assert table.paused is None, "its own member's update says it may post again"
+    assert table.hidden is None, "its own member's update says it may post again"
     # Lost again, and given back without any event reaching the bot.
     world.take_role(scene.guild, world.bot_user.id, poster)
     await scene.advance(2)
-    assert table.paused is not None
+    assert table.hidden is not None
     world.guilds[scene.guild].everyone_permissions = hostile.DEFAULT_EVERYONE
     await scene.slash(ana, "mus reglas")
-    assert table.paused is None, "the interaction's app_permissions said so"
+    assert table.hidden is None, "the interaction's app_permissions said so"
     assert world.invalid_requests(scene.channel) == []

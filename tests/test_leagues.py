@@ -57,7 +57,7 @@ async def test_create_get_and_list_leagues(db: Database) -> None:
     with pytest.raises(LeagueExists):
         await db.create_league(1, "LIGA DE OTOÑO")
     other = await db.create_league(2, "Liga de Otoño")  # unique per server only
-    assert other.state.league_id != league.league_id
+    assert other.league_id != league.league_id
     with pytest.raises(UnknownLeague):
         await db.get_league(1, "Nope")
     with pytest.raises(ValueError):

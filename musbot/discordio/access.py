@@ -17,9 +17,12 @@ Nothing here calls Discord to find out: the gateway's cache and the interactions
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
+
+from musbot.table import Table
 
 from .guard import MISSING_ACCESS, MISSING_PERMISSIONS, RequestGuard
 from .texts import dt
@@ -80,13 +83,15 @@ class Access:
     # --- a channel refused the bot ------------------------------------------------------------
 
     def _refused(self, channel_id: int, code: int) -> None:
+        """The guard's hook: a call to the channel was refused; its table (shown there)
+        pauses."""
         self.transport.governor.block(channel_id)
-        self.transport.spawn(self._pause(channel_id, code))
-
-    async def _pause(self, channel_id: int, code: int) -> None:
         table = self.transport.pages.table(channel_id)
-        if table is None:
-            return
+        if table is not None:
+            self.transport.spawn(self._pause(table, code))
+
+    async def _pause(self, table: Table, code: int) -> None:
+        channel_id = table.channel_id
         lang = table.lang
         channel = self.transport.client.get_channel(channel_id)
         lacking = permissions_text(self._lacking(channel, code), lang)
@@ -114,11 +119,12 @@ class Access:
 
     # --- the permissions may be back ----------------------------------------------------------
 
-    async def recheck(self, guild_id: int | None) -> None:
+    async def recheck(self, guild_id: int | None, tables: Iterable[Table]) -> None:
         """Discord says permissions changed in a server (a channel, a role, the bot's member):
-        a table there whose channel the bot lost pauses at once, without a call refused first;
-        each channel there that refused the bot is tried again if the cache says it may."""
-        self._lost_by_cache(guild_id)
+        a table there (of ``tables``, every live one, restored ones not shown yet included)
+        whose channel the bot lost pauses at once, without a call refused first; each channel
+        there that refused the bot is tried again if the cache says it may."""
+        self._lost_by_cache(guild_id, tables)
         for channel_id in list(self.guard.refused):
             channel = self.transport.client.get_channel(channel_id)
             if guild_id is not None and getattr(getattr(channel, "guild", None), "id",
@@ -128,17 +134,20 @@ class Access:
             if permissions is not None:
                 await self.restore(channel_id, permissions)
 
-    def _lost_by_cache(self, guild_id: int | None) -> None:
+    def _lost_by_cache(self, guild_id: int | None, tables: Iterable[Table]) -> None:
         lost = set(self.guard.channels())
-        for table in self.transport.pages.tables():
+        for table in tables:
             if table.channel_id in lost or (guild_id is not None and table.guild_id != guild_id):
                 continue
             channel = self.transport.client.get_channel(table.channel_id)
             permissions = own_permissions(channel)
             lacking = missing(channel, permissions) if permissions is not None else []
             if lacking:
-                self.guard.refuse(table.channel_id, MISSING_ACCESS
-                                  if lacking == [needed(channel)[0]] else MISSING_PERMISSIONS)
+                code = MISSING_ACCESS if lacking == [needed(channel)[0]] else \
+                    MISSING_PERMISSIONS
+                self.guard.refuse(table.channel_id, code)
+                if self.transport.pages.table(table.channel_id) is None:  # not shown yet
+                    self.transport.spawn(self._pause(table, code))
 
     async def seen(self, interaction: discord.Interaction[Any]) -> None:
         """An interaction in a channel carries the bot's permissions there, fresh."""

@@ -122,11 +122,6 @@ class Boards:
         board = self.boards.get(channel_id)
         return board.table if board is not None else None
 
-    def tables(self) -> list[Table]:
-        """Every table shown, closed ones not."""
-        return [board.table for board in self.boards.values()
-                if board.table is not None and board.table.lifecycle != "closed"]
-
     def bind(self, channel_id: int, channel: discord.abc.Messageable) -> Board:
         """Where a table speaks."""
         board = self.boards.get(channel_id)
