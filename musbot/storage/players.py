@@ -20,6 +20,9 @@ league) is a player again from then on; the forgotten past stays anonymous."""
 USER_TABLES = ("rating_history", "ratings", "league_members")
 """Where a user's own rows are (besides ``players`` and the seats of ``match_seats``): what
 forgetting deletes."""
+NAMED_TABLES = ("players", "live_tables", *USER_TABLES)
+"""Where a player's name or rows were written: scrubbed once they are forgotten (the live
+tables' states name the people seated)."""
 
 
 async def touch_player(tx: Tx, user_id: int, name: str | None, now: str) -> None:
@@ -57,7 +60,9 @@ class Players(Store):
         """Erase what identifies the player: name, ratings, memberships, their places in
         tournaments (:func:`~.tournaments.forget_in_tournaments`). Past matches stay (the
         other players' standings depend on them) with this player's seats made anonymous.
-        Returns False if the player was unknown. Live table states are the table layer's."""
+        Returns False if the player was unknown. Live table states are the table layer's,
+        rewritten before this (``TablePersister.forget_player``): the files are scrubbed last
+        (:meth:`~musbot.storage.backend.Backend.scrub`), old versions of rows included."""
 
         async def write(tx: Tx) -> bool:
             known = await tx.fetchval("SELECT 1 FROM players WHERE user_id = ?",
@@ -74,4 +79,6 @@ class Players(Store):
             in_tournaments = await forget_in_tournaments(tx, user_id, self._now())
             return known or in_tournaments
 
-        return await self._write(write)
+        known = await self._write(write)
+        await self._backend.scrub(NAMED_TABLES)
+        return known
