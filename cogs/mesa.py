@@ -74,8 +74,9 @@ class IdleTables:
         closed = 0
         for table in list(self.bot.tables):
             since = self.bot.transport.pages.changed_at(table.channel_id)
-            if since is None or table.lifecycle == "closed" or table.channel_id in self.bot.asleep:
-                continue
+            if since is None or table.lifecycle == "closed" or \
+                    table.channel_id in self.bot.asleep or table.state.entrants:
+                continue  # a tournament's table: its grace time and its organiser decide
             if table.guild_id not in minutes_of:
                 minutes_of[table.guild_id] = await self._idle_minutes(table.guild_id)
             minutes = minutes_of[table.guild_id]

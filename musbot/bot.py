@@ -20,6 +20,7 @@ import contextlib
 import logging
 import pkgutil
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -82,15 +83,19 @@ class MusBot(commands.Bot):
     def __init__(self, config: Config, *, message_content: bool = True,
                  clock: Clock | None = None, persist: bool = True,
                  bot_delay: float = BOT_DELAY, table_defaults: dict[str, Any] | None = None,
-                 **options: Any) -> None:
+                 wall: Callable[[], datetime] | None = None, **options: Any) -> None:
         """``table_defaults``: more keyword arguments for the table manager (a seeded
-        ``shuffler`` and ``rng`` make a test's deals and bots the same on every run)."""
+        ``shuffler`` and ``rng`` make a test's deals and bots the same on every run).
+        ``wall``: the date and time tournaments are stamped with (default: now, moving with
+        ``clock``); a test that restarts its bot on a fake clock passes one that restarts
+        with it."""
         super().__init__(command_prefix=commands.when_mentioned_or(COMMAND_PREFIX),
                          intents=make_intents(message_content), help_command=None,
                          allowed_mentions=NO_MENTIONS,
                          **options)
         self.config = config
         self.clock: Clock = clock or RealClock()
+        self.wall = wall
         limits = Limits().share(len(config.own_shards), config.shard_count) \
             if config.shard_count is not None else None
         self.transport = DiscordTransport(self, clock=clock, limits=limits)

@@ -74,6 +74,7 @@ async def populate(path: Path) -> None:
         cup.draw(now=start)
         simulate(cup, random_results(random.Random(7)), start=start)
         await db.save_tournament(stored.tournament_id, cup)
+        await db.add_match_table(stored.tournament_id, "W1-1", 2**60 + 1)
         await db.create_tournament(10**17, Tournament.new(Settings("Abierto"), 8, now=start))
 
 

@@ -25,6 +25,7 @@ class Match:
         "_shuffler",
         "game_number",
         "games",
+        "games_played",
         "hand",
         "hand_number",
         "mano",
@@ -43,6 +44,10 @@ class Match:
         self.scores = [0, 0]
         self.games = [0, 0]
         self.vacas = [0, 0]
+        self.games_played: list[tuple[int, int, int]] = []
+        """Every game finished in this match, in order: (winner, tantos of pair 0, tantos of
+        pair 1) as the game ended; what a match of several games is scored by once its games
+        are reset for the next vaca (a tournament's match score, its tanto difference)."""
         self.winner: int | None = None
         self.hand_number = 0
         self.game_number = 1
@@ -91,6 +96,7 @@ class Match:
             self.scores = list(hand.scores)
         else:
             self.games[won] += 1
+            self.games_played.append((won, hand.scores[0], hand.scores[1]))
             self.scores = [0, 0]
             self.game_number += 1
             self._new_game = True
@@ -128,6 +134,7 @@ class Match:
             "scores": list(self.scores),
             "games": list(self.games),
             "vacas": list(self.vacas),
+            "games_played": [list(g) for g in self.games_played],
             "winner": self.winner,
             "hand_number": self.hand_number,
             "game_number": self.game_number,
@@ -160,6 +167,8 @@ class Match:
         match.scores = list(data["scores"])
         match.games = list(data["games"])
         match.vacas = list(data["vacas"])
+        match.games_played = [(int(w), int(a), int(b))
+                              for w, a, b in data.get("games_played", [])]
         match.winner = data["winner"]
         match.hand_number = data["hand_number"]
         match.game_number = data["game_number"]

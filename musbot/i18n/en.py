@@ -875,3 +875,80 @@ TOURNAMENT = {
     "text_left_out": "And {count} more matches, decided earlier (all in the picture).",
     "text_rows_left_out": "And {count} more pairs (all in the picture).",
 }
+
+# --- txapelketak on Discord: /txapelketa and its match tables (cogs/txapelketa.py,
+# musbot/txapelketa.py, musbot/discordio/venue.py) ---------------------------------------------
+
+ERRORS.update({
+    "entrants_missing": "The tournament match starts when its four players sit down.",
+    "table_reserved": "This table is a tournament match's: only its four players sit here.",
+})
+
+TABLE.update({
+    "tournament_decided": "🏆 Match {match} decided ({score}): the table closes.",
+    "tournament_withdrawn": "Match {match} is no longer played (the tournament changed): the "
+                            "table closes.",
+    "tournament_cancelled": "The tournament was cancelled: match {match}'s table closes.",
+})
+
+TXAPELKETA = {
+    "created": "🏆 New tournament «{name}»: {format}, matches to {games} games, sign-ups close "
+               "{deadline}, {grace} min of grace. Sign up with /txapelketa apuntarse.",
+    "exists": "There is already a tournament called «{name}» on this server.",
+    "no_deadline": "when the organisers draw",
+    "done": "Done.",
+    "guild_only": "Tournaments are played on a server.",
+    "need_manage_guild": "Only someone with the Manage Server permission can do this.",
+    "unknown": "There is no tournament «{name}» in play on this server.",
+    "which": "Say which tournament (name): there is not just one in play on this server.",
+    "bad_score": "«{text}» is not a result: write each pair's games, like 3-1.",
+    "partner_bot": "Your partner must be a person.",
+    "invited": "{first} wants to play with you: to accept, sign up with /txapelketa apuntarse "
+               "naming them as your partner.",
+    "paired": "🤝 {first} and {second} play «{name}» as a pair.",
+    "signed_alone": "{person} signs up for «{name}»: partners are drawn when sign-ups close.",
+    "already_signed": "You were already signed up like that for «{name}».",
+    "withdrawn": "You are no longer signed up for «{name}».",
+    "not_drawn": "«{name}» has not been drawn yet.",
+    "list_title": "«{name}» ({format}): {phase}",
+    "phase_signup": "sign-ups open",
+    "phase_running": "in play",
+    "phase_finished": "over",
+    "phase_cancelled": "cancelled",
+    "list_pair": "• {first} and {second}",
+    "list_waiting": "• {person}, waiting for their partner to confirm",
+    "list_alone": "• {person}, no partner yet (drawn)",
+    "list_empty": "Nobody has signed up yet.",
+    "list_seed": "{seed}. {pair}",
+    "list_out": "disqualified: {reason}",
+    "more": "And {count} more.",
+    "drawn": "🎲 «{name}» is drawn: {pairs} pairs. The bracket is below; each match is played "
+             "in its own thread.",
+    "unpaired": "You were left without a partner in the draw (an odd number): sorry.",
+    "draw_failed": "«{name}» cannot be drawn: {reason} It is cancelled.",
+    "place_title": "{match} · {first} – {second}",
+    "call_players": "🏆 «{name}», match {match}: {first} against {second}, to {games} games. "
+                    "Sit down with your pair's button; the match starts when the four of you "
+                    "are seated. A pair not seated within {grace} min loses.",
+    "forfeits_so_far": "Games already given for lateness: {games}.",
+    "result": "Match {match}: {first} {games} {second}.",
+    "result_walkover": "Match {match}: {winner} win by walkover ({first} against {second}).",
+    "result_disqualified": "Match {match}: {winner} win by disqualification ({first} against "
+                           "{second}).",
+    "replayed": "🔁 Match {match} is to be played again.",
+    "both_late": "⚠️ Match {match}: neither pair sat down in time; the organisers decide "
+                 "(/txapelketa resultado).",
+    "bot_flagged": "⚠️ Match {match}: a bot played for a person beyond their missed turns; "
+                   "the organisers may replay it (/txapelketa repetir).",
+    "game_forfeited": "⏱️ Match {match}: {pair} are late and lose a game.",
+    "disqualified": "🚫 {pair}, disqualified: {reason}",
+    "cancelled": "«{name}» was cancelled: {reason}",
+    "champions": "🏆 {pair}, txapeldunak of «{name}»!",
+    "finalists": "Runners-up: {pair}.",
+    "over_no_champion": "«{name}» is over without champions (the last pair was "
+                        "disqualified).",
+    "no_champions": "This server has no tournament champions yet.",
+    "anonymous": "(anonymous)",
+    "fame_line": "🏆 {name} ({date}): {pair}",
+    "fame_finalists": "· runners-up: {pair}",
+}

@@ -916,3 +916,84 @@ TOURNAMENT = {
     "text_left_out": "Y {count} partidas más, decididas antes (todas en la imagen).",
     "text_rows_left_out": "Y {count} parejas más (todas en la imagen).",
 }
+
+# --- txapelketak on Discord: /txapelketa and its match tables (cogs/txapelketa.py,
+# musbot/txapelketa.py, musbot/discordio/venue.py) ---------------------------------------------
+
+ERRORS.update({
+    "entrants_missing": "La partida del torneo empieza cuando se sientan sus cuatro jugadores.",
+    "table_reserved": "Esta mesa es de una partida del torneo: solo se sientan sus cuatro "
+                      "jugadores.",
+})
+
+TABLE.update({
+    "tournament_decided": "🏆 Partida {match} decidida ({score}): se cierra la mesa.",
+    "tournament_withdrawn": "La partida {match} ya no se juega (el torneo cambió): se cierra "
+                            "la mesa.",
+    "tournament_cancelled": "El torneo se ha cancelado: se cierra la mesa de la partida "
+                            "{match}.",
+})
+
+TXAPELKETA = {
+    "created": "🏆 Nuevo torneo «{name}»: {format}, partidas a {games} juegos, cierre de "
+               "inscripciones {deadline}, {grace} min de espera. Apuntaos con /txapelketa "
+               "apuntarse.",
+    "exists": "Ya hay un torneo llamado «{name}» en este servidor.",
+    "no_deadline": "cuando lo sortee la organización",
+    "done": "Hecho.",
+    "guild_only": "Los torneos se juegan en un servidor.",
+    "need_manage_guild": "Esto lo hace quien tiene el permiso Gestionar servidor.",
+    "unknown": "No hay ningún torneo «{name}» en juego en este servidor.",
+    "which": "Di qué torneo (nombre): no hay uno solo en juego en este servidor.",
+    "bad_score": "«{text}» no es un resultado: escribe los juegos de cada pareja, como 3-1.",
+    "partner_bot": "Tu pareja ha de ser una persona.",
+    "invited": "{first} quiere jugar contigo: si aceptas, apúntate con /txapelketa apuntarse "
+               "nombrándole como pareja.",
+    "paired": "🤝 {first} y {second} juegan «{name}» en pareja.",
+    "signed_alone": "{person} se apunta a «{name}»: la pareja se sortea al cierre.",
+    "already_signed": "Ya estabas apuntado así a «{name}».",
+    "withdrawn": "Ya no estás apuntado a «{name}».",
+    "not_drawn": "«{name}» aún no se ha sorteado.",
+    "list_title": "«{name}» ({format}): {phase}",
+    "phase_signup": "inscripciones abiertas",
+    "phase_running": "en juego",
+    "phase_finished": "terminado",
+    "phase_cancelled": "cancelado",
+    "list_pair": "• {first} y {second}",
+    "list_waiting": "• {person}, esperando a que su pareja confirme",
+    "list_alone": "• {person}, sin pareja (se sortea)",
+    "list_empty": "Nadie se ha apuntado todavía.",
+    "list_seed": "{seed}. {pair}",
+    "list_out": "descalificada: {reason}",
+    "more": "Y {count} más.",
+    "drawn": "🎲 Sorteo de «{name}»: {pairs} parejas. El cuadro, abajo; cada partida se juega "
+             "en su hilo.",
+    "unpaired": "Has quedado sin pareja en el sorteo (erais impares): lo sentimos.",
+    "draw_failed": "«{name}» no se puede sortear: {reason} Se cancela.",
+    "place_title": "{match} · {first} – {second}",
+    "call_players": "🏆 «{name}», partida {match}: {first} contra {second}, a {games} juegos. "
+                    "Sentaos con el botón de vuestra pareja; la partida empieza cuando estéis "
+                    "los cuatro. Quien no se siente en {grace} min pierde.",
+    "forfeits_so_far": "Juegos dados ya por retraso: {games}.",
+    "result": "Partida {match}: {first} {games} {second}.",
+    "result_walkover": "Partida {match}: gana {winner} por incomparecencia ({first} contra "
+                       "{second}).",
+    "result_disqualified": "Partida {match}: gana {winner} por descalificación ({first} "
+                           "contra {second}).",
+    "replayed": "🔁 La partida {match} se vuelve a jugar.",
+    "both_late": "⚠️ Partida {match}: ninguna pareja se ha sentado a tiempo; decide la "
+                 "organización (/txapelketa resultado).",
+    "bot_flagged": "⚠️ Partida {match}: un bot jugó por una persona más que sus turnos "
+                   "perdidos; la organización puede repetirla (/txapelketa repetir).",
+    "game_forfeited": "⏱️ Partida {match}: {pair} llega tarde y pierde un juego.",
+    "disqualified": "🚫 {pair}, descalificada: {reason}",
+    "cancelled": "«{name}» se ha cancelado: {reason}",
+    "champions": "🏆 ¡{pair}, txapeldunak de «{name}»!",
+    "finalists": "Finalistas: {pair}.",
+    "over_no_champion": "«{name}» ha terminado sin campeones (la última pareja fue "
+                        "descalificada).",
+    "no_champions": "Este servidor aún no tiene campeones de torneo.",
+    "anonymous": "(anónimo)",
+    "fame_line": "🏆 {name} ({date}): {pair}",
+    "fame_finalists": "· finalistas: {pair}",
+}

@@ -51,6 +51,16 @@ def rate(teams: Sequence[Sequence[Skill]], winner: int) -> list[list[Skill]]:
     return [[(r.mu, r.sigma) for r in team] for team in new]
 
 
+def pair_from_people(first: Skill, second: Skill) -> Skill:
+    """A first guess at a pair's skill from its two people's: their mean mu, and the root mean
+    square of their sigmas (their variances averaged), so two people of one skill seed like a
+    pair of that skill, and an uncertain partner makes the pair uncertain. Only for seeding a
+    pair that has not played together yet; its own rating starts at the prior like anyone's."""
+    mu = (first[0] + second[0]) / 2
+    sigma = ((first[1] ** 2 + second[1] ** 2) / 2) ** 0.5
+    return mu, sigma
+
+
 def rate_pairs(winner: Skill, loser: Skill) -> tuple[Skill, Skill]:
     """New (mu, sigma) of two stable pairs after one beat the other: each pair rated as one
     player of its own (a team of one), so a pair's rating says how well those two play

@@ -36,7 +36,7 @@ from .live import shard_filter
 from .store import Store
 from .tx import Row, Tx
 
-_COLUMNS = "tournament_id, guild_id, state, created_by, created_at, updated_at"
+_COLUMNS = "tournament_id, guild_id, state, created_by, created_at, updated_at, channel_id"
 
 _SEE_PLAYER = (
     "INSERT INTO players (user_id, display_name, created_at) VALUES (?, ?, ?) "
@@ -53,6 +53,8 @@ class StoredTournament:
     created_by: int | None
     created_at: datetime
     updated_at: datetime
+    channel_id: int | None = None
+    """Where its news and its bracket are posted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +83,11 @@ class HallOfFameEntry:
 
 
 def _stored(row: Row) -> StoredTournament:
-    tournament_id, guild_id, state, created_by, created_at, updated_at = row
+    tournament_id, guild_id, state, created_by, created_at, updated_at, channel_id = row
     return StoredTournament(int(tournament_id), int(guild_id),
                             Tournament.from_dict(orjson.loads(state)), created_by,
-                            datetime.fromisoformat(created_at), datetime.fromisoformat(updated_at))
+                            datetime.fromisoformat(created_at), datetime.fromisoformat(updated_at),
+                            None if channel_id is None else int(channel_id))
 
 
 async def _row(tx: Tx, tournament_id: int) -> StoredTournament:
@@ -195,9 +198,10 @@ async def forget_in_tournaments(tx: Tx, user_id: int, now: str) -> bool:
 
 class Tournaments(Store):
     async def create_tournament(self, guild_id: int, tournament: Tournament, *,
-                                created_by: int | None = None) -> StoredTournament:
-        """Stores a new tournament. Names are unique per server, ignoring case and accents
-        (:class:`~.errors.TournamentExists`)."""
+                                created_by: int | None = None,
+                                channel_id: int | None = None) -> StoredTournament:
+        """Stores a new tournament, whose news go to ``channel_id``. Names are unique per
+        server, ignoring case and accents (:class:`~.errors.TournamentExists`)."""
         name = tournament.settings.name
 
         async def write(tx: Tx) -> StoredTournament:
@@ -205,10 +209,10 @@ class Tournaments(Store):
             try:
                 tournament_id = await tx.fetchval(
                     "INSERT INTO tournaments (guild_id, name, name_key, phase, state, revision,"
-                    " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?)"
-                    " RETURNING tournament_id",
+                    " created_by, channel_id, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, '{}', ?, ?, ?, ?, ?) RETURNING tournament_id",
                     guild_id, name, normalise(name), tournament.phase.value,
-                    tournament.revision, created_by, now, now)
+                    tournament.revision, created_by, channel_id, now, now)
             except ConstraintViolation as exc:
                 raise TournamentExists(name) from exc
             await _write_state(tx, now, int(tournament_id), tournament)
@@ -284,6 +288,21 @@ class Tournaments(Store):
 
         await self._write(write)
 
+    async def match_tables(self, tournament_id: int) -> dict[str, int]:
+        """Where each match of the tournament has its table (match id → channel id)."""
+        rows = await self._read(lambda tx: tx.fetch(
+            "SELECT match_id, channel_id FROM tournament_tables WHERE tournament_id = ?",
+            tournament_id))
+        return {str(match_id): int(channel_id) for match_id, channel_id in rows}
+
+    async def add_match_table(self, tournament_id: int, match_id: str, channel_id: int) -> None:
+        """The match's table is played in ``channel_id`` from now on (a thread opened for it);
+        the same again changes nothing."""
+        await self._write(lambda tx: tx.execute(
+            "INSERT INTO tournament_tables (tournament_id, match_id, channel_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (tournament_id, match_id) DO UPDATE SET channel_id = excluded.channel_id",
+            tournament_id, match_id, channel_id))
+
     async def delete_tournament(self, tournament_id: int) -> bool:
         """Removes a tournament and everything of it (its pairs' ratings stay)."""
         return bool(await self._write(lambda tx: tx.execute(
@@ -307,6 +326,37 @@ class Tournaments(Store):
                                                  int(n)) for a, b, mu, sigma, n in rows}
 
         return await self._read(read)
+
+    async def seeding_ratings(self, guild_id: int, users: Collection[int]
+                              ) -> dict[PairKey, float]:
+        """What a draw seeded by rating sorts by, for every two of ``users``: the pair's own
+        rating where the two have played rated matches together; else one made from their
+        league ratings in this server (:func:`.ratings.pair_from_people`), each person's latest
+        (the season last rated); pairs with neither are left out (unrated, seeded last)."""
+        found: dict[PairKey, float] = {key: float(r.rating) for key, r in
+                                       (await self.pair_ratings(guild_id, users)).items()}
+        wanted = sorted(set(users))
+        if len(wanted) < 2:
+            return found
+
+        async def read(tx: Tx) -> dict[int, tuple[float, float]]:
+            marks = ",".join("?" * len(wanted))
+            rows = await tx.fetch(
+                "SELECT r.user_id, r.mu, r.sigma FROM ratings r"
+                " JOIN seasons s ON s.season_id = r.season_id"
+                " JOIN leagues l ON l.league_id = s.league_id"
+                f" WHERE l.guild_id = ? AND r.matches > 0 AND r.user_id IN ({marks})"
+                " ORDER BY r.updated_at, r.season_id", guild_id, *wanted)
+            return {int(user): (float(mu), float(sigma)) for user, mu, sigma in rows}
+
+        people = await self._read(read)  # the latest row of each person wins
+        for first in people:
+            for second in people:
+                key = (first, second)
+                if first < second and key not in found:
+                    found[key] = float(ratings.display(
+                        *ratings.pair_from_people(people[first], people[second])))
+        return found
 
     async def rate_pairs(self, guild_id: int, results: Sequence[PairResult], key: str) -> bool:
         """Applies results between stable pairs to their ratings, in order, once per ``key``

@@ -37,7 +37,7 @@ from .tx import Dialect, Tx
 TABLES = ("players", "servers", "live_tables", "leagues", "league_members", "seasons",
           "matches", "match_seats", "games", "hands", "ledger", "ordagos", "ratings",
           "rating_history", "tournaments", "tournament_people", "tournament_podium",
-          "pair_ratings", "pair_rating_keys")
+          "tournament_tables", "pair_ratings", "pair_rating_keys")
 """Every table of musbot's schema (but ``schema_version``, which each side's own migrations
 write), each after the tables it references."""
 

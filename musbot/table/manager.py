@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from musbot.engine import Shuffler, secure_shuffle
 from musbot.settings import TableSettings
@@ -14,6 +15,8 @@ from .runner import Persist, Table
 from .seats import TableError
 from .state import TableState
 from .transport import Transport
+
+log = logging.getLogger(__name__)
 
 
 class TableManager:
@@ -35,6 +38,7 @@ class TableManager:
         """Its tables' random generator (None: one of their own each)."""
         self.first_mano = first_mano
         self._tables: dict[int, Table] = {}
+        self._watchers: list[Callable[[Table], None]] = []
 
     def get(self, channel_id: int) -> Table | None:
         return self._tables.get(channel_id)
@@ -43,7 +47,8 @@ class TableManager:
              guild_id: int | None = None, opener_id: int | None = None,
              league_id: int | None = None, bots_alone: bool = False,
              shuffler: Shuffler | None = None, rng: random.Random | None = None,
-             first_mano: int | None = None) -> Table:
+             first_mano: int | None = None, entrants: Mapping[int, int] | None = None
+             ) -> Table:
         """A new table in the channel; refused if one is live there. It deals with the
         manager's ``shuffler``, ``rng`` and first mano unless given its own (a benchmark's)."""
         if channel_id in self._tables:
@@ -52,7 +57,7 @@ class TableManager:
                            league_id=league_id, bots_alone=bots_alone,
                            first_mano=self.first_mano if first_mano is None else first_mano,
                            rng=rng or self.rng, shuffler=shuffler or self.shuffler,
-                           kept=self.persist is not None)
+                           kept=self.persist is not None, entrants=entrants)
         return self.adopt(state)
 
     def adopt(self, state: TableState, *, register: bool = True) -> Table:
@@ -62,10 +67,24 @@ class TableManager:
         if state.channel_id in self._tables:
             raise TableError("table_exists")
         table = Table(state, self.transport, clock=self.clock, bot_delay=self.bot_delay,
-                      persist=self.persist, on_close=self._forget, on_recovered=self._recovered)
+                      persist=self.persist, on_close=self._forget, on_recovered=self._recovered,
+                      on_lifecycle=self._lifecycle)
         if register:
             self._tables[state.channel_id] = table
         return table
+
+    def watch(self, watcher: Callable[[Table], None]) -> None:
+        """``watcher(table)`` is called (under the table's lock: it must not wait on the table)
+        each time a table's lifecycle changes, once the change is saved and shown: a match
+        begun, a match over, a table closed. What runs tournaments hears of its tables so."""
+        self._watchers.append(watcher)
+
+    def _lifecycle(self, table: Table) -> None:
+        for watcher in self._watchers:
+            try:
+                watcher(table)
+            except Exception:  # a watcher's bug must not undo a move already saved and shown
+                log.exception("a watcher of table %s failed", table.channel_id)
 
     def _recovered(self, saved: Table) -> None:
         """The database takes saves again: the paused tables need not wait their turn."""

@@ -40,7 +40,8 @@ class Table:
     def __init__(self, state: TableState, transport: Transport, *, clock: Clock | None = None,
                  bot_delay: float = 0.0, persist: Persist | None = None,
                  on_close: Callable[[Table], None] | None = None,
-                 on_recovered: Callable[[Table], None] | None = None) -> None:
+                 on_recovered: Callable[[Table], None] | None = None,
+                 on_lifecycle: Callable[[Table], None] | None = None) -> None:
         self.state = state
         self.transport = transport
         self.clock: Clock = clock or RealClock()
@@ -49,6 +50,10 @@ class Table:
         self.persist = persist
         self._on_close = on_close
         self._on_recovered = on_recovered
+        self._on_lifecycle = on_lifecycle
+        self._lifecycle_told: Lifecycle = state.lifecycle
+        """The lifecycle ``on_lifecycle`` last heard of (a match begun or over, saved and
+        shown): a tournament records a result only once it is stored with the table."""
         self._lock = asyncio.Lock()
         self._alarm = Alarm(self.clock, self._ring)
         self._bot: asyncio.Task[None] | None = None
@@ -285,6 +290,10 @@ class Table:
         await self._publish(result)
         if saved.ratings:
             await self._commit(upkeep.ratings(self.state, saved.ratings))
+        if self.state.lifecycle != self._lifecycle_told:
+            self._lifecycle_told = self.state.lifecycle
+            if self._on_lifecycle is not None:
+                self._on_lifecycle(self)
 
     async def _publish(self, result: Result) -> None:
         for user_id in await publish(self, result):  # their hand could not reach them by DM

@@ -68,6 +68,8 @@ def to_json(state: TableState) -> dict[str, Any]:
         "seats": [None if s is None else s.to_json() for s in state.seats],
         "first_mano": state.first_mano,
         "bots_alone": state.bots_alone,
+        **({"entrants": [[user, pair] for user, pair in state.entrants.items()]}
+           if state.entrants else {}),
         "turn": state.turn,
         "senas": state.senas.to_json(),
         "rng": _rng_state(state),
@@ -116,7 +118,8 @@ def reloaded(old: TableState, document: dict[str, Any] | None, journal: Sequence
         fresh = TableState(old.channel_id, old.settings, guild_id=old.guild_id,
                            opener_id=old.opener_id, league_id=old.league_id,
                            bots_alone=old.bots_alone, first_mano=old.first_mano, rng=old.rng,
-                           shuffler=old.shuffler, kept=old.records.kept)
+                           shuffler=old.shuffler, kept=old.records.kept,
+                           entrants=old.entrants)
     else:
         fresh = from_json(document, journal=journal, kept=old.records.kept,
                           shuffler=old.shuffler, rng=old.rng)
@@ -160,7 +163,8 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
     state = TableState(int(document["channel_id"]), settings, guild_id=document["guild_id"],
                        opener_id=document.get("opener_id"), league_id=document["league_id"],
                        bots_alone=bool(document["bots_alone"]),
-                       first_mano=document["first_mano"], rng=rng, shuffler=shuffler, kept=kept)
+                       first_mano=document["first_mano"], rng=rng, shuffler=shuffler, kept=kept,
+                       entrants={int(u): int(p) for u, p in document.get("entrants", [])})
     seats = [None if s is None else Seat.from_json(s, settings.bot_level)
              for s in document["seats"]]
     if len(seats) != state.players:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, ParamSpec
 
 from musbot.ai import make_player
@@ -56,7 +56,8 @@ class TableState:
                  guild_id: int | None = None, opener_id: int | None = None,
                  league_id: int | None = None, bots_alone: bool = False,
                  first_mano: int | None = None, rng: random.Random | None = None,
-                 shuffler: Shuffler = secure_shuffle, kept: bool = False) -> None:
+                 shuffler: Shuffler = secure_shuffle, kept: bool = False,
+                 entrants: Mapping[int, int] | None = None) -> None:
         self.channel_id = channel_id
         self.settings = settings or TableSettings()
         self.guild_id = guild_id
@@ -66,6 +67,10 @@ class TableState:
         """The league this table's matches count for (None: a friendly table)."""
         self.bots_alone = bots_alone
         """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
+        self.entrants: dict[int, int] = dict(entrants or {})
+        """A tournament match's table: the only people who may sit, each with their pair (0 or
+        1); it starts by itself once they all sit, never with a bot for one of them. Empty:
+        anyone sits anywhere."""
         self.first_mano = first_mano
         self.rng = rng or random.Random()
         self.shuffler = shuffler
@@ -216,6 +221,8 @@ class TableState:
             self.require_seat(user_id)
         if not self.humans() and not self.bots_alone:
             raise TableError("no_humans")
+        if self.entrants and not set(self.entrants) <= set(self.humans()):
+            raise TableError("entrants_missing")
         for seat in range(self.players):
             if self.seats[seat] is None:
                 self.seats[seat] = self.bot_seat(seat, self.settings.bot_level)

@@ -13,6 +13,7 @@ CREATE TABLE tournaments (
     revision       INTEGER NOT NULL,                -- the state's own, which grows with each change
     rated          INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1)),  -- pair ratings applied
     created_by     INTEGER,                         -- user id; NULL once that user is forgotten
+    channel_id     INTEGER,                         -- where its news and bracket are posted
     created_at     TEXT NOT NULL,
     updated_at     TEXT NOT NULL,
     finished_at    TEXT,
@@ -61,4 +62,13 @@ CREATE TABLE pair_rating_keys (
     rating_key  TEXT NOT NULL,
     applied_at  TEXT NOT NULL,
     PRIMARY KEY (guild_id, rating_key)
+);
+
+-- Where each match's table is played (a thread): found again after a restart, never opened
+-- twice; a replayed match is played again in the same place.
+CREATE TABLE tournament_tables (
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (tournament_id) ON DELETE CASCADE,
+    match_id       TEXT NOT NULL,
+    channel_id     INTEGER NOT NULL UNIQUE,
+    PRIMARY KEY (tournament_id, match_id)
 );

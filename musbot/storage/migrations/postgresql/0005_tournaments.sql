@@ -12,6 +12,7 @@ CREATE TABLE tournaments (
     revision       INTEGER NOT NULL,
     rated          INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1)),
     created_by     BIGINT,
+    channel_id     BIGINT,
     created_at     TEXT COLLATE "C" NOT NULL,
     updated_at     TEXT COLLATE "C" NOT NULL,
     finished_at    TEXT COLLATE "C",
@@ -54,4 +55,11 @@ CREATE TABLE pair_rating_keys (
     rating_key  TEXT COLLATE "C" NOT NULL,
     applied_at  TEXT COLLATE "C" NOT NULL,
     PRIMARY KEY (guild_id, rating_key)
+);
+
+CREATE TABLE tournament_tables (
+    tournament_id  BIGINT NOT NULL REFERENCES tournaments (tournament_id) ON DELETE CASCADE,
+    match_id       TEXT COLLATE "C" NOT NULL,
+    channel_id     BIGINT NOT NULL UNIQUE,
+    PRIMARY KEY (tournament_id, match_id)
 );

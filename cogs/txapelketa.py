@@ -1,0 +1,395 @@
+"""``/txapelketa …``: tournaments of pairs, from sign-up to champions.
+
+Thin: each command is one call to the bot's :class:`~musbot.txapelketa.TournamentRunner` (which
+saves the change, opens the match tables in threads and tells the news) worded through i18n.
+Creating, drawing and everything that decides for others (a result, a replay, a
+disqualification, cancelling) need Manage Server, checked in the command (Discord's default
+permissions would apply to the whole group). Refusals are the tournament's own error codes,
+answered privately by the one error path; news are public, names in them plain text, and a
+message notifies only the people it calls (the partner asked to confirm, the champions).
+
+A tournament is found by its name (``nombre``), or, without one, as the server's only
+tournament taking sign-ups or in play.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
+from musbot.discordio.venue import DiscordVenue, bracket_messages, notifying
+from musbot.engine import Rules
+from musbot.storage import StorageError, TournamentExists
+from musbot.tournament import EventKind, Format, Lateness, Phase, Seeding, Settings
+from musbot.tournament.labels import Words
+from musbot.txapelketa import Cup, TournamentRunner, say, wall_clock
+
+from ._common import answer, bot_database, manages_server, server_lang
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
+
+MESSAGE_LIMIT = 2000
+NameOption = app_commands.Range[str, 1, 100]
+
+
+class TournamentMissing(Exception):
+    """No tournament by that name (or none, or several, without a name)."""
+
+
+@app_commands.guild_only()
+class Txapelketa(commands.GroupCog, group_name="txapelketa",
+                 group_description="Txapelketak: torneos de parejas"):
+    """A server's tournaments."""
+
+    def __init__(self, bot: MusBot) -> None:
+        self.bot = bot
+        self._runner: TournamentRunner | None = None
+        super().__init__()
+
+    @property
+    def runner(self) -> TournamentRunner:
+        """The bot's runner, made once its database is open (a closed one is refused like
+        any storage failure)."""
+        if self._runner is None:
+            db = bot_database(self.bot)
+            config = self.bot.config
+            shards = (config.shard_count, config.own_shards) \
+                if config.shard_count is not None else None
+            self._runner = TournamentRunner(
+                db, self.bot.tables, DiscordVenue(self.bot, self.bot.transport),
+                clock=self.bot.clock, wall=self.bot.wall or wall_clock(self.bot.clock),
+                shards=shards)
+        return self._runner
+
+    async def cog_unload(self) -> None:
+        if self._runner is not None:
+            self._runner.stop()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Carries on the tournaments once the gateway has delivered their channels."""
+        if self.bot.db is not None:
+            await self.runner.start()
+
+    # --- the organiser ----------------------------------------------------------------
+
+    @app_commands.command(name="sortu", description="Crea un torneo de parejas "
+                                                    "(Gestionar servidor)")
+    @app_commands.describe(
+        nombre="nombre del torneo", formato="sistema de juego",
+        juegos="juegos que ganan una partida (3: al mejor de 5)",
+        puntos="tantos por juego (40)", reyes="4 u 8 reyes",
+        sorteo="por la valoración de las parejas o al azar",
+        cierre_horas="horas hasta el cierre de inscripciones (sin él, sorteo a mano)",
+        ronda_minutos="tiempo para jugar cada partida", espera_minutos="espera antes de "
+        "perder por no presentarse", retraso="qué pierde una pareja que no se presenta")
+    async def sortu(self, interaction: discord.Interaction[Any], nombre: NameOption,
+                    formato: Literal["knockout", "double", "groups", "round_robin",
+                                     "swiss"] = "knockout",
+                    juegos: app_commands.Range[int, 1, 3] = 3,
+                    puntos: Literal[30, 40] = 40, reyes: Literal[4, 8] = 4,
+                    sorteo: Literal["rating", "random"] = "rating",
+                    cierre_horas: app_commands.Range[int, 1, 720] | None = None,
+                    ronda_minutos: app_commands.Range[int, 5, 10080] = 120,
+                    espera_minutos: app_commands.Range[int, 1, 240] = 10,
+                    retraso: Literal["match", "game"] = "match") -> None:
+        lang = await self._start(interaction, admin=True)
+        if lang is None:
+            return
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        runner = self.runner
+        await runner.start()
+        deadline = None if cierre_horas is None else \
+            runner.wall() + timedelta(hours=cierre_horas)
+        settings = Settings.create(
+            nombre, deadline=deadline, format=Format(formato), games_to_win=juegos,
+            rules=Rules(puntos=puntos, reyes=reyes), seeding=Seeding(sorteo),
+            round_minutes=ronda_minutos, grace_minutes=espera_minutos,
+            lateness=Lateness(retraso))
+        await interaction.response.defer(thinking=True)
+        try:
+            cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,
+                                      organiser=interaction.user.id, seed=secrets.randbits(32))
+        except TournamentExists:
+            await interaction.followup.send(plain(say("exists", lang, name=settings.name)),
+                                            allowed_mentions=NO_MENTIONS)
+            return
+        words = Words(cup.tournament, lang)
+        await interaction.followup.send(plain(say(
+            "created", lang, name=cup.name, format=words.format_name(),
+            games=settings.games_to_win, deadline=_when(settings.signup_deadline, lang),
+            grace=settings.grace_minutes)), allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="sortear", description="Cierra las inscripciones y sortea "
+                                                      "(Gestionar servidor)")
+    @app_commands.describe(nombre="nombre del torneo")
+    async def sortear(self, interaction: discord.Interaction[Any],
+                      nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre, admin=True)
+        if cup is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.draw(cup)
+        await answer(interaction, say("done", lang))
+
+    @app_commands.command(name="resultado", description="Pone el resultado de una partida "
+                                                        "(Gestionar servidor)")
+    @app_commands.describe(partida="la partida, como en el cuadro (W1-2)",
+                           juegos="juegos de cada pareja, como 3-1", nombre="nombre del torneo")
+    async def resultado(self, interaction: discord.Interaction[Any],
+                        partida: app_commands.Range[str, 1, 20],
+                        juegos: app_commands.Range[str, 3, 9],
+                        nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre, admin=True)
+        if cup is None:
+            return
+        score = _score(juegos)
+        if score is None:
+            await answer(interaction, say("bad_score", lang, text=juegos))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.change(cup, lambda t, now: t.set_result(
+            partida.strip().upper(), score, now=now))
+        await answer(interaction, say("done", lang))
+
+    @app_commands.command(name="repetir", description="Manda jugar otra vez una partida "
+                                                      "(Gestionar servidor)")
+    @app_commands.describe(partida="la partida, como en el cuadro (W1-2)",
+                           nombre="nombre del torneo")
+    async def repetir(self, interaction: discord.Interaction[Any],
+                      partida: app_commands.Range[str, 1, 20],
+                      nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre, admin=True)
+        if cup is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.change(cup, lambda t, now: t.replay(partida.strip().upper(), now=now))
+        await answer(interaction, say("done", lang))
+
+    @app_commands.command(name="descalificar", description="Descalifica una pareja "
+                                                           "(Gestionar servidor)")
+    @app_commands.describe(pareja="su número de cabeza de serie en el cuadro",
+                           motivo="el motivo, que se muestra", nombre="nombre del torneo")
+    async def descalificar(self, interaction: discord.Interaction[Any],
+                           pareja: app_commands.Range[int, 1, 4096],
+                           motivo: app_commands.Range[str, 1, 200],
+                           nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre, admin=True)
+        if cup is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.change(cup, lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
+        await answer(interaction, say("done", lang))
+
+    @app_commands.command(name="cancelar", description="Cancela el torneo (Gestionar "
+                                                       "servidor)")
+    @app_commands.describe(motivo="el motivo, que se muestra", nombre="nombre del torneo")
+    async def cancelar(self, interaction: discord.Interaction[Any],
+                       motivo: app_commands.Range[str, 1, 200],
+                       nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre, admin=True)
+        if cup is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.change(cup, lambda t, now: t.cancel(motivo, now=now))
+        await answer(interaction, say("done", lang))
+
+    # --- the players ------------------------------------------------------------------
+
+    @app_commands.command(name="apuntarse", description="Te apunta, con pareja o solo (se "
+                                                        "te sortea una)")
+    @app_commands.describe(pareja="tu pareja (que se apunta nombrándote a ti)",
+                           nombre="nombre del torneo")
+    async def apuntarse(self, interaction: discord.Interaction[Any],
+                        pareja: discord.Member | None = None,
+                        nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre)
+        if cup is None:
+            return
+        user = interaction.user
+        if pareja is not None and pareja.bot:
+            await answer(interaction, say("partner_bot", lang))
+            return
+        partner = None if pareja is None else pareja.id
+        await interaction.response.defer(thinking=True)
+        events = await self.runner.change(cup, lambda t, now: t.sign_up(
+            user.id, seat_name(user), partner=partner, now=now))
+        if any(e.kind is EventKind.PAIRED for e in events) and pareja is not None:
+            text = say("paired", lang, name=cup.name, first=seat_name(user),
+                       second=seat_name(pareja))
+            await interaction.followup.send(plain(text), allowed_mentions=NO_MENTIONS)
+        elif pareja is not None and events:
+            text = say("invited", lang, name=cup.name, first=seat_name(user))
+            await interaction.followup.send(notifying(text, [pareja.id]),
+                                            allowed_mentions=mentioning(pareja.id))
+        elif events:
+            await interaction.followup.send(plain(say("signed_alone", lang, name=cup.name,
+                                                      person=seat_name(user))),
+                                            allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(plain(say("already_signed", lang, name=cup.name)),
+                                            allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="retirarse", description="Te borra del torneo antes del sorteo")
+    @app_commands.describe(nombre="nombre del torneo")
+    async def retirarse(self, interaction: discord.Interaction[Any],
+                        nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre)
+        if cup is None:
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user = interaction.user.id
+        await self.runner.change(cup, lambda t, now: t.withdraw(user, now=now))
+        await answer(interaction, say("withdrawn", lang, name=cup.name))
+
+    @app_commands.command(name="lista", description="Quién está apuntado, y las parejas")
+    @app_commands.describe(nombre="nombre del torneo")
+    async def lista(self, interaction: discord.Interaction[Any],
+                    nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre)
+        if cup is None:
+            return
+        await answer(interaction, entry_list(cup, lang))
+
+    @app_commands.command(name="cuadro", description="El cuadro del torneo, en imagen y texto")
+    @app_commands.describe(nombre="nombre del torneo")
+    async def cuadro(self, interaction: discord.Interaction[Any],
+                     nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre, finished=True)
+        if cup is None:
+            return
+        messages = bracket_messages(cup, None)
+        if not messages:
+            await answer(interaction, say("not_drawn", lang, name=cup.name))
+            return
+        await interaction.response.defer(thinking=True)
+        for content, attached in messages:
+            await interaction.followup.send(content or "\u200b", files=attached,
+                                            allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="campeones", description="Los campeones (txapeldunak) de "
+                                                        "cada torneo")
+    async def campeones(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await self._start(interaction)
+        if lang is None:
+            return
+        assert interaction.guild_id is not None
+        fame = await bot_database(self.bot).hall_of_fame(interaction.guild_id)
+        if not fame:
+            await answer(interaction, say("no_champions", lang), ephemeral=False)
+            return
+        anonymous = say("anonymous", lang)
+        lines = []
+        for entry in fame:
+            champions = " / ".join(n or anonymous for n in entry.champions)
+            line = say("fame_line", lang, name=entry.name, pair=champions,
+                       date=entry.finished_at.date().isoformat())
+            if entry.finalists is not None:
+                line += " " + say("fame_finalists", lang,
+                                  pair=" / ".join(n or anonymous for n in entry.finalists))
+            lines.append(plain(line))
+        await answer(interaction, _fit(lines, lang), ephemeral=False,
+                     allowed_mentions=NO_MENTIONS)
+
+    # --- helpers ----------------------------------------------------------------------
+
+    async def _start(self, interaction: discord.Interaction[Any], *,
+                     admin: bool = False) -> str | None:
+        lang = await server_lang(self.bot.db, interaction.guild_id)
+        if interaction.guild_id is None:
+            await answer(interaction, say("guild_only", lang))
+            return None
+        if admin and not manages_server(interaction):
+            await answer(interaction, say("need_manage_guild", lang))
+            return None
+        return lang
+
+    async def _cup(self, interaction: discord.Interaction[Any], name: str | None, *,
+                   admin: bool = False, finished: bool = False) -> tuple[Cup | None, str]:
+        """The tournament the command is about, or None after saying why."""
+        lang = await self._start(interaction, admin=admin)
+        if lang is None:
+            return None, "es"
+        assert interaction.guild_id is not None
+        runner = self.runner
+        await runner.start()
+        cup = runner.cup_of(interaction.guild_id, name)
+        if cup is None and finished and name is not None:
+            cup = await self._finished(interaction.guild_id, name)
+        if cup is None:
+            await answer(interaction, plain(say("unknown" if name else "which", lang,
+                                                name=name or "")))
+        return cup, lang
+
+    async def _finished(self, guild_id: int, name: str) -> Cup | None:
+        """A finished or cancelled tournament, to see its bracket."""
+        try:
+            stored = await bot_database(self.bot).find_tournament(guild_id, name)
+        except StorageError:
+            return None
+        return Cup(stored.tournament_id, guild_id, stored.channel_id, stored.tournament,
+                   await server_lang(self.bot.db, guild_id))
+
+
+def entry_list(cup: Cup, lang: str) -> str:
+    """Who signed up (pairs, then those alone or waiting for a partner), or, after the draw,
+    the pairs by seed."""
+    t = cup.tournament
+    words = Words(t, lang)
+    lines = [plain(say("list_title", lang, name=cup.name, format=words.format_name(),
+                       phase=say(f"phase_{t.phase.value}", lang)))]
+    if t.phase is Phase.SIGNUP:
+        names = {e.user_id: e.name for e in t.entries.values()}
+        for first, second in t.signed_pairs():
+            lines.append(plain(say("list_pair", lang, first=names[first],
+                                   second=names[second])))
+        for user in t.solos():
+            entry = t.entries[user]
+            waiting = entry.partner is not None
+            lines.append(plain(say("list_waiting" if waiting else "list_alone", lang,
+                                   person=entry.name)))
+        if len(lines) == 1:
+            lines.append(say("list_empty", lang))
+    else:
+        for pair in t.pairs:
+            line = say("list_seed", lang, seed=pair.seed, pair=words.pair(pair))
+            if pair.disqualified:
+                line += " — " + say("list_out", lang, reason=pair.disqualified)
+            lines.append(plain(line))
+    return _fit(lines, lang)
+
+
+def _fit(lines: list[str], lang: str) -> str:
+    """The lines that fit in one message, then how many were left out."""
+    text = "\n".join(lines)
+    shown = len(lines)
+    while len(text) > MESSAGE_LIMIT and shown > 1:
+        shown -= 1
+        text = "\n".join(lines[:shown]) + "\n" + say("more", lang, count=len(lines) - shown)
+    return text
+
+
+def _score(text: str) -> tuple[int, int] | None:
+    """«3-1», «3–1», «3 1»: two numbers of games."""
+    parts = text.replace("–", "-").replace(" ", "-").split("-")
+    numbers = [p for p in parts if p]
+    if len(numbers) != 2 or not all(p.isdigit() and len(p) == 1 for p in numbers):
+        return None
+    return int(numbers[0]), int(numbers[1])
+
+
+def _when(stamp: str | None, lang: str) -> str:
+    if stamp is None:
+        return say("no_deadline", lang)
+    return stamp.replace("T", " ").removesuffix("+00:00") + " UTC"
+
+
+async def setup(bot: MusBot) -> None:
+    await bot.add_cog(Txapelketa(bot))

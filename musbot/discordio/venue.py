@@ -1,0 +1,145 @@
+"""A tournament's :class:`~musbot.txapelketa.Venue` on Discord: a public thread of the
+tournament's channel for each match's table, its news and its bracket in that channel.
+
+Every call goes through the transport's :class:`~musbot.discordio.governor.Governor`, in the
+lane of the channel it writes to (a thread's creation in its parent's), so a round of sixteen
+matches ending together, each with its thread, result and bracket page, stays within the
+channel's five messages per five seconds and the bot's global budget. Everything said is plain
+text (:func:`~musbot.discordio.markup.plain`): a pair's names are never markup, and a message
+notifies only the people it calls (:func:`~musbot.discordio.markup.mentioning`).
+
+The bracket is posted as its PNG pages (ten at most per message, each with its title as the
+image's description, which screen readers read) and, when the whole bracket is shown (the
+draw, the end, on demand), its text version (:func:`musbot.tournament.text.bracket_text`).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Collection, Sequence
+from typing import Any, Final
+
+import discord
+
+from musbot.tournament.picture import Picture, render
+from musbot.tournament.text import bracket_text
+from musbot.txapelketa import Cup
+
+from .markup import NO_MENTIONS, mentioning, plain
+from .transport import MESSAGE_LIMIT, DiscordTransport
+
+log = logging.getLogger(__name__)
+
+FILES_PER_MESSAGE = 10
+"""Discord's most attachments in one message."""
+DESCRIPTION_LIMIT = 1024
+"""An attachment's description (its alt text) at most."""
+THREAD_ARCHIVE_MINUTES: Final = 1440
+
+
+def files(pictures: Sequence[Picture]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(p.png), filename=f"txapelketa-{i}.png",
+                         description=p.title[:DESCRIPTION_LIMIT])
+            for i, p in enumerate(pictures, 1)]
+
+
+def notifying(text: str, users: Sequence[int]) -> str:
+    """``text`` escaped, then the mentions of ``users``, within a message's length."""
+    mentions = " ".join(f"<@{u}>" for u in users)
+    body = plain(text)
+    room = MESSAGE_LIMIT - len(mentions) - 1
+    if len(body) > room:
+        body = body[: room - 1] + "…"
+    return f"{body} {mentions}".strip()
+
+
+class DiscordVenue:
+    """Threads, news and brackets for a :class:`~musbot.txapelketa.TournamentRunner`."""
+
+    def __init__(self, client: discord.Client, transport: DiscordTransport) -> None:
+        self.client = client
+        self.transport = transport
+
+    async def _channel(self, channel_id: int | None) -> Any:
+        if channel_id is None:
+            return None
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                return None
+        return channel
+
+    async def open_place(self, cup: Cup, match: Any, title: str) -> int | None:
+        parent = await self._channel(cup.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            return None
+
+        async def make() -> discord.Thread:
+            return await parent.create_thread(name=title, type=discord.ChannelType.public_thread,
+                                              auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+
+        try:
+            thread = await self.transport.governor.post(parent.id, make)
+        except (discord.HTTPException, discord.ClientException):
+            log.warning("tournament %s: no thread for match %s", cup.tournament_id,
+                        getattr(match, "id", "?"), exc_info=True)
+            return None
+        self.transport.bind(thread.id, thread)
+        return thread.id
+
+    async def reach_place(self, cup: Cup, channel_id: int) -> bool:
+        channel = await self._channel(channel_id)
+        if channel is None:
+            return False
+        self.transport.bind(channel_id, channel)
+        return True
+
+    async def call_players(self, cup: Cup, channel_id: int, text: str,
+                           users: Sequence[int]) -> None:
+        await self._post(channel_id, notifying(text, users), mentioning(*users))
+
+    async def news(self, cup: Cup, text: str, users: Sequence[int] = ()) -> None:
+        await self._post(cup.channel_id, notifying(text, users),
+                         mentioning(*users) if users else NO_MENTIONS)
+
+    async def _post(self, channel_id: int | None, content: str,
+                    allowed: discord.AllowedMentions, **extra: Any) -> None:
+        channel = await self._channel(channel_id)
+        if channel is None:
+            return
+
+        async def send() -> discord.Message:
+            return await channel.send(content, allowed_mentions=allowed, **extra)
+
+        self.transport.governor.post(channel.id, send)
+
+    async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
+        """The pages showing ``matches`` (all of them when None, with the text version)."""
+        channel = await self._channel(cup.channel_id)
+        if channel is None:
+            return
+        for content, attached in bracket_messages(cup, matches):
+            async def send(content: str = content,
+                           attached: list[discord.File] = attached) -> discord.Message:
+                return await channel.send(content, files=attached, allowed_mentions=NO_MENTIONS)
+
+            self.transport.governor.post(channel.id, send)
+
+
+def bracket_messages(cup: Cup, matches: Collection[str] | None
+                     ) -> list[tuple[str, list[discord.File]]]:
+    """The messages that show the bracket: its pages, ten a message, then (the whole bracket)
+    its text, one message each."""
+    pictures = render(cup.tournament, cup.lang, matches=matches)
+    messages: list[tuple[str, list[discord.File]]] = []
+    for start in range(0, len(pictures), FILES_PER_MESSAGE):
+        messages.append(("", files(pictures[start:start + FILES_PER_MESSAGE])))
+    if matches is None:
+        messages += [(text, []) for text in bracket_text(cup.tournament, cup.lang, escape=plain)]
+    return messages
+
+
+__all__ = ["DiscordVenue", "bracket_messages", "files", "notifying"]
