@@ -5,6 +5,8 @@ runtime package: the bot never imports it.
 - :mod:`~musbot.bench.ai`: bot levels against each other.
 - :mod:`~musbot.bench.load`: a busy bot, many tables through the real layers and a database.
 - :mod:`~musbot.bench.budget`: the Discord calls one real match costs, on a manual clock.
+- :mod:`~musbot.bench.txapelketa`: a whole tournament of bot-played pairs through the runner,
+  the tables and a database.
 - :mod:`~musbot.bench.memory`: the in-memory discord.py stand-ins the last two count calls with.
 """
 
@@ -22,7 +24,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     """``musbot bench engine|ai|load|discord``, worded in ``lang``; ``parents`` carry the options
     every subcommand takes (``--idioma``). Each module adds its own subcommand."""
 
-    from . import ai, budget, engine, load
+    from . import ai, budget, engine, load, txapelketa
 
     lang = lang or cli_language([])
     parents = list(parents)
@@ -30,7 +32,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                            description=cli_text("bench", lang))
     kinds = bench.add_subparsers(dest="bench_kind", required=True,
                                  metavar=cli_text("command", lang))
-    for module in (engine, ai, load, budget):
+    for module in (engine, ai, load, budget, txapelketa):
         module.add_arguments(kinds, lang, parents)
 
 

@@ -15,6 +15,7 @@ draw, the end, on demand), its text version (:func:`musbot.tournament.text.brack
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Collection, Sequence
@@ -121,7 +122,9 @@ class DiscordVenue:
         channel = await self._channel(cup.channel_id)
         if channel is None:
             return
-        for content, attached in bracket_messages(cup, matches):
+        # Drawing takes a quarter of a second a page: off the event loop (the runner holds
+        # the tournament's lock meanwhile, so its state does not change under the drawing).
+        for content, attached in await asyncio.to_thread(bracket_messages, cup, matches):
             async def send(content: str = content,
                            attached: list[discord.File] = attached) -> discord.Message:
                 return await channel.send(content, files=attached, allowed_mentions=NO_MENTIONS)

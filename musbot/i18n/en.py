@@ -952,3 +952,14 @@ TXAPELKETA = {
     "fame_line": "🏆 {name} ({date}): {pair}",
     "fame_finalists": "· runners-up: {pair}",
 }
+
+CLI.update({
+    "bench_txapelketa": "a whole tournament of pairs played by bots on real tables, with its "
+                        "database: matches, games, hands, champions, time and bracket",
+    "bench_pairs": "pairs signed up",
+    "bench_format": "the tournament's format",
+    "bench_games": "games that win a match",
+    "bench_late": "share of the pairs that miss their first match",
+    "bench_db_file": "SQLite database (default: a temporary one)",
+    "bench_out": "where to write the final bracket's first page (PNG)",
+})

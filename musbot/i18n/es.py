@@ -997,3 +997,14 @@ TXAPELKETA = {
     "fame_line": "🏆 {name} ({date}): {pair}",
     "fame_finalists": "· finalistas: {pair}",
 }
+
+CLI.update({
+    "bench_txapelketa": "un torneo entero de parejas jugado por bots en mesas de verdad, con su "
+                        "base de datos: partidas, juegos, manos, campeones, tiempo y cuadro",
+    "bench_pairs": "parejas apuntadas",
+    "bench_format": "sistema del torneo",
+    "bench_games": "juegos que ganan una partida",
+    "bench_late": "parte de las parejas que no se presentan a su primera partida",
+    "bench_db_file": "base de datos SQLite (por defecto, una temporal)",
+    "bench_out": "dónde escribir la primera página del cuadro final (PNG)",
+})
