@@ -15,7 +15,7 @@ import json
 import random
 import tempfile
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from musbot.engine import seeded_shuffler
 from musbot.storage import Database
 from musbot.table import ManualClock, Table, TableManager
 from musbot.table.persist import TablePersister
-from musbot.tournament import Format, MatchState, Phase, Settings
+from musbot.tournament import Event, Format, MatchState, Phase, Settings, Tournament
 from musbot.tournament.picture import render
 from musbot.txapelketa import Cup, TournamentRunner
 
@@ -128,6 +128,15 @@ async def play_tables(tables: TableManager, late: set[int]) -> int:
     return moves
 
 
+def sign_up(user: int, partner: int) -> Callable[[Tournament, datetime], list[Event]]:
+    return lambda t, now: t.sign_up(user, name_of(user), partner=partner, now=now)
+
+
+def organiser_result(match_id: str, games: int
+                     ) -> Callable[[Tournament, datetime], list[Event]]:
+    return lambda t, now: t.set_result(match_id, (games, 0), now=now)
+
+
 async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late_rate: float,
                          db_path: Path, out: Path) -> dict[str, Any]:
     clock = ManualClock()
@@ -154,10 +163,8 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
         cup = await runner.create(1, 1, settings, organiser=None, seed=seed)
         users = list(range(1000, 1000 + 2 * pairs))
         for first, second in zip(users[::2], users[1::2], strict=True):
-            await runner.change(cup, lambda t, now, a=first, b=second: t.sign_up(
-                a, name_of(a), partner=b, now=now))
-            await runner.change(cup, lambda t, now, a=first, b=second: t.sign_up(
-                b, name_of(b), partner=a, now=now))
+            for one, other in ((first, second), (second, first)):
+                await runner.change(cup, sign_up(one, other))
         await runner.draw(cup)
         late_pairs = {p.id for p in cup.tournament.pairs if rng.random() < late_rate}
         moves = 0
@@ -173,6 +180,9 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
             if cup.tournament.revision == before:
                 await clock.advance(settings.grace_minutes * 60 + 5)
                 await runner.idle()
+            for match in list(cup.tournament.ready()):
+                if "both_late" in match.flags:  # the organiser decides: the better seed
+                    await runner.change(cup, organiser_result(match.id, games))
         wall = time.perf_counter() - started
         t = cup.tournament
         final = render(t, "es")
