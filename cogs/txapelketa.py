@@ -219,23 +219,26 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             await answer(interaction, say("partner_bot", lang))
             return
         partner = None if pareja is None else pareja.id
-        await interaction.response.defer(thinking=True)
+        # Private first: the first answer after a deferral edits it, and an edit notifies
+        # nobody, so the news that must reach the partner is a message of its own.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         events = await self.runner.change(cup, lambda t, now: t.sign_up(
             user.id, seat_name(user), partner=partner, now=now))
+        if not events:
+            await answer(interaction, say("already_signed", lang, name=cup.name))
+            return
+        await answer(interaction, say("done", lang))
         if any(e.kind is EventKind.PAIRED for e in events) and pareja is not None:
-            text = say("paired", lang, name=cup.name, first=seat_name(user),
-                       second=seat_name(pareja))
-            await interaction.followup.send(plain(text), allowed_mentions=NO_MENTIONS)
-        elif pareja is not None and events:
+            text = plain(say("paired", lang, name=cup.name, first=seat_name(user),
+                             second=seat_name(pareja)))
+            await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
+        elif pareja is not None:
             text = say("invited", lang, name=cup.name, first=seat_name(user))
             await interaction.followup.send(notifying(text, [pareja.id]),
                                             allowed_mentions=mentioning(pareja.id))
-        elif events:
+        else:
             await interaction.followup.send(plain(say("signed_alone", lang, name=cup.name,
                                                       person=seat_name(user))),
-                                            allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.followup.send(plain(say("already_signed", lang, name=cup.name)),
                                             allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="retirarse", description="Te borra del torneo antes del sorteo")
