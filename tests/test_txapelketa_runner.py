@@ -1,0 +1,191 @@
+"""The tournament runner (``musbot/txapelketa.py``) and what it needs of the table layer, without
+Discord: match tables for four entrants, results read from finished tables, walkovers on the
+clock, a restart that finds a match finished while the bot was down, seeding from league ratings.
+A real SQLite file; the venue is the benchmark's (places counted up, the bracket drawn)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from table_helpers import make_table
+
+from musbot.bench.txapelketa import EPOCH, BenchVenue, QuietTransport, play_tables
+from musbot.engine import Match, Rules, seeded_shuffler
+from musbot.engine.match import Match as EngineMatch
+from musbot.storage import Database
+from musbot.storage.ratings import display, pair_from_people
+from musbot.table import ManualClock, TableError, TableManager
+from musbot.table.persist import TablePersister
+from musbot.table.saved import from_json, to_json
+from musbot.tournament import Format, MatchState, Phase, Settings
+from musbot.txapelketa import Cup, TournamentRunner
+
+# --- the table layer: entrants, finished games --------------------------------------------
+
+
+async def test_a_match_table_seats_only_its_entrants_each_with_their_partner() -> None:
+    table, _, _ = make_table(entrants={1: 0, 2: 1, 3: 0, 4: 1})
+    with pytest.raises(TableError, match="table_reserved"):
+        await table.join(9, "Intrusa")
+    with pytest.raises(TableError, match="table_reserved"):
+        await table.add_bot()
+    assert await table.join(2, "Bea", 0) in (1, 3), "the pair is the entrant's, not the button's"
+    await table.join(1, "Ane")
+    with pytest.raises(TableError, match="entrants_missing"):
+        await table.start(1)  # never with a bot in an entrant's seat
+    await table.join(3, "Koldo")
+    assert table.lifecycle == "waiting"
+    await table.join(4, "Mikel")
+    assert table.lifecycle == "playing", "the fourth to sit starts the match"
+    assert {table.state.rules.team(table.seat_of(u) or 0) for u in (1, 3)} == {0}
+    restored = from_json(to_json(table.state))
+    assert restored.entrants == {1: 0, 2: 1, 3: 0, 4: 1}
+
+
+def test_a_match_keeps_its_finished_games_across_vacas_and_snapshots() -> None:
+    match = EngineMatch(Rules(puntos=5, juegos=2, vacas=1), first_mano=0,
+                        shuffler=seeded_shuffler(3))
+    rng = random.Random(3)
+    while not match.finished:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+        again = Match.restore(match.snapshot(), shuffler=seeded_shuffler(3))
+        assert again.games_played == match.games_played
+    winner = match.winner
+    assert match.games == [0, 0], "the games are reset when the vaca is won"
+    assert [w for w, _, _ in match.games_played].count(winner) == 2
+    for won, first, second in match.games_played:
+        assert (first, second)[won] >= 5 or max(first, second) < 5  # an órdago ends a game too
+
+
+# --- the runner -------------------------------------------------------------------------------
+
+
+async def start(path: Path, clock: ManualClock, seed: int = 5
+                ) -> tuple[Database, TableManager, TournamentRunner, BenchVenue]:
+    db = Database(path)
+    await db.connect()
+    tables = TableManager(QuietTransport(), clock=clock, persist=TablePersister(db),
+                          shuffler=seeded_shuffler(seed), rng=random.Random(seed))
+    venue = BenchVenue()
+    runner = TournamentRunner(db, tables, venue, clock=clock,
+                              wall=lambda: EPOCH + timedelta(seconds=clock.now()))
+    return db, tables, runner, venue
+
+
+async def signed(runner: TournamentRunner, pairs: int, **options: object) -> Cup:
+    settings = Settings("Kopa", **options)  # type: ignore[arg-type]
+    cup = await runner.create(7, 8, settings, organiser=1, seed=3)
+    for user in range(100, 100 + 2 * pairs):
+        await runner.change(cup, lambda t, now, u=user: t.sign_up(u, f"P{u}", now=now))
+    return cup
+
+
+async def test_a_knockout_runs_on_tables_to_its_champions(tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, venue = await start(tmp_path / "k.db", clock)
+    await runner.start()
+    cup = await signed(runner, 4, format=Format.KNOCKOUT, games_to_win=1,
+                       rules=Rules(puntos=5))
+    await runner.draw(cup)
+    assert len(venue.calls) == 2 and all(len(users) == 4 for _, users in venue.calls)
+    while cup.tournament.phase is Phase.RUNNING:
+        await play_tables(tables, set())
+        await runner.idle()
+    t = cup.tournament
+    assert t.champion is not None
+    for match in t.matches.values():
+        assert match.state is MatchState.FINISHED and sum(match.games) == 1
+        assert max(match.tantos) >= 5 or match.tantos == [0, 0] or sum(match.tantos) > 0
+    assert not list(tables), "every match's table closed once its result was in"
+    assert (await db.hall_of_fame(7))[0].name == "Kopa"
+    await db.close()
+
+
+async def test_a_pair_that_does_not_sit_down_loses_by_walkover_after_the_grace_time(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, _ = await start(tmp_path / "w.db", clock)
+    cup = await signed(runner, 2, games_to_win=1, grace_minutes=10, rules=Rules(puntos=5))
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    absent = cup.tournament.pairs[match.pairs[1] or 0].players
+    table = tables.get(cup.places[match.id])
+    assert table is not None
+    for user, pair in table.state.entrants.items():
+        if user not in absent:
+            await table.join(user, f"P{user}", pair)
+    await clock.advance(9 * 60)
+    assert match.state is MatchState.READY, "not before the grace time"
+    await clock.advance(2 * 60)
+    await runner.idle()
+    assert match.state is MatchState.WALKOVER and match.winner == 0
+    assert cup.tournament.phase is Phase.FINISHED
+    assert tables.get(cup.places[match.id]) is None, "its table closed"
+    await db.close()
+
+
+async def test_neither_pair_seated_is_left_to_the_organiser(tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, _, runner, _ = await start(tmp_path / "b.db", clock)
+    cup = await signed(runner, 2, games_to_win=1, grace_minutes=5)
+    await runner.draw(cup)
+    await clock.advance(6 * 60)
+    await runner.idle()
+    [match] = cup.tournament.ready()
+    assert "both_late" in match.flags and match.state is MatchState.READY
+    await db.close()
+
+
+async def test_a_match_finished_while_the_bot_was_down_gives_its_result_at_start(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    path = tmp_path / "r.db"
+    db, tables, runner, _ = await start(path, clock)
+    cup = await signed(runner, 2, games_to_win=1, rules=Rules(puntos=5))
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    place = cup.places[match.id]
+    runner.stop()
+    tables._watchers.clear()  # the bot «dies» as the match ends: nobody hears of it
+    await play_tables(tables, set())
+    table = tables.get(place)
+    assert table is not None and table.lifecycle == "finished"
+    tables.suspend_all()
+    await db.close()
+
+    db, tables, runner, venue = await start(path, clock)
+    await TablePersister(db).restore(tables)  # what the bot does before its cogs
+    restored = tables.get(place)
+    assert restored is not None and restored.lifecycle == "finished"
+    await runner.start()
+    [cup] = runner.cups.values()
+    assert cup.tournament.matches[match.id].state is MatchState.FINISHED
+    assert cup.tournament.phase is Phase.FINISHED
+    assert venue.calls == [], "nothing reopened"
+    await db.close()
+
+
+async def test_pair_seeds_come_from_league_ratings_until_the_pair_has_its_own(
+        tmp_path: Path) -> None:
+    async with Database(tmp_path / "s.db") as db:
+        league = await db.create_league(7, "Liga")
+        season = league.season
+        now = "2025-01-01T00:00:00+00:00"
+        for user in (1, 2, 3):
+            await db.join_league(league.league_id, user, f"P{user}")
+        raw = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
+        for user, mu in ((1, 30.0), (2, 28.0), (3, 20.0)):
+            raw.execute("INSERT INTO ratings (season_id, user_id, mu, sigma, matches, updated_at)"
+                        " VALUES (?, ?, ?, ?, 5, ?)", (season.season_id, user, mu, 3.0, now))
+        raw.close()
+        found = await db.seeding_ratings(7, [1, 2, 3, 4])
+        assert found[(1, 2)] == display(*pair_from_people((30.0, 3.0), (28.0, 3.0)))
+        assert found[(1, 2)] > found[(1, 3)] > found[(2, 3)] - 100
+        assert (1, 4) not in found, "someone without a rating leaves the pair unrated"
+        assert display(*pair_from_people((25.0, 2.0), (25.0, 2.0))) == display(25.0, 2.0)
