@@ -263,6 +263,10 @@ class TournamentRunner:
                     await self.venue.news(cup, say("bot_flagged", lang, match=match.id))
                 elif kind is EventKind.GAME_FORFEITED and match is not None \
                         and event.pair is not None:
+                    place = cup.places.get(match.id)
+                    table = self.tables.get(place) if place is not None else None
+                    if table is not None and not match.decided:
+                        await table.give_games((match.forfeits[0], match.forfeits[1]))
                     await self.venue.news(cup, say("game_forfeited", lang, match=match.id,
                                                    pair=words.pair(event.pair)))
                 elif kind is EventKind.DISQUALIFIED and event.pair is not None:
@@ -328,7 +332,8 @@ class TournamentRunner:
         entrants = {user: side for side, pair in enumerate((first, second))
                     for user in pair.players if user is not None}
         table = self.tables.open(place, self._settings(cup), guild_id=cup.guild_id,
-                                 entrants=entrants)
+                                 entrants=entrants,
+                                 given_games=(match.forfeits[0], match.forfeits[1]))
         table.show()
         given = "" if not any(match.forfeits) else " " + say(
             "forfeits_so_far", cup.lang, games=f"{match.forfeits[0]}–{match.forfeits[1]}")
@@ -372,7 +377,8 @@ class TournamentRunner:
             if match.state is MatchState.READY and table.lifecycle in ("playing", "finished"):
                 await self._change(cup, lambda t, now: t.start(match_id, now=now))
             if table.lifecycle == "finished" and table.match is not None:
-                games, tantos = table_score(table)
+                played, tantos = table_score(table)
+                games = (played[0] + match.forfeits[0], played[1] + match.forfeits[1])
                 bot = bot_played(table)
                 await self._change(cup, lambda t, now: t.record(
                     match_id, games, tantos, now=now, bot_game=bot))
@@ -501,8 +507,8 @@ def result_line(words: Words, match: Match, lang: str) -> str:
 
 
 def table_score(table: Table) -> tuple[tuple[int, int], tuple[int, int]]:
-    """A finished match table's games (each pair's, from its finished games) and tantos (each
-    pair's summed over those games)."""
+    """A finished match table's games played (each pair's, from its finished games: the games
+    given for lateness are the tournament's) and tantos (summed over those games)."""
     match = table.match
     assert match is not None
     games = [0, 0]

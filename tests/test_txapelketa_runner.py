@@ -21,7 +21,7 @@ from musbot.storage.ratings import display, pair_from_people
 from musbot.table import ManualClock, TableError, TableManager
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
-from musbot.tournament import Format, MatchState, Phase, Settings
+from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
 from musbot.txapelketa import Cup, TournamentRunner
 
 # --- the table layer: entrants, finished games --------------------------------------------
@@ -127,6 +127,30 @@ async def test_a_pair_that_does_not_sit_down_loses_by_walkover_after_the_grace_t
     assert match.state is MatchState.WALKOVER and match.winner == 0
     assert cup.tournament.phase is Phase.FINISHED
     assert tables.get(cup.places[match.id]) is None, "its table closed"
+    await db.close()
+
+
+async def test_a_late_pair_loses_a_game_and_the_match_starts_with_it_on_the_table(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, _ = await start(tmp_path / "g.db", clock)
+    cup = await signed(runner, 2, games_to_win=2, grace_minutes=5, lateness=Lateness.GAME,
+                       rules=Rules(puntos=5))
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    late = set(cup.tournament.pairs[match.pairs[1] or 0].players)
+    table = tables.get(cup.places[match.id])
+    assert table is not None
+    await play_tables(tables, late)  # the others sit down
+    await clock.advance(6 * 60)
+    await runner.idle()
+    assert match.forfeits == [1, 0] and match.state is MatchState.READY
+    assert table.state.given_games == (1, 0)
+    await play_tables(tables, set())  # the late pair comes: 1-0 on the table from the start
+    await runner.idle()
+    assert match.state is MatchState.FINISHED
+    assert match.games[match.winner or 0] == 2 and match.games[0] >= 1
+    assert sum(match.games) == 1 + len(table.match.games_played if table.match else [])
     await db.close()
 
 

@@ -37,12 +37,15 @@ class Match:
     )
 
     def __init__(self, rules: Rules | None = None, *, first_mano: int | None = None,
-                 shuffler: Shuffler = secure_shuffle, hand: Hand | None = None) -> None:
+                 shuffler: Shuffler = secure_shuffle, hand: Hand | None = None,
+                 games: tuple[int, int] = (0, 0)) -> None:
+        """``games``: games each pair starts the vaca with (a tournament's games given for
+        lateness), counted like games won."""
         self.rules = rules or Rules()
         self.n = self.rules.jugadores
         self.mano = first_mano if first_mano is not None else secrets.randbelow(self.n)
         self.scores = [0, 0]
-        self.games = [0, 0]
+        self.games = [games[0], games[1]]
         self.vacas = [0, 0]
         self.games_played: list[tuple[int, int, int]] = []
         """Every game finished in this match, in order: (winner, tantos of pair 0, tantos of

@@ -889,6 +889,7 @@ TABLE.update({
     "tournament_withdrawn": "Match {match} is no longer played (the tournament changed): the "
                             "table closes.",
     "tournament_cancelled": "The tournament was cancelled: match {match}'s table closes.",
+    "games_given": "⏱️ Games given for lateness: {games}. The match starts with them.",
 })
 
 TXAPELKETA = {

@@ -932,6 +932,7 @@ TABLE.update({
                             "la mesa.",
     "tournament_cancelled": "El torneo se ha cancelado: se cierra la mesa de la partida "
                             "{match}.",
+    "games_given": "⏱️ Juegos dados por retraso: {games}. La partida empieza con ellos.",
 })
 
 TXAPELKETA = {

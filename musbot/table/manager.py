@@ -47,8 +47,8 @@ class TableManager:
              guild_id: int | None = None, opener_id: int | None = None,
              league_id: int | None = None, bots_alone: bool = False,
              shuffler: Shuffler | None = None, rng: random.Random | None = None,
-             first_mano: int | None = None, entrants: Mapping[int, int] | None = None
-             ) -> Table:
+             first_mano: int | None = None, entrants: Mapping[int, int] | None = None,
+             given_games: tuple[int, int] = (0, 0)) -> Table:
         """A new table in the channel; refused if one is live there. It deals with the
         manager's ``shuffler``, ``rng`` and first mano unless given its own (a benchmark's)."""
         if channel_id in self._tables:
@@ -57,7 +57,8 @@ class TableManager:
                            league_id=league_id, bots_alone=bots_alone,
                            first_mano=self.first_mano if first_mano is None else first_mano,
                            rng=rng or self.rng, shuffler=shuffler or self.shuffler,
-                           kept=self.persist is not None, entrants=entrants)
+                           kept=self.persist is not None, entrants=entrants,
+                           given_games=given_games)
         return self.adopt(state)
 
     def adopt(self, state: TableState, *, register: bool = True) -> Table:

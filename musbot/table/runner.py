@@ -181,6 +181,10 @@ class Table:
     async def set_league(self, league_id: int | None) -> None:
         await self._locked(lambda: upkeep.set_league(self.state, league_id))
 
+    async def give_games(self, games: tuple[int, int]) -> None:
+        """Games each pair starts with (see :func:`upkeep.give_games`)."""
+        await self._bookkeeping(lambda: upkeep.give_games(self.state, games))
+
     async def announce(self, text: str) -> None:
         await self._locked(lambda: upkeep.announce(self.state, text))
 

@@ -70,6 +70,7 @@ def to_json(state: TableState) -> dict[str, Any]:
         "bots_alone": state.bots_alone,
         **({"entrants": [[user, pair] for user, pair in state.entrants.items()]}
            if state.entrants else {}),
+        **({"given_games": list(state.given_games)} if any(state.given_games) else {}),
         "turn": state.turn,
         "senas": state.senas.to_json(),
         "rng": _rng_state(state),
@@ -119,7 +120,7 @@ def reloaded(old: TableState, document: dict[str, Any] | None, journal: Sequence
                            opener_id=old.opener_id, league_id=old.league_id,
                            bots_alone=old.bots_alone, first_mano=old.first_mano, rng=old.rng,
                            shuffler=old.shuffler, kept=old.records.kept,
-                           entrants=old.entrants)
+                           entrants=old.entrants, given_games=old.given_games)
     else:
         fresh = from_json(document, journal=journal, kept=old.records.kept,
                           shuffler=old.shuffler, rng=old.rng)
@@ -164,7 +165,8 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
                        opener_id=document.get("opener_id"), league_id=document["league_id"],
                        bots_alone=bool(document["bots_alone"]),
                        first_mano=document["first_mano"], rng=rng, shuffler=shuffler, kept=kept,
-                       entrants={int(u): int(p) for u, p in document.get("entrants", [])})
+                       entrants={int(u): int(p) for u, p in document.get("entrants", [])},
+                       given_games=_given(document.get("given_games")))
     seats = [None if s is None else Seat.from_json(s, settings.bot_level)
              for s in document["seats"]]
     if len(seats) != state.players:
@@ -182,6 +184,10 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
     state.records.outbox = list(document["outbox"])
     _restore_pages(state, document)
     return state
+
+
+def _given(games: Sequence[int] | None) -> tuple[int, int]:
+    return (0, 0) if not games else (int(games[0]), int(games[1]))
 
 
 def _restore_pages(state: TableState, document: dict[str, Any]) -> None:

@@ -57,7 +57,8 @@ class TableState:
                  league_id: int | None = None, bots_alone: bool = False,
                  first_mano: int | None = None, rng: random.Random | None = None,
                  shuffler: Shuffler = secure_shuffle, kept: bool = False,
-                 entrants: Mapping[int, int] | None = None) -> None:
+                 entrants: Mapping[int, int] | None = None,
+                 given_games: tuple[int, int] = (0, 0)) -> None:
         self.channel_id = channel_id
         self.settings = settings or TableSettings()
         self.guild_id = guild_id
@@ -71,6 +72,8 @@ class TableState:
         """A tournament match's table: the only people who may sit, each with their pair (0 or
         1); it starts by itself once they all sit, never with a bot for one of them. Empty:
         anyone sits anywhere."""
+        self.given_games = given_games
+        """Games each pair starts its match with (a tournament's, given for lateness)."""
         self.first_mano = first_mano
         self.rng = rng or random.Random()
         self.shuffler = shuffler
@@ -231,7 +234,9 @@ class TableState:
                 occupant.expiries = 0
         first = self.first_mano if self.first_mano is not None else \
             self.rng.randrange(self.players)
-        match = self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler)
+        given = self.given_games if key == "started" else (0, 0)
+        match = self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler,
+                                   games=given)
         self.lifecycle = "playing"
         self.records.start(self.seats, self.league_id, self.rules)
         self.pages.turn(match.hand_number)

@@ -160,5 +160,14 @@ def remember_refs(state: TableState, page_number: int, refs: list[tuple[int, int
     return Result()
 
 
+def give_games(state: TableState, games: tuple[int, int]) -> Result:
+    """A tournament gave games for lateness before the match began: it starts with them."""
+    if state.lifecycle != "waiting" or games == state.given_games:
+        return Result()
+    state.given_games = games
+    state.say("games_given", games=f"{games[0]}–{games[1]}")
+    return Result(save=Save.WHOLE, shown=True)
+
+
 __all__ = ["announce", "close", "close_unreachable", "dm_refused", "hide", "pause", "ratings",
            "remember_refs", "resume", "scrub_user", "set_league", "unhide", "unpause"]
