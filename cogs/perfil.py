@@ -23,6 +23,7 @@ from musbot.storage import (
     StorageError,
     UnknownLeague,
 )
+from musbot.txapelketa import say as txapelketa_say
 
 from ._common import (
     MusSubcommandCog,
@@ -69,6 +70,14 @@ class Perfil(MusSubcommandCog):
                                           leagues=await self._league_names(guild_id, lang)))
             return
         text = profile_text(profile, user.display_name, league, lang)
+        if guild_id is not None:
+            pairs = await self.db.pairs_of(guild_id, user.id)
+            if pairs:
+                anonymous = txapelketa_say("anonymous", lang)
+                text += "\n" + txapelketa_say("profile_pairs", lang, pairs=", ".join(
+                    txapelketa_say("profile_pair", lang, name=plain(name or anonymous),
+                                   rating=rating.rating, matches=rating.matches)
+                    for name, rating in pairs))
         extra: dict[str, Any] = {}
         if league is not None and profile.rating is not None:
             await interaction.response.defer(ephemeral=not publico, thinking=True)

@@ -243,6 +243,12 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
         assert picture.description, "each page says what it shows (alt text)"
     fame = await server.ask(people[3], "txapelketa campeones")
     assert "Nagusia" in public(fame)
+    # The champions' pair has a rating of its own now, shown in their profile.
+    first, second = final.champion.players
+    champion = next(p for p in people if p.user == first)
+    partner = next(p for p in people if p.user == second)
+    profile = private(await server.ask(champion, "mus perfil"))
+    assert f"Parejas estables (torneos): con {partner.name}, " in profile
 
     # --- Discord's budget, throughout -------------------------------------------------
     report = world.report()

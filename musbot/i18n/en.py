@@ -951,6 +951,8 @@ TXAPELKETA = {
     "no_champions": "This server has no tournament champions yet.",
     "anonymous": "(anonymous)",
     "fame_line": "🏆 {name} ({date}): {pair}",
+    "profile_pairs": "Stable pairs (tournaments): {pairs}",
+    "profile_pair": "with {name}, {rating} ({matches} matches)",
     "fame_finalists": "· runners-up: {pair}",
 }
 

@@ -996,6 +996,8 @@ TXAPELKETA = {
     "no_champions": "Este servidor aún no tiene campeones de torneo.",
     "anonymous": "(anónimo)",
     "fame_line": "🏆 {name} ({date}): {pair}",
+    "profile_pairs": "Parejas estables (torneos): {pairs}",
+    "profile_pair": "con {name}, {rating} ({matches} partidas)",
     "fame_finalists": "· finalistas: {pair}",
 }
 

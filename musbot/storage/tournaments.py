@@ -327,6 +327,24 @@ class Tournaments(Store):
 
         return await self._read(read)
 
+    async def pairs_of(self, guild_id: int, user_id: int, limit: int = 3
+                       ) -> list[tuple[str | None, PairRating]]:
+        """The person's stable pairs in this server with a rating, best first: each partner's
+        name (None once forgotten) and the pair's rating."""
+
+        async def read(tx: Tx) -> list[Row]:
+            return await tx.fetch(
+                "SELECT r.player_a, r.player_b, r.mu, r.sigma, r.matches, p.display_name"
+                " FROM pair_ratings r LEFT JOIN players p ON p.user_id ="
+                " CASE WHEN r.player_a = ? THEN r.player_b ELSE r.player_a END"
+                " WHERE r.guild_id = ? AND (r.player_a = ? OR r.player_b = ?)",
+                user_id, guild_id, user_id, user_id)
+
+        found = [(name, PairRating((int(a), int(b)), float(mu), float(sigma), int(n)))
+                 for a, b, mu, sigma, n, name in await self._read(read)]
+        found.sort(key=lambda item: -item[1].rating)
+        return found[:limit]
+
     async def seeding_ratings(self, guild_id: int, users: Collection[int]
                               ) -> dict[PairKey, float]:
         """What a draw seeded by rating sorts by, for every two of ``users``: the pair's own
