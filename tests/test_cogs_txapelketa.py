@@ -1,0 +1,79 @@
+"""``/txapelketa …`` refusals and hostile names through the wire double: each bad input has its
+answer, private to its author, and changes nothing; names are shown as typed, never as markup
+or a mention."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from discord_cogs import Server, connected, make_server, private, public
+
+from musbot.discordio.markup import plain
+
+
+async def created(server: Server, name: str = "Kopa", **options: object) -> None:
+    made = await server.ask(server.admin, "txapelketa sortu", nombre=name, **options)
+    assert "Nuevo torneo" in public(made)
+
+
+async def test_only_the_organiser_draws_sets_results_and_disqualifies(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    async with connected(server):
+        await created(server)
+        ana = server.person("Ana")
+        for command, options in (("txapelketa sortear", {}),
+                                 ("txapelketa resultado", {"partida": "W1-1", "juegos": "3-1"}),
+                                 ("txapelketa repetir", {"partida": "W1-1"}),
+                                 ("txapelketa descalificar", {"pareja": 1, "motivo": "x"}),
+                                 ("txapelketa cancelar", {"motivo": "x"})):
+            refused = await server.ask(ana, command, **options)
+            assert "Gestionar servidor" in private(refused), command
+        again = await server.ask(server.admin, "txapelketa sortu", nombre="kopa")
+        assert "Ya hay un torneo llamado" in public(again)
+
+
+async def test_bad_inputs_have_their_answers(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    async with connected(server):
+        ana, beñat = server.person("Ana"), server.person("Beñat")
+        nothing = await server.ask(ana, "txapelketa apuntarse")
+        assert "no hay uno solo en juego" in private(nothing)
+        await created(server)
+        unknown = await server.ask(ana, "txapelketa lista", nombre="Otra")
+        assert "No hay ningún torneo «Otra»" in private(unknown)
+        self_partner = await server.ask(ana, "txapelketa apuntarse", pareja=ana.user)
+        assert "otra persona" in private(self_partner)
+        too_few = await server.ask(server.admin, "txapelketa sortear")
+        assert "al menos 2 parejas" in private(too_few)
+        left = await server.ask(beñat, "txapelketa retirarse")
+        assert "No estás inscrito" in private(left)
+        await server.ask(ana, "txapelketa apuntarse", pareja=beñat.user)
+        await server.ask(beñat, "txapelketa apuntarse", pareja=ana.user)
+        repeated = await server.ask(beñat, "txapelketa apuntarse", pareja=ana.user)
+        assert "Ya estabas apuntado" in private(repeated)
+        score = await server.ask(server.admin, "txapelketa resultado", partida="W1-1",
+                                 juegos="3-x")
+        assert "no es un resultado" in private(score)
+        not_drawn = await server.ask(server.admin, "txapelketa resultado", partida="W1-1",
+                                     juegos="3-1")
+        assert "No hay ninguna partida W1-1 en este torneo" in private(not_drawn)
+        bracket = await server.ask(ana, "txapelketa cuadro")
+        assert "aún no se ha sorteado" in private(bracket)
+    assert server.world.report().refusals == {}
+
+
+async def test_hostile_names_are_text_and_mention_nobody(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    name = "**Kopa** @everyone <@1>"
+    async with connected(server):
+        await created(server, name)
+        ana, beñat = server.person("Ana"), server.person("Beñat")
+        server.world.set_nick(server.guild, ana.user, "[premio](https://x.y) ||<@2>||")
+        await server.ask(ana, "txapelketa apuntarse", nombre=name, pareja=beñat.user)
+        listed = await server.ask(ana, "txapelketa lista", nombre=name)
+        assert plain("[premio](https://x.y) ||<@2>||") in private(listed)
+        assert plain(name) in private(listed)
+    # The one notification: Beñat, invited by name.
+    notified = {u for m in server.world.messages(server.channel) for u in m.pinged}
+    assert notified == {beñat.user}
+    assert not any(m.pinged_everyone for m in server.world.messages(server.channel))
