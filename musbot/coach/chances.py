@@ -14,6 +14,7 @@ which is what brings the sampled chances within a point or so of an exhaustive c
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -25,13 +26,15 @@ from musbot.engine import DECK, Card, Lance, SeatView, tables
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, SenaSeen, shows
 
-WORLDS = 6000
-"""Accepted draws per decision: the standard error of a chance is then at most 0.65 points."""
-MAX_DRAWS = 60_000
+WORLDS = 48_000
+"""Worlds kept per decision: 4,000 draws of the unseen cards, each seated the six ways it can
+be. The largest error against an exhaustive count over 50 hands is then about a point
+(``tests/test_coach.py``)."""
+MAX_DRAWS = 40_000
 """Draws tried at most per decision (declarations that nobody else holds juego, or that all do,
 keep one draw in twenty or thirty); fewer worlds are kept then, and :attr:`Chances.worlds` says
 how many."""
-CHUNK = 4096
+CHUNK = 2048
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -94,6 +97,11 @@ def _arrays(reyes: int, real: bool) -> tuple[IntArray, IntArray, IntArray, BoolA
     return card_key, sorted_keys, index, has_p, has_j, strength, shown
 
 
+@cache
+def _seatings(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(itertools.permutations(range(n)))
+
+
 def _sena_bits(senas: Iterable[Sena]) -> int:
     members = list(Sena)
     return sum(1 << members.index(s) for s in senas)
@@ -117,34 +125,42 @@ def sample(knowledge: Knowledge, rng: np.random.Generator, worlds: int = WORLDS,
         if seen.seat in others:
             must[seen.seat] = must.get(seen.seat, 0) | _sena_bits([seen.sena])
     mine = t.index(view.cards)
+    seatings = _seatings(len(others))
     kept: list[IntArray] = []
     count = draws = 0
     while count < worlds and draws < max_draws:
-        size = CHUNK if worlds - count < CHUNK // 4 else max(CHUNK, worlds - count)
+        size = min(max(CHUNK, (worlds - count) // len(seatings)), max_draws - draws)
         draws += size
         dealt = rng.permuted(np.tile(unseen, (size, 1)), axis=1)[:, :n_hidden]
         hand_keys = card_key[dealt].reshape(size, len(others), 4).sum(axis=2)
-        hidden = index[np.searchsorted(sorted_keys, hand_keys)]
-        ok = np.ones(size, dtype=np.bool_)
+        drawn = index[np.searchsorted(sorted_keys, hand_keys)]
+        # fits[:, j, s]: drawn hand j may be seat s's (its declarations, the señas it sent).
+        fits = np.ones((size, len(others), len(others)), dtype=np.bool_)
         for col, seat in enumerate(others):
-            h = hidden[:, col]
             if decl_p is not None:
-                ok &= has_p[h] == decl_p[seat]
+                fits[:, :, col] &= has_p[drawn] == decl_p[seat]
             if decl_j is not None:
-                ok &= has_j[h] == decl_j[seat]
+                fits[:, :, col] &= has_j[drawn] == decl_j[seat]
             if seat in must:
-                ok &= (shown[h] & must[seat]) == must[seat]
-        good = hidden[ok]
-        if len(good):
-            full = np.empty((len(good), view.players), dtype=np.int64)
+                fits[:, :, col] &= (shown[drawn] & must[seat]) == must[seat]
+        # Every way to seat the drawn hands is as likely as the draw itself (the deal is
+        # exchangeable): six worlds for one draw's price, and much less variance.
+        for seating in seatings:
+            ok = np.ones(size, dtype=np.bool_)
+            for col, j in enumerate(seating):
+                ok &= fits[:, j, col]
+            n_ok = int(ok.sum())
+            if not n_ok:
+                continue
+            full = np.empty((n_ok, view.players), dtype=np.int64)
             full[:, view.seat] = mine
             for col, seat in enumerate(others):
-                full[:, seat] = good[:, col]
+                full[:, seat] = drawn[ok, seating[col]]
             kept.append(full)
-            count += len(good)
+            count += n_ok
     if not kept:
         return np.empty((0, view.players), dtype=np.int64)
-    return np.concatenate(kept)[:worlds]
+    return np.concatenate(kept)
 
 
 def winners(idx: IntArray, lance: Lance, view: SeatView) -> IntArray:
@@ -163,35 +179,48 @@ def winners(idx: IntArray, lance: Lance, view: SeatView) -> IntArray:
     return best
 
 
-def chances(knowledge: Knowledge, rng: np.random.Generator, lances: Sequence[Lance],
-            worlds: int = WORLDS) -> Chances:
-    """The seat's pair's chance at each of ``lances``, and the opponents' pares and juego."""
-    view = knowledge.view
-    rules = view.rules
-    idx = sample(knowledge, rng, worlds)
-    total = len(idx)
-    if not total:
-        return Chances(0, {lance: 0.0 for lance in lances}, 0.0, 0.0)
-    _, _, _, has_p, has_j, _, _ = _arrays(rules.reyes, rules.real)
-    team = view.team
-    pair_of = np.array([rules.team(s) for s in range(view.players)] + [-1], dtype=np.int64)
-    out: dict[Lance, float] = {}
-    for lance in lances:
+class Worlds:
+    """One draw of worlds for one seat's certainties, read for any lance."""
+
+    def __init__(self, knowledge: Knowledge, rng: np.random.Generator,
+                 worlds: int = WORLDS) -> None:
+        self.view = knowledge.view
+        self.idx = sample(knowledge, rng, worlds)
+        rules = self.view.rules
+        _, _, _, self.has_p, self.has_j, _, _ = _arrays(rules.reyes, rules.real)
+        self.pair_of = np.array([rules.team(s) for s in range(self.view.players)] + [-1],
+                                dtype=np.int64)
+        self.opponents = list(rules.opponents(self.view.seat))
+
+    def pair(self, lance: Lance) -> float:
+        view, idx = self.view, self.idx
         best = winners(idx, lance, view)
         if lance is Lance.JUEGO and Lance.JUEGO not in view.declarations:
             best = np.where(best >= 0, best, winners(idx, Lance.PUNTO, view))
         elif lance is Lance.PUNTO:
-            best = np.where(has_j[idx].any(axis=1), -1, best)
-        out[lance] = float(np.mean(pair_of[best] == team))
-    opponents = list(rules.opponents(view.seat))
-    return Chances(total, out,
-                   float(np.mean(has_p[idx[:, opponents]].any(axis=1))),
-                   float(np.mean(has_j[idx[:, opponents]].any(axis=1))))
+            best = np.where(self.has_j[idx].any(axis=1), -1, best)
+        return float(np.mean(self.pair_of[best] == view.team))
+
+    def chances(self, lances: Sequence[Lance]) -> Chances:
+        """The seat's pair's chance at each of ``lances``, and the opponents' pares/juego."""
+        idx = self.idx
+        if not len(idx):
+            return Chances(0, dict.fromkeys(lances, 0.0), 0.0, 0.0)
+        opp = idx[:, self.opponents]
+        return Chances(len(idx), {lance: self.pair(lance) for lance in lances},
+                       float(np.mean(self.has_p[opp].any(axis=1))),
+                       float(np.mean(self.has_j[opp].any(axis=1))))
+
+
+def chances(knowledge: Knowledge, rng: np.random.Generator, lances: Sequence[Lance],
+            worlds: int = WORLDS) -> Chances:
+    """The seat's pair's chance at each of ``lances``, and the opponents' pares and juego."""
+    return Worlds(knowledge, rng, worlds).chances(lances)
 
 
 def generator(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-__all__ = ["MAX_DRAWS", "WORLDS", "Chances", "Knowledge", "chances", "generator", "sample",
-           "winners"]
+__all__ = ["MAX_DRAWS", "WORLDS", "Chances", "Knowledge", "Worlds", "chances", "generator",
+           "sample", "winners"]

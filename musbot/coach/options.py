@@ -42,10 +42,10 @@ from musbot.engine import events as ev
 from musbot.engine.randomplay import random_action
 from musbot.engine.senas import SenaSeen
 
-ROLLOUT_WORLDS = 48
+ROLLOUT_WORLDS = 40
 """Worlds per betting decision at most (dificil plays with 96): every option is played in the
 same worlds, so their difference is steadier than each value."""
-ROLLOUT_BUDGET = 600
+ROLLOUT_BUDGET = 400
 """Rollouts per review, shared by its betting decisions (a review must answer within 300 ms,
 ``musbot bench repaso``): a hand with many bets gets fewer worlds per decision…"""
 ROLLOUT_MIN = 16

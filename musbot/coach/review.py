@@ -18,13 +18,15 @@ from musbot.commands import parse
 from musbot.engine import Action, ActionKind, Card, Lance, MusError, SeatView
 from musbot.engine.senas import SenaSeen
 
-from .chances import WORLDS, Chances, Knowledge, chances, generator
+from .chances import WORLDS, Chances, Knowledge, Worlds, generator
 from .options import ROLLOUT_BUDGET, ROLLOUT_MIN, ROLLOUT_WORLDS, Option, candidates, weigh
 
 ADVICE_MIN = 0.25
 """Tantos a decision must have cost to be worth a line of advice; below, the hand was well
 played (the option values are estimates, a few tenths of a tanto apart are noise)."""
 LANCES = tuple(Lance)
+FOURTH = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)
+"""The lances a mus or a discard is played for (Juego: juego, or punto if nobody holds it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,24 +99,26 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
     per_decision = max(ROLLOUT_MIN, min(rollout_worlds, ROLLOUT_BUDGET // max(words, 1)))
     out: list[DecisionReview] = []
     players = 4
-    known_odds: dict[tuple[Any, ...], Chances] = {}
+    known_worlds: dict[tuple[Any, ...], Worlds] = {}
     for d in decisions:
         view = d.view
         players = view.players
         if view.players != 4:
             continue  # «dificil» and the odds play four players only; said by the caller
         known = Knowledge(view, d.discarded, d.senas)
-        # Words are no certainty (see .chances): decisions with the same certainties (a bet and
-        # its answer in one lance, a mus and its discard) share one draw of the worlds.
+        # Words are no certainty (see .chances): decisions with the same certainties (the
+        # lances before the declarations, a mus and its discard) share one draw of the worlds.
         key = known.key()
-        odds = known_odds.get(key)
-        if odds is None:
-            odds = known_odds[key] = chances(known, np_rng, LANCES, worlds)
+        drawn = known_worlds.get(key)
+        if drawn is None:
+            drawn = known_worlds[key] = Worlds(known, np_rng, worlds)
         if view.phase == "lance" and view.lance is not None:
+            odds = drawn.chances([view.lance])
             valued, choice = weigh(view, d.action, d.senas, rng, per_decision)
             out.append(DecisionReview(view.phase, view.lance, view.cards, d.action, choice,
                                       odds, tuple(valued)))
         else:
+            odds = drawn.chances(FOURTH)
             choice = bot.decide(view, rng, d.senas)
             out.append(DecisionReview(view.phase, None, view.cards, d.action, choice, odds))
     return Review(seat, tuple(out), players, finished)
