@@ -191,6 +191,14 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     replay.add_argument("file", metavar=cli_text("file", lang), help=cli_text("replay_file", lang))
     replay.set_defaults(func=_replay)
 
+    from musbot import repaso
+    from musbot.coach.text import say
+
+    review = sub.add_parser("repaso", parents=parents, help=say("cli_repaso", lang),
+                            description=say("cli_repaso", lang))
+    repaso.add_arguments(review, lang)
+    review.set_defaults(func=repaso.command)
+
     from musbot import bench
     from musbot.terminal import add_play_arguments, run_play
 

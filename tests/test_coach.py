@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from musbot.ai import NormalBot
-from musbot.coach import Knowledge, review, review_transcript
+from musbot.coach import Knowledge, review_transcript
 from musbot.coach.chances import chances, generator
 from musbot.coach.review import LANCES, Decision, decisions
-from musbot.coach.text import percent, text
+from musbot.coach.text import text
 from musbot.engine import DECK, Hand, Lance, Rules, SeatView, parse_card, tables
-from musbot.engine.evaluation import rank_class
 from musbot.engine.cards import RANKS
+from musbot.engine.evaluation import rank_class
 from musbot.replay import ReplayError
 
 

@@ -4,6 +4,7 @@ early in the hand it is asked; the table keeps the match's last hands; bad asks 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -12,9 +13,10 @@ import pytest
 from table_helpers import cards_mentioned, make_table, play_humans, seat_humans
 
 from musbot.coach.review import decisions
-from musbot.engine import Rules, SeatView
+from musbot.engine import MusError, Rules, SeatView
+from musbot.engine.senas import senas_posibles
 from musbot.table import TableError
-from musbot.table.repaso import KEPT, ReviewRefused, Reviewer
+from musbot.table.repaso import KEPT, Reviewer, ReviewRefused
 
 
 def _public_part(view: SeatView) -> tuple[Any, ...]:
@@ -32,45 +34,48 @@ async def test_reviews_asked_during_hands_hold_only_what_the_seat_saw() -> None:
     rules = Rules(juegos=1, puntos=15, sena_cazada=0.5)
     checked = 0
     for seed in range(3):
-        table, _, _ = make_table(seed, rules=rules, turn_seconds=None)
-        await seat_humans(table)
-        rng = random.Random(seed)
-        live: dict[tuple[int, int], list[SeatView]] = {}
-        held: dict[tuple[int, int], set[int]] = {}
-
-        async def before(seat: int, user: int) -> None:
-            nonlocal checked
-            match = table.match
-            assert match is not None
-            number = match.hand_number
-            for s in range(4):
-                held.setdefault((number, s), set()).update(match.view(s).cards)
-            live.setdefault((number, seat), []).append(match.view(seat))
-            if table.state.senas_open() and rng.random() < 0.3:
-                from musbot.engine.senas import senas_posibles
-
-                possible = senas_posibles(match.view(seat).cards, rules)
-                if possible:
-                    try:
-                        await table.send_sena(user, rng.choice(possible))
-                    except Exception:  # a seña already sent on these cards: refused, fine
-                        pass
-            if rng.random() > 0.35:
-                return
-            ask = table.state.review_ask(user, number)
-            assert ask.number == number and ask.seat == seat
-            text = ask.answer()
-            assert cards_mentioned(text) <= held[(number, seat)], (seat, text)
-            found, finished = decisions(ask.transcript, seat, ask.senas, ask.upto)
-            assert not finished
-            assert [_public_part(d.view) for d in found] == \
-                [_public_part(v) for v in live[(number, seat)][:-1]]
-            assert all(d.view.revealed is None for d in found)
-            checked += 1
-
-        await table.start(1)
-        await play_humans(table, rng, via_text=False, before=before)
+        checked += await _asking_match(rules, seed)
     assert checked >= 20
+
+
+async def _asking_match(rules: Rules, seed: int) -> int:
+    """One match where people ask for reviews mid-hand; returns the reviews checked."""
+    table, _, _ = make_table(seed, rules=rules, turn_seconds=None)
+    await seat_humans(table)
+    rng = random.Random(seed)
+    live: dict[tuple[int, int], list[SeatView]] = {}
+    held: dict[tuple[int, int], set[int]] = {}
+    checked = 0
+
+    async def before(seat: int, user: int) -> None:
+        nonlocal checked
+        match = table.match
+        assert match is not None
+        number = match.hand_number
+        for s in range(4):
+            held.setdefault((number, s), set()).update(match.view(s).cards)
+        live.setdefault((number, seat), []).append(match.view(seat))
+        if table.state.senas_open() and rng.random() < 0.3:
+            possible = senas_posibles(match.view(seat).cards, rules)
+            if possible:
+                with contextlib.suppress(MusError):  # already sent on these cards
+                    await table.send_sena(user, rng.choice(possible))
+        if rng.random() > 0.35:
+            return
+        ask = table.state.review_ask(user, number)
+        assert ask.number == number and ask.seat == seat
+        text = ask.answer()
+        assert cards_mentioned(text) <= held[(number, seat)], (seat, text)
+        found, finished = decisions(ask.transcript, seat, ask.senas, ask.upto)
+        assert not finished
+        assert [_public_part(d.view) for d in found] == \
+            [_public_part(v) for v in live[(number, seat)][:-1]]
+        assert all(d.view.revealed is None for d in found)
+        checked += 1
+
+    await table.start(1)
+    await play_humans(table, rng, via_text=False, before=before)
+    return checked
 
 
 async def test_the_table_keeps_the_last_hands_and_words_refusals() -> None:

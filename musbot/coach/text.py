@@ -89,8 +89,9 @@ def _decision(d: DecisionReview, lang: str, show: CardsShown) -> str:
         phase = say("phase_mus" if d.phase == "mus" else "phase_descarte", lang)
         return say("line_mus", lang, phase=phase, cards=show(d.cards), said=said, pair=pair,
                    pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
-    options = " · ".join(say("option", lang, word=word(o.action, lang),
-                             tantos=tantos(o.tantos, lang)) for o in d.options)
+    options = " · ".join(
+        say("option_game" if o.risky else "option", lang, word=word(o.action, lang),
+            tantos=tantos(o.tantos, lang), game=percent(o.game, lang)) for o in d.options)
     line = say("line_lance", lang, lance=lance_name(d.lance, lang), said=said,
                chance=percent(c.pair.get(d.lance, 0.0), lang),
                pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))

@@ -795,6 +795,7 @@ COACH = {
         "juego {juego}."
     ),
     "option": "{word} {tantos}",
+    "option_game": "{word} {tantos} (the game {game})",
     "options": "Expected tantos: {options}.",
     "advice_none": "Advice: no decision cost you even a quarter of a tanto. Well played!",
     "advice_bolder": (
@@ -815,7 +816,7 @@ COACH = {
     "word_mus": "mus",
     "word_no_hay_mus": "no hay mus",
     "word_descarte": "discard",
-    "terminal_offer": "How did I play? Type «repaso» to see it, or press Enter to go on: ",
+    "terminal_offer": "How did I play? Type «repaso» to see your decisions in hand {number}.",
     "cli_repaso": "review one seat's decisions in a stored hand (docs/replay.md)",
     "cli_repaso_file": "the hand's JSON transcript («-»: standard input)",
     "cli_asiento": "the seat whose decisions are reviewed (1 to 4)",

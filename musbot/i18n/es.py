@@ -834,6 +834,7 @@ COACH = {
         "juego {juego}."
     ),
     "option": "{word} {tantos}",
+    "option_game": "{word} {tantos} (la partida {game})",
     "options": "Tantos esperados: {options}.",
     "advice_none": "Consejo: ninguna decisión te costó ni un cuarto de tanto. ¡Bien jugada!",
     "advice_bolder": (
@@ -854,7 +855,7 @@ COACH = {
     "word_mus": "mus",
     "word_no_hay_mus": "no hay mus",
     "word_descarte": "descarte",
-    "terminal_offer": "¿Cómo jugué? Escribe «repaso» para verlo, o pulsa Intro para seguir: ",
+    "terminal_offer": "¿Cómo jugué? Escribe «repaso» para ver tus decisiones de la mano {number}.",
     "cli_repaso": "repasa las decisiones de un asiento en una mano guardada (docs/replay.md)",
     "cli_repaso_file": "la transcripción JSON de la mano («-»: la entrada estándar)",
     "cli_asiento": "el asiento cuyas decisiones se repasan (1 a 4)",
