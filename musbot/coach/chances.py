@@ -30,7 +30,7 @@ WORLDS = 48_000
 """Worlds kept per decision: 4,000 draws of the unseen cards, each seated the six ways it can
 be. The largest error against an exhaustive count over 50 hands is then about a point
 (``tests/test_coach.py``)."""
-MAX_DRAWS = 40_000
+MAX_DRAWS = 30_000
 """Draws tried at most per decision (declarations that nobody else holds juego, or that all do,
 keep one draw in twenty or thirty); fewer worlds are kept then, and :attr:`Chances.worlds` says
 how many."""

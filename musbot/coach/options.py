@@ -45,7 +45,7 @@ from musbot.engine.senas import SenaSeen
 ROLLOUT_WORLDS = 40
 """Worlds per betting decision at most (dificil plays with 96): every option is played in the
 same worlds, so their difference is steadier than each value."""
-ROLLOUT_BUDGET = 400
+ROLLOUT_BUDGET = 320
 """Rollouts per review, shared by its betting decisions (a review must answer within 300 ms,
 ``musbot bench repaso``): a hand with many bets gets fewer worlds per decision…"""
 ROLLOUT_MIN = 16
