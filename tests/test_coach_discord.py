@@ -76,3 +76,12 @@ async def test_the_review_button_and_command_answer_privately(tmp_path: Path) ->
     # Nothing of it reached the channel.
     for message in scene.world.messages(scene.channel):
         assert message.ephemeral or not any("Cada decisión" in t for t in message.texts())
+
+
+def test_a_long_review_is_sent_in_whole_lines_within_the_limit() -> None:
+    from musbot.discordio.ui import _parts
+
+    text = "\n".join(f"línea {n} " + "x" * 90 for n in range(60))
+    parts = _parts(text)
+    assert len(parts) > 1 and all(len(p) <= 2000 for p in parts)
+    assert "\n".join(parts) == text

@@ -125,3 +125,14 @@ async def test_one_review_in_flight_per_person() -> None:
         await table.review(users[0], reviewer=reviewer)
     assert refused.value.key == "busy"
     assert (await first).startswith("¿Cómo jugué")
+
+
+def test_a_new_match_is_never_answered_from_the_last_ones_cache() -> None:
+    """Hand 1 of a rematch is not hand 1 of the match before it: reviews are cached by the
+    match's own id, which a new match changes."""
+    from musbot.table.repaso import HandBook
+
+    book = HandBook()
+    before = book.match_id
+    book.new_match()
+    assert book.match_id != before

@@ -52,7 +52,7 @@ async def _measure(hands: list[tuple[dict[str, Any], int]]) -> dict[str, Any]:
     tick = asyncio.create_task(ticker())
     times = []
     for k, (transcript, seat) in enumerate(hands):
-        ask = ReviewAsk(transcript, seat, k + 1, (), len(transcript["actions"]), "es",  # type: ignore[arg-type]
+        ask = ReviewAsk(transcript, seat, k + 1, (), len(transcript["actions"]), "es",
                         f"bench{k}")
         start = time.perf_counter()
         await reviewer.answer(k, ask)

@@ -15,6 +15,7 @@ finished hands nor the señas of the words said before it.
 from __future__ import annotations
 
 import asyncio
+import uuid
 import zlib
 from collections import OrderedDict, deque
 from collections.abc import Sequence
@@ -49,7 +50,8 @@ class ReviewRefused(Exception):
 class ReviewAsk:
     """One seat's review of one hand, as data: all a worker needs to answer it."""
 
-    transcript: dict[str, Any]
+    transcript: dict[str, Any] = field(repr=False)
+    """Every seat's cards: read by the review through the seat's views only, never shown."""
     seat: int
     number: int
     senas: tuple[tuple[SenaSeen, ...], ...]
@@ -57,11 +59,12 @@ class ReviewAsk:
     upto: int
     """Actions of the hand played when asked (a hand in play is reviewed so far)."""
     lang: str
-    match_key: str = ""
+    match_id: str = ""
+    """The match's own id in this process (two matches both have a hand 1)."""
 
     @property
     def key(self) -> tuple[object, ...]:
-        return (self.match_key, self.number, self.seat, self.upto, self.lang)
+        return (self.match_id, self.number, self.seat, self.upto, self.lang)
 
     def answer(self) -> str:
         """The review in words (CPU-bound: run it in a worker)."""
@@ -86,6 +89,7 @@ class HandBook:
     """The hands of the match in play a seat may ask a review of."""
 
     def __init__(self) -> None:
+        self.match_id = uuid.uuid4().hex
         self.finished: deque[_Hand] = deque(maxlen=KEPT)
         self.current: dict[int, tuple[SenaSeen, ...]] = {}
         """The señas each word of the hand in play was said with, by the word's index."""
@@ -99,11 +103,12 @@ class HandBook:
         self.current = {}
 
     def new_match(self) -> None:
+        self.match_id = uuid.uuid4().hex
         self.finished.clear()
         self.current = {}
 
-    def ask(self, match: Match | None, seat: int, number: int | None, lang: str,
-            match_key: str = "") -> ReviewAsk:
+    def ask(self, match: Match | None, seat: int, number: int | None,
+            lang: str) -> ReviewAsk:
         """The review of hand ``number`` (None: the last finished one, or the hand in play
         before any has finished) for ``seat``, or :class:`ReviewRefused`."""
         if match is None:
@@ -119,11 +124,11 @@ class HandBook:
         for kept in self.finished:
             if kept.number == number:
                 return ReviewAsk(kept.transcript, seat, number, _aligned(kept.senas),
-                                 len(kept.transcript["actions"]), lang, match_key)
+                                 len(kept.transcript["actions"]), lang, self.match_id)
         if in_play is not None and number == match.hand_number:
             transcript = in_play.transcript()
             return ReviewAsk(transcript, seat, number, _aligned(self.current),
-                             len(transcript["actions"]), lang, match_key)
+                             len(transcript["actions"]), lang, self.match_id)
         numbers = [k.number for k in self.finished]
         if in_play is not None:
             numbers.append(match.hand_number)

@@ -348,7 +348,7 @@ class TableState:
         """«¿Cómo jugué?»: what a review of the person's seat in hand ``number`` needs (the
         last finished hand by default), or :class:`~musbot.table.repaso.ReviewRefused`."""
         seat = self.require_seat(user_id)
-        return self.handbook.ask(self.match, seat, number, self.lang, self.match_key)
+        return self.handbook.ask(self.match, seat, number, self.lang)
 
     # --- señas --------------------------------------------------------------------------------
 
