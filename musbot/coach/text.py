@@ -13,7 +13,7 @@ from .review import DecisionReview, Review
 
 _K = ActionKind
 _QUIET = (_K.PASO, _K.NO_QUIERO)
-_NAMES = {_K.MUS: "word_mus", _K.NO_HAY_MUS: "word_no_hay_mus", _K.DESCARTE: "word_descarte"}
+_NAMES = {_K.MUS: "word_mus", _K.NO_HAY_MUS: "word_no_hay_mus"}
 
 
 def say(key: str, lang: str, /, **params: Any) -> str:
@@ -41,7 +41,8 @@ def tantos(x: float, lang: str, *, sign: bool = True) -> str:
 
 
 def word(action: Action, lang: str) -> str:
-    """A word as players type it (the grammar's canonical words), quoted."""
+    """A word as players type it (the grammar's canonical words; a discard with its cards, the
+    seat's own), quoted."""
     key = _NAMES.get(action.kind)
     text = say(key, lang) if key is not None else action.text()
     return say("quoted", lang, word=text)

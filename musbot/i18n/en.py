@@ -815,7 +815,6 @@ COACH = {
     "quoted": "“{word}”",
     "word_mus": "mus",
     "word_no_hay_mus": "no hay mus",
-    "word_descarte": "discard",
     "terminal_offer": "How did I play? Type «repaso» to see your decisions in hand {number}.",
     "cli_repaso": "review one seat's decisions in a stored hand (docs/replay.md)",
     "cli_repaso_file": "the hand's JSON transcript («-»: standard input)",

@@ -854,7 +854,6 @@ COACH = {
     "quoted": "«{word}»",
     "word_mus": "mus",
     "word_no_hay_mus": "no hay mus",
-    "word_descarte": "descarte",
     "terminal_offer": "¿Cómo jugué? Escribe «repaso» para ver tus decisiones de la mano {number}.",
     "cli_repaso": "repasa las decisiones de un asiento en una mano guardada (docs/replay.md)",
     "cli_repaso_file": "la transcripción JSON de la mano («-»: la entrada estándar)",
