@@ -91,8 +91,8 @@ def bench_repaso(args: argparse.Namespace) -> int:
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
-    from musbot.cli import cli_text
     from musbot.coach.text import say
+    from musbot.console import cli_text
 
     bench = kinds.add_parser("repaso", parents=list(parents), help=say("bench_repaso", lang),
                              description=say("bench_repaso", lang))
