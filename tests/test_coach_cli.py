@@ -71,3 +71,12 @@ def test_the_terminal_offers_the_review_after_each_hand() -> None:
     assert offers and offers[0].endswith("mano 1.")
     assert any(line.startswith("¿Cómo jugué en la mano") for line in out)
     assert any(line.startswith("No tengo la mano 99") for line in out)
+
+
+def test_bench_repaso_prints_its_figures(capsys: object) -> None:
+    assert main(["bench", "repaso", "--hands", "3", "--json"]) == 0
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["reviews"] == 3
+    assert 0 < figures["cpu_ms_p50"] <= figures["answer_ms_max"] * 1.5
+    assert {"answer_ms_p99", "loop_late_ms_p99"} <= figures.keys()
