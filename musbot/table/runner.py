@@ -24,6 +24,7 @@ from .alarm import Alarm
 from .clock import Clock, RealClock
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
+from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
 from .seats import Seat, TableError
@@ -143,6 +144,14 @@ class Table:
         """A seated person's move; returns its events (the bots' answers excluded)."""
         result = await self._locked(lambda: self.state.move(user_id, action))
         return result.events
+
+    async def review(self, user_id: int, number: int | None = None,
+                     reviewer: Reviewer | None = None) -> str:
+        """«¿Cómo jugué?» for the person's seat: asked under the lock in a moment, answered in
+        the reviewer's worker while the table plays on."""
+        async with self._lock:
+            ask = self.state.review_ask(user_id, number)
+        return await (reviewer or REVIEWER).answer(user_id, ask)
 
     async def send_sena(self, user_id: int, sena: Sena) -> Sena:
         await self._locked(lambda: self.state.send_sena(user_id, sena))
