@@ -3,10 +3,12 @@
 A table keeps the transcripts of its match's last :data:`KEPT` finished hands and, for every word
 said in them, the señas that had reached its speaker then (a seña is part of what a seat knew).
 A review is asked as a :class:`ReviewAsk` — plain data, taken under the table's lock in a moment
-— and computed by :class:`Reviewer` in a worker thread, so no table waits for it (``musbot
-bench repaso`` measures how long the event loop is held up meanwhile). The review itself reads
-only the asking seat's views (:mod:`musbot.coach`): asked in the middle of a hand it tells
-nothing its seat could not see.
+— and computed by :class:`Reviewer` in a worker process, so no table waits for it: a thread
+would share the interpreter's lock with the event loop (``musbot bench repaso`` measures how
+late the event loop runs meanwhile). Finished hands are kept compressed: a table keeps five,
+and a transcript as Python objects is dozens of objects for the garbage collector to walk.
+The review itself reads only the asking seat's views (:mod:`musbot.coach`): asked in the
+middle of a hand it tells nothing its seat could not see.
 
 Soft state: a restart keeps the hand in play (it is replayed from the saved table) but not the
 finished hands nor the señas of the words said before it.
@@ -15,13 +17,17 @@ finished hands nor the señas of the words said before it.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import time
 import uuid
 import zlib
 from collections import OrderedDict, deque
 from collections.abc import Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from musbot.engine import Match
 from musbot.engine.senas import SenaSeen
@@ -78,11 +84,23 @@ class ReviewAsk:
         return text(found, self.lang, hand_number=self.number, show=cards_text)
 
 
+def answered(ask: ReviewAsk) -> tuple[str, float]:
+    """In the worker: the review's text, and the worker's CPU seconds spent on it."""
+    start = time.process_time()
+    text = ask.answer()
+    return text, time.process_time() - start
+
+
 @dataclass(slots=True)
 class _Hand:
     number: int
-    transcript: dict[str, Any]
+    packed: bytes
+    """The transcript, as compressed JSON."""
     senas: dict[int, tuple[SenaSeen, ...]] = field(default_factory=dict)
+
+    @property
+    def transcript(self) -> dict[str, Any]:
+        return dict(orjson.loads(zlib.decompress(self.packed)))
 
 
 class HandBook:
@@ -99,7 +117,8 @@ class HandBook:
             self.current[index] = tuple(seen)
 
     def hand_over(self, number: int, transcript: dict[str, Any]) -> None:
-        self.finished.append(_Hand(number, transcript, self.current))
+        self.finished.append(_Hand(number, zlib.compress(orjson.dumps(transcript), 1),
+                                   self.current))
         self.current = {}
 
     def new_match(self) -> None:
@@ -123,8 +142,9 @@ class HandBook:
                 raise ReviewRefused("no_hands")
         for kept in self.finished:
             if kept.number == number:
-                return ReviewAsk(kept.transcript, seat, number, _aligned(kept.senas),
-                                 len(kept.transcript["actions"]), lang, self.match_id)
+                transcript = kept.transcript
+                return ReviewAsk(transcript, seat, number, _aligned(kept.senas),
+                                 len(transcript["actions"]), lang, self.match_id)
         if in_play is not None and number == match.hand_number:
             transcript = in_play.transcript()
             return ReviewAsk(transcript, seat, number, _aligned(self.current),
@@ -145,7 +165,7 @@ def _aligned(senas: dict[int, tuple[SenaSeen, ...]]) -> tuple[tuple[SenaSeen, ..
 
 
 class Reviewer:
-    """Answers reviews in one worker thread (one at a time: the machine's other core stays for
+    """Answers reviews in one worker process (one at a time: the machine's other core stays for
     the tables), one in flight per person, the last answers cached."""
 
     def __init__(self, executor: Executor | None = None) -> None:
@@ -153,12 +173,15 @@ class Reviewer:
         self._own: Executor | None = None
         self._busy: set[int] = set()
         self._cache: OrderedDict[tuple[object, ...], str] = OrderedDict()
+        self.cpu: list[float] = []
+        """The worker's CPU seconds for each review computed (``musbot bench repaso``)."""
 
     def _pool(self) -> Executor:
         if self._executor is not None:
             return self._executor
-        if self._own is None:
-            self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repaso")
+        if self._own is None:  # spawned: a fork would copy the bot's threads' locks
+            self._own = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         return self._own
 
     async def answer(self, user_id: int, ask: ReviewAsk) -> str:
@@ -171,7 +194,8 @@ class Reviewer:
         self._busy.add(user_id)
         try:
             loop = asyncio.get_running_loop()
-            text = await loop.run_in_executor(self._pool(), ask.answer)
+            text, cpu = await loop.run_in_executor(self._pool(), answered, ask)
+            self.cpu.append(cpu)
         finally:
             self._busy.discard(user_id)
         self._cache[ask.key] = text
