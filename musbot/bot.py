@@ -39,6 +39,7 @@ from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
 from musbot.table.persist import TablePersister
+from musbot.table.repaso import REVIEWER
 
 log = logging.getLogger(__name__)
 
@@ -346,6 +347,7 @@ class MusBot(commands.Bot):
                 await asyncio.wait_for(self.transport.flush(), CLOSING_EDITS_SECONDS)
         except Exception:
             log.warning("stopping tables failed", exc_info=True)
+        REVIEWER.close()  # the review worker process, if one was started
         if self.relay is not None:
             await self.relay.stop()
             self.relay = None

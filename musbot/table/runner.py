@@ -24,6 +24,7 @@ from .alarm import Alarm
 from .clock import Clock, RealClock
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
+from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
 from .seats import Seat, TableError
@@ -51,9 +52,7 @@ class Table:
         self._on_close = on_close
         self._on_recovered = on_recovered
         self._on_lifecycle = on_lifecycle
-        self._lifecycle_told: Lifecycle = state.lifecycle
-        """The lifecycle ``on_lifecycle`` last heard of (a match begun or over, saved and
-        shown): a tournament records a result only once it is stored with the table."""
+        self._lifecycle_told: Lifecycle = state.lifecycle  # on_lifecycle hears it once saved
         self._lock = asyncio.Lock()
         self._alarm = Alarm(self.clock, self._ring)
         self._bot: asyncio.Task[None] | None = None
@@ -149,14 +148,20 @@ class Table:
         result = await self._locked(lambda: self.state.move(user_id, action))
         return result.events
 
+    async def review(self, user_id: int, number: int | None = None,
+                     reviewer: Reviewer | None = None) -> str:
+        """«¿Cómo jugué?»: asked under the lock, answered in a worker while the table plays on."""
+        async with self._lock:
+            ask = self.state.review_ask(user_id, number)
+        return await (reviewer or REVIEWER).answer(user_id, ask)
+
     async def send_sena(self, user_id: int, sena: Sena) -> Sena:
         await self._locked(lambda: self.state.send_sena(user_id, sena))
         return sena
 
     async def typed(self, user_id: int, text: str, *, public: bool = False) -> Typed:
-        """What a seated person typed (in the channel when ``public``, else by DM or in the
-        terminal), read against the cards they hold now (``spoken.py``); a refusal is in the
-        answer, for the surface to word."""
+        """What a seated person typed (``public``: in the channel), read against the cards they
+        hold now (``spoken.py``); a refusal is in the answer, for the surface to word."""
         async with self._lock:
             command, result = spoken.typed(self.state, user_id, text, public=public)
             try:
@@ -174,23 +179,20 @@ class Table:
         await self._locked(lambda: upkeep.close(self.state, reason, **params))
 
     async def close_unreachable(self) -> None:
-        """The table's channel is gone: each person seated is told by DM; the match counts
-        nowhere."""
+        """The channel is gone: each person seated is told by DM; the match counts nowhere."""
         await self._locked(lambda: upkeep.close_unreachable(self.state))
 
     async def set_league(self, league_id: int | None) -> None:
         await self._locked(lambda: upkeep.set_league(self.state, league_id))
 
-    async def give_games(self, games: tuple[int, int]) -> None:
-        """Games each pair starts with (see :func:`upkeep.give_games`)."""
+    async def give_games(self, games: tuple[int, int]) -> None:  # see upkeep.give_games
         await self._bookkeeping(lambda: upkeep.give_games(self.state, games))
 
     async def announce(self, text: str) -> None:
         await self._locked(lambda: upkeep.announce(self.state, text))
 
     async def scrub_user(self, user_id: int, name: str) -> bool:
-        """«Forget me» at this table (see :func:`upkeep.scrub_user`); whether anything of
-        theirs was here."""
+        """«Forget me» here (:func:`upkeep.scrub_user`); whether anything of theirs was here."""
         result = await self._locked(lambda: upkeep.scrub_user(self.state, user_id, name))
         return bool(result.save)
 
@@ -223,8 +225,7 @@ class Table:
         return await self._bookkeeping(lambda: upkeep.unhide(self.state))
 
     def retry_now(self) -> None:
-        """The database takes saves again (another table's was stored): a paused table tries
-        at once rather than after its current wait."""
+        """The database takes saves again (another table's was stored): a paused one tries now."""
         if self.paused:
             self._retries.schedule(at_once=True)
 
@@ -233,8 +234,7 @@ class Table:
         self.transport.changed(self)
 
     def suspend(self) -> None:
-        """Clean shutdown: the clock and the bots stop, the table stays as saved (restored at
-        the next start), unlike :meth:`close`."""
+        """Clean shutdown: clock and bots stop, the table stays as saved (unlike :meth:`close`)."""
         self._alarm.cancel()
         self._cancel_bot()
         self._retries.cancel()
@@ -250,9 +250,8 @@ class Table:
             return await self._run(command())
 
     async def _bookkeeping(self, command: Callable[[], Result]) -> bool:
-        """The table's own upkeep (not a person's command): while paused, noted in the state
-        (shown, saved with it once the database is back), never refused. Whether it did
-        anything."""
+        """The table's own upkeep: while paused, noted in the state (shown, saved with it once
+        the database is back), never refused. Whether it did anything."""
         async with self._lock:
             result = command()
             if not self.paused:
@@ -359,8 +358,7 @@ class Table:
     # --- a database that fails (``pause.py``) ---------------------------------------------
 
     def _pause(self, failure: Unsaved) -> None:
-        """Back to what is stored, paused: the clock and the bots stop, the page says so once,
-        and the next attempt to save is due."""
+        """Back to what is stored, paused: clock and bots stop, the page says so, a retry is due."""
         self.state = reloaded(self.state, failure.state, failure.journal)
         self._alarm.cancel()
         self._cancel_bot()
@@ -396,9 +394,8 @@ class Table:
             await self._store_records()
 
     async def _store_records(self) -> None:
-        """Lock held: the table saved again, for the persister to store the match records
-        still waiting (while paused, the pause's own saves do it). A closed table that waited
-        only for them goes once they are stored."""
+        """Lock held: saved again, for the persister to store the match records still waiting
+        (while paused, the pause's saves do it); a closed table waiting for them then goes."""
         if self.state.records.outbox and not self.paused:
             try:
                 await self._commit(Result(save=Save.WHOLE))

@@ -26,6 +26,7 @@ from . import render
 from .clockwork import Deadline
 from .page import Page, Pages
 from .records import MatchRecords
+from .repaso import HandBook, ReviewAsk
 from .result import DiscardRound, HandDealt, Result, Save, SenaShown
 from .seats import Seat, Seating, TableError
 
@@ -101,6 +102,8 @@ class TableState:
         why, in the table's language. Nothing is played, no clock runs, moves are refused."""
         self.prompted: tuple[int, int] | None = None
         """The discard round (hand, mus round) whose pick controls were last handed out."""
+        self.handbook = HandBook()
+        """The match's last hands, for «¿Cómo jugué?» (soft state: not saved)."""
 
     # --- what anyone may ask --------------------------------------------------------------
 
@@ -241,6 +244,7 @@ class TableState:
         given = self.given_games if key == "started" else (0, 0)
         match = self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler,
                                    games=given)
+        self.handbook.new_match()
         self.lifecycle = "playing"
         self.records.start(self.seats, self.league_id, self.rules)
         self.pages.turn(match.hand_number)
@@ -282,7 +286,9 @@ class TableState:
         and a finished hand or match becomes a record."""
         match = self.require_match()
         hand, number = match.hand, match.hand_number
+        index = len(hand.actions)
         events = match.apply(seat, action)
+        self.handbook.spoke(index, self.senas.seen_by(seat))
         self.turn += 1
         result = Result(events=list(events), moves=[(seat, action)], save=Save.MOVES,
                         shown=True)
@@ -290,7 +296,9 @@ class TableState:
                 any(isinstance(e, _DEALS) for e in events):
             result.need(Save.WHOLE)  # cards from the shuffler: the state is saved whole
         if hand.finished:
-            self._record("hand", into=result, number=number, transcript=hand.transcript(),
+            transcript = hand.transcript()
+            self.handbook.hand_over(number, transcript)
+            self._record("hand", into=result, number=number, transcript=transcript,
                          result=hand.result(), ordagos=[o.to_dict() for o in hand.ordagos()])
             self._hand_over(hand, number)
         if match.winner is not None:
@@ -351,6 +359,12 @@ class TableState:
     def _record(self, kind: str, *, into: Result, **data: Any) -> None:
         if self.records.add(kind, **data):
             into.need(Save.WHOLE)
+
+    def review_ask(self, user_id: int, number: int | None = None) -> ReviewAsk:
+        """«¿Cómo jugué?»: what a review of the person's seat in hand ``number`` needs (the
+        last finished hand by default), or :class:`~musbot.table.repaso.ReviewRefused`."""
+        seat = self.require_seat(user_id)
+        return self.handbook.ask(self.match, seat, number, self.lang)
 
     # --- señas --------------------------------------------------------------------------------
 
