@@ -138,7 +138,7 @@ class MeasuredPersist:
         return saved
 
 
-@dataclass
+@dataclass(eq=False)  # the registry keeps its collectors in a dict
 class Readings(Collector):
     """What the process keeps anyway, read at each scrape."""
 
