@@ -337,3 +337,75 @@ async def test_sigterm_mid_match_saves_and_closes_and_the_next_start_loses_nothi
     stored = await stored_hands(tmp_path / "musbot.db")
     pages = hand_pages(scene.world, scene.channel)
     assert_pages_show_stored_moves(pages, stored, names)
+
+
+async def test_the_bot_counts_moves_and_discord_requests_on_the_wire(tmp_path: Path) -> None:
+    """The real bot on the HTTP-level double, with the registry ``musbot run`` serves: moves,
+    saves and the REST requests by route show, labelled with no id."""
+    from musbot.bot import _health, _readings
+    from musbot.config import Config
+    from musbot.metrics import Metrics
+
+    scene = make_scene(tmp_path, ["Ana", "Bea"])
+    metrics = Metrics()
+    bot = MusBot(Config(token="x", db=str(tmp_path / "musbot.db")), clock=scene.clock,
+                 table_defaults=seeded("metrics"), metrics=metrics)
+    scene.bot = bot
+    current = [bot]
+    metrics.registry.register(_readings(current))
+    assert _health(current) == (False, "connecting")
+    await scene.world.connect(bot)
+    assert _health(current) == (True, "ok")
+    await open_and_start(scene)
+    table = scene.table()
+    for _ in range(6):
+        person = next((p for p in scene.people if table.state.awaits(p.user)), None)
+        if person is not None:
+            await scene.play_turn(person)
+        await scene.advance(2)
+    text = metrics.text().decode()
+    values = {line.rpartition(" ")[0]: float(line.rpartition(" ")[2])
+              for line in text.splitlines() if line and not line.startswith("#")}
+    assert values["musbot_live_tables"] == 1 and values["musbot_restored_tables"] == 0
+    assert values["musbot_moves_total"] >= 6 and values["musbot_storage_saves_total"] > 0
+    assert values["musbot_db_write_seconds_count"] == values["musbot_storage_saves_total"]
+    posted = [name for name in values if name.startswith("musbot_discord_requests_total")
+              and 'status="2xx"' in name]
+    assert any('route="POST /channels/{channel_id}/messages"' in n for n in posted), posted
+    assert not re.search(r"\d{6,}", " ".join(values)), "an id in a label"
+    await scene.world.disconnect(bot)
+    assert _health(current) == (False, "stopped")
+
+
+async def test_every_429_is_counted_by_scope_over_http() -> None:
+    """discord.py waits out a 429 and asks again inside one call: the trace the bot gives its
+    HTTP session sees each answer, over real HTTP here."""
+    import aiohttp
+    from aiohttp import web
+
+    from musbot.metrics import Metrics
+
+    metrics = Metrics()
+
+    async def limited(request: web.Request) -> web.Response:
+        return web.json_response({"retry_after": 0.01}, status=429,
+                                 headers={"X-RateLimit-Scope": request.query["scope"]})
+
+    app = web.Application()
+    app.router.add_get("/", limited)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        async with aiohttp.ClientSession(trace_configs=[metrics.trace()]) as session:
+            for scope in ("user", "user", "shared", "global"):
+                async with session.get(f"http://127.0.0.1:{port}/?scope={scope}") as answer:
+                    assert answer.status == 429
+    finally:
+        await runner.cleanup()
+    text = metrics.text().decode()
+    assert 'musbot_discord_rate_limited_total{scope="user"} 2.0' in text
+    assert 'musbot_discord_rate_limited_total{scope="shared"} 1.0' in text
+    assert 'musbot_discord_rate_limited_total{scope="global"} 1.0' in text
