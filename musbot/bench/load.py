@@ -62,6 +62,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -277,16 +278,18 @@ def _manager(client: Any, persist: Any, metrics: Any = None) -> tuple[Any, Any]:
     return transport, TableManager(transport, bot_delay=0.0, persist=persist)
 
 
-async def serve_metrics(at: str, metrics: Any, manager: Any, transport: Any,
-                        client: Any) -> Any:
+async def serve_metrics(at: str, metrics: Any, manager: Any, transport: Any, client: Any,
+                        carried: Counter[str]) -> Any:
     """``--metrics ADDR``: the bot's registry (``musbot.metrics``) for this run, served while
-    it runs; the in-memory client's calls stand for the REST requests, each answered (2xx)."""
+    it runs; the in-memory client's calls stand for the REST requests, each answered (2xx).
+    ``carried``: the calls counted before the client's counts were reset (a counter never goes
+    down)."""
     from musbot.metrics import MetricsServer, Readings, address
 
     stats = client.stats
     metrics.registry.register(Readings(
         tables=lambda: len(manager), queued=transport.governor.queued,
-        answers=lambda: {(route, "2xx"): n for route, n in stats.calls.items()}))
+        answers=lambda: {(route, "2xx"): n for route, n in (carried + stats.calls).items()}))
     server = MetricsServer(metrics, lambda: (True, "ok"))
     host, port = address(at)
     bound = await server.start(host, port)
@@ -313,13 +316,15 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     persister = TablePersister(db)
     saves = SaveTimes(persister)  # the tables save through it
     metrics = exporter = None
+    carried: Counter[str] = Counter()
     if metrics_at is not None:
         from musbot.metrics import Metrics
 
         metrics = Metrics()
     transport, manager = _manager(client, saves, metrics)
     if metrics_at is not None:
-        exporter = await serve_metrics(metrics_at, metrics, manager, transport, client)
+        exporter = await serve_metrics(metrics_at, metrics, manager, transport, client,
+                                       carried)
     gc.collect()
     rss_before = current_rss()
     setup = time.perf_counter()
@@ -345,6 +350,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     others = OtherLoad()
     others.start()
     steal.start()
+    carried.update(client.stats.calls)
     client.stats.reset()
     faults = Faults()
     faults.start((one.table for one in seated), outage)
