@@ -27,13 +27,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from musbot.config import Config, ConfigError, add_run_arguments, config_from_args
+from musbot.config import (
+    Config,
+    ConfigError,
+    add_run_arguments,
+    base_text,
+    check_database,
+    config_from_args,
+)
+from musbot.console import cli_language, cli_text, connection_problem
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
 from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
 from musbot.discordio.texts import dt
+from musbot.logs import setup_logging
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
@@ -441,7 +450,8 @@ async def start_metrics(config: Config, current: list[MusBot]
     """MUSBOT_METRICS: the registry, served at its address (None, None when not set)."""
     if config.metrics is None:
         return None, None
-    from musbot.metrics import Metrics, MetricsServer, address
+    from musbot.config import address
+    from musbot.metrics import Metrics, MetricsServer
 
     metrics = Metrics()
     metrics.registry.register(_readings(current))
@@ -494,8 +504,6 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
 
     import aiohttp
 
-    from musbot.cli import cli_text, connection_problem
-    from musbot.logs import setup_logging
 
     def say(text: str) -> None:
         if print_fn is None:
@@ -528,13 +536,11 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
 
 def run_command(args: argparse.Namespace) -> int:
     """``musbot run`` from parsed arguments (see :func:`musbot.config.add_run_arguments`), in
-    the run's language (:func:`musbot.cli.cli_language`). Where the database is, is checked
-    once there is a token, before anything else: a missing directory or a file this user cannot
-    write is one sentence and exit 2, never a new, empty database somewhere else."""
+    the run's language (:func:`musbot.console.cli_language`). Where the database is, is
+    checked once there is a token, before anything else: a missing directory or a file this
+    user cannot write is one sentence and exit 2, never a new, empty database somewhere else."""
     import sys
 
-    from musbot.cli import cli_language, cli_text
-    from musbot.config import base_text, check_database
 
     lang = getattr(args, "idioma", None) or cli_language()
     try:

@@ -23,6 +23,8 @@ from typing import Any
 
 from dotenv import dotenv_values
 
+from musbot.console import cli_language, cli_text
+
 DEFAULT_DB = "data/musbot.db"
 DATA_DIR_DB = "musbot.db"
 """The file's name in ``MUSBOT_DATA_DIR`` when ``MUSBOT_DB`` is not set."""
@@ -41,7 +43,6 @@ class ConfigError(ValueError):
         self.params = params
 
     def message(self, lang: str) -> str:
-        from musbot.cli import cli_text
 
         return cli_text(self.code, lang, **self.params)
 
@@ -112,8 +113,6 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
         raise ConfigError("log_format_bad", value=values.get("MUSBOT_LOG_FORMAT"))
     metrics = (values.get("MUSBOT_METRICS") or "").strip() or None
     if metrics is not None:
-        from musbot.metrics import address
-
         try:
             address(metrics)
         except ValueError:
@@ -147,6 +146,16 @@ def resolve_db(db: str, data_dir: str = "", env_dir: Path | None = None,
         raise ConfigError("db_bad_url", scheme=path.split(":", 1)[0] + ":")
     file = Path(path).expanduser()
     return str(file if file.is_absolute() else base_dir / file), base, base_dir
+
+
+def address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:9108`` for IPv6), as MUSBOT_METRICS and ``--metrics`` take it;
+    ValueError when it is not one."""
+    host, colon, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(text)
+    return host, int(port)
 
 
 def check_database(config: Config, lang: str = "es") -> bool | None:
@@ -185,8 +194,6 @@ def _writable(path: Path) -> bool:
 
 def base_text(config: Config, lang: str | None = None) -> str:
     """Where relative paths are taken from, as the start-up line says it."""
-    from musbot.cli import cli_language, cli_text
-
     return cli_text(f"base_{config.base.strip('.').lower()}", lang or cli_language([]),
                     folder=config.base_dir or Path.cwd())
 
@@ -234,7 +241,6 @@ def shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] 
 def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
     """``--env-file``, the one spelling for ``run`` and ``invite``; ``--env`` (``run``'s old
     spelling) stays as a hidden alias."""
-    from musbot.cli import cli_text
 
     parser.add_argument("--env-file", dest="env_file", default=None,
                         metavar=cli_text("file", lang), help=cli_text("env_file", lang))
@@ -257,7 +263,6 @@ def env_file_from(args: argparse.Namespace) -> Path | None:
 def add_run_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
     """Options of ``musbot run``; here rather than in :mod:`musbot.bot` so building the CLI does
     not import discord.py."""
-    from musbot.cli import cli_language, cli_text
 
     lang = lang or cli_language([])
     add_env_file_option(parser, lang)

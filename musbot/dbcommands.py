@@ -16,8 +16,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from musbot.cli import cli_text
 from musbot.config import ConfigError, env_file_from, load_config, resolve_db
+from musbot.console import cli_text
 
 if TYPE_CHECKING:
     from musbot.storage.maintenance import Inspection

@@ -34,6 +34,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from musbot.config import address
 from musbot.engine import events as ev
 from musbot.table import Persist, Result, Table, Unsaved
 from musbot.table.result import Saved
@@ -221,15 +222,6 @@ class MetricsServer:
 
         well, why = self.health()
         return web.Response(status=200 if well else 503, text=f"{why}\n")
-
-
-def address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:9108`` for IPv6); ValueError when it is not one."""
-    host, colon, port = text.strip().rpartition(":")
-    host = host.strip("[]")
-    if not colon or not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise ValueError(text)
-    return host, int(port)
 
 
 __all__ = ["Metrics", "MetricsServer", "Readings", "address"]
