@@ -37,7 +37,7 @@ from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
 from .discard import discard_view
-from .governor import Governor, Limits
+from .governor import Governor, Limits, Waited
 from .markup import NO_MENTIONS, mentioning, plain, plain_with
 from .texts import dt
 
@@ -71,10 +71,12 @@ class DiscordTransport:
     """A :class:`~musbot.table.Transport` over a discord.py client."""
 
     def __init__(self, client: discord.Client, *, clock: Clock | None = None,
-                 limits: Limits | None = None, reply_seconds: float = REPLY_SECONDS) -> None:
+                 limits: Limits | None = None, reply_seconds: float = REPLY_SECONDS,
+                 waited: Waited | None = None) -> None:
+        """``waited``: told each governed call's wait (:class:`Governor`), for the metrics."""
         self.client = client
         self.clock: Clock = clock or RealClock()
-        self.governor = Governor(self.clock, limits)
+        self.governor = Governor(self.clock, limits, waited=waited)
         self.reply_seconds = reply_seconds
         self.pages = Boards(client, self.governor, self.clock, self.spawn)
         self.access = Access(self)

@@ -838,6 +838,107 @@ COACH = {
     "no_hands": "This match has no hands to review yet.",
     "busy": "I am finishing your previous review; ask again in a few seconds.",
 }
+CLI.update({  # running it as a service: where the data lives, logs, metrics, db tools
+    "db_bad_url": (
+        "unknown database URL {scheme}…: MUSBOT_DB takes a file path, sqlite:///path or "
+        "postgresql://…"
+    ),
+    "data_dir_missing": (
+        "the database's directory {folder} does not exist (MUSBOT_DB gives {db}; relative "
+        "paths are taken from {base}): create it, owned by the bot's user, or set "
+        "MUSBOT_DATA_DIR. Nothing was created."
+    ),
+    "db_not_a_file": "{db} is not a file: MUSBOT_DB must name the database file.",
+    "db_not_writable": (
+        "{db} cannot be written by this user: give it to the bot's user (chown) or correct "
+        "MUSBOT_DB. Nothing was changed."
+    ),
+    "data_dir_not_writable": (
+        "the directory {folder} cannot be written by this user (SQLite keeps its -wal and -shm "
+        "files beside the database): give it to the bot's user (chown)."
+    ),
+    "base_musbot_data_dir": "MUSBOT_DATA_DIR ({folder})",
+    "base_env": "the directory of .env ({folder})",
+    "base_cwd": "the working directory ({folder}), as there is no .env",
+    "db_where": "database {db} (relative paths from {base})",
+    "db_where_new": "database {db}, new: created now (relative paths from {base})",
+    "db_where_server": "database {db}",
+    "log_level_bad": (
+        "MUSBOT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not «{value}»."
+    ),
+    "log_format_bad": "MUSBOT_LOG_FORMAT must be text or json, not «{value}».",
+    "metrics_bad": "MUSBOT_METRICS must be HOST:PORT (like 127.0.0.1:9108), not «{value}».",
+    "metrics_failed": "cannot serve metrics on {address}: {reason}",
+    "metrics_option": "serve Prometheus metrics at HOST:PORT while it runs (/metrics, /healthz)",
+    "db_option": "the database (default: MUSBOT_DB, found as musbot run finds it)",
+    "db_check": "a database's integrity, schema version, pending migrations and rows; changes "
+                "nothing",
+    "db_migrate": "apply the pending migrations (the bot's start applies them too)",
+    "db_backup": "a checked copy of the database while the bot runs (SQLite's online backup, "
+                 "or pg_dump)",
+    "db_backup_description": (
+        "DEST is a new file, or a directory where a dated one is made "
+        "(musbot-YYYYmmdd-HHMMSS.db). The copy is one consistent state of the database, "
+        "checked (integrity, schema, rows) before it gets its name."
+    ),
+    "db_backup_dest": "a new file, or a directory for a dated one",
+    "db_missing": "musbot db: {where} does not exist (nothing was created).",
+    "db_unavailable": "musbot db: {where}: the database is unavailable ({detail}).",
+    "db_foreign": (
+        "musbot db: {where}: this database was not created by musbot (it has tables but no "
+        "musbot schema record); refusing to use it."
+    ),
+    "db_damaged": (
+        "musbot db: {where}: the database is damaged ({detail}); it was not modified: restore "
+        "the last backup (README, «Backups»)."
+    ),
+    "db_too_new": (
+        "musbot db: {where}: its schema (version {found}) is newer than this musbot knows (up "
+        "to {known}): upgrade musbot, or restore the backup taken before the update. Nothing "
+        "was changed."
+    ),
+    "db_failed": "musbot db: {detail}",
+    "check_where": "database:   {where}",
+    "check_ok": "integrity:  ok",
+    "check_bad": "integrity:  DAMAGED: {detail}",
+    "check_server": "integrity:  the PostgreSQL server checks its own pages",
+    "check_version": "schema:     version {found} (this musbot knows up to {known})",
+    "check_current": "migrations: none pending",
+    "check_pending": (
+        "migrations: {count} pending ({names}): `musbot db migrate` applies them, as the bot's "
+        "next start would"
+    ),
+    "check_rows": "rows:       {rows}",
+    "migrate_done": "{where}: migrated from schema version {before} to {after} ({names})",
+    "migrate_nothing": (
+        "{where}: schema version {version} is the newest this musbot knows: nothing to migrate"
+    ),
+    "backup_done": (
+        "{path}: {size} bytes, a copy of {where} (schema version {version}, integrity ok, "
+        "{rows} rows, {hands} hands), in {seconds} s"
+    ),
+    "backup_done_pg": (
+        "{path}: {size} bytes, pg_dump of {where} (schema version {version}, {rows} rows, "
+        "{hands} hands, counted in the dump's own snapshot; pg_restore lists every table's "
+        "data), in {seconds} s"
+    ),
+    "backup_exists": (
+        "musbot db backup: {path} exists already: give a new name, or a directory (nothing "
+        "was written)."
+    ),
+    "backup_no_folder": (
+        "musbot db backup: the directory {path} does not exist (nothing was written)."
+    ),
+    "backup_failed": (
+        "musbot db backup: the copy did not check out ({detail}); no file was left."
+    ),
+    "backup_no_pg_dump": (
+        "musbot db backup: pg_dump is not installed here (Debian: apt install "
+        "postgresql-client). Where it is, run: {command} (the password, if any, in "
+        "PGPASSWORD). Nothing was written."
+    ),
+})
+
 
 # --- txapelketak: tournaments of pairs (musbot.tournament) -------------------------------------
 

@@ -879,6 +879,117 @@ COACH = {
     "no_hands": "Esta partida aún no tiene manos que repasar.",
     "busy": "Estoy terminando tu repaso anterior; vuelve a pedirlo en unos segundos.",
 }
+CLI.update({  # como servicio: dónde están los datos, registros, métricas, herramientas de la base
+    "db_bad_url": (
+        "URL de base de datos desconocida {scheme}…: MUSBOT_DB admite la ruta de un fichero, "
+        "sqlite:///ruta o postgresql://…"
+    ),
+    "data_dir_missing": (
+        "no existe el directorio de la base de datos, {folder} (MUSBOT_DB da {db}; las rutas "
+        "relativas parten de {base}): créalo, del usuario del bot, o pon MUSBOT_DATA_DIR. No "
+        "se ha creado nada."
+    ),
+    "db_not_a_file": "{db} no es un fichero: MUSBOT_DB debe nombrar el fichero de la base.",
+    "db_not_writable": (
+        "este usuario no puede escribir en {db}: dáselo al usuario del bot (chown) o corrige "
+        "MUSBOT_DB. No se ha cambiado nada."
+    ),
+    "data_dir_not_writable": (
+        "este usuario no puede escribir en el directorio {folder} (SQLite guarda sus ficheros "
+        "-wal y -shm junto a la base): dáselo al usuario del bot (chown)."
+    ),
+    "base_musbot_data_dir": "MUSBOT_DATA_DIR ({folder})",
+    "base_env": "el directorio del .env ({folder})",
+    "base_cwd": "el directorio de trabajo ({folder}), pues no hay .env",
+    "db_where": "base de datos {db} (rutas relativas desde {base})",
+    "db_where_new": "base de datos {db}, nueva: se crea ahora (rutas relativas desde {base})",
+    "db_where_server": "base de datos {db}",
+    "log_level_bad": (
+        "MUSBOT_LOG_LEVEL debe ser DEBUG, INFO, WARNING o ERROR, no «{value}»."
+    ),
+    "log_format_bad": "MUSBOT_LOG_FORMAT debe ser text o json, no «{value}».",
+    "metrics_bad": (
+        "MUSBOT_METRICS debe ser HOST:PUERTO (como 127.0.0.1:9108), no «{value}»."
+    ),
+    "metrics_failed": "no se pueden servir las métricas en {address}: {reason}",
+    "metrics_option": (
+        "sirve métricas de Prometheus en HOST:PUERTO mientras corre (/metrics, /healthz)"
+    ),
+    "db_option": "la base de datos (por defecto: MUSBOT_DB, buscada como la busca musbot run)",
+    "db_check": (
+        "integridad, versión del esquema, migraciones pendientes y filas de una base; no "
+        "cambia nada"
+    ),
+    "db_migrate": "aplica las migraciones pendientes (el arranque del bot también las aplica)",
+    "db_backup": (
+        "una copia comprobada de la base con el bot en marcha (la copia en vivo de SQLite, o "
+        "pg_dump)"
+    ),
+    "db_backup_description": (
+        "DEST es un fichero nuevo, o un directorio donde se crea uno con fecha "
+        "(musbot-AAAAmmdd-HHMMSS.db). La copia es un estado coherente de la base, comprobado "
+        "(integridad, esquema, filas) antes de recibir su nombre."
+    ),
+    "db_backup_dest": "un fichero nuevo, o un directorio para uno con fecha",
+    "db_missing": "musbot db: {where} no existe (no se ha creado nada).",
+    "db_unavailable": "musbot db: {where}: no se puede usar la base de datos ({detail}).",
+    "db_foreign": (
+        "musbot db: {where}: esta base de datos no la creó musbot (tiene tablas pero no su "
+        "registro de esquema); no se usa."
+    ),
+    "db_damaged": (
+        "musbot db: {where}: la base de datos está dañada ({detail}); no se ha tocado: "
+        "recupera la última copia (README, «Backups»)."
+    ),
+    "db_too_new": (
+        "musbot db: {where}: su esquema (versión {found}) es más nuevo de lo que conoce este "
+        "musbot (hasta la {known}): actualiza musbot, o recupera la copia hecha antes de "
+        "actualizar. No se ha cambiado nada."
+    ),
+    "db_failed": "musbot db: {detail}",
+    "check_where": "base:        {where}",
+    "check_ok": "integridad:  correcta",
+    "check_bad": "integridad:  DAÑADA: {detail}",
+    "check_server": "integridad:  el servidor PostgreSQL comprueba sus propias páginas",
+    "check_version": "esquema:     versión {found} (este musbot conoce hasta la {known})",
+    "check_current": "migraciones: ninguna pendiente",
+    "check_pending": (
+        "migraciones: {count} pendientes ({names}): `musbot db migrate` las aplica, como el "
+        "próximo arranque del bot"
+    ),
+    "check_rows": "filas:       {rows}",
+    "migrate_done": "{where}: migrada de la versión {before} del esquema a la {after} ({names})",
+    "migrate_nothing": (
+        "{where}: la versión {version} del esquema es la más nueva que conoce este musbot: "
+        "nada que migrar"
+    ),
+    "backup_done": (
+        "{path}: {size} bytes, copia de {where} (esquema versión {version}, integridad "
+        "correcta, {rows} filas, {hands} manos), en {seconds} s"
+    ),
+    "backup_done_pg": (
+        "{path}: {size} bytes, pg_dump de {where} (esquema versión {version}, {rows} filas, "
+        "{hands} manos, contadas en la misma instantánea del volcado; pg_restore lista los "
+        "datos de cada tabla), en {seconds} s"
+    ),
+    "backup_exists": (
+        "musbot db backup: {path} ya existe: da un nombre nuevo, o un directorio (no se ha "
+        "escrito nada)."
+    ),
+    "backup_no_folder": (
+        "musbot db backup: no existe el directorio {path} (no se ha escrito nada)."
+    ),
+    "backup_failed": (
+        "musbot db backup: la copia no ha pasado la comprobación ({detail}); no queda ningún "
+        "fichero."
+    ),
+    "backup_no_pg_dump": (
+        "musbot db backup: pg_dump no está instalado aquí (Debian: apt install "
+        "postgresql-client). Donde lo esté, ejecuta: {command} (la contraseña, si la hay, en "
+        "PGPASSWORD). No se ha escrito nada."
+    ),
+})
+
 
 # --- txapelketak: tournaments of pairs (musbot.tournament) -------------------------------------
 
