@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
-from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, language_of_locale, translate
 
 LANGUAGE_OPTION: Final = "--idioma"
 INTERRUPTED: Final = 130
@@ -63,13 +63,12 @@ def cli_language(argv: Sequence[str] | None = None,
     if chosen is not None:
         return chosen
     lang = (os.environ if environ is None else environ).get("LANG", "")
-    return "en" if lang.lower().startswith("en") else DEFAULT_LANGUAGE
+    return language_of_locale(lang) or DEFAULT_LANGUAGE
 
 
 def cli_text(key: str, lang: str, **params: Any) -> str:
     """One sentence of the ``CLI`` catalog."""
-    template = str(catalog(lang).CLI[key])
-    return template.format(**params) if params else template
+    return translate(f"CLI.{key}", lang, **params)
 
 
 @contextmanager

@@ -32,7 +32,7 @@ from musbot.cli import (
 from musbot.commands import Request, SendSena, suggest, vocabulary
 from musbot.engine import Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
-from musbot.i18n import catalog, error_text
+from musbot.i18n import error_text, translate
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
@@ -49,9 +49,7 @@ MAX_PUNTOS: Final = 1000
 
 
 def _tt(key: str, lang: str = "es", **params: Any) -> str:
-    cat = catalog(lang)
-    table = getattr(cat, "TERMINAL", None) or catalog("es").TERMINAL
-    return str(table.get(key) or catalog("es").TERMINAL[key]).format(**params)
+    return translate(f"TERMINAL.{key}", lang, **params)
 
 
 class ReaderGone(BaseException):

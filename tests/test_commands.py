@@ -30,7 +30,9 @@ from musbot.engine.actions import (
 )
 from musbot.engine.cards import CARD_CODES, DECK, Card, parse_card
 from musbot.engine.errors import MalformedCommand
-from musbot.i18n import en, error_text, es
+from musbot.i18n import catalog, error_text
+
+es, en = catalog("es"), catalog("en")
 
 HAND: list[Card] = [parse_card(c) for c in ("12o", "7c", "5e", "1b")]
 """A hand as shown to the player: position 1 is the rey de oros, 4 the as de bastos."""

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.engine import MusError
-from musbot.i18n import catalog, error_text
+from musbot.i18n import catalog, error_text, language_of_locale
 from musbot.storage import StorageError
 from musbot.table import Table, render
 
@@ -43,8 +43,7 @@ def lang_of(interaction: discord.Interaction[Any] | None, table_lang: str | None
     """The table's language where there is a table; else the person's own Discord language."""
     if table_lang is not None:
         return table_lang
-    locale = str(getattr(interaction, "locale", "") or "")
-    return "en" if locale.startswith("en") else "es"
+    return language_of_locale(str(getattr(interaction, "locale", "") or "")) or "es"
 
 
 def _unwrap(error: BaseException) -> BaseException:

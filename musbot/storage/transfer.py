@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from musbot.i18n import catalog
+from musbot.i18n import translate
 
 from .backend import Snapshot
 from .database import Database, backend_for
@@ -208,4 +208,4 @@ def run_copy(source: str, target: str, *, lang: str = "es",
 
 def _text(key: str, lang: str, **params: object) -> str:
     """A sentence of the command line's catalog (``musbot.i18n``, ``CLI``)."""
-    return str(catalog(lang).CLI[key]).format(**params)
+    return translate(f"CLI.{key}", lang, **params)

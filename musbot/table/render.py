@@ -17,7 +17,7 @@ from musbot.engine import events as ev
 from musbot.engine.cards import Card, rank, suit
 from musbot.engine.rules import Rules
 from musbot.engine.senas import Sena, senas_de_mano
-from musbot.i18n import catalog
+from musbot.i18n import catalog, translate
 
 Names = Mapping[int, str]
 
@@ -26,21 +26,18 @@ PAIR_LABELS = ("1", "2")
 
 
 def t(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the table catalog, Spanish when the language lacks it."""
-    return _template(key, lang).format(**params)
+    """One sentence of the table catalog (a plural one in the form its count asks for)."""
+    return translate(f"TABLE.{key}", lang, **params) if params else _template(key, lang)
 
 
 def template(key: str, lang: str = "es") -> str:
-    """One sentence of the table catalog with its holes left open (Spanish when the language
-    lacks it)."""
+    """One sentence of the table catalog with its holes left open."""
     return _template(key, lang)
 
 
 @functools.cache
 def _template(key: str, lang: str) -> str:
-    cat = catalog(lang)
-    table: Mapping[str, str] = getattr(cat, "TABLE", {})
-    return str(table.get(key) or catalog("es").TABLE[key])
+    return str(catalog(lang).TABLE[key])
 
 
 def card_text(card: Card) -> str:
@@ -77,9 +74,9 @@ def pair_text(team: int, names: Names, players: int, lang: str = "es") -> str:
 
 
 def count(noun: str, n: int, lang: str = "es") -> str:
-    """«1 tanto», «2 tantos»: ``noun`` is a catalog key with a ``_one`` and an ``_other`` form
-    (both languages here say the singular for 1 alone)."""
-    return t(f"{noun}_{'one' if n == 1 else 'other'}", lang, n=n)
+    """«1 tanto», «2 tantos», French «0 point»: ``noun_n`` is a plural sentence of the catalog,
+    in the form the language's own rule gives for ``n``."""
+    return t(f"{noun}_n", lang, n=n)
 
 
 def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
