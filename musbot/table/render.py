@@ -14,6 +14,7 @@ from typing import Any
 
 from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
+from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, rank, suit
 from musbot.engine.rules import Rules
 from musbot.engine.senas import Sena, senas_de_mano
@@ -102,9 +103,25 @@ def _score_text(a: int, b: int, target: int, lang: str) -> str:
     return t("score_line", lang, a=parts[0], b=parts[1])
 
 
-def action_words(action: Action) -> str:
-    """What a player types for this action: the canonical words of the grammar."""
-    return action.text()
+_SAID: dict[ActionKind, str] = {
+    ActionKind.MUS: "said_mus", ActionKind.NO_HAY_MUS: "said_no_hay_mus",
+    ActionKind.PASO: "said_paso", ActionKind.QUIERO: "said_quiero",
+    ActionKind.NO_QUIERO: "said_no_quiero", ActionKind.ORDAGO: "said_ordago",
+}
+
+
+def action_words(action: Action, lang: str = "es") -> str:
+    """What a player says for this action, in the table's language, as the grammar reads it
+    back (Basque «imido 5», «iduki»; the French rulebook says the same words)."""
+    kind = action.kind
+    if kind is ActionKind.ENVIDO:
+        if action.amount == MIN_ENVITE:
+            return t("said_envido", lang)
+        return t("said_envido_n", lang, amount=action.amount)
+    if kind is ActionKind.MAS:
+        return t("said_mas", lang, amount=action.amount)
+    key = _SAID.get(kind)
+    return t(key, lang) if key is not None else action.text()
 
 
 # --- public: events -----------------------------------------------------------------------------
@@ -180,9 +197,9 @@ def _spoke(event: ev.Spoke, name: str, lang: str) -> str:
     if kind is ActionKind.ORDAGO:
         return t("spoke_ordago", lang, name=name)
     if kind in (ActionKind.ENVIDO, ActionKind.MAS):
-        return t("spoke_total", lang, name=name, words=action_words(event.action),
+        return t("spoke_total", lang, name=name, words=action_words(event.action, lang),
                  total=event.total)
-    return t("spoke", lang, name=name, words=action_words(event.action))
+    return t("spoke", lang, name=name, words=action_words(event.action, lang))
 
 
 def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) -> str:
@@ -312,7 +329,7 @@ def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
     """The legal moves as a player would type them; discards collapse to one hint."""
     if legal and legal[0].kind is ActionKind.DESCARTE:
         return t("discard_hint", lang)
-    return ", ".join(dict.fromkeys(action_words(a) for a in legal))
+    return ", ".join(dict.fromkeys(action_words(a, lang) for a in legal))
 
 
 @functools.lru_cache(maxsize=8192)
