@@ -237,3 +237,51 @@ def test_server_settings_refuse_impossible_rules_in_the_servers_language() -> No
             changed_settings(ServerSettings(), {"puntos": 2000}, None, None, None, None, False,
                              Limits())
         assert error_text(refused.value, lang) == sentence
+
+
+SPANISH_ONLY = frozenset({
+    "pareja", "parejas", "asiento", "envido", "quiero", "órdago", "nadie", "juego", "juegos",
+    "vaca", "vacas", "empieza", "habla", "señas", "cartas", "descarta", "nueva", "ronda", "con",
+    "sin", "para", "los", "las", "del", "por", "tiene", "hay", "mano", "manos", "partidas",
+    "querido", "gana", "mejor", "reparten", "enseñan", "dentro",
+})
+"""Words a Basque or French sentence never has (the shared game words, mus, paso, tanto and
+the Basque calls, are not in it; nor «partida», Basque too: eu.wikipedia.org, «Mus»)."""
+
+
+def spanish_words(text: str) -> set[str]:
+    return {word for word in re.findall(r"\w+", text.lower()) if word in SPANISH_ONLY}
+
+
+@pytest.mark.parametrize("lang", ["eu", "fr"])
+def test_a_whole_terminal_match_in_basque_or_french_has_no_spanish_word(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25: ``musbot play --auto --seed 7 --idioma eu|fr``."""
+    from musbot.cli import main
+
+    assert main(["play", "--auto", "--seed", "7", "--idioma", lang]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) > 200
+    found = {line: spanish_words(line) for line in out.splitlines() if spanish_words(line)}
+    assert not found, found
+
+
+def test_the_spanish_word_list_finds_spanish() -> None:
+    assert spanish_words("🃏 Nueva mano: es mano Bot 4.") == {"nueva", "mano"}
+    assert spanish_words(translate("TABLE.lance_querido", "es", lance="Grande", tantos=2)) \
+        == {"querido"}
+
+
+@pytest.mark.parametrize("lang", ["eu", "fr"])
+def test_no_sentence_of_the_game_is_left_in_spanish(lang: str) -> None:
+    """Every sentence of the table, the DMs, Discord and the server, in the language: none keeps
+    a Spanish-only word (the command names, /mus mesa…, are Discord's and stay as they are)."""
+    left = {}
+    for key, entry in catalog(lang).entries.items():
+        if key.split(".")[0] in ("CLI", "REPLAY"):
+            continue
+        words = set().union(*(spanish_words(re.sub(r"\{[^}]*\}|/mus \w+", "", form))
+                              for form in forms(entry)))
+        if words:
+            left[key] = words
+    assert not left, left
