@@ -41,6 +41,9 @@ PLURAL_FORMS = {
 PLURAL_COMMENT = "plural: "
 """An extracted comment (``#. plural: n``) naming the parameter whose number picks the form."""
 WIDTH = 100
+RETIRED = frozenset({"TABLE.timeout_set", "DISCORD.table_footer"})
+"""Keys of the old dict catalogues no code used, dropped in the move (issue 25): a whole old
+catalogue given again does not bring them back."""
 
 
 class _Sections(dict[str, Any]):
@@ -115,6 +118,8 @@ def merge(spanish: dict[str, str | tuple[str, str]], english: dict[str, str | tu
     others.setdefault("en", load(out / "en.po", "en"))
     touched = []
     for context, text in spanish.items():
+        if context in RETIRED:
+            continue
         old = _find(template, context)
         if old is not None and (not update or old.id == text):
             continue
