@@ -334,7 +334,7 @@ class MusBot(commands.Bot):
         try:
             if self.persister is not None:
                 self.tables.suspend_all()
-                self.transport.cancel_edits()  # the restart shows every table again
+                await self.transport.cancel_edits()  # the restart shows every table again
             else:
                 await self.tables.close_all()
                 # «Mesa cerrada» on each table message, within the channel's budget.

@@ -35,6 +35,10 @@ P = ParamSpec("P")
 _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
 
+UNSEEDED = random.Random()
+"""The bots' and the mano's chance where no seed was given: one generator for every table
+(a Mersenne twister's state is 2.5 KB; a thousand live tables need not each keep one)."""
+
 
 def command(method: Callable[P, Result]) -> Callable[P, Result]:
     """A command refuses with a coded error as its result; nothing was changed by then."""
@@ -67,7 +71,7 @@ class TableState:
         self.bots_alone = bots_alone
         """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
         self.first_mano = first_mano
-        self.rng = rng or random.Random()
+        self.rng = rng or UNSEEDED
         self.shuffler = shuffler
         self.seating = Seating(self.settings.rules.jugadores)
         self.match: Match | None = None
