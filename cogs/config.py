@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from musbot.discordio.speech import lang_of
 from musbot.engine import InvalidRules
 from musbot.i18n import LANGUAGE_NAMES
 from musbot.settings import InvalidSettings
 from musbot.storage.models import MAX_IDLE_MINUTES, MAX_TABLES, ServerSettings
 from musbot.table.render import count
 
-from ._common import MusSubcommandCog, answer, manages_server, say, server_lang
+from ._common import MusSubcommandCog, answer, manages_server, own_lang, say
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -130,7 +131,7 @@ class Config(MusSubcommandCog):
         longer than Discord waits for an answer."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild_id = interaction.guild_id
-        lang = await server_lang(self.bot.db, guild_id)
+        lang = await own_lang(self.bot.db, interaction)  # every answer here is private
         if guild_id is None:
             await answer(interaction, say("guild_only", lang))
             return
@@ -147,7 +148,7 @@ class Config(MusSubcommandCog):
             settings = changed_settings(settings, rules or {}, tiempo, idioma, allow, disallow,
                                         all_channels, limits)
             await db.save_server_settings(guild_id, settings)
-            lang = settings.table.language
+            lang = lang_of(interaction, settings.table.language)  # the new one, if not theirs
         text = settings_text(settings, lang)
         if changed:
             text = say("config_saved", lang) + "\n" + text

@@ -49,6 +49,7 @@ async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
     world, maite, ana = server.world, server.admin, server.person("Ana")
     tables = world.add_text_channel(server.guild, "mesas")
     thread = world.add_thread(tables, "Partida del jueves")
+    world.set_locale(maite.user, "de")  # not one of ours: she reads the server's language
     async with connected(server):
         shown = private(await server.ask(maite, "mus config"))
         assert "8 reyes · a 40 tantos · 3 juegos por vaca" in shown

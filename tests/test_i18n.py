@@ -156,6 +156,7 @@ BUILT_KEYS = {
     "LANCES": re.compile(r".*"),
     "TABLE": re.compile(r"variant_|.*_n$"),
     "DISCORD": re.compile(r"perm_|btn_"),
+    "SLASH": re.compile(r".*"),  # by where they are in the command tree: tests/test_translator.py
 }
 
 

@@ -34,8 +34,8 @@ async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
                     ambiguous: bool) -> None:
     """A DM for ``table`` (``ambiguous``: the person sits at another table too)."""
     transport = owner.transport
-    lang = table.lang
-    where = " " + which_table(owner, table) if ambiguous else ""
+    lang = table.lang_for(user_id)
+    where = " " + which_table(owner, table, lang) if ambiguous else ""
     if not await owner.awake_table(table):
         await transport.direct(user_id, error("table_restoring", lang) + where)
         return
@@ -53,14 +53,14 @@ async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
         await transport.direct(user_id, dt("dm_unknown", lang) + where)
 
 
-def which_table(owner: Owner, table: Table) -> str:
+def which_table(owner: Owner, table: Table, lang: str) -> str:
     """«(mesa de #mus en Txoko)»: the table a DM's answer speaks of."""
     channel = owner.get_channel(table.channel_id)
     guild = getattr(channel, "guild", None)
     name = getattr(channel, "name", None)
     if guild is None or name is None:
         return ""
-    return dt("which_table", table.lang, channel=name, guild=guild.name)
+    return dt("which_table", lang, channel=name, guild=guild.name)
 
 
 __all__ = ["Owner", "handle_dm", "which_table"]
