@@ -311,7 +311,7 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> bool
     elif command == Request("cards") and outcome.text is not None:
         output(_tt("private", lang, text=outcome.text))
     elif isinstance(command, SendSena):
-        output(_tt("sena_sent", lang, sena=command.sena.nombre))
+        output(_tt("sena_sent", lang, sena=render.sena_name(command.sena, lang)))
     elif command is None:
         output(_not_a_move(table, words, lang))
     return True

@@ -226,8 +226,8 @@ CARDS_WORDS: Final[tuple[str, ...]] = (
 """Asking to see one's hand again (by DM, or in the terminal)."""
 
 SENA_WORDS: Final[tuple[str, ...]] = (
-    "seña", "señas", "senya", "keinu", "keinua", "signal", "sign")
-"""Opening a seña: «seña dos reyes», Basque «keinu», English «signal»."""
+    "seña", "señas", "senya", "keinu", "keinua", "signe", "signal", "sign")
+"""Opening a seña: «seña dos reyes», Basque «keinu», French «signe», English «signal»."""
 
 HELP_WORDS: Final[tuple[str, ...]] = ("ayuda", "laguntza", "aide", "help", "?")
 """The terminal's list of what it understands."""
@@ -269,6 +269,31 @@ SENA_NAMES: Final[dict[str, Sena]] = {
     "doblak": Sena.DUPLES,
     "hogeita hamaika": Sena.TREINTA_Y_UNA,
     "hogeita hamar": Sena.TREINTA,
+    "itsua": Sena.CIEGO,
+    "itsu": Sena.CIEGO,
+    "erreala": Sena.REAL,
+    # French (the names musbot shows; MEMO MUS names the señas by what they tell: «2 rois»,
+    # «3 cartes pareilles (mediak)», «31»).
+    "deux rois": Sena.DOS_REYES,
+    "2 rois": Sena.DOS_REYES,
+    "trois rois": Sena.TRES_REYES,
+    "3 rois": Sena.TRES_REYES,
+    "deux as": Sena.DOS_ASES,
+    "2 as": Sena.DOS_ASES,
+    "trois as": Sena.TRES_ASES,
+    "3 as": Sena.TRES_ASES,
+    "trente et un": Sena.TREINTA_Y_UNA,
+    "trente et une": Sena.TREINTA_Y_UNA,
+    "trente": Sena.TREINTA,
+    "aveugle": Sena.CIEGO,
+    # English.
+    "two kings": Sena.DOS_REYES,
+    "three kings": Sena.TRES_REYES,
+    "two aces": Sena.DOS_ASES,
+    "three aces": Sena.TRES_ASES,
+    "thirty one": Sena.TREINTA_Y_UNA,
+    "thirty": Sena.TREINTA,
+    "blind": Sena.CIEGO,
 }
 """Every way of naming a seña after «seña»; a hyphen or an underscore counts as a space
 («treinta-y-una», «tres_reyes»)."""

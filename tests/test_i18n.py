@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 from musbot.engine import IllegalAction, InvalidRules, Lance, MalformedCommand, NotYourTurn, Rules
 from musbot.i18n import (
     DEFAULT_LANGUAGE,
+    LANGUAGE_CODES,
     LANGUAGES,
     Entry,
     Plural,
@@ -152,6 +153,7 @@ BUILT_KEYS = {
     # error's or a failure's code, a lance, a card, a seña, a kind of score…
     "ERRORS": re.compile(r".*"), "SERVER": re.compile(r".*"), "REPLAY": re.compile(r".*"),
     "SCORE_KINDS": re.compile(r".*"), "SENA_GESTURES": re.compile(r".*"),
+    "SENA_NAMES": re.compile(r".*"),
     "RANK_NAMES": re.compile(r".*"), "SUIT_NAMES": re.compile(r".*"),
     "LANCES": re.compile(r".*"),
     "TABLE": re.compile(r"variant_|.*_n$"),
@@ -286,3 +288,47 @@ def test_no_sentence_of_the_game_is_left_in_spanish(lang: str) -> None:
         if words:
             left[key] = words
     assert not left, left
+
+
+OPENERS = {"es": "seña", "eu": "keinu", "fr": "signe", "en": "signal"}
+"""How a player of each language opens a seña typed."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_every_sena_is_shown_in_its_reader_s_language_and_read_back_typed(lang: str) -> None:
+    """Issue 25: a seña's name as its reader says it (§7; docs/glossary.md), and the name shown
+    is one the grammar reads back, alone or after that language's word for «seña»."""
+    from musbot.commands import sena_from_text
+    from musbot.engine.senas import Sena
+    from musbot.table.render import sena_name, sena_text
+
+    for sena in Sena:
+        name = sena_name(sena, lang)
+        assert sena_from_text(name) is sena, (lang, name)
+        assert sena_from_text(f"{OPENERS[lang]} {name}") is sena, (lang, name)
+        assert sena_from_text(name.upper().replace(" ", "-")) is sena
+        if lang != "es" and name != sena.nombre:
+            assert sena.nombre not in sena_text("Ane", sena, caught=False, lang=lang)
+    assert sena_name(Sena.DOS_REYES, "eu") == "bi errege"
+    assert sena_name(Sena.DOS_REYES, "fr") == "deux rois"
+    assert "deux rois" in sena_text("Ane", Sena.DOS_REYES, caught=True, lang="fr")
+
+
+def test_a_sena_named_in_an_error_is_in_the_reader_s_language() -> None:
+    error = IllegalAction("sena_not_shown", sena="dos reyes")
+    assert "bi errege" in error_text(error, "eu")
+    assert "deux rois" in error_text(error, "fr")
+    assert "dos reyes" in error_text(error, "es")
+    assert "nada" in error_text(IllegalAction("sena_not_shown", sena="nada"), "fr")
+
+
+def test_the_hand_lists_the_senas_it_may_show_in_its_reader_s_language() -> None:
+    from musbot.engine.cards import parse_card
+    from musbot.engine.senas import senas_de_mano
+    from musbot.table.render import _senas_line
+
+    cards = tuple(parse_card(c) for c in ("12o", "12c", "3e", "1b"))
+    posibles = senas_de_mano(cards, Rules().reyes, Rules().real)
+    assert "hiru errege" in _senas_line(posibles, "eu")
+    assert "trois rois" in _senas_line(posibles, "fr")
+    assert "tres reyes" not in _senas_line(posibles, "eu")

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from musbot.commands import Request, SendSena
 from musbot.table import Table, TableManager
+from musbot.table.render import sena_name
 from musbot.table.spoken import CARDS, COME_BACK
 
 from .discard import discard_view
@@ -46,8 +47,8 @@ async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
         await transport.direct(user_id, outcome.text + where,
                                view=discard_view(table, user_id))
     elif isinstance(outcome.command, SendSena):
-        await transport.direct(user_id, dt("sena_sent", lang, sena=outcome.command.sena.nombre)
-                               + where)
+        await transport.direct(user_id, dt("sena_sent", lang,
+                                           sena=sena_name(outcome.command.sena, lang)) + where)
     elif outcome.command is None or \
             (isinstance(outcome.command, Request) and outcome.command != COME_BACK):
         await transport.direct(user_id, dt("dm_unknown", lang) + where)

@@ -208,6 +208,8 @@ def error_text(error: MusError, lang: str = "es", names: Mapping[int, str] | Non
             values[key] = seat_name(values[key], names, lang)
     if "lance" in values and values["lance"] is not None:
         values["lance"] = cat.LANCES[int(values["lance"])]
+    if isinstance(values.get("sena"), str):  # a seña by its Spanish name: the reader's
+        values["sena"] = cat.SENA_NAMES.get(values["sena"], values["sena"])
     try:
         return str(template.format(**values))
     except (KeyError, IndexError):

@@ -314,6 +314,12 @@ def _status_head(rules: Rules, names: tuple[tuple[int, str], ...],
 # --- private ------------------------------------------------------------------------------------
 
 
+def sena_name(sena: Sena, lang: str = "es") -> str:
+    """A seña's name as its reader says it («dos reyes», «bi errege», «deux rois»): one the
+    grammar reads back typed (``musbot.words.SENA_NAMES``)."""
+    return str(catalog(lang).SENA_NAMES[sena.nombre])
+
+
 def sena_gesture(sena: Sena, lang: str = "es") -> str:
     """The gesture of docs/rules.md §7 that the receiver of ``sena`` sees."""
     return str(catalog(lang).SENA_GESTURES[sena.nombre])
@@ -322,7 +328,8 @@ def sena_gesture(sena: Sena, lang: str = "es") -> str:
 def sena_text(sender: str, sena: Sena, *, caught: bool, lang: str = "es") -> str:
     """What the receiver of a seña reads: the gesture and, since this is a game aid, its name."""
     key = "sena_caught" if caught else "sena_partner"
-    return t(key, lang, name=sender, gesture=sena_gesture(sena, lang), sena=sena.nombre)
+    return t(key, lang, name=sender, gesture=sena_gesture(sena, lang),
+             sena=sena_name(sena, lang))
 
 
 def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
@@ -363,7 +370,7 @@ _COUNTS_AS = {3: "card_as_rey", 2: "card_as_as"}
 def _senas_line(posibles: tuple[Sena, ...], lang: str) -> str:
     if not posibles:
         return t("senas_none", lang)
-    return t("senas_allowed", lang, list=", ".join(s.nombre for s in posibles))
+    return t("senas_allowed", lang, list=", ".join(sena_name(s, lang) for s in posibles))
 
 
 def hand_text_key(view: SeatView, names: Names, received: Sequence[tuple[str, Sena, bool]],
