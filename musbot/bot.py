@@ -43,8 +43,8 @@ from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
 from musbot.discordio.speech import hear
 from musbot.discordio.texts import dt
-from musbot.logs import setup_logging
 from musbot.discordio.translator import CatalogueTranslator
+from musbot.logs import setup_logging
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
