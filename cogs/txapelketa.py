@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from musbot.bot import MusBot
 
 MESSAGE_LIMIT = 2000
+PHASE_KEYS = {Phase.SIGNUP: "phase_signup", Phase.RUNNING: "phase_running",
+              Phase.FINISHED: "phase_finished", Phase.CANCELLED: "phase_cancelled"}
+"""A tournament's phase in the catalogue (``TXAPELKETA.phase_…``)."""
 NameOption = app_commands.Range[str, 1, 100]
 
 
@@ -348,7 +351,7 @@ def entry_list(cup: Cup, lang: str) -> str:
     t = cup.tournament
     words = Words(t, lang)
     lines = [plain(say("list_title", lang, name=cup.name, format=words.format_name(),
-                       phase=say(f"phase_{t.phase.value}", lang)))]
+                       phase=say(PHASE_KEYS[t.phase], lang)))]
     if t.phase is Phase.SIGNUP:
         names = {e.user_id: e.name for e in t.entries.values()}
         for first, second in t.signed_pairs():

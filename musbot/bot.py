@@ -42,7 +42,9 @@ from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
 from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
+from musbot.discordio.speech import hear
 from musbot.discordio.texts import dt
+from musbot.discordio.translator import CatalogueTranslator
 from musbot.logs import setup_logging
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
@@ -92,6 +94,16 @@ def extensions() -> list[str]:
     return [FIRST_EXTENSION, *(n for n in names if n != FIRST_EXTENSION)]
 
 
+class MusTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every slash command and autocomplete hears its author first
+    (their client's language, their saved choice), so that its answers are in their
+    language (``discordio/speech.py``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await hear(interaction)
+        return True
+
+
 class MusBot(commands.Bot):
     def __init__(self, config: Config, *, message_content: bool = True,
                  clock: Clock | None = None, persist: bool = True,
@@ -108,7 +120,7 @@ class MusBot(commands.Bot):
             options.setdefault("http_trace", metrics.trace())
         super().__init__(command_prefix=commands.when_mentioned_or(COMMAND_PREFIX),
                          intents=make_intents(message_content), help_command=None,
-                         allowed_mentions=NO_MENTIONS,
+                         allowed_mentions=NO_MENTIONS, tree_cls=MusTree,
                          **options)
         self.config = config
         self.clock: Clock = clock or RealClock()
@@ -152,6 +164,7 @@ class MusBot(commands.Bot):
             await self.load_extension(name)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error  # type: ignore[assignment]
+        await self.tree.set_translator(CatalogueTranslator())  # names in the client's language
         await self.sync_commands()
         if self.tune_runtime:
             tune_gc()  # start-up is over: what exists now lives as long as the process

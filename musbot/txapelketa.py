@@ -110,8 +110,7 @@ class Venue(Protocol):
 
 def say(key: str, lang: str, **params: object) -> str:
     """A sentence of the TXAPELKETA catalogue."""
-    words = catalog(lang).TXAPELKETA
-    return str(words.get(key, catalog("es").TXAPELKETA[key])).format(**params)
+    return str(catalog(lang).TXAPELKETA[key]).format(**params)
 
 
 class TournamentRunner:

@@ -36,10 +36,13 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
-DROPPED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"})
-"""What :func:`plain_line` leaves out: control and format characters (bidirectional marks,
-zero-width joiners), surrogates, private and unassigned code points, line breaks, and combining
-marks left after NFC (what piles up in «zalgo» text)."""
+BLANK_LOOKING: Final = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
+"""Letters and symbols that print as nothing (Hangul fillers, the blank Braille pattern)."""
+KEPT_FORMAT: Final = frozenset("\u200d")
+"""The one invisible character a visible name may keep: the joiner of emoji sequences."""
+MARKS_KEPT: Final = 2
+"""Combining marks kept on one letter once composed (NFC): what a script needs (Vietnamese
+stacks two); the rest of a «zalgo» pile is dropped."""
 
 
 def columns(char: str) -> int:
@@ -47,49 +50,39 @@ def columns(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
-def plain_line(text: str | None, limit: int = 40, fallback: str = "?") -> str:
-    """A name as it is shown: ``text`` as one plain line of at most ``limit`` columns (cut
-    with «…»), whatever a nickname holds; ``fallback`` if nothing visible is left. Plain text,
+def visible_name(name: str | None, limit: int | None = None, fallback: str = "") -> str:
+    """A name as it is shown, whatever a nickname holds: one plain line, composed (NFC),
+    without control and format characters (direction marks and overrides, zero-width spaces),
+    blank-looking letters, unassigned or private code points, nor marks piled past
+    :data:`MARKS_KEPT` or on nothing; its spaces collapsed; at most ``limit`` columns (cut
+    with «…»). ``fallback`` when nothing visible is left (only marks and joiners). Plain text,
     not markup: an adapter escapes what its medium would read as markup."""
-    if not text:
-        return fallback
-    kept = []
-    for char in unicodedata.normalize("NFC", str(text)):
-        if char.isspace():
+    kept: list[str] = []
+    marks = 0  # marks the last character may still take: none on nothing
+    for char in unicodedata.normalize("NFC", name or ""):
+        category = unicodedata.category(char)
+        if char.isspace() or category[0] == "Z":
             kept.append(" ")
-        elif unicodedata.category(char) not in DROPPED_CATEGORIES:
-            kept.append(char)
-    line = " ".join("".join(kept).split())
-    if not line:
-        return fallback
-    total = 0
-    for i, char in enumerate(line):
-        total += columns(char)
-        if total > limit:
-            return line[: max(i - 1, 0)].rstrip() + "…"
-    return line
-
-
-BLANK_LOOKING = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
-"""Letters and symbols that print as nothing (Hangul fillers, the blank Braille pattern)."""
-KEPT_FORMAT = frozenset("\u200d")
-"""The one invisible character a visible name may keep: the joiner of emoji sequences."""
-
-
-def visible_name(name: str) -> str:
-    """What of a name can be seen: without control and format characters (direction marks and
-    overrides, zero-width spaces), blank-looking letters or unassigned code points, its spaces
-    collapsed; empty when nothing is left but marks and joiners."""
-    kept = []
-    for ch in name:
-        category = unicodedata.category(ch)
-        if ch in BLANK_LOOKING or (category[0] == "C" and ch not in KEPT_FORMAT):
+            marks = 0
+        elif char in BLANK_LOOKING or (category[0] == "C" and char not in KEPT_FORMAT):
             continue
-        kept.append(" " if category[0] == "Z" else ch)
-    text = " ".join("".join(kept).split())
-    if all(unicodedata.category(ch)[0] == "M" or ch in KEPT_FORMAT for ch in text):
-        return ""
-    return text
+        elif category in ("Mn", "Me"):
+            if marks > 0:
+                kept.append(char)
+                marks -= 1
+        else:
+            kept.append(char)
+            marks = 0 if char in KEPT_FORMAT else MARKS_KEPT
+    line = " ".join("".join(kept).split())
+    if all(unicodedata.category(ch)[0] == "M" or ch in KEPT_FORMAT for ch in line):
+        return fallback
+    if limit is not None:
+        total = 0
+        for i, char in enumerate(line):
+            total += columns(char)
+            if total > limit:
+                return line[: max(i - 1, 0)].rstrip() + "…"
+    return line
 
 
 # ----------------------------------------------------------------------------------------------
@@ -109,7 +102,9 @@ FIXED_PHRASES: Final[dict[str, Action]] = {
     "pass": PASO,
     "check": PASO,
     "quiero": QUIERO,
-    "iduki": QUIERO,  # Basque: accept a bet.
+    "iduki": QUIERO,  # Basque: accept a bet (MEMO MUS; Iparralde).
+    "idoki": QUIERO,  # Basque, as issue 25 spells it; no written source found (docs/glossary.md).
+    "eduki": QUIERO,  # Basque batua (eu.wikipedia.org, «Mus»).
     "kanta": QUIERO,  # Basque: accept an órdago; the engine knows which bet stands.
     "call": QUIERO,
     "no quiero": NO_QUIERO,
@@ -169,7 +164,11 @@ LEADING_FILLERS: Final[frozenset[str]] = frozenset(
 TRAILING_FILLERS: Final[frozenset[str]] = frozenset({"tio", "tia", "eh", "yo", "tambien"})
 """Words that may close a command: "paso yo", "mus también", "envido, tío"."""
 
-LANCE_WORDS: Final[frozenset[str]] = frozenset({"grande", "chica", "pares", "juego", "punto"})
+LANCE_WORDS: Final[frozenset[str]] = frozenset({
+    "grande", "chica", "pares", "juego", "punto",
+    # Basque, Hegoalde and Iparralde forms (docs/glossary.md): accepted typed, one shown.
+    "handia", "haundia", "txikia", "tipia", "ttipia", "pareak", "pariak", "jokoa", "jokua",
+    "puntua", "pundua", "pundia", "pondua"})
 LANCE_PREPOSITIONS: Final[frozenset[str]] = frozenset({"a", "al", "en"})
 LANCE_ARTICLES: Final[frozenset[str]] = frozenset({"la", "las", "los", "el"})
 BOTH_LANCES_WORDS: Final[frozenset[str]] = frozenset({"biak"})
@@ -244,25 +243,26 @@ NUMBER_WORDS: Final[dict[str, int]] = _number_words()
 # ----------------------------------------------------------------------------------------------
 
 COME_BACK_WORDS: Final[tuple[str, ...]] = (
-    "vuelvo", "ya vuelvo", "estoy aquí", "itzuli naiz", "hemen nago", "i'm back", "im back",
-    "back")
+    "vuelvo", "ya vuelvo", "estoy aquí", "itzuli naiz", "hemen nago", "je reviens",
+    "me revoilà", "i'm back", "im back", "back")
 """«vuelvo»: a person takes their seat back from the bot that played it (see the table)."""
 
 CARDS_WORDS: Final[tuple[str, ...]] = (
-    "cartas", "mis cartas", "ver", "ver mis cartas", "mano", "kartak", "cards", "my cards")
+    "cartas", "mis cartas", "ver", "ver mis cartas", "mano", "kartak", "nire kartak", "cartes",
+    "mes cartes", "cards", "my cards")
 """Asking to see one's hand again (by DM, or in the terminal)."""
 
 SENA_WORDS: Final[tuple[str, ...]] = (
-    "seña", "señas", "senya", "keinu", "keinua", "signal", "sign")
-"""Opening a seña: «seña dos reyes», Basque «keinu», English «signal»."""
+    "seña", "señas", "senya", "keinu", "keinua", "signe", "signal", "sign")
+"""Opening a seña: «seña dos reyes», Basque «keinu», French «signe», English «signal»."""
 
-HELP_WORDS: Final[tuple[str, ...]] = ("ayuda", "help", "?")
+HELP_WORDS: Final[tuple[str, ...]] = ("ayuda", "laguntza", "aide", "help", "?")
 """The terminal's list of what it understands."""
 
-STATUS_WORDS: Final[tuple[str, ...]] = ("mesa", "estado", "status")
+STATUS_WORDS: Final[tuple[str, ...]] = ("mesa", "estado", "mahaia", "egoera", "table", "status")
 """The terminal's table at a glance."""
 
-QUIT_WORDS: Final[tuple[str, ...]] = ("salir", "quit", "exit")
+QUIT_WORDS: Final[tuple[str, ...]] = ("salir", "irten", "quitter", "quit", "exit")
 """Leaving the terminal's match."""
 
 REVIEW_WORDS: Final[tuple[str, ...]] = ("repaso", "review")
@@ -289,6 +289,41 @@ SENA_NAMES: Final[dict[str, Sena]] = {
     "media": Sena.MEDIAS,
     "real": Sena.REAL,
     "ciega": Sena.CIEGO,
+    # Basque (docs/glossary.md: eu.wikipedia.org «Mus», Keinuak; MEMO MUS).
+    "bi errege": Sena.DOS_REYES,
+    "hiru errege": Sena.TRES_REYES,
+    "bi bateko": Sena.DOS_ASES,
+    "hiru bateko": Sena.TRES_ASES,
+    "mediak": Sena.MEDIAS,
+    "dobliak": Sena.DUPLES,
+    "doblak": Sena.DUPLES,
+    "hogeita hamaika": Sena.TREINTA_Y_UNA,
+    "hogeita hamar": Sena.TREINTA,
+    "itsua": Sena.CIEGO,
+    "itsu": Sena.CIEGO,
+    "erreala": Sena.REAL,
+    # French (the names musbot shows; MEMO MUS names the señas by what they tell: «2 rois»,
+    # «3 cartes pareilles (mediak)», «31»).
+    "deux rois": Sena.DOS_REYES,
+    "2 rois": Sena.DOS_REYES,
+    "trois rois": Sena.TRES_REYES,
+    "3 rois": Sena.TRES_REYES,
+    "deux as": Sena.DOS_ASES,
+    "2 as": Sena.DOS_ASES,
+    "trois as": Sena.TRES_ASES,
+    "3 as": Sena.TRES_ASES,
+    "trente et un": Sena.TREINTA_Y_UNA,
+    "trente et une": Sena.TREINTA_Y_UNA,
+    "trente": Sena.TREINTA,
+    "aveugle": Sena.CIEGO,
+    # English.
+    "two kings": Sena.DOS_REYES,
+    "three kings": Sena.TRES_REYES,
+    "two aces": Sena.DOS_ASES,
+    "three aces": Sena.TRES_ASES,
+    "thirty one": Sena.TREINTA_Y_UNA,
+    "thirty": Sena.TREINTA,
+    "blind": Sena.CIEGO,
 }
 """Every way of naming a seña after «seña»; a hyphen or an underscore counts as a space
 («treinta-y-una», «tres_reyes»)."""

@@ -47,7 +47,8 @@ async def play(db: Database, league_id: int | None, users: list[int | str], seed
 
 async def populate(path: Path) -> None:
     """A bot's database with some of everything: leagues over two seasons, rated and bot
-    matches, an abandoned one, a forgotten player, live tables with journals, settings."""
+    matches, an abandoned one, a forgotten player, live tables with journals, settings, chosen
+    languages."""
     async with Database(path) as db:
         settings = ServerSettings(TableSettings(language="en", turn_seconds=45))
         await db.save_server_settings(10**17, settings)
@@ -76,6 +77,8 @@ async def populate(path: Path) -> None:
         await db.save_tournament(stored.tournament_id, cup)
         await db.add_match_table(stored.tournament_id, "W1-1", 2**60 + 1)
         await db.create_tournament(10**17, Tournament.new(Settings("Abierto"), 8, now=start))
+        await db.set_person_language(2**62, "eu")
+        await db.set_person_language(3, "fr")
 
 
 def dump(target: str) -> dict[str, list[tuple[Any, ...]]]:

@@ -18,7 +18,6 @@ from typing import Any
 
 import discord
 
-from musbot.coach.text import say
 from musbot.engine import (
     ENVIDO,
     MIN_ENVITE,
@@ -40,6 +39,7 @@ from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view
 from .failures import answer_privately, guarded, report
 from .markup import plain, seat_name
+from .speech import recall
 from .texts import dt
 
 log = logging.getLogger(__name__)
@@ -83,9 +83,9 @@ _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
     "cards": ("btn_cards", discord.ButtonStyle.secondary),
     "back": ("btn_back", discord.ButtonStyle.success),
     "rematch": ("btn_rematch", discord.ButtonStyle.success),
-    "repaso": ("button", discord.ButtonStyle.secondary),
+    "repaso": ("btn_repaso", discord.ButtonStyle.secondary),
 }
-"""Labels from the ``DISCORD`` catalogue, «repaso»'s from ``COACH`` (see :func:`_label`)."""
+"""Labels from the ``DISCORD`` catalogue."""
 MESSAGE_LIMIT = 2000
 
 
@@ -112,7 +112,8 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         table = await table_or_say(interaction, self.channel_id)
         if self.verb == "envidon":
             table.state.require_seat(interaction.user.id)
-            await interaction.response.send_modal(EnvidoModal(self.channel_id, table.lang))
+            await interaction.response.send_modal(
+                EnvidoModal(self.channel_id, table.lang_for(interaction.user.id)))
             return
         await perform(interaction, table, ACTIONS[self.verb])
 
@@ -124,8 +125,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, channel_id: int, verb: str, lang: str = "es") -> None:
         key, style = _TABLE_LOOK[verb]
         pair = verb[-1] if verb in ("join1", "join2") else ""
-        label = say(key, lang) if verb == "repaso" else dt(key, lang, pair=pair)
-        super().__init__(discord.ui.Button(label=label, style=style,
+        super().__init__(discord.ui.Button(label=dt(key, lang, pair=pair), style=style,
                                            custom_id=f"mus:t:{channel_id}:{verb}"))
         self.channel_id = channel_id
         self.verb = verb
@@ -147,6 +147,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         verb = self.verb
         if verb.startswith("join"):
             pair = int(verb[-1]) - 1 if verb != "join" else None
+            await recall(interaction.client, user.id, again=True)  # their DMs in their language
             await run_for(interaction, table, lambda: table.join(user.id, seat_name(user), pair))
         elif verb == "bot":
             await run_for(interaction, table, table.add_bot)
@@ -230,7 +231,7 @@ async def show_review(interaction: discord.Interaction[Any], table: Table,
     try:
         text = await table.review(interaction.user.id, number)
     except ReviewRefused as refused:
-        text = refused.text(table.lang)
+        text = refused.text(table.lang_for(interaction.user.id))
     for part in _parts(text):
         await answer_privately(interaction, part)
 
@@ -299,13 +300,12 @@ def board_verbs(table: Table | None) -> list[str]:
 
 
 def rules_summary(table: Table | None, lang: str = "es") -> str:
-    """«reglas»: the table's variants, or the defaults where no table is open."""
+    """«reglas»: the table's variants, or the defaults where no table is open; in ``lang``
+    (the reader's)."""
     from musbot.engine import Rules
     from musbot.table.render import rules_text
 
-    if table is None:
-        return rules_text(Rules(), lang)
-    return rules_text(table.state.rules, table.lang)
+    return rules_text(table.state.rules if table is not None else Rules(), lang)
 
 
 __all__ = [

@@ -5,11 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from musbot.i18n import catalog
-from musbot.words import plain_line
+from musbot.words import visible_name
 
 from .model import Bracket, Match, MatchState, Pair, Source
 from .settings import Format
 from .tournament import Tournament, group_label
+
+FORMAT_KEYS = {Format.KNOCKOUT: "format_knockout", Format.DOUBLE: "format_double",
+               Format.GROUPS: "format_groups", Format.ROUND_ROBIN: "format_round_robin",
+               Format.SWISS: "format_swiss"}
+"""A format's name in the catalogue (``TOURNAMENT.format_…``)."""
 
 NAME_LIMIT = 40
 """Columns of a person's name, at most (the picture cuts further to fit its boxes)."""
@@ -24,7 +29,7 @@ class Words:
         return str(self.words[key])
 
     def person(self, name: str | None) -> str:
-        return plain_line(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
+        return visible_name(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
 
     def people(self, pair: Pair | int) -> tuple[str, str]:
         if isinstance(pair, int):
@@ -90,7 +95,7 @@ class Words:
 
     def title(self) -> str:
         t = self.tournament
-        return plain_line(t.settings.name, 60)
+        return visible_name(t.settings.name, 60)
 
     def format_name(self) -> str:
-        return str(self.words["formats"][self.tournament.settings.format.value])
+        return self[FORMAT_KEYS[self.tournament.settings.format]]

@@ -13,8 +13,8 @@ followed; a page is well under a megabyte (Discord takes 8 MB, or 25 MB with Nit
 ten fit in one message.
 
 Drawn with Matplotlib's Agg canvas, without pyplot (no global state: safe in a worker thread).
-Names are drawn as plain text (no mathtext: a ``$`` is a dollar), cleaned of control and
-combining characters (:func:`musbot.words.plain_line`), cut with «…» to fit their box as
+Names are drawn as plain text (no mathtext: a ``$`` is a dollar), cleaned of control characters
+and piled marks (:func:`musbot.words.visible_name`), cut with «…» to fit their box as
 measured, and a character the font lacks is drawn as □ rather than left out.
 """
 
