@@ -60,6 +60,7 @@ async def populate(path: Path) -> None:
         await db.save_table(1, 10**17, {"state": "playing", "n": 1})
         await db.append_to_journal(1, [[0, "paso", 0, []], [1, "órdago", 0, []]])
         await db.save_table(2, None, {"state": "waiting"})
+        await db.save_player_readings(10**17, {2**62: {"v": 1, "words": 4}, 3: {"v": 1}})
 
 
 def dump(target: str) -> dict[str, list[tuple[Any, ...]]]:

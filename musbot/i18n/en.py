@@ -328,8 +328,9 @@ SERVER = {
     "yes": "yes",
     "no": "no",
     "channel_not_allowed": "In this server tables are opened in: {channels}.",
-    "forget_confirm": "This erases your name, your ratings and your leagues; your past matches "
-                      "stay, anonymous. To confirm: /mus olvidarme confirmar:True",
+    "forget_confirm": "This erases your name, your ratings, your leagues and what the bots have "
+                      "learnt of how you bet; your past matches stay, anonymous. To confirm: "
+                      "/mus olvidarme confirmar:True",
     "forget_done": "Done: musbot has forgotten you. If you play again, you start from scratch.",
     "forget_unknown": "musbot keeps nothing of yours.",
     "welcome": (

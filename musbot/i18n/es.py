@@ -339,8 +339,9 @@ SERVER = {
     "no": "no",
     "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
     # Privacy.
-    "forget_confirm": "Esto borra tu nombre, tus puntuaciones y tus ligas; tus partidas pasadas "
-                      "quedan como anónimas. Para confirmarlo: /mus olvidarme confirmar:True",
+    "forget_confirm": "Esto borra tu nombre, tus puntuaciones, tus ligas y lo que los bots han "
+                      "aprendido de cómo apuestas; tus partidas pasadas quedan como anónimas. "
+                      "Para confirmarlo: /mus olvidarme confirmar:True",
     "forget_done": "Hecho: musbot te ha olvidado. Si vuelves a jugar, empezarás de cero.",
     "forget_unknown": "musbot no guarda nada tuyo.",
     # Welcome.

@@ -16,7 +16,7 @@ TOUCH_PLAYER = (
 """Create or rename a player. A forgotten player who comes back (sits at a table, joins a
 league) is a player again from then on; the forgotten past stays anonymous."""
 
-USER_TABLES = ("rating_history", "ratings", "league_members")
+USER_TABLES = ("rating_history", "ratings", "league_members", "player_readings")
 """Where a user's own rows are (besides ``players`` and the seats of ``match_seats``): what
 forgetting deletes."""
 
@@ -53,9 +53,10 @@ class Players(Store):
         return {int(user_id) for (user_id,) in rows}
 
     async def forget_player(self, user_id: int) -> bool:
-        """Erase what identifies the player: name, ratings, memberships. Past matches stay (the
-        other players' standings depend on them) with this player's seats made anonymous.
-        Returns False if the player was unknown. Live table states are the table layer's."""
+        """Erase what identifies the player: name, ratings, memberships, and how the bots read
+        their betting on every server. Past matches stay (the other players' standings depend on
+        them) with this player's seats made anonymous. Returns False if the player was unknown.
+        Live table states are the table layer's."""
 
         async def write(tx: Tx) -> bool:
             known = await tx.fetchval("SELECT 1 FROM players WHERE user_id = ?",
@@ -64,7 +65,9 @@ class Players(Store):
                 "UPDATE match_seats SET kind = 'anonymous', player_id = NULL WHERE player_id = ?",
                 user_id)
             for table in USER_TABLES:
-                await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
+                # A reading may outlive what made the player (a table's first hands, stored
+                # before its match record): it too is something musbot knew of them.
+                known |= await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id) > 0
             await tx.execute("UPDATE leagues SET created_by = NULL WHERE created_by = ?", user_id)
             await tx.execute(
                 "UPDATE players SET display_name = NULL, forgotten = 1, forgotten_at = ? "

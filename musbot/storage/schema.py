@@ -28,11 +28,16 @@ class Migration:
 
 
 def _files(folder: Traversable) -> dict[int, Migration]:
-    found = {}
+    found: dict[int, Migration] = {}
     for entry in folder.iterdir():
         match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
         if match:
             migration = Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8"))
+            if migration.version in found:
+                # Two branches numbered a migration alike: which one ran would depend on the
+                # order of the directory's entries.
+                raise RuntimeError(f"two migrations numbered {migration.version:04d}: "
+                                   f"{found[migration.version].name} and {migration.name}")
             found[migration.version] = migration
     return found
 

@@ -24,7 +24,7 @@ from .tx import Dialect, Tx
 
 TABLES = ("players", "servers", "live_tables", "leagues", "league_members", "seasons",
           "matches", "match_seats", "games", "hands", "ledger", "ordagos", "ratings",
-          "rating_history")
+          "rating_history", "player_readings")
 """Every table of musbot's schema (but ``schema_version``, which each side's own migrations
 write), each after the tables it references."""
 

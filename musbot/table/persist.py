@@ -88,6 +88,16 @@ class TablePersister:
         if table.outbox:
             table.outbox = await self._store(table.outbox, table)
             table.mark_changed()  # the emptier outbox goes with the next save
+        await self._exchange_readings(table)
+
+    async def _exchange_readings(self, table: Table) -> None:
+        """The bots fetch the stored readings of people who sat down and store what they
+        learnt (``Bots.exchange``), after the table's own save and never at its cost."""
+        try:
+            await table.bots.exchange(self.db)
+        except StorageError:
+            log.warning("player readings of table %s postponed", table.channel_id,
+                        exc_info=True)
 
     async def _save_whole(self, table: Table) -> None:
         await self.db.save_table(table.channel_id, table.guild_id, table.to_state())

@@ -329,8 +329,8 @@ class Table(SeatingCommands, SenaCommands):
     async def scrub_user(self, user_id: int, name: str) -> bool:
         """«Forget me»: a seated person keeps the seat under a neutral name; the match records
         (the one in play and those waiting to be stored) no longer name them, nor, where the
-        person no longer sits, hold their id; the pages say the neutral name. Returns whether
-        anything of theirs was here."""
+        person no longer sits, hold their id; the pages say the neutral name; the bots forget how
+        they bet. Returns whether anything of theirs was here."""
         async with self._lock:
             seat = self.seat_of(user_id)
             found = seat is not None or self.records.held_by(user_id)
@@ -341,6 +341,7 @@ class Table(SeatingCommands, SenaCommands):
                 assert occupant is not None
                 old_names.add(occupant.name)
                 occupant.name = name
+            self.bots.forget(user_id)  # how they bet, as the bots read it
             if self.opener_id == user_id and seat is None:
                 self.opener_id = None  # closing the table is left to whoever manages it
                 found = True

@@ -182,7 +182,7 @@ class TurnKeeper:
         occupant.expiries += 1
         table.mark_changed()
         table._say("expired", name=occupant.name)
-        events = table._apply(seat, table.bots.decide(seat))
+        events = table._apply(seat, await table.bots.think(seat))
         if occupant.expiries >= MAX_EXPIRIES:
             occupant.away = True
             table._bot_took_over()
