@@ -71,7 +71,7 @@ from .reading import (
 
 _K = ActionKind
 _BETS = (_K.ENVIDO, _K.MAS, _K.ORDAGO)
-ORDAGO_MARGIN = 0.3
+ORDAGO_MARGIN = 0.15
 """An órdago (thrown or called) must beat the best quiet option by this share of its value: the
 órdago's estimate is the noisiest of all and a mistake costs the game."""
 ORDAGO_CALLED_WIN = 0.5

@@ -12,6 +12,8 @@ Most changes are one move within a hand (a bet, a «paso», a discard). Those ar
 table's journal instead (``Database.append_to_journal``: a few dozen bytes, not the whole state),
 and a restore replays the journal on the saved state, as the engine replays a hand's actions on
 its deal. A new deal, a finished hand, a seña, anything else changed: the whole state again.
+After a whole save the table's bots fetch the stored readings of people who sat down and store
+what they learnt of them (``Bots.exchange``, per server; a failure is retried at the next one).
 
 On Discord the tables are restored in ``setup_hook`` without resuming them, and each resumes
 once its channel can be reached (see ``musbot.bot``)::
