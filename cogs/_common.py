@@ -9,25 +9,26 @@ path (``musbot.discordio.failures``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from musbot.discordio.failures import answer_privately, storage_text
+from musbot.discordio.failures import answer_privately
 from musbot.discordio.texts import server
 from musbot.storage import Database, DatabaseClosed, StorageError
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
 
 MUS_GROUP = "mus"
 
 __all__ = ["MUS_GROUP", "MusSubcommandCog", "answer", "bot_database", "manages_server",
-           "mus_group", "say", "server_lang", "storage_problem"]
+           "mus_group", "say", "server_lang"]
 
 say = server
 """One sentence of the SERVER catalog."""
-storage_problem = storage_text
-"""A storage failure as a person should read it."""
 
 
 def bot_database(bot: Any) -> Database:
@@ -44,7 +45,7 @@ async def server_lang(db: Database | None, guild_id: int | None) -> str:
     if guild_id is None or db is None:
         return "es"
     try:
-        return (await db.server_settings(guild_id)).language
+        return (await db.server_settings(guild_id)).table.language
     except StorageError:
         return "es"
 
@@ -80,7 +81,7 @@ class MusSubcommandCog(commands.Cog):
 
     command: app_commands.Command[Any, ..., None]
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: MusBot) -> None:
         self.bot = bot
 
     @property

@@ -1,71 +1,68 @@
 """``/mus config``: the server's defaults for new tables (Manage Server).
 
-Every variant of docs/rules.md, the turn timer, the language, and the channels that may host tables.
+Every variant of docs/rules.md, the turn timer, the language, the channels that may host tables,
+how many tables may be open at once (in the server, and opened by one person), and after how
+long a table where nothing happens closes.
 Settings apply to tables opened afterwards: a table keeps the rules it started with (and shows
-them in its status). Without options the command shows the current settings.
-
-The table cog applies them with :func:`table_options` and :func:`channel_allowed`.
+them in its status). Without options the command shows the current settings. What is refused
+(impossible rules, a turn time out of range) is answered by the bot's one error path.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 
-from musbot.engine import InvalidRules, Rules
-from musbot.i18n import error_text
-from musbot.storage import ServerSettings, StorageError
-from musbot.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from musbot.engine import InvalidRules
+from musbot.i18n import LANGUAGE_NAMES
+from musbot.settings import InvalidSettings
+from musbot.storage.models import MAX_IDLE_MINUTES, MAX_TABLES, ServerSettings
 
-from ._common import (
-    MusSubcommandCog,
-    answer,
-    manages_server,
-    say,
-    server_lang,
-    storage_problem,
-)
+from ._common import MusSubcommandCog, answer, manages_server, say, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
-LANGUAGES = {"es": "español", "en": "English"}
 
 
-def table_options(settings: ServerSettings) -> dict[str, Any]:
-    """Keyword arguments for ``TableManager.open`` from the server's settings: rules, turn timer
-    (0 = none), language."""
-    seconds = settings.turn_timer
-    return {"rules": settings.rules, "lang": settings.language,
-            "turn_seconds": float(seconds) if seconds else None}
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The limits ``/mus config`` was given (None: unchanged): open tables in the server, per
+    person, and the minutes after which an idle table closes."""
 
+    server: int | None = None
+    person: int | None = None
+    idle: int | None = None
 
-def channel_allowed(settings: ServerSettings, channel: discord.abc.Snowflake) -> bool:
-    """Whether a table may be opened there: any channel when none is listed; a thread counts as
-    its parent channel."""
-    allowed = settings.allowed_channels
-    parent = getattr(channel, "parent_id", None)
-    return not allowed or channel.id in allowed or (parent is not None and parent in allowed)
+    def given(self) -> bool:
+        return any(x is not None for x in (self.server, self.person, self.idle))
 
 
 def settings_text(settings: ServerSettings, lang: str = "es") -> str:
-    rules = settings.rules
+    table = settings.table
+    rules = table.rules
     yes_no = {True: say("yes", lang), False: say("no", lang)}
     channels = ", ".join(f"<#{c}>" for c in sorted(settings.allowed_channels)) or \
         say("config_all_channels", lang)
-    timer = say("config_timer", lang, seconds=settings.turn_timer) if settings.turn_timer else \
-        say("config_timer_off", lang)
+    timer = say("config_timer", lang, seconds=table.turn_seconds) \
+        if table.turn_seconds is not None else say("config_timer_off", lang)
     return "\n".join([
         say("config_title", lang),
         say("config_rules", lang, reyes=rules.reyes, puntos=rules.puntos, juegos=rules.juegos,
             vacas=rules.vacas, real=yes_no[rules.real], corrido=yes_no[rules.mus_corrido],
             senas=yes_no[rules.senas], cazada=round(rules.sena_cazada * 100)),
         timer,
-        say("config_language", lang, language=LANGUAGES.get(settings.language,
-                                                             settings.language)),
+        say("config_language", lang, language=LANGUAGE_NAMES.get(table.language,
+                                                                  table.language)),
         say("config_channels", lang, channels=channels),
+        say("config_limits", lang,
+            server=settings.max_tables or say("config_no_limit", lang),
+            person=settings.max_tables_per_person or say("config_no_limit", lang),
+            idle=say("config_idle", lang, minutes=settings.idle_minutes)
+            if settings.idle_minutes else say("config_idle_never", lang)),
     ])
 
 
@@ -90,6 +87,9 @@ class Config(MusSubcommandCog):
             permitir_canal: discord.TextChannel | None = None,
             quitar_canal: discord.TextChannel | None = None,
             todos_los_canales: bool | None = None,
+            mesas_servidor: app_commands.Range[int, 0, MAX_TABLES] | None = None,
+            mesas_persona: app_commands.Range[int, 0, MAX_TABLES] | None = None,
+            inactividad: app_commands.Range[int, 0, MAX_IDLE_MINUTES] | None = None,
         ) -> None:
             rules = {"reyes": reyes, "puntos": puntos, "juegos": juegos, "vacas": vacas,
                      "real": real, "mus_corrido": corrido, "senas": senas,
@@ -99,7 +99,8 @@ class Config(MusSubcommandCog):
                 tiempo=tiempo, idioma=idioma,
                 allow=permitir_canal.id if permitir_canal is not None else None,
                 disallow=quitar_canal.id if quitar_canal is not None else None,
-                all_channels=bool(todos_los_canales))
+                all_channels=bool(todos_los_canales),
+                limits=Limits(mesas_servidor, mesas_persona, inactividad))
 
         self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name="config", description="Reglas, tiempo, idioma y canales de las mesas nuevas "
@@ -111,12 +112,17 @@ class Config(MusSubcommandCog):
             tiempo="segundos por turno (0: sin límite; si no, de 15 a 600)",
             idioma="idioma del bot en este servidor", permitir_canal="añade un canal para mesas",
             quitar_canal="quita un canal de la lista",
-            todos_los_canales="mesas en cualquier canal (vacía la lista)")(self.command)
+            todos_los_canales="mesas en cualquier canal (vacía la lista)",
+            mesas_servidor="mesas abiertas a la vez en el servidor (0: sin límite)",
+            mesas_persona="mesas abiertas por una misma persona (0: sin límite)",
+            inactividad="minutos sin actividad tras los que se cierra una mesa (0: nunca)",
+        )(self.command)
 
     async def configure(self, interaction: discord.Interaction[Any], *,
                         rules: dict[str, Any] | None = None, tiempo: int | None = None,
                         idioma: str | None = None, allow: int | None = None,
-                        disallow: int | None = None, all_channels: bool = False) -> None:
+                        disallow: int | None = None, all_channels: bool = False,
+                        limits: Limits | None = None) -> None:
         """Shows the settings, or changes them and shows the result; always privately.
         Deferred first: saving may wait for another process's lock on the database (up to 5 s),
         longer than Discord waits for an answer."""
@@ -129,49 +135,50 @@ class Config(MusSubcommandCog):
         if not manages_server(interaction):
             await answer(interaction, say("need_manage_guild", lang))
             return
-        try:
-            db = self.db
-            settings = await db.server_settings(guild_id)
-            changed = bool(rules) or any(x is not None for x in (tiempo, idioma, allow,
-                                                                  disallow)) or all_channels
-            if changed:
-                new = self._changed(settings, rules or {}, tiempo, idioma, allow, disallow,
-                                    all_channels, lang)
-                if isinstance(new, str):
-                    await answer(interaction, new)
-                    return
-                await db.save_server_settings(guild_id, new)
-                settings, lang = new, new.language
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
+        db = self.db
+        settings = await db.server_settings(guild_id)
+        limits = limits or Limits()
+        changed = bool(rules) or any(x is not None for x in (tiempo, idioma, allow,
+                                                              disallow)) or all_channels \
+            or limits.given()
+        if changed:
+            settings = changed_settings(settings, rules or {}, tiempo, idioma, allow, disallow,
+                                        all_channels, limits)
+            await db.save_server_settings(guild_id, settings)
+            lang = settings.table.language
         text = settings_text(settings, lang)
         if changed:
             text = say("config_saved", lang) + "\n" + text
         await answer(interaction, text)
 
-    @staticmethod
-    def _changed(settings: ServerSettings, rules: dict[str, Any], tiempo: int | None,
-                 idioma: str | None, allow: int | None, disallow: int | None,
-                 all_channels: bool, lang: str) -> ServerSettings | str:
-        """The new settings, or the sentence saying why they are refused."""
-        try:
-            new_rules: Rules = settings.rules.with_(**rules)
-        except InvalidRules as problem:
-            return say("config_bad_rules", lang, error=error_text(problem, lang))
-        timer = settings.turn_timer
-        if tiempo is not None:
-            if tiempo and not MIN_TURN_SECONDS <= tiempo <= MAX_TURN_SECONDS:
-                return say("config_bad_timer", lang)
-            timer = tiempo
-        channels = set() if all_channels else set(settings.allowed_channels)
-        if allow is not None:
-            channels.add(allow)
-        if disallow is not None:
-            channels.discard(disallow)
-        return ServerSettings(rules=new_rules, turn_timer=timer,
-                              language=idioma or settings.language,
-                              allowed_channels=frozenset(channels), extra=settings.extra)
+
+
+def changed_settings(settings: ServerSettings, rules: dict[str, Any], tiempo: int | None,
+                     idioma: str | None, allow: int | None, disallow: int | None,
+                     all_channels: bool, limits: Limits) -> ServerSettings:
+    """The new settings; refused (:class:`InvalidSettings`, nothing saved) when impossible.
+    ``tiempo`` 0 is no turn clock."""
+    table = settings.table
+    try:
+        changes: dict[str, Any] = {"rules": table.rules.with_(**rules)} if rules else {}
+    except InvalidRules as problem:
+        raise InvalidSettings("bad_rules", error=problem) from None
+    if tiempo is not None:
+        changes["turn_seconds"] = tiempo or None
+    if idioma is not None:
+        changes["language"] = idioma
+    channels = set() if all_channels else set(settings.allowed_channels)
+    if allow is not None:
+        channels.add(allow)
+    if disallow is not None:
+        channels.discard(disallow)
+    return ServerSettings(
+        table=table.with_(**changes), allowed_channels=frozenset(channels),
+        max_tables=settings.max_tables if limits.server is None else limits.server,
+        max_tables_per_person=settings.max_tables_per_person if limits.person is None
+        else limits.person,
+        idle_minutes=settings.idle_minutes if limits.idle is None else limits.idle,
+        extra=settings.extra)
 
 
 async def setup(bot: MusBot) -> None:

@@ -11,7 +11,8 @@ A write may wait for another process's lock on the database file (up to its ``bu
 defers first, privately: a refusal found by the write (the name is taken, the database is busy)
 stays private, and the news of a change follows in a public message of its own. Reads are
 answered directly (in WAL mode no lock blocks them). Public texts hold names people chose: they
-never mention anyone, and long ones are cut to what a message holds.
+are shown as typed (``markup.plain``; in the standings' code block, as they are), never mention
+anyone, and long ones are cut to what a message holds.
 
 A table counts for a league when it is marked with ``/liga mesa <nombre>`` before its match
 starts (by someone seated there, or who manages the server); ``/liga mesa`` alone makes it a
@@ -28,6 +29,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from musbot.discordio.markup import plain
 from musbot.discordio.texts import dt
 from musbot.engine import MusError
 from musbot.storage import (
@@ -44,7 +46,7 @@ from musbot.storage import (
 )
 from musbot.words import normalise
 
-from ._common import answer, bot_database, manages_server, say, server_lang, storage_problem
+from ._common import answer, bot_database, manages_server, say, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -96,15 +98,12 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             league = await self.db.create_league(interaction.guild_id, nombre,
                                                      interaction.user.id)
         except LeagueExists:
-            await answer(interaction, say("league_exists", lang, name=nombre))
+            await answer(interaction, say("league_exists", lang, name=plain(nombre)))
             return
         except ValueError:
             await answer(interaction, say("league_bad_name", lang))
             return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
-        await announce(interaction, say("league_created", lang, name=league.name), lang)
+        await announce(interaction, say("league_created", lang, name=plain(league.name)), lang)
 
     @app_commands.command(name="unirse", description="Te apunta a una liga")
     @app_commands.describe(nombre="nombre de la liga")
@@ -120,12 +119,9 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         try:
             await self.db.join_league(league.league_id, user.id, user.display_name)
         except AlreadyMember:
-            await answer(interaction, say("already_member", lang, name=league.name))
+            await answer(interaction, say("already_member", lang, name=plain(league.name)))
             return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
-        await answer(interaction, say("league_joined", lang, name=league.name))
+        await answer(interaction, say("league_joined", lang, name=plain(league.name)))
 
     @temporada.command(name="nueva", description="Cierra la temporada y abre la siguiente "
                                                  "(Gestionar servidor)")
@@ -139,12 +135,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         if league is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            season = await self.db.new_season(league.league_id)
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
-        await announce(interaction, say("season_new", lang, name=league.name,
+        season = await self.db.new_season(league.league_id)
+        await announce(interaction, say("season_new", lang, name=plain(league.name),
                                         old=league.season.number, new=season.number), lang)
 
     @app_commands.command(name="tabla", description="La clasificación de una temporada")
@@ -165,13 +157,10 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
                 raise UnknownSeason(league.league_id, temporada or 0)
             rows = await self.db.standings(league.league_id, season.number)
         except UnknownSeason:
-            await answer(interaction, say("unknown_season", lang, name=league.name,
+            await answer(interaction, say("unknown_season", lang, name=plain(league.name),
                                           season=temporada))
             return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
-        title = say("standings_title", lang, name=league.name, season=season.number,
+        title = say("standings_title", lang, name=plain(league.name), season=season.number,
                     closed="" if season.is_open else say("standings_closed", lang))
         table = standings_text(rows, lang, room=MESSAGE_LIMIT - len(title) - 1)
         await answer(interaction, title + "\n" + table, ephemeral=False,
@@ -186,12 +175,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         league = await self._league(interaction, nombre, lang)
         if league is None:
             return
-        try:
-            results = await self.db.recent_results(league.league_id, limit=RESULTS)
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
-        title = say("results_title", lang, name=league.name)
+        results = await self.db.recent_results(league.league_id, limit=RESULTS)
+        title = say("results_title", lang, name=plain(league.name))
         lines = [result_line(r, lang) for r in results] or [say("results_empty", lang)]
         text = fitted(lines, lambda shown: "\n".join([title, *shown]), MESSAGE_LIMIT, lang)
         await answer(interaction, text, ephemeral=False, allowed_mentions=NO_MENTIONS)
@@ -222,7 +207,7 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         except MusError:
             await answer(interaction, say("table_started", lang))
             return
-        text = say("table_league", lang, name=league.name) if league is not None else \
+        text = say("table_league", lang, name=plain(league.name)) if league is not None else \
             say("table_friendly", lang)
         await announce(interaction, text, lang)
 
@@ -270,8 +255,6 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
                 known = []
             await answer(interaction, say("unknown_league", lang, name=name,
                                           leagues=", ".join(known) or say("no_leagues", lang)))
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
         return None
 
 
@@ -323,7 +306,7 @@ def _standings_line(*cells: object) -> str:
 def seat_label(seat: SeatResult, lang: str = "es") -> str:
     if seat.kind == "bot":
         return say("bot_seat", lang)
-    return seat.name or say("unnamed", lang)
+    return plain(seat.name) if seat.name else say("unnamed", lang)
 
 
 def result_line(result: MatchSummary, lang: str = "es") -> str:

@@ -8,6 +8,7 @@ one error path (``musbot.discordio.failures``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -18,10 +19,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio import ui
+from musbot.discordio.failures import lang_of
+from musbot.discordio.markup import seat_name
 from musbot.discordio.texts import dt
-from musbot.engine import InvalidRules, Rules
-from musbot.storage import StorageError
-from musbot.table import Table, TableError
+from musbot.engine import InvalidRules
+from musbot.settings import TableSettings
+from musbot.storage import ServerSettings, StorageError
+from musbot.table import Clock, Table, TableError
+from musbot.table.clock import Alarm
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -29,11 +34,86 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+IDLE_SWEEP_SECONDS = 60.0
+"""How often the idle tables are looked for."""
+PAUSED_IDLE_SECONDS = 24 * 3600.0
+"""A paused table (the bot lost its channel, its people were told) waits at least this long for
+its permissions to come back before it closes as idle: whoever manages the server may be away."""
+
+
+class IdleTables:
+    """Closes the tables where nothing happened (nobody sat down, played, or asked to see them)
+    for the server's ``idle_minutes`` (``/mus config``), saying so on their page: a table left
+    open is a seat nobody else can take and a channel nobody else can use."""
+
+    def __init__(self, bot: MusBot) -> None:
+        self.bot = bot
+        self.clock: Clock = bot.transport.clock
+        self._alarm: Alarm | None = None
+        self._sweep: asyncio.Task[int] | None = None
+
+    def start(self) -> None:
+        self._alarm = self.clock.call_later(IDLE_SWEEP_SECONDS, self._ring)
+
+    def stop(self) -> None:
+        alarm, self._alarm = self._alarm, None
+        if alarm is not None:
+            alarm.cancel()
+        if self._sweep is not None:
+            self._sweep.cancel()
+
+    def _ring(self) -> None:
+        self.start()
+        if self._sweep is None or self._sweep.done():
+            self._sweep = asyncio.get_running_loop().create_task(self.sweep())
+
+    async def sweep(self) -> int:
+        """Closes the idle tables now; returns how many."""
+        now = self.clock.now()
+        minutes_of: dict[int | None, int] = {}
+        closed = 0
+        for table in list(self.bot.tables):
+            since = self.bot.transport.pages.changed_at(table.channel_id)
+            if since is None or table.lifecycle == "closed" or table.channel_id in self.bot.asleep:
+                continue
+            if table.guild_id not in minutes_of:
+                minutes_of[table.guild_id] = await self._idle_minutes(table.guild_id)
+            minutes = minutes_of[table.guild_id]
+            limit = minutes * 60.0
+            if table.hidden is not None:
+                limit = max(limit, PAUSED_IDLE_SECONDS)
+            if not minutes or now - since < limit:
+                continue
+            try:
+                await self.bot.tables.close(table.channel_id, "closed_idle", minutes=minutes)
+            except TableError:
+                continue  # closed meanwhile
+            log.info("table %s closed after %d idle minutes", table.channel_id, minutes)
+            closed += 1
+        return closed
+
+    async def _idle_minutes(self, guild_id: int | None) -> int:
+        db = getattr(self.bot, "db", None)
+        if db is None or guild_id is None:
+            return ServerSettings().idle_minutes
+        try:
+            return (await db.server_settings(guild_id)).idle_minutes
+        except StorageError:
+            return ServerSettings().idle_minutes
+
+
 class Mesa(commands.Cog):
     """The table's life cycle in a channel or thread."""
 
     def __init__(self, bot: MusBot) -> None:
         self.bot = bot
+        self.idle = IdleTables(bot)
+
+    async def cog_load(self) -> None:
+        self.idle.start()
+
+    async def cog_unload(self) -> None:
+        self.idle.stop()
 
     @commands.hybrid_group(name="mus", invoke_without_command=True)
     async def mus(self, ctx: commands.Context[Any]) -> None:
@@ -63,39 +143,70 @@ class Mesa(commands.Cog):
                 self.bot.transport.repost(channel_id)
             await self._done(ctx, current.lang, "table_shown")
             return
-        options = await self._server_options(ctx)
-        base: Rules = options.pop("rules", None) or Rules()
+        if not self.bot.storage_ready:
+            # Its moves could not be saved: it would play unsaved, and a restart would bring
+            # back the table saved here before over it.
+            raise TableError("storage_down")
+        self._check_channel(ctx)
+        settings = await self._server_settings(ctx)
         given = {"puntos": puntos, "reyes": reyes, "juegos": juegos, "vacas": vacas,
                  "real": real, "mus_corrido": corrido, "senas": senas, "jugadores": jugadores}
         changes: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
         try:  # the engine's defaults follow what was chosen (§8: trios play to 50)
-            rules = base.with_(**changes)
+            rules = settings.rules.with_(**changes)
         except InvalidRules as problem:
             raise TableError("bad_rules", error=problem) from None
-        table = self.bot.tables.open(channel_id, rules, guild_id=ctx.guild.id if ctx.guild
-                                     else None, opener_id=ctx.author.id, **options)
+        table = self.bot.tables.open(channel_id, settings.with_(rules=rules),
+                                     guild_id=ctx.guild.id if ctx.guild else None,
+                                     opener_id=ctx.author.id)
         self.bot.transport.bind(channel_id, ctx.channel)
         table.show()
         await self._done(ctx, table.lang, "table_opened")
 
-    async def _server_options(self, ctx: commands.Context[Any]) -> dict[str, Any]:
-        """The server's defaults for a new table (rules, language, turn timer) from
-        ``/mus config``; refused where tables are not opened in this channel. Without a database
-        (tests, a broken file) the engine's defaults apply."""
-        from cogs.config import channel_allowed, table_options
+    def _check_channel(self, ctx: commands.Context[Any]) -> None:
+        """A table is opened only where the bot may run it (see ``discordio/access.py``): the
+        interaction says what the bot may do there, else the gateway's cache."""
+        interaction = ctx.interaction
+        permissions = interaction.app_permissions if interaction is not None else \
+            ctx.channel.permissions_for(ctx.me)  # type: ignore[arg-type]
+        lacking = self.bot.transport.access.refusal(ctx.channel, permissions,
+                                                    lang_of(interaction))
+        if lacking is not None:
+            raise TableError("bot_cannot_play_here", missing=lacking)
 
-        db = getattr(self.bot, "db", None)
-        if db is None or ctx.guild is None:
-            return {}
-        try:
-            settings = await db.server_settings(ctx.guild.id)
-        except StorageError:
-            log.warning("server settings unavailable for %s", ctx.guild.id, exc_info=True)
-            return {}
-        if not channel_allowed(settings, ctx.channel):
-            channels = ", ".join(f"<#{c}>" for c in sorted(settings.allowed_channels))
+    async def _server_settings(self, ctx: commands.Context[Any]) -> TableSettings:
+        """The server's settings for a new table (``/mus config``); refused where tables are
+        not opened in this channel, or when the server, or the author, has as many tables
+        open as it allows. Without a database (tests, demos) the defaults apply, and the
+        default limits."""
+        db = self.bot.db
+        server = ServerSettings()
+        if db is not None and ctx.guild is not None:
+            server = await db.server_settings(ctx.guild.id)
+        if not server.allows(ctx.channel.id, getattr(ctx.channel, "parent_id", None)):
+            channels = ", ".join(f"<#{c}>" for c in sorted(server.allowed_channels))
             raise TableError("channel_not_allowed", channels=channels)
-        return table_options(settings)
+        self._check_limits(ctx, server)
+        return server.table
+
+    def _check_limits(self, ctx: commands.Context[Any], settings: ServerSettings) -> None:
+        """One person opening tables in every channel, or a server full of them: refused past
+        the server's limits (``/mus config``); who manages the server has no limit of their
+        own."""
+        if ctx.guild is None:
+            return
+        here = [t for t in self.bot.tables
+                if t.guild_id == ctx.guild.id and t.lifecycle != "closed"]
+        if settings.max_tables and len(here) >= settings.max_tables:
+            raise TableError("too_many_tables", limit=settings.max_tables)
+        own = sum(1 for t in here if t.state.opener_id == ctx.author.id)
+        interaction = ctx.interaction
+        permissions = interaction.permissions if interaction is not None else \
+            getattr(ctx.author, "guild_permissions", discord.Permissions.none())
+        manager = bool(permissions.manage_guild)
+        if settings.max_tables_per_person and own >= settings.max_tables_per_person \
+                and not manager:
+            raise TableError("too_many_own_tables", limit=settings.max_tables_per_person)
 
     @mus.command(name="unirse")
     @commands.guild_only()
@@ -103,7 +214,7 @@ class Mesa(commands.Cog):
     async def unirse(self, ctx: commands.Context[Any],
                      pareja: Literal[1, 2] | None = None) -> None:
         """Te sienta en la mesa (a media partida, en el asiento de un bot)."""
-        name = ctx.author.display_name
+        name = seat_name(ctx.author)
         pair = pareja - 1 if pareja is not None else None
         await self._step(ctx, lambda table: table.join(ctx.author.id, name, pair))
 
@@ -153,7 +264,7 @@ class Mesa(commands.Cog):
 
     def may_close(self, ctx: commands.Context[Any], channel_id: int) -> bool:
         table = self.bot.tables.get(channel_id)
-        if table is not None and table.opener_id == ctx.author.id:
+        if table is not None and table.state.opener_id == ctx.author.id:
             return True
         # Guild-only command: the author is a Member.
         permissions = ctx.channel.permissions_for(ctx.author)  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from musbot.discordio.markup import NO_MENTIONS, plain
 from musbot.storage import (
     ChartUnavailable,
     League,
@@ -28,7 +29,6 @@ from ._common import (
     answer,
     say,
     server_lang,
-    storage_problem,
 )
 
 if TYPE_CHECKING:
@@ -68,9 +68,6 @@ class Perfil(MusSubcommandCog):
             await answer(interaction, say("unknown_league", lang, name=liga,
                                           leagues=await self._league_names(guild_id, lang)))
             return
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
         text = profile_text(profile, user.display_name, league, lang)
         extra: dict[str, Any] = {}
         if league is not None and profile.rating is not None:
@@ -78,7 +75,8 @@ class Perfil(MusSubcommandCog):
             chart = await self._chart(user.id, league, lang)
             if chart is not None:
                 extra["file"] = discord.File(io.BytesIO(chart), filename=CHART_FILE)
-        await answer(interaction, text, ephemeral=not publico, **extra)
+        await answer(interaction, text, ephemeral=not publico, allowed_mentions=NO_MENTIONS,
+                     **extra)
 
     async def _league(self, guild_id: int | None, user_id: int,
                       name: str | None) -> League | None:
@@ -109,9 +107,10 @@ class Perfil(MusSubcommandCog):
 
 def profile_text(profile: Profile, display_name: str, league: League | None,
                  lang: str = "es") -> str:
-    name = profile.name or display_name
+    """The record as a message; the names in it (people's, the league's) shown as typed."""
+    name = plain(profile.name or display_name)
     title = say("profile_title", lang, name=name,
-                league=say("profile_league", lang, name=league.name) if league else "")
+                league=say("profile_league", lang, name=plain(league.name)) if league else "")
     if not profile.matches:
         return title + "\n" + say("profile_nothing", lang, name=name)
     rate = "" if profile.win_rate is None else say("profile_rate", lang, rate=profile.win_rate)
@@ -120,7 +119,8 @@ def profile_text(profile: Profile, display_name: str, league: League | None,
         title,
         say("profile_matches", lang, matches=profile.matches, won=profile.won, lost=profile.lost,
             rate=rate),
-        say("profile_partner", lang, name=partner.name or say("unnamed", lang),
+        say("profile_partner", lang, name=plain(partner.name) if partner.name else
+            say("unnamed", lang),
             matches=partner.matches, won=partner.won) if partner is not None
         else say("profile_no_partner", lang),
         say("profile_ordagos", lang, won=profile.ordagos_won, lost=profile.ordagos_lost),

@@ -12,15 +12,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from musbot.storage import StorageError
-from musbot.table.persist import TablePersister
+from musbot.table.persist import forget_player
 
 from ._common import (
     MusSubcommandCog,
     answer,
     say,
     server_lang,
-    storage_problem,
 )
 
 if TYPE_CHECKING:
@@ -42,23 +40,16 @@ class Privacidad(MusSubcommandCog):
             callback=olvidarme)
         app_commands.describe(confirmar="True para borrar de verdad")(self.command)
 
-    def persister(self) -> TablePersister:
-        """The bot's, so live tables are saved as usual; a throw-away one works as well."""
-        found = getattr(self.bot, "persister", None)
-        return found if isinstance(found, TablePersister) else \
-            TablePersister(self.db, self.bot.tables)
-
     async def forget(self, interaction: discord.Interaction[Any], confirmar: bool) -> None:
         lang = await server_lang(self.bot.db, interaction.guild_id)
         if not confirmar:
             await answer(interaction, say("forget_confirm", lang))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            known = await self.persister().forget_player(interaction.user.id)
-        except StorageError as problem:
-            await answer(interaction, storage_problem(problem, lang))
-            return
+        relay = self.bot.relay
+        known = await forget_player(self.db, self.bot.tables, interaction.user.id,
+                                    elsewhere=relay.forget_elsewhere if relay is not None
+                                    else None)
         await answer(interaction, say("forget_done" if known else "forget_unknown", lang))
 
 

@@ -7,13 +7,16 @@ the bot still plays through buttons and slash commands, and says so once at star
 
 Tables saved by the last run are restored in :meth:`setup_hook` but resumed only once the
 gateway has delivered their channel (:meth:`wake`): before that nobody could see their moves.
-A table whose channel is gone is closed, and its players told by DM.
+A table whose channel is gone is closed, and its players told by DM. A database that cannot be
+reached at start-up is tried again in the background until it answers (:meth:`open_storage`):
+no new table opens meanwhile, and the saved ones are restored once it does.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import pkgutil
 from collections.abc import Callable
@@ -27,12 +30,13 @@ from musbot.config import Config, ConfigError, add_run_arguments, config_from_ar
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
+from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
 from musbot.discordio.texts import dt
 from musbot.runtime import collect_periodically, tune_gc
-from musbot.storage import Database
-from musbot.table import Clock, Table, TableManager
-from musbot.table.persist import TablePersister, start_persistence
+from musbot.storage import Database, StorageError
+from musbot.table import Clock, RealClock, Table, TableManager
+from musbot.table.persist import TablePersister
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +47,10 @@ CLOSING_EDITS_SECONDS = 5.0
 """How long a shutdown without persistence waits for the tables' last edits («Mesa cerrada»)."""
 FIRST_EXTENSION = "cogs.mesa"
 """Owns the ``/mus`` group, to which the other feature cogs add their subcommands."""
+STORAGE_FIRST_RETRY = 1.0
+STORAGE_MAX_RETRY = 30.0
+"""Seconds between attempts to open a database that could not be opened at start-up: one,
+then twice as long each time, up to this."""
 
 __all__ = ["MusBot", "ShardedMusBot", "add_run_arguments", "extensions", "make_bot",
            "make_intents", "run_bot", "run_command"]
@@ -72,21 +80,25 @@ def extensions() -> list[str]:
 class MusBot(commands.Bot):
     def __init__(self, config: Config, *, message_content: bool = True,
                  clock: Clock | None = None, persist: bool = True,
-                 bot_delay: float = BOT_DELAY, **options: Any) -> None:
+                 bot_delay: float = BOT_DELAY, table_defaults: dict[str, Any] | None = None,
+                 **options: Any) -> None:
+        """``table_defaults``: more keyword arguments for the table manager (a seeded
+        ``shuffler`` and ``rng`` make a test's deals and bots the same on every run)."""
         super().__init__(command_prefix=commands.when_mentioned_or(COMMAND_PREFIX),
                          intents=make_intents(message_content), help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+                         allowed_mentions=NO_MENTIONS,
                          **options)
         self.config = config
+        self.clock: Clock = clock or RealClock()
         limits = Limits().share(len(config.own_shards), config.shard_count) \
             if config.shard_count is not None else None
         self.transport = DiscordTransport(self, clock=clock, limits=limits)
-        self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay)
-        self.transport.tables = self.tables
         self.persist = persist
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""
+        self.persister: TablePersister | None = TablePersister() if persist else None
+        self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay,
+                                   persist=self.persister, **(table_defaults or {}))
         self.db: Database | None = None
-        self.persister: TablePersister | None = None
         self.relay: Relay | None = None
         """Sharded on PostgreSQL: DMs for tables of other processes' shards (``relay.py``)."""
         self.tune_runtime = False
@@ -96,6 +108,8 @@ class MusBot(commands.Bot):
         """Restored tables not resumed yet: their channel has not been seen since the start."""
         self._waking: set[asyncio.Task[None]] = set()
         self._collector: asyncio.Task[None] | None = None
+        self._storage: asyncio.Task[None] | None = None
+        """Opening the database again and again while it cannot be reached."""
 
     @property
     def message_content(self) -> bool:
@@ -103,6 +117,7 @@ class MusBot(commands.Bot):
         return self.intents.message_content
 
     async def setup_hook(self) -> None:
+        self.transport.guard.install(self.http)  # every REST call from here on
         self.check_message_content()
         if self.persist:
             await self.open_storage()
@@ -141,26 +156,72 @@ class MusBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
 
+    @property
+    def storage_ready(self) -> bool:
+        """Whether a new table may open: its moves can be saved (the database is open, and its
+        last save was stored). A bot without persistence (tests, demos) is always ready."""
+        persister = self.persister
+        return persister is None or (persister.connected and not persister.down)
+
     async def open_storage(self) -> None:
         """Opens MUSBOT_DB and restores the saved tables, asleep until their channels can be
-        reached. A database that cannot be opened leaves the bot playing without restart
-        safety, and says so."""
+        reached. A database that cannot be opened now (a server down, a disk not mounted) is
+        tried again in the background, waiting :data:`STORAGE_FIRST_RETRY` seconds and then
+        twice as long each time up to :data:`STORAGE_MAX_RETRY`, with one log line per
+        attempt; meanwhile no new table opens (:attr:`storage_ready`), and once it answers the
+        saved tables are restored and woken as their channels are reached."""
+        delay = STORAGE_FIRST_RETRY
+        if await self._open_storage_once(delay):
+            return
+
+        async def keep_trying() -> None:
+            nonlocal delay
+            while True:
+                await self.clock.sleep(delay)
+                delay = min(delay * 2, STORAGE_MAX_RETRY)
+                if await self._open_storage_once(delay):
+                    self._storage = None
+                    return
+
+        self._storage = asyncio.get_running_loop().create_task(keep_trying())
+
+    async def _open_storage_once(self, next_delay: float) -> bool:
+        """One attempt: the database opened, the saved tables restored asleep (and those whose
+        channel is known woken, when the gateway is up already), the relay started. False,
+        logged in one line, if the database cannot be used now."""
         where = "MUSBOT_DB"  # until it is known to name a database: it may hold a password
+        db: Database | None = None
+        config = self.config
         try:
-            db = Database(self.config.db)
+            db = Database(config.db)
             where = db.where
             await db.connect()
-            self.db = db
-            config = self.config
             shards = (config.shard_count, config.own_shards) \
                 if config.shard_count is not None else None
-            self.persister = await start_persistence(self.db, self.tables, resume=False,
-                                                     shards=shards)
-        except Exception:
-            log.exception("database %s unavailable: tables will not survive a restart", where)
-            self.persister = None
-            return
+            assert self.persister is not None
+            self.persister.use(db)
+            await self.persister.restore(self.tables, shards=shards)
+        except Exception as problem:
+            if self.persister is not None:
+                self.persister.use(None)
+            if db is not None:
+                with contextlib.suppress(Exception):
+                    await db.close()
+            detail = str(problem) if isinstance(problem, StorageError) else \
+                f"{where}: {type(problem).__name__}: {problem}"
+            log.warning("database unavailable (%s); trying again in %.0f s, and no new table "
+                        "opens until then", detail, next_delay)
+            return False
+        self.db = db
         self.asleep = {table.channel_id: table for table in self.tables}
+        if self.is_ready():
+            log.warning("database %s open: %d saved tables restored", where, len(self.asleep))
+            self._wake_restored()
+        await self._start_relay(db, where)
+        return True
+
+    async def _start_relay(self, db: Database, where: str) -> None:
+        config = self.config
         if config.shard_count is not None and db.dialect == "postgresql":
             relay = Relay(self, db, config.shard_count, config.own_shards)
             try:
@@ -169,8 +230,6 @@ class MusBot(commands.Bot):
                 log.exception("DMs for other shards' tables cannot be relayed (%s)", where)
             else:
                 self.relay = relay
-                relay.forget = self.persister.forget_user
-                self.persister.elsewhere = relay.forget_elsewhere
 
     # --- restored tables wake up with their channels ------------------------------------------
 
@@ -181,6 +240,11 @@ class MusBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers (shards %s)", self.user, len(self.guilds),
                  ",".join(map(str, self.config.own_shards)) if self.config.sharded else "-")
+        self._wake_restored()
+
+    def _wake_restored(self) -> None:
+        """The restored tables, once the gateway is up: each wakes if its server is delivered,
+        and closes if the bot is no longer in it."""
         known = {guild.id for guild in self.guilds}
         for table in list(self.asleep.values()):
             if table.guild_id is not None and table.guild_id not in known:
@@ -251,21 +315,19 @@ class MusBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction[Any],
                                    error: app_commands.AppCommandError) -> None:
-        table = self.tables.get(interaction.channel_id or 0)
-        await report(interaction, error, table_id=interaction.channel_id,
-                     table_lang=table.lang if table is not None else None)
+        await report(interaction, error, table=self.tables.get(interaction.channel_id or 0))
 
     async def on_command_error(self, ctx: commands.Context[Any],  # type: ignore[override]
                                error: commands.CommandError) -> None:
-        table = self.tables.get(ctx.channel.id)
-        await report(ctx, error, table_id=ctx.channel.id,
-                     table_lang=table.lang if table is not None else None)
+        await report(ctx, error, table=self.tables.get(ctx.channel.id))
 
     async def close(self) -> None:
         """With persistence the tables are suspended (saved, timers and bots stopped) to go on
         after the restart; without it they are closed with a goodbye."""
         if self._collector is not None:
             self._collector.cancel()
+        if self._storage is not None:
+            self._storage.cancel()
         for task in list(self._waking):
             task.cancel()
         try:

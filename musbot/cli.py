@@ -163,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
 def _db_copy(args: argparse.Namespace) -> int:
     from musbot.storage.transfer import run_copy
 
-    return run_copy(args.source, args.target)
+    return run_copy(args.source, args.target, lang=args.idioma)
 
 
 def build_parser(lang: str | None = None) -> argparse.ArgumentParser:

@@ -24,8 +24,9 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import partial
-from typing import Final
+from typing import Final, Literal
 
 from musbot.engine.actions import (
     MIN_ENVITE,
@@ -72,9 +73,9 @@ from musbot.words import (
     normalise,
 )
 
-__all__ = ["MAX_CHARS", "asks_for_cards", "asks_for_help", "asks_for_status", "asks_to_quit",
-           "is_come_back", "parse", "parse_sena", "sena_from_text", "sena_named", "suggest",
-           "vocabulary"]
+__all__ = ["MAX_CHARS", "Command", "Move", "Request", "SendSena", "asks_for_cards",
+           "asks_for_help", "asks_for_status", "asks_to_quit", "is_come_back", "parse",
+           "parse_sena", "read", "sena_from_text", "sena_named", "suggest", "vocabulary"]
 
 _LANCE_BETS: Final[frozenset[ActionKind]] = frozenset(
     {ActionKind.ENVIDO, ActionKind.MAS, ActionKind.ORDAGO, ActionKind.PASO}
@@ -392,6 +393,58 @@ def parse_sena(text: str) -> Sena:
     if sena is None:
         raise MalformedCommand("unknown_sena", word=text.strip())
     return sena
+
+
+# ----------------------------------------------------------------------------------------------
+# Everything a person types, read once: the one entry point of every surface.
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move of the game (§2–§4): the engine's action."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class SendSena:
+    """«seña dos reyes» (§7): only where the partner alone reads it."""
+
+    sena: Sena
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One of the table's other requests: ``come_back`` («vuelvo»), ``cards`` («cartas»),
+    ``help`` («ayuda»), ``status`` («mesa»), ``quit`` («salir»)."""
+
+    kind: Literal["come_back", "cards", "help", "status", "quit"]
+
+
+Command = Move | SendSena | Request
+
+_REQUESTS: Final[tuple[tuple[Callable[[str], bool], Request], ...]] = (
+    (is_come_back, Request("come_back")), (asks_for_cards, Request("cards")),
+    (asks_for_help, Request("help")), (asks_for_status, Request("status")),
+    (asks_to_quit, Request("quit")),
+)
+
+
+def read(text: str, hand: Sequence[Card] | None = None, *, public: bool = False
+         ) -> Command | None:
+    """What a person typed, by DM or in the terminal (or, ``public``, in the table's channel,
+    where only moves and «vuelvo» are commands: a seña there would show it to everyone); None
+    for ordinary chat. Raises :class:`MalformedCommand` for a near miss (as :func:`parse`, and
+    an unknown seña). ``hand``: the cards as shown to the person, for discards by position."""
+    for asks, request in _REQUESTS[:1] if public else _REQUESTS:
+        if asks(text):
+            return request
+    name = None if public else sena_named(text)
+    if name is not None:
+        return SendSena(parse_sena(name))
+    action = parse(text, hand)
+    return None if action is None else Move(action)
 
 
 # ----------------------------------------------------------------------------------------------

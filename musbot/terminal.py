@@ -29,19 +29,12 @@ from musbot.cli import (
     cli_text,
     silence_stdout,
 )
-from musbot.commands import (
-    asks_for_cards,
-    asks_for_help,
-    asks_for_status,
-    asks_to_quit,
-    sena_named,
-    suggest,
-    vocabulary,
-)
-from musbot.engine import MusError, Rules, secure_shuffle, seeded_shuffler
+from musbot.commands import Request, SendSena, suggest, vocabulary
+from musbot.engine import Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import catalog, error_text
-from musbot.table import Table, render
+from musbot.settings import TableSettings
+from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
 from musbot.words import CARDS_WORDS, HELP_WORDS, QUIT_WORDS, SENA_WORDS, STATUS_WORDS
 
@@ -111,11 +104,11 @@ class TerminalTransport:
 
     def changed(self, table: Table) -> None:
         page_number, done = self._printed
-        previous = table.previous
+        previous = table.state.pages.previous
         if previous is not None and previous.number == page_number:
             self._print(previous.lines[done:])  # the end of the hand the new deal turned over
             page_number, done = previous.number + 1, 0
-        page = table.page
+        page = table.state.page
         if page.number != page_number:
             done = 0
             if page.hand_number == 1:
@@ -130,24 +123,20 @@ class TerminalTransport:
         if lines:
             self.output("\n".join(lines))
 
-    async def alert(self, channel_id: int, user_id: int, text: str, *,
+    async def alert(self, table: Table, user_id: int, text: str, *,
                     offer: str | None = None) -> None:
         self.output(text)
 
-    async def private(self, channel_id: int, user_id: int, text: str) -> None:
+    async def private(self, table: Table, user_id: int, text: str) -> None:
         if user_id == YOU:
             self.output(_tt("private", self.lang, text=text))
 
-    async def reply(self, channel_id: int, user_id: int, text: str) -> None:
+    def private_changed(self, table: Table, user_id: int) -> None:
         if user_id == YOU:
-            self.output(_tt("reply", self.lang, text=text))
+            self.last_view = table.private_text(user_id)
 
-    def wants_view(self, channel_id: int, user_id: int) -> bool:
-        return user_id == YOU
-
-    async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
-        if user_id == YOU:
-            self.last_view = text
+    async def discard_round(self, table: Table, user_id: int, text: str) -> None:
+        """Nothing: the terminal player discards by typing, with their cards on screen."""
 
     def mention(self, user_id: int) -> str:
         return _tt("you", self.lang) if user_id == YOU else str(user_id)
@@ -236,13 +225,14 @@ def make_table(args: argparse.Namespace, transport: TerminalTransport) -> Table:
     """A table with no turn timer; seeded shuffling and bots when ``--seed`` is given."""
     rules = rules_from_args(args)
     seed = args.seed
-    return Table(
-        0, transport, rules=rules, clock=RealClock(),
+    settings = TableSettings(rules=rules, language=args.idioma, turn_seconds=None,
+                             bot_level=args.nivel)
+    state = TableState(
+        0, settings, bots_alone=args.auto,
         rng=random.Random(seed) if seed is not None else random.Random(),
         shuffler=seeded_shuffler(seed) if seed is not None else secure_shuffle,
-        first_mano=seed % rules.jugadores if seed is not None else None,
-        turn_seconds=None, bot_level=args.nivel, lang=args.idioma, bots_alone=args.auto,
-    )
+        first_mano=seed % rules.jugadores if seed is not None else None)
+    return Table(state, transport, clock=RealClock())
 
 
 def help_text(lang: str) -> str:
@@ -264,7 +254,7 @@ async def play_auto(args: argparse.Namespace, output: OutputFn = print) -> int:
     table = make_table(args, TerminalTransport(output, args.idioma))
     await _seat_bots(table, args)
     await table.start()
-    return 0 if table.state == "finished" else 1
+    return 0 if table.lifecycle == "finished" else 1
 
 
 async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
@@ -278,15 +268,14 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
     screen(help_text(lang))
     screen.forget()
     await table.start(YOU)
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         _turn_hint(table, screen, lang)
         try:
             line = screen.ask(input_fn, _tt("prompt", lang))
         except EOFError:
             break
-        if asks_to_quit(line):
+        if not await _command(table, line, screen, lang):
             break
-        await _command(table, line, screen, lang)
     screen(_tt("bye", lang))
     return 0
 
@@ -303,28 +292,31 @@ def _turn_hint(table: Table, screen: Screen, lang: str) -> None:
         screen(hint)
 
 
-async def _command(table: Table, line: str, output: OutputFn, lang: str) -> None:
-    """One line typed at the prompt, read by the grammar as a DM would be (and «ayuda», «mesa»,
-    which only the terminal has)."""
+async def _command(table: Table, line: str, output: OutputFn, lang: str) -> bool:
+    """One line typed at the prompt, read by the one grammar as a DM would be (and «ayuda»,
+    «mesa», «salir», which only the terminal answers); False to leave."""
     words = line.strip()
     if not words:
-        return
-    sena = sena_named(words)
-    if asks_for_help(words):
+        return True
+    outcome = await table.typed(YOU, words)
+    command = outcome.command
+    if outcome.error is not None:
+        # An error naming a card says something of a hand: said as privately as a DM.
+        form = "private" if "card" in outcome.error.params else "reply"
+        output(_tt(form, lang, text=error_text(outcome.error, lang, table.names())))
+    elif command == Request("quit"):
+        return False
+    elif command == Request("help"):
         output(help_text(lang))
-    elif asks_for_cards(words):
-        output(_tt("private", lang, text=table.private_text(YOU)))
-    elif asks_for_status(words):
+    elif command == Request("status"):
         output(table.status())
-    elif sena is not None:
-        try:
-            sent = await table.send_sena(YOU, sena)
-        except MusError as error:
-            output(_tt("reply", lang, text=error_text(error, lang, table.names())))
-        else:
-            output(_tt("sena_sent", lang, sena=sent.nombre))
-    elif not await table.handle_text(YOU, words):
+    elif command == Request("cards") and outcome.text is not None:
+        output(_tt("private", lang, text=outcome.text))
+    elif isinstance(command, SendSena):
+        output(_tt("sena_sent", lang, sena=command.sena.nombre))
+    elif command is None:
         output(_not_a_move(table, words, lang))
+    return True
 
 
 def _not_a_move(table: Table, words: str, lang: str) -> str:

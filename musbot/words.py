@@ -36,6 +36,28 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
+BLANK_LOOKING = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e")
+"""Letters and symbols that print as nothing (Hangul fillers, the blank Braille pattern)."""
+KEPT_FORMAT = frozenset("\u200d")
+"""The one invisible character a visible name may keep: the joiner of emoji sequences."""
+
+
+def visible_name(name: str) -> str:
+    """What of a name can be seen: without control and format characters (direction marks and
+    overrides, zero-width spaces), blank-looking letters or unassigned code points, its spaces
+    collapsed; empty when nothing is left but marks and joiners."""
+    kept = []
+    for ch in name:
+        category = unicodedata.category(ch)
+        if ch in BLANK_LOOKING or (category[0] == "C" and ch not in KEPT_FORMAT):
+            continue
+        kept.append(" " if category[0] == "Z" else ch)
+    text = " ".join("".join(kept).split())
+    if all(unicodedata.category(ch)[0] == "M" or ch in KEPT_FORMAT for ch in text):
+        return ""
+    return text
+
+
 # ----------------------------------------------------------------------------------------------
 # Moves (docs/rules.md §2, §4). Spanish first, then Basque, then English; written normalised.
 # ----------------------------------------------------------------------------------------------

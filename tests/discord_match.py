@@ -5,6 +5,7 @@ that read what reached «Discord» back against the engine."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 from collections.abc import Sequence
@@ -19,9 +20,10 @@ from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
 from musbot.commands import parse
 from musbot.config import Config
-from musbot.engine import MUS, Action, ActionKind, Hand, Rules
-from musbot.engine.cards import parse_card
-from musbot.storage import Database
+from musbot.engine import MUS, Action, ActionKind, Hand, Rules, Shuffler
+from musbot.engine.cards import parse_card, seeded_shuffler
+from musbot.storage import Database, StorageError
+from musbot.storage.sqlite import SqliteBackend
 from musbot.table import ManualClock, Table, render
 
 HAND_TITLE = re.compile(r"^🃏 Mano (\d+)")
@@ -68,14 +70,26 @@ class Scene:
         while quiet < 3:
             await self.world.settle()
             await asyncio.sleep(0.001)
+            await self._database_done()
             bots = [self.bot, *self.others]
             busy = any(t._lock.locked() for b in bots for t in b.tables) or \
                 any(b.relay is not None and b.relay.busy for b in bots)
-            now = (len(self.world.calls), tuple(t.turn for t in self.bot.tables),
+            now = (len(self.world.calls), tuple(t.state.turn for t in self.bot.tables),
                    self.clock.sleepers, busy,
                    sum(len(i.attempts) for i in self.world.interactions.values()))
             quiet = quiet + 1 if now == last and not busy else 0
             last = now
+
+    async def _database_done(self) -> None:
+        """Waits for the SQLite reads queued on the database thread so far: the thread takes its
+        work in order, so once a no-op queued now has run they have too (real work on a
+        thread, which neither the fake clock nor the loop's turns wait for)."""
+        for bot in (self.bot, *self.others):
+            backend = bot.db.backend if bot.db is not None else None
+            if isinstance(backend, SqliteBackend) and backend.is_open:
+                with contextlib.suppress(StorageError):  # closed meanwhile: nothing to wait for
+                    await backend._in_thread(lambda raw: None)
+        await self.world.settle()
 
     async def advance(self, seconds: float) -> None:
         await self.clock.advance(seconds)
@@ -105,7 +119,7 @@ class Scene:
             table = self.table()
             match = table.match
             discarding = match is not None and match.view(-1).phase == "descarte"
-            if table.awaits(person.user) and (discarding or any(
+            if table.state.awaits(person.user) and (discarding or any(
                     v in ("mus", "paso", "quiero") for v in
                     (c.rsplit(":", 1)[-1] for c in message.custom_ids()))):
                 return message
@@ -214,8 +228,19 @@ async def close_scenes() -> None:
             await scene.world.disconnect(scene.bot)
 
 
+def seeded(seed: int | str, deck: Shuffler | None = None) -> dict[str, Any]:
+    """Table options that make every deal and every bot's choice follow from ``seed`` (the
+    deals from ``deck`` instead, if given)."""
+    return {"shuffler": deck or seeded_shuffler(f"{seed}/deck"),
+            "rng": random.Random(f"{seed}/table")}
+
+
 def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
-               persist: bool = True, typing: bool = True, **world_options: Any) -> Scene:
+               persist: bool = True, typing: bool = True, seed: int | str = "scene",
+               deck: Shuffler | None = None, **world_options: Any) -> Scene:
+    """A server with a channel, these people, and the bot (not connected yet). ``seed`` makes
+    the deals and the bots' choices: what happens depends on the test's moves alone, the same on
+    every run."""
     clock = ManualClock()
     world = FakeDiscord(clock, **world_options)
     guild = world.add_guild("Txoko")
@@ -223,7 +248,7 @@ def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
     persons = [Person(world.add_user(name), name, typing=typing or i % 2 == 1)
                for i, name in enumerate(people)]
     bot = MusBot(Config(token="x", db=str(tmp_path / "musbot.db")), clock=clock,
-                 persist=persist)
+                 persist=persist, table_defaults=seeded(seed, deck))
     scene = Scene(world, clock, bot, guild, channel, persons)
     OPEN.append(scene)
     return scene
@@ -248,23 +273,45 @@ async def play_to_the_end(scene: Scene, *, step: float = 1.0, limit: float = 4 *
     table = scene.table()
     moves = 0
     waited = 0.0
-    while table.state == "playing" and waited < limit:
+    while table.lifecycle == "playing" and waited < limit:
         match = table.match
         assert match is not None
         seat = match.to_act
         person = next((p for p in scene.people if table.seat_of(p.user) == seat), None)
-        if person is not None and table.awaits(person.user):
+        if person is not None and table.state.awaits(person.user):
             await scene.advance(step)
             waited += step
-            if table.awaits(person.user) and match.to_act == seat:
+            if table.state.awaits(person.user) and match.to_act == seat:
                 await scene.play_turn(person)
                 moves += 1
         else:
             await scene.advance(0.5)
             waited += 0.5
-    assert table.state == "finished", "the match should end"
+    assert table.lifecycle == "finished", "the match should end"
     await scene.advance(10)  # the last edits, within the channel's budget
     return moves
+
+
+async def to_discards(scene: Scene) -> None:
+    """The people say mus whenever they may (and play on otherwise) until a discard round
+    begins: the bots decide for themselves whether to cut. The scene's deals and bots follow
+    its seed, so whether (and when) a round comes is the same on every run; a match over
+    without one fails at once, naming the seed's fault rather than waiting in vain."""
+    table = scene.table()
+    for _ in range(4000):
+        match = table.match
+        assert match is not None
+        assert not match.finished, "the match ended without a discard round: another seed"
+        if match.view(-1).phase == "descarte":
+            return
+        person = next((p for p in scene.people if table.state.awaits(p.user)), None)
+        if person is None:
+            await scene.advance(0.5)
+        elif MUS in match.legal_actions(match.to_act):  # type: ignore[arg-type]
+            await scene.say(person, "mus")
+        else:
+            await scene.play_turn(person)
+    raise AssertionError("no discard round")
 
 
 # --- oracles --------------------------------------------------------------------------------

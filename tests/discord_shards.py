@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from discord_cogs import MANAGE_SERVER, Server
-from discord_match import Person
+from discord_match import Person, seeded
 from wire import FakeDiscord
 
 from musbot.bot import MusBot, ShardedMusBot
@@ -19,8 +19,9 @@ from musbot.table import ManualClock
 
 SHARDS = 2
 SERVERS = {"Txoko": (0, ("Ana", "Beñat", "Carmen", "Dani")),
-           "Sagardotegi": (1, ("Eneko", "Fermín", "Garazi", "Haizea"))}
-"""Each server's shard and players (in seat order)."""
+           "Sagardotegi": (1, ("Eneko", "Fermín", "Garazi", "Dani"))}
+"""Each server's shard and players (in seat order). Dani plays in both: two matches that finish
+at once in two processes both rate her."""
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Cluster:
     def bot(self, shard: int, **options: Any) -> MusBot:
         """The bot process of ``shard`` (made, not connected)."""
         config = Config(token="wire-token", db=self.db, shard_count=SHARDS, shard_ids=(shard,))
+        options.setdefault("table_defaults", seeded(f"shard {shard}"))
         bot = ShardedMusBot(config, clock=self.clock, **options)
         self.bots[shard] = bot
         return bot
@@ -73,8 +75,8 @@ def build(db: str, epoch: float | None = None) -> Cluster:
     Maite), a «mus» channel in each, and every person's DM channel."""
     clock = ManualClock()
     world = FakeDiscord(clock, epoch=epoch)
-    people = [Person(world.add_user(name), name)
-              for _, names in SERVERS.values() for name in names]
+    unique = dict.fromkeys(name for _, names in SERVERS.values() for name in names)
+    people = [Person(world.add_user(name), name) for name in unique]
     admin = Person(world.add_user("Maite"), "Maite")
     guilds: dict[str, int] = {}
     channels: dict[str, int] = {}
@@ -89,10 +91,11 @@ def build(db: str, epoch: float | None = None) -> Cluster:
     return Cluster(world, clock, db, people, admin, guilds, channels)
 
 
-async def open_table(server: Server, *, league: str | None = None, puntos: int = 5,
-                     juegos: int = 1) -> None:
+async def open_table(server: Server, *, league: str | None = None, league_id: int | None = None,
+                     puntos: int = 5, juegos: int = 1) -> None:
     """The first player opens a short match (``puntos`` tantos, ``juegos`` to win), everyone
-    sits in order (pairs alternate), the table is marked for ``league``, and it starts."""
+    sits in order (pairs alternate), the table is marked for ``league`` (with ``/liga mesa``;
+    or for the league ``league_id``, of any server, directly), and it starts."""
     first = server.people[0]
     opened = await server.ask(first, "mus mesa", puntos=puntos, juegos=juegos)
     assert opened.response_type is not None, opened.attempts
@@ -103,6 +106,8 @@ async def open_table(server: Server, *, league: str | None = None, puntos: int =
     if league is not None:
         marked = await server.ask(first, "liga mesa", nombre=league)
         assert marked.response_type is not None, marked.attempts
+    if league_id is not None:
+        await server.table().set_league(league_id)
     await server.press(first, "start")
 
 

@@ -6,7 +6,13 @@ its snowflakes from; ``LATER`` (seconds) starts this world's new snowflakes that
 restarted process must not make ids its previous life already used.
 
 Players of shard 0's server discard by DM (Discord brings DMs here); shard 1's use the «Ver mis
-cartas» buttons in their channel, except where the test relays a DM through shard 0 itself."""
+cartas» buttons in their channel, except where the test relays a DM through shard 0 itself (Dani,
+who plays in both, uses the buttons in both).
+
+Two commands reach into the process's database backend (its fault hook, a test seam):
+``freeze_at_next_write`` stops the whole process inside its next write, for the test to kill it
+there; ``finish_together`` holds the first league finish's transaction open, its ratings read and
+written, until the other process's finish has begun, so that both read the same ratings."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ import asyncio
 import json
 import logging
 import sys
+import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -53,10 +60,17 @@ class Node:
         await found_league(self.server(guild), name)
         return {}
 
-    async def open(self, guild: str, league: str | None = None, juegos: int = 2
-                   ) -> dict[str, Any]:
-        """Two juegos to win: a match of two hands at least, so there is a second to kill."""
-        await open_table(self.server(guild), league=league, juegos=juegos)
+    async def open(self, guild: str, league: str | None = None, juegos: int = 2,
+                   league_of: str | None = None) -> dict[str, Any]:
+        """Two juegos to win: a match of two hands at least, so there is a second to kill.
+        ``league_of``: the table counts for the league ``league`` of that other server."""
+        league_id = None
+        if league_of is not None:
+            db = self.cluster.bots[self.shard].db
+            assert db is not None and league is not None
+            league_id = (await db.get_league(self.cluster.guilds[league_of], league)).league_id
+            league = None
+        await open_table(self.server(guild), league=league, league_id=league_id, juegos=juegos)
         return await self.state(guild)
 
     async def state(self, guild: str) -> dict[str, Any]:
@@ -65,12 +79,13 @@ class Node:
         if table is None:
             return {"state": None}
         match = table.match
-        awaited = [p.name for p in server.people if table.awaits(p.user)]
+        awaited = [p.name for p in server.people if table.state.awaits(p.user)]
         if match is None:
-            return {"state": table.state, "awaited": awaited}
-        return {"state": table.state, "hand": match.hand_number,
+            return {"state": table.lifecycle, "awaited": awaited}
+        return {"state": table.lifecycle, "hand": match.hand_number,
                 "actions": len(match.hand.actions), "scores": list(match.scores),
-                "phase": match.view(-1).phase, "awaited": awaited, "moves": self.moves}
+                "phase": match.view(-1).phase, "awaited": awaited, "moves": self.moves,
+                "turn": table.state.turn, "clock": self.cluster.clock.now()}
 
     async def play(self, guild: str, until: dict[str, Any], limit: float = 4 * 3600.0
                    ) -> dict[str, Any]:
@@ -86,14 +101,14 @@ class Node:
             assert match is not None
             if self._reached(server, until, start):
                 break
-            if table.state != "playing":
+            if table.lifecycle != "playing":
                 raise AssertionError(f"the match ended before {until}")
             seat = match.to_act
             person = next((p for p in server.people if table.seat_of(p.user) == seat), None)
-            if person is not None and table.awaits(person.user):
+            if person is not None and table.state.awaits(person.user):
                 await server.advance(1.0)
                 waited += 1.0
-                if table.awaits(person.user) and match.to_act == seat and \
+                if table.state.awaits(person.user) and match.to_act == seat and \
                         not self._reached(server, until, start):
                     await server.play_turn(person)
                     self.moves += 1
@@ -111,10 +126,10 @@ class Node:
         match = table.match
         assert match is not None
         if until.get("finished"):
-            return table.state == "finished"
+            return table.lifecycle == "finished"
         if "discard" in until:
             person = self.person(until["discard"])
-            return match.view(-1).phase == "descarte" and table.awaits(person.user)
+            return match.view(-1).phase == "descarte" and table.state.awaits(person.user)
         if "hand" in until:
             return match.hand_number > until["hand"] or (
                 match.hand_number == until["hand"] and
@@ -165,6 +180,45 @@ class Node:
         inter = await self.cluster.world.press(bot, person.user, message, custom_id)
         await self._settle()
         return {"response_type": inter.response_type, "texts": inter.ephemeral_texts()}
+
+    async def freeze_at_next_write(self, marker: str) -> dict[str, Any]:
+        """The process's next write to the database stops it, in the middle of that write:
+        ``marker`` is created, and the process waits there (for the test's SIGKILL)."""
+        db = self.cluster.bots[self.shard].db
+        assert db is not None
+
+        def freeze(stage: str, name: str) -> None:
+            Path(marker).write_text(f"{stage} {name}")
+            while True:  # the whole process, mid-write: nothing else runs until it is killed
+                time.sleep(1.0)
+
+        db.backend.fault = freeze
+        return {}
+
+    async def finish_together(self, folder: str, other: int) -> dict[str, Any]:
+        """The first league finish's transaction, its ratings read and written, waits before
+        its commit until shard ``other``'s finish has begun (half a second more, for that one
+        to read the ratings too): the two read the same ratings, whichever commits first."""
+        db = self.cluster.bots[self.shard].db
+        assert db is not None
+        waited = False
+
+        def barrier(stage: str, name: str) -> None:
+            nonlocal waited
+            if "record_finished_match" not in name:
+                return
+            if stage == "begin":
+                (Path(folder) / f"began-{self.shard}").touch()
+            elif stage == "commit" and not waited:
+                waited = True
+                deadline = time.monotonic() + 120.0
+                while not (Path(folder) / f"began-{other}").exists():
+                    assert time.monotonic() < deadline, "the other finish never began"
+                    time.sleep(0.01)
+                time.sleep(0.5)
+
+        db.backend.fault = barrier
+        return {}
 
     async def advance(self, seconds: float) -> dict[str, Any]:
         await self.cluster.clock.advance(seconds)

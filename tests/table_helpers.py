@@ -7,10 +7,14 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from musbot.engine import Rules, seeded_shuffler
 from musbot.engine.cards import Card, card_code
-from musbot.table import DmClosed, ManualClock, Table
+from musbot.i18n import error_text
+from musbot.settings import TableSettings
+from musbot.table import DmClosed, ManualClock, Table, TableManager, TableState
+from musbot.table.persist import TablePersister
 from musbot.table.render import card_name, card_text, t
 
 SHOWDOWN = t("showdown")
@@ -54,11 +58,11 @@ class FakeTransport:
         self.changes += 1
         number, done = self.shown
         lines: list[str] = []
-        previous = table.previous
+        previous = table.state.pages.previous
         if previous is not None and previous.number == number:
             lines += previous.lines[done:]
             number, done = previous.number + 1, 0
-        page = table.page
+        page = table.state.page
         if page.number != number:
             done = 0
         lines += page.lines[done:]
@@ -73,26 +77,28 @@ class FakeTransport:
         if chunk:
             self._record(Sent("public", table.channel_id, "\n".join(chunk)))
 
-    async def alert(self, channel_id: int, user_id: int, text: str, *,
+    async def alert(self, table: Table, user_id: int, text: str, *,
                     offer: str | None = None) -> None:
         await self._pause()
-        self._record(Sent("public", channel_id, text))
+        self._record(Sent("public", table.channel_id, text))
 
-    async def private(self, channel_id: int, user_id: int, text: str) -> None:
+    async def private(self, table: Table, user_id: int, text: str) -> None:
         await self._pause()
         if user_id in self.dm_closed:
             raise DmClosed(user_id)
         self._record(Sent("private", user_id, text))
 
-    async def reply(self, channel_id: int, user_id: int, text: str) -> None:
+    def private_changed(self, table: Table, user_id: int) -> None:
+        # Every text recorded as it is now: the privacy tests read them all.
+        self._record(Sent("view", user_id, table.private_text(user_id)))
+
+    async def discard_round(self, table: Table, user_id: int, text: str) -> None:
+        self._record(Sent("view", user_id, text))
+
+    async def reply(self, table: Table, user_id: int, text: str) -> None:
+        """What a surface does with a refusal (see :func:`typed`): to its author alone."""
         await self._pause()
         self._record(Sent("reply", user_id, text))
-
-    def wants_view(self, channel_id: int, user_id: int) -> bool:
-        return True  # every text recorded: the privacy tests read them all
-
-    async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
-        self._record(Sent("view", user_id, text))
 
     def mention(self, user_id: int) -> str:
         return f"<@{user_id}>"
@@ -139,21 +145,48 @@ def cards_mentioned(text: str) -> set[Card]:
 ANY_CARD = re.compile(r"(?<![\w])(1|2|3|4|5|6|7|10|11|12)(🪙|🍷|🗡️|🪵|[oceb](?![\w]))")
 
 
-def make_table(seed: int = 1, rules: Rules | None = None, **kwargs: object) -> tuple[
+SETTINGS = {"turn_seconds", "language", "bot_level"}
+"""make_table's keywords that are the table's settings (the rest are its state's or runner's)."""
+RUNNER = {"clock", "bot_delay", "persist"}
+
+
+def make_table(seed: int = 1, rules: Rules | None = None, **kwargs: Any) -> tuple[
         Table, FakeTransport, ManualClock]:
+    """A table in channel 100 with seeded cards and generator, its settings and options from
+    ``kwargs`` (``lang`` for ``language``)."""
     transport = FakeTransport()
-    clock = ManualClock()
-    options: dict[str, object] = {"clock": clock, "rng": random.Random(seed),
-                                  "shuffler": seeded_shuffler(seed), "first_mano": 0}
+    clock = kwargs.pop("clock", None) or ManualClock()
+    if "lang" in kwargs:
+        kwargs["language"] = kwargs.pop("lang")
+    settings = TableSettings(rules=rules or Rules(),
+                             **{k: kwargs.pop(k) for k in list(kwargs) if k in SETTINGS})
+    runner = {k: kwargs.pop(k) for k in list(kwargs) if k in RUNNER}
+    options: dict[str, Any] = {"rng": random.Random(seed), "shuffler": seeded_shuffler(seed),
+                               "first_mano": 0, "kept": "persist" in runner}
     options.update(kwargs)
-    table = Table(100, transport, rules=rules, **options)  # type: ignore[arg-type]
+    table = Table(TableState(100, settings, **options), transport, clock=clock, **runner)
     return table, transport, clock
+
+
+async def typed(table: Table, user_id: int, text: str, *, public: bool = True) -> bool:
+    """Words typed at the table as a surface hands them to it: True if they were a command for
+    it (a refusal recorded as a reply to its author), False for chat."""
+    outcome = await table.typed(user_id, text, public=public)
+    if outcome.error is not None:
+        transport = table.transport
+        assert isinstance(transport, FakeTransport)
+        text = error_text(outcome.error, table.lang, table.names())
+        if "card" in outcome.error.params and user_id not in transport.dm_closed:
+            await transport.private(table, user_id, text)
+        else:
+            await transport.reply(table, user_id, text)
+    return outcome.command is not None or outcome.error is not None
 
 
 async def seat_humans(table: Table, count: int | None = None) -> dict[int, int]:
     """Seats people with user ids 1, 2, … in seats 0, 1, …; returns seat → user id."""
     users = {}
-    for seat in range(count if count is not None else table.players):
+    for seat in range(count if count is not None else table.state.players):
         user = seat + 1
         assert await table.join(user, f"P{user}") == seat
         users[seat] = user
@@ -169,7 +202,7 @@ async def play_humans(table: Table, rng: random.Random, *, via_text: bool = True
 
     bot = HeuristicBot()
     steps = 0
-    while table.state == "playing" and steps < max_steps:
+    while table.lifecycle == "playing" and steps < max_steps:
         match = table.match
         assert match is not None
         seat = match.to_act
@@ -182,8 +215,20 @@ async def play_humans(table: Table, rng: random.Random, *, via_text: bool = True
                 await result
         action = bot.decide(match.view(seat), rng)
         if via_text:
-            assert await table.handle_text(occupant.user_id, action.text())
+            assert await typed(table, occupant.user_id, action.text())
         else:
             await table.act(occupant.user_id, action)
         steps += 1
     return steps
+
+
+async def persistent(db: Any, transport: Any, *, resume: bool = True, **options: Any
+                     ) -> tuple[TablePersister, TableManager]:
+    """A manager whose tables save into ``db``, with the tables saved there restored (and,
+    with ``resume``, playing on at once), as a bot's start-up does."""
+    persister = TablePersister(db)
+    manager = TableManager(transport, persist=persister, **options)
+    for table in await persister.restore(manager):
+        if resume:
+            await table.resume()
+    return persister, manager

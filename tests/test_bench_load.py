@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -236,3 +237,97 @@ async def test_steal_meter_samples_on_the_loop_until_stopped() -> None:
     await asyncio.sleep(0.03)
     assert len(meter.samples) == taken  # stopped: no timer left behind
     assert meter.fractions() == [0.01] * (taken - 1)
+
+
+def test_an_outage_mid_run_is_counted_and_loses_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every write fails for a second and a half in the middle of the open loop: moves are
+    refused and tables pause, then play on by themselves; nothing acknowledged is lost."""
+    run = ["bench", "load", "--tables", "3", "--minutes", "0.06", "--rate", "60",
+           "--closed-seconds", "0.3", "--outage", "1.5", "--json"]
+    assert main(run) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    result = json.loads(out[-1])
+    assert result["outage_s"] == 1.5 and result["outage_by"] == "injected"
+    assert result["saves_failed"] > 0 and result["moves_refused"] > 0
+    assert 1.0 < result["pause_max_s"] < 1.5 + 5.5, "paused through it, back within a retry"
+    assert result["resume_s"] is not None and result["resume_s"] <= 5.5
+    assert result["acknowledged_lost"] == 0
+    assert any(line.startswith("  storage faults:   an outage of 1.5 s") for line in out)
+
+
+def test_an_acknowledged_move_missing_at_the_end_fails_the_run(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A database that drops journal entries while saying it wrote them: the run says how
+    many acknowledged moves it lacks, and exits 1."""
+    from musbot.storage import Database
+
+    real = Database.append_to_journal
+    calls = 0
+
+    async def lossy(self: Database, channel_id: int, entries: Any) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls % 7 == 0:
+            return True  # «written»
+        return await real(self, channel_id, entries)
+
+    monkeypatch.setattr(Database, "append_to_journal", lossy)
+    assert main([*TINY, "--idioma", "en"]) == 1
+    captured = capsys.readouterr()
+    result = json.loads(captured.out.strip().splitlines()[-1])
+    assert result["acknowledged_lost"] > 0
+    assert captured.err.strip().endswith(
+        f"{result['acknowledged_lost']} acknowledged moves are not in the database at the end "
+        "of the run")
+
+
+def test_restore_measures_the_tables_an_existing_database_holds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "left.db"
+    asyncio.run(_tables_left_in(target, 3))
+    assert main(["bench", "load", "--restore", str(target), "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].startswith("musbot bench load --restore — SQLite")
+    result = json.loads(out[-1])
+    assert result["restored"] == result["playing"] == 3 and result["restore_s"] > 0
+    assert target.exists(), "the database is kept"
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "load", "--restore", str(tmp_path / "missing.db")])
+    assert exit_.value.code == 2
+    assert "no existe: --restore mide" in capsys.readouterr().err
+
+
+async def _tables_left_in(target: Path, count: int) -> None:
+    """A database as a killed run leaves it: tables in play, saved after every move."""
+    import random
+
+    from table_helpers import FakeTransport, persistent, play_humans, seat_humans
+
+    from musbot.storage import Database
+    from musbot.table import ManualClock
+
+    async with Database(target) as db:
+        _, manager = await persistent(db, FakeTransport(), clock=ManualClock(),
+                                      rng=random.Random(1))
+        for channel in range(1, count + 1):
+            table = manager.open(channel, guild_id=1)
+            await seat_humans(table, 2)
+            await table.start(1)
+            await play_humans(table, random.Random(channel), max_steps=5)
+        manager.suspend_all()
+
+
+def test_a_database_that_cannot_be_made_in_a_file_is_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SQLite cannot open a file under another file: one sentence, exit 1."""
+    (tmp_path / "a-file").write_text("not a folder")
+    assert main([*TINY, "--idioma", "en", "--db", str(tmp_path / "a-file" / "load.db")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("The benchmark's database cannot be made or opened: ")
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_an_outage_longer_than_the_run_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*TINY, "--outage", "600"]) == 2
+    assert "--outage 600.0: el corte dura" in capsys.readouterr().err

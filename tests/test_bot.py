@@ -223,14 +223,15 @@ async def test_privileged_intent_refusal_retries_without_it() -> None:
 
 async def test_a_database_that_cannot_be_opened_is_logged_without_its_password(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    """The bot plays on without restart safety, and the log names the database, never the
-    password MUSBOT_DB may hold."""
+    """The bot keeps trying (opening no table meanwhile), and the log names the database,
+    never the password MUSBOT_DB may hold."""
     for db in ("postgresql://bot:s3cret@127.0.0.1:1/musbot", "mysql://bot:s3cret@db/musbot"):
         world = FakeDiscord(ManualClock())
         world.add_guild("Txoko")
-        with caplog.at_level(logging.ERROR):
+        with caplog.at_level(logging.WARNING):
             bot = await _connected(world, Config(token="x", db=db))
-        assert bot.db is None and bot.persister is None
+        assert bot.db is None and bot.persister is not None and not bot.persister.connected
+        assert not bot.storage_ready
         assert "unavailable" in caplog.text and "s3cret" not in caplog.text
         caplog.clear()
         await world.disconnect(bot)

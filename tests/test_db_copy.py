@@ -16,6 +16,7 @@ from db_helpers import select
 from musbot.cli import main
 from musbot.engine.match import Match
 from musbot.engine.rules import Rules
+from musbot.settings import TableSettings
 from musbot.storage import Database, SeatRecord, ServerSettings, postgres, sqlite
 from musbot.storage.transfer import TABLES
 
@@ -45,7 +46,7 @@ async def populate(path: Path) -> None:
     """A bot's database with some of everything: leagues over two seasons, rated and bot
     matches, an abandoned one, a forgotten player, live tables with journals, settings."""
     async with Database(path) as db:
-        await db.save_server_settings(10**17, ServerSettings(language="en", turn_timer=45))
+        await db.save_server_settings(10**17, ServerSettings(TableSettings(language="en", turn_seconds=45)))
         league = await db.create_league(10**17, "Liga de Otoño", created_by=2**62)
         await db.join_league(league.league_id, 2**62, "Ane")
         for seed in range(3):
@@ -84,7 +85,7 @@ async def source(tmp_path: Path) -> str:
 
 def test_a_copy_holds_every_row_and_checks_out(
         source: str, target: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["db", "copy", source, target]) == 0
+    assert main(["--idioma", "en", "db", "copy", source, target]) == 0
     said = capsys.readouterr().out
     assert "copied" in said and "compared as text" in said
     original = dump(source)
@@ -97,21 +98,22 @@ def test_a_copy_holds_every_row_and_checks_out(
             assert await after.standings(league.league_id, 1) \
                 == await before.standings(league.league_id, 1)
             assert await after.load_tables() == await before.load_tables()
-            assert (await after.server_settings(10**17)).language == "en"
+            assert (await after.server_settings(10**17)).table.language == "en"
             # New rows get new ids after the copied ones.
             assert (await after.create_league(1, "Nueva")).league_id > league.league_id
 
     asyncio.run(use())
-    assert main(["db", "copy", source, target]) == 2, "the target has a league more now"
+    assert main(["--idioma", "en", "db", "copy", source, target]) == 2, \
+        "the target has a league more now"
     assert "only fills an empty database" in capsys.readouterr().err
 
 
 def test_a_second_run_finds_the_copy_made(source: str, target: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["db", "copy", source, target]) == 0
+    assert main(["--idioma", "en", "db", "copy", source, target]) == 0
     capsys.readouterr()
     copied = dump(target)
-    assert main(["db", "copy", source, target]) == 0
+    assert main(["--idioma", "en", "db", "copy", source, target]) == 0
     assert "already holds this copy" in capsys.readouterr().out
     assert dump(target) == copied
 
@@ -120,8 +122,8 @@ def test_a_copy_comes_back_the_same(source: str, target: str, tmp_path: Path) ->
     """Into the backend and back into a new SQLite file: the same rows, ids, texts and
     doubles."""
     back = str(tmp_path / "back.db")
-    assert main(["db", "copy", source, target]) == 0
-    assert main(["db", "copy", target, back]) == 0
+    assert main(["--idioma", "en", "db", "copy", source, target]) == 0
+    assert main(["--idioma", "en", "db", "copy", target, back]) == 0
     assert dump(back) == dump(source)
 
 
@@ -133,7 +135,7 @@ def test_a_target_holding_something_else_is_refused_untouched(
 
     asyncio.run(settle_in())
     before = dump(target)
-    assert main(["db", "copy", source, target]) == 2
+    assert main(["--idioma", "en", "db", "copy", source, target]) == 2
     said = capsys.readouterr().err
     assert "already holds data (1 rows in 1 tables)" in said and "Nothing was changed" in said
     assert dump(target) == before
@@ -169,23 +171,57 @@ def test_a_copy_that_does_not_read_back_is_rolled_back(
         await insert(self, table, columns, damage(table, list(rows)))
 
     monkeypatch.setattr(loader, "insert", damaging)
-    assert main(["db", "copy", source, target]) == 1
+    assert main(["--idioma", "en", "db", "copy", source, target]) == 1
     assert "did not read back" in capsys.readouterr().err
     assert all(rows == [] for rows in dump(target).values())
 
 
 def test_a_database_copied_onto_itself_is_refused(
         source: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["db", "copy", source, f"sqlite:///{source}"]) == 2
+    assert main(["--idioma", "en", "db", "copy", source, f"sqlite:///{source}"]) == 2
     assert "one database" in capsys.readouterr().err
 
 
 def test_a_target_that_cannot_be_opened_is_a_sentence_not_a_traceback(
         source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["db", "copy", source, "postgresql://bot:s3cret@127.0.0.1:1/musbot"]) == 2
+    assert main(["--idioma", "en", "db", "copy", source,
+                 "postgresql://bot:s3cret@127.0.0.1:1/musbot"]) == 2
     said = capsys.readouterr().err
     assert said.startswith("musbot db copy: postgresql://bot@127.0.0.1:1/musbot: the database "
                            "is unavailable") and "s3cret" not in said
     (tmp_path / "other.db").write_bytes(b"not a database" * 300)
-    assert main(["db", "copy", source, str(tmp_path / "other.db")]) == 2
+    assert main(["--idioma", "en", "db", "copy", source, str(tmp_path / "other.db")]) == 2
     assert "damaged" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("es", "musbot db copy: {path} no existe: no hay nada que copiar (no se ha creado nada).\n"),
+    ("en", "musbot db copy: {path} does not exist: there is nothing to copy (nothing was "
+           "created).\n"),
+])
+def test_a_missing_source_is_one_sentence_and_nothing_is_made(
+        lang: str, sentence: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue: ``musbot db copy /nope/x.db out.db`` made ``/nope`` and an empty ``x.db``,
+    printed 14 tables of 0 rows, exit 0, in English under ``--idioma es``."""
+    missing = tmp_path / "nope" / "x.db"
+    target = tmp_path / "out.db"
+    assert main(["db", "copy", str(missing), str(target), "--idioma", lang]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == sentence.format(path=missing)
+    assert not missing.parent.exists() and not target.exists()
+    assert main(["db", "copy", f"sqlite:///{missing}", str(target), "--idioma", lang]) == 2
+    assert not missing.parent.exists() and not target.exists()
+
+
+def test_every_word_of_a_copy_is_in_the_chosen_language(
+        source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = str(tmp_path / "es.db")
+    assert main(["db", "copy", source, target, "--idioma", "es"]) == 0
+    said = capsys.readouterr().out
+    assert said.splitlines()[-1].startswith("copiadas ") and "copied" not in said
+    assert main(["db", "copy", source, target, "--idioma", "es"]) == 0
+    assert "el destino ya tiene esta copia" in capsys.readouterr().out
+    assert main(["db", "copy", source, "mysql://x/y", "--idioma", "es"]) == 2
+    assert capsys.readouterr().err == ("musbot db copy: la dirección de base de datos mysql:… "
+                                       "no se conoce: usa la ruta de un fichero, sqlite:///ruta "
+                                       "o postgresql://…\n")

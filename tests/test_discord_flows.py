@@ -38,26 +38,26 @@ async def test_a_match_longer_than_a_token_lives_played_on_the_buttons(tmp_path:
     async with scene.world.connected(scene.bot):
         await open_and_start(scene)
         table = scene.table()
-        while table.state == "playing" or scene.clock.now() < 16 * 60:
-            if table.state == "finished":
+        while table.lifecycle == "playing" or scene.clock.now() < 16 * 60:
+            if table.lifecycle == "finished":
                 await scene.advance(5)
                 await scene.press(ana, "rematch")
                 continue
-            if not table.awaits(ana.user):
+            if not table.state.awaits(ana.user):
                 await scene.advance(0.5)
                 continue
             live = await scene.shown_turn(ana)
             # Current at every turn: every saved line, and whose turn it is.
-            assert page_lines(live) == table.page.lines
+            assert page_lines(live) == table.state.page.lines
             assert f"Habla {ana.name}." in live.embeds[0]["description"]
             checked += 1
             await scene.advance(15)
-            if table.awaits(ana.user):
+            if table.state.awaits(ana.user):
                 await scene.play_turn(ana)
         await scene.advance(10)
         report = scene.world.report()
         elapsed = scene.clock.now()
-        moves = table.turn
+        moves = table.state.turn
     assert elapsed > 16 * 60 and checked > 50
     assert not scene.world.refusal(*TOKEN_EXPIRED), "nothing depends on a dead token"
     answers = [i for i in scene.world.interactions.values() if i.custom_id is not None]
@@ -85,14 +85,14 @@ async def test_a_person_away_gets_volver_and_comes_back(tmp_path: Path) -> None:
         await open_and_start(scene)
         table = scene.table()
         for _ in range(3):  # three turns missed in a row
-            while not table.awaits(ana.user):
+            while not table.state.awaits(ana.user):
                 await scene.advance(0.5)
             await scene.advance(61)
         seat = table.seats[table.seat_of(ana.user)]  # type: ignore[index]
         assert seat is not None and seat.away
         away = t("away", name="Ana")
-        assert any(away in line for line in table.page.lines + (table.previous.lines if
-                                                                  table.previous else []))
+        assert any(away in line for line in table.state.page.lines + (table.state.pages.previous.lines if
+                                                                  table.state.pages.previous else []))
         await scene.advance(16)
         back = await scene.press(ana, "back")
         assert back.response_type == UPDATE_MESSAGE
@@ -115,7 +115,7 @@ async def test_ver_mis_cartas_is_kept_current_while_its_token_lives(tmp_path: Pa
         table = scene.table()
         await play_a_while(scene, 120)
         assert original.edits, "refreshed as the hand went on"
-        assert original.content == table.private_text(ana.user) or table.state != "playing"
+        assert original.content == table.private_text(ana.user) or table.lifecycle != "playing"
         edits = len(original.edits)
         await play_a_while(scene, 15 * 60)
         late = [e for e in original.edits[edits:] if e.at - shown.created_at > 14 * 60]
@@ -126,8 +126,8 @@ async def test_ver_mis_cartas_is_kept_current_while_its_token_lives(tmp_path: Pa
 async def play_a_while(scene: Scene, seconds: float) -> None:
     table = scene.table()
     waited = 0.0
-    while waited < seconds and table.state == "playing":
-        person = next((p for p in scene.people if table.awaits(p.user)), None)
+    while waited < seconds and table.lifecycle == "playing":
+        person = next((p for p in scene.people if table.state.awaits(p.user)), None)
         if person is not None:
             await scene.play_turn(person)
         await scene.advance(1)
@@ -146,7 +146,7 @@ async def test_a_dm_goes_to_the_table_that_waits_for_the_person(tmp_path: Path) 
         await scene.slash(ana, "mus empezar")
         await play_to_the_end(scene, limit=3600)
         first = scene.table()
-        assert first.state == "finished"
+        assert first.lifecycle == "finished"
         other = Scene(scene.world, scene.clock, scene.bot, scene.guild, second, [ana])
         await other.slash(ana, "mus mesa")
         await other.slash(ana, "mus unirse")
@@ -155,9 +155,9 @@ async def test_a_dm_goes_to_the_table_that_waits_for_the_person(tmp_path: Path) 
         for _ in range(2000):
             match = table.match
             assert match is not None
-            if table.awaits(ana.user) and match.view(-1).phase == "descarte":
+            if table.state.awaits(ana.user) and match.view(-1).phase == "descarte":
                 break
-            if table.awaits(ana.user):
+            if table.state.awaits(ana.user):
                 word = "mus" if match.view(-1).phase == "mus" else None
                 if word:
                     await other.say(ana, word)
@@ -171,7 +171,7 @@ async def test_a_dm_goes_to_the_table_that_waits_for_the_person(tmp_path: Path) 
         from musbot.engine.cards import card_code
 
         await scene.dm(ana, f"descarto {card_code(held[0])}")
-        assert any(line.startswith("Ana se descarta de 1") for line in table.page.lines)
+        assert any(line.startswith("Ana se descarta de 1") for line in table.state.page.lines)
         await scene.advance(5)
         await scene.dm(ana, "cartas")
         await scene.advance(5)

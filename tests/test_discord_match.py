@@ -30,12 +30,12 @@ async def test_one_person_and_three_bots_within_discords_budget(tmp_path: Path) 
     scene = make_scene(tmp_path, ["Ana"])
     world, channel = scene.world, scene.channel
     async with world.connected(scene.bot):
-        assert scene.bot.tables.defaults["bot_delay"] == BOT_DELAY
+        assert scene.bot.tables.bot_delay == BOT_DELAY
         await open_and_start(scene)
         moves = await play_to_the_end(scene)
         table = scene.table()
         assert table.match is not None
-        total_moves = table.turn
+        total_moves = table.state.turn
         report = world.report()
         hands = table.match.hand_number
         names = table.names()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from db_helpers import select_in
 from discord_match import (
@@ -18,6 +19,7 @@ from discord_match import (
     open_and_start,
     page_lines,
     play_to_the_end,
+    seeded,
     stored_hands,
 )
 
@@ -28,7 +30,7 @@ from musbot.table.render import t
 async def restart(scene: Scene) -> MusBot:
     """The process stops (cleanly: Ctrl-C, a deploy) and a new one starts on the same file."""
     await scene.world.disconnect(scene.bot)
-    bot = MusBot(scene.bot.config, clock=scene.clock)
+    bot = MusBot(scene.bot.config, clock=scene.clock, table_defaults=seeded("restart"))
     scene.bot = bot
     return bot
 
@@ -40,19 +42,19 @@ async def test_a_restart_while_bots_think_shows_every_move_once(
     await open_and_start(scene)
     table = scene.table()
     # Play until a bot is thinking, in the middle of a hand that has already seen a few moves.
-    while table.settled or table.page.events < 6:
-        if table.awaits(scene.people[0].user):
+    while table.settled or table.state.page.events < 6:
+        if table.state.awaits(scene.people[0].user):
             await scene.play_turn(scene.people[0])
         else:
             await scene.advance(0.3)
     hand = table.match.hand_number  # type: ignore[union-attr]
     before = {m.id for m in scene.table_messages()}
-    saved_turn = table.turn
+    saved_turn = table.state.turn
     woken: list[tuple[int, int]] = []
     wake = MusBot.wake
 
     async def watching(self: MusBot, restored: Any) -> bool:
-        woken.append((restored.turn, len(self.guilds)))
+        woken.append((restored.state.turn, len(self.guilds)))
         return await wake(self, restored)
 
     monkeypatch.setattr(MusBot, "wake", watching)
@@ -102,3 +104,34 @@ async def test_a_table_whose_channel_is_gone_is_closed_and_its_people_told(
     assert rows == [], "not restored for ever"
     matches = await select_in(str(tmp_path / "musbot.db"), "SELECT abandoned FROM matches")
     assert matches == [(1,)], "the match counts nowhere"
+
+
+async def test_a_table_restored_where_the_bot_lost_its_channel_pauses_unasked(
+        tmp_path: Path) -> None:
+    """While the bot was down the server took Send Messages from it in the table's channel: the
+    restored table pauses as soon as the server is delivered, before anything is asked of the
+    channel, and its people are told; the permission back, it shows itself and plays on."""
+    scene = make_scene(tmp_path, ["Ana", "Bea"])
+    await scene.world.connect(scene.bot)
+    await open_and_start(scene)
+    await scene.advance(3)
+    bot = await restart(scene)
+    world = scene.world
+    world.channels[scene.channel].overwrites[world.bot_user.id] = (
+        0, discord.Permissions(send_messages=True).value)
+    await world.connect(bot)
+    await scene.advance(2)
+    table = scene.table()
+    assert table.hidden == "sin permiso en #mus: Enviar mensajes"
+    assert world.invalid_requests() == []
+    for person in scene.people:
+        assert [t for t in scene.dm_texts(person) if t.startswith("⏸️")], person.name
+    turn = table.state.turn
+    await scene.advance(120)
+    assert table.state.turn == turn, "nobody played, no clock ran"
+    world.set_overwrite(scene.channel, world.bot_user.id)
+    await scene.advance(2)
+    assert table.hidden is None
+    await play_to_the_end(scene)
+    await world.disconnect(scene.bot)
+

@@ -73,7 +73,7 @@ async def test_buttons_seat_people_add_bots_and_start(tmp_path: Path) -> None:
     assert "No estás sentado" in started.ephemeral_texts()[0], "only the seated start"
     await scene.press(ana, "start")
     await scene.advance(2)
-    assert scene.table().state == "playing"
+    assert scene.table().lifecycle == "playing"
     # The lobby's message is final (no buttons) and the first hand has its own.
     assert lobby_message.components == [] and not lobby_message.deleted
     live = scene.live_message()
@@ -88,7 +88,7 @@ async def test_a_button_move_is_answered_with_the_page_and_bots_answer_in_one_ed
     table = scene.table()
     ana = scene.people[0]
     pressed = 0
-    while pressed < 6 and table.state == "playing":
+    while pressed < 6 and table.lifecycle == "playing":
         live = await scene.shown_turn(ana)
         moves = [v for v in verbs(live) if v in ("mus", "nohaymus", "paso", "quiero")]
         if not moves:  # a discard: by DM
@@ -104,7 +104,7 @@ async def test_a_button_move_is_answered_with_the_page_and_bots_answer_in_one_ed
             continue  # a new hand: its own message
         rest_edits = [e for e in live.edits[before:] if e.via == "rest"]
         assert len(rest_edits) <= 1, rest_edits
-        assert page_lines(current) == table.page.lines
+        assert page_lines(current) == table.state.page.lines
     await scene.world.disconnect(scene.bot)
 
 
@@ -120,12 +120,12 @@ async def test_refusals_reach_the_person_alone_and_typed_ones_delete_themselves(
     await scene.press(ana, "start")
     await scene.advance(2)
     table = scene.table()
-    while not (table.awaits(ana.user) or table.awaits(bea.user)):
+    while not (table.state.awaits(ana.user) or table.state.awaits(bea.user)):
         await scene.advance(0.5)
-    waiting = ana if table.awaits(ana.user) else bea
+    waiting = ana if table.state.awaits(ana.user) else bea
     other = bea if waiting is ana else ana
     # Typed out of turn: a brief reply to the message, gone after a few seconds.
-    turn = table.turn
+    turn = table.state.turn
     said = await scene.say(other, "no hay mus")
     await scene.advance(5)  # the channel's messages may be waiting for its budget
     replies = [m for m in scene.world.messages(scene.channel) if m.reference == said]
@@ -149,7 +149,7 @@ async def test_refusals_reach_the_person_alone_and_typed_ones_delete_themselves(
     await scene.advance(5)
     hints = [m for m in scene.world.messages(scene.channel) if "no estás sentado" in m.content]
     assert len(hints) == 1
-    assert table.turn == turn, "none of it was a move"
+    assert table.state.turn == turn, "none of it was a move"
     await scene.advance(61)
     await scene.say(carlos, "paso")
     await scene.advance(5)
@@ -190,10 +190,10 @@ async def open_and_start_seated(scene: Scene) -> None:
 async def wait_for_turn(scene: Scene, person: object, limit: float = 120.0) -> None:
     table = scene.table()
     waited = 0.0
-    while not table.awaits(person.user) and waited < limit:  # type: ignore[attr-defined]
+    while not table.state.awaits(person.user) and waited < limit:  # type: ignore[attr-defined]
         await scene.advance(0.5)
         waited += 0.5
-    assert table.awaits(person.user), "the person's turn never came"  # type: ignore[attr-defined]
+    assert table.state.awaits(person.user), "the person's turn never came"  # type: ignore[attr-defined]
 
 
 def _unused() -> None:  # keeps the imported sentence helper referenced for future checks

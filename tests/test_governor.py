@@ -213,3 +213,40 @@ async def test_after_a_shutdown_what_is_asked_is_dropped() -> None:
     governor.delete("table", 0.0, recorder(clock, made))
     await clock.advance(10)
     assert made == [] and not governor.busy("table")
+
+
+async def test_the_channels_own_messages_go_before_answers_and_find_a_slot() -> None:
+    """Thirty answers queued (a crowd typing out of turn), then the table's own message: it goes
+    next, at once, and answers never take the window's last two slots."""
+    clock = ManualClock()
+    governor = Governor(clock)
+    answers: list[float] = []
+    for _ in range(30):
+        governor.post("table", recorder(clock, answers), reply=True)
+    await clock.advance(0)
+    assert len(answers) == 3, "answers leave two of the five slots"
+    own: list[float] = []
+    governor.post("table", recorder(clock, own))
+    await clock.advance(0)
+    assert own == [0.0], "the table's message does not wait for the answers"
+    await clock.advance(60)
+    assert len(answers) == 30
+    assert in_any_window(answers + own, 5.25) <= 5
+    assert in_any_window(answers, 5.25) <= 3
+
+
+async def test_a_blocked_channel_drops_what_it_had_and_is_asked_nothing() -> None:
+    clock = ManualClock()
+    governor = Governor(clock)
+    made: list[float] = []
+    pending = [governor.post("table", recorder(clock, made)) for _ in range(8)]
+    await clock.advance(0)
+    governor.block("table")
+    governor.edit("table", "message", recorder(clock, made))
+    later = governor.post("table", recorder(clock, made))
+    await clock.advance(30)
+    assert len(made) == 5 and all(f.cancelled() for f in pending[5:]) and later.cancelled()
+    governor.unblock("table")
+    governor.post("table", recorder(clock, made))
+    await clock.advance(30)
+    assert len(made) == 6

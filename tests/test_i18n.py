@@ -11,6 +11,7 @@ import pytest
 
 from musbot.engine import IllegalAction, InvalidRules, Lance, MalformedCommand, NotYourTurn, Rules
 from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, error_text
+from musbot.settings import InvalidSettings
 from musbot.storage import ServerSettings
 from musbot.table import TableError
 
@@ -120,14 +121,15 @@ def test_an_error_given_as_the_reason_of_another_is_worded_in_the_same_language(
         Rules(reyes=5)  # type: ignore[arg-type]
     refusal = TableError("bad_rules", error=refused.value)
     assert error_text(refusal, "es") == "Esas reglas no valen: reyes debe ser 4 u 8"
-    assert error_text(refusal, "en") == "Those rules do not work: reyes must be 4 or 8"
+    assert error_text(refusal, "en") == "Those rules are not valid: reyes must be 4 or 8"
 
 
 def test_server_settings_refuse_impossible_rules_in_the_servers_language() -> None:
-    from cogs.config import Config
+    from cogs.config import Limits, changed_settings
 
     for lang, sentence in (("es", "Esas reglas no valen: puntos debe estar entre 1 y 1000"),
                            ("en", "Those rules are not valid: puntos must be between 1 and 1000")):
-        refused = Config._changed(ServerSettings(), {"puntos": 2000}, None, None, None, None,
-                                  False, lang)
-        assert refused == sentence
+        with pytest.raises(InvalidSettings) as refused:
+            changed_settings(ServerSettings(), {"puntos": 2000}, None, None, None, None, False,
+                             Limits())
+        assert error_text(refused.value, lang) == sentence

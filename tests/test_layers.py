@@ -100,8 +100,8 @@ def test_imports_are_read_relative_and_lazy() -> None:
     assert ("musbot.engine.errors", ("IllegalAction", "InvalidDeal", "NotYourTurn")) in hand
     engine = {(i.module, i.names) for i in imports(ROOT / "musbot/engine/__init__.py")}
     assert ("musbot.engine.rules", ("Rules",)) in engine
-    table = {(i.module, i.names) for i in imports(ROOT / "musbot/table/table.py")}
-    assert ("musbot.commands", ("is_come_back", "parse")) in table  # inside handle_text
+    load = {(i.module, i.names) for i in imports(ROOT / "musbot/bench/load.py")}
+    assert ("musbot.table.persist", ("TablePersister",)) in load  # inside run_load
 
 
 def test_the_engine_imports_only_itself_and_pure_stdlib() -> None:

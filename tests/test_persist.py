@@ -13,14 +13,16 @@ from typing import Any
 
 import pytest
 from db_helpers import select
-from table_helpers import FakeTransport, play_humans, seat_humans
+from table_helpers import FakeTransport, persistent, play_humans, seat_humans, typed
 
 from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
-from musbot.storage import Database, DatabaseLocked
-from musbot.table import ManualClock, Table, TableError, TableManager, settle
-from musbot.table.persist import TablePersister, start_persistence
-from musbot.table.state import STATE_VERSION, SeededShuffler, StateError
+from musbot.settings import TableSettings
+from musbot.storage import Database, DatabaseLocked, DatabaseUnavailable
+from musbot.table import ManualClock, NotSaved, Table, TableError, TableManager, pause, settle
+from musbot.table.persist import TablePersister, forget_player
+from musbot.table.result import Result, Save, Saved
+from musbot.table.saved import STATE_VERSION, SeededShuffler, StateError, from_json, to_json
 
 CHANNEL = 100
 GUILD = 1
@@ -69,15 +71,14 @@ async def boot(target: str, opened: list[Database], seed: int = 7, *,
     opened.append(db)
     transport, clock = FakeTransport(), ManualClock()
     shuffler = seeded_shuffler(seed) if journaled else SeededShuffler(seed)
-    manager = TableManager(transport, clock=clock, shuffler=shuffler,
-                           rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
-    persister = await start_persistence(db, manager)
+    persister, manager = await persistent(db, transport, clock=clock, shuffler=shuffler,
+                           rng=random.Random(seed), first_mano=0)
     return Bot(db, manager, persister, transport, clock)
 
 
 async def open_table(bot: Bot, humans: int = 2, rules: Rules = QUICK,
                      league_id: int | None = None) -> Table:
-    table = bot.manager.open(CHANNEL, rules, guild_id=GUILD, league_id=league_id, opener_id=1)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=rules), guild_id=GUILD, league_id=league_id, opener_id=1)
     await seat_humans(table, humans)
     await table.start(1)
     return table
@@ -94,31 +95,32 @@ async def test_state_round_trips_through_json(target: str, boots: list[Database]
     bot = await boot(target, boots)
     table = await open_table(bot)
     await play_humans(table, random.Random(3), max_steps=7)
-    state = json.loads(json.dumps(table.to_state()))
-    copy = Table.from_state(state, FakeTransport(), clock=ManualClock())
-    assert copy.to_state() == table.to_state()
-    assert copy.page.lines == table.page.lines and copy.page.number == table.page.number
+    state = json.loads(json.dumps(to_json(table.state)))
+    copy = Table(from_json(state), FakeTransport(), clock=ManualClock())
+    assert to_json(copy.state) == to_json(table.state)
+    assert copy.state.page.lines == table.state.page.lines
+    assert copy.state.page.number == table.state.page.number
     match, again = table.match, copy.match
     assert match is not None and again is not None
     for seat in range(4):
         assert again.view(seat) == match.view(seat)
-    assert copy.names() == table.names() and copy.state == "playing"
-    assert copy.opener_id == 1  # the opener may still close it after a restart
-    level = table.bot_level
+    assert copy.names() == table.names() and copy.lifecycle == "playing"
+    assert copy.state.opener_id == 1  # the opener may still close it after a restart
+    level = table.state.settings.bot_level
     assert [s.level for s in copy.seats if s] == [None, None, level, level]
 
 
 async def test_unknown_state_version_is_refused() -> None:
     with pytest.raises(StateError):
-        Table.from_state({"version": STATE_VERSION + 1}, FakeTransport())
+        from_json({"version": STATE_VERSION + 1})
     with pytest.raises(StateError):
-        Table.from_state({"version": STATE_VERSION, "rng": "garbage"}, FakeTransport())
+        from_json({"version": STATE_VERSION, "rng": "garbage"})
 
 
 async def test_saved_after_each_action_and_deleted_on_close(target: str,
                                                             boots: list[Database]) -> None:
     bot = await boot(target, boots)
-    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await table.join(1, "Ana")
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and saved.version == 1 and saved.guild_id == GUILD
@@ -129,8 +131,8 @@ async def test_saved_after_each_action_and_deleted_on_close(target: str,
     # Every applied action (the bots' too) is in the saved state; the next test shows each one
     # is saved before anybody is told about it.
     assert saved is not None and saved.version > 1
-    assert saved.state["turn"] == table._turn
-    assert saved.state["state"] == "playing"
+    assert saved.state["turn"] == table.state.turn
+    assert saved.state["lifecycle"] == "playing"
     await bot.manager.close(CHANNEL)
     assert await bot.db.load_table(CHANNEL) is None
     [match_id] = await match_ids(bot.db)
@@ -145,20 +147,22 @@ async def test_every_move_is_saved_before_anyone_is_told(target: str,
     that the restored table does not have."""
     bot = await boot(target, boots)
     table = await open_table(bot)
-    hook = table.on_change
-    assert hook is not None
+    persist = table.persist
+    assert persist is not None
     saved_turns: list[int] = []
 
-    async def recording(changed: Table) -> None:
-        await hook(changed)
-        saved_turns.append(changed._turn)
+    class Recording:
+        async def save(self, changed: Table, result: Result) -> Saved:
+            saved = await persist.save(changed, result)
+            saved_turns.append(changed.state.turn)
+            return saved
 
-    table.on_change = recording
+    table.persist = Recording()
     told: list[tuple[int, int | None]] = []
     changed = bot.transport.changed
 
     def watching(shown: Table) -> None:
-        told.append((shown.turn, saved_turns[-1] if saved_turns else None))
+        told.append((shown.state.turn, saved_turns[-1] if saved_turns else None))
         changed(shown)
 
     bot.transport.changed = watching  # type: ignore[method-assign]
@@ -181,7 +185,7 @@ async def run_match(target: str, boots: list[Database], *, crash_after: int | No
     steps = 0
     if crash_after is not None:
         steps = await play_humans(table, people, max_steps=crash_after)
-        assert table.state == "playing", "crash before the end"
+        assert table.lifecycle == "playing", "crash before the end"
         bot.crash()
         bot = await boot(target, boots)
         restored = bot.manager.get(CHANNEL)
@@ -191,9 +195,9 @@ async def run_match(target: str, boots: list[Database], *, crash_after: int | No
         assert bot.clock.sleepers == 1, "the turn timer runs again"
         shown = bot.transport.public_lines()
         # The hand's page as it was, every move once, then the notice.
-        assert shown[-1].startswith("♻️ Mesa restaurada") and shown[:-1] == table.page.lines[:-1]
+        assert shown[-1].startswith("♻️ Mesa restaurada") and shown[:-1] == table.state.page.lines[:-1]
     steps += await play_humans(table, people)
-    assert table.state == "finished" and table.match is not None
+    assert table.lifecycle == "finished" and table.match is not None
     [match_id] = await match_ids(bot.db)
     hands = await bot.db.match_hands(match_id)
     assert len(hands) == table.match.hand_number
@@ -270,7 +274,7 @@ async def test_a_league_match_a_bot_took_over_is_recorded_but_not_rated(
 async def play_humans_or_bots(table: Table) -> None:
     """Plays people's turns until the end; seats a bot holds play by themselves."""
     rng = random.Random(3)
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         match = table.match
         assert match is not None
         seat = match.to_act
@@ -285,10 +289,10 @@ async def play_humans_or_bots(table: Table) -> None:
 async def test_waiting_and_finished_tables_come_back_too(target: str,
                                                          boots: list[Database]) -> None:
     bot = await boot(target, boots)
-    waiting = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    waiting = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await waiting.join(1, "Ana")
     await waiting.add_bot(pair=1)
-    done = bot.manager.open(CHANNEL + 1, QUICK, guild_id=GUILD)
+    done = bot.manager.open(CHANNEL + 1, TableSettings(rules=QUICK), guild_id=GUILD)
     await done.join(2, "Bea")
     await done.start(2)
     await play_humans(done, random.Random(2))
@@ -296,11 +300,11 @@ async def test_waiting_and_finished_tables_come_back_too(target: str,
     bot = await boot(target, boots)
     again = bot.manager.get(CHANNEL)
     finished = bot.manager.get(CHANNEL + 1)
-    assert again is not None and again.state == "waiting" and again.names()[0] == "Ana"
-    assert finished is not None and finished.state == "finished"
+    assert again is not None and again.lifecycle == "waiting" and again.names()[0] == "Ana"
+    assert finished is not None and finished.lifecycle == "finished"
     await again.start(1)
     await finished.rematch(2)
-    assert finished.state == "playing"
+    assert finished.lifecycle == "playing"
 
 
 async def test_away_player_and_timeouts_survive(target: str, boots: list[Database]) -> None:
@@ -322,7 +326,7 @@ async def test_away_player_and_timeouts_survive(target: str, boots: list[Databas
 async def test_set_league_only_before_the_match(target: str, boots: list[Database]) -> None:
     bot = await boot(target, boots)
     league = await bot.db.create_league(GUILD, "Liga")
-    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await table.join(1, "Ana")
     await table.set_league(league.league_id)
     saved = await bot.db.load_table(CHANNEL)
@@ -337,12 +341,12 @@ async def test_set_league_only_before_the_match(target: str, boots: list[Databas
 
 async def test_forget_user_scrubs_live_tables(target: str, boots: list[Database]) -> None:
     bot = await boot(target, boots)
-    table = bot.manager.open(CHANNEL, QUICK, guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=QUICK), guild_id=GUILD)
     await table.join(1, "Ana Secreta")
     await table.join(2, "Bea")
     await table.start(1)
-    assert await bot.persister.forget_player(1)
-    assert not await bot.persister.forget_player(99)
+    assert await forget_player(bot.db, bot.manager, 1)
+    assert not await forget_player(bot.db, bot.manager, 99)
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None
     assert "Ana Secreta" not in json.dumps(saved.state, ensure_ascii=False)
@@ -378,7 +382,7 @@ async def test_records_wait_in_the_outbox_while_the_database_is_busy(
     [match_id] = await match_ids(bot.db)
     assert len(await bot.db.match_hands(match_id)) == 2
     table = bot.manager.get(CHANNEL)  # type: ignore[assignment]
-    assert table.outbox == []
+    assert table.state.records.outbox == []
 
 
 ORDAGO_HAND = [(0, "no hay mus"), (0, "órdago"), (1, "no quiero"), (3, "no quiero"),
@@ -389,9 +393,9 @@ ORDAGO_HAND = [(0, "no hay mus"), (0, "órdago"), (1, "no quiero"), (3, "no quie
 async def play_ordagos(table: Table) -> dict[str, Any]:
     """Plays :data:`ORDAGO_HAND` (people in every seat, user = seat + 1); the hand's record."""
     for seat, text in ORDAGO_HAND:
-        assert await table.handle_text(seat + 1, text)
-    assert table.state == "finished"
-    return next(item for item in table.outbox if item["kind"] == "hand")
+        assert await typed(table, seat + 1, text)
+    assert table.lifecycle == "finished"
+    return next(item for item in table.state.records.outbox if item["kind"] == "hand")
 
 
 def ordago_rows(result: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -411,9 +415,9 @@ async def test_hand_records_carry_the_engines_ordagos(
 
     monkeypatch.setattr("musbot.storage.matches.replay_hand", no_replay)
     for seat, text in ORDAGO_HAND:
-        assert await table.handle_text(seat + 1, text)
+        assert await typed(table, seat + 1, text)
     await settle()
-    assert table.outbox == []
+    assert table.state.records.outbox == []
     [(result,)] = await select(bot.db, "SELECT result FROM hands")
     assert await select(bot.db, "SELECT caller_seat, accepter_seat, lance, winner_team"
                                 " FROM ordagos ORDER BY ordago_id") == \
@@ -433,10 +437,9 @@ async def test_a_hand_record_of_an_earlier_musbot_gets_its_ordagos(
     monkeypatch.setattr(bot.db, "record_hand", busy)
     record = await play_ordagos(table)
     assert len(record["ordagos"]) == 2
-    for item in table.outbox:
+    for item in table.state.records.outbox:
         item.pop("ordagos", None)  # as an earlier musbot wrote it
-    table.mark_changed()
-    await bot.persister.save(table)
+    await bot.persister.save(table, Result(save=Save.WHOLE))
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None
     assert [i["kind"] for i in saved.state["outbox"]] == ["hand", "finish"]
@@ -476,22 +479,21 @@ async def test_restored_silently_then_resumed_once_reachable(target: str,
     bot = await boot(target, boots)
     table = await open_table(bot)
     await play_humans(table, random.Random(3), max_steps=5)
-    turn = table.turn
+    turn = table.state.turn
     bot.crash()
     db = await Database.open(target)
     boots.append(db)
     transport = FakeTransport()
     clock = ManualClock()
-    manager = TableManager(transport, clock=clock, turn_seconds=60.0)
-    await start_persistence(db, manager, resume=False)
+    _, manager = await persistent(db, transport, clock=clock, resume=False)
     [again] = list(manager)
     # Asleep: nothing shown, no bot moved, no clock running, until it is resumed.
-    assert transport.public_texts() == [] and again.turn == turn and clock.sleepers == 0
+    assert transport.public_texts() == [] and again.state.turn == turn and clock.sleepers == 0
     await again.resume()
     lines = transport.public_lines()
     assert lines[-1].startswith("♻️ Mesa restaurada")
     # The page is the hand's whole record: the moves made before the restart, once each.
-    assert lines[:-1] == table.page.lines
+    assert lines[:-1] == table.state.page.lines
 
 
 async def test_closed_table_keeps_its_records_until_stored(
@@ -505,7 +507,7 @@ async def test_closed_table_keeps_its_records_until_stored(
     monkeypatch.setattr(bot.db, "abandon_match", busy)
     await bot.manager.close(CHANNEL)
     saved = await bot.db.load_table(CHANNEL)
-    assert saved is not None and saved.state["state"] == "closed"
+    assert saved is not None and saved.state["lifecycle"] == "closed"
     assert [i["kind"] for i in saved.state["outbox"]] == ["abandon"]
     monkeypatch.undo()
     bot = await boot(target, boots)
@@ -518,12 +520,12 @@ async def test_closed_table_keeps_its_records_until_stored(
 async def test_senas_received_survive(target: str, boots: list[Database]) -> None:
     bot = await boot(target, boots)
     table = await open_table(bot, humans=1, rules=Rules(sena_cazada=1.0))
-    received = table.senas.received
+    received = table.state.senas.received
     assert received, "seed 7 deals the bots hands that show señas"
     bot.crash()
     bot = await boot(target, boots)
     again = bot.manager.get(CHANNEL)
-    assert again is not None and again.senas.received == received
+    assert again is not None and again.state.senas.received == received
 
 
 # --- the journal: moves appended between whole saves ----------------------------------------------
@@ -532,7 +534,7 @@ async def test_senas_received_survive(target: str, boots: list[Database]) -> Non
 def comparable(table: Table) -> dict[str, Any]:
     """What a restore must give back. The outbox is left out: records already stored may stay
     in the saved one until the next save (storing them twice is harmless, see the module)."""
-    state = table.to_state()
+    state = to_json(table.state)
     state.pop("outbox")
     return state
 
@@ -540,8 +542,8 @@ def comparable(table: Table) -> dict[str, Any]:
 async def restored_from_db(bot: Bot) -> tuple[Table, list[Any]]:
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None
-    again = Table.from_state(saved.state, FakeTransport(), journal=saved.journal,
-                             clock=ManualClock())
+    again = Table(from_json(saved.state, journal=saved.journal), FakeTransport(),
+                  clock=ManualClock())
     return again, saved.journal
 
 
@@ -553,27 +555,27 @@ async def test_state_and_journal_give_back_the_live_table_after_every_step(
     saved state with its journal replayed is the live table."""
     bot = await boot(target, boots, seed, journaled=True)
     bot.transport.dm_closed = {2}  # the closed-DM warning is state too
-    table = bot.manager.open(CHANNEL, Rules(sena_cazada=0.5), guild_id=GUILD)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=Rules(sena_cazada=0.5)), guild_id=GUILD)
     await seat_humans(table, 2)
     await table.start(1)
     people = random.Random(seed)
     journaled, longest, steps = 0, 0, 0
     seen: set[str] = set()
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         if steps % 9 == 8:
             await bot.tick(60)  # the person to speak times out; a bot plays for them
         else:
             await play_humans(table, people, max_steps=1)
         steps += 1
         seen |= {"timeout"} if any(s is not None and s.expiries for s in table.seats) else set()
-        seen |= {"seña"} if table.senas.received else set()
+        seen |= {"seña"} if table.state.senas.received else set()
         seen |= {"dm"} if any(s is not None and s.dm_warned for s in table.seats) else set()
         again, journal = await restored_from_db(bot)
         assert comparable(again) == comparable(table), f"step {steps}"
         journaled += bool(journal)
         longest = max(longest, len(journal))
         match, replayed = table.match, again.match
-        if table.state == "playing" and match is not None and replayed is not None:
+        if table.lifecycle == "playing" and match is not None and replayed is not None:
             assert replayed.to_act == match.to_act
             assert all(replayed.view(s) == match.view(s) for s in range(4))
     assert steps > 20
@@ -599,9 +601,9 @@ async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
     bot = await boot(target, boots, 5, journaled=True)
     again = bot.manager.get(CHANNEL)
     assert again is not None and again.match is not None
-    assert [again.match.view(s) for s in range(4)] == views and again._turn == table._turn
+    assert [again.match.view(s) for s in range(4)] == views and again.state.turn == table.state.turn
     await play_humans(again, people)
-    assert again.state == "finished"
+    assert again.lifecycle == "finished"
     [match_id] = await match_ids(bot.db)
     assert len(await bot.db.match_hands(match_id)) == again.match.hand_number
 
@@ -615,29 +617,61 @@ async def test_a_seeded_table_saves_its_whole_state_every_time(target: str,
         await play_humans(table, random.Random(1), max_steps=1)
         saved = await bot.db.load_table(CHANNEL)
         assert saved is not None and saved.journal == []
-        assert saved.state["turn"] == table._turn
+        assert saved.state["turn"] == table.state.turn
 
 
-async def test_a_failed_journal_entry_makes_the_next_save_whole(
+async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_back(
         target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Save, then tell, or refuse: the move is not made for anyone, the table is what the
+    database holds (its state and the journal entries stored after it), and once the database
+    takes writes again the table goes on by itself and the same move is accepted."""
     bot = await boot(target, boots, 2, journaled=True)
     table = await open_table(bot, humans=4)
     people = random.Random(2)
-    append = bot.db.append_to_journal
-    failures = 0
+    await play_humans(table, people, max_steps=3)
+    stored = bot.persister.stored(CHANNEL)
+    assert stored is not None and stored.journal, "moves in the journal already"
+    before, turn = comparable(table), table.state.turn
+    down = True
+    append, save = bot.db.append_to_journal, bot.db.save_table
 
-    async def failing_once(channel_id: int, entries: Any) -> bool:
-        nonlocal failures
-        if failures == 0:
-            failures += 1
-            raise DatabaseLocked(bot.db.where, 0.1)
+    async def appending(channel_id: int, entries: Any) -> bool:
+        if down:
+            raise DatabaseUnavailable(bot.db.where, "stopped by the test")
         return await append(channel_id, entries)
 
-    monkeypatch.setattr(bot.db, "append_to_journal", failing_once)
-    await play_humans(table, people, max_steps=6)
-    assert failures == 1
+    async def saving(channel_id: int, guild_id: int | None, state: Any) -> int:
+        if down:
+            raise DatabaseUnavailable(bot.db.where, "stopped by the test")
+        return await save(channel_id, guild_id, state)
+
+    monkeypatch.setattr(bot.db, "append_to_journal", appending)
+    monkeypatch.setattr(bot.db, "save_table", saving)
+    match = table.match
+    assert match is not None and match.to_act is not None
+    seat = match.to_act
+    user = seat + 1
+    action = HeuristicBot().decide(match.view(seat), people)
+    with pytest.raises(NotSaved):
+        await table.act(user, action)
+    assert table.paused and bot.persister.down and bot.persister.failed == 1
+    assert table.state.turn == turn and comparable(table) == before | {"page": to_json(table.state)["page"]}
     again, _ = await restored_from_db(bot)
-    assert comparable(again) == comparable(table), "the lost entry came back with the state"
+    assert again.state.turn == turn, "what the database holds is what the table is"
+    assert bot.transport.public_lines()[-1].startswith("⏸️")
+    with pytest.raises(NotSaved):
+        await table.act(user, action)  # refused at once while paused, nothing tried
+    assert bot.persister.failed == 1
+    await bot.tick(3)
+    assert table.paused and bot.persister.failed > 1, "it keeps trying"
+    down = False
+    await bot.tick(6)
+    assert not table.paused and not bot.persister.down
+    assert bot.transport.public_lines()[-1].startswith("▶️")
+    await table.act(user, action)
+    assert table.state.turn > turn
+    again, _ = await restored_from_db(bot)
+    assert comparable(again) == comparable(table)
 
 
 async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
@@ -654,4 +688,37 @@ async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
     saved = await bot.db.load_table(CHANNEL)
     assert saved is not None and len(saved.journal) == 1, "kept for a newer musbot"
     with pytest.raises(StateError):
-        Table.from_state(saved.state, FakeTransport(), journal=[["not", "a move"]])
+        from_json(saved.state, journal=[["not", "a move"]])
+
+
+async def test_the_first_table_saved_again_hurries_the_other_paused_ones(
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables that paused long ago wait several seconds between attempts: once the database
+    took one table's save, the others try at once."""
+    bot = await boot(target, boots, 4, journaled=True)
+    first = await open_table(bot, humans=4)
+    second = bot.manager.open(CHANNEL + 1, TableSettings(rules=QUICK), guild_id=GUILD)
+    await seat_humans(second, 2)
+    down = True
+    save = bot.db.save_table
+
+    async def saving(channel_id: int, guild_id: int | None, state: Any) -> int:
+        if down:
+            raise DatabaseUnavailable(bot.db.where, "stopped by the test")
+        return await save(channel_id, guild_id, state)
+
+    monkeypatch.setattr(bot.db, "save_table", saving)
+    monkeypatch.setattr(pause._jitter, "uniform", lambda low, high: high)
+    with pytest.raises(NotSaved):
+        await first.leave(1)
+    await bot.tick(20)  # its attempts come every 5 s now: 17.5 s, then 22.5 s
+    with pytest.raises(NotSaved):
+        await second.start(1)
+    down = False
+    await bot.clock.advance(0.6)  # the second's first attempt, half a second after its pause
+    for _ in range(300):  # real time, for the database's answers; the clock stands still
+        if not second.paused and not first.paused:
+            break
+        await asyncio.sleep(0.01)
+        await bot.clock.advance(0)  # what is due now (an attempt made at once) goes off
+    assert not second.paused and not first.paused

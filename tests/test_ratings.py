@@ -151,3 +151,12 @@ def test_chart_without_matplotlib_is_a_clear_error(monkeypatch: pytest.MonkeyPat
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ChartUnavailable, match="matplotlib"):
         render_rating_chart([], "x")
+
+
+def test_a_chart_titled_with_a_name_shows_the_name_as_text() -> None:
+    """A name is text in the chart's title too: to matplotlib «a $$ b» or «$\\frac{$» would be
+    mathematics, broken (drawing the title failed, and /mus perfil with it), and «$x^2$» a
+    formula."""
+    pytest.importorskip("matplotlib")
+    for title in ("$\\frac{$ · Liga · temporada 1", "a $$ b", "$x^2$"):
+        assert render_rating_chart([], title).startswith(b"\x89PNG")

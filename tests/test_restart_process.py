@@ -22,12 +22,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from db_helpers import select, select_in
-from table_helpers import FakeTransport, play_humans
+from table_helpers import FakeTransport, persistent, play_humans
 
 from musbot.engine import Rules, Shuffler, seeded_shuffler
+from musbot.settings import TableSettings
 from musbot.storage import Database
 from musbot.table import ManualClock, Table, TableManager
-from musbot.table.persist import SeededShuffler, start_persistence
+from musbot.table.persist import SeededShuffler
 
 CHANNELS = (1, 2, 3)
 RULES = Rules(juegos=1)
@@ -40,9 +41,8 @@ def shuffler(seed: int, kind: str) -> Shuffler:
 
 async def boot(target: str, seed: int, kind: str) -> tuple[Database, TableManager]:
     db = await Database.open(target)
-    manager = TableManager(FakeTransport(), clock=ManualClock(), shuffler=shuffler(seed, kind),
-                           rng=random.Random(seed), first_mano=0, turn_seconds=60.0)
-    await start_persistence(db, manager)
+    _, manager = await persistent(db, FakeTransport(), clock=ManualClock(), shuffler=shuffler(seed, kind),
+                           rng=random.Random(seed), first_mano=0)
     return db, manager
 
 
@@ -52,7 +52,7 @@ async def worker(target: str, seed: int, kind: str) -> None:
     _, manager = await boot(target, seed, kind)
     for channel in CHANNELS:
         if manager.get(channel) is None:
-            table = manager.open(channel, RULES, guild_id=1)
+            table = manager.open(channel, TableSettings(rules=RULES), guild_id=1)
             await table.join(channel * 10 + 1, f"A{channel}")
             await table.join(channel * 10 + 2, f"B{channel}")
             await table.start(channel * 10 + 1)
@@ -60,7 +60,7 @@ async def worker(target: str, seed: int, kind: str) -> None:
     saved = 0
     while True:
         for table in manager:
-            if table.state == "finished":
+            if table.lifecycle == "finished":
                 await table.rematch()
             else:
                 await play_humans(table, people, max_steps=1)
@@ -121,13 +121,13 @@ async def finish_everything(target: str, kind: str) -> None:
         assert sorted(t.channel_id for t in tables) == list(CHANNELS)
         people = random.Random(7)
         for table in tables:
-            assert table.state in ("playing", "finished")
-            if table.state == "finished":
+            assert table.lifecycle in ("playing", "finished")
+            if table.lifecycle == "finished":
                 await table.rematch()
             await play_humans(table, people)
-            assert table.state == "finished" and table.match is not None
-            assert table.outbox == []
-            key = table.match_info["key"] if table.match_info else None
+            assert table.lifecycle == "finished" and table.match is not None
+            assert table.state.records.outbox == []
+            key = table.state.records.info["key"] if table.state.records.info else None
             [(match_id, winner)] = await select(
                 db, "SELECT match_id, winner_team FROM matches WHERE match_key = ?", (key,))
             assert winner == table.match.winner

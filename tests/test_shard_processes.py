@@ -1,10 +1,12 @@
 """Two bot processes, shards 0 and 1 of 2, on one PostgreSQL database (issue 18), each on its own
-wire double (``shard_node.py``): league tables in a server of each shard; a player of the
-shard-1 table discards by DM and with the DM's buttons, which Discord delivers to shard 0 only;
-shard 1's process is killed with SIGKILL mid-hand and started again: its table resumes where it
-was, shard 0's never paused (and told shard 1's players their table was restoring); both league
-matches finish at once; standings and ratings equal the same matches recorded one after the
-other."""
+wire double (``shard_node.py``): a table in a server of each shard, both counting for one league
+(the shard-0 server's) and sharing a player; a player of the shard-1 table discards by DM and with
+the DM's buttons, which Discord delivers to shard 0 only; shard 1's process is frozen inside a
+write to the database and killed there (SIGKILL) mid-hand, while shard 0 plays on at its own pace,
+and is started again: its table resumes where it was; both league matches finish at once, each
+process's finish reading the shared player's rating before the other's commits; the league's
+standings and ratings are those of the two matches one after the other, computed here from the
+stored hands (replayed by the rules engine) and OpenSkill itself, not by the code under test."""
 
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ from typing import Any
 
 import pytest
 from db_helpers import select
+from openskill.models import PlackettLuce
 
-from musbot.storage import Database, SeatRecord
+from musbot.replay import replay_hand
+from musbot.storage import Database
 
 HERE = Path(__file__).resolve().parent
 NODE = HERE / "shard_node.py"
@@ -98,17 +102,25 @@ def nodes(tmp_path: Path) -> Iterator[Callable[..., Node]]:
         node.close()
 
 
+SHARD_0_MOVES_SECONDS = 10.0
+"""Seconds shard 0 may take for three of its people's moves, on its clock (a second of thought
+each: three) and in real time (a second or two): a wait for the stuck process, or for a lock it
+holds in the database (5 s before the lock timeout), shows as more."""
+
+
 @on_postgresql
 def test_two_processes_share_one_database_relay_dms_and_survive_a_kill(
-        target: str, nodes: Callable[..., Node], new_target: Callable[[], Any]) -> None:
+        target: str, nodes: Callable[..., Node], tmp_path: Path) -> None:
     a, b = nodes(target, 0), nodes(target, 1)
     ready_a, ready_b = a.ask("ready"), b.ask("ready")
     assert ready_a["tables"] == ready_b["tables"] == []
     assert len(ready_a["guilds"]) == len(ready_b["guilds"]) == 1
     assert ready_a["guilds"] != ready_b["guilds"], "each process has its shard's server"
-    for node, guild in ((a, "Txoko"), (b, "Sagardotegi")):
-        node.ask("league", guild=guild, name="Otoño")
-        node.ask("open", guild=guild, league="Otoño")
+    a.ask("league", guild="Txoko", name="Otoño")
+    a.ask("open", guild="Txoko", league="Otoño")
+    # The product offers a server's leagues to its own tables; here the other server's table
+    # counts for it too (set on the table), so that two processes write one league's rows.
+    b.ask("open", guild="Sagardotegi", league="Otoño", league_of="Txoko")
 
     # A DM discard by a player whose table is on shard 1: written to shard 0, applied on 1.
     b.ask("play", guild="Sagardotegi", until={"discard": "Eneko"})
@@ -136,14 +148,22 @@ def test_two_processes_share_one_database_relay_dms_and_survive_a_kill(
     a.ask("press", user="Fermín", message=prompt["id"], custom_id=confirm)
     assert "Fermín" not in b.ask("state", guild="Sagardotegi")["awaited"]
 
-    # Both play on; shard 1's process is killed mid-hand.
+    # Both play on; shard 1's process stops inside its next write to the database (the save
+    # of its next move, or of a message's reference), and shard 0 goes on meanwhile.
     a.ask("play", guild="Txoko", until={"moves": 4})
     before = b.ask("play", guild="Sagardotegi", until={"hand": 2, "actions": 2})
     assert before["state"] == "playing" and before["actions"] > 0
-    b.kill()
-    paused_at = a.ask("state", guild="Txoko")
+    frozen = tmp_path / "frozen"
+    b.ask("freeze_at_next_write", marker=str(frozen))
+    b.send("play", guild="Sagardotegi", until={"moves": 1})
+    _wait_for(frozen)
+    paused_at, began = a.ask("state", guild="Txoko"), time.monotonic()
     went_on = a.ask("play", guild="Txoko", until={"moves": 3})
-    assert went_on["moves"] == paused_at["moves"] + 3, "shard 0's table never paused"
+    assert went_on["turn"] >= paused_at["turn"] + 3, "three moves applied, none refused"
+    assert went_on["clock"] - paused_at["clock"] <= SHARD_0_MOVES_SECONDS, \
+        "shard 0's table went on at its own pace, never waiting for the stuck process"
+    assert time.monotonic() - began < SHARD_0_MOVES_SECONDS, "nor for its database's locks"
+    b.kill()
     told = a.ask("dm", user="Garazi", text="cartas")["answers"]
     assert told == ["Tu mesa se está restaurando tras un reinicio del bot: repite en unos "
                     "segundos."], told
@@ -158,12 +178,25 @@ def test_two_processes_share_one_database_relay_dms_and_survive_a_kill(
     assert {k: resumed[k] for k in ("state", "hand", "actions", "scores", "phase")} == \
         {k: before[k] for k in ("state", "hand", "actions", "scores", "phase")}
 
-    # Both league matches finish at the same time.
+    # Both league matches finish at the same time: each finish reads Dani's rating before the
+    # other's commits.
+    together = tmp_path / "finish"
+    together.mkdir()
+    a.ask("finish_together", folder=str(together), other=1)
+    b.ask("finish_together", folder=str(together), other=0)
     for node, guild in ((a, "Txoko"), (b, "Sagardotegi")):
         node.send("play", guild=guild, until={"finished": True})
     assert a.receive()["state"] == b.receive()["state"] == "finished"
+    assert sorted(p.name for p in together.iterdir()) == ["began-0", "began-1"]
 
-    asyncio.run(_compare_with_sequential_replay(target, new_target))
+    asyncio.run(_compare_with_one_after_the_other(target))
+
+
+def _wait_for(marker: Path) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not marker.exists():
+        assert time.monotonic() < deadline, f"{marker} never appeared"
+        time.sleep(0.02)
 
 
 def _discard_prompt(node: Node, user: str) -> dict[str, Any]:
@@ -178,55 +211,59 @@ def _message(node: Node, user: str, message_id: int) -> dict[str, Any]:
     return next(m for m in node.ask("dms", user=user)["messages"] if m["id"] == message_id)
 
 
-async def _compare_with_sequential_replay(target: str, new_target: Callable[[], Any]) -> None:
-    """Every stored match, recorded again one after the other (in the order they finished)
-    into a fresh database: the same standings and ratings."""
+async def _compare_with_one_after_the_other(target: str) -> None:
+    """The league's standings and ratings as stored, against the two matches counted one after
+    the other in the order their finishes committed: each stored hand replayed by the rules
+    engine (its result must be the stored one), the games and tantos summed here, and the
+    ratings from OpenSkill's Plackett-Luce model itself (its defaults; docs: display = 1000 +
+    40·(mu − 3·sigma))."""
     async with Database(target) as db:
-        together = await _outcome(db)
-        matches = await select(db, "SELECT match_id, league_id, rules, winner_team, final_score,"
-                                   " rated, guild_id, channel_id FROM matches"
-                                   " ORDER BY ended_at, match_id")
-        leagues = {league_id: (guild, name) for league_id, guild, name in await select(
-            db, "SELECT league_id, guild_id, name FROM leagues")}
-        members = await select(db, "SELECT league_id, user_id FROM league_members"
-                                   " ORDER BY league_id, user_id")
-        names = dict(await select(db, "SELECT user_id, display_name FROM players"))
-        seats = {m: await select(db, "SELECT seat, kind, player_id, bot FROM match_seats"
+        [(league_id,)] = await select(db, "SELECT league_id FROM leagues")
+        matches = await select(db, "SELECT match_id, winner_team FROM matches"
+                                   " WHERE league_id = ? ORDER BY ended_at, match_id",
+                               [league_id])
+        seats = {m: await select(db, "SELECT seat, player_id FROM match_seats"
                                      " WHERE match_id = ? ORDER BY seat", [m])
-                 for m, *_ in matches}
-        hands = {m: await select(db, "SELECT number, transcript, result FROM hands"
+                 for m, _ in matches}
+        hands = {m: await select(db, "SELECT transcript, result FROM hands"
                                      " WHERE match_id = ? ORDER BY number", [m])
-                 for m, *_ in matches}
-    assert len(matches) == 2 and all(m[3] is not None for m in matches), matches
-    async with Database(await new_target()) as fresh:
-        league_ids = {}
-        for old, (guild, name) in sorted(leagues.items()):
-            league_ids[old] = (await fresh.create_league(guild, name)).league_id
-        for old, user in members:
-            await fresh.join_league(league_ids[old], user, names[user])
-        for match_id, league_id, rules, winner, final, rated, guild, channel in matches:
-            records = [SeatRecord.human(seat, user, names[user]) if kind == "player"
-                       else SeatRecord.robot(seat, bot) for seat, kind, user, bot in
-                       seats[match_id]]
-            new_id = await fresh.start_match(records, rules=json.loads(rules),
-                                             league_id=league_ids[league_id],
-                                             guild_id=guild, channel_id=channel)
-            for number, transcript, result in hands[match_id]:
-                await fresh.record_hand(new_id, number, json.loads(transcript),
-                                        json.loads(result))
-            await fresh.record_finished_match(new_id, winner, final_score=json.loads(final),
-                                              rated=bool(rated))
-        assert await _outcome(fresh) == together
-
-
-async def _outcome(db: Database) -> dict[str, Any]:
-    leagues = await select(db, "SELECT league_id, guild_id, name FROM leagues ORDER BY name,"
-                               " guild_id")
-    return {
-        "standings": [(guild, name, await db.standings(league_id))
-                      for league_id, guild, name in leagues],
-        "ratings": sorted(await select(
-            db, "SELECT l.guild_id, r.user_id, r.mu, r.sigma, r.matches FROM ratings r"
-                " JOIN seasons s ON s.season_id = r.season_id"
-                " JOIN leagues l ON l.league_id = s.league_id")),
-    }
+                 for m, _ in matches}
+        standings = await db.standings(league_id)
+        stored = await select(db, "SELECT user_id, mu, sigma, matches FROM ratings")
+    assert len(matches) == 2 and all(winner is not None for _, winner in matches), matches
+    shared = {p for _, p in seats[matches[0][0]]} & {p for _, p in seats[matches[1][0]]}
+    assert len(shared) == 1, "one player in both matches"
+    model = PlackettLuce()
+    skill: dict[int, Any] = {}
+    line: dict[int, list[int]] = {}  # played, won, games diff, tantos diff
+    for match_id, winner in matches:
+        games, tantos = [0, 0], [0, 0]
+        for transcript, result in hands[match_id]:
+            outcome = replay_hand(json.loads(transcript)).result()
+            assert outcome == json.loads(result), "the stored hand is what the rules give"
+            if outcome["game_winner"] is not None:
+                games[outcome["game_winner"]] += 1
+                tantos = [tantos[0] + outcome["scores"][0], tantos[1] + outcome["scores"][1]]
+        assert winner == (0 if games[0] > games[1] else 1)
+        teams = [[player for seat, player in seats[match_id] if seat % 2 == team]
+                 for team in (0, 1)]
+        rated = model.rate([[skill.get(p) or model.rating() for p in team] for team in teams],
+                           ranks=[1, 2] if winner == 0 else [2, 1])
+        for team, players in enumerate(teams):
+            for player, new in zip(players, rated[team], strict=True):
+                skill[player] = new
+                row = line.setdefault(player, [0, 0, 0, 0])
+                row[0] += 1
+                row[1] += team == winner
+                row[2] += games[team] - games[1 - team]
+                row[3] += tantos[team] - tantos[1 - team]
+    expected = {(player, played, won, played - won, games_diff, tantos_diff,
+                 round(1000 + 40 * (skill[player].mu - 3 * skill[player].sigma)))
+                for player, (played, won, games_diff, tantos_diff) in line.items()}
+    assert {(s.user_id, s.played, s.won, s.lost, s.games_diff, s.tantos_diff, s.rating)
+            for s in standings} == expected
+    assert len(stored) == len(skill) == 7
+    for user_id, mu, sigma, count in stored:
+        assert count == line[user_id][0]
+        assert mu == pytest.approx(skill[user_id].mu, abs=1e-9), user_id
+        assert sigma == pytest.approx(skill[user_id].sigma, abs=1e-9), user_id

@@ -134,7 +134,7 @@ async def test_each_process_restores_and_plays_only_its_shards_tables(cluster: C
     again = await cluster.connect(1)
     assert [t.channel_id for t in again.tables] == [sagardotegi]
     assert [t.channel_id for t in zero.tables] == [txoko], "the other process is untouched"
-    assert again.tables.get(sagardotegi).state == "playing"  # type: ignore[union-attr]
+    assert again.tables.get(sagardotegi).lifecycle == "playing"  # type: ignore[union-attr]
 
 
 def answers(cluster: Cluster, person: Person) -> list[str]:
@@ -160,7 +160,7 @@ async def test_a_dm_for_a_table_on_shard_1_is_answered_by_its_process(cluster: C
     for person in server.people:
         person.wants_mus = True
     moves = await play_to_the_end(server)
-    assert moves > 0 and table.state == "finished"
+    assert moves > 0 and table.lifecycle == "finished"
     async with Database(cluster.db) as db:
         stored = [json.loads(t) for (t,) in await select(db, "SELECT transcript FROM hands")]
     discards = sum(1 for hand in stored for _, text in hand["actions"]
@@ -180,12 +180,12 @@ async def until_discard(server: Server, person: Person) -> None:
     person.wants_mus = True
     for _ in range(400):
         match = table.match
-        assert match is not None and table.state == "playing"
-        if match.view(-1).phase == "descarte" and table.awaits(person.user):
+        assert match is not None and table.lifecycle == "playing"
+        if match.view(-1).phase == "descarte" and table.state.awaits(person.user):
             return
         seat = match.to_act
         someone = next((p for p in server.people if table.seat_of(p.user) == seat), None)
-        if someone is not None and table.awaits(someone.user):
+        if someone is not None and table.state.awaits(someone.user):
             someone.wants_mus = True
             await server.play_turn(someone)
         else:
@@ -219,7 +219,7 @@ async def test_a_press_on_dm_buttons_reaches_the_tables_process(cluster: Cluster
     await cluster.world.press(zero, eneko.user, prompt.id, confirm)
     await server.advance(1)  # the DM's edits keep a channel's pace too
     table = server.table()
-    assert not table.awaits(eneko.user)
+    assert not table.state.awaits(eneko.user)
     assert table.match is not None
     seat, action = table.match.hand.actions[-1]
     assert (seat, action.kind, len(action.cards)) == (table.seat_of(eneko.user),

@@ -30,12 +30,14 @@ from musbot.engine.evaluation import Lance
 from musbot.engine.events import Ordago
 from musbot.engine.match import Match
 from musbot.engine.rules import Rules
+from musbot.settings import TableSettings
 from musbot.storage import (
     SCHEMA_VERSION,
     ConflictingHand,
     ConstraintViolation,
     Database,
     DatabaseClosed,
+    DriverError,
     MatchFinished,
     SeatRecord,
     ServerSettings,
@@ -131,9 +133,11 @@ async def test_a_failing_migration_changes_nothing(
     add_migration(monkeypatch, Migration(
         SCHEMA_VERSION + 1, "broken",
         "CREATE TABLE half_done (x INTEGER);\nALTER TABLE no_such_table ADD COLUMN y INTEGER;"))
-    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError),
-                       match="no_such_table"):
+    with pytest.raises(DriverError, match="no_such_table") as refused:
         await Database.open(target)
+    # The driver's own error stays the cause, for the log.
+    assert isinstance(refused.value.__cause__, (sqlite3.OperationalError,
+                                                asyncpg.UndefinedTableError))
     monkeypatch.undo()
     async with Database(target) as db:
         assert await db.schema_version() == SCHEMA_VERSION
@@ -223,8 +227,9 @@ def test_a_database_is_named_by_a_path_or_a_url(tmp_path: Path) -> None:
 
 async def test_server_settings_round_trip(db: Database) -> None:
     assert await db.server_settings(5) == ServerSettings()
-    settings = ServerSettings(rules=Rules(reyes=4, puntos=30, real=True), turn_timer=45,
-                              language="en", allowed_channels=frozenset({7, 8}))
+    settings = ServerSettings(TableSettings(rules=Rules(reyes=4, puntos=30, real=True),
+                                            turn_seconds=45, language="en"),
+                              allowed_channels=frozenset({7, 8}))
     await db.save_server_settings(5, settings)
     assert await db.server_settings(5) == settings
 
@@ -232,7 +237,10 @@ async def test_server_settings_round_trip(db: Database) -> None:
 def test_server_settings_keep_unknown_keys() -> None:
     data = {"rules": {"reyes": 4, "future_variant": 1}, "language": "en", "from_v9": [1]}
     settings = ServerSettings.from_dict(data)
-    assert settings.rules.reyes == 4 and settings.turn_timer == ServerSettings().turn_timer
+    assert settings.table.rules.reyes == 4
+    assert settings.table.turn_seconds == ServerSettings().table.turn_seconds
+    # An older musbot's «no timer» (turn_timer 0) is read as the one meaning of none.
+    assert ServerSettings.from_dict({"turn_timer": 0}).table.turn_seconds is None
     assert settings.to_dict()["from_v9"] == [1]
 
 

@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 from db_helpers import four, hand, select
 
+from musbot.settings import TableSettings
 from musbot.storage import (
     SCHEMA_VERSION,
     CorruptDatabase,
     Database,
+    DatabaseFull,
     DatabaseLocked,
     DatabaseTooNew,
     ForeignDatabase,
@@ -212,7 +214,7 @@ async def test_a_write_that_finds_the_lock_taken_waits_on_the_thread_not_the_loo
         try:
             first = asyncio.ensure_future(db.save_table(1, 1, {"n": 1}))
             settings = asyncio.ensure_future(
-                db.save_server_settings(5, ServerSettings(language="en")))
+                db.save_server_settings(5, ServerSettings(TableSettings(language="en"))))
             ticks = 0
             for _ in range(10):
                 await asyncio.sleep(0.01)
@@ -233,7 +235,7 @@ async def test_a_write_that_finds_the_lock_taken_waits_on_the_thread_not_the_loo
         saved = await db.load_table(1)
         assert saved is not None and (saved.state, saved.version) == ({"n": 2}, 5)
         assert saved.journal == ["after n=2"], "the journal entries kept their places"
-        assert (await db.server_settings(5)).language == "en"
+        assert (await db.server_settings(5)).table.language == "en"
         assert await db.save_table(1, 1, {"n": 3}) == 6  # back on the loop's connection
         assert backend_of(db)._late_writer is None
 
@@ -337,8 +339,9 @@ async def test_a_full_disk_fails_the_save_and_keeps_what_was_saved(db: Database)
     [(page_size,)] = direct.execute("PRAGMA page_size").fetchall()
     direct.execute(f"PRAGMA max_page_count = {pages}")
     try:
-        with pytest.raises(sqlite3.OperationalError, match="full"):
+        with pytest.raises(DatabaseFull, match="full") as full:
             await db.save_table(2, 1, {"pad": "x" * (free * page_size + 20000)})
+        assert full.value.code == "db_full"
     finally:
         direct.execute("PRAGMA max_page_count = 1073741823")
     saved = await db.load_table(1)

@@ -7,14 +7,17 @@ import random
 from typing import Any
 
 import pytest
-from table_helpers import ANY_CARD, make_table, play_humans, seat_humans
+from table_helpers import ANY_CARD, make_table, play_humans, seat_humans, typed
 
 from musbot.ai import Player
 from musbot.engine import MUS, NO_HAY_MUS, IllegalAction, NotYourTurn, Rules, SeatView
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, senas_posibles
+from musbot.settings import TableSettings
 from musbot.table import Seat, TableError, TableManager
 from musbot.table.render import sena_gesture
+from musbot.table.seats import distinct_names
+from musbot.words import visible_name
 
 # --- seating ------------------------------------------------------------------------------------
 
@@ -61,7 +64,7 @@ async def test_start_needs_a_person_and_fills_with_bots() -> None:
         await table.start(99)
     assert stranger.value.code == "not_seated"
     await table.start(1)
-    assert table.state == "playing"
+    assert table.lifecycle == "playing"
     assert all(isinstance(s, Seat) for s in table.seats)
     assert [s.human for s in table.seats if s] == [True, False, False, False]
     assert "¡Empieza la partida!" in transport.public_lines()
@@ -87,7 +90,7 @@ async def test_leave_before_and_during_the_match() -> None:
     assert any("un bot juega por su asiento" in t for t in transport.public_texts())
     # The last person leaving closes the table.
     await table.leave(1)
-    assert table.state == "closed"
+    assert table.lifecycle == "closed"
     assert transport.public_lines()[-1] == "No queda nadie: se cierra la mesa."
 
 
@@ -105,12 +108,12 @@ async def test_close_and_closed_table() -> None:
     await table.join(1, "Ana")
     await table.start(1)
     await table.close()
-    assert table.state == "closed"
+    assert table.lifecycle == "closed"
     assert transport.public_lines()[-1] == "Se cierra la mesa."
     with pytest.raises(TableError) as closed:
         await table.join(2, "Bea")
     assert closed.value.code == "table_closed"
-    assert not await table.handle_text(1, "mus")
+    assert not await typed(table, 1, "mus")
 
 
 # --- the match ----------------------------------------------------------------------------------
@@ -124,19 +127,19 @@ async def test_full_match_with_bots_then_rematch() -> None:
     assert early.value.code == "not_finished"
     await table.start(1)
     steps = await play_humans(table, random.Random(5))
-    assert steps > 0 and table.state == "finished"
+    assert steps > 0 and table.lifecycle == "finished"
     assert table.match is not None and table.match.winner is not None
     assert any("🎉 ¡Partida para" in t for t in transport.public_texts())
     assert not transport.replies_to(1), "every typed action was accepted"
     await table.rematch(1)
-    assert table.state == "playing" and not table.match.finished
+    assert table.lifecycle == "playing" and not table.match.finished
     assert "¡Revancha! Empieza otra partida." in transport.public_lines()
 
 
 async def test_bots_alone_play_a_whole_match() -> None:
     table, transport, _ = make_table(2, rules=Rules(juegos=1), bots_alone=True)
     await table.start()
-    assert table.state == "finished"
+    assert table.lifecycle == "finished"
     assert any("Se enseñan las cartas" in t for t in transport.public_texts())
 
 
@@ -165,7 +168,7 @@ async def test_bots_learn_how_every_hand_ended_from_their_own_seat() -> None:
         assert occupant is not None and occupant.bot is not None
         occupant.bot = Listening(seat, occupant.bot)
     await table.start()
-    assert table.state == "finished" and table.match is not None
+    assert table.lifecycle == "finished" and table.match is not None
     hands = table.match.hand_number
     for seat, views in heard.items():
         assert [v.hand_number for v in views] == list(range(1, hands + 1))
@@ -181,7 +184,7 @@ async def test_other_player_counts(players: int) -> None:
     users = await seat_humans(table, 2)
     await table.start(users[0])
     await play_humans(table, random.Random(3))
-    assert table.state == "finished"
+    assert table.lifecycle == "finished"
 
 
 # --- chat ---------------------------------------------------------------------------------------
@@ -192,7 +195,7 @@ async def test_out_of_turn_gets_an_error_reply() -> None:
     await seat_humans(table)
     await table.start(1)
     transport.clear()
-    assert await table.handle_text(2, "mus")
+    assert await typed(table, 2, "mus")
     replies = transport.replies_to(2)
     assert replies == ["No es tu turno: habla P1."]
     assert not transport.public_texts()
@@ -203,8 +206,8 @@ async def test_not_seated_and_chat_are_ignored() -> None:
     await seat_humans(table)
     await table.start(1)
     transport.clear()
-    assert not await table.handle_text(99, "mus")
-    assert not await table.handle_text(1, "hola, ¿qué tal la familia?")
+    assert not await typed(table, 99, "mus")
+    assert not await typed(table, 1, "hola, ¿qué tal la familia?")
     assert transport.sent == []
     assert table.match is not None and table.match.to_act == 0
 
@@ -213,9 +216,9 @@ async def test_malformed_command_is_answered() -> None:
     table, transport, _ = make_table()
     await seat_humans(table)
     await table.start(1)
-    await table.handle_text(1, "no hay mus")
+    await typed(table, 1, "no hay mus")
     transport.clear()
-    assert await table.handle_text(1, "envido 1")
+    assert await typed(table, 1, "envido 1")
     assert transport.replies_to(1) and not transport.public_texts()
 
 
@@ -224,10 +227,10 @@ async def test_typed_discards_by_position() -> None:
     await seat_humans(table)
     await table.start(1)
     for user in (1, 2, 3, 4):
-        assert await table.handle_text(user, "mus")
+        assert await typed(table, user, "mus")
     assert table.match is not None
     before = table.match.view(0).cards
-    assert await table.handle_text(1, "descarto 1 2")
+    assert await typed(table, 1, "descarto 1 2")
     assert table.match.view(0).cards == before[2:]
     assert transport.public_lines()[-1] == "P1 se descarta de 2."
     assert "Habla P2." in table.status()
@@ -251,7 +254,7 @@ async def test_racing_commands_apply_once() -> None:
     transport.slow = True
     await seat_humans(table)
     await table.start(1)
-    results = await asyncio.gather(table.handle_text(1, "mus"), table.handle_text(1, "no hay mus"))
+    results = await asyncio.gather(typed(table, 1, "mus"), typed(table, 1, "no hay mus"))
     assert results == [True, True]
     assert table.match is not None
     said = [e for e in table.match.hand.events if isinstance(e, ev.MusSaid)]
@@ -293,7 +296,7 @@ async def _table_with_sena(cazada: float, **kwargs: object):  # type: ignore[no-
         await seat_humans(table)
         await table.start(1)
         assert table.match is not None
-        shown = senas_posibles(table.match.view(0).cards, table.rules)
+        shown = senas_posibles(table.match.view(0).cards, table.state.rules)
         if shown:
             transport.clear()
             return table, transport, shown
@@ -302,7 +305,7 @@ async def _table_with_sena(cazada: float, **kwargs: object):  # type: ignore[no-
 
 async def test_sena_reaches_only_the_partner() -> None:
     table, transport, shown = await _table_with_sena(0.0)
-    sena = await table.send_sena(1, shown[0].nombre)
+    sena = await table.send_sena(1, shown[0])
     assert sena is shown[0]
     privates = [s for s in transport.sent if s.kind == "private"]
     assert [s.to for s in privates] == [3]
@@ -344,13 +347,13 @@ async def test_no_senas_when_off_or_corrido() -> None:
     await seat_humans(table)
     await table.start(1)
     with pytest.raises(IllegalAction) as off:
-        await table.send_sena(1, "ciego")
+        await table.send_sena(1, Sena.CIEGO)
     assert off.value.code == "senas_off"
     table, _, _ = make_table(rules=Rules(mus_corrido=True))
     await seat_humans(table)
     await table.start(1)
     with pytest.raises(IllegalAction) as corrido:
-        await table.send_sena(1, "ciego")
+        await table.send_sena(1, Sena.CIEGO)
     assert corrido.value.code == "senas_corrido"
     assert "Ahora no se pueden hacer señas." in table.private_text(1)
 
@@ -376,9 +379,9 @@ async def test_manager_one_table_per_channel() -> None:
     from table_helpers import FakeTransport
 
     transport = FakeTransport()
-    manager = TableManager(transport, turn_seconds=None)
-    a = manager.open(1)
-    b = manager.open(2, Rules(puntos=30))
+    manager = TableManager(transport)
+    a = manager.open(1, TableSettings(turn_seconds=None))
+    b = manager.open(2, TableSettings(rules=Rules(puntos=30)))
     assert manager.get(1) is a and manager.get(2) is b and len(manager) == 2
     with pytest.raises(TableError) as exists:
         manager.open(1)
@@ -386,8 +389,8 @@ async def test_manager_one_table_per_channel() -> None:
     await a.join(7, "Ana")
     assert manager.table_for(7) == (a, False) and manager.table_for(8) == (None, False)
     await a.start(7)
-    assert await manager.handle_text(1, 7, "mus")
-    assert not await manager.handle_text(3, 7, "mus")
+    assert await typed(a, 7, "mus")
+    assert manager.get(3) is None
     await manager.close(2)
     assert manager.get(2) is None
     with pytest.raises(TableError):
@@ -407,7 +410,7 @@ async def test_a_failing_transport_does_not_stop_the_game() -> None:
 
     transport.public = broken  # type: ignore[method-assign]
     await table.start(1)
-    assert await table.handle_text(1, "mus")
+    assert await typed(table, 1, "mus")
     assert table.match is not None and table.match.to_act == 0  # bots answered, back to P1
 
 
@@ -417,14 +420,14 @@ async def test_errors_naming_a_card_are_private() -> None:
     await seat_humans(table)
     await table.start(1)
     for user in (1, 2, 3, 4):
-        await table.handle_text(user, "mus")
+        await typed(table, user, "mus")
     assert table.match is not None
     held = set(table.match.view(0).cards)
     from musbot.engine.cards import card_code
 
     missing = card_code(next(c for c in range(40) if c not in held))
     transport.clear()
-    assert await table.handle_text(1, f"descarto {missing}")
+    assert await typed(table, 1, f"descarto {missing}")
     assert not transport.replies_to(1) and not transport.public_texts()
     (private,) = transport.private_to(1)
     assert missing in private
@@ -438,3 +441,40 @@ async def test_english_table() -> None:
     assert "The match begins!" in texts
     assert any("New hand" in t for t in texts)
     assert "Your cards:" in table.private_text(1)
+
+
+# --- names as a table shows them ----------------------------------------------------------------
+
+
+def test_visible_names_lose_what_cannot_be_seen() -> None:
+    assert visible_name("\u200f\u200b\u2800") == ""
+    assert visible_name("\u202eAna\u200b  López\u0007") == "Ana López"
+    family = "👨\u200d👩\u200d👧"
+    assert visible_name(family) == family, "emoji sequences keep their joiner"
+    assert visible_name("\u0301\u200d") == "", "marks and joiners alone show nothing"
+    assert visible_name("Zuriñe") == "Zuriñe"
+
+
+def test_distinct_names_mark_people_who_read_as_another_seat() -> None:
+    unnamed, suffixed = "Asiento {seat}", "{name} (asiento {seat})"
+    # A person called as a bot is marked; the bot keeps its name.
+    assert distinct_names((("Bot 4", True), ("Ana", True), None, ("Bot 4", False)), unnamed,
+                          suffixed) == ("Bot 4 (asiento 1)", "Ana", None, "Bot 4")
+    # Two people alike as read (case, accents, invisible characters): both marked.
+    assert distinct_names((("Ane", True), ("ANÉ\u200b", True)), unnamed, suffixed) == \
+        ("Ane (asiento 1)", "ANÉ (asiento 2)")
+    # Nothing visible: the seat stands for the name.
+    assert distinct_names((("\u200f", True), ("Ana", True)), unnamed, suffixed) == \
+        ("Asiento 1", "Ana")
+
+
+async def test_the_pages_name_each_seat_apart_and_records_keep_what_was_given() -> None:
+    table, _, _ = make_table()
+    await table.join(1, "Bot 4")
+    await table.join(2, "\u200b")
+    await table.start(1)
+    assert table.names() == {0: "Bot 4 (asiento 1)", 1: "Asiento 2", 2: "Bot 3", 3: "Bot 4"}
+    assert "Bot 4 (asiento 1)" in table.status() and "Asiento 2" in table.status()
+    assert table.state.records.info is not None
+    assert [s["name"] for s in table.state.records.info["seats"]][:2] == ["Bot 4", "\u200b"], \
+        "the records keep the names as given"

@@ -56,7 +56,7 @@ async def _private_match(rules: Rules, seed: int) -> int:
 
     async def maybe_sena(seat: int, user: int) -> None:
         nonlocal signals
-        if not table.senas_open() or rng.random() > 0.3:
+        if not table.state.senas_open() or rng.random() > 0.3:
             return
         assert table.match is not None
         shown = senas_posibles(table.match.view(seat).cards, rules)
@@ -71,7 +71,7 @@ async def _private_match(rules: Rules, seed: int) -> int:
             return
         signals += 1
         receivers = {table.seat_of(s.to) for s in transport.sent[before:] if s.kind == "private"}
-        partners = {s for s in range(seat % 2, table.players, 2) if s != seat}
+        partners = {s for s in range(seat % 2, table.state.players, 2) if s != seat}
         assert seat not in receivers
         assert partners <= receivers
         assert len(receivers - partners) <= 1
@@ -80,7 +80,7 @@ async def _private_match(rules: Rules, seed: int) -> int:
 
     await table.start(1)
     await play_humans(table, rng, before=maybe_sena)
-    assert table.state == "finished"
+    assert table.lifecycle == "finished"
     return signals
 
 async def test_the_check_catches_a_leak() -> None:

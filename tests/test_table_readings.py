@@ -20,11 +20,16 @@ from table_helpers import FakeTransport, make_table, play_humans, seat_humans
 
 from musbot.ai import DificilBot, HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
+from musbot.settings import TableSettings
 from musbot.storage import Database
 from musbot.table import ManualClock, Table, TableManager
-from musbot.table.persist import TablePersister, start_persistence
+from musbot.table.persist import TablePersister, forget_player
 
 SHORT = Rules(juegos=1, puntos=20)
+
+
+def _who(table: Table) -> list[str | None]:
+    return table.state.readings.who(table.seats, table.state.settings.bot_level)
 
 
 async def test_the_memory_learns_each_player_and_lasts_across_matches() -> None:
@@ -32,14 +37,14 @@ async def test_the_memory_learns_each_player_and_lasts_across_matches() -> None:
     await seat_humans(table, 2)
     await table.start(1)
     await play_humans(table, random.Random(3))
-    assert table.state == "finished"
-    memory = table.bots.memory
-    assert table.bots.who() == ["user:1", "user:2", "bot:2:normal", "bot:3:normal"]
-    words = {who: memory.reading(who).words for who in table.bots.who()}
+    assert table.lifecycle == "finished"
+    memory = table.state.readings.memory
+    assert _who(table) == ["user:1", "user:2", "bot:2:normal", "bot:3:normal"]
+    words = {who: memory.reading(who).words for who in _who(table) if who is not None}
     assert all(n > 0 for n in words.values()), words
     await table.rematch(1)
     await play_humans(table, random.Random(4))
-    assert table.bots.memory is memory
+    assert table.state.readings.memory is memory
     assert all(memory.reading(who).words > n for who, n in words.items())
 
 
@@ -52,7 +57,7 @@ async def test_a_person_a_bot_played_for_is_not_read_from_that_hand() -> None:
     late = match.to_act
     assert late is not None and table.seats[late] is not None
     await clock.advance(15.0)  # the clock runs out: the seat's bot speaks for the person
-    assert table.turn == 1
+    assert table.state.turn == 1
     hand = match.hand
     while not hand.finished:
         seat = match.to_act
@@ -62,7 +67,7 @@ async def test_a_person_a_bot_played_for_is_not_read_from_that_hand() -> None:
         await table.act(occupant.user_id, HeuristicBot().decide(match.view(seat),
                                                                 random.Random(1)))
     assert hand.view(-1).revealed is not None  # this deal ends with a showdown
-    memory = table.bots.memory
+    memory = table.state.readings.memory
     assert memory.readings.get(f"user:{late + 1}") is None  # seats 0, 1 are users 1, 2
     assert memory.reading(f"user:{2 - late}").words > 0
 
@@ -115,34 +120,54 @@ async def test_a_heavy_bot_thinks_in_a_worker_thread_without_holding_the_table()
     assert bot.threads and bot.threads[0] != threading.get_ident()
     assert not table._lock.locked()  # the table still answers meanwhile
     assert "Ana" in table.status()
-    turn = table.turn
+    turn = table.state.turn
     bot.release.set()
-    await _until(lambda: table.turn > turn)
+    await _until(lambda: table.state.turn > turn)
     assert table.match is not None and table.match.hand.actions[0][0] == 1
 
 
 async def test_a_move_thought_for_a_turn_gone_is_dropped() -> None:
     table, _, bot = await _dificil_to_think()
-    turn = table.turn
+    turn = table.state.turn
     assert await table.join(2, "Bea") == 1  # Bea takes the thinking bot's seat
     bot.release.set()
     await asyncio.to_thread(lambda: None)
     for _ in range(20):
         await asyncio.sleep(0.005)
     match = table.match
-    assert match is not None and table.turn == turn and match.to_act == 1
+    assert match is not None and table.state.turn == turn and match.to_act == 1
     assert not match.hand.actions  # nobody spoke for Bea
-    assert table.awaits(2)
+    assert table.state.awaits(2)
 
 
 async def test_closing_the_table_while_a_bot_thinks_is_quiet() -> None:
     table, _, bot = await _dificil_to_think()
-    turn = table.turn
+    turn = table.state.turn
     await table.close()
     bot.release.set()
     for _ in range(20):
         await asyncio.sleep(0.005)
-    assert table.state == "closed" and table.turn == turn
+    assert table.lifecycle == "closed" and table.state.turn == turn
+
+
+async def test_a_persons_timed_out_turn_is_thought_off_the_event_loop_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[int] = []
+    decide = DificilBot.decide
+
+    def noting(self: DificilBot, *args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.get_ident())
+        return decide(self, *args, **kwargs)
+
+    monkeypatch.setattr(DificilBot, "decide", noting)
+    table, _, clock = make_table(8, rules=SHORT, bot_level="dificil", turn_seconds=15.0)
+    await table.join(1, "Ana")
+    await table.start(1)  # Ana is the mano: the match waits for her
+    assert table.state.awaits(1) and table.state.turn == 0
+    await clock.advance(15.0)  # her time is up: her seat's bot («dificil») speaks for her
+    await _until(lambda: table.state.turn > 0)
+    assert threads and threads[0] != threading.get_ident()
+    assert table.seats[0] is not None and table.seats[0].expiries == 1
 
 
 # --- per server ---------------------------------------------------------------------------------
@@ -151,16 +176,19 @@ async def test_closing_the_table_while_a_bot_thinks_is_quiet() -> None:
 @pytest.fixture
 async def stored(target: str) -> AsyncIterator[tuple[Database, TableManager, TablePersister]]:
     db = await Database.open(target)
+    persister = TablePersister(db)
     manager = TableManager(FakeTransport(), clock=ManualClock(), shuffler=seeded_shuffler(7),
-                           rng=random.Random(7), first_mano=0, turn_seconds=None)
-    persister = await start_persistence(db, manager)
+                           rng=random.Random(7), first_mano=0, persist=persister)
     yield db, manager, persister
     await db.close()
 
 
+SETTINGS = TableSettings(rules=SHORT, turn_seconds=None)
+
+
 async def _play(manager: TableManager, channel: int, guild: int, users: list[int],
                 seed: int) -> Table:
-    table = manager.open(channel, SHORT, guild_id=guild)
+    table = manager.open(channel, SETTINGS, guild_id=guild)
     for user in users:
         await table.join(user, f"P{user}")
     await table.start(users[0])
@@ -174,17 +202,17 @@ async def test_a_persons_reading_is_kept_for_their_server_only(
     first = await _play(manager, 100, 1, [1, 2], seed=1)
     kept = await db.player_readings(1, [1, 2])
     assert set(kept) == {1, 2}
-    assert kept[1]["words"] == first.bots.memory.reading("user:1").words > 0
+    assert kept[1]["words"] == first.state.readings.memory.reading("user:1").words > 0
     assert await db.player_readings(2, [1, 2]) == {}
     # Another table of the same server knows them from the start; one of another server not.
-    same = manager.open(101, SHORT, guild_id=1)
-    other = manager.open(102, SHORT, guild_id=2)
+    same = manager.open(101, SETTINGS, guild_id=1)
+    other = manager.open(102, SETTINGS, guild_id=2)
     for table in (same, other):
         await table.join(1, "P1")
         await table.join(2, "P2")
         await table.start(1)
-    assert same.bots.memory.reading("user:1").words == kept[1]["words"]
-    assert "user:1" not in other.bots.memory.readings
+    assert same.state.readings.memory.reading("user:1").words == kept[1]["words"]
+    assert "user:1" not in other.state.readings.memory.readings
     await play_humans(same, random.Random(2))
     grown = await db.player_readings(1, [1])
     assert grown[1]["words"] > kept[1]["words"]
@@ -192,15 +220,15 @@ async def test_a_persons_reading_is_kept_for_their_server_only(
 
 async def test_forgetting_a_player_erases_what_the_bots_read(
         stored: tuple[Database, TableManager, TablePersister]) -> None:
-    db, manager, persister = stored
+    db, manager, _ = stored
     await _play(manager, 100, 1, [1, 2], seed=3)
-    table = manager.open(101, SHORT, guild_id=1)
+    table = manager.open(101, SETTINGS, guild_id=1)
     await table.join(1, "P1")
     await table.join(2, "P2")
     await table.start(1)
-    assert "user:1" in table.bots.memory.readings
-    assert await persister.forget_player(1)
-    assert "user:1" not in table.bots.memory.readings
+    assert "user:1" in table.state.readings.memory.readings
+    assert await forget_player(db, manager, 1)
+    assert "user:1" not in table.state.readings.memory.readings
     assert await db.player_readings(1, [1]) == {}
     await play_humans(table, random.Random(4))  # 1 plays on at this table…
     assert await db.player_readings(1, [1]) == {}  # …and is never stored from it again
@@ -212,10 +240,10 @@ async def test_a_reading_that_cannot_be_read_starts_afresh(
         caplog: pytest.LogCaptureFixture) -> None:
     db, manager, _ = stored
     await db.save_player_readings(1, {1: {"v": 99}})
-    table = manager.open(100, SHORT, guild_id=1)
+    table = manager.open(100, SETTINGS, guild_id=1)
     await table.join(1, "P1")
     await table.start(1)
     assert "could not be read" in caplog.text
-    assert "user:1" not in table.bots.memory.readings
+    assert "user:1" not in table.state.readings.memory.readings
     await play_humans(table, random.Random(5))
     assert (await db.player_readings(1, [1]))[1]["v"] == 1  # replaced by what was learnt

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_helpers import make_table, play_humans, seat_humans
+from table_helpers import make_table, play_humans, seat_humans, typed
 
 from musbot.ai import HeuristicBot
 from musbot.engine import Rules
 from musbot.engine import events as ev
-from musbot.table import Table, TableError, settle
+from musbot.settings import InvalidSettings
+from musbot.table import Table, settle
 
 
 def reminders(texts: list[str], user: int) -> list[str]:
@@ -47,7 +48,7 @@ async def test_acting_in_time_cancels_the_timer() -> None:
     await table.join(1, "Ana")
     await table.start(1)
     await clock.advance(30)
-    assert await table.handle_text(1, "mus")
+    assert await typed(table, 1, "mus")
     await clock.advance(40)
     assert not expiries(transport.public_texts())
     assert not reminders(transport.public_texts(), 1)
@@ -81,9 +82,9 @@ async def test_each_move_gives_the_next_player_the_full_time_with_one_alarm() ->
 
 
 async def test_configurable_turn_time() -> None:
-    with pytest.raises(TableError):
+    with pytest.raises(InvalidSettings):
         make_table(turn_seconds=10)
-    with pytest.raises(TableError) as bad:
+    with pytest.raises(InvalidSettings) as bad:
         make_table(turn_seconds=601)
     assert bad.value.code == "bad_timeout"
     table, transport, clock = make_table(turn_seconds=20)
@@ -107,7 +108,7 @@ async def test_fifteen_seconds_has_no_early_reminder() -> None:
 async def _wait_for_turn(table: Table, seat: int, other_user: int, rng: random.Random) -> None:
     """Plays the other person's turns until it is ``seat``'s turn."""
     bot = HeuristicBot()
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         assert table.match is not None
         if table.match.to_act == seat:
             return
@@ -123,7 +124,7 @@ async def test_three_expiries_hand_the_seat_to_a_bot_until_vuelvo() -> None:
     rng = random.Random(4)
     for n in range(3):
         await _wait_for_turn(table, 0, users[1], rng)
-        assert table.state == "playing"
+        assert table.lifecycle == "playing"
         await clock.advance(60)
         assert len(expiries(transport.public_texts())) == n + 1
     ana = table.seats[0]
@@ -132,19 +133,19 @@ async def test_three_expiries_hand_the_seat_to_a_bot_until_vuelvo() -> None:
     assert "(ausente: juega un bot)" in table.status()
     # While away, the bot plays the seat at once: it is never Ana's turn.
     for _ in range(30):
-        if table.state != "playing":
+        if table.lifecycle != "playing":
             break
         assert table.match is not None and table.match.to_act != 0
         to_act = table.match.to_act
         assert to_act is not None
         await table.act(users[1], HeuristicBot().decide(table.match.view(to_act), rng))
     # «vuelvo» gives the seat back, and the timer runs for Ana again.
-    assert await table.handle_text(users[0], "Vuelvo")
+    assert await typed(table, users[0], "Vuelvo")
     assert not ana.away and ana.expiries == 0
     assert "P1 vuelve a la mesa." in transport.public_lines()
-    assert table.state == "playing"  # this seed's match goes on: Ana has turns left to time
+    assert table.lifecycle == "playing"  # this seed's match goes on: Ana has turns left to time
     await _wait_for_turn(table, 0, users[1], rng)
-    assert table.state == "playing" and table.match.to_act == 0
+    assert table.lifecycle == "playing" and table.match.to_act == 0
     reminded = len(reminders(transport.public_texts(), users[0]))
     await clock.advance(45)
     assert len(reminders(transport.public_texts(), users[0])) == reminded + 1
@@ -154,7 +155,7 @@ async def test_vuelvo_when_not_away() -> None:
     table, transport, _ = make_table()
     await table.join(1, "Ana")
     await table.start(1)
-    assert await table.handle_text(1, "vuelvo")
+    assert await typed(table, 1, "vuelvo")
     assert transport.replies_to(1) == ["No estabas ausente: sigues jugando."]
 
 
@@ -184,7 +185,7 @@ async def test_no_timer_for_bots_or_after_the_end() -> None:
     await settle()
     assert clock.sleepers == 1
     await play_humans(table, random.Random(7))
-    assert table.state == "finished"
+    assert table.lifecycle == "finished"
     await clock.advance(1000)
     assert clock.sleepers == 0
 

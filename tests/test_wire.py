@@ -624,6 +624,49 @@ async def test_permissions_are_enforced(world: FakeDiscord, clock: ManualClock,
         assert refused.value.code == 50013
 
 
+async def test_permissions_change_under_the_bot_as_on_discord(
+        world: FakeDiscord, bot: commands.Bot, ids: dict[str, int]) -> None:
+    """Send Messages taken by the channel: a new message is 403/50013, its own messages may
+    still be edited; View Channel taken: every call about the channel is 403/50001. Each change
+    reaches the bot's cache (CHANNEL_UPDATE, GUILD_ROLE_UPDATE, its own GUILD_MEMBER_UPDATE),
+    and the messages a bot posts notify only whom ``allowed_mentions`` lets through."""
+    channel = text_channel(bot, ids["channel"])
+    me = channel.guild.me
+    sent = await channel.send(f"<@{ids['ana']}> @everyone",
+                              allowed_mentions=discord.AllowedMentions.none())
+    assert world.message(sent.id).pinged == frozenset()
+    assert not world.message(sent.id).pinged_everyone
+    pinged = await channel.send(f"<@{ids['ana']}> \\<@{ids['ana']}>")
+    assert world.pings(channel=ids["channel"]) == [(pinged.id, ids["ana"])]
+    send = discord.Permissions(send_messages=True).value
+    view = discord.Permissions(view_channel=True).value
+    world.set_overwrite(ids["channel"], world.bot_user.id, deny=send)
+    await world.settle()
+    assert not channel.permissions_for(me).send_messages
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send("hola")
+    assert refused.value.code == 50013
+    await sent.edit(content="editado")
+    world.set_overwrite(ids["channel"], world.bot_user.id, deny=view)
+    await world.settle()
+    assert not channel.permissions_for(me).view_channel
+    for call in (lambda: channel.send("hola"), lambda: sent.edit(content="otra vez"),
+                 lambda: sent.add_reaction("✅"), lambda: channel.fetch_message(sent.id)):
+        with pytest.raises(discord.Forbidden) as hidden:
+            await call()
+        assert hidden.value.code == 50001
+    world.set_overwrite(ids["channel"], world.bot_user.id)
+    world.set_role_permissions(ids["guild"], ids["guild"], 0)  # @everyone may do nothing
+    await world.settle()
+    assert not channel.permissions_for(me).view_channel
+    role = world.add_role(ids["guild"], "Bot", discord.Permissions.text().value | view)
+    world.give_role(ids["guild"], world.bot_user.id, role)
+    await world.settle()
+    assert channel.permissions_for(me).send_messages
+    await channel.send("de vuelta")
+    assert [c.code for c in world.invalid_requests(ids["channel"])] == [50013] + [50001] * 4
+
+
 # Changes to the world.
 
 

@@ -22,6 +22,7 @@ from musbot.commands import (
     parse_sena,
     sena_named,
 )
+from musbot.discordio.transport import ANSWER_SECONDS
 from musbot.engine import NO_HAY_MUS, NO_QUIERO, PASO, MusError
 from musbot.engine.senas import Sena
 from musbot.terminal import help_text
@@ -155,21 +156,21 @@ async def test_every_table_word_in_the_channel_and_by_dm(tmp_path: Path,
         assert "«la real»" in await scene.dm_answer(ana, f"{word} la real"), word
     for word in words.COME_BACK_WORDS:
         said = await scene.say(ana, word)
-        await scene.advance(5)  # the channel's replies wait for its budget
+        await scene.advance(ANSWER_SECONDS)  # one answer per person per this long
         replies = [m.content for m in scene.world.messages(scene.channel) if m.reference == said]
         assert len(replies) == 1 and "No estabas ausente" in replies[0], word
 
     # A word added to the table is a move in the channel and by DM.
     for where in ("channel", "dm"):
-        while not table.awaits(ana.user):
+        while not table.state.awaits(ana.user):
             await scene.advance(0.5)
         match = table.match
         assert match is not None and match.to_act is not None
         legal = match.legal_actions(match.to_act)
         word = next(w for w, action in new_words.items() if action in legal)
-        turn = table.turn
+        turn = table.state.turn
         if where == "channel":
             await scene.say(ana, word)
         else:
             await scene.dm(ana, word)
-        assert table.turn > turn, (where, word)
+        assert table.state.turn > turn, (where, word)

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from musbot.engine import Rules
+from musbot.settings import TableSettings
+from musbot.table.result import Saved
 
 from .measure import percentile
 
@@ -63,13 +65,14 @@ class Records:
     hands: int = 0
     moves: int = 0
 
-    async def __call__(self, table: Any) -> None:
-        table.take_moves()  # as the bot's persistence does: a journal of moves between saves
-        for record in table.outbox:
+    async def save(self, table: Any, result: Any) -> Saved:
+        records = table.state.records
+        for record in records.outbox:
             if record["kind"] == "hand":
                 self.hands += 1
                 self.moves += len(record["transcript"]["actions"])
-        table.outbox = []
+        records.outbox = []
+        return Saved()
 
 
 @dataclass
@@ -101,8 +104,7 @@ class Run:
         client = MemoryClient(clock.now)
         transport = DiscordTransport(client, clock=clock)  # type: ignore[arg-type]
         records = Records()
-        manager = TableManager(transport, clock=clock, bot_delay=BOT_DELAY, on_change=records)
-        transport.tables = manager
+        manager = TableManager(transport, clock=clock, bot_delay=BOT_DELAY, persist=records)
         tally = Tally()
         return cls(clock, client, transport, manager, Hands(client, transport, manager, tally),
                    records, tally)
@@ -133,7 +135,8 @@ async def play_match(run: Run, index: int, people: int, think: float, input_: In
         persons.append(Person(user, f"Persona {i + 1}", make_player(DEFAULT_LEVEL),
                               random.Random(f"{seed}/{index}/{i}"), input_,
                               run.client.dm_channel_of(user)))
-    table = run.manager.open(channel_id, rules, guild_id=GUILD_ID, opener_id=persons[0].user,
+    table = run.manager.open(channel_id, TableSettings(rules=rules), guild_id=GUILD_ID,
+                             opener_id=persons[0].user,
                              rng=random.Random(f"{seed}/{index}/bots"),
                              shuffler=seeded_shuffler(f"{seed}/{index}/deck"))
     run.transport.bind(channel_id, run.client.channel(channel_id))
@@ -169,15 +172,15 @@ async def play_turns(run: Run, table: Any, persons: list[Person], think: float) 
     by_seat = {person.seat: person for person in persons}
     turn = -1
     began = shown_at = 0.0
-    while table.state == "playing":
+    while table.lifecycle == "playing":
         match = table.match
         person = by_seat.get(match.to_act) if match is not None else None
-        if person is None or not table.awaits(person.user):
+        if person is None or not table.state.awaits(person.user):
             await run.clock.advance(STEP)
             continue
         now = run.clock.now()
-        if table.turn != turn:
-            turn, began, shown_at = table.turn, now, -1.0
+        if table.state.turn != turn:
+            turn, began, shown_at = table.state.turn, now, -1.0
         if shown_at < 0:
             if run.hands.shown(person, table):
                 shown_at = now
@@ -202,13 +205,13 @@ async def make_move(run: Run, person: Person, table: Any) -> None:
     action = person.player.decide(match.view(seat), person.rng)
     by_button = person.input == "buttons" or \
         (person.input == "mixed" and person.rng.random() < 0.5)
-    before = table.turn
+    before = table.state.turn
     try:
         await run.hands.move(person, table, action, by_button)
     except NotShown:
         run.unshown += 1
         await run.hands.move(person, table, action, False)
-    if table.turn == before:
+    if table.state.turn == before:
         raise RuntimeError(f"the table refused {action.text()!r}, a legal move, at "
                            f"{table.channel_id}")
     run.person_moves += 1

@@ -88,12 +88,17 @@ class Scratch:
         if self.kind == "postgresql":
             import asyncpg
 
+            from musbot.storage.postgres import DRIVER_ERRORS, public_url, translate
+
             name = f"musbot_bench_{uuid.uuid4().hex[:12]}"
-            admin = await asyncpg.connect(self.spec)
             try:
-                await admin.execute(f'CREATE DATABASE "{name}"')
-            finally:
-                await admin.close()
+                admin = await asyncpg.connect(self.spec, timeout=10)
+                try:
+                    await admin.execute(f'CREATE DATABASE "{name}"')
+                finally:
+                    await admin.close()
+            except DRIVER_ERRORS as exc:  # one sentence, as every storage failure
+                raise translate(exc, public_url(self.spec), 0.0) from exc
             self._server = self.spec
             self.target = with_database(self.spec, name)
         else:

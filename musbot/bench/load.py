@@ -42,6 +42,13 @@ bookkeeping included (two floats per action).
 Several ``--db`` run one after the other, each in a process of its own, and end with a table
 comparing them. The host's steal is stated with every run, and the p99 without it
 (:class:`~musbot.bench.measure.StealMeter`): two runs' p99 compare only at similar steal.
+
+The database failing is counted, never hidden (:mod:`musbot.bench.faults`): saves that failed,
+moves refused, the longest pause, and the acknowledged moves the database does not give back
+at the end, which make the run exit 1. ``--outage SECONDS`` makes the database fail for that
+long in the middle of the open loop (``--stop-with``/``--start-with``: by stopping the real
+server). ``--restore DB`` measures only a restore: the tables an existing database holds (a run
+killed mid-way left them), brought back and announced, the database left as it was.
 """
 
 from __future__ import annotations
@@ -58,14 +65,17 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
 from musbot.engine.randomplay import random_action
+from musbot.settings import TableSettings
 
 from .databases import BadTarget, Scratch, ServerCpu, kind_of
-from .load_report import compared, comparison, report
+from .faults import Faults, Outage, lost, marks
+from .load_report import compared, comparison, report, restore_report
 from .measure import (
     GcPauses,
     OtherLoad,
@@ -116,19 +126,29 @@ class Seated:
         """(user, action) for the next received action; action None is «revancha»."""
         table = self.table
         match = table.match
-        if table.state == "finished" or match is None or match.finished:
+        if table.lifecycle == "finished" or match is None or match.finished:
             return self.users[0], None
         seat = match.to_act
         return self.users[seat], random_action(match.legal_actions(seat), self.rng)
 
-    async def perform(self, user: int, action: Action | None) -> None:
-        if action is None:
-            await self.table.rematch(user)
-            self.seats.append(0)
-        else:
-            self.seats.append(self.users.index(user))
-            await self.table.act(user, action)
+    async def perform(self, user: int, action: Action | None, faults: Faults) -> bool:
+        """The action, or False when the table refused it (its database failed): the person
+        tries again at their next turn, as they are told to."""
+        from musbot.table.pause import NotSaved
+
+        decks = len(self.shuffler.decks)
+        try:
+            if action is None:
+                await self.table.rematch(user)
+            else:
+                await self.table.act(user, action)
+        except NotSaved:
+            faults.refused += 1
+            del self.shuffler.decks[decks:]  # a deal that was undone: the replay never sees it
+            return False
+        self.seats.append(0 if action is None else self.users.index(user))
         self.log.append(action)
+        return True
 
 
 async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transport: Any,
@@ -138,8 +158,8 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
         users = [USER_BASE + 10 * i + seat for seat in range(rules.jugadores)]
         transport.bind(channel_id, client.channel(channel_id))
         shuffler = RecordingShuffler()
-        table = manager.open(channel_id, rules, guild_id=GUILD_ID, first_mano=0,
-                             shuffler=shuffler)
+        table = manager.open(channel_id, TableSettings(rules=rules), guild_id=GUILD_ID,
+                             first_mano=0, shuffler=shuffler)
         table.show()
         for seat, user in enumerate(users):
             await table.join(user, f"Jugador {seat + 1}", pair=Rules.team(seat))
@@ -149,8 +169,10 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
     return list(await asyncio.gather(*(one(i) for i in range(count))))
 
 
-async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: int) -> Phase:
-    """Poisson arrivals at ``rate`` in total; latency from each action's scheduled time."""
+async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: int,
+                     faults: Faults) -> Phase:
+    """Poisson arrivals at ``rate`` in total; latency from each action's scheduled time (of
+    the actions done: a refused one is counted in ``faults``)."""
     phase = Phase()
     per_table = rate / len(seated)
     loop = asyncio.get_running_loop()
@@ -173,9 +195,9 @@ async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: in
                     phase.unissued += 1
                     due += arrivals.expovariate(per_table)
                 return
-            await one.perform(user, action)
-            phase.latencies.append(loop.time() - due)
-            phase.dues.append(due)
+            if await one.perform(user, action, faults):
+                phase.latencies.append(loop.time() - due)
+                phase.dues.append(due)
             due += arrivals.expovariate(per_table)
 
     await asyncio.gather(*(drive(one) for one in seated))
@@ -186,8 +208,9 @@ async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: in
     return phase
 
 
-async def _closed_loop(seated: list[Seated], seconds: float) -> Phase:
-    """Every table acts again as soon as its previous action is done."""
+async def _closed_loop(seated: list[Seated], seconds: float, faults: Faults) -> Phase:
+    """Every table acts again as soon as its previous action is done (a refused one a
+    moment later)."""
     phase = Phase()
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -198,8 +221,10 @@ async def _closed_loop(seated: list[Seated], seconds: float) -> Phase:
         while loop.time() < end:
             user, action = one.next_move()
             began = loop.time()
-            await one.perform(user, action)
-            phase.latencies.append(loop.time() - began)
+            if await one.perform(user, action, faults):
+                phase.latencies.append(loop.time() - began)
+            else:
+                await asyncio.sleep(0.05)
 
     await asyncio.gather(*(drive(one) for one in seated))
     phase.actions = len(phase.latencies)
@@ -238,7 +263,7 @@ def rest_figures(stats: Any, actions: int) -> dict[str, Any]:
             "chars": stats.chars, "buttons": stats.buttons}
 
 
-def _manager(client: Any) -> tuple[Any, Any]:
+def _manager(client: Any, persist: Any) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.discordio.governor import Limits
     from musbot.table import TableManager
@@ -246,28 +271,27 @@ def _manager(client: Any) -> tuple[Any, Any]:
     # Discord's per-channel limits apply; its global budget would stop a real bot long before
     # this load: the benchmark measures the process, and reports the calls it would need.
     transport = DiscordTransport(client, limits=Limits(calls_per_second=10**9))  # type: ignore[arg-type]
-    manager = TableManager(transport, bot_delay=0.0)
-    transport.tables = manager
-    return transport, manager
+    return transport, TableManager(transport, bot_delay=0.0, persist=persist)
 
 
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
-                   seed: int, scratch: Scratch, *, tune: bool = True) -> dict[str, Any]:
+                   seed: int, scratch: Scratch, *, tune: bool = True,
+                   outage: Outage | None = None) -> dict[str, Any]:
     """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
     (see :func:`bench_load`)."""
     from musbot.bench.memory import MemoryClient
     from musbot.runtime import collect_periodically, full_collection, tune_gc
     from musbot.storage import Database
-    from musbot.table.persist import start_persistence
+    from musbot.table.pause import MAX_RETRY_SECONDS
+    from musbot.table.persist import TablePersister
 
     rules = Rules()
     db = await Database.open(scratch.target)
     server = ServerCpu(scratch.target) if scratch.kind == "postgresql" else None
     client = MemoryClient(lambda: asyncio.get_running_loop().time())
-    transport, manager = _manager(client)
-    persister = await start_persistence(db, manager, resume=False)
-    saves = SaveTimes(persister.save)
-    manager.on_change = saves  # the tables opened below save through it
+    persister = TablePersister(db)
+    saves = SaveTimes(persister)  # the tables save through it
+    transport, manager = _manager(client, saves)
     gc.collect()
     rss_before = current_rss()
     setup = time.perf_counter()
@@ -294,7 +318,17 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     others.start()
     steal.start()
     client.stats.reset()
-    open_phase = await _open_loop(seated, rate, minutes * 60.0, seed)
+    faults = Faults()
+    faults.start((one.table for one in seated), outage)
+    failed = persister.failed
+    away = None
+    if outage is not None:  # in the middle of the open loop
+        at = asyncio.get_running_loop().time() + max(0.0, (minutes * 60.0 - outage.seconds) / 2)
+        away = asyncio.get_running_loop().create_task(outage.run(at, db.backend))
+    open_phase = await _open_loop(seated, rate, minutes * 60.0, seed, faults)
+    if away is not None:
+        await away
+        await faults.resumed((one.table for one in seated), MAX_RETRY_SECONDS * 4)
     open_stats = client.stats.snapshot()
     steal.stop()
     others.stop()
@@ -306,7 +340,9 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     rss_live = current_rss()
     if closed_seconds is None:
         closed_seconds = min(30.0, max(1.0, minutes * 60.0 / 4))
-    closed_phase = await _closed_loop(seated, closed_seconds)
+    closed_phase = await _closed_loop(seated, closed_seconds, faults)
+    await faults.stop()
+    failed = persister.failed - failed
     play_cpu = time.process_time() - cpu_start
     if collector is not None:
         collector.cancel()
@@ -320,24 +356,13 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     await db.close()
     figures = await scratch.figures()
     live = len(manager)
+    acknowledged = marks(manager)
     del seated, manager, transport, client
     gc.collect()
 
-    restore = time.perf_counter()
-    db2 = await Database.open(scratch.target)
-    client2 = MemoryClient()
-    transport2, manager2 = _manager(client2)
-    await start_persistence(db2, manager2, resume=False)
-    restore_s = time.perf_counter() - restore
-    announce = time.perf_counter()
-    for table in manager2:  # as the bot does once the gateway delivers each channel
-        transport2.bind(table.channel_id, client2.channel(table.channel_id))
-        transport2.restore(table)
-        await table.resume()
-    announce_s = time.perf_counter() - announce
-    restored = len(manager2)
-    await _stop(manager2, transport2)
-    await db2.close()
+    restored_tables, restore_s, announce_s = await restore_tables(scratch.target)
+    restored = len(restored_tables)
+    missing = lost(acknowledged, restored_tables)
 
     opened = open_phase.summary()
     closed = closed_phase.summary()
@@ -387,7 +412,56 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         **pauses.summary(),
         "gc_scheduled_full_ms": round(full_pause * 1000, 2),
         "rest": rest_figures(open_stats, open_phase.actions),
+        "outage_s": outage.seconds if outage is not None else None,
+        "outage_by": None if outage is None else "server" if outage.stop else "injected",
+        "saves_failed": failed,
+        "moves_refused": faults.refused,
+        "pause_max_s": round(faults.pause_max, 2),
+        "resume_s": None if faults.resume is None else round(faults.resume, 2),
+        "acknowledged_lost": missing,
     }
+
+
+async def restore_tables(target: str) -> tuple[list[Any], float, float]:
+    """The live tables of the database at ``target`` brought back into a fresh manager, as at a
+    bot's start, then announced as once the gateway delivers each channel: the tables, and
+    the seconds each step took. The database is left as it was but for the announcements."""
+    from musbot.bench.memory import MemoryClient
+    from musbot.storage import Database
+    from musbot.table.persist import TablePersister
+
+    restore = time.perf_counter()
+    db = await Database.open(target)
+    client = MemoryClient()
+    persister = TablePersister(db)
+    transport, manager = _manager(client, persister)
+    try:
+        await persister.restore(manager)
+        restore_s = time.perf_counter() - restore
+        announce = time.perf_counter()
+        for table in manager:
+            transport.bind(table.channel_id, client.channel(table.channel_id))
+            transport.restore(table)
+            await table.resume()
+        announce_s = time.perf_counter() - announce
+        tables = list(manager)
+        await _stop(manager, transport)
+    finally:
+        await db.close()
+    return tables, restore_s, announce_s
+
+
+async def run_restore(spec: str) -> dict[str, Any]:
+    """``--restore``: the tables an existing database holds, restored and announced, timed."""
+    from musbot.storage import Database
+
+    db = Database(spec)
+    rss = current_rss()
+    tables, restore_s, announce_s = await restore_tables(spec)
+    return {"backend": db.dialect, "db": db.where, "restored": len(tables),
+            "playing": sum(t.lifecycle == "playing" for t in tables),
+            "restore_s": round(restore_s, 3), "announce_s": round(announce_s, 3),
+            "kb_per_table": round((current_rss() - rss) / max(len(tables), 1) / 1024, 1)}
 
 
 async def _stop(manager: Any, transport: Any) -> None:
@@ -401,31 +475,42 @@ async def _stop(manager: Any, transport: Any) -> None:
 
 
 async def run_on(spec: str, tables: int, minutes: float, rate: float,
-                 closed_seconds: float | None, seed: int, tune: bool) -> dict[str, Any]:
+                 closed_seconds: float | None, seed: int, tune: bool,
+                 outage: Outage | None = None) -> dict[str, Any]:
     """:func:`run_load` on a new, empty database of the kind ``spec`` names, removed after."""
     scratch = Scratch(spec, kind_of(spec))
     await scratch.create()
     try:
-        return await run_load(tables, minutes, rate, closed_seconds, seed, scratch, tune=tune)
+        return await run_load(tables, minutes, rate, closed_seconds, seed, scratch, tune=tune,
+                              outage=outage)
     finally:
         await scratch.drop()
 
 
 def run_in_process(spec: str, tables: int, minutes: float, rate: float,
-                   closed_seconds: float | None, seed: int, tune: bool) -> dict[str, Any]:
+                   closed_seconds: float | None, seed: int, tune: bool,
+                   outage: Outage | None = None) -> dict[str, Any]:
     """One run in a process of its own (several ``--db``): neither inherits the other's heap,
     collector state or peak RSS."""
-    return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune))
+    return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune, outage))
 
 
 def bench_load(args: argparse.Namespace) -> int:
-    from asyncpg import PostgresError
-
+    """Exit status: 0; 1 when the database cannot be made or opened (one sentence) or an
+    acknowledged move is missing from it at the end; 2 for a database it would not use."""
     from musbot.storage import StorageError
 
+    if args.restore is not None:
+        return _restore_only(args)
+    if (args.outage is not None and not 0 < args.outage < args.minutes * 60.0) or \
+            (args.stop_with is None) != (args.start_with is None) or \
+            (args.stop_with is not None and args.outage is None):
+        return _refuse(args, "bench_outage_bad", str(args.outage))
     specs: list[str] = args.db or ["sqlite"]
+    outage = Outage(args.outage, args.stop_with, args.start_with) \
+        if args.outage is not None else None
     options = (args.tables, args.minutes, args.rate, args.closed_seconds, args.seed,
-               args.gc == "tuned")
+               args.gc == "tuned", outage)
     results: list[dict[str, Any]] = []
     try:
         if len(specs) == 1:
@@ -439,16 +524,33 @@ def bench_load(args: argparse.Namespace) -> int:
                 print(report(results[-1]), end="\n\n", flush=True)
     except BadTarget as bad:
         return _refuse(args, bad.key, bad.value)
-    except (OSError, StorageError, PostgresError) as problem:
-        return _refuse(args, "bench_db_failed", f"{type(problem).__name__}: {problem}")
+    except (OSError, StorageError) as problem:
+        return _refuse(args, "bench_db_failed", str(problem))
     if len(results) == 1:
         if args.json:
             print(json.dumps(results[0]))
-        return 0
-    summary = compared(results)
-    print(comparison(summary))
+    else:
+        summary = compared(results)
+        print(comparison(summary))
+        if args.json:
+            print(json.dumps(summary))
+    missing = sum(r["acknowledged_lost"] for r in results)
+    if missing:
+        _refuse(args, "bench_lost", str(missing))
+        return 1
+    return 0
+
+
+def _restore_only(args: argparse.Namespace) -> int:
+    from musbot.storage import StorageError
+
+    try:
+        result = asyncio.run(run_restore(args.restore))
+    except (OSError, StorageError) as problem:
+        return _refuse(args, "bench_db_failed", str(problem))
+    print(restore_report(result))
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(result))
     return 0
 
 
@@ -481,8 +583,35 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=cli_text("gc", lang))
     load.add_argument("--db", action="append", type=_database(lang), metavar="DB",
                       help=cli_text("bench_db", lang))
+    load.add_argument("--outage", type=float, default=None, metavar="N",
+                      help=cli_text("bench_outage", lang))
+    load.add_argument("--stop-with", default=None, metavar="CMD",
+                      help=cli_text("bench_stop_with", lang))
+    load.add_argument("--start-with", default=None, metavar="CMD",
+                      help=cli_text("bench_start_with", lang))
+    load.add_argument("--restore", type=_existing(lang), default=None, metavar="DB",
+                      help=cli_text("bench_restore", lang))
     load.add_argument("--json", action="store_true", help=cli_text("json", lang))
     load.set_defaults(func=bench_load)
+
+
+def _existing(lang: str) -> Callable[[str], str]:
+    """``--restore``'s check: a database that is there (an SQLite file, or a PostgreSQL URL)."""
+    from musbot.cli import cli_text
+    from musbot.storage.database import SQLITE_SCHEME, backend_for
+
+    def check(spec: str) -> str:
+        try:
+            kind = backend_for(spec).dialect
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                cli_text("bench_db_unknown", lang, value=spec)) from None
+        path = Path(spec[len(SQLITE_SCHEME):] if spec.startswith(SQLITE_SCHEME) else spec)
+        if kind == "sqlite" and not path.is_file():
+            raise argparse.ArgumentTypeError(cli_text("bench_db_missing", lang, value=spec))
+        return spec
+
+    return check
 
 
 def _database(lang: str) -> Callable[[str], str]:

@@ -59,8 +59,37 @@ def report(r: dict[str, Any]) -> str:
         + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
         "                    worst 5 s in one channel: "
         + ", ".join(f"{route} {n}" for route, n in rest["worst_window"].items()),
+        f"  storage faults:   {_faults_line(r)}",
     ]
     return "\n".join(lines)
+
+
+def _faults_line(r: dict[str, Any]) -> str:
+    """Saves that failed, moves refused for them, pauses, and the moves the database does not
+    give back at the end (any is a failed run)."""
+    outage = ""
+    if r.get("outage_s") is not None:
+        how = "the server stopped" if r.get("outage_by") == "server" else "writes failing"
+        resumed = "not every table played again" if r.get("resume_s") is None else \
+            f"every table played again {r['resume_s']:.2f} s after it ended"
+        outage = f"an outage of {r['outage_s']:g} s mid-run ({how}): {resumed}; "
+    lost = r["acknowledged_lost"]
+    return (f"{outage}{r['saves_failed']:,} saves failed, {r['moves_refused']:,} moves refused, "
+            f"longest pause {r['pause_max_s']:.2f} s; "
+            + ("every acknowledged move is in the database" if not lost else
+               f"{lost:,} ACKNOWLEDGED MOVES MISSING from the database"))
+
+
+def restore_report(r: dict[str, Any]) -> str:
+    """``--restore``: how the tables of an existing database came back."""
+    return "\n".join([
+        f"musbot bench load --restore — {NAMES[r['backend']]}, {r['db']}",
+        f"  restore:          {r['restored']:,} live tables ({r['playing']:,} with a match in "
+        f"play) in {r['restore_s']:.3f} s (open + "
+        + ("integrity check" if r["backend"] == "sqlite" else "schema check")
+        + f" + load + replay), announced in {r['announce_s']:.3f} s; "
+        f"{r['kb_per_table']:.1f} KB per restored table",
+    ])
 
 
 def _cpu_line(r: dict[str, Any]) -> str:

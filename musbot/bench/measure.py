@@ -17,7 +17,7 @@ import itertools
 import os
 import resource
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,21 +209,21 @@ class GcPauses:
 
 
 class SaveTimes:
-    """Wraps the tables' save hook to time it during the open loop: how much of an action's
-    latency is the wait for its state to be committed (and its match records stored)."""
+    """Wraps the tables' persister to time its saves during the open loop: how much of an
+    action's latency is the wait for its state to be committed (and its match records
+    stored)."""
 
-    def __init__(self, save: Callable[[Any], Awaitable[None]]) -> None:
-        self.save = save
+    def __init__(self, persist: Any) -> None:
+        self.persist = persist
         self.on = False
         self.times: array.array[float] = array.array("d")
 
-    async def __call__(self, table: Any) -> None:
+    async def save(self, table: Any, result: Any) -> Any:
         if not self.on:
-            await self.save(table)
-            return
+            return await self.persist.save(table, result)
         start = time.perf_counter()
         try:
-            await self.save(table)
+            return await self.persist.save(table, result)
         finally:
             self.times.append(time.perf_counter() - start)
 

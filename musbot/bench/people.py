@@ -5,7 +5,7 @@ A button is pressed as discord.py dispatches one: its ``custom_id`` is matched a
 registered dynamic items' templates and the item's work runs with an interaction (the
 stand-in of :mod:`musbot.bench.memory`); without the guard that turns a failure into an
 answer, so that a failure stops the benchmark instead of hiding in a figure. A typed move goes
-where ``cogs/chat.py`` sends it: :meth:`Table.handle_text`, refusals answered in the channel
+where ``cogs/chat.py`` sends it: :meth:`Table.typed`, refusals answered in the channel
 (or by DM for DMs) through :func:`~musbot.discordio.reply_via`.
 """
 
@@ -17,8 +17,9 @@ from types import SimpleNamespace
 from typing import Any, Literal
 
 from musbot.ai import Player
-from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport, reply_via
+from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.discard import discard_token
+from musbot.discordio.failures import refuse_direct, refuse_typed
 from musbot.discordio.texts import dt
 from musbot.discordio.ui import EnvidoModal
 from musbot.engine import MIN_ENVITE, Action, ActionKind
@@ -147,7 +148,7 @@ class Hands:
         if match is None or seat is None:
             return None
         view = match.view(seat)
-        token = discard_token(view.hand_number, len(view.discards))
+        token = discard_token(table.state.match_key, view.hand_number, len(view.discards))
         prefix = f"mus:dc:{table.channel_id}:{token}:"
         for message_id, ids in reversed(person.dm.buttons.items()):
             for custom_id in ids:
@@ -213,25 +214,21 @@ class Hands:
         """A move typed in the table's channel, as ``cogs/chat.py`` hands it to the table."""
         channel = self.client.channel(table.channel_id)
         said = MemoryMessage(channel, new_id())  # the person's message, a reply's reference
-        transport = self.transport
-
-        async def answer(reply: str) -> None:
+        outcome = await table.typed(person.user, text, public=True)
+        if outcome.error is not None:
             self.tally.refused += 1
-            await transport.say_briefly(table.channel_id, reply, reference=said)  # type: ignore[arg-type]
-
-        with reply_via(answer):
-            await table.handle_text(person.user, text)
+            await refuse_typed(self.transport, table, person.user, outcome.error,
+                               reference=said)  # type: ignore[arg-type]
 
     async def _dm_text(self, person: Person, table: Table, text: str) -> None:
         """A move sent by DM (a discard typed), as ``cogs/chat.py`` hands it to the table."""
         transport = self.transport
         transport.learn_dm(person.user, person.dm.id)
-
-        async def answer(reply: str) -> None:
+        outcome = await table.typed(person.user, text)
+        if outcome.error is not None:
             self.tally.refused += 1
-            await transport.direct(person.user, reply)
-
-        with reply_via(answer):
-            if not await table.handle_text(person.user, text):
-                await answer(dt("dm_unknown", table.lang))
+            await refuse_direct(transport, person.user, outcome.error, table)
+        elif outcome.command is None:
+            self.tally.refused += 1
+            await transport.direct(person.user, dt("dm_unknown", table.lang))
 

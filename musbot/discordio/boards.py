@@ -19,18 +19,15 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from musbot.table import Clock, Page, Table
 
 from . import ui
+from .embeds import Face, Rendered, render_page
 from .governor import Governor
-from .pages import Face, Rendered, render_page
-
-if TYPE_CHECKING:
-    from musbot.table import TableManager
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +85,8 @@ class Board:
 
     channel_id: int
     channel: discord.abc.Messageable
+    table: Table | None = None
+    """The table it shows, once it has shown it."""
     lang: str = "es"
     face: Face | None = None
     """The table's public face at its last change."""
@@ -98,6 +97,9 @@ class Board:
     """Finished pages by their last message, a few: a button pressed there is answered with
     the page's final form."""
     unsettled_since: float | None = None
+    changed_at: float | None = None
+    """When the table last changed, or was shown again: what an idle table's time counts
+    from."""
     views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
     """Button rows, built once each and sent again: every button is a DynamicItem, so
     discord.py keeps nothing of a sent view and one view can go under any number of messages."""
@@ -112,12 +114,13 @@ class Boards:
         self.client = client
         self.governor = governor
         self.clock = clock
-        self.tables: TableManager | None = None
         self.boards: dict[int, Board] = {}
         self._spawn = spawn
 
     def table(self, channel_id: int) -> Table | None:
-        return self.tables.get(channel_id) if self.tables is not None else None
+        """The table a channel's board shows (None: none shown there)."""
+        board = self.boards.get(channel_id)
+        return board.table if board is not None else None
 
     def bind(self, channel_id: int, channel: discord.abc.Messageable) -> Board:
         """Where a table speaks."""
@@ -133,12 +136,14 @@ class Boards:
         board = self.boards.get(table.channel_id)
         if board is None:
             return
+        board.table = table
         board.lang = table.lang
         board.restored = True
-        previous = table.previous
+        board.changed_at = self.clock.now()
+        previous = table.state.pages.previous
         if previous is not None:
             self._finish(board, PageView(previous, _shown(previous)))
-        board.live = PageView(table.page, _shown(table.page))
+        board.live = PageView(table.state.page, _shown(table.state.page))
 
     def repost(self, channel_id: int) -> None:
         """«/mus mesa» where a table is open: its live message again at the channel's bottom
@@ -146,6 +151,7 @@ class Boards:
         board = self.boards.get(channel_id)
         if board is None or board.live is None or board.live.posting:
             return
+        board.changed_at = self.clock.now()  # someone asked for it: not idle
         live = board.live
         last = live.last
         if last is not None and not last.frozen:
@@ -153,6 +159,31 @@ class Boards:
             self.governor.forget_edit(channel_id, last.message_id)
             self.governor.delete(channel_id, self.clock.now(), self._remover(board, last))
         self._post_page(board, live)
+
+    def changed_at(self, channel_id: int) -> float | None:
+        """When the channel's table last changed or was shown again (None: not shown yet)."""
+        board = self.boards.get(channel_id)
+        return board.changed_at if board is not None else None
+
+    def reshow(self, channel_id: int) -> None:
+        """The channel may be written to again after a while it could not (its permissions
+        came back): what was not shown meanwhile is. The finished pages' messages are edited
+        to their final form, the live page is shown anew at the bottom (see :meth:`repost`)."""
+        board = self.boards.get(channel_id)
+        if board is None:
+            return
+        for view in board.recent.values():
+            for shown in view.messages:
+                shown.signature = None  # what it shows is not known: edit it anyway
+            if not view.posting:
+                self._edit_page(board, view)
+        live = board.live
+        if live is None:
+            return
+        if not live.messages and not live.posting:
+            self._post_page(board, live)  # its first message never went
+        else:
+            self.repost(channel_id)
 
     def changed(self, table: Table) -> None:
         board = self.boards.get(table.channel_id)
@@ -162,9 +193,11 @@ class Boards:
                 return  # not reachable (yet): a restored table is shown once it resumes
             board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
         face = Face.capture(table)
+        board.table = table
         board.face = face
         board.lang = table.lang
         now = self.clock.now()
+        board.changed_at = now
         if table.settled:
             board.unsettled_since = None
         elif board.unsettled_since is None:
@@ -175,7 +208,7 @@ class Boards:
                 self._finish(board, live)
             board.live = live = PageView(face.page)
         for finished in board.recent.values():
-            if finished.page is table.previous and not finished.posting:
+            if finished.page is table.state.pages.previous and not finished.posting:
                 self._edit_page(board, finished)  # worded again (a name forgotten)?
         if live.posting:
             return  # the post renders the latest face when it goes
@@ -186,7 +219,7 @@ class Boards:
             board.unsettled_since + HOLD_SECONDS
         board.restored = False
         self._edit_page(board, live, not_before=hold)
-        if table.state == "closed":
+        if table.lifecycle == "closed":
             self._drop_when_done(board)
 
     def _finish(self, board: Board, view: PageView) -> None:
@@ -243,7 +276,7 @@ class Boards:
         view.posting = False
         if self.governor.stopped:
             return
-        table = self.table(board.channel_id)
+        table = board.table
         if table is not None and view.messages:
             self._spawn(table.remember_refs(view.page.number, view.refs()))
         last = view.last
@@ -298,7 +331,7 @@ class Boards:
         async def drop() -> None:
             while self.governor.busy(board.channel_id):
                 await self.clock.sleep(0.5)
-            if self.table(board.channel_id) is None:
+            if board.table is None or board.table.lifecycle == "closed":
                 self.boards.pop(board.channel_id, None)
         self._spawn(drop())
 

@@ -1,5 +1,5 @@
 """What every button's callback shares: the bot's services it reaches through
-``interaction.client``, the guard that answers any failure, and the private answer."""
+``interaction.client``, and the guard that answers any failure (the one error path)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from musbot.table import Table, TableManager
+from musbot.table import Table, TableError, TableManager
 
-from .failures import answer_privately, guarded
-from .texts import error
+from .failures import guarded
 
 if TYPE_CHECKING:
     from .relay import Relay
 
 
-class Pages(Protocol):
+class Acknowledger(Protocol):
     """What the callbacks need of the transport (``musbot.discordio.transport``)."""
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -24,8 +23,9 @@ class Pages(Protocol):
         ...
 
     def remember_ephemeral(self, channel_id: int, user_id: int,
-                           interaction: discord.Interaction[Any]) -> None:
-        """A «Ver mis cartas» answer to keep current while its token lives."""
+                           interaction: discord.Interaction[Any], text: str) -> None:
+        """A «Ver mis cartas» answer (showing ``text``) to keep current while its token
+        lives."""
         ...
 
 
@@ -33,7 +33,7 @@ class Services(Protocol):
     """What ``interaction.client`` offers the callbacks (:class:`musbot.bot.MusBot` does)."""
 
     tables: TableManager
-    transport: Pages
+    transport: Acknowledger
     relay: Relay | None
     """Sharded: brings a press on a DM's buttons to the process that owns its table."""
 
@@ -55,15 +55,12 @@ class Guarded:
         raise NotImplementedError
 
 
-async def table_or_say(interaction: discord.Interaction[Any], channel_id: int) -> Table | None:
+async def table_or_say(interaction: discord.Interaction[Any], channel_id: int) -> Table:
+    """The table the button speaks of; refused (and so answered) when it is gone."""
     table = services(interaction).tables.get(channel_id)
     if table is None:
-        await answer(interaction, error("no_table"))
+        raise TableError("no_table")
     return table
-
-
-async def answer(interaction: discord.Interaction[Any], text: str) -> None:
-    await answer_privately(interaction, text)
 
 
 def release(view: discord.ui.View | None) -> None:

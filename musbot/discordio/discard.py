@@ -15,12 +15,17 @@ import discord
 
 from musbot.engine import MusError, SeatView, descarte
 from musbot.i18n import error_text
-from musbot.table import Table
+from musbot.table import Table, TableError
 from musbot.table.render import card_text
 
-from .callbacks import Guarded, answer, services
+from .callbacks import Guarded, services
 from .failures import answer_privately
+from .markup import plain
 from .texts import dt, error
+
+TOKEN = r"(?P<token>(?:[0-9a-f]{1,32}\.)?[0-9]+\.[0-9]+)"
+"""A discard round's token in a custom_id: match.hand.round (hand.round alone on buttons sent by
+an older musbot, which are all stale now)."""
 
 
 class Press(Protocol):
@@ -59,10 +64,10 @@ class InteractionPress:
 
 
 class DiscardToggle(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"mus:dt:(?P<channel>[0-9]+):(?P<token>[0-9]+\.[0-9]+):"
+                    template=r"mus:dt:(?P<channel>[0-9]+):" + TOKEN + r":"
                              r"(?P<mask>[0-9]{1,2}):(?P<pos>[0-3])"):
-    """Picks or unpicks card ``pos`` for the discard. ``token`` (hand.round) makes buttons of
-    older cards refuse instead of discarding the wrong ones."""
+    """Picks or unpicks card ``pos`` for the discard. ``token`` (:func:`discard_token`) makes
+    buttons of other cards refuse instead of discarding the wrong ones."""
 
     def __init__(self, channel_id: int, token: str, mask: int, pos: int,
                  label: str = "?") -> None:
@@ -91,7 +96,7 @@ class DiscardToggle(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class DiscardConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"mus:dc:(?P<channel>[0-9]+):(?P<token>[0-9]+\.[0-9]+):"
+                     template=r"mus:dc:(?P<channel>[0-9]+):" + TOKEN + r":"
                               r"(?P<mask>[0-9]{1,2})"):
     """Discards the picked cards (``descarto`` with those positions)."""
 
@@ -127,7 +132,7 @@ class DiscardConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         try:
             await table.act(press.user_id, descarte(*picked))
         except MusError as problem:
-            await press.say(error_text(problem, table.lang, table.names()))
+            await press.say(plain(error_text(problem, table.lang, table.names())))
             controls = discard_view(table, press.user_id, self.mask)
             if controls is not None:
                 await press.show(controls)
@@ -160,8 +165,7 @@ async def _table_here(interaction: discord.Interaction[Any], channel_id: int) ->
     relay = getattr(client, "relay", None)
     if relay is not None and await relay.forward_press(interaction, channel_id):
         return None
-    await answer(interaction, error("no_table"))
-    return None
+    raise TableError("no_table")
 
 
 async def _still_current(press: Press, table: Table, token: str) -> SeatView | None:
@@ -171,15 +175,18 @@ async def _still_current(press: Press, table: Table, token: str) -> SeatView | N
         await press.say(error("not_seated", table.lang))
         return None
     view = table.match.view(seat)
-    if view.phase != "descarte" or discard_token(view.hand_number, len(view.discards)) != token:
+    current = discard_token(table.state.match_key, view.hand_number, len(view.discards))
+    if view.phase != "descarte" or current != token:
         await press.say(dt("stale_cards", table.lang))
         return None
     return view
 
 
-def discard_token(hand_number: int, mus_rounds: int) -> str:
-    """Which cards discard buttons refer to: the hand and its mus round."""
-    return f"{hand_number}.{mus_rounds}"
+def discard_token(match_key: str, hand_number: int, mus_rounds: int) -> str:
+    """Which cards discard buttons refer to: the match (its key, unique to it; a rematch starts
+    again from hand 1), the hand and its mus round."""
+    return f"{match_key}.{hand_number}.{mus_rounds}" if match_key else \
+        f"{hand_number}.{mus_rounds}"
 
 
 def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View | None:
@@ -192,7 +199,7 @@ def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View |
     view = match.view(seat)
     if view.phase != "descarte":
         return None
-    token = discard_token(view.hand_number, len(view.discards))
+    token = discard_token(table.state.match_key, view.hand_number, len(view.discards))
     controls = discord.ui.View(timeout=None)
     for pos, card in enumerate(view.cards):
         controls.add_item(DiscardToggle(table.channel_id, token, mask, pos,

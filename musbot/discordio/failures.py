@@ -1,35 +1,37 @@
-"""The one error path of musbot on Discord: whatever fails in a command, a button or a modal
-becomes a clear sentence for the person, in their language, and never «The application did not
-respond». Refusals (a move out of turn, a full table, an argument out of range, a storage that is
-busy) are answered as such; an unexpected failure is logged with the table it happened at, and
-the person is told nothing was lost.
+"""The one error path of musbot on Discord: whatever fails in a command, a button, a modal or
+typed words becomes a clear sentence for the person, in their language, and never «The
+application did not respond». Refusals (a move out of turn, a full table, an argument out of
+range, a storage that is busy) are answered as such; an unexpected failure is logged with the
+table it happened at, and the person is told nothing was lost.
 
-``MusBot`` routes here ``tree.on_error`` (slash commands), ``on_command_error`` (typed and
-hybrid commands); the buttons and the modal guard their own callbacks with :func:`guarded`.
+One function per surface, each wording through :func:`failure_text` (engine, grammar and table
+errors by :func:`musbot.i18n.error_text`, with the table's names): :func:`report` for slash and
+hybrid commands (``tree.on_error``, ``on_command_error``), :func:`guarded` for buttons and
+modals, :func:`refuse_typed` for words typed in a table's channel, :func:`refuse_direct` for
+words sent by DM.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from musbot.engine import MusError
-from musbot.i18n import error_text
-from musbot.storage import (
-    CorruptDatabase,
-    DatabaseClosed,
-    DatabaseLocked,
-    DatabaseTooNew,
-    StorageError,
-)
+from musbot.i18n import catalog, error_text
+from musbot.storage import StorageError
+from musbot.table import Table, render
 
+from .markup import plain
 from .texts import dt, server
+
+if TYPE_CHECKING:
+    from .transport import DiscordTransport
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +62,13 @@ def _unwrap(error: BaseException) -> BaseException:
         return error
 
 
-def failure_text(error: BaseException, lang: str = "es") -> str | None:
+def failure_text(error: BaseException, lang: str = "es",
+                 names: Mapping[int, str] | None = None) -> str | None:
     """What the person reads; None when nothing should be said (a typed «!» that is no command
-    of ours is just chat)."""
+    of ours is just chat). ``names``: the seats' names at the table, for errors that name one."""
     error = _unwrap(error)
     if isinstance(error, MusError):
-        return error_text(error, lang)
+        return error_text(error, lang, names)
     if isinstance(error, StorageError):
         return storage_text(error, lang)
     if isinstance(error, commands.CommandNotFound):
@@ -94,15 +97,10 @@ def failure_text(error: BaseException, lang: str = "es") -> str | None:
 
 
 def storage_text(error: StorageError, lang: str = "es") -> str:
-    """A storage failure as a person should read it (the details go to the log)."""
-    if isinstance(error, DatabaseLocked):
-        return server("db_locked", lang)
-    if isinstance(error, CorruptDatabase):
-        return server("db_corrupt", lang)
-    if isinstance(error, DatabaseTooNew):
-        return server("db_too_new", lang)
-    if isinstance(error, DatabaseClosed):
-        return server("db_closed", lang)
+    """A storage failure as a person should read it: the sentence of its code (locked,
+    unavailable, full, damaged, …; the details go to the log)."""
+    if error.code != "db_error" and error.code in catalog("es").SERVER:
+        return server(error.code, lang)
     return server("db_error", lang, error=error)
 
 
@@ -117,29 +115,59 @@ def expected(error: BaseException) -> bool:
 
 
 async def report(target: discord.Interaction[Any] | commands.Context[Any],
-                 error: BaseException, *, table_id: int | None = None,
-                 table_lang: str | None = None) -> None:
+                 error: BaseException, *, table: Table | None = None) -> None:
     """Answers ``target`` (an interaction, or a typed command's context) with the sentence for
-    ``error``; logs what was unexpected, with the table."""
+    ``error``, in the table's language where there is a table; logs what was unexpected, with
+    the table."""
     interaction = target if isinstance(target, discord.Interaction) else target.interaction
     channel = getattr(target, "channel", None)
-    where = table_id if table_id is not None else getattr(channel, "id", None)
-    if not expected(error):
+    where = table.channel_id if table is not None else getattr(channel, "id", None)
+    cause = _unwrap(error)
+    if isinstance(cause, StorageError):
+        log.warning("storage failure at table %s: %s: %s", where, cause.code, cause)
+    elif not expected(error):
         log.error("unexpected failure at table %s", where, exc_info=error)
-    text = failure_text(error, lang_of(interaction, table_lang))
+    text = failure_text(error, lang_of(interaction, table.lang if table is not None else None),
+                        table.names() if table is not None else None)
     if text is None:
         return
     try:
         if interaction is not None:
-            await answer_privately(interaction, text)
+            await answer_privately(interaction, plain(text))  # to its author alone
         elif isinstance(target, commands.Context):
             transport = getattr(target.bot, "transport", None)
             if transport is not None:  # within the channel's budget, deleting itself
-                await transport.say_briefly(target.channel.id, text, reference=target.message)
+                await transport.say_briefly(target.channel.id, text, reference=target.message,
+                                            author=target.author.id)
             else:
-                await target.send(text, delete_after=BRIEF_SECONDS)
+                await target.send(plain(text), delete_after=BRIEF_SECONDS,
+                                  allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.warning("could not tell a failure at table %s", where, exc_info=True)
+
+
+async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
+                       error: MusError, *, reference: discord.Message | None = None) -> None:
+    """A move typed in a table's channel (the message ``reference``) and refused: answered to
+    its author alone, by a brief reply that deletes itself; an error naming a card says
+    something of a hand, so it goes by DM (or, with DMs closed, only «use Ver mis cartas»)."""
+    if "card" in error.params:
+        if user_id not in transport.prefers_ephemeral:
+            await transport.direct(user_id, error_text(error, table.lang, table.names()))
+            return
+        text = render.t("dm_closed", table.lang, mention=transport.mention(user_id))
+        await transport.say_briefly(table.channel_id, text, reference=reference,
+                                    author=user_id, mention=True)
+        return
+    await transport.say_briefly(table.channel_id, error_text(error, table.lang, table.names()),
+                                reference=reference, author=user_id)
+
+
+async def refuse_direct(transport: DiscordTransport, user_id: int, error: MusError,
+                        table: Table, where: str = "") -> None:
+    """Words sent by DM and refused: the answer by DM (``where`` names the table when the
+    person sits at several)."""
+    await transport.direct(user_id, error_text(error, table.lang, table.names()) + where)
 
 
 async def answer_privately(interaction: discord.Interaction[Any], text: str, **extra: Any
@@ -159,11 +187,8 @@ async def guarded(interaction: discord.Interaction[Any], channel_id: int | None,
     try:
         await work()
     except Exception as error:
-        table = None
-        client = interaction.client
-        tables = getattr(client, "tables", None)
-        if tables is not None and channel_id is not None:
-            table = tables.get(channel_id)
+        tables = getattr(interaction.client, "tables", None)
+        table = tables.get(channel_id) if tables is not None and channel_id is not None \
+            else None
         with contextlib.suppress(Exception):
-            await report(interaction, error, table_id=channel_id,
-                         table_lang=table.lang if table is not None else None)
+            await report(interaction, error, table=table)

@@ -6,8 +6,13 @@ callbacks and their webhooks aside), and one channel take about 5 new messages a
 the channel in bursts. Here every channel (a table's, or one person's DMs) has a lane: new
 messages go out in order as their channel allows, edits of the same message coalesce into the
 next allowed one (what is shown is rendered when the edit is made, never queued up one by one),
-and no lane waits for another. discord.py's own 429 handling stays behind this as the safety net:
-a lane whose call sleeps on a 429 (Discord may lower a limit) only delays that lane.
+and no lane waits for another. A channel's own messages (a new hand, a reminder) go before the
+answers to people (a refused move), which never take the last slots of a channel's window
+(:attr:`Limits.reserved`): a crowd typing out of turn cannot hold the table up. A channel the
+bot may no longer write to is blocked (:meth:`Governor.block`): what it had queued is dropped
+and nothing more is asked of it until it is unblocked. discord.py's own 429 handling stays behind
+this as the safety net: a lane whose call sleeps on a 429 (Discord may lower a limit) only
+delays that lane.
 
 Nothing here holds a table's lock or knows what a message says.
 """
@@ -46,6 +51,9 @@ class Limits:
     reaches Discord after a network's delay, so two calls sent exactly ``window`` apart may
     arrive closer than that."""
     edit_gap: float = 1.0
+    reserved: int = 2
+    """A channel's message slots per window that answers to people never take, so its own
+    messages always find one free."""
     calls_per_second: int = 50
     """Every bot token's global budget (interaction callbacks and webhooks are outside it)."""
 
@@ -74,6 +82,8 @@ class Lane:
 
     key: Hashable
     posts: deque[_Post] = field(default_factory=deque)
+    replies: deque[_Post] = field(default_factory=deque)
+    """Answers to people: after ``posts``, and within fewer slots (``Limits.reserved``)."""
     edits: dict[Hashable, _Edit] = field(default_factory=dict)
     deletes: list[tuple[float, int, Callable[[], Awaitable[Any]]]] = field(default_factory=list)
     created: deque[float] = field(default_factory=deque)
@@ -84,7 +94,7 @@ class Lane:
     """When its entry in the governor's heap is due (None: it has none)."""
 
     def idle(self) -> bool:
-        return not (self.busy or self.posts or self.edits or self.deletes)
+        return not (self.busy or self.posts or self.replies or self.edits or self.deletes)
 
     def forgettable(self, now: float, limits: Limits) -> bool:
         """Idle, and its calls too old to count against the next ones: it can go."""
@@ -98,6 +108,9 @@ class Lane:
         window = limits.window + limits.slack
         if self.posts:
             best = (_free_at(self.created, limits.messages, window, now), 0, "post")
+        elif self.replies:
+            best = (_free_at(self.created, limits.messages - limits.reserved, window, now), 0,
+                    "reply")
         if self.edits:
             at = max(_free_at(self.edited, limits.edits, window, now),
                      self.last_edit + limits.edit_gap,
@@ -131,6 +144,7 @@ class Governor:
         self._sleeping_until: float | None = None
         """While the runner sleeps for the next lane's turn: until when."""
         self._running: set[asyncio.Task[None]] = set()
+        self._blocked: set[Hashable] = set()
         self.stopped = False
         """Cancelled for good (shutdown): what is asked later is dropped."""
         self.counts = {"post": 0, "edit": 0, "delete": 0, "extra": 0}
@@ -139,14 +153,18 @@ class Governor:
 
     # --- what callers ask -------------------------------------------------------------------
 
-    def post(self, lane: Hashable, send: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
-        """A new message: ``send`` runs when its turn comes, after the lane's earlier posts.
-        The future gets its result (or its error)."""
+    def post(self, lane: Hashable, send: Callable[[], Awaitable[Any]], *,
+             reply: bool = False) -> asyncio.Future[Any]:
+        """A new message: ``send`` runs when its turn comes, after the lane's earlier posts
+        (``reply``: an answer to someone, which waits for the lane's own messages and leaves
+        them their reserved slots). The future gets its result (or its error); it is cancelled
+        if the lane is blocked or the governor stopped."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        if self.stopped:
+        if self.stopped or lane in self._blocked:
             done.cancel()
             return done
-        self._lane(lane).posts.append(_Post(send, done))
+        found = self._lane(lane)
+        (found.replies if reply else found.posts).append(_Post(send, done))
         self._wake(lane)
         return done
 
@@ -155,7 +173,7 @@ class Governor:
         """An edit of the message ``key``; a later call for the same message before it is made
         replaces ``apply`` (which renders what to show when it runs). ``not_before`` holds it
         (the earliest of the callers' wishes wins)."""
-        if self.stopped:
+        if self.stopped or lane in self._blocked:
             return
         at = self.clock.now() if not_before is None else not_before
         lane_ = self._lane(lane)
@@ -174,7 +192,7 @@ class Governor:
             found.edits.pop(key, None)
 
     def delete(self, lane: Hashable, at: float, remove: Callable[[], Awaitable[Any]]) -> None:
-        if self.stopped:
+        if self.stopped or lane in self._blocked:
             return
         lane_ = self._lane(lane)
         heapq.heappush(lane_.deletes, (at, next(self._order), remove))
@@ -184,6 +202,27 @@ class Governor:
         """A call made outside the lanes that still counts against the global budget."""
         self._calls.append(self.clock.now())
         self.counts["extra"] += 1
+
+    def block(self, lane: Hashable) -> None:
+        """The bot may no longer write there: what the lane had queued is dropped (posts'
+        futures cancelled) and what is asked of it later too, until :meth:`unblock`."""
+        self._blocked.add(lane)
+        found = self._lanes.get(lane)
+        if found is None:
+            return
+        for post in (*found.posts, *found.replies):
+            if not post.done.done():
+                post.done.cancel()
+        found.posts.clear()
+        found.replies.clear()
+        found.edits.clear()
+        found.deletes.clear()
+
+    def unblock(self, lane: Hashable) -> None:
+        self._blocked.discard(lane)
+
+    def blocked(self, lane: Hashable) -> bool:
+        return lane in self._blocked
 
     def busy(self, lane: Hashable) -> bool:
         found = self._lanes.get(lane)
@@ -209,7 +248,7 @@ class Governor:
         for task in list(self._running):
             task.cancel()
         for lane in self._lanes.values():
-            for post in lane.posts:
+            for post in (*lane.posts, *lane.replies):
                 if not post.done.done():
                     post.done.cancel()
         self._lanes.clear()
@@ -275,13 +314,13 @@ class Governor:
 
     def _start(self, lane: Lane, kind: str, now: float) -> None:
         self._calls.append(now)
-        self.counts[kind] += 1
+        self.counts["post" if kind == "reply" else kind] += 1
         if sum(self.counts.values()) % SWEEP_EVERY == 0:
             for key in [k for k, v in self._lanes.items() if v.forgettable(now, self.limits)]:
                 del self._lanes[key]
         lane.busy = True
-        if kind == "post":
-            post = lane.posts.popleft()
+        if kind in ("post", "reply"):
+            post = (lane.posts if kind == "post" else lane.replies).popleft()
             lane.created.append(now)
             work = functools.partial(self._post, post)
         elif kind == "edit":
@@ -318,8 +357,11 @@ class Governor:
             await work()
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.warning("a governed %s failed", kind, exc_info=True)
+        except Exception as error:
+            if getattr(error, "status", None) == 403:  # a channel's permissions: see guard.py
+                log.info("a governed %s was refused (%s)", kind, getattr(error, "code", "?"))
+            else:
+                log.warning("a governed %s failed", kind, exc_info=True)
 
     async def _finish(self, lane: Lane, work: Callable[[], Awaitable[None]]) -> None:
         """Runs ``work``, made here so that a task cancelled before it starts (at shutdown)

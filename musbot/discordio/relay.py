@@ -15,14 +15,15 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Collection, Iterator
-from typing import Any, Protocol
+from collections.abc import Collection, Iterator
+from typing import Any
 
 import discord
 
 from musbot.storage import Database, StorageError, TablePlace
-from musbot.table import Table, TableManager
+from musbot.table import Table
 
+from .direct import Owner, handle_dm
 from .discard import discard_item
 from .failures import expected, failure_text
 from .texts import dt, error
@@ -40,19 +41,6 @@ TEXT_LIMIT = 1000
 """A DM's text is cut to this before it is relayed (NOTIFY takes 8000 bytes; a move, a seña or
 «cartas» is a few words)."""
 
-DmHandler = Callable[[int, str, Table, bool], Awaitable[None]]
-"""Handles a DM for a table of this process: (user, text, table, whether they sit at others)."""
-
-
-class Owner(Protocol):
-    """What the relay needs of the bot (:class:`musbot.bot.MusBot`)."""
-
-    tables: TableManager
-    transport: DiscordTransport
-
-    async def awake_table(self, table: Table) -> bool: ...
-
-
 class Relay:
     """One per process of a sharded bot on PostgreSQL: forwards (as shard 0) and receives."""
 
@@ -63,10 +51,6 @@ class Relay:
         self.shard_count = shard_count
         self.own_shards = frozenset(own_shards)
         self.ack_seconds = ack_seconds
-        self.on_dm: DmHandler | None = None
-        """Set by the DM cog (``cogs/chat.py``): the same handling as a DM received here."""
-        self.forget: Callable[[int], Awaitable[int]] = _nothing_to_forget
-        """Scrubs a user from this process's tables (the bot's persister)."""
         self._waiting: dict[str, asyncio.Future[bool]] = {}
         self._channels = [SHARD_CHANNEL.format(shard) for shard in sorted(self.own_shards)]
         self.forwarded = 0
@@ -193,7 +177,7 @@ class Relay:
         lang = "es"
         if place.guild_id is not None:
             with contextlib.suppress(StorageError):
-                lang = (await self.db.server_settings(place.guild_id)).language
+                lang = (await self.db.server_settings(place.guild_id)).table.language
         return error("table_restoring", lang)
 
     # --- the owner: what shard 0 relayed here ------------------------------------------------
@@ -211,7 +195,7 @@ class Relay:
             log.warning("unreadable relayed payload")
             return
         if kind == "forget":
-            held = await self.forget(user_id)
+            held = await self.bot.tables.forget_user(user_id)
             await self.db.notify(ACK_CHANNEL, json.dumps({"id": key, "found": held > 0}))
             return
         table = self._table_for(kind, user_id, body)
@@ -243,10 +227,8 @@ class Relay:
         return None
 
     async def _dm(self, user_id: int, text: str, table: Table) -> None:
-        if self.on_dm is None:
-            return
         _, ambiguous = self.bot.tables.table_for(user_id)
-        await self.on_dm(user_id, text, table, ambiguous)
+        await handle_dm(self.bot, user_id, text, table, ambiguous)
 
     async def _press(self, user_id: int, table: Table, custom_id: str, message_id: int) -> None:
         item = discard_item(custom_id)
@@ -257,10 +239,6 @@ class Relay:
             await press.say(error("table_restoring", table.lang))
         else:
             await item.pressed(press, table)
-
-
-async def _nothing_to_forget(user_id: int) -> int:
-    return 0
 
 
 class RelayedPress:

@@ -3,9 +3,15 @@
 - A table shows one live message per page (a hand, or the lobby), kept current within the
   channel's limits (``boards.py``); every call goes through the :class:`Governor`.
 - A button's move is answered through its interaction (``UPDATE_MESSAGE``, outside the global
-  budget), a typed one by the next edit. Refusals go to the person alone: ephemeral for buttons
-  and slash commands, a brief reply that deletes itself for typed words (:func:`reply_via`).
+  budget), a typed one by the next edit. Refusals go to the person alone, worded by the one error
+  path (``failures.py``): ephemeral for buttons and slash commands, a brief reply that deletes
+  itself for typed words.
 - The table message never depends on an interaction token: it is posted with the channel.
+- Everything the table says is plain text, shown escaped (``markup.plain``): names are never
+  markup nor mentions, and each message notifies at most the one person it addresses.
+- Answers to one person in the channel have a budget (:data:`ANSWER_SECONDS`): someone typing
+  a hundred moves out of turn in two seconds gets one answer, and the table's own messages go
+  first.
 - Private text goes by DM through the person's DM channel, opened once and kept, without looking
   the user up; a DM refused with 50007 sends the person to «Ver mis cartas» (ephemeral,
   refreshed while its token lives).
@@ -18,20 +24,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
-from contextvars import ContextVar
+from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from musbot.table import Clock, DmClosed, RealClock, Table, TableManager
+from musbot.table import Clock, DmClosed, RealClock, Table
 
 from . import ui
+from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
-from .discard import discard_token, discard_view
+from .discard import discard_view
 from .governor import Governor, Limits
+from .markup import NO_MENTIONS, mentioning, plain, plain_with
 from .texts import dt
 
 log = logging.getLogger(__name__)
@@ -43,35 +50,25 @@ REPLY_SECONDS = 8.0
 """How long a refusal typed in the channel stays before it deletes itself."""
 EPHEMERAL_SECONDS = 14 * 60.0
 """An interaction token lives 15 minutes: the ephemeral view is refreshed only within that."""
-NO_MASS_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-"""Names are people's display names: «@everyone» as a nickname must not ping a server."""
-
-Replier = Callable[[str], Awaitable[Any]]
-_REPLY_ROUTE: ContextVar[Replier | None] = ContextVar("musbot_reply_route", default=None)
-
-
-@contextlib.contextmanager
-def reply_via(replier: Replier) -> Iterator[None]:
-    """Within this block (one task), :meth:`DiscordTransport.reply` answers through ``replier``:
-    an ephemeral follow-up or a DM, instead of the channel."""
-    token = _REPLY_ROUTE.set(replier)
-    try:
-        yield
-    finally:
-        _REPLY_ROUTE.reset(token)
-
+ANSWERED_KEPT = 10_000
+"""People answered lately, kept before the old ones are swept."""
+ANSWER_SECONDS = 5.0
+"""At most one answer in the channel to one person per this long; the rest of what they type
+meanwhile is not answered (the last answer is still shown: :data:`REPLY_SECONDS`)."""
 
 @dataclass
 class _Ephemeral:
     interaction: discord.Interaction[Any]
     since: float
     text: str | None = None
+    """What it shows."""
+    stale: bool = False
+    """The table changed since it was rendered."""
     task: asyncio.Task[None] | None = None
 
 
 class DiscordTransport:
-    """A :class:`~musbot.table.Transport` over a discord.py client. ``tables`` is set by the bot
-    right after the :class:`TableManager` is made (each needs the other)."""
+    """A :class:`~musbot.table.Transport` over a discord.py client."""
 
     def __init__(self, client: discord.Client, *, clock: Clock | None = None,
                  limits: Limits | None = None, reply_seconds: float = REPLY_SECONDS) -> None:
@@ -79,15 +76,18 @@ class DiscordTransport:
         self.clock: Clock = clock or RealClock()
         self.governor = Governor(self.clock, limits)
         self.reply_seconds = reply_seconds
-        self._tables: TableManager | None = None
-        self.pages = Boards(client, self.governor, self.clock, self._spawn)
+        self.pages = Boards(client, self.governor, self.clock, self.spawn)
+        self.access = Access(self)
+        """The channels whose permissions a table lost (``access.py``)."""
+        self.guard = self.access.guard
+        """Installed on the client's HTTP side at start-up (``MusBot.setup_hook``)."""
         self.prefers_ephemeral: set[int] = set()
         """Users whose DMs are closed: never DM'd again this process, they use «Ver mis cartas»."""
         self._dm_channels: dict[int, int] = {}
         """Each user's DM channel id, opened once (or learnt from a DM they sent)."""
         self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
-        self._prompted: dict[tuple[int, int], tuple[int, str]] = {}
-        """Discard rounds already prompted by DM, per (channel, user): each asks once."""
+        self._answered: dict[tuple[int, int], float] = {}
+        """When each person was last answered in each channel (:meth:`_may_answer`)."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- boards -------------------------------------------------------------------------------
@@ -99,18 +99,6 @@ class DiscordTransport:
     @property
     def boards(self) -> dict[int, Board]:
         return self.pages.boards
-
-    @property
-    def tables(self) -> TableManager | None:
-        return self._tables
-
-    @tables.setter
-    def tables(self, manager: TableManager | None) -> None:
-        self._tables = manager
-        self.pages.tables = manager
-
-    def table(self, channel_id: int) -> Table | None:
-        return self._tables.get(channel_id) if self._tables is not None else None
 
     def restore(self, table: Table) -> None:
         """A restored table, before it resumes: see :meth:`Boards.restore`."""
@@ -139,30 +127,31 @@ class DiscordTransport:
 
     # --- Transport ----------------------------------------------------------------------------
 
-    async def alert(self, channel_id: int, user_id: int, text: str, *,
+    async def alert(self, table: Table, user_id: int, text: str, *,
                     offer: str | None = None) -> None:
+        channel_id = table.channel_id
         board = self.boards.get(channel_id)
         if board is None:
             return
-        table = self.table(channel_id)
-        lang = table.lang if table is not None else "es"
-        view = ui.single_view(channel_id, offer, lang) if offer is not None else None
+        view = ui.single_view(channel_id, offer, table.lang) if offer is not None else None
+
+        content = plain_with(text, self.mention(user_id))[:MESSAGE_LIMIT]
 
         async def send() -> discord.Message:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
-            return await board.channel.send(text[:MESSAGE_LIMIT],
-                                            allowed_mentions=NO_MASS_MENTIONS, **extra)
+            return await board.channel.send(content, allowed_mentions=mentioning(user_id),
+                                            **extra)
 
         self.governor.post(channel_id, send)
 
-    async def private(self, channel_id: int, user_id: int, text: str) -> None:
+    async def private(self, table: Table, user_id: int, text: str) -> None:
         if user_id in self.prefers_ephemeral:
             raise DmClosed(user_id)
-        content = self._dm_header(self.table(channel_id)) + text
+        content = self._dm_header(table) + plain(text)
         for chunk in _chunks(content):
-            self._dm(channel_id, user_id, chunk)
+            self._dm(table, user_id, chunk)
 
-    def _dm(self, channel_id: int | None, user_id: int, content: str,
+    def _dm(self, table: Table | None, user_id: int, content: str,
             view: discord.ui.View | None = None) -> None:
         async def send() -> discord.Message | None:
             if user_id in self.prefers_ephemeral:
@@ -170,14 +159,13 @@ class DiscordTransport:
             channel = await self._dm_channel(user_id)
             try:
                 extra: dict[str, Any] = {"view": view} if view is not None else {}
-                return await channel.send(content, **extra)
+                return await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
             except discord.Forbidden as refused:
                 log.info("DM refused for user %s (code %s)", user_id, refused.code)
                 if refused.code == DM_CLOSED_CODE:
                     self.prefers_ephemeral.add(user_id)
-                    table = self.table(channel_id) if channel_id is not None else None
                     if table is not None:
-                        self._spawn(table.private_refused(user_id))
+                        self.spawn(table.private_refused(user_id))
                 return None
             finally:
                 release(view)
@@ -198,8 +186,8 @@ class DiscordTransport:
     async def direct(self, user_id: int, text: str, *,
                      view: discord.ui.View | None = None) -> None:
         """A DM that is not about one table's hand (an answer to a DM): same lane, same
-        budget as the rest of the person's DMs."""
-        for chunk in _chunks(text):
+        budget as the rest of the person's DMs. ``text`` is plain text."""
+        for chunk in _chunks(plain(text)):
             self._dm(None, user_id, chunk, view)
             view = None
 
@@ -219,29 +207,34 @@ class DiscordTransport:
         """A DM from the user tells their DM channel: no call needed to open it."""
         self._dm_channels[user_id] = channel_id
 
-    async def reply(self, channel_id: int, user_id: int, text: str) -> None:
-        route = _REPLY_ROUTE.get()
-        if route is not None:
-            await route(text)
-            return
-        await self.say_briefly(channel_id, f"{self.mention(user_id)} {text}")
-
     async def say_briefly(self, channel_id: int, text: str, *,
-                          reference: discord.Message | None = None) -> None:
-        """A short message in the channel that deletes itself, within the channel's budget."""
+                          reference: discord.Message | None = None, author: int | None = None,
+                          mention: bool = False) -> None:
+        """A short answer in the channel that deletes itself, within the channel's budget and
+        after the table's own messages. ``text`` is plain text. ``author``: the person it
+        answers, who gets one answer per :data:`ANSWER_SECONDS` at most (more is dropped);
+        ``mention``: ``text`` addresses them with :meth:`mention`, which is kept and notifies
+        them and nobody else."""
         board = self.boards.get(channel_id)
         channel = board.channel if board is not None else self.client.get_channel(channel_id)
         if channel is None or not hasattr(channel, "send"):
             return
+        if author is not None and not self._may_answer(channel_id, author):
+            return
         messageable: Any = channel
+        if mention and author is not None:
+            content = plain_with(text, self.mention(author))
+            allowed = mentioning(author)
+        else:
+            content, allowed = plain(text), NO_MENTIONS
 
         async def send() -> discord.Message:
             extra: dict[str, Any] = {}
             if reference is not None:
                 extra["reference"] = reference.to_reference(fail_if_not_exists=False)
                 extra["mention_author"] = False
-            message = await messageable.send(text[:MESSAGE_LIMIT],
-                                             allowed_mentions=NO_MASS_MENTIONS, **extra)
+            message = await messageable.send(content[:MESSAGE_LIMIT], allowed_mentions=allowed,
+                                             **extra)
 
             async def remove() -> None:
                 with contextlib.suppress(discord.NotFound, discord.Forbidden):
@@ -250,28 +243,44 @@ class DiscordTransport:
             self.governor.delete(channel_id, self.clock.now() + self.reply_seconds, remove)
             return message
 
-        self.governor.post(channel_id, send)
+        self.governor.post(channel_id, send, reply=True)
 
-    def wants_view(self, channel_id: int, user_id: int) -> bool:
-        """While a «Ver mis cartas» answer is shown (it is kept current), and when a discard
-        round begins (the hand is DM'd with its pick buttons, once). Otherwise the button asks
-        the table."""
-        return (channel_id, user_id) in self._ephemerals or \
-            self._unprompted(channel_id, user_id) is not None
-
-    async def update_view(self, channel_id: int, user_id: int, text: str) -> None:
+    def _may_answer(self, channel_id: int, user_id: int) -> bool:
+        """One answer per person per :data:`ANSWER_SECONDS` in a channel."""
+        now = self.clock.now()
         key = (channel_id, user_id)
-        self._maybe_prompt_discard(channel_id, user_id, text)
+        last = self._answered.get(key)
+        if last is not None and now - last < ANSWER_SECONDS:
+            return False
+        if len(self._answered) > ANSWERED_KEPT:
+            self._answered = {k: t for k, t in self._answered.items()
+                              if now - t < ANSWER_SECONDS}
+        self._answered[key] = now
+        return True
+
+    def private_changed(self, table: Table, user_id: int) -> None:
+        """A «Ver mis cartas» answer on display (its token alive) is refreshed; nothing is
+        rendered otherwise."""
+        key = (table.channel_id, user_id)
         ephemeral = self._ephemerals.get(key)
         if ephemeral is None:
             return
         if self.clock.now() - ephemeral.since > EPHEMERAL_SECONDS:
             del self._ephemerals[key]
             return
-        ephemeral.text = text
+        ephemeral.stale = True
         if ephemeral.task is None or ephemeral.task.done():
             ephemeral.task = asyncio.get_running_loop().create_task(
-                self._refresh_ephemeral(channel_id, user_id, ephemeral))
+                self._refresh_ephemeral(table, user_id, ephemeral))
+
+    async def discard_round(self, table: Table, user_id: int, text: str) -> None:
+        """The hand with pick-and-confirm buttons, by DM (a person without DMs discards under
+        «Ver mis cartas»)."""
+        if user_id in self.prefers_ephemeral:
+            return
+        controls = discard_view(table, user_id)
+        content = self._dm_header(table) + plain(text) + "\n" + dt("discard_prompt", table.lang)
+        self._dm(table, user_id, content[:MESSAGE_LIMIT], controls)
 
     def mention(self, user_id: int) -> str:
         return f"<@{user_id}>"
@@ -279,55 +288,29 @@ class DiscordTransport:
     # --- the private paths --------------------------------------------------------------------
 
     def remember_ephemeral(self, channel_id: int, user_id: int,
-                           interaction: discord.Interaction[Any]) -> None:
-        """A «Ver mis cartas» answer to keep current while its token lives."""
-        self._ephemerals[(channel_id, user_id)] = _Ephemeral(interaction, self.clock.now())
+                           interaction: discord.Interaction[Any], text: str) -> None:
+        """A «Ver mis cartas» answer (showing ``text``) to keep current while its token lives."""
+        self._ephemerals[(channel_id, user_id)] = _Ephemeral(interaction, self.clock.now(),
+                                                             text)
 
-    async def _refresh_ephemeral(self, channel_id: int, user_id: int,
+    async def _refresh_ephemeral(self, table: Table, user_id: int,
                                  ephemeral: _Ephemeral) -> None:
-        sent: str | None = None
         try:
-            while ephemeral.text is not None and ephemeral.text != sent:
+            while ephemeral.stale:
                 if self.clock.now() - ephemeral.since > EPHEMERAL_SECONDS:
                     break
-                sent = ephemeral.text
-                table = self.table(channel_id)
-                controls = discard_view(table, user_id) if table is not None else None
-                await ephemeral.interaction.edit_original_response(content=sent, view=controls)
+                ephemeral.stale = False
+                text = plain(table.private_text(user_id))
+                if text == ephemeral.text:
+                    continue
+                ephemeral.text = text
+                controls = discard_view(table, user_id)
+                await ephemeral.interaction.edit_original_response(content=text, view=controls)
         except asyncio.CancelledError:
             raise
-        except Exception:  # expired token or dismissed message: stop refreshing it
+        except Exception:  # expired token, dismissed message, the seat gone: stop refreshing
             log.debug("ephemeral view refresh stopped for user %s", user_id, exc_info=True)
-            self._ephemerals.pop((channel_id, user_id), None)
-
-    def _maybe_prompt_discard(self, channel_id: int, user_id: int, text: str) -> None:
-        """The discard phase began: DM the hand with pick-and-confirm buttons, once a round."""
-        unprompted = self._unprompted(channel_id, user_id)
-        if unprompted is None:
-            return
-        table, token = unprompted
-        self._prompted[(channel_id, user_id)] = token
-        controls = discard_view(table, user_id)
-        content = self._dm_header(table) + text + "\n" + dt("discard_prompt", table.lang)
-        self._dm(channel_id, user_id, content[:MESSAGE_LIMIT], controls)
-
-    def _unprompted(self, channel_id: int, user_id: int
-                    ) -> tuple[Table, tuple[int, str]] | None:
-        """The table and the round's token, if its hand is in a discard round whose pick buttons
-        this seated user (who takes DMs) has not been sent yet. Decided from the hand's
-        counters: it is asked for every seat on every move."""
-        if user_id in self.prefers_ephemeral:
-            return None
-        table = self.table(channel_id)
-        if table is None or table.seat_of(user_id) is None:
-            return None
-        round_ = table.discard_round()
-        if round_ is None:
-            return None
-        token = (id(table.match), discard_token(*round_))
-        if self._prompted.get((channel_id, user_id)) == token:
-            return None
-        return table, token
+            self._ephemerals.pop((table.channel_id, user_id), None)
 
     def _dm_header(self, table: Table | None) -> str:
         if table is None:
@@ -338,9 +321,11 @@ class DiscordTransport:
         name = getattr(channel, "name", None)
         if guild is None or name is None:
             return ""
-        return dt("dm_header", table.lang, guild=guild.name, channel=name) + "\n"
+        return dt("dm_header", table.lang, guild=plain(guild.name), channel=plain(name)) + "\n"
 
-    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Runs ``work`` (the table's bookkeeping after a call) without holding anyone up;
+        its failure is logged."""
         if self.governor.stopped:  # shutting down: the table is saved as it is
             work.close()
             return

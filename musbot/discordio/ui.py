@@ -30,16 +30,15 @@ from musbot.engine import (
     Action,
     ActionKind,
     MalformedCommand,
-    MusError,
     mas,
 )
-from musbot.i18n import error_text
 from musbot.table import Table
 
-from .callbacks import Guarded, answer, services, table_or_say
+from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view
 from .failures import guarded, report
-from .texts import dt, error
+from .markup import plain, seat_name
+from .texts import dt
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +105,8 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_or_say(interaction, self.channel_id)
-        if table is None:
-            return
         if self.verb == "envidon":
-            if table.seat_of(interaction.user.id) is None:
-                await answer(interaction, error("not_seated", table.lang))
-                return
+            table.state.require_seat(interaction.user.id)
             await interaction.response.send_modal(EnvidoModal(self.channel_id, table.lang))
             return
         await perform(interaction, table, ACTIONS[self.verb])
@@ -136,8 +131,6 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_or_say(interaction, self.channel_id)
-        if table is None:
-            return
         if self.verb == "cards":
             await show_cards(interaction, table)
             return
@@ -145,7 +138,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         verb = self.verb
         if verb.startswith("join"):
             pair = int(verb[-1]) - 1 if verb != "join" else None
-            await run_for(interaction, table, lambda: table.join(user.id, _name(user), pair))
+            await run_for(interaction, table, lambda: table.join(user.id, seat_name(user), pair))
         elif verb == "bot":
             await run_for(interaction, table, table.add_bot)
         elif verb == "start":
@@ -176,14 +169,12 @@ class EnvidoModal(discord.ui.Modal):
 
     async def on_error(  # type: ignore[override]  # discord.py types Modal's as a View's
             self, interaction: discord.Interaction[Any], error: Exception, /) -> None:
-        await report(interaction, error, table_id=self.channel_id)
+        await report(interaction, error, table=services(interaction).tables.get(self.channel_id))
 
     async def submit(self, interaction: discord.Interaction[Any], value: str) -> None:
         from musbot.commands import parse  # the grammar says what an amount is (§4)
 
         table = await table_or_say(interaction, self.channel_id)
-        if table is None:
-            return
         word = value.strip()
         action = parse(f"envido {word}")
         if action is None or action.kind is not ActionKind.ENVIDO:
@@ -196,23 +187,17 @@ class EnvidoModal(discord.ui.Modal):
 
 async def perform(interaction: discord.Interaction[Any], table: Table, action: Action) -> None:
     """Applies a button's move and answers with the page as it is now (the person's move, and
-    the bots' if they answer at once); a refusal goes to the presser alone."""
+    the bots' if they answer at once)."""
     user_id = interaction.user.id
-    if table.seat_of(user_id) is None:
-        await answer(interaction, error("not_seated", table.lang))
-        return
     await run_for(interaction, table, lambda: table.act(user_id, action))
 
 
 async def run_for(interaction: discord.Interaction[Any], table: Table,
                   step: Callable[[], Awaitable[Any]]) -> None:
     """A table step (a move, join, start, …) for a button: its public effect is on the table's
-    page, which the interaction's answer updates; a refusal is answered to the presser alone."""
-    try:
-        await step()
-    except MusError as problem:
-        await answer(interaction, error_text(problem, table.lang, table.names()))
-        return
+    page, which the interaction's answer updates. A refusal goes up to the one error path
+    (:func:`~musbot.discordio.failures.guarded`), which answers the presser alone."""
+    await step()
     await services(interaction).transport.acknowledge(interaction, table)
 
 
@@ -220,19 +205,12 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     """«Ver mis cartas»: the private hand view, ephemeral, with discard controls when the discard
     phase is on; remembered so the transport can refresh it while it lives."""
     user_id = interaction.user.id
-    try:
-        text = table.private_text(user_id)
-    except MusError as problem:
-        await answer(interaction, error_text(problem, table.lang, table.names()))
-        return
+    text = plain(table.private_text(user_id))
     controls = discard_view(table, user_id)
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
     await interaction.response.send_message(text, ephemeral=True, **extra)
-    services(interaction).transport.remember_ephemeral(table.channel_id, user_id, interaction)
-
-
-def _name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
+    services(interaction).transport.remember_ephemeral(table.channel_id, user_id, interaction,
+                                                       text)
 
 
 # --- builders -----------------------------------------------------------------------------------
@@ -262,15 +240,6 @@ def page_view(channel_id: int, verbs: tuple[str, ...], lang: str = "es") -> disc
     return view
 
 
-def action_view(table: Table) -> discord.ui.View:
-    """The turn message's buttons, and «Ver mis cartas» (the only way to discard without DMs)."""
-    view = discord.ui.View(timeout=None)
-    for verb in action_verbs(table):
-        view.add_item(ActionButton(table.channel_id, verb, table.lang))
-    view.add_item(TableButton(table.channel_id, "cards", table.lang))
-    return view
-
-
 def single_view(channel_id: int, verb: str, lang: str = "es") -> discord.ui.View:
     """One table button alone (Ver mis cartas, Volver, Revancha) under a public message."""
     view = discord.ui.View(timeout=None)
@@ -279,11 +248,11 @@ def single_view(channel_id: int, verb: str, lang: str = "es") -> discord.ui.View
 
 
 def board_verbs(table: Table | None) -> list[str]:
-    if table is None or table.state == "closed":
+    if table is None or table.lifecycle == "closed":
         return []
-    if table.state == "waiting":
+    if table.lifecycle == "waiting":
         return ["join1", "join2", "bot", "start"]
-    if table.state == "finished" or (table.match is not None and table.match.finished):
+    if table.lifecycle == "finished" or (table.match is not None and table.match.finished):
         return ["rematch"]
     verbs = ["cards"]
     if any(s is not None and s.bot is not None and not s.human for s in table.seats):
@@ -293,32 +262,6 @@ def board_verbs(table: Table | None) -> list[str]:
     return verbs
 
 
-def board_view(table: Table | None) -> discord.ui.View | None:
-    """The table message's buttons for the table's state; None once it is closed."""
-    verbs = board_verbs(table)
-    if table is None or not verbs:
-        return None
-    view = discord.ui.View(timeout=None)
-    for verb in verbs:
-        view.add_item(TableButton(table.channel_id, verb, table.lang))
-    return view
-
-
-def table_embed(table: Table | None, lang: str = "es") -> discord.Embed:
-    """The table message: seats, score, lance and turn from :meth:`Table.status`, which renders
-    a card-free view by construction."""
-    if table is None or table.state == "closed":
-        return discord.Embed(title=dt("table_title", lang), description=dt("table_closed", lang),
-                             colour=discord.Colour.dark_grey())
-    text = table.status()
-    if len(text) > EMBED_LIMIT:
-        text = text[:EMBED_LIMIT - 1] + "…"
-    embed = discord.Embed(title=dt("table_title", table.lang), description=text,
-                          colour=EMBED_COLOUR)
-    embed.set_footer(text=dt("table_footer", table.lang))
-    return embed
-
-
 def rules_summary(table: Table | None, lang: str = "es") -> str:
     """«reglas»: the table's variants, or the defaults where no table is open."""
     from musbot.engine import Rules
@@ -326,11 +269,11 @@ def rules_summary(table: Table | None, lang: str = "es") -> str:
 
     if table is None:
         return rules_text(Rules(), lang)
-    return rules_text(table.rules, table.lang)
+    return rules_text(table.state.rules, table.lang)
 
 
 __all__ = [
     "ACTIONS", "TABLE_ITEMS", "TABLE_VERBS", "ActionButton", "EnvidoModal", "TableButton",
-    "action_verbs", "action_view", "board_view", "perform", "rules_summary", "show_cards",
-    "single_view", "table_embed",
+    "action_verbs", "board_verbs", "page_view", "perform", "rules_summary", "show_cards",
+    "single_view",
 ]

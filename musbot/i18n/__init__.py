@@ -14,6 +14,8 @@ from musbot.engine.errors import MusError
 from . import en, es
 
 LANGUAGES = {"es": es, "en": en}
+LANGUAGE_NAMES = {code: str(module.NAME) for code, module in LANGUAGES.items()}
+"""Each language by its own name (``/mus config``)."""
 DEFAULT_LANGUAGE = "es"
 
 

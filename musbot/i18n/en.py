@@ -1,6 +1,8 @@
 """English, for servers that choose it (the command words of every language are accepted). Data
 only, key for key the Spanish catalogue (``tests/test_i18n.py``)."""
 
+NAME = "English"
+"""The language by its own name."""
 NOBODY = "nobody"
 SEAT = "seat {seat}"
 LANCES = ("Grande", "Chica", "Pares", "Juego", "Punto")
@@ -58,7 +60,7 @@ ERRORS.update({
     "no_humans": "At least one person must be seated to start.",
     "not_finished": "The match is not over: rematch at the end.",
     "table_closed": "The table is closed.",
-    "bad_timeout": "The turn time goes from 15 to 600 seconds.",
+    "bad_timeout": "The turn timer is 0 (none) or {low} to {high} seconds.",
     "table_exists": "There is already a table in this channel.",
     "no_table": "There is no table in this channel.",
     "not_away": "You were not away: you are still playing.",
@@ -131,6 +133,8 @@ TABLE = {
     "left_bot": "{name} leaves: a bot plays the seat.",
     "bot_added": "A bot ({level}) sits in seat {seat}.",
     "bot_name": "Bot {seat}",
+    "unnamed_seat": "Seat {seat}",
+    "name_in_seat": "{name} (seat {seat})",
     "started": "The match begins!",
     "rematch": "Rematch! Another match begins.",
     "closed": "The table is closed.",
@@ -272,8 +276,8 @@ SERVER = {
                   "was changed.",
     "db_too_new": "The database is from a newer musbot: the bot must be upgraded. Nothing was "
                   "changed.",
-    "db_closed": "The database is not available (it could not be opened at start-up: the bot's "
-                 "log says why). Tables still play; nothing was lost.",
+    "db_closed": "The database is not available: it could not be opened at start-up, and the "
+                 "bot keeps trying (its log says why). Nothing was lost.",
     "db_error": "Could not save: {error}",
     "unknown_league": "There is no league «{name}» in this server. Leagues: {leagues}.",
     "no_leagues": "none (create one with /liga crear)",
@@ -323,8 +327,6 @@ SERVER = {
     "config_channels": "Table channels: {channels}",
     "config_all_channels": "all",
     "config_saved": "Saved. Tables already open keep their rules.",
-    "config_bad_timer": "The turn timer is 0 (none) or 15 to 600 seconds.",
-    "config_bad_rules": "Those rules are not valid: {error}",
     "yes": "yes",
     "no": "no",
     "channel_not_allowed": "In this server tables are opened in: {channels}.",
@@ -353,7 +355,7 @@ ERRORS.update({
         "Only whoever opened the table, or someone who manages the channel, may close it."
     ),
     "channel_not_allowed": "In this server tables are opened in: {channels}.",
-    "bad_rules": "Those rules do not work: {error}",
+    "bad_rules": "Those rules are not valid: {error}",
     "rules_reyes": "reyes must be 4 or 8",
     "rules_jugadores": "the game is for 2, 4 or 6 players",
     "rules_puntos": "puntos must be between 1 and 1000",
@@ -562,6 +564,21 @@ CLI = {
     "bench_db_exists": "«{value}» exists already: the benchmark only makes new databases "
                        "(give a new path, or a directory)",
     "bench_db_failed": "The benchmark's database cannot be made or opened: {value}",
+    "bench_db_missing": "«{value}» does not exist: --restore measures how the tables of a "
+                        "database that is there come back",
+    "bench_outage": "the database fails for this many seconds in the middle of the open loop "
+                    "(every write fails as when it is gone; with --stop-with and --start-with, "
+                    "those commands stop and start the real server)",
+    "bench_stop_with": "a shell command that stops the server when the outage begins "
+                       "(e.g. «pg_ctl -D data -m fast stop»)",
+    "bench_start_with": "a shell command that starts it when the outage ends",
+    "bench_outage_bad": "--outage {value}: an outage lasts more than 0 s and less than the open "
+                        "loop (--minutes), and --stop-with and --start-with go together, with "
+                        "--outage",
+    "bench_restore": "only measure a restore: the tables of this existing database (those a "
+                     "run that was stopped left) come back and are announced; the database is "
+                     "kept",
+    "bench_lost": "{value} acknowledged moves are not in the database at the end of the run",
     "bench_discord": "the Discord calls of whole matches: people and bots at the real pace, "
                      "the real transport on a manual clock, counted by route and per channel",
     "matches": "matches, one after the other",
@@ -628,4 +645,133 @@ CLI.update({
         "tables: MUSBOT_DB must be a PostgreSQL database (postgresql://…), not an SQLite file."
     ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) needs MUSBOT_SHARDS (--shards).",
+})
+
+# --- a move is done only when it is saved (musbot.table.pause, musbot.bot) --------------------
+
+ERRORS.update({
+    "not_saved": "I can't save that move; repeat it in a few seconds.",
+    "storage_down": (
+        "The database is not answering: no new tables open until it is back (the open ones go "
+        "on as soon as they can be saved). Try again in a few minutes."
+    ),
+})
+
+TABLE.update({
+    "paused_db": (
+        "⏸️ Table paused: the match cannot be saved (the database is not answering). It goes on "
+        "by itself as soon as it can; no move was lost."
+    ),
+    "resumed_db": "▶️ The database answers again: the match goes on.",
+})
+
+SERVER.update({
+    "db_unavailable": "The database is not answering right now; try again in a moment. Nothing "
+                      "was lost.",
+    "db_full": "The database cannot save: its disk is full. The bot's admins must free some "
+               "space; nothing was lost.",
+    "db_foreign": "That database is not musbot's: the bot's admins must check MUSBOT_DB. Nothing "
+                  "was changed.",
+})
+
+# --- hostile members and broken servers: pauses, limits, idle tables (musbot.discordio, cogs) --
+
+ERRORS.update({
+    "table_paused": (
+        "The table is paused ({reason}); it goes on where it was as soon as musbot can write in "
+        "the channel again."
+    ),
+    "bot_cannot_play_here": "musbot cannot run a table in this channel: it lacks {missing}.",
+    "too_many_tables": (
+        "This server already has {limit} open tables, its maximum (/mus config): close one "
+        "before opening another."
+    ),
+    "too_many_own_tables": (
+        "You already have {limit} open tables in this server, the most one person may have "
+        "(/mus config): close one before opening another."
+    ),
+})
+
+TABLE.update({
+    "unpaused": "▶️ The table goes on where it was after a pause ({reason}).",
+    "closed_idle": "💤 Nobody sat down or played for {minutes} min: the table closes.",
+})
+
+DISCORD.update({
+    "paused_reason": "no permission in #{channel}: {missing}",
+    "paused_dm": (
+        "⏸️ The table in #{channel} on {guild} is paused: musbot can no longer write in that "
+        "channel (it lacks {missing}). Nobody loses a turn: as soon as whoever manages the "
+        "server gives it back, the table shows itself again and the match goes on where it was."
+    ),
+    "perm_view_channel": "View Channel",
+    "perm_send_messages": "Send Messages",
+    "perm_send_messages_in_threads": "Send Messages in Threads",
+    "perm_embed_links": "Embed Links",
+    "perm_read_message_history": "Read Message History",
+})
+
+SERVER.update({
+    "config_limits": (
+        "Open tables: {server} in the server and {person} per person · a table without "
+        "activity {idle}."
+    ),
+    "config_no_limit": "no limit",
+    "config_idle": "closes after {minutes} min",
+    "config_idle_never": "never closes",
+})
+
+ERRORS.update({
+    "bad_idle": (
+        "Inactivity goes from {low} to {high} minutes (0: tables never close by themselves)."
+    ),
+    "bad_table_limit": "The most tables goes from 0 (no limit) to {high}.",
+})
+
+CLI.update({
+    "copy_no_source": (
+        "musbot db copy: {source} does not exist: there is nothing to copy (nothing was "
+        "created)."
+    ),
+    "copy_bad_url": (
+        "musbot db copy: unknown database URL {scheme}…: use a file path, sqlite:///path or "
+        "postgresql://…"
+    ),
+    "copy_same": "musbot db copy: {where}: the source and the target are one database.",
+    "copy_not_empty": (
+        "musbot db copy: {where} already holds data ({rows} rows in {tables} tables) that "
+        "differs from the source: musbot db copy only fills an empty database. Nothing was "
+        "changed."
+    ),
+    "copy_mismatch": (
+        "musbot db copy: {where}: the copy did not read back as the source (row counts or a "
+        "hand's text differ); it was rolled back, the target is as it was."
+    ),
+    "copy_tables_differ": (
+        "musbot db copy: {where}: its tables are not the ones this musbot knows; nothing was "
+        "changed."
+    ),
+    "copy_locked": (
+        "musbot db copy: {where}: the database is locked by another process (waited "
+        "{timeout} s); is another musbot running on the same file?"
+    ),
+    "copy_unavailable": "musbot db copy: {where}: the database is unavailable ({detail}).",
+    "copy_corrupt": (
+        "musbot db copy: {where}: the database is damaged ({detail}); the file was not "
+        "modified."
+    ),
+    "copy_too_new": (
+        "musbot db copy: {where}: the database is from a newer musbot (schema {found}; this "
+        "one knows up to {known}); nothing was changed."
+    ),
+    "copy_foreign": (
+        "musbot db copy: {where}: this database was not created by musbot (it has tables but "
+        "no musbot schema record); refusing to use it."
+    ),
+    "copy_failed": "musbot db copy: {detail}",
+    "copy_already": "the target already holds this copy ({rows} rows): nothing was written",
+    "copy_done": (
+        "copied {rows} rows; every table's rows counted and every hand's transcript and result "
+        "({hands} hands) compared as text on both sides"
+    ),
 })

@@ -2,6 +2,8 @@
 ``DISCORD``, ``SERVER``, ``CLI``…): its length is the number of sentences the bot says, and
 ``tests/test_i18n.py`` keeps it key for key with the other languages."""
 
+NAME = "español"
+"""The language by its own name."""
 NOBODY = "nadie"
 SEAT = "el asiento {seat}"
 LANCES = ("Grande", "Chica", "Pares", "Juego", "Punto")
@@ -59,7 +61,7 @@ ERRORS.update({
     "no_humans": "Hace falta al menos una persona sentada para empezar.",
     "not_finished": "La partida no ha terminado: la revancha, al final.",
     "table_closed": "La mesa está cerrada.",
-    "bad_timeout": "El tiempo por turno va de 15 a 600 segundos.",
+    "bad_timeout": "El tiempo por turno es 0 (sin límite) o de {low} a {high} segundos.",
     "table_exists": "Ya hay una mesa en este canal.",
     "no_table": "No hay ninguna mesa en este canal.",
     "not_away": "No estabas ausente: sigues jugando.",
@@ -135,6 +137,8 @@ TABLE = {
     "left_bot": "{name} se va: un bot juega por su asiento.",
     "bot_added": "Un bot ({level}) se sienta en el asiento {seat}.",
     "bot_name": "Bot {seat}",
+    "unnamed_seat": "Asiento {seat}",
+    "name_in_seat": "{name} (asiento {seat})",
     "started": "¡Empieza la partida!",
     "rematch": "¡Revancha! Empieza otra partida.",
     "closed": "Se cierra la mesa.",
@@ -279,8 +283,8 @@ SERVER = {
                   "copia. No se ha modificado nada.",
     "db_too_new": "La base de datos es de una versión más nueva de musbot: hay que actualizar "
                   "el bot. No se ha modificado nada.",
-    "db_closed": "La base de datos no está disponible (no se pudo abrir al arrancar: el registro "
-                 "del bot dice por qué). Las mesas se juegan igual; no se ha perdido nada.",
+    "db_closed": "La base de datos no está disponible: no se pudo abrir al arrancar y el bot "
+                 "sigue intentándolo (su registro dice por qué). No se ha perdido nada.",
     "db_error": "No se ha podido guardar: {error}",
     # Leagues.
     "unknown_league": "No hay ninguna liga «{name}» en este servidor. Ligas: {leagues}.",
@@ -333,8 +337,6 @@ SERVER = {
     "config_channels": "Canales para mesas: {channels}",
     "config_all_channels": "todos",
     "config_saved": "Guardado. Las mesas que ya están abiertas siguen con sus reglas.",
-    "config_bad_timer": "El tiempo por turno es 0 (sin límite) o de 15 a 600 segundos.",
-    "config_bad_rules": "Esas reglas no valen: {error}",
     "yes": "sí",
     "no": "no",
     "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
@@ -365,7 +367,7 @@ ERRORS.update({
     "only_opener": "Solo quien abrió la mesa o quien gestiona el canal puede cerrarla.",
     "channel_not_allowed": "En este servidor las mesas se abren en: {channels}.",
     "bad_rules": "Esas reglas no valen: {error}",
-    # Why (musbot.engine.rules): worded into bad_rules and the SERVER catalog's config_bad_rules.
+    # Why (musbot.engine.rules): worded into bad_rules.
     "rules_reyes": "reyes debe ser 4 u 8",
     "rules_jugadores": "se juega con 2, 4 o 6 jugadores",
     "rules_puntos": "puntos debe estar entre 1 y 1000",
@@ -595,6 +597,21 @@ CLI = {
     "bench_db_exists": "«{value}» ya existe: la prueba solo crea bases de datos nuevas (da una "
                        "ruta nueva, o una carpeta)",
     "bench_db_failed": "No se puede crear o abrir la base de datos de la prueba: {value}",
+    "bench_db_missing": "«{value}» no existe: --restore mide cómo vuelven las mesas de una base "
+                        "de datos que ya está ahí",
+    "bench_outage": "la base de datos falla durante tantos segundos en mitad del bucle abierto "
+                    "(cada escritura falla como cuando no está; con --stop-with y --start-with, "
+                    "esas órdenes paran y arrancan el servidor de verdad)",
+    "bench_stop_with": "orden de la shell que para el servidor al empezar el corte "
+                       "(p. ej. «pg_ctl -D datos -m fast stop»)",
+    "bench_start_with": "orden de la shell que lo arranca al acabar el corte",
+    "bench_outage_bad": "--outage {value}: el corte dura más de 0 s y menos que el bucle abierto "
+                        "(--minutes), y --stop-with y --start-with van juntas y con --outage",
+    "bench_restore": "solo mide una restauración: las mesas de esta base de datos que ya "
+                     "existe (las que dejó una prueba interrumpida) vuelven y se anuncian; la "
+                     "base no se borra",
+    "bench_lost": "{value} jugadas confirmadas no están en la base de datos al final de la "
+                  "prueba",
     "bench_discord": "las llamadas a Discord de partidas enteras: personas y bots al ritmo "
                      "real, el transporte real con un reloj manual, contadas por ruta y por "
                      "canal",
@@ -668,4 +685,132 @@ CLI.update({
         "SQLite."
     ),
     "shards_ids_alone": "MUSBOT_SHARD_IDS (--shard-ids) necesita MUSBOT_SHARDS (--shards).",
+})
+
+# --- a move is done only when it is saved (musbot.table.pause, musbot.bot) --------------------
+
+ERRORS.update({
+    "not_saved": "No puedo guardar la jugada; repite en unos segundos.",
+    "storage_down": (
+        "La base de datos no responde: no se abren mesas nuevas hasta que vuelva (las que hay "
+        "siguen en cuanto se pueda guardar). Inténtalo dentro de unos minutos."
+    ),
+})
+
+TABLE.update({
+    "paused_db": (
+        "⏸️ Mesa en pausa: no se puede guardar la partida (la base de datos no responde). Sigue "
+        "sola en cuanto se pueda; no se ha perdido ninguna jugada."
+    ),
+    "resumed_db": "▶️ La base de datos responde otra vez: la partida sigue.",
+})
+
+SERVER.update({
+    "db_unavailable": "La base de datos no responde ahora mismo; inténtalo dentro de un momento. "
+                      "No se ha perdido nada.",
+    "db_full": "La base de datos no puede guardar: su disco está lleno. La administración del "
+               "bot debe hacer sitio; no se ha perdido nada.",
+    "db_foreign": "Esa base de datos no es de musbot: la administración del bot debe revisar "
+                  "MUSBOT_DB. No se ha modificado nada.",
+})
+
+# --- hostile members and broken servers: pauses, limits, idle tables (musbot.discordio, cogs) --
+
+ERRORS.update({
+    "table_paused": (
+        "La mesa está en pausa ({reason}); sigue donde estaba en cuanto musbot pueda volver a "
+        "escribir en el canal."
+    ),
+    "bot_cannot_play_here": "musbot no puede llevar una mesa en este canal: le falta {missing}.",
+    "too_many_tables": (
+        "Este servidor ya tiene {limit} mesas abiertas, el máximo (/mus config): cierra alguna "
+        "antes de abrir otra."
+    ),
+    "too_many_own_tables": (
+        "Ya tienes {limit} mesas abiertas en este servidor, el máximo por persona "
+        "(/mus config): cierra alguna antes de abrir otra."
+    ),
+})
+
+TABLE.update({
+    "unpaused": "▶️ La mesa sigue donde estaba tras una pausa ({reason}).",
+    "closed_idle": "💤 Nadie se ha sentado ni ha jugado en {minutes} min: se cierra la mesa.",
+})
+
+DISCORD.update({
+    "paused_reason": "sin permiso en #{channel}: {missing}",
+    "paused_dm": (
+        "⏸️ La mesa de #{channel} en {guild} está en pausa: musbot ya no puede escribir en ese "
+        "canal (le falta {missing}). Nadie pierde turnos: en cuanto quien gestiona el servidor "
+        "se lo devuelva, la mesa vuelve a mostrarse y la partida sigue donde estaba."
+    ),
+    "perm_view_channel": "Ver canal",
+    "perm_send_messages": "Enviar mensajes",
+    "perm_send_messages_in_threads": "Enviar mensajes en hilos",
+    "perm_embed_links": "Insertar enlaces",
+    "perm_read_message_history": "Leer el historial de mensajes",
+})
+
+SERVER.update({
+    "config_limits": (
+        "Mesas abiertas: {server} en el servidor y {person} por persona · una mesa sin "
+        "actividad {idle}."
+    ),
+    "config_no_limit": "sin límite",
+    "config_idle": "se cierra a los {minutes} min",
+    "config_idle_never": "no se cierra nunca",
+})
+
+ERRORS.update({
+    "bad_idle": (
+        "La inactividad va de {low} a {high} minutos (0: las mesas no se cierran solas)."
+    ),
+    "bad_table_limit": "El máximo de mesas va de 0 (sin límite) a {high}.",
+})
+
+CLI.update({
+    "copy_no_source": (
+        "musbot db copy: {source} no existe: no hay nada que copiar (no se ha creado nada)."
+    ),
+    "copy_bad_url": (
+        "musbot db copy: la dirección de base de datos {scheme}… no se conoce: usa la ruta de "
+        "un fichero, sqlite:///ruta o postgresql://…"
+    ),
+    "copy_same": "musbot db copy: {where}: el origen y el destino son la misma base de datos.",
+    "copy_not_empty": (
+        "musbot db copy: {where} ya tiene datos ({rows} filas en {tables} tablas) distintos de "
+        "los del origen: musbot db copy solo llena una base de datos vacía. No se ha cambiado "
+        "nada."
+    ),
+    "copy_mismatch": (
+        "musbot db copy: {where}: la copia no se lee igual que el origen (el número de filas o "
+        "el texto de una mano no coinciden); se ha deshecho y el destino está como estaba."
+    ),
+    "copy_tables_differ": (
+        "musbot db copy: {where}: sus tablas no son las que conoce este musbot; no se ha "
+        "cambiado nada."
+    ),
+    "copy_locked": (
+        "musbot db copy: {where}: otro proceso tiene bloqueada la base de datos (se ha esperado "
+        "{timeout} s); ¿hay otro musbot usando el mismo fichero?"
+    ),
+    "copy_unavailable": "musbot db copy: {where}: no se puede usar la base de datos ({detail}).",
+    "copy_corrupt": (
+        "musbot db copy: {where}: la base de datos está dañada ({detail}); no se ha tocado el "
+        "fichero."
+    ),
+    "copy_too_new": (
+        "musbot db copy: {where}: la base de datos es de un musbot más nuevo (esquema {found}; "
+        "este conoce hasta el {known}); no se ha cambiado nada."
+    ),
+    "copy_foreign": (
+        "musbot db copy: {where}: esta base de datos no la creó musbot (tiene tablas pero no su "
+        "registro de esquema); no se usa."
+    ),
+    "copy_failed": "musbot db copy: {detail}",
+    "copy_already": "el destino ya tiene esta copia ({rows} filas): no se ha escrito nada",
+    "copy_done": (
+        "copiadas {rows} filas; contadas las de cada tabla y comparadas como texto la "
+        "transcripción y el resultado de cada mano ({hands} manos) en los dos lados"
+    ),
 })

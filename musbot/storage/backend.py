@@ -70,6 +70,14 @@ class Backend(ABC):
         """Seconds to wait for another connection's lock before
         :class:`~musbot.storage.errors.DatabaseLocked`."""
         self._clock = clock
+        self.fault: Callable[[str, str], None] | None = None
+        """Called inside every write as ``fault(stage, name)``: a transaction's at its
+        ``"begin"`` (nothing read yet) and before its ``"commit"`` (its statements done), a
+        live table's write before its one statement (``"live"``); ``name`` is the transaction
+        body's (:func:`~musbot.storage.tx.work_name`), ``"live"`` for a live write. None in
+        production. Fault tests set it to make writes fail the way the driver fails (raising
+        the driver's own error), to freeze the process in the middle of a write and kill it
+        there, or to hold two processes' transactions open together."""
 
     @property
     @abstractmethod
@@ -115,6 +123,11 @@ class Backend(ABC):
     @abstractmethod
     async def checkpoint(self) -> None:
         """Makes the database's own log start again, where the backend keeps one."""
+
+    @abstractmethod
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """What rows deleted or changed in ``tables`` left in the database's files is
+        overwritten now (``/mus olvidarme``: a forgotten name must not stay there)."""
 
     async def notify(self, channel: str, payload: str) -> None:
         raise NotificationsUnavailable(self.dialect)

@@ -38,7 +38,7 @@ def render_rating_chart(points: Sequence[RatingPoint], title: str, lang: str = "
     ax = fig.add_subplot()
     ax.axhline(ratings.DISPLAY_BASE, color="grey", linewidth=0.8, linestyle="--")
     ax.plot(xs, shown, marker="o", markersize=3)
-    ax.set_title(title)
+    ax.set_title(title, parse_math=False)  # a name is text: «$x^2$» is not typeset
     ax.set_xlabel(words["x"])
     ax.set_ylabel(words["y"])
     ax.grid(True, alpha=0.3)

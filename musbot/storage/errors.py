@@ -1,8 +1,17 @@
-"""What can go wrong with the database, one class per thing the caller must handle differently."""
+"""What can go wrong with the database, one class per thing the caller must handle differently.
+
+Every failure of a driver (sqlite3, aiosqlite, asyncpg) or of the disk under it reaches the rest
+of musbot as one of these, never raw: each backend translates its own
+(:func:`musbot.storage.sqlite.translate`, :func:`musbot.storage.postgres.translate`), the
+driver's error kept as ``__cause__`` for the log. Each class has a ``code``: the
+key of its sentence in the i18n catalogs (``SERVER``), which the one error path words
+(``musbot.discordio.failures``), as the engine's errors are worded by their codes.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 Where = Path | str
 """A database as messages name it: an SQLite file, or a PostgreSQL URL without its password."""
@@ -11,9 +20,20 @@ Where = Path | str
 class StorageError(Exception):
     """Base class of every error raised by :mod:`musbot.storage`."""
 
+    code: ClassVar[str] = "db_error"
+    """The sentence that tells a person about it (``SERVER`` catalog)."""
+
+
+class DriverError(StorageError):
+    """A driver's failure that none of the classes below names (an unexpected answer of the
+    server, a statement SQLite refused): a bug more likely than an outage, logged with the
+    driver's error as its cause."""
+
 
 class DatabaseTooNew(StorageError):
     """The database was written by a newer musbot: running old code on it could lose data."""
+
+    code = "db_too_new"
 
     def __init__(self, where: Where, found: int, known: int) -> None:
         super().__init__(
@@ -27,6 +47,8 @@ class CorruptDatabase(StorageError):
     """The file is not an SQLite database or fails its integrity check; it is left untouched so
     that it can be restored from a backup or salvaged (``sqlite3 FILE .recover``)."""
 
+    code = "db_corrupt"
+
     def __init__(self, where: Where, detail: str) -> None:
         super().__init__(f"{where}: the database is damaged ({detail}); the file was not modified")
         self.where, self.detail = where, detail
@@ -34,6 +56,8 @@ class CorruptDatabase(StorageError):
 
 class ForeignDatabase(StorageError):
     """A database with tables but no musbot schema record: probably the wrong path or URL."""
+
+    code = "db_foreign"
 
     def __init__(self, where: Where) -> None:
         super().__init__(f"{where}: this database was not created by musbot (it has tables but "
@@ -44,6 +68,8 @@ class ForeignDatabase(StorageError):
 class DatabaseLocked(StorageError):
     """Another process kept the database locked for longer than the busy timeout. Nothing was
     written: the caller may try again later."""
+
+    code = "db_locked"
 
     def __init__(self, where: Where, timeout: float) -> None:
         super().__init__(
@@ -57,21 +83,39 @@ class DatabaseUnavailable(DatabaseLocked):
     """The database server could not be reached, dropped the connection, or kept failing the
     transaction for contention. A :class:`DatabaseLocked` because the caller does the same: try
     again later (a write whose connection dropped may have been committed, which every write's
-    retry allows)."""
+    retry allows). Also what the disk says under SQLite: the file cannot be opened, read or
+    written (an I/O error, a read-only file system, permissions)."""
+
+    code = "db_unavailable"
 
     def __init__(self, where: Where, detail: str) -> None:
         StorageError.__init__(self, f"{where}: the database is unavailable ({detail})")
         self.where, self.timeout, self.detail = where, 0.0, detail
 
 
+class DatabaseFull(DatabaseUnavailable):
+    """The disk under the database is full (SQLite's file, PostgreSQL's data directory):
+    nothing was written; writes work again once there is room."""
+
+    code = "db_full"
+
+    def __init__(self, where: Where, detail: str) -> None:
+        StorageError.__init__(self, f"{where}: the database's disk is full ({detail})")
+        self.where, self.timeout, self.detail = where, 0.0, detail
+
+
 class DatabaseClosed(StorageError):
     """The :class:`~musbot.storage.Database` was used before ``open()`` or after ``close()``."""
+
+    code = "db_closed"
 
 
 class ConstraintViolation(StorageError):
     """A write broke one of the schema's constraints (a unique key, a reference, a check); the
     transaction was rolled back. The storage methods turn the ones a caller can expect into
     their own errors (:class:`LeagueExists`, :class:`AlreadyMember`)."""
+
+    code = "db_constraint"
 
 
 class NotificationsUnavailable(StorageError):

@@ -94,12 +94,14 @@ def shard_filter(shards: tuple[int, Collection[int]]) -> tuple[str, list[int]]:
 
 class LiveTables(Store):
     async def save_table(self, channel_id: int, guild_id: int | None,
-                         state: Mapping[str, Any]) -> int:
+                         state: Mapping[str, Any] | bytes) -> int:
         """Replace the table's saved state (and empty its journal); returns its new version once
         it is committed. A table's saves and journal entries are committed in the order they
         were made, and each caller returns only after its own is committed, so an acknowledged
-        action is never lost."""
-        row = (channel_id, guild_id, state_json(state))
+        action is never lost. ``state`` may come encoded already
+        (:func:`~musbot.storage.documents.state_document`)."""
+        text = state.decode() if isinstance(state, bytes) else state_json(state)
+        row = (channel_id, guild_id, text)
         return int(await self._backend.write_live(
             channel_id, partial(_save_row, row=row)))
 

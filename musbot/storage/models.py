@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from musbot.engine.rules import Rules
-from musbot.table.turns import DEFAULT_TURN_SECONDS
+from musbot.settings import InvalidSettings, TableSettings
 
 SeatKind = Literal["player", "bot", "anonymous"]
 
@@ -60,41 +60,70 @@ class SeatRecord:
         return Rules.team(self.seat)
 
 
+MAX_TABLES = 200
+"""The highest limit of open tables one may set (0 is none)."""
+MIN_IDLE_MINUTES = 5
+MAX_IDLE_MINUTES = 1440
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
     """Per-server configuration (one JSON document per guild; unknown keys are kept)."""
 
-    rules: Rules = field(default_factory=Rules)
-    """Default variants for new tables in this server."""
-    turn_timer: int = int(DEFAULT_TURN_SECONDS)
-    """Seconds a player has to act; 0 turns the timer off."""
-    language: str = "es"
+    table: TableSettings = field(default_factory=TableSettings)
+    """What new tables in this server are played with."""
     allowed_channels: frozenset[int] = frozenset()
     """Channels where tables may be opened; empty means every channel."""
+    max_tables: int = 25
+    """Open tables in the server at most; 0: no limit."""
+    max_tables_per_person: int = 3
+    """Open tables one person may have opened in the server (who manages it, any); 0: no
+    limit."""
+    idle_minutes: int = 30
+    """A table where nothing happened for this long closes; 0: never."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     """Keys written by a newer musbot, preserved on save."""
 
+    def __post_init__(self) -> None:
+        for limit in (self.max_tables, self.max_tables_per_person):
+            if not 0 <= limit <= MAX_TABLES:
+                raise InvalidSettings("bad_table_limit", value=limit, high=MAX_TABLES)
+        if self.idle_minutes and not MIN_IDLE_MINUTES <= self.idle_minutes <= MAX_IDLE_MINUTES:
+            raise InvalidSettings("bad_idle", value=self.idle_minutes, low=MIN_IDLE_MINUTES,
+                                  high=MAX_IDLE_MINUTES)
+
+    def allows(self, channel_id: int, parent_id: int | None = None) -> bool:
+        """Whether a table may be opened in the channel: any when none is listed; a thread
+        (``parent_id``: its channel) counts as its channel."""
+        allowed = self.allowed_channels
+        return not allowed or channel_id in allowed or \
+            (parent_id is not None and parent_id in allowed)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            **self.extra,
-            "rules": self.rules.to_dict(),
-            "turn_timer": self.turn_timer,
-            "language": self.language,
-            "allowed_channels": sorted(self.allowed_channels),
-        }
+        return {**self.extra, **self.table.to_json(),
+                "allowed_channels": sorted(self.allowed_channels),
+                "max_tables": self.max_tables,
+                "max_tables_per_person": self.max_tables_per_person,
+                "idle_minutes": self.idle_minutes}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServerSettings:
         data = dict(data)
+        table = TableSettings.from_json(data)
+        for key in _TABLE_KEYS:
+            data.pop(key, None)
         default = cls()
-        rules = data.pop("rules", None)
-        return cls(
-            rules=Rules.from_dict(rules) if rules else default.rules,
-            turn_timer=int(data.pop("turn_timer", default.turn_timer)),
-            language=str(data.pop("language", default.language)),
-            allowed_channels=frozenset(int(c) for c in data.pop("allowed_channels", ())),
-            extra=data,
-        )
+        return cls(table=table,
+                   allowed_channels=frozenset(int(c) for c in data.pop("allowed_channels", ())),
+                   max_tables=int(data.pop("max_tables", default.max_tables)),
+                   max_tables_per_person=int(data.pop("max_tables_per_person",
+                                                      default.max_tables_per_person)),
+                   idle_minutes=int(data.pop("idle_minutes", default.idle_minutes)),
+                   extra=data)
+
+
+_TABLE_KEYS = ("rules", "language", "lang", "turn_seconds", "turn_timer", "bot_level")
+"""A server document's keys that :class:`TableSettings` reads (some from older musbots)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,9 @@ league) is a player again from then on; the forgotten past stays anonymous."""
 USER_TABLES = ("rating_history", "ratings", "league_members", "player_readings")
 """Where a user's own rows are (besides ``players`` and the seats of ``match_seats``): what
 forgetting deletes."""
+NAMED_TABLES = ("players", "live_tables", *USER_TABLES)
+"""Where a player's name or rows were written: scrubbed once they are forgotten (the live
+tables' states name the people seated)."""
 
 
 async def touch_player(tx: Tx, user_id: int, name: str | None, now: str) -> None:
@@ -56,7 +59,9 @@ class Players(Store):
         """Erase what identifies the player: name, ratings, memberships, and how the bots read
         their betting on every server. Past matches stay (the other players' standings depend on
         them) with this player's seats made anonymous. Returns False if the player was unknown.
-        Live table states are the table layer's."""
+        Live table states are the table layer's, rewritten before this
+        (``TablePersister.forget_player``): the files are scrubbed last
+        (:meth:`~musbot.storage.backend.Backend.scrub`), old versions of rows included."""
 
         async def write(tx: Tx) -> bool:
             known = await tx.fetchval("SELECT 1 FROM players WHERE user_id = ?",
@@ -74,4 +79,6 @@ class Players(Store):
                 "WHERE user_id = ?", self._now(), user_id)
             return known
 
-        return await self._write(write)
+        known = await self._write(write)
+        await self._backend.scrub(NAMED_TABLES)
+        return known

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import functools
 import inspect
 import logging
@@ -22,18 +23,22 @@ from typing import Any, ClassVar, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+from asyncpg.exceptions import InternalClientError
 
 from . import schema
 from .backend import Backend, Listener, Loader, Snapshot, utcnow
 from .errors import (
     ConstraintViolation,
     DatabaseClosed,
+    DatabaseFull,
     DatabaseLocked,
     DatabaseTooNew,
     DatabaseUnavailable,
+    DriverError,
     ForeignDatabase,
+    StorageError,
 )
-from .tx import Dialect, LiveWork, Row, Work
+from .tx import Dialect, LiveWork, Row, Work, work_name
 
 T = TypeVar("T")
 
@@ -55,11 +60,53 @@ RELISTEN_FIRST_DELAY = 0.1
 RELISTEN_MAX_DELAY = 5.0
 """Seconds between attempts to listen again after the listening connection was lost."""
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds a new connection may take (asyncpg's own default is a minute, which a server that
+is down but still routed would make every table wait)."""
+
 _RETRYABLE = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 _UNREACHABLE = (OSError, asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError,
-                asyncpg.TooManyConnectionsError, asyncpg.InvalidCatalogNameError,
-                asyncpg.InvalidAuthorizationSpecificationError)
-"""Errors that mean the server (or this database on it) cannot be used now, not a bug."""
+                asyncpg.InsufficientResourcesError, asyncpg.InvalidCatalogNameError,
+                asyncpg.InvalidAuthorizationSpecificationError,
+                asyncpg.ReadOnlySQLTransactionError, asyncpg.InterfaceError,
+                InternalClientError)
+"""Errors that mean the server (or this database on it) cannot be used now, not a bug: it is
+down, restarting, out of connections or of room, read-only (a failover), or the connection
+broke on the client's side (asyncpg's «cannot switch to state 12; another operation is in
+progress» after a cancelled statement)."""
+DRIVER_ERRORS = (asyncpg.PostgresError, *_UNREACHABLE)
+"""Everything asyncpg and the network raise."""
+
+
+def translate(exc: BaseException, where: str, busy_timeout: float) -> StorageError:
+    """The storage error a failure of PostgreSQL, of asyncpg or of the network is (see
+    :mod:`musbot.storage.errors`); ours are returned as they are."""
+    if isinstance(exc, StorageError):
+        return exc
+    detail = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return ConstraintViolation(str(exc))
+    if isinstance(exc, asyncpg.LockNotAvailableError):
+        return DatabaseLocked(where, busy_timeout)
+    if isinstance(exc, asyncpg.DiskFullError) or \
+            (isinstance(exc, OSError) and exc.errno == errno.ENOSPC):
+        return DatabaseFull(where, detail)
+    if isinstance(exc, _UNREACHABLE):
+        return DatabaseUnavailable(where, detail)
+    return DriverError(f"{where}: {detail}")
+
+
+def breaks_connection(exc: BaseException) -> bool:
+    """Whether a connection that raised ``exc`` may be in a state no one can use: anything but
+    the server refusing one statement (a constraint, a conflict), which leaves it idle. Such a
+    connection is closed and replaced, whatever the error (a cancelled statement leaves asyncpg
+    mid-operation)."""
+    while isinstance(exc, StorageError) and exc.__cause__ is not None:
+        exc = exc.__cause__
+    if isinstance(exc, StorageError):
+        return False  # ours, raised by a transaction's body: the connection is fine
+    return not isinstance(exc, asyncpg.PostgresError) or isinstance(
+        exc, (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -188,16 +235,18 @@ class PostgresBackend(Backend):
     async def connect(self) -> None:
         if self._pool is not None:
             return
-        with self._unreachable():
+        with self._translated():
+            # min_size=0: asyncpg keeps no floor of connections, which with the server down it
+            # would try to restore in the background, logging a traceback at every attempt.
             pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=self.pool_size, reset=_keep_session,
-                server_settings=self._session())
+                self.url, min_size=0, max_size=self.pool_size, reset=_keep_session,
+                server_settings=self._session(), timeout=CONNECT_TIMEOUT)
         try:
-            with self._unreachable(), self._locked():
+            with self._translated():
                 async with pool.acquire() as conn:
                     await self._prepare(conn)
         except BaseException:
-            await pool.close()
+            pool.terminate()
             raise
         self._pool = pool
 
@@ -212,7 +261,7 @@ class PostgresBackend(Backend):
         if self._listener is not None:
             listener, self._listener = self._listener, None
             self._callbacks.clear()
-            with contextlib.suppress(*_UNREACHABLE):
+            with contextlib.suppress(*DRIVER_ERRORS):
                 await listener.close()
         if self._pool is not None:
             pool, self._pool = self._pool, None
@@ -220,9 +269,12 @@ class PostgresBackend(Backend):
                 async with lane.lock:  # after the write on its way
                     conn, lane.conn = lane.conn, None
                     if conn is not None and not conn.is_closed():
-                        with contextlib.suppress(*_UNREACHABLE):
+                        with contextlib.suppress(*DRIVER_ERRORS):
                             await conn.close()
-            await pool.close()
+            try:
+                await asyncio.wait_for(pool.close(), CONNECT_TIMEOUT)
+            except (TimeoutError, *DRIVER_ERRORS):
+                pool.terminate()  # a server gone mid-close: its connections are dropped
 
     async def schema_version(self) -> int:
         async with self._connection() as conn:
@@ -230,6 +282,16 @@ class PostgresBackend(Backend):
 
     async def checkpoint(self) -> None:
         """Nothing to do: the server checkpoints its own log."""
+
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """An UPDATE or DELETE leaves the row's old version in the table's files (a dead tuple)
+        until VACUUM, and a plain VACUUM only marks its space free: ``VACUUM FULL`` writes the
+        tables anew and drops their old files. It locks each table while it runs (a few
+        milliseconds for musbot's, which hold one row per player and per live table; the
+        tables' saves wait meanwhile). The server's own write-ahead log, its archives and
+        replicas keep what they hold until they are recycled: the README says so."""
+        async with self._connection() as conn:
+            await conn.execute(f"VACUUM FULL {', '.join(tables)}")
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -270,27 +332,30 @@ class PostgresBackend(Backend):
     # --- transactions -------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _unreachable(self) -> Iterator[None]:
+    def _translated(self) -> Iterator[None]:
+        """Every driver error as ours (:func:`translate`), but a serialization failure, which
+        :meth:`write` runs the transaction again for."""
         try:
             yield
-        except _UNREACHABLE as exc:
-            raise DatabaseUnavailable(self.where, f"{type(exc).__name__}: {exc}") from exc
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        try:
-            yield
-        except asyncpg.LockNotAvailableError as exc:
-            raise DatabaseLocked(self.where, self.busy_timeout) from exc
+        except _RETRYABLE:
+            raise
+        except DRIVER_ERRORS as exc:
+            raise translate(exc, self.where, self.busy_timeout) from exc
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection of the pool; the server's failures as ours."""
+        """A connection of the pool; the server's failures as ours, and a connection that
+        failed in a way that may have broken it closed, so the pool opens a new one."""
         if self._pool is None:
             raise DatabaseClosed(f"{self.where}: the database is not open")
-        with self._unreachable(), self._locked():
+        with self._translated():
             async with self._pool.acquire() as conn:
-                yield conn
+                try:
+                    yield conn
+                except BaseException as exc:
+                    if breaks_connection(exc):
+                        conn.terminate()
+                    raise
 
     async def read(self, work: Work[T]) -> T:
         """REPEATABLE READ, read only: one snapshot of what had committed when it began."""
@@ -306,7 +371,12 @@ class PostgresBackend(Backend):
             try:
                 async with self._connection() as conn, \
                         conn.transaction(isolation="serializable"):
-                    return await work(PgTx(conn))
+                    if self.fault is None:
+                        return await work(PgTx(conn))
+                    self.fault("begin", work_name(work))
+                    out = await work(PgTx(conn))
+                    self.fault("commit", work_name(work))
+                    return out
             except _RETRYABLE as exc:
                 if attempt == RETRIES:
                     raise DatabaseUnavailable(
@@ -320,20 +390,30 @@ class PostgresBackend(Backend):
         the single statement committing on its own."""
         lane = self._lanes[key % len(self._lanes)]
         async with lane.lock:
-            conn = await self._lane_connection(lane)
-            with self._unreachable(), self._locked():
-                return await work(PgTx(conn), self.now())
+            conn: asyncpg.Connection = await self._lane_connection(lane)
+            try:
+                with self._translated():
+                    if self.fault is not None:
+                        self.fault("live", "live")
+                    return await work(PgTx(conn), self.now())
+            except BaseException as exc:
+                if breaks_connection(exc):
+                    conn.terminate()  # a new one for the next write
+                    if lane.conn is conn:
+                        lane.conn = None
+                raise
 
     async def _lane_connection(self, lane: _LiveLane) -> asyncpg.Connection:
         """The lane's connection, a new one if it has none or lost it (the server restarted,
-        the network cut it)."""
+        the network cut it, or a write failed in a way that may have broken it)."""
         if self._pool is None:
             raise DatabaseClosed(f"{self.where}: the database is not open")
         if lane.conn is not None and lane.conn.is_closed():
             lane.conn = None
         if lane.conn is None:
-            with self._unreachable():
-                lane.conn = await asyncpg.connect(self.url, server_settings=self._session())
+            with self._translated():
+                lane.conn = await asyncpg.connect(self.url, server_settings=self._session(),
+                                                  timeout=CONNECT_TIMEOUT)
         return lane.conn
 
     # --- the whole database at once (musbot db copy) ------------------------------------------
@@ -370,8 +450,8 @@ class PostgresBackend(Backend):
         if (channel, callback) in self._callbacks:
             return
         if self._listener is None or self._listener.is_closed():
-            with self._unreachable():
-                self._listener = await asyncpg.connect(self.url)
+            with self._translated():
+                self._listener = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
             self._listener.add_termination_listener(self._listener_lost)
             self._callbacks.clear()
 
@@ -382,7 +462,7 @@ class PostgresBackend(Backend):
                 self._heard.add(task)
                 task.add_done_callback(self._heard.discard)
 
-        with self._unreachable():
+        with self._translated():
             await self._listener.add_listener(channel, heard)
         self._callbacks[(channel, callback)] = heard
 
@@ -401,10 +481,10 @@ class PostgresBackend(Backend):
             while self._pool is not None and self._callbacks:
                 await asyncio.sleep(delay)
                 try:
-                    listener = await asyncpg.connect(self.url)
+                    listener = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
                     for (channel, _), heard in list(self._callbacks.items()):
                         await listener.add_listener(channel, heard)
-                except _UNREACHABLE:
+                except DRIVER_ERRORS:
                     delay = min(delay * 2, RELISTEN_MAX_DELAY)
                     continue
                 if self._pool is None:  # closed meanwhile
@@ -423,7 +503,7 @@ class PostgresBackend(Backend):
         for (heard_channel, wanted), heard in list(self._callbacks.items()):
             if heard_channel == channel and callback in (None, wanted):
                 del self._callbacks[(heard_channel, wanted)]
-                with self._unreachable():
+                with self._translated():
                     await self._listener.remove_listener(channel, heard)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
@@ -34,13 +35,16 @@ from .errors import (
     ConstraintViolation,
     CorruptDatabase,
     DatabaseClosed,
+    DatabaseFull,
     DatabaseLocked,
     DatabaseTooNew,
+    DatabaseUnavailable,
+    DriverError,
     ForeignDatabase,
     StorageError,
 )
 from .schema import split_statements
-from .tx import Dialect, LiveWork, Row, Work
+from .tx import Dialect, LiveWork, Row, Work, work_name
 
 T = TypeVar("T")
 
@@ -71,6 +75,45 @@ class _WriteLockBusy(Exception):
 def _is_busy(exc: sqlite3.Error) -> bool:
     return getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY") \
         or "database is locked" in str(exc).lower()
+
+
+_UNAVAILABLE_NAMES = ("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_PERM",
+                      "SQLITE_NOMEM", "SQLITE_AUTH", "SQLITE_NOLFS")
+_UNAVAILABLE_TEXTS = ("unable to open", "disk i/o error", "readonly database",
+                      "out of memory", "access permission denied")
+_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+
+
+def translate(exc: BaseException, where: str | os.PathLike[str], busy_timeout: float
+              ) -> StorageError:
+    """The storage error a failure of SQLite or of the disk under it is (see
+    :mod:`musbot.storage.errors`): locked, damaged, full, unavailable (cannot be opened, read or
+    written), closed, a broken constraint; anything else a :class:`DriverError`. Ours are
+    returned as they are."""
+    if isinstance(exc, StorageError):
+        return exc
+    place = Path(where)
+    detail = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, OSError):
+        if exc.errno in _FULL_ERRNOS:
+            return DatabaseFull(place, detail)
+        return DatabaseUnavailable(place, detail)
+    if isinstance(exc, sqlite3.IntegrityError):
+        return ConstraintViolation(str(exc))
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    if isinstance(exc, sqlite3.ProgrammingError) and "closed" in text:
+        return DatabaseClosed(f"{place}: the database is not open")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+        return DatabaseLocked(place, busy_timeout)
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "not a database" in text \
+            or "malformed" in text:
+        return CorruptDatabase(place, str(exc))
+    if name.startswith("SQLITE_FULL") or "database or disk is full" in text:
+        return DatabaseFull(place, detail)
+    if name.startswith(_UNAVAILABLE_NAMES) or any(t in text for t in _UNAVAILABLE_TEXTS):
+        return DatabaseUnavailable(place, detail)
+    return DriverError(f"{place}: {detail}")
 
 
 async def _on_thread(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -162,9 +205,22 @@ class SqliteTx:
         return rows[0][0] if rows else None
 
 
-def _run(work: Work[T]) -> Callable[[sqlite3.Connection], T]:
-    """``work`` as a synchronous function of the raw connection."""
-    return lambda raw: run_sync(work(SqliteTx(raw)))
+def _run(work: Work[T], fault: Callable[[str, str], None] | None = None
+         ) -> Callable[[sqlite3.Connection], T]:
+    """``work`` as a synchronous function of the raw connection (in its transaction);
+    ``fault`` (the backend's, see :attr:`~musbot.storage.backend.Backend.fault`) runs before
+    its statements and after them."""
+    if fault is None:
+        return lambda raw: run_sync(work(SqliteTx(raw)))
+
+    def run(raw: sqlite3.Connection) -> T:
+        name = work_name(work)
+        fault("begin", name)
+        out = run_sync(work(SqliteTx(raw)))
+        fault("commit", name)
+        return out
+
+    return run
 
 
 _PendingWrite = tuple[LiveWork[Any], "asyncio.Future[Any]"]
@@ -215,12 +271,15 @@ class SqliteBackend(Backend):
     async def connect(self) -> None:
         if self._conn is not None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(self.path, isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            self._reraise(exc)
         try:
             await self._prepare_patiently(conn)
             self._direct = self._open_direct()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             await conn.close()
             self._reraise(exc)
         except BaseException:
@@ -270,6 +329,7 @@ class SqliteBackend(Backend):
         if found > schema.SCHEMA_VERSION:
             raise DatabaseTooNew(self.path, found, schema.SCHEMA_VERSION)
         raw.execute("PRAGMA foreign_keys = ON")
+        raw.execute("PRAGMA secure_delete = ON")  # see scrub(): on every connection
         # WAL: readers never block the writer; NORMAL sync keeps every commit across a crash
         # of the process (a power cut may lose the last commits, never consistency).
         raw.execute("PRAGMA journal_mode = WAL")
@@ -342,6 +402,7 @@ class SqliteBackend(Backend):
         try:
             raw.execute("PRAGMA busy_timeout = 0")
             raw.execute("PRAGMA foreign_keys = ON")
+            raw.execute("PRAGMA secure_delete = ON")
             raw.execute("PRAGMA synchronous = NORMAL")
             raw.execute("PRAGMA wal_autocheckpoint = 0")
             raw.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
@@ -363,14 +424,16 @@ class SqliteBackend(Backend):
             raise self._not_open()
         try:
             if one_statement:
+                if self.fault is not None:
+                    self.fault("live", "live")
                 out = run_sync(work(SqliteTx(raw)))
             else:
-                out = _transaction(raw, "BEGIN IMMEDIATE", _run(work))
+                out = _transaction(raw, "BEGIN IMMEDIATE", _run(work, self.fault))
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
                 raise _WriteLockBusy from exc
             self._reraise(exc)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._reraise(exc)
         self._commits += 1
         if self._commits >= CHECKPOINT_EVERY:
@@ -380,7 +443,8 @@ class SqliteBackend(Backend):
     async def _write_there(self, work: Work[T]) -> T:
         """``work`` as one write transaction on the database thread, which waits for the write
         lock up to ``busy_timeout`` (then :class:`DatabaseLocked`)."""
-        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN IMMEDIATE", _run(work)))
+        run = _run(work, self.fault)
+        return await self._in_thread(lambda raw: _transaction(raw, "BEGIN IMMEDIATE", run))
 
     async def write(self, work: Work[T]) -> T:
         """At once on the loop's connection when the write lock is free (nearly always: every
@@ -438,7 +502,7 @@ class SqliteBackend(Backend):
         SQLite's errors come back as ours (:meth:`_reraise`)."""
         try:
             return await _on_thread(self._require(), work)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._reraise(exc)
 
     # --- the whole file at once (musbot db copy) ----------------------------------------------
@@ -476,6 +540,25 @@ class SqliteBackend(Backend):
         assert self._checkpoint is not None
         await self._checkpoint
 
+    async def scrub(self, tables: Sequence[str]) -> None:
+        """Every connection runs with ``secure_delete`` on, so what a write removes from a page
+        (a row's old version, a freed page) is overwritten with zeros there, whatever SQLite's
+        build defaults to. The log still holds the pages' earlier versions: it is copied into
+        the file and cut to nothing (a TRUNCATE checkpoint), on the database thread, after the
+        checkpoint in progress; a reader in the way is waited for, as long as a write would
+        be (``busy_timeout``), else :class:`DatabaseLocked`."""
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        deadline = asyncio.get_running_loop().time() + self.busy_timeout
+        while True:
+            busy, _, _ = await self._in_thread(
+                lambda raw: raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+            if not busy:
+                return
+            if asyncio.get_running_loop().time() >= deadline:
+                raise DatabaseLocked(self.path, self.busy_timeout)
+            await asyncio.sleep(0.02)
+
     def _checkpoint_soon(self) -> None:
         """Copies the write-ahead log into the database so that the log starts again from its
         beginning instead of growing. SQLite would do it inside the commit that crosses its
@@ -511,16 +594,9 @@ class SqliteBackend(Backend):
             if self._direct is not None:
                 self._direct.execute(passive).fetchall()
 
-    def _reraise(self, exc: sqlite3.Error) -> NoReturn:
-        """Turn the SQLite errors a caller can act on into ours; let the others (bugs) through."""
-        name = getattr(exc, "sqlite_errorname", "")
-        text = str(exc).lower()
-        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
-            raise DatabaseLocked(self.path, self.busy_timeout) from exc
-        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "not a database" in text \
-                or "malformed" in text:
-            raise CorruptDatabase(self.path, str(exc)) from exc
-        raise exc
+    def _reraise(self, exc: BaseException) -> NoReturn:
+        """SQLite's errors, and the disk's, as ours (:func:`translate`)."""
+        raise translate(exc, self.path, self.busy_timeout) from exc
 
 
 class _SqliteSnapshot:

@@ -16,10 +16,22 @@ import hashlib
 import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from pathlib import Path
+
+from musbot.i18n import catalog
 
 from .backend import Snapshot
-from .database import Database
-from .errors import CopyMismatch, StorageError, TargetNotEmpty
+from .database import Database, backend_for
+from .errors import (
+    CopyMismatch,
+    CorruptDatabase,
+    DatabaseLocked,
+    DatabaseTooNew,
+    DatabaseUnavailable,
+    ForeignDatabase,
+    StorageError,
+    TargetNotEmpty,
+)
 from .tx import Dialect, Tx
 
 TABLES = ("players", "servers", "live_tables", "leagues", "league_members", "seasons",
@@ -43,6 +55,23 @@ _CATALOG: dict[Dialect, tuple[str, str]] = {
 _HANDS = "SELECT hand_id, transcript, result FROM hands ORDER BY hand_id"
 
 
+class SameDatabase(StorageError):
+    """``musbot db copy`` was given one database twice."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"{where}: the source and the target are one database")
+        self.where = where
+
+
+class TablesDiffer(StorageError):
+    """A side's tables are not the ones this musbot's copy knows."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"{where}: its tables are not what this musbot's copy knows "
+                         "(see transfer.TABLES)")
+        self.where = where
+
+
 @dataclass(frozen=True, slots=True)
 class CopyReport:
     rows: dict[str, int]
@@ -56,8 +85,7 @@ async def _columns(db: Database) -> dict[str, tuple[str, ...]]:
     tables_sql, columns_sql = _CATALOG[db.dialect]
     found = {row[0] for row in await db._read(lambda tx: tx.fetch(tables_sql))}
     if found != {*TABLES, "schema_version"}:
-        raise StorageError(f"{db.where}: tables {sorted(found ^ {*TABLES, 'schema_version'})} "
-                           "are not what this musbot's copy knows (see transfer.TABLES)")
+        raise TablesDiffer(db.where)
 
     async def read(tx: Tx) -> dict[str, tuple[str, ...]]:
         return {table: tuple(row[0] for row in await tx.fetch(columns_sql, table))
@@ -98,10 +126,10 @@ async def copy_database(source_target: str, target_target: str) -> CopyReport:
     (both as ``MUSBOT_DB`` takes them); see the module docstring."""
     async with Database(source_target) as source, Database(target_target) as target:
         if (source.dialect, source.where) == (target.dialect, target.where):
-            raise ValueError(f"{source.where}: the source and the target are one database")
+            raise SameDatabase(source.where)
         columns = await _columns(source)
         if await _columns(target) != columns:
-            raise StorageError(f"{target.where}: its tables' columns differ from the source's")
+            raise TablesDiffer(target.where)
         async with source.backend.snapshot() as snapshot:
             counts = await _counts(snapshot)
             hands = [hand async for hand in _hands(snapshot)]
@@ -122,23 +150,62 @@ async def copy_database(source_target: str, target_target: str) -> CopyReport:
         return CopyReport(counts, already=False)
 
 
-def run_copy(source: str, target: str, *, say: Callable[[str], object] = print) -> int:
+def missing_file(target: str) -> Path | None:
+    """The SQLite file ``target`` names, if it does not exist (opening it would create it)."""
+    backend = backend_for(target)
+    path = getattr(backend, "path", None)
+    return path if isinstance(path, Path) and not path.exists() else None
+
+
+def run_copy(source: str, target: str, *, lang: str = "es",
+             say: Callable[[str], object] = print) -> int:
     """``musbot db copy``: 0 when the target holds the copy, 2 (with a sentence why) when it
-    was refused or could not be opened, 1 when the copy does not check out."""
+    was refused or could not be opened, 1 when the copy does not check out. Every word in
+    ``lang``; a source that does not exist is refused before anything is opened or made."""
+    def refuse(key: str, status: int = 2, **params: object) -> int:
+        print(_text(key, lang, **params), file=sys.stderr)
+        return status
+
+    for given in (source, target):  # a mistyped URL is refused before anything is made
+        try:
+            backend_for(given)
+        except ValueError:
+            return refuse("copy_bad_url", scheme=given.split(":", 1)[0] + ":")
+    absent = missing_file(source)
+    if absent is not None:
+        return refuse("copy_no_source", source=absent)
     try:
         report = asyncio.run(copy_database(source, target))
     except CopyMismatch as exc:
-        print(f"musbot db copy: {exc}", file=sys.stderr)
-        return 1
-    except (StorageError, ValueError) as exc:
-        print(f"musbot db copy: {exc}", file=sys.stderr)
-        return 2
+        return refuse("copy_mismatch", 1, where=exc.where)
+    except TargetNotEmpty as exc:
+        return refuse("copy_not_empty", where=exc.where, rows=exc.rows, tables=exc.tables)
+    except SameDatabase as exc:
+        return refuse("copy_same", where=exc.where)
+    except TablesDiffer as exc:
+        return refuse("copy_tables_differ", where=exc.where)
+    except DatabaseUnavailable as exc:
+        return refuse("copy_unavailable", where=exc.where, detail=exc.detail)
+    except DatabaseLocked as exc:
+        return refuse("copy_locked", where=exc.where, timeout=f"{exc.timeout:g}")
+    except CorruptDatabase as exc:
+        return refuse("copy_corrupt", where=exc.where, detail=exc.detail)
+    except DatabaseTooNew as exc:
+        return refuse("copy_too_new", where=exc.where, found=exc.found, known=exc.known)
+    except ForeignDatabase as exc:
+        return refuse("copy_foreign", where=exc.where)
+    except StorageError as exc:  # none other is known: its own words, at least
+        return refuse("copy_failed", detail=exc)
     rows = sum(report.rows.values())
     for table in TABLES:
         say(f"{table:>16} {report.rows[table]:>9}")
     if report.already:
-        say(f"the target already holds this copy ({rows} rows): nothing was written")
+        say(_text("copy_already", lang, rows=rows))
     else:
-        say(f"copied {rows} rows; every table's rows counted and every hand's transcript and "
-            f"result ({report.rows['hands']} hands) compared as text on both sides")
+        say(_text("copy_done", lang, rows=rows, hands=report.rows["hands"]))
     return 0
+
+
+def _text(key: str, lang: str, **params: object) -> str:
+    """A sentence of the command line's catalog (``musbot.i18n``, ``CLI``)."""
+    return str(catalog(lang).CLI[key]).format(**params)

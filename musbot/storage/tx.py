@@ -53,3 +53,10 @@ Work: TypeAlias = Callable[[Tx], Coroutine[Any, Any, T]]
 LiveWork: TypeAlias = Callable[[Tx, str], Coroutine[Any, Any, T]]
 """A live table's write, given the time to stamp it with (taken when it is written, which for a
 queued write is later than when it was asked for)."""
+
+
+def work_name(work: Callable[..., Any]) -> str:
+    """What a transaction body is called in logs and fault hooks (``functools.partial``s by the
+    function they wrap): ``Matches.record_finished_match.<locals>.write``."""
+    func = getattr(work, "func", work)
+    return str(getattr(func, "__qualname__", None) or type(work).__name__)

@@ -1,22 +1,43 @@
-"""The live-table layer: one :class:`Table` per channel over the pure engine, speaking through a
-:class:`Transport` (Discord, terminal, tests) and timed by an injectable :class:`Clock`."""
+"""The live-table layer: one :class:`Table` per channel over the pure engine.
+
+Its shape is python-chess's board with a runner around it: a :class:`TableState`
+(``state.py``, with its seating and upkeep commands in ``lobby.py`` and ``upkeep.py`` and its
+turn clock as data in ``clockwork.py``) changes only through commands that return a
+:class:`Result` (what happened, what to save, who is told what) and never does I/O; one
+:class:`Table` per table (``runner.py``) owns the lock, the clock, the bots' thinking time and
+the order «save, then publish», speaking through a :class:`Transport` (Discord, the terminal,
+tests) and saving through a ``Persist`` (``persist.py``).
+
+«envido 5» typed in a table's channel, to the edited hand message, in five steps:
+
+1. ``cogs/chat.py`` receives the message and routes it to the channel's table:
+   ``table.typed(user, "envido 5", public=True)``.
+2. The runner, under the table's lock, reads it with the one grammar (``musbot.commands.read``:
+   ``Move(envido(5))``) and gives it to ``TableState.move``, which has the engine apply it and
+   returns a :class:`Result` (the ``Spoke`` event, its page line, the move to journal).
+3. The runner saves it (``TablePersister.save``: the move appended to the table's journal)
+   and only then publishes it: ``transport.changed(table)``.
+4. The Discord transport (``musbot.discordio.boards``) captures the table's public face and asks
+   the channel's governor for an edit of the hand's message (coalesced, within Discord's
+   limits).
+5. The governor makes the edit when the channel's budget allows: the embed rendered then
+   (``musbot.discordio.embeds``) shows «Ana: envido 5.». A refusal would have come back in
+   step 2 as ``Typed.error``, worded for its author alone by the cog.
+"""
 
 from .clock import Clock, ManualClock, RealClock, settle
+from .clockwork import MAX_EXPIRIES, REMINDER_SECONDS
 from .manager import TableManager
 from .page import Page
-from .seating import Seat, TableError
-from .table import Table
+from .pause import NotSaved, Unsaved
+from .result import Result, Save, Typed
+from .runner import Persist, Table
+from .seats import Seat, TableError
+from .state import TableState
 from .transport import DmClosed, Transport
-from .turns import (
-    DEFAULT_TURN_SECONDS,
-    MAX_EXPIRIES,
-    MAX_TURN_SECONDS,
-    MIN_TURN_SECONDS,
-    REMINDER_SECONDS,
-)
 
 __all__ = [
-    "DEFAULT_TURN_SECONDS", "MAX_EXPIRIES", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS",
-    "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "Page", "RealClock", "Seat", "Table",
-    "TableError", "TableManager", "Transport", "settle",
+    "MAX_EXPIRIES", "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "NotSaved", "Page",
+    "Persist", "RealClock", "Result", "Save", "Seat", "Table", "TableError", "TableManager",
+    "TableState", "Transport", "Typed", "Unsaved", "settle",
 ]

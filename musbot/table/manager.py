@@ -2,81 +2,100 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
-from typing import Any
 
-from musbot.engine import Rules
+from musbot.engine import Shuffler, secure_shuffle
+from musbot.settings import TableSettings
 
+from . import render
 from .clock import Clock
-from .seating import TableError
-from .table import ChangeHook, Table
+from .runner import Persist, Table
+from .seats import TableError
+from .state import TableState
 from .transport import Transport
 
 
 class TableManager:
-    """The registry the Discord cogs talk to: find, open and close the table of a channel.
-
-    ``defaults`` are keyword arguments for every new :class:`Table` (clock, turn_seconds,
-    bot_delay, lang, …); :meth:`open` may override them per table. ``on_change`` is given to
-    every table (see :mod:`musbot.table.persist`, which sets it)."""
+    """The registry the adapters talk to: find, open and close the table of a channel. Every
+    table it holds runs with its ``clock``, ``bot_delay`` and ``persist``."""
 
     def __init__(self, transport: Transport, *, clock: Clock | None = None,
-                 on_change: ChangeHook | None = None, **defaults: Any) -> None:
+                 bot_delay: float = 0.0, persist: Persist | None = None,
+                 shuffler: Shuffler = secure_shuffle, rng: random.Random | None = None,
+                 first_mano: int | None = None) -> None:
         self.transport = transport
         self.clock = clock
-        self.on_change = on_change
-        self.defaults = defaults
+        self.bot_delay = bot_delay
+        self.persist = persist
+        self.shuffler = shuffler
+        """How its tables deal (restored ones too, where their state keeps no shuffler of its
+        own): ``secure_shuffle`` but in tests and benchmarks."""
+        self.rng = rng
+        """Its tables' random generator (None: one of their own each)."""
+        self.first_mano = first_mano
         self._tables: dict[int, Table] = {}
 
     def get(self, channel_id: int) -> Table | None:
         return self._tables.get(channel_id)
 
-    def open(self, channel_id: int, rules: Rules | None = None, **overrides: Any) -> Table:
-        """A new table in the channel; refused if one is live there."""
+    def open(self, channel_id: int, settings: TableSettings | None = None, *,
+             guild_id: int | None = None, opener_id: int | None = None,
+             league_id: int | None = None, bots_alone: bool = False,
+             shuffler: Shuffler | None = None, rng: random.Random | None = None,
+             first_mano: int | None = None) -> Table:
+        """A new table in the channel; refused if one is live there. It deals with the
+        manager's ``shuffler``, ``rng`` and first mano unless given its own (a benchmark's)."""
         if channel_id in self._tables:
             raise TableError("table_exists")
-        table = Table(channel_id, self.transport, rules=rules, **self.table_options(**overrides))
-        self._tables[channel_id] = table
+        state = TableState(channel_id, settings, guild_id=guild_id, opener_id=opener_id,
+                           league_id=league_id, bots_alone=bots_alone,
+                           first_mano=self.first_mano if first_mano is None else first_mano,
+                           rng=rng or self.rng, shuffler=shuffler or self.shuffler,
+                           kept=self.persist is not None)
+        return self.adopt(state)
+
+    def adopt(self, state: TableState, *, register: bool = True) -> Table:
+        """Runs a table whose state was made elsewhere (restored from the database); one not
+        ``register``ed is not found by its channel (a closed table that only stores what its
+        last match left)."""
+        if state.channel_id in self._tables:
+            raise TableError("table_exists")
+        table = Table(state, self.transport, clock=self.clock, bot_delay=self.bot_delay,
+                      persist=self.persist, on_close=self._forget, on_recovered=self._recovered)
+        if register:
+            self._tables[state.channel_id] = table
         return table
 
-    def table_options(self, **overrides: Any) -> dict[str, Any]:
-        """The keyword arguments a table of this manager is built with (restored ones too)."""
-        options = {**self.defaults, **overrides}
-        if self.clock is not None:
-            options.setdefault("clock", self.clock)
-        options.setdefault("on_change", self.on_change)
-        options["on_close"] = self._forget
-        return options
-
-    def adopt(self, table: Table) -> None:
-        """Registers a table built elsewhere (restored from the database)."""
-        if table.channel_id in self._tables:
-            raise TableError("table_exists")
-        self._tables[table.channel_id] = table
+    def _recovered(self, saved: Table) -> None:
+        """The database takes saves again: the paused tables need not wait their turn."""
+        for table in self._tables.values():
+            if table is not saved:
+                table.retry_now()
 
     def tables_of(self, user_id: int) -> list[Table]:
         """The open tables where the user sits, in the order they were opened."""
         return [t for t in self._tables.values()
-                if t.state != "closed" and t.seat_of(user_id) is not None]
+                if t.lifecycle != "closed" and t.seat_of(user_id) is not None]
 
     def table_for(self, user_id: int) -> tuple[Table | None, bool]:
-        """Where a command sent by DM (``descarto``, ``seña``, ``cartas``) goes, for someone who
-        may sit at several tables (a finished one still open, say): the table waiting for them
-        (their turn), else one with a match in play, else the last opened. The second value
-        says whether they sit at another table too, so the answer can name this one."""
+        """Where a command sent by DM goes, for someone who may sit at several tables: the table
+        waiting for them (their turn), else one with a match in play, else the last opened. The
+        second value says whether they sit at another table too, so the answer can name it."""
         seated = self.tables_of(user_id)
         if not seated:
             return None, False
-        playing = [t for t in seated if t.state == "playing"]
-        waiting = [t for t in playing if t.awaits(user_id)]
+        playing = [t for t in seated if t.lifecycle == "playing"]
+        waiting = [t for t in playing if t.state.awaits(user_id)]
         chosen = waiting[0] if waiting else playing[0] if playing else seated[-1]
         return chosen, len(seated) > 1
 
-    async def close(self, channel_id: int) -> None:
+    async def close(self, channel_id: int, reason: str = "closed", **params: object) -> None:
+        """Closes the channel's table for good, its page saying why (see :meth:`Table.close`)."""
         table = self._tables.get(channel_id)
         if table is None:
             raise TableError("no_table")
-        await table.close()
+        await table.close(reason, **params)
         self._tables.pop(channel_id, None)
 
     async def close_all(self) -> None:
@@ -86,17 +105,21 @@ class TableManager:
             await self.close(channel_id)
 
     def suspend_all(self) -> None:
-        """Clean shutdown before a restart: stop every timer and bot, keep every table as
+        """Clean shutdown before a restart: stop every clock and bot, keep every table as
         saved."""
         for table in self._tables.values():
             table.suspend()
 
-    async def handle_text(self, channel_id: int, user_id: int, text: str) -> bool:
-        """Routes a channel message to its table; False when there is none or it is chat."""
-        table = self._tables.get(channel_id)
-        if table is None:
-            return False
-        return await table.handle_text(user_id, text)
+    async def forget_user(self, user_id: int) -> int:
+        """Scrubs the user from every live table (privacy, ``/mus olvidarme``); returns how many
+        tables held them. A seat they still hold is kept, under a neutral name."""
+        count = 0
+        for table in self:
+            seat = table.seat_of(user_id)
+            name = render.t("forgotten_name", table.lang, seat=(seat or 0) + 1)
+            if await table.scrub_user(user_id, name):
+                count += 1
+        return count
 
     def _forget(self, table: Table) -> None:
         if self._tables.get(table.channel_id) is table:
@@ -107,3 +130,6 @@ class TableManager:
 
     def __iter__(self) -> Iterator[Table]:
         return iter(list(self._tables.values()))
+
+
+__all__ = ["TableManager"]

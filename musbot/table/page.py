@@ -24,7 +24,7 @@ EventLines = Callable[[ev.Event], list[str]]
 """Renders one public event as lines (see :func:`musbot.table.render.event_lines`)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Page:
     """One page of a table's record. ``lines`` only ever grows while the page is current."""
 
@@ -108,23 +108,26 @@ class Page:
 
 
 class Pages:
-    """A table's page in play and the one before (see :class:`Page`)."""
+    """A table's page in play and the one before (see :class:`Page`). What a line says is the
+    caller's to render (``render``): the table knows the names and the language."""
 
-    def __init__(self, render: EventLines) -> None:
-        self.render = render
+    __slots__ = ("page", "previous")
+
+    def __init__(self) -> None:
         self.page = Page(1)
         self.previous: Page | None = None
         """The page before, finished: kept (and saved) until the next one finishes, so a
         transport that had not shown its end yet (a restart in between) still can."""
 
-    def add_events(self, events: Sequence[ev.Event], hand_number: int) -> None:
+    def add_events(self, events: Sequence[ev.Event], hand_number: int, render: EventLines
+                   ) -> None:
         """Each hand on a page of its own: a deal (``HandStarted``) turns the page, to the
         match's ``hand_number`` (the only deal a batch of events may hold)."""
         for event in events:
             if isinstance(event, ev.HandStarted) and \
                     (self.page.hand_number is None or self.page.events):
                 self.turn(hand_number)
-            self.page.add_events([event], self.render)
+            self.page.add_events([event], render)
 
     def turn(self, hand_number: int) -> None:
         """A new page for hand ``hand_number`` (nothing to do if the current one is it, fresh)."""
@@ -146,7 +149,7 @@ class Pages:
         return False
 
     def rename(self, old: str, new: str, events: Sequence[ev.Event],
-               tail: Sequence[ev.Event]) -> None:
+               tail: Sequence[ev.Event], render: EventLines) -> None:
         """«Forget me»: ``old`` no longer appears on either page; the current one is rendered
         again from its hand's ``events`` (with the seats' new names)."""
         page = self.page
@@ -154,7 +157,7 @@ class Pages:
         def again(current: Page) -> list[str]:
             if current.hand_number is None:
                 return list(current.lines)
-            return Page.rebuild(current.to_json(), events, self.render, tail=tail).lines
+            return Page.rebuild(current.to_json(), events, render, tail=tail).lines
 
         page.rename(old, new, again)
         if self.previous is not None:
@@ -164,9 +167,28 @@ class Pages:
         return {"page": self.page.to_json(),
                 "previous": None if self.previous is None else self.previous.to_json_final()}
 
+    def adopt(self, other: Pages) -> None:
+        """Becomes ``other`` (the pages of the table as last saved, after a save that failed),
+        keeping each :class:`Page` object that was the same page: a transport showing it holds
+        it, and a new object would read to it as a new page, shown in a new message."""
+        mine = {page.number: page for page in (self.page, self.previous) if page is not None}
+
+        def kept(new: Page) -> Page:
+            old = mine.get(new.number)
+            if old is None:
+                return new
+            old.hand_number, old.events, old.final = new.hand_number, new.events, new.final
+            old.lines[:] = new.lines
+            old.notes[:] = new.notes
+            old.refs = list(new.refs)
+            return old
+
+        self.page = kept(other.page)
+        self.previous = None if other.previous is None else kept(other.previous)
+
     def restore(self, saved: dict[str, Any], events: Sequence[ev.Event],
-                tail: Sequence[ev.Event]) -> None:
+                tail: Sequence[ev.Event], render: EventLines) -> None:
         """The pages :meth:`to_json` saved, the current one rebuilt from its hand's events."""
-        self.page = Page.rebuild(saved["page"], events, self.render, tail=tail)
+        self.page = Page.rebuild(saved["page"], events, render, tail=tail)
         previous = saved.get("previous")
         self.previous = None if previous is None else Page.from_json_final(previous)

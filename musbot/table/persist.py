@@ -1,199 +1,301 @@
 """Restart safety: every live table is saved after each change and restored at start-up.
 
-The table layer stays free of storage: a :class:`Table` calls its ``on_change`` hook (lock held)
-after every applied change, and keeps the match records it produced (start, finished hands,
-result) in :attr:`Table.outbox`. :class:`TablePersister` is that hook. It writes the whole state,
-outbox included, atomically (``Database.save_table``, one statement on the event loop's own
-connection, returning once it is committed), then stores the records; every
-record call is idempotent (match key, same hand twice, a finished match), so a crash between the
-two only means they are stored again from the saved outbox at the next start.
+The table layer stays free of storage: a table's runner hands each change to its
+:class:`~musbot.table.runner.Persist` (this :class:`TablePersister`), lock held, before anyone
+is told of it, and keeps the match records it produced (start, finished hands, result) in its
+outbox. The persister writes the whole state, outbox included, atomically
+(``Database.save_table``, returning once it is committed), then stores the records; every
+record call is idempotent (match key, same hand twice, a finished match), so a crash between
+the two only means they are stored again from the saved outbox at the next start. Records that
+cannot be stored now wait in the outbox, saved, and the table saves itself again later until
+they are (never dropped for an outage; only a record the database refuses for what it says, a
+bug, is logged and set aside).
+
+A change that cannot be saved is not made. The persister keeps, for each table, what is stored
+of it (its last saved document, a few kilobytes of bytes, and the journal entries after it), and
+a failed save raises :class:`~musbot.table.pause.Unsaved` carrying it: the table goes back to
+exactly that and pauses until a save succeeds again (``pause.py``). Every failure is one of
+storage's own errors, logged once by the table that paused.
 
 Most changes are one move within a hand (a bet, a «paso», a discard). Those are appended to the
 table's journal instead (``Database.append_to_journal``: a few dozen bytes, not the whole state),
 and a restore replays the journal on the saved state, as the engine replays a hand's actions on
 its deal. A new deal, a finished hand, a seña, anything else changed: the whole state again.
-After a whole save the table's bots fetch the stored readings of people who sat down and store
-what they learnt of them (``Bots.exchange``, per server; a failure is retried at the next one).
+
+After each save the table's people's readings (how the bots read their betting,
+``readings.py``) are fetched and stored per server as the table asks; a failure there only
+postpones them to the next save.
 
 On Discord the tables are restored in ``setup_hook`` without resuming them, and each resumes
 once its channel can be reached (see ``musbot.bot``)::
 
-    self.persister = await start_persistence(self.db, self.tables, resume=False)
+    persister = TablePersister(db)
+    tables = TableManager(transport, persist=persister, ...)
+    await persister.restore(tables)           # asleep until their channels can be reached
     ...
-    await table.resume()   # the channel is known: «mesa restaurada», and the bots play on
+    await table.resume()                       # «mesa restaurada», and the bots play on
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+import orjson
+
+from musbot.ai.reading import Reading
 from musbot.storage import (
-    CorruptDatabase,
+    ConflictingHand,
+    ConstraintViolation,
     Database,
     DatabaseClosed,
-    DatabaseLocked,
     LiveTable,
     MatchFinished,
+    RatingChange,
     SeatRecord,
     StorageError,
+    UnknownLeague,
+    UnknownMatch,
+    UnknownSeason,
 )
+from musbot.storage.documents import state_document
 
-from . import render
 from .manager import TableManager
-from .state import SeededShuffler, StateError, seeded
-from .table import Table
+from .pause import Unsaved
+from .readings import Exchanged
+from .result import Result, Save
+from .runner import Saved, Table
+from .saved import SeededShuffler, StateError, from_json, seeded, to_json
+from .state import TableState
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SeededShuffler", "StateError", "TablePersister", "start_persistence"]
+__all__ = ["SeededShuffler", "StateError", "TablePersister", "forget_player"]
 
-_TRANSIENT = (DatabaseLocked, DatabaseClosed, CorruptDatabase, OSError)
-"""Failures worth retrying later: the records stay in the outbox."""
+_REFUSED = (ConstraintViolation, UnknownMatch, ConflictingHand, UnknownLeague, UnknownSeason,
+            ValueError)
+"""A record the database refuses for what it says (a bug, or its league deleted): it would block
+every later one, so it is logged and set aside. Any other failure is the database's, and the
+records wait in the outbox to be stored later."""
+
+Elsewhere = Callable[[int], Awaitable[int]]
+"""Scrubs a user from the tables of the bot's other processes (sharded, ``relay.py``);
+returns how many processes held them."""
+
+
+class Stored:
+    """What is stored of one table: its last saved document and the journal entries written
+    after it, as JSON bytes (some 4 KB a table; as Python objects they would take several times
+    that). What a table goes back to when a save fails."""
+
+    __slots__ = ("document", "entries")
+
+    def __init__(self, document: bytes, journal: Sequence[Any] = ()) -> None:
+        self.document = document
+        self.entries = bytearray(orjson.dumps(list(journal))[1:-1])
+        """The journal's entries, comma-separated, without the brackets."""
+
+    def append(self, entries: Sequence[Any]) -> None:
+        if self.entries:
+            self.entries += b","
+        self.entries += orjson.dumps(entries)[1:-1]
+
+    @property
+    def journal(self) -> list[Any]:
+        return list(orjson.loads(b"[" + self.entries + b"]"))
+
+    def unsaved(self, error: BaseException) -> Unsaved:
+        return Unsaved(error, orjson.loads(self.document), self.journal)
 
 
 class TablePersister:
-    """Saves a manager's tables into a :class:`Database` and brings them back after a restart."""
+    """Saves tables into a :class:`Database` and brings them back after a restart."""
 
-    def __init__(self, db: Database, manager: TableManager) -> None:
-        self.db = db
-        self.manager = manager
+    def __init__(self, db: Database | None = None) -> None:
+        self._db = db
         self._match_ids: dict[str, int] = {}
+        self._stored: dict[int, Stored] = {}
+        self._stale: set[int] = set()
+        """Tables whose stored outbox is behind their own: their next save is whole."""
+        self._postponed: set[int] = set()
+        """Tables whose match records wait for the database (logged once, when they begin)."""
         self.journaled = 0
         """Saves that were journal entries, and saves of a whole state (``musbot bench``)."""
         self.saved_whole = 0
-        self.elsewhere: Callable[[int], Awaitable[int]] | None = None
-        """Scrubs a user from the tables of the bot's other processes (sharded, ``relay.py``);
-        returns how many processes held them."""
+        self.failed = 0
+        """Saves that could not be stored (each undone, its table paused)."""
+        self.down = False
+        """The last save could not be stored: the database is not taking writes (no new
+        table is opened meanwhile)."""
 
-    def attach(self) -> None:
-        """Every table the manager opens from now on is saved after each change."""
-        self.manager.on_change = self.save
+    def use(self, db: Database | None) -> None:
+        """The database to save into from now on (None: none can be opened now)."""
+        self._db = db
 
-    async def save(self, table: Table) -> None:
-        """The tables' ``on_change`` hook: the moves in the table's journal, or else the state in
-        one transaction, then the records. A closed table's row is deleted once its records are
-        stored."""
-        moves = table.take_moves()
-        if moves and table.state == "playing" and not table.outbox and not seeded(table):
-            entries = [[seat, *action.to_json()] for seat, action in moves]
-            if await self.db.append_to_journal(table.channel_id, entries):
-                self.journaled += 1
-                return
-        if table.state == "closed":
-            table.outbox = await self._store(table.outbox, table)
-            if not table.outbox:
-                await self.db.delete_table(table.channel_id)
-                return
-        await self._save_whole(table)
-        if table.outbox:
-            table.outbox = await self._store(table.outbox, table)
-            table.mark_changed()  # the emptier outbox goes with the next save
-        await self._exchange_readings(table)
+    @property
+    def connected(self) -> bool:
+        return self._db is not None
 
-    async def _exchange_readings(self, table: Table) -> None:
-        """The bots fetch the stored readings of people who sat down and store what they
-        learnt (``Bots.exchange``), after the table's own save and never at its cost."""
+    @property
+    def db(self) -> Database:
+        """Where tables are saved; :class:`DatabaseClosed` until one is open (every save then
+        fails, and the table pauses)."""
+        if self._db is None:
+            raise DatabaseClosed("no database is open")
+        return self._db
+
+    def stored(self, channel_id: int) -> Stored | None:
+        """What is stored of the table (None: nothing yet)."""
+        return self._stored.get(channel_id)
+
+    async def save(self, table: Table, result: Result) -> Saved:
+        """A runner's change: the moves in the table's journal, or else the state in one
+        statement, then the records. A closed table's row is deleted once its records are
+        stored. Raises :class:`Unsaved` (with the table as last stored) when the change is
+        not."""
         try:
-            await table.bots.exchange(self.db)
-        except StorageError:
-            log.warning("player readings of table %s postponed", table.channel_id,
-                        exc_info=True)
+            ratings = await self._save(table.state, result)
+        except Exception as error:
+            self.failed += 1
+            if isinstance(error, StorageError):
+                self.down = True
+            elif not table.paused:
+                log.exception("saving table %s failed", table.channel_id)
+            stored = self._stored.get(table.channel_id)
+            raise (Unsaved(error, None) if stored is None else stored.unsaved(error)) \
+                from error
+        recovered, self.down = self.down, False
+        return Saved(ratings, recovered, await self._readings(table.state))
 
-    async def _save_whole(self, table: Table) -> None:
-        await self.db.save_table(table.channel_id, table.guild_id, table.to_state())
-        self.saved_whole += 1
-
-    async def restore_all(self, *, resume: bool = True,
-                          shards: tuple[int, Sequence[int]] | None = None) -> list[Table]:
-        """Every saved table (of these shards), back in the manager where it was. With
-        ``resume`` each says «mesa restaurada» and plays on at once; without, the caller resumes
-        each when its channel can be reached (Discord, once the gateway has delivered it). A
-        state that cannot be restored stays in the database (logged), so a newer musbot can
-        still take it."""
-        restored = []
-        saved_tables = await (self.db.load_tables() if shards is None
-                              else self.db.load_tables(shards=shards))
-        for saved in saved_tables:
-            table = await self._restore(saved)
-            if table is not None:
-                restored.append(table)
-        await self._forget_again(restored)
-        if resume:
-            for table in restored:
-                await table.resume()
-        return restored
-
-    async def _restore(self, saved: LiveTable) -> Table | None:
-        if self.manager.get(saved.channel_id) is not None:
+    async def _readings(self, state: TableState) -> Exchanged | None:
+        """The people's readings the table asks for (fetched when they sit, stored as the bots
+        learn: ``readings.py``), after its own save and never at its cost: what fails waits
+        for the next save."""
+        exchange = state.readings.exchange(state.guild_id, state.humans())
+        if exchange is None:
             return None
         try:
-            table = Table.from_state(saved.state, self.manager.transport, journal=saved.journal,
-                                     **self.manager.table_options())
+            found = await self.db.player_readings(exchange.guild_id, exchange.wanted) \
+                if exchange.wanted else {}
+            if exchange.due:
+                await self.db.save_player_readings(exchange.guild_id, exchange.due)
+        except StorageError as error:
+            log.warning("table %s: player readings postponed (%s: %s)", state.channel_id,
+                        error.code, error)
+            return None
+        return Exchanged({u: _reading(found.get(u)) for u in exchange.wanted},
+                         frozenset(exchange.due))
+
+    async def _save(self, state: TableState, result: Result) -> list[RatingChange]:
+        channel = state.channel_id
+        stored = self._stored.get(channel)
+        if result.save is Save.MOVES and result.moves and stored is not None and \
+                state.lifecycle == "playing" and not state.records.outbox and \
+                channel not in self._stale and not seeded(state):
+            entries = [[seat, *action.to_json()] for seat, action in result.moves]
+            if await self.db.append_to_journal(channel, entries):
+                stored.append(entries)
+                self.journaled += 1
+                return []
+        ratings: list[RatingChange] = []
+        if state.lifecycle == "closed":
+            ratings = await self._store(state)
+            if not state.records.outbox:
+                await self.db.delete_table(channel)
+                self._stored.pop(channel, None)
+                self._stale.discard(channel)
+                return ratings
+        await self._save_whole(state)
+        if state.records.outbox:
+            waiting = len(state.records.outbox)
+            ratings += await self._store(state)
+            if len(state.records.outbox) < waiting:
+                self._stale.add(channel)  # the emptier outbox goes with the next save
+        return ratings
+
+    async def _save_whole(self, state: TableState) -> None:
+        document = state_document(to_json(state))
+        await self.db.save_table(state.channel_id, state.guild_id, document)
+        self._stored[state.channel_id] = Stored(document)
+        self._stale.discard(state.channel_id)
+        self.saved_whole += 1
+
+    async def restore(self, manager: TableManager, *,
+                      shards: tuple[int, Sequence[int]] | None = None) -> list[Table]:
+        """Every saved table (of these shards), back in ``manager`` where it was, not resumed:
+        the caller resumes each when its channel can be reached (at once, or on Discord once
+        the gateway has delivered it). A state that cannot be restored stays in the database
+        (logged), so a newer musbot can still take it. Everything is read before any table is
+        adopted: a database lost meanwhile leaves the manager as it was, for a later attempt."""
+        saved_tables = await (self.db.load_tables() if shards is None
+                              else self.db.load_tables(shards=shards))
+        built = [(saved, state) for saved in saved_tables
+                 if (state := self._build(saved, manager)) is not None]
+        seated = {s.user_id for _, state in built for s in state.seats
+                  if s is not None and s.user_id is not None}
+        forgotten = await self.db.forgotten_players(seated)
+        restored = []
+        for saved, state in built:
+            table = await self._adopt(saved, state, manager)
+            if table is not None:
+                restored.append(table)
+        for user_id in sorted(forgotten):  # forgotten while this process was down
+            await manager.forget_user(user_id)
+        return restored
+
+    def _build(self, saved: LiveTable, manager: TableManager) -> TableState | None:
+        if manager.get(saved.channel_id) is not None:
+            return None
+        try:
+            return from_json(saved.state, journal=saved.journal, kept=True,
+                             shuffler=manager.shuffler, rng=manager.rng)
         except StateError:
             log.exception("table %s cannot be restored; its saved state is kept",
                           saved.channel_id)
             return None
-        if table.state == "closed":  # closed while its records could not be stored
-            await self.save(table)
-            return None
-        self.manager.adopt(table)
-        if table.outbox:
-            table.outbox = await self._store(table.outbox, table)
-            table.mark_changed()
-        return table
 
-    async def _forget_again(self, tables: Sequence[Table]) -> None:
-        """Someone who asked to be forgotten while these tables' process was down (another
-        process took the request) is scrubbed from them before anyone sees them again."""
-        seated = {s.user_id for table in tables for s in table.seats
-                  if s is not None and s.user_id is not None}
-        for user_id in await self.db.forgotten_players(seated):
-            await self.forget_user(user_id)
-
-    async def forget_user(self, user_id: int) -> int:
-        """Scrubs the user from every live table (privacy, ``/mus olvidarme``); returns how many
-        tables held them. A seat they still hold is kept, under a neutral name."""
-        count = 0
-        for table in self.manager:
-            seat = table.seat_of(user_id)
-            name = render.t("forgotten_name", table.lang, seat=(seat or 0) + 1)
-            if await table.scrub_user(user_id, name):
-                count += 1
-        return count
-
-    async def forget_player(self, user_id: int) -> bool:
-        """Everything ``/mus olvidarme`` erases: the name in live tables first (so no pending
-        record brings it back), then the stored player (see ``Database.forget_player``).
-        Returns whether musbot knew anything of them."""
-        tables = await self.forget_user(user_id)
-        if self.elsewhere is not None:
-            tables += await self.elsewhere(user_id)
-        known = await self.db.forget_player(user_id)
-        return known or tables > 0
+    async def _adopt(self, saved: LiveTable, state: TableState,
+                     manager: TableManager) -> Table | None:
+        """The restored table in the manager (a closed one only stores its records)."""
+        self._stored[saved.channel_id] = Stored(state_document(saved.state), saved.journal)
+        closed = state.lifecycle == "closed"  # closed while its records could not be stored
+        table = manager.adopt(state, register=not closed)
+        if state.records.outbox:
+            await table.store_records()
+        return None if closed else table
 
     # --- match records ------------------------------------------------------------------------
 
-    async def _store(self, items: list[dict[str, Any]], table: Table) -> list[dict[str, Any]]:
-        """Stores the records in order; returns those still to store (after a transient error,
-        retried with the next save or at the next start)."""
+    async def _store(self, state: TableState) -> list[RatingChange]:
+        """Stores the outbox's records in order, leaving those still to store (after a
+        transient error, retried with the next save or at the next start)."""
+        items = state.records.outbox
+        changes: list[RatingChange] = []
+        channel = state.channel_id
         for i, item in enumerate(items):
             try:
-                await self._store_one(item, table)
-            except _TRANSIENT:
-                log.warning("match records of table %s postponed", table.channel_id,
-                            exc_info=True)
-                return items[i:]
-            except (StorageError, ValueError):
-                # A record the database refuses for good (e.g. its league was deleted) would
-                # block every later one: log it and move on.
-                log.exception("match record dropped on table %s: %s", table.channel_id,
+                changes += await self._store_one(item, state)
+            except _REFUSED:
+                # Refused for what it says (e.g. its league was deleted): it would block every
+                # later one, so it is logged and set aside.
+                log.exception("match record of table %s refused by the database: %s", channel,
                               item.get("kind"))
-        return []
+            except StorageError as error:
+                if channel not in self._postponed:
+                    self._postponed.add(channel)
+                    log.warning("table %s: match records wait for the database (%s: %s)",
+                                channel, error.code, error)
+                state.records.outbox = items[i:]
+                return changes
+        if channel in self._postponed:
+            self._postponed.discard(channel)
+            log.warning("table %s: match records stored", channel)
+        state.records.outbox = []
+        return changes
 
-    async def _store_one(self, item: dict[str, Any], table: Table) -> None:
-        match_id = await self._match_id(item["match"], table)
+    async def _store_one(self, item: dict[str, Any], state: TableState) -> list[RatingChange]:
+        match_id = await self._match_id(item["match"], state)
         kind = item["kind"]
         try:
             if kind == "hand":
@@ -201,35 +303,47 @@ class TablePersister:
                 await self.db.record_hand(match_id, int(item["number"]), item["transcript"],
                                           item["result"], item.get("ordagos"))
             elif kind == "finish":
-                changes = await self.db.record_finished_match(
+                return list(await self.db.record_finished_match(
                     match_id, int(item["winner"]), final_score=item["summary"],
-                    rated=bool(item.get("rated", True)))
-                if changes:
-                    self._note_ratings(table, changes)
+                    rated=bool(item.get("rated", True))))
             elif kind == "abandon":
                 await self.db.abandon_match(match_id)
         except MatchFinished:
             pass  # stored before a crash, and the match closed since: nothing left to do
+        return []
 
-    async def _match_id(self, info: dict[str, Any], table: Table) -> int:
+    async def _match_id(self, info: dict[str, Any], state: TableState) -> int:
         key = str(info["key"])
         if key not in self._match_ids:
             seats = [_seat_record(s) for s in info["seats"]]
             self._match_ids[key] = await self.db.start_match(
-                seats, rules=info["rules"], channel_id=table.channel_id,
-                guild_id=table.guild_id, league_id=info["league_id"], key=key)
+                seats, rules=info["rules"], channel_id=state.channel_id,
+                guild_id=state.guild_id, league_id=info["league_id"], key=key)
         return self._match_ids[key]
 
-    @staticmethod
-    def _note_ratings(table: Table, changes: Sequence[Any]) -> None:
-        """The league's new ratings, on the table's page (saved with the table's next save;
-        the lock is held here, inside the table's own save)."""
-        names = {s.user_id: s.name for s in table.seats if s is not None}
-        parts = [render.t("rating_change", table.lang, name=names.get(c.user_id, "?"),
-                          before=c.before, after=c.after, delta=c.delta) for c in changes]
-        table.page.note(render.t("ratings", table.lang, list=", ".join(parts)))
-        table.mark_changed()
-        table.transport.changed(table)
+
+async def forget_player(db: Database, manager: TableManager, user_id: int, *,
+                        elsewhere: Elsewhere | None = None) -> bool:
+    """Everything ``/mus olvidarme`` erases: the name in live tables first (so no pending
+    record brings it back), in the bot's other processes too (``elsewhere``), then the stored
+    player (see ``Database.forget_player``). Returns whether musbot knew anything of them."""
+    tables = await manager.forget_user(user_id)
+    if elsewhere is not None:
+        tables += await elsewhere(user_id)
+    known = await db.forget_player(user_id)
+    return known or tables > 0
+
+
+def _reading(data: Mapping[str, Any] | None) -> Reading | None:
+    """A stored reading, or None when there is none or it cannot be read (a newer musbot's, a
+    damaged one): the bots then start that person afresh, and the next store replaces it."""
+    if data is None:
+        return None
+    try:
+        return Reading.from_json(data)
+    except ValueError:
+        log.warning("a stored player reading could not be read; starting afresh")
+        return None
 
 
 def _seat_record(seat: dict[str, Any]) -> SeatRecord:
@@ -238,13 +352,3 @@ def _seat_record(seat: dict[str, Any]) -> SeatRecord:
     if seat["user_id"] is not None:
         return SeatRecord.human(seat["seat"], seat["user_id"], seat["name"])
     return SeatRecord.robot(seat["seat"], seat["bot"])
-
-
-async def start_persistence(db: Database, manager: TableManager, *, resume: bool = True,
-                            shards: tuple[int, Sequence[int]] | None = None) -> TablePersister:
-    """The one call for start-up: saves every table from now on and restores the saved ones
-    (of these shards: see :meth:`TablePersister.restore_all`)."""
-    persister = TablePersister(db, manager)
-    persister.attach()
-    await persister.restore_all(resume=resume, shards=shards)
-    return persister

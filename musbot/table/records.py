@@ -14,7 +14,7 @@ from typing import Any
 
 from musbot.engine import Rules
 
-from .seating import Seat
+from .seats import Seat
 
 
 class MatchRecords:

@@ -30,6 +30,12 @@ def t(key: str, lang: str = "es", **params: Any) -> str:
     return _template(key, lang).format(**params)
 
 
+def template(key: str, lang: str = "es") -> str:
+    """One sentence of the table catalog with its holes left open (Spanish when the language
+    lacks it)."""
+    return _template(key, lang)
+
+
 @functools.cache
 def _template(key: str, lang: str) -> str:
     cat = catalog(lang)

@@ -1,167 +1,406 @@
-"""A table as a JSON document and back: what restart safety saves after each change.
+"""One table's whole state, with no I/O: seats, the match, señas, the public record, the match
+records, the turn clock's deadline as data, and the bots' decisions.
 
-The document holds cards (the match's deal and moves): it is private, and stored only where the
-table's own storage keeps it. Its format is versioned (:data:`STATE_VERSION`); a newer one is
-refused with :class:`StateError`, so it can wait in the database for a newer musbot.
+Every command returns a :class:`~musbot.table.result.Result` (what happened, what to save, what
+each person is told), or refuses with a coded error in it and changes nothing: it checks before
+it changes. Time comes in as an argument (``now``), randomness from the table's own generator, so
+the state is tested without asyncio and replays exactly. Its runner
+(:class:`~musbot.table.runner.Table`) owns the lock, the clock and the order «save, then publish».
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, ParamSpec
 
-from musbot.ai import DEFAULT_LEVEL, LEVELS
-from musbot.engine import Match, Rules
-from musbot.engine.cards import Card
-from musbot.engine.senas import SenaLog
+from musbot.ai import make_player
+from musbot.ai.base import hand_over
+from musbot.ai.reading import OpponentModel
+from musbot.engine import Action, Match, MusError, Phase, Shuffler, secure_shuffle
+from musbot.engine import events as ev
+from musbot.engine.senas import Sena, SenaLog, check_sena, senas_open
+from musbot.settings import TableSettings
 
-from .seating import Seat
+from . import render
+from .clockwork import Deadline
+from .page import Page, Pages
+from .readings import Question, TableReadings
+from .records import MatchRecords
+from .result import DiscardRound, HandDealt, Result, Save, SenaShown
+from .seats import Seat, Seating, TableError
 
-if TYPE_CHECKING:
-    from .table import Table
-    from .transport import Transport
+log = logging.getLogger(__name__)
 
-STATE_VERSION = 2
-"""1: before pages (restored as a table without its notes and message references)."""
-STATES = ("waiting", "playing", "finished", "closed")
+Lifecycle = Literal["waiting", "playing", "finished", "closed"]
+P = ParamSpec("P")
 
-
-class StateError(ValueError):
-    """A saved table state this musbot cannot restore (newer format, damaged document)."""
-
-
-class SeededShuffler:
-    """A reproducible shuffler whose position is saved with the table, so a restored table deals
-    the decks the uninterrupted one would have: tests and ``--seed`` demos, never real tables
-    (those use the engine's ``secure_shuffle``, and nothing about it is saved)."""
-
-    def __init__(self, seed: int | str, draws: int = 0) -> None:
-        self.seed = seed
-        self.draws = draws
-        """How many decks it has shuffled: deck ``n`` depends only on the seed and ``n``."""
-
-    def __call__(self, cards: Sequence[Card]) -> list[Card]:
-        rng = random.Random(f"{self.seed}/{self.draws}")
-        self.draws += 1
-        return rng.sample(list(cards), len(cards))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "draws": self.draws}
+_DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
+"""Events with cards from the shuffler: only a whole saved state keeps them."""
 
 
-def seeded(table: Table) -> bool:
-    """A seeded table's random generator is saved with it and moves on with every bot's
-    decision, so its moves are never journaled alone (see ``persist.py``)."""
-    return isinstance(table.shuffler, SeededShuffler)
+def command(method: Callable[P, Result]) -> Callable[P, Result]:
+    """A command refuses with a coded error as its result; nothing was changed by then."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> Result:
+        try:
+            return method(*args, **kwargs)
+        except MusError as error:
+            return Result.refused(error)
+
+    return run
 
 
-def to_state(table: Table) -> dict[str, Any]:
-    """Everything needed to put the table back exactly as it is: JSON-able, private (cards)."""
-    return {
-        "version": STATE_VERSION,
-        "channel_id": table.channel_id,
-        "guild_id": table.guild_id,
-        "opener_id": table.opener_id,
-        "league_id": table.league_id,
-        "rules": table.rules.to_dict(),
-        "state": table.state,
-        "seats": [None if s is None else s.to_json() for s in table.seats],
-        "first_mano": table.first_mano,
-        "lang": table.lang,
-        "turn_seconds": table.turn_seconds,
-        "bot_level": table.bot_level,
-        "bots_alone": table.bots_alone,
-        "turn": table.turn,
-        "senas": table.senas.to_json(),
-        "rng": _rng_state(table),
-        "shuffler": table.shuffler.to_dict() if isinstance(table.shuffler, SeededShuffler)
-        else None,
-        "match": None if table.match is None else table.match.snapshot(),
-        "match_info": table.records.info,
-        "outbox": table.records.outbox,
-        **table.pages.to_json(),
-    }
+class TableState:
+    """A table in a channel, as data and rules. See the module docstring."""
+
+    def __init__(self, channel_id: int, settings: TableSettings | None = None, *,
+                 guild_id: int | None = None, opener_id: int | None = None,
+                 league_id: int | None = None, bots_alone: bool = False,
+                 first_mano: int | None = None, rng: random.Random | None = None,
+                 shuffler: Shuffler = secure_shuffle, kept: bool = False) -> None:
+        self.channel_id = channel_id
+        self.settings = settings or TableSettings()
+        self.guild_id = guild_id
+        self.opener_id = opener_id
+        """Who opened the table: may close it without Manage Channels."""
+        self.league_id = league_id
+        """The league this table's matches count for (None: a friendly table)."""
+        self.bots_alone = bots_alone
+        """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
+        self.first_mano = first_mano
+        self.rng = rng or random.Random()
+        self.shuffler = shuffler
+        self.seating = Seating(self.settings.rules.jugadores)
+        self.match: Match | None = None
+        self.lifecycle: Lifecycle = "waiting"
+        self.records = MatchRecords(kept=kept)
+        """Match records for storage, kept only where something stores them (``kept``)."""
+        self.senas = SenaLog()
+        """The señas on the current cards (§7)."""
+        self.pages = Pages()
+        self.turn = 0
+        """Actions applied: a move's identity for the clock and the bots."""
+        self.deadline: Deadline | None = None
+        """When the person to act is due a reminder, then runs out (``clockwork.py``)."""
+        self.paused: bool = False
+        """Waiting for its database (a change could not be saved, ``pause.py``): nothing is
+        played, no clock runs, every command is refused until a save succeeds again."""
+        self.hidden: str | None = None
+        """Waiting to be seen again (its channel lost to the bot, ``musbot.discordio.access``):
+        why, in the table's language. Nothing is played, no clock runs, moves are refused."""
+        self.prompted: tuple[int, int] | None = None
+        """The discard round (hand, mus round) whose pick controls were last handed out."""
+        self.readings = TableReadings()
+        """How each player who sat here bets, as the bots read it (``readings.py``): it lasts
+        across the matches at this table."""
+
+    # --- what anyone may ask --------------------------------------------------------------
+
+    @property
+    def rules(self) -> Any:
+        return self.settings.rules
+
+    @property
+    def lang(self) -> str:
+        return self.settings.language
+
+    @property
+    def players(self) -> int:
+        return self.settings.rules.jugadores
+
+    @property
+    def seats(self) -> list[Seat | None]:
+        return self.seating.seats
+
+    def names(self) -> dict[int, str]:
+        """Each seat's name as the table shows it: visible, and no two alike (see
+        :func:`~musbot.table.seats.distinct_names`)."""
+        return self.seating.names(render.template("unnamed_seat", self.lang),
+                                  render.template("name_in_seat", self.lang))
+
+    @property
+    def match_key(self) -> str:
+        """The match in play's unique key (kept with the table across restarts); empty before
+        the first match."""
+        info = self.records.info
+        return str(info["key"]) if info is not None else ""
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.seating.seat_of(user_id)
+
+    def humans(self) -> list[int]:
+        return self.seating.humans()
+
+    def bot_turn(self) -> int | None:
+        """The seat whose bot is to play now, if any: the one place that says so."""
+        seat, occupant = self._to_act()
+        return seat if occupant is not None and occupant.bot_plays else None
+
+    def person_to_act(self) -> int | None:
+        """The seat of the person whose turn it is, if a person (not a bot for them) plays it."""
+        seat, occupant = self._to_act()
+        return seat if occupant is not None and not occupant.bot_plays else None
+
+    def _to_act(self) -> tuple[int | None, Seat | None]:
+        match = self.match
+        if self.lifecycle != "playing" or match is None or match.finished or self.paused or \
+                self.hidden is not None:
+            return None, None
+        seat = match.to_act
+        return seat, self.seats[seat] if seat is not None else None
+
+    def awaits(self, user_id: int) -> bool:
+        """Whether the match waits for this person now (their turn)."""
+        match = self.match
+        seat = self.seat_of(user_id)
+        return (self.lifecycle == "playing" and match is not None and seat is not None
+                and match.to_act == seat)
+
+    def discard_round(self) -> tuple[int, int] | None:
+        """(hand number, mus round) while the hand is in a discard round, else None."""
+        match = self.match
+        if match is None or match.finished or match.hand.phase is not Phase.DESCARTE:
+            return None
+        return match.hand_number, match.hand.mus_rounds
+
+    def senas_open(self) -> bool:
+        """Whether señas may be sent now (§7: the variant, and never in a corrido hand)."""
+        match = self.match
+        return (match is not None and not match.finished
+                and senas_open(self.rules, match.hand.corrido))
+
+    def page_tail(self) -> list[ev.Event]:
+        """The events after the last hand's own that belong on its page: the vaca and the
+        match it won (the match keeps only the hand's events)."""
+        match = self.match
+        if match is None or match.winner is None:
+            return []
+        return [ev.VacaWon(match.winner, (match.vacas[0], match.vacas[1])),
+                ev.MatchWon(match.winner)]
+
+    def event_lines(self, event: ev.Event) -> list[str]:
+        return render.event_lines(event, self.names(), players=self.players,
+                                  target=self.rules.puntos, lang=self.lang)
+
+    def require_seat(self, user_id: int) -> int:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated")
+        return seat
+
+    def require_match(self) -> Match:
+        if self.match is None or self.lifecycle != "playing":
+            raise TableError("not_started" if self.lifecycle == "waiting" else "match_over")
+        return self.match
+
+    def require_open(self) -> None:
+        if self.lifecycle == "closed":
+            raise TableError("table_closed")
+
+    # --- the match ----------------------------------------------------------------------------
+
+    @command
+    def start(self, user_id: int | None = None) -> Result:
+        """Fills empty seats with bots and deals the first hand."""
+        self.require_open()
+        if self.lifecycle != "waiting":
+            raise TableError("already_started")
+        return self._begin(user_id, "started")
+
+    @command
+    def rematch(self, user_id: int | None = None) -> Result:
+        """A new match with the same seats, once the last one is over."""
+        self.require_open()
+        if self.lifecycle != "finished":
+            raise TableError("not_finished")
+        return self._begin(user_id, "rematch")
+
+    def _begin(self, user_id: int | None, key: str) -> Result:
+        if user_id is not None:
+            self.require_seat(user_id)
+        if not self.humans() and not self.bots_alone:
+            raise TableError("no_humans")
+        for seat in range(self.players):
+            if self.seats[seat] is None:
+                self.seats[seat] = self.bot_seat(seat, self.settings.bot_level)
+        for occupant in self.seats:
+            if occupant is not None:
+                occupant.expiries = 0
+        first = self.first_mano if self.first_mano is not None else \
+            self.rng.randrange(self.players)
+        match = self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler)
+        self.lifecycle = "playing"
+        self.records.start(self.seats, self.league_id, self.rules)
+        self.pages.turn(match.hand_number)
+        self.say(key)
+        events = list(match.hand.events)
+        self.pages.add_events(events, match.hand_number, self.event_lines)
+        result = self._dealt(events)
+        result.events = events
+        return result
+
+    @command
+    def move(self, user_id: int, action: Action) -> Result:
+        """A seated person's move."""
+        seat = self.require_seat(user_id)
+        self.require_match()
+        if self.hidden is not None:
+            raise TableError("table_paused", reason=self.hidden)
+        result = self.apply(seat, action)
+        person = self.seats[seat]
+        assert person is not None
+        if person.expiries:
+            person.expiries = 0
+            result.need(Save.WHOLE)
+        return result
+
+    def bot_move(self, seat: int, action: Action | None = None) -> Result:
+        """The bot's decision for ``seat`` (``action``, if it was thought about elsewhere:
+        :meth:`question`), applied; a bot's move is legal by construction."""
+        if action is None:
+            action = self.decide(seat)
+        self.readings.bot_spoke(seat, self.seats[seat])
+        return self.apply(seat, action)
+
+    def decide(self, seat: int) -> Action:
+        return self.question(seat).answer()
+
+    def question(self, seat: int) -> Question:
+        """What the seat's bot decides from: its view, the señas it got, the table's rng, and
+        what the table read of each player."""
+        occupant = self.seats[seat]
+        player = occupant.bot if occupant is not None and occupant.bot is not None else \
+            make_player(self.settings.bot_level)
+        match = self.require_match()
+        return Question(seat, player, match.view(seat), self.rng,
+                        tuple(self.senas.seen_by(seat)), self.models())
+
+    def models(self) -> tuple[OpponentModel, ...]:
+        """Per seat, how the table read whoever speaks for it."""
+        return self.readings.models(self.seats, self.settings.bot_level)
+
+    def apply(self, seat: int, action: Action) -> Result:
+        """Every action goes through here: the engine applies it (or refuses, nothing changed),
+        and a finished hand or match becomes a record."""
+        match = self.require_match()
+        hand, number = match.hand, match.hand_number
+        events = match.apply(seat, action)
+        self.turn += 1
+        result = Result(events=list(events), moves=[(seat, action)], save=Save.MOVES,
+                        shown=True)
+        if hand.finished or match.hand is not hand or \
+                any(isinstance(e, _DEALS) for e in events):
+            result.need(Save.WHOLE)  # cards from the shuffler: the state is saved whole
+        if hand.finished:
+            self._record("hand", into=result, number=number, transcript=hand.transcript(),
+                         result=hand.result(), ordagos=[o.to_dict() for o in hand.ordagos()])
+            self._hand_over(hand, number)
+        if match.winner is not None:
+            self.lifecycle = "finished"
+            self.deadline = None
+            self._record("finish", into=result, winner=match.winner, summary=match.summary(),
+                         rated=self.records.rated)
+        self.pages.add_events(events, match.hand_number, self.event_lines)
+        if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events):
+            result.merge(self._dealt(events))
+        else:
+            result.notices += self._discard_round()
+        return result
+
+    def _dealt(self, events: Sequence[ev.Event]) -> Result:
+        """New cards (their events on the page already): new señas (and a new hand may warn of
+        closed DMs again); each person gets their hand, and the bots signal theirs."""
+        result = Result(save=Save.WHOLE, shown=True)
+        if any(isinstance(e, ev.HandStarted) for e in events):
+            for occupant in self.seats:
+                if occupant is not None:
+                    occupant.dm_warned = False
+            self.readings.dealt(self.seats, self.settings.bot_level)
+        self.senas = SenaLog()
+        match = self.match
+        if match is None or match.finished:
+            return result
+        for seat, occupant in enumerate(self.seats):
+            if occupant is not None and occupant.user_id is not None:
+                result.notices.append(HandDealt(occupant.user_id, seat))
+        if self.senas_open():
+            for seat, occupant in enumerate(self.seats):
+                if occupant is None or occupant.human or occupant.bot is None:
+                    continue
+                for sena in occupant.bot.choose_senas(match.view(seat), self.rng):
+                    try:
+                        self._check_sena(seat, sena)
+                    except MusError:
+                        continue
+                    result.notices += self._deliver_sena(seat, sena)
+        result.notices += self._discard_round()
+        return result
+
+    def _discard_round(self) -> list[DiscardRound]:
+        """Each person's pick controls, once a discard round, when one begins."""
+        round_ = self.discard_round()
+        if round_ is None or round_ == self.prompted:
+            return []
+        self.prompted = round_
+        return [DiscardRound(occupant.user_id, seat) for seat, occupant in enumerate(self.seats)
+                if occupant is not None and occupant.user_id is not None]
+
+    def _hand_over(self, hand: Any, number: int) -> None:
+        """Bots that learn from showdowns get their own seat's view of the hand just ended;
+        the table's readings learn from what it showed everybody."""
+        for seat, occupant in enumerate(self.seats):
+            if occupant is not None and occupant.bot is not None:
+                hand_over(occupant.bot, hand, seat, number)
+        try:
+            self.readings.learn(hand.view(-1), self.seats, self.settings.bot_level)
+        except Exception:  # the bots' bookkeeping must never undo a move the engine applied
+            log.exception("learning from hand %s failed on table %s", number, self.channel_id)
+
+    def _record(self, kind: str, *, into: Result, **data: Any) -> None:
+        if self.records.add(kind, **data):
+            into.need(Save.WHOLE)
+
+    # --- señas --------------------------------------------------------------------------------
+
+    @command
+    def send_sena(self, user_id: int, sena: Sena) -> Result:
+        """A person's seña to the partner(s), if the hand shows it (§7); maybe caught by one
+        opponent."""
+        seat = self.require_seat(user_id)
+        self.require_match()
+        self._check_sena(seat, sena)
+        return Result(save=Save.WHOLE, notices=list(self._deliver_sena(seat, sena)))
+
+    def _check_sena(self, seat: int, sena: Sena) -> None:
+        match = self.require_match()
+        hand = match.hand
+        check_sena(self.rules, corrido=hand.corrido, finished=hand.finished,
+                   cards=match.view(seat).cards, sena=sena, sent=self.senas.sent_by(seat))
+
+    def _deliver_sena(self, seat: int, sena: Sena) -> list[SenaShown]:
+        notices = []
+        for receiver, caught in self.senas.send(self.rules, seat, sena, self.rng):
+            occupant = self.seats[receiver]
+            if occupant is not None and occupant.user_id is not None:
+                notices.append(SenaShown(occupant.user_id, seat, sena, caught))
+        return notices
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def say(self, key: str, **params: object) -> None:
+        """A notice of the table's own on its page, in its language."""
+        self.pages.note(render.t(key, self.lang, **params))
+
+    def bot_seat(self, seat: int, level: str) -> Seat:
+        return Seat.robot(render.t("bot_name", self.lang, seat=seat + 1), level)
+
+    @property
+    def page(self) -> Page:
+        return self.pages.page
 
 
-def _rng_state(table: Table) -> list[Any] | None:
-    """The table's random state, only where a restored table must go on exactly as before: a
-    seeded one (tests, ``--seed`` demos). A real table deals with ``secure_shuffle``, which is
-    not saved either, so its bots and caught señas may as well start from fresh randomness, and
-    the 625 numbers of the generator (three quarters of the state) are not rewritten after every
-    action."""
-    if not seeded(table):
-        return None
-    version, internal, gauss = table.rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def from_state(state: dict[str, Any], transport: Transport, *, journal: Sequence[Any] = (),
-               **options: Any) -> Table:
-    """The table :func:`to_state` saved, with the moves of its ``journal`` played again (the
-    engine checks each). ``options`` are the manager's (clock, bot_delay, hooks); the saved
-    settings win over them. Raises :class:`StateError`."""
-    if state.get("version") not in (1, STATE_VERSION):
-        raise StateError(f"unknown table state version {state.get('version')!r}")
-    try:
-        return _build(_with_journal(state, journal), transport, options)
-    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
-        raise StateError(f"damaged table state: {exc!r}") from exc
-
-
-def _with_journal(state: dict[str, Any], journal: Sequence[Any]) -> dict[str, Any]:
-    """The state with the journal's moves added to its hand's actions and to the table's turn
-    count; the saved document is not changed."""
-    if not journal:
-        return state
-    if state["state"] != "playing" or state["match"] is None:
-        raise ValueError("a journal without a match in play")
-    match = state["match"]
-    hand = {**match["hand"], "actions": [*match["hand"]["actions"], *journal]}
-    return {**state, "match": {**match, "hand": hand}, "turn": int(state["turn"]) + len(journal)}
-
-
-def _build(state: dict[str, Any], transport: Transport, options: dict[str, Any]) -> Table:
-    from .table import Table
-
-    options.pop("rng", None)
-    rng = random.Random()
-    if state["rng"] is not None:
-        version, internal, gauss = state["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-    if state.get("shuffler") is not None:
-        options["shuffler"] = SeededShuffler(state["shuffler"]["seed"],
-                                             state["shuffler"]["draws"])
-    for key in ("first_mano", "lang", "turn_seconds", "bot_level", "bots_alone", "guild_id",
-                "league_id"):
-        options[key] = state[key]
-    options["opener_id"] = state.get("opener_id")
-    if options["bot_level"] not in LEVELS:
-        options["bot_level"] = DEFAULT_LEVEL
-    table = Table(int(state["channel_id"]), transport, rules=Rules.from_dict(state["rules"]),
-                  rng=rng, **options)
-    seats = [None if s is None else Seat.from_json(s, table.bot_level) for s in state["seats"]]
-    if len(seats) != table.players:
-        raise ValueError("seats do not match the rules")
-    table.seating.seats = seats
-    if state["match"] is not None:
-        table.match = Match.restore(state["match"], shuffler=table.shuffler)
-    if state["state"] not in STATES or (state["state"] == "playing" and table.match is None):
-        raise ValueError(f"bad table state {state['state']!r}")
-    table.state = state["state"]
-    table._turn = int(state["turn"])
-    table.senas = SenaLog.from_json(state["senas"])
-    table.records.info = state["match_info"]
-    table.records.outbox = list(state["outbox"])
-    _restore_pages(table, state)
-    return table
-
-
-def _restore_pages(table: Table, state: dict[str, Any]) -> None:
-    match = table.match
-    saved = state.get("page") or {"number": 1,  # a state from before pages
-                                  "hand": None if match is None else match.hand_number}
-    on_hand = match is not None and saved.get("hand") is not None
-    events = list(match.hand.events) if on_hand and match is not None else []
-    table.pages.restore({"page": saved, "previous": state.get("previous")}, events,
-                        table.page_tail() if on_hand else ())
+__all__ = ["Lifecycle", "TableState", "command"]

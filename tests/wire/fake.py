@@ -32,6 +32,7 @@ from .payloads import (
     channel_payload,
     guild_payload,
     interaction_payload,
+    member_payload,
     message_payload,
     ready_payload,
     role_payload,
@@ -83,8 +84,23 @@ class FakeDiscord(World):
 
     # The world, before or while bots are connected.
 
-    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False) -> int:
-        return self._new_user(name, bot=bot, dms_open=dms_open).id
+    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False,
+                 username: str | None = None) -> int:
+        """A person (``name``: the display name; ``username``: the handle, by default the
+        name in lower case)."""
+        user = self._new_user(name, bot=bot, dms_open=dms_open)
+        user.username = username
+        return user.id
+
+    def set_nick(self, guild: int, user: int, nick: str | None) -> None:
+        """``user``'s nickname in the server (what their interactions and messages carry from
+        now on)."""
+        record = self.guilds[guild]
+        record.members.add(user)
+        if nick is None:
+            record.nicks.pop(user, None)
+        else:
+            record.nicks[user] = nick
 
     def set_dms(self, user: int, *, open: bool) -> None:
         self.user(user).dms_open = open
@@ -136,12 +152,54 @@ class FakeDiscord(World):
 
     def give_role(self, guild: int, user: int, role: int) -> None:
         """``user`` gets ``role`` (and with it its permissions, in the interactions they make
-        from now on)."""
+        from now on). The bot itself is told of its own roles (GUILD_MEMBER_UPDATE, which
+        Discord sends for the current user whatever the intents)."""
         record = self.guilds[guild]
         if role not in record.roles:
             raise ValueError(f"server {guild} has no role {role}")
         record.members.add(user)
         record.member_roles.setdefault(user, set()).add(role)
+        self._member_updated(record, user)
+
+    def take_role(self, guild: int, user: int, role: int) -> None:
+        record = self.guilds[guild]
+        record.member_roles.get(user, set()).discard(role)
+        self._member_updated(record, user)
+
+    def _member_updated(self, record: FakeGuild, user: int) -> None:
+        if user == self.bot_user.id and record.present:
+            self._broadcast("GUILD_MEMBER_UPDATE", lambda: member_payload(
+                self, record, self.bot_user) | {"guild_id": str(record.id)},
+                guild_id=record.id)
+
+    def set_role_permissions(self, guild: int, role: int, permissions: int) -> None:
+        """A server's role (its id, or the server's for @everyone) gets these permissions:
+        GUILD_ROLE_UPDATE."""
+        record = self.guilds[guild]
+        if role == record.everyone_role:
+            record.everyone_permissions = permissions
+            name, position = "@everyone", 0
+        else:
+            found = record.roles[role]
+            found.permissions = permissions
+            name, position = found.name, found.position
+        if record.present:
+            self._broadcast("GUILD_ROLE_UPDATE", lambda: {
+                "guild_id": str(guild), "role": role_payload(role, name, permissions,
+                                                             position)}, guild_id=guild)
+
+    def set_overwrite(self, channel: int, target: int, *, allow: int = 0, deny: int = 0
+                      ) -> None:
+        """The channel's permission overwrite for a role or a member (the bot's own user id
+        for the bot): CHANNEL_UPDATE. Both 0 removes it."""
+        record = self.channels[channel]
+        if allow or deny:
+            record.overwrites[target] = (allow, deny)
+        else:
+            record.overwrites.pop(target, None)
+        if record.guild_id is not None and self.guilds[record.guild_id].present:
+            self._broadcast("CHANNEL_UPDATE", lambda: channel_payload(self, record),
+                            guild_id=record.guild_id)
 
     async def invite(self, bot: discord.Client, guild: int) -> None:
         """The bot is added to a server (made with ``bot_in=False``, or left): GUILD_CREATE with
@@ -556,6 +614,12 @@ class FakeDiscord(World):
     def refusal(self, status: int, code: int) -> list[Call]:
         """The calls Discord refused with this status and code."""
         return [c for c in self.calls if c.status == status and c.code == code]
+
+    def invalid_requests(self, channel: int | None = None) -> list[Call]:
+        """The calls Discord counts towards its ban of 10,000 invalid requests in 10 minutes
+        (answered 401, 403 or 429) (about ``channel``)."""
+        return [c for c in self.calls if c.status in (401, 403, 429)
+                and (channel is None or c.channel_id == channel)]
 
     def __repr__(self) -> str:
         return (f"<FakeDiscord guilds={len(self.guilds)} channels={len(self.channels)} "

@@ -28,11 +28,12 @@ DEFAULT_EVERYONE = discord.Permissions(
     read_message_history=True, use_application_commands=True, use_external_emojis=True,
 ).value
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
 MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def user_payload(user: FakeUser) -> dict[str, Any]:
-    return {"id": str(user.id), "username": user.name.lower(), "global_name": user.name,
+    return {"id": str(user.id), "username": user.handle, "global_name": user.name,
             "discriminator": "0", "avatar": None, "bot": user.bot, "public_flags": 0}
 
 
@@ -41,7 +42,8 @@ def member_payload(world: World, guild: FakeGuild, user: FakeUser, *,
     roles = [str(r) for r in sorted(guild.member_roles.get(user.id, set()))]
     data: dict[str, Any] = {"roles": roles, "joined_at": world.ids.iso(guild.joined_at),
                             "deaf": False, "mute": False, "flags": 0, "pending": False,
-                            "nick": None, "avatar": None, "premium_since": None}
+                            "nick": guild.nicks.get(user.id), "avatar": None,
+                            "premium_since": None}
     if with_user:
         data["user"] = user_payload(user)
     if permissions is not None:
@@ -50,17 +52,47 @@ def member_payload(world: World, guild: FakeGuild, user: FakeUser, *,
 
 
 def bot_permissions(world: World, channel: FakeChannel) -> int:
-    """The bot's permissions in a guild channel: @everyone's, minus the channel's denial."""
+    """The bot's permissions in a guild channel, as Discord computes them: @everyone's and
+    its roles', then the channel's overwrites (@everyone's, its roles', its own member's; a
+    thread follows its parent); an administrator has them all."""
     if channel.guild_id is None:
         return DEFAULT_EVERYONE
     guild = world.guilds[channel.guild_id]
+    me = world.bot_user.id
+    roles = guild.member_roles.get(me, set())
     value = guild.everyone_permissions
-    if value & discord.Permissions(administrator=True).value:
+    for role in roles:
+        value |= guild.roles[role].permissions
+    if value & ADMINISTRATOR:
         return discord.Permissions.all().value
     target = world.channels.get(channel.parent_id) if channel.parent_id else channel
-    if target is not None and not target.bot_can_send:
+    if target is None:
+        return value
+    allow, deny = target.overwrites.get(guild.everyone_role, (0, 0))
+    value = (value & ~deny) | allow
+    allow = deny = 0
+    for role in roles:
+        role_allow, role_deny = target.overwrites.get(role, (0, 0))
+        allow, deny = allow | role_allow, deny | role_deny
+    value = (value & ~deny) | allow
+    allow, deny = target.overwrites.get(me, (0, 0))
+    value = (value & ~deny) | allow
+    if not target.bot_can_send:
         value &= ~SEND_MESSAGES
     return value
+
+
+def overwrites_payload(world: World, channel: FakeChannel) -> list[dict[str, Any]]:
+    guild = world.guilds[channel.guild_id] if channel.guild_id is not None else None
+    found = []
+    for target, (allow, deny) in channel.overwrites.items():
+        role = guild is not None and (target == guild.everyone_role or target in guild.roles)
+        found.append({"id": str(target), "type": 0 if role else 1, "allow": str(allow),
+                      "deny": str(deny)})
+    if not channel.bot_can_send:
+        found.append({"id": str(world.bot_user.id), "type": 1, "allow": "0",
+                      "deny": str(SEND_MESSAGES)})
+    return found
 
 
 def channel_payload(world: World, channel: FakeChannel) -> dict[str, Any]:
@@ -79,11 +111,8 @@ def channel_payload(world: World, channel: FakeChannel) -> dict[str, Any]:
                     thread_metadata={"archived": False, "auto_archive_duration": 1440,
                                      "archive_timestamp": world.ids.iso(), "locked": False})
         return base
-    overwrites = []
-    if not channel.bot_can_send:
-        overwrites.append({"id": str(world.bot_user.id), "type": 1, "allow": "0",
-                           "deny": str(SEND_MESSAGES)})
-    base.update(topic=None, parent_id=None, permission_overwrites=overwrites)
+    base.update(topic=None, parent_id=None,
+                permission_overwrites=overwrites_payload(world, channel))
     return base
 
 

@@ -60,7 +60,9 @@ def open_dm(world: FakeDiscord, req: Request) -> Reply:
 
 @rest("GET /channels/{channel_id}")
 def get_channel(world: FakeDiscord, req: Request) -> Reply:
-    return 200, channel_payload(world, world.channel(req.id("channel_id")))
+    channel = world.channel(req.id("channel_id"))
+    _may_view(world, channel)
+    return 200, channel_payload(world, channel)
 
 
 @rest("GET /guilds/{guild_id}")
@@ -86,7 +88,16 @@ def get_member(world: FakeDiscord, req: Request) -> Reply:
     return 200, member_payload(world, guild, user)
 
 
-def _may_send(world: FakeDiscord, channel: FakeChannel) -> None:
+def _may_view(world: FakeDiscord, channel: FakeChannel) -> discord.Permissions:
+    """The bot's permissions there; 403/50001 if it cannot see the channel."""
+    perms = discord.Permissions(bot_permissions(world, channel))
+    if channel.type != DM and not perms.view_channel:
+        raise WireError(403, errors.MISSING_ACCESS, "Missing Access")
+    return perms
+
+
+def _may_send(world: FakeDiscord, channel: FakeChannel, *, reply: bool = False) -> None:
+    """A new message (``reply``: one that quotes another, which needs Read Message History)."""
     if channel.type == DM:
         assert channel.recipient_id is not None
         recipient = world.users[channel.recipient_id]
@@ -98,7 +109,7 @@ def _may_send(world: FakeDiscord, channel: FakeChannel) -> None:
         raise WireError(403, errors.MISSING_ACCESS, "Missing Access")
     allowed = perms.send_messages_in_threads if channel.type == PUBLIC_THREAD \
         else perms.send_messages
-    if not allowed:
+    if not allowed or (reply and not perms.read_message_history):
         raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
 
 
@@ -120,7 +131,7 @@ def create_message(world: FakeDiscord, req: Request) -> Reply:
                                  "Unknown message")
         else:
             reference = target.id
-    _may_send(world, channel)
+    _may_send(world, channel, reply=ref is not None)
     msg = world.post(channel, world.bot_user.id, body, req.files, reference=reference,
                      type=19 if reference else 0)
     world.emit("MESSAGE_CREATE", message_payload(world, msg, gateway=True), channel)
@@ -130,6 +141,8 @@ def create_message(world: FakeDiscord, req: Request) -> Reply:
 @rest("GET /channels/{channel_id}/messages")
 def history(world: FakeDiscord, req: Request) -> Reply:
     channel = world.channel(req.id("channel_id"))
+    if not _may_view(world, channel).read_message_history and channel.type != DM:
+        return 200, []
     limit = int(req.query.get("limit", 50))
     before = int(req.query.get("before", 1 << 64))
     after = int(req.query.get("after", 0))
@@ -143,11 +156,13 @@ def history(world: FakeDiscord, req: Request) -> Reply:
 @rest("GET /channels/{channel_id}/messages/{message_id}")
 def get_message(world: FakeDiscord, req: Request) -> Reply:
     channel = world.channel(req.id("channel_id"))
+    _may_view(world, channel)
     return 200, message_payload(world, world.visible_message(channel, req.id("message_id")))
 
 
 def _own(world: FakeDiscord, req: Request) -> tuple[FakeChannel, FakeMessage]:
     channel = world.channel(req.id("channel_id"))
+    _may_view(world, channel)
     msg = world.visible_message(channel, req.id("message_id"))
     return channel, msg
 
@@ -185,7 +200,10 @@ def delete_message(world: FakeDiscord, req: Request) -> Reply:
 
 @rest("PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me")
 def add_reaction(world: FakeDiscord, req: Request) -> Reply:
-    _, msg = _own(world, req)
+    channel, msg = _own(world, req)
+    perms = discord.Permissions(bot_permissions(world, channel))
+    if channel.type != DM and not (perms.add_reactions and perms.read_message_history):
+        raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
     key = (req.params["emoji"], world.bot_user.id)
     if key not in msg.reactions:
         msg.reactions.append(key)
@@ -203,7 +221,7 @@ def remove_reaction(world: FakeDiscord, req: Request) -> Reply:
 
 @rest("POST /channels/{channel_id}/typing")
 def typing(world: FakeDiscord, req: Request) -> Reply:
-    world.channel(req.id("channel_id"))
+    _may_view(world, world.channel(req.id("channel_id")))
     return NO_CONTENT
 
 

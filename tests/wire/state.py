@@ -5,6 +5,7 @@ believes: a test that reads the bot's own objects passes whatever Discord would 
 from __future__ import annotations
 
 import datetime
+import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -108,9 +109,16 @@ def with_process(value: int, process: int) -> int:
 class FakeUser:
     id: int
     name: str
+    """The display name Discord shows (``global_name``)."""
     bot: bool = False
     dms_open: bool = True
     dm_channel: int | None = None
+    username: str | None = None
+    """The unique handle (``username``); the display name in lower case unless given."""
+
+    @property
+    def handle(self) -> str:
+        return self.username if self.username is not None else self.name.lower()
 
 
 @dataclass
@@ -140,6 +148,8 @@ class FakeGuild:
     """The roles besides @everyone."""
     member_roles: dict[int, set[int]] = field(default_factory=dict)
     """User id -> the ids of the roles they were given."""
+    nicks: dict[int, str] = field(default_factory=dict)
+    """User id -> their nickname in this server."""
 
     def member_permissions(self, user_id: int) -> int:
         """A member's server-wide permissions, as Discord computes them: the owner and an
@@ -164,6 +174,8 @@ class FakeChannel:
     bot_can_send: bool = True
     deleted: bool = False
     messages: list[int] = field(default_factory=list)
+    overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Permission overwrites: a role's or a member's id -> (allowed, denied) bits."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +209,13 @@ class FakeMessage:
     reference: int | None = None
     reactions: list[tuple[str, int]] = field(default_factory=list)
     type: int = 0
+    pinged: frozenset[int] = frozenset()
+    """The users Discord notified when the message was posted (its content's mentions that
+    ``allowed_mentions`` let through, and the replied-to author if allowed); never for an
+    ephemeral message, nor for an edit."""
+    pinged_everyone: bool = False
+    """«@everyone» or «@here» went off."""
+    pinged_roles: frozenset[int] = frozenset()
 
     @property
     def ephemeral(self) -> bool:
@@ -233,6 +252,34 @@ class FakeMessage:
 
     def text(self) -> str:
         return "\n".join(self.texts())
+
+
+USER_MENTION = re.compile(r"(?<!\\)<@!?([0-9]{15,21})>")
+ROLE_MENTION = re.compile(r"(?<!\\)<@&([0-9]{15,21})>")
+MASS_MENTION = re.compile(r"(?<!\\)@(everyone|here)\b")
+
+
+def pings(content: str, allowed: Mapping[str, Any] | None, replied_author: int | None
+          ) -> tuple[frozenset[int], bool, frozenset[int]]:
+    """Who a new message notifies, as Discord decides: the mentions in its content (a mention
+    escaped with a backslash is text), filtered by ``allowed_mentions`` (absent: every kind
+    parsed, and the replied-to author notified); embeds never notify."""
+    users = {int(m) for m in USER_MENTION.findall(content)}
+    roles = {int(m) for m in ROLE_MENTION.findall(content)}
+    mass = MASS_MENTION.search(content) is not None
+    if allowed is None:
+        parse, listed_users, listed_roles, replied = {"users", "roles", "everyone"}, set(), \
+            set(), True
+    else:
+        parse = set(allowed.get("parse") or ())
+        listed_users = {int(u) for u in allowed.get("users") or ()}
+        listed_roles = {int(r) for r in allowed.get("roles") or ()}
+        replied = bool(allowed.get("replied_user", False))
+    pinged = users if "users" in parse else users & listed_users
+    if replied and replied_author is not None:
+        pinged = pinged | {replied_author}
+    pinged_roles = roles if "roles" in parse else roles & listed_roles
+    return frozenset(pinged), mass and "everyone" in parse, frozenset(pinged_roles)
 
 
 def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -401,10 +448,29 @@ class World:
 
     def post(self, channel: FakeChannel, author: int, body: Mapping[str, Any],
              files: list[Any] | tuple[Any, ...] = (), **extra: Any) -> FakeMessage:
-        """A new message from a (checked) body: content, embeds, components, flags, files."""
+        """A new message from a (checked) body: content, embeds, components, flags, files;
+        and the notifications it sends (see :func:`pings`)."""
         msg = FakeMessage(self.ids.next(), channel.id, author, self.now(), **extra)
         self._apply(msg, body, files)
+        if not msg.ephemeral:
+            replied = self.messages_by_id.get(msg.reference) if msg.reference else None
+            msg.pinged, msg.pinged_everyone, msg.pinged_roles = pings(
+                msg.content, body.get("allowed_mentions"),
+                replied.author if replied is not None else None)
         return self.add_message(msg)
+
+    def pings(self, *, channel: int | None = None) -> list[tuple[int, int]]:
+        """(message id, user id) of every notification the bot's messages sent (in
+        ``channel``), oldest first; «@everyone» counts as user 0."""
+        found = []
+        for msg in self.messages_by_id.values():
+            if msg.author != self.bot_user.id or (channel is not None
+                                                  and msg.channel_id != channel):
+                continue
+            found += [(msg.id, user) for user in sorted(msg.pinged)]
+            if msg.pinged_everyone:
+                found.append((msg.id, 0))
+        return found
 
     def edit(self, msg: FakeMessage, body: Mapping[str, Any], files: list[Any] | tuple[Any, ...]
              = (), *, via: str) -> None:

@@ -3,7 +3,9 @@ buttons; kept within Discord's embed limits by continuing a long page in a new m
 
 What a page message shows is captured from the table when it changes (:class:`Face`): by the
 time the message is sent or edited the table may be ahead of what it has saved, and nothing
-unsaved may be shown. Lines are the table's own (``Page.lines``, append-only, saved first).
+unsaved may be shown. Lines are the table's own (``Page.lines``, append-only, saved first),
+plain text shown escaped (``markup.plain``); the footer is shown as it is (Discord renders no
+markdown and no mention there).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from typing import Any
 
 import discord
 
-from musbot.table import Page, Table, render
+from musbot.table import Page, Table, render, texts
 
 from . import ui
+from .markup import plain
 from .texts import dt
 
 DESCRIPTION_LIMIT = 4096
@@ -43,21 +46,22 @@ class Face:
 
     @classmethod
     def capture(cls, table: Table) -> Face:
-        page = table.page
+        page = table.state.page
         lang = table.lang
         names = table.names()
-        if table.state == "closed":
+        if table.lifecycle == "closed":
             status: tuple[str, ...] = ()
         elif table.match is None or page.hand_number is None:
             status = (table.status(),)
         else:
             status = tuple(render.status_lines(table.match.view(-1), names, lang))
         verbs = tuple(ui.board_verbs(table))
-        if table.settled and table.state == "playing":
+        if table.settled and table.lifecycle == "playing":
             verbs = (*verbs, *ui.action_verbs(table))
-        return cls(page, len(page.lines), page_title(page, lang),
-                   status, render.seats_text(names, table.notes(), table.players, lang),
-                   verbs, lang, table.state == "closed")
+        seats = render.seats_text(names, texts.seat_notes(table.state), table.state.players,
+                                  lang)
+        return cls(page, len(page.lines), page_title(page, lang), status, seats, verbs, lang,
+                   table.lifecycle == "closed")
 
     def signature(self, first: int, final: bool) -> tuple[Any, ...]:
         """Equal signatures, equal messages: an edit that would change nothing is not made."""
@@ -106,13 +110,13 @@ class Rendered:
 def render_page(face: Face, first: int, *, final: bool) -> Rendered:
     """The message showing ``face``'s lines from ``first``: the status and the buttons when the
     page is live, only the lines (and no buttons) once it is finished or continued elsewhere."""
-    lines = face.page.lines
-    status = "" if final else "\n".join(face.status)
+    lines = [plain(line) for line in face.page.lines[first:face.count]]  # as Discord gets them
+    status = "" if final else "\n".join(plain(line) for line in face.status)
     reserve = len(status) + 2 if status else 0
-    end = split_at(lines, first, face.count, reserve)
+    end = first + split_at(lines, 0, len(lines), reserve)
     frozen = end < face.count
     shown = [line if len(line) <= DESCRIPTION_LIMIT else line[:DESCRIPTION_LIMIT - 1] + "…"
-             for line in lines[first:end]]
+             for line in lines[:end - first]]
     text = "\n".join(shown)
     if status and not frozen:
         text = f"{text}\n\n{status}" if text else status

@@ -1,0 +1,66 @@
+"""What a seated person sends the bot by DM: ``descarto 1 3``, ``seña dos reyes``, ``cartas``,
+``vuelvo`` and any move, for the table where they have something to do
+(:meth:`~musbot.table.TableManager.table_for`). The same steps whether the DM reached this
+process or was relayed from shard 0 (``relay.py``); every answer goes by DM, naming the table
+when the person sits at more than one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from musbot.commands import Request, SendSena
+from musbot.table import Table, TableManager
+from musbot.table.spoken import CARDS, COME_BACK
+
+from .discard import discard_view
+from .failures import refuse_direct
+from .texts import dt, error
+from .transport import DiscordTransport
+
+
+class Owner(Protocol):
+    """What DMs need of the bot (:class:`musbot.bot.MusBot`)."""
+
+    tables: TableManager
+    transport: DiscordTransport
+
+    def get_channel(self, channel_id: int, /) -> Any: ...
+
+    async def awake_table(self, table: Table) -> bool: ...
+
+
+async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
+                    ambiguous: bool) -> None:
+    """A DM for ``table`` (``ambiguous``: the person sits at another table too)."""
+    transport = owner.transport
+    lang = table.lang
+    where = " " + which_table(owner, table) if ambiguous else ""
+    if not await owner.awake_table(table):
+        await transport.direct(user_id, error("table_restoring", lang) + where)
+        return
+    outcome = await table.typed(user_id, text)
+    if outcome.error is not None:
+        await refuse_direct(transport, user_id, outcome.error, table, where)
+    elif outcome.command == CARDS and outcome.text is not None:
+        await transport.direct(user_id, outcome.text + where,
+                               view=discard_view(table, user_id))
+    elif isinstance(outcome.command, SendSena):
+        await transport.direct(user_id, dt("sena_sent", lang, sena=outcome.command.sena.nombre)
+                               + where)
+    elif outcome.command is None or \
+            (isinstance(outcome.command, Request) and outcome.command != COME_BACK):
+        await transport.direct(user_id, dt("dm_unknown", lang) + where)
+
+
+def which_table(owner: Owner, table: Table) -> str:
+    """«(mesa de #mus en Txoko)»: the table a DM's answer speaks of."""
+    channel = owner.get_channel(table.channel_id)
+    guild = getattr(channel, "guild", None)
+    name = getattr(channel, "name", None)
+    if guild is None or name is None:
+        return ""
+    return dt("which_table", table.lang, channel=name, guild=guild.name)
+
+
+__all__ = ["Owner", "handle_dm", "which_table"]
