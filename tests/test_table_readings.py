@@ -19,11 +19,14 @@ import pytest
 from table_helpers import FakeTransport, make_table, play_humans, seat_humans
 
 from musbot.ai import DificilBot, HeuristicBot
+from musbot.ai.reading import OpponentMemory
 from musbot.engine import Rules, seeded_shuffler
 from musbot.settings import TableSettings
 from musbot.storage import Database
 from musbot.table import ManualClock, Table, TableManager
 from musbot.table.persist import TablePersister, forget_player
+from musbot.table.readings import TableReadings
+from musbot.table.saved import from_json, to_json
 
 SHORT = Rules(juegos=1, puntos=20)
 
@@ -247,3 +250,61 @@ async def test_a_reading_that_cannot_be_read_starts_afresh(
     assert "user:1" not in table.state.readings.memory.readings
     await play_humans(table, random.Random(5))
     assert (await db.player_readings(1, [1]))[1]["v"] == 1  # replaced by what was learnt
+
+
+async def test_a_table_learns_from_the_public_view_and_stores_numbers_only(
+        stored: tuple[Database, TableManager, TablePersister],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No card leaves a seat through the reading: the memory is given the spectator's view of
+    each finished hand (cards only where the showdown showed them), and what is stored per
+    server is counts and scores, not a hand."""
+    views: list[Any] = []
+    learn = OpponentMemory.learn
+
+    def noting(self: OpponentMemory, view: Any, who: Any) -> None:
+        views.append(view)
+        learn(self, view, who)
+
+    monkeypatch.setattr(OpponentMemory, "learn", noting)
+    db, manager, _ = stored
+    table = await _play(manager, 100, 1, [1, 2], seed=6)
+    assert views and all(view.seat == -1 and view.cards == () for view in views)
+    assert table.lifecycle == "finished"
+    assert any(view.revealed is not None for view in views)
+    for doc in (await db.player_readings(1, [1, 2])).values():
+        assert set(doc) == {"v", "counts", "fit", "mus", "words"}
+        leaves = [doc["v"], doc["fit"], doc["words"], *doc["mus"],
+                  *(x for sit in doc["counts"] for row in sit for x in row)]
+        assert all(isinstance(x, int | float) and not isinstance(x, bool) for x in leaves)
+
+
+async def test_a_person_forgotten_while_seated_is_never_stored_from_that_table_even_restored(
+        ) -> None:
+    table, _, _ = make_table(9, rules=SHORT, turn_seconds=None)
+    table.state.guild_id = 1
+    await seat_humans(table, 2)
+    await table.start(1)
+    table.state.readings.memory.fetched(1, None)
+    table.state.readings.memory.fetched(2, None)
+    assert await table.scrub_user(1, "Olvidado")
+    await play_humans(table, random.Random(9))
+    exchange = table.state.readings.exchange(1, table.humans())
+    assert exchange is not None and set(exchange.due) == {2}
+    # The saved state says so (while they sit), and a restored table goes on not storing them.
+    document = to_json(table.state)
+    assert document["readings_off"] == [1]
+    restored = from_json(document)
+    assert restored.readings.unstored == {1}
+    assert restored.readings.dealt_to is None  # the hand in play then teaches nothing
+    assert restored.readings.exchange(1, [1]) is None
+    # Someone forgotten who is not seated here is only forgotten.
+    other, _, _ = make_table(9, rules=SHORT, turn_seconds=None)
+    assert not other.state.readings.forget(1, seated=False)
+    assert other.state.readings.unstored == set()
+
+
+def test_no_server_no_stored_readings() -> None:
+    """The terminal (no server): nothing is asked of storage."""
+    readings = TableReadings()
+    readings.memory.fetched(1, None)
+    assert readings.exchange(None, [1]) is None

@@ -1,5 +1,6 @@
--- 0005: a number taken by another branch (issues 22/23), which brings the real 0005 with it.
--- Empty here so that 0007 applies in order on this branch; drop this file when merging that
--- branch (the loader refuses two migrations of one number, so it cannot be forgotten).
+-- 0005: a number left to another branch (issue 26's tournaments take 0005), which brings its
+-- real 0005 with it. Empty here so that 0007 applies in order on this branch; drop this file when
+-- merging that branch (the loader refuses two migrations of one number, so it cannot be
+-- forgotten).
 
 SELECT 1;  -- no change (PostgreSQL refuses a migration without any statement)
