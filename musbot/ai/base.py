@@ -20,7 +20,7 @@ from musbot.engine.senas import Sena, SenaSeen
 if TYPE_CHECKING:
     from .reading import OpponentModel
 
-__all__ = ["SENA_PRIORITY", "Player", "SenaSeen", "ask", "hand_over"]
+__all__ = ["SENA_PRIORITY", "Player", "SenaSeen", "ask", "hand_over", "heavy"]
 
 
 @runtime_checkable
@@ -43,7 +43,9 @@ class Player(Protocol):
     # called (through :func:`hand_over`) by the table and the bench after every hand with the
     # seat's own view of the hand just finished (``revealed`` holds every hand after a
     # showdown). A bot learns there what a person at the table learns: how the others' words
-    # matched their cards. What it learns lives only in memory.
+    # matched their cards. What it learns lives only in memory. Two optional flags: a
+    # ``reads_table`` player's ``decide`` also takes ``models=`` (see :func:`ask`), and a
+    # ``heavy`` one thinks for milliseconds, so a table runs it off its event loop.
 
 
 def ask(player: Player, view: SeatView, rng: random.Random, senas: Sequence[SenaSeen] = (),

@@ -1,17 +1,20 @@
 """Level «dificil»: sample the hidden hands the public history allows, play each option out,
 against each player as that player bets.
 
-At a betting decision the bot draws the three hidden hands many times (a *world* each) from the
-36 cards it cannot see, keeping only worlds that agree with everything public — the pares and
-juego declarations, the señas it received (its partner's, or an opponent's it caught) — and
-weighs each world by how likely the players' own words were with those cards: every mus/no hay
-mus of the last round and every bet, call or refusal so far in the hand. Then every candidate
-action is applied in every world on a fresh engine :class:`~musbot.engine.Hand` built from the
-sampled cards and the public actions, and the rest of the hand is played out. The score of a
-rollout is the chance to win the *game* afterwards (1 or 0 if the hand ended it), so órdagos,
-dejes near the target and the tanteo's order count exactly as the engine scores them. Bluffs
-come out of this by themselves: a bet with a weak hand wins whenever the sampled opponents would
-fold often enough; :attr:`DificilBot.stats` counts them (``musbot bench ai`` prints the rate).
+At a betting decision the bot deals the three hidden hands many times (a *world* each) from the
+36 cards it cannot see, each seat's hand agreeing with everything public — the pares and juego
+declarations, the señas it received (its partner's, or an opponent's it caught) — and weighs
+each world by how likely the players' own words were with those cards: every mus/no hay mus of
+the last round and every bet, call or refusal so far in the hand. The hands a seat's words fit
+are dealt to it more often (and weighed less), so the few hands an órdago leaves are among the
+worlds; the worlds played out are then drawn as likely as their weights. Every candidate action
+is applied in every world on a fresh engine :class:`~musbot.engine.Hand` built from the sampled
+cards and the public actions, and the rest of the hand is played out. The score of a rollout is
+the chance to win the *game* afterwards (1 or 0 if the hand ended it), so órdagos, dejes near
+the target and the tanteo's order count exactly as the engine scores them. Bluffs come out of
+this by themselves: a bet with a weak hand wins whenever the sampled opponents would fold often
+enough; :attr:`DificilBot.stats` counts them (``musbot bench ai`` prints the rate). An órdago,
+thrown or called, must also be won more often than lost (:data:`ORDAGO_CALLED_WIN`).
 
 How likely a word was, and how each opponent answers in the rollouts, come from the table's
 reading of that player (:mod:`musbot.ai.reading`), given with each decision (``models``): a mix
@@ -76,12 +79,15 @@ ORDAGO_MARGIN = 0.15
 órdago's estimate is the noisiest of all and a mistake costs the game."""
 ORDAGO_CALLED_WIN = 0.5
 """And it must be won more often than lost: thrown only if it wins at least this share of the
-worlds where it is accepted, accepted only if it wins this share of all the worlds — unless
-refusing hands the game over at once (the deje reaches the target). Against a player who goes
-to órdago only with the goods, the worlds where the bot would call are those where it holds
-better; against one who accepts only with the goods, those where its órdago is called are the
-ones to fear. The few spots where refusing is all but lost without being lost outright are
-given up: an órdago accepted is a game won, not a gamble on a lost one."""
+worlds where it is accepted, accepted only if it wins :data:`ORDAGO_ACCEPT_WIN` of all the
+worlds — unless refusing hands the game over at once (the deje reaches the target). Against a
+player who goes to órdago only with the goods, the worlds where the bot would call are those
+where it holds better; against one who accepts only with the goods, those where its órdago is
+called are the ones to fear. The few spots where refusing is all but lost without being lost
+outright are given up: an órdago accepted is a game won, not a gamble on a lost one."""
+ORDAGO_ACCEPT_WIN = 0.6
+"""An órdago met is a coin tossed by the other side, with the cards it chose to toss it on: a
+call needs room for the estimate's error."""
 ORDAGO_DOUBT = 0.05
 """Its share of wins when accepted is judged as if this share of the worlds more had accepted
 it and won nothing: an órdago that no sampled opponent calls proves nothing."""
@@ -175,7 +181,7 @@ class DificilBot:
                     called[1] < ORDAGO_CALLED_WIN * (called[0] + doubt):
                 scores[k] = -1.0  # when it is accepted, it is mostly lost
             elif view.ordago and o.kind is _K.QUIERO and not handed_over \
-                    and totals[k] < ORDAGO_CALLED_WIN * total:
+                    and totals[k] < ORDAGO_ACCEPT_WIN * total:
                 scores[k] = -1.0  # an órdago is called to be won
         # Ties go to the quiet option (a refused órdago leaves the partner, who knows his cards,
         # to answer it), then to the first.

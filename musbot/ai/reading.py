@@ -52,22 +52,23 @@ OPEN, ANSWER, ORDAGO_ANSWER = 0, 1, 2
 """Situations: no bet standing, a bet standing, an órdago standing."""
 SITUATIONS = 3
 
-BANDS = (0.3, 0.5, 0.65, 0.8, 0.9, 0.95)
+BANDS = (0.3, 0.5, 0.65, 0.8, 0.9, 0.95, 0.98)
 """Upper edges of the strength bands (the last band runs to 1): finer where bets and órdagos
-are decided."""
+are decided — a player who goes to órdago only with the nuts must not seem to go with a hand
+merely very good."""
 
 PRIOR: tuple[tuple[tuple[float, ...], ...], ...] = (
     # opening: pass, —, bet, órdago
     ((0.93, 0, 0.068, 0.002), (0.85, 0, 0.148, 0.002), (0.6, 0, 0.397, 0.003),
      (0.35, 0, 0.646, 0.004), (0.2, 0, 0.792, 0.008), (0.15, 0, 0.82, 0.03),
-     (0.1, 0, 0.65, 0.25)),
+     (0.12, 0, 0.73, 0.15), (0.1, 0, 0.6, 0.3)),
     # answering a bet: no quiero, quiero, raise, órdago
     ((0.8, 0.163, 0.035, 0.002), (0.6, 0.323, 0.075, 0.002), (0.4, 0.476, 0.12, 0.004),
      (0.25, 0.544, 0.2, 0.006), (0.15, 0.52, 0.32, 0.01), (0.1, 0.46, 0.4, 0.04),
-     (0.05, 0.35, 0.35, 0.25)),
+     (0.07, 0.38, 0.4, 0.15), (0.05, 0.3, 0.35, 0.3)),
     # answering an órdago: no quiero, quiero
     ((0.98, 0.02, 0, 0), (0.97, 0.03, 0, 0), (0.94, 0.06, 0, 0), (0.88, 0.12, 0, 0),
-     (0.7, 0.3, 0, 0), (0.4, 0.6, 0, 0), (0.15, 0.85, 0, 0)),
+     (0.7, 0.3, 0, 0), (0.4, 0.6, 0, 0), (0.25, 0.75, 0, 0), (0.1, 0.9, 0, 0)),
 )
 """What anybody does, before a word of theirs is seen: roughly how people play, órdagos with
 the goods (the learnt table starts here and moves away word by word)."""
