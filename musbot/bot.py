@@ -27,6 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.config import Config, ConfigError, add_run_arguments, config_from_args
+from musbot.console import cli_language, connection_problem
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
@@ -400,7 +401,6 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
 
     import aiohttp
 
-    from musbot.cli import connection_problem
 
     def say(text: str) -> None:
         if print_fn is None:
@@ -430,10 +430,9 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
 
 def run_command(args: argparse.Namespace) -> int:
     """``musbot run`` from parsed arguments (see :func:`musbot.config.add_run_arguments`), in
-    the run's language (:func:`musbot.cli.cli_language`)."""
+    the run's language (:func:`musbot.console.cli_language`)."""
     import sys
 
-    from musbot.cli import cli_language
 
     lang = getattr(args, "idioma", None) or cli_language()
     try:

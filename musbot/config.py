@@ -14,6 +14,8 @@ from typing import Any
 
 from dotenv import dotenv_values
 
+from musbot.console import cli_language, cli_text
+
 DEFAULT_DB = "data/musbot.db"
 DEFAULT_ENV_FILE = ".env"
 
@@ -28,7 +30,6 @@ class ConfigError(ValueError):
         self.params = params
 
     def message(self, lang: str) -> str:
-        from musbot.cli import cli_text
 
         return cli_text(self.code, lang, **self.params)
 
@@ -123,7 +124,6 @@ def shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] 
 def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
     """``--env-file``, the one spelling for ``run`` and ``invite``; ``--env`` (``run``'s old
     spelling) stays as a hidden alias."""
-    from musbot.cli import cli_text
 
     parser.add_argument("--env-file", dest="env_file", default=None,
                         metavar=cli_text("file", lang), help=cli_text("env_file", lang))
@@ -146,7 +146,6 @@ def env_file_from(args: argparse.Namespace) -> Path | None:
 def add_run_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
     """Options of ``musbot run``; here rather than in :mod:`musbot.bot` so building the CLI does
     not import discord.py."""
-    from musbot.cli import cli_language, cli_text
 
     lang = lang or cli_language([])
     add_env_file_option(parser, lang)

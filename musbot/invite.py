@@ -20,6 +20,7 @@ import sys
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
+from musbot.console import cli_language, cli_text
 from musbot.i18n import catalog
 
 AUTHORIZE_URL = "https://discord.com/oauth2/authorize"
@@ -59,7 +60,6 @@ def invite_url(client_id: int | str, permissions: int = REQUIRED_PERMISSIONS,
 
 
 def add_invite_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
-    from musbot.cli import cli_language, cli_text
     from musbot.config import add_env_file_option
 
     lang = lang or cli_language([])
@@ -88,7 +88,6 @@ def client_id_from(args: argparse.Namespace, environ: Mapping[str, str] = os.env
 
 def run_invite(args: argparse.Namespace) -> int:
     """Prints the URL (exit 0), or says where the client id comes from (exit 2)."""
-    from musbot.cli import cli_language
     from musbot.config import ConfigError
 
     lang = getattr(args, "idioma", None) or cli_language()

@@ -5,8 +5,8 @@ you only, exactly as they would reach you by DM. ``--auto --seed N`` lets four b
 match, reproducibly, printing the public table (showdowns included).
 
 Leaving: «salir» or the end of input (status 0); Ctrl-C at once, whatever is going on (status
-130, :data:`~musbot.cli.INTERRUPTED`); a reader that closes the output (``| head``) stops the
-match quietly (status 141, :data:`~musbot.cli.READER_GONE`).
+130, :data:`~musbot.console.INTERRUPTED`); a reader that closes the output (``| head``) stops the
+match quietly (status 141, :data:`~musbot.console.READER_GONE`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
-from musbot.cli import (
+from musbot.commands import Request, SendSena, suggest, vocabulary
+from musbot.console import (
     INTERRUPTED,
     READER_GONE,
     add_language_option,
@@ -29,7 +30,6 @@ from musbot.cli import (
     cli_text,
     silence_stdout,
 )
-from musbot.commands import Request, SendSena, suggest, vocabulary
 from musbot.engine import Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import catalog, error_text
@@ -390,7 +390,7 @@ def _ctrl_c_ignored() -> Iterator[None]:
 
 def parse_play_args(argv: list[str]) -> argparse.Namespace:
     """``musbot play`` options alone, for tests and ``python -m musbot.terminal``; the language
-    is :func:`~musbot.cli.cli_language`'s, as for ``musbot play``."""
+    is :func:`~musbot.console.cli_language`'s, as for ``musbot play``."""
     lang = cli_language(argv)
     parser = argparse.ArgumentParser(prog="musbot play")
     add_language_option(parser, lang)

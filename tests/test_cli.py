@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from musbot.cli import argparse_in, build_parser, cli_language, main, parse
+from musbot.cli import build_parser, main, parse
+from musbot.console import argparse_in, cli_language
 from musbot.i18n import en, es
 
 

@@ -169,8 +169,8 @@ async def test_forget_me_renames_the_table_messages_on_discord(tmp_path: Path) -
         await server.ask(carmen, "mus salir")
         table = server.bot.tables.get(server.channel)
         assert table is not None
-        kept = [number for page in (table.state.page, table.state.pages.previous) if page is not None
-                for number, _ in page.refs]
+        shown = (table.state.page, table.state.pages.previous)
+        kept = [number for page in shown if page is not None for number, _ in page.refs]
         assert kept and any("Carmen" in server.world.message(m).text() for m in kept)
         await server.ask(carmen, "mus olvidarme", confirmar=True)
         await server.advance(10)

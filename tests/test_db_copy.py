@@ -46,7 +46,8 @@ async def populate(path: Path) -> None:
     """A bot's database with some of everything: leagues over two seasons, rated and bot
     matches, an abandoned one, a forgotten player, live tables with journals, settings."""
     async with Database(path) as db:
-        await db.save_server_settings(10**17, ServerSettings(TableSettings(language="en", turn_seconds=45)))
+        settings = ServerSettings(TableSettings(language="en", turn_seconds=45))
+        await db.save_server_settings(10**17, settings)
         league = await db.create_league(10**17, "Liga de Otoño", created_by=2**62)
         await db.join_league(league.league_id, 2**62, "Ane")
         for seed in range(3):

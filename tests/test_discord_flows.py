@@ -91,8 +91,9 @@ async def test_a_person_away_gets_volver_and_comes_back(tmp_path: Path) -> None:
         seat = table.seats[table.seat_of(ana.user)]  # type: ignore[index]
         assert seat is not None and seat.away
         away = t("away", name="Ana")
-        assert any(away in line for line in table.state.page.lines + (table.state.pages.previous.lines if
-                                                                  table.state.pages.previous else []))
+        previous = table.state.pages.previous
+        lines = table.state.page.lines + (previous.lines if previous else [])
+        assert any(away in line for line in lines)
         await scene.advance(16)
         back = await scene.press(ana, "back")
         assert back.response_type == UPDATE_MESSAGE

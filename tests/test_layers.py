@@ -188,3 +188,88 @@ def test_allowed_adapter_imports_are_not_breaches(tmp_path: Path) -> None:
         encoding="utf-8")
     (tmp_path / "musbot" / "discordio").mkdir(parents=True)
     assert adapter_breaches(tmp_path) == {}
+
+
+def runtime_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module → the project's modules it loads when run: every import, lazy ones included, but
+    not those under ``if TYPE_CHECKING:`` (read by mypy only, never executed)."""
+    modules = {module_of(p, root): p for p in sources("musbot", "cogs", root=root)}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                node.body = []
+        reached: set[str] = set()
+        for found in imports_of(tree, module, path):
+            named = [t for t in found.targets()[1:] if t in modules]
+            reached.update(named or ([found.module] if found.module in modules else []))
+        reached.discard(module)
+        graph[module] = reached
+    return graph
+
+
+def imports_of(tree: ast.AST, module: str, path: Path) -> list[Import]:
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [Import(path.name, node.lineno, alias.name, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            named = node.module or ""
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                named = ".".join([*base, named] if named else base)
+            found.append(Import(path.name, node.lineno, named, tuple(a.name for a in node.names)))
+    return found
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                other = stack.pop()
+                group.append(other)
+                if other == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_import_circle_among_runtime_modules() -> None:
+    assert circles(runtime_graph()) == []
+
+
+def test_a_circle_is_seen_even_through_a_lazy_import(tmp_path: Path) -> None:
+    """The check itself: a function's import closes a circle; a ``TYPE_CHECKING`` one does not."""
+    package = tmp_path / "musbot"
+    package.mkdir()
+    (tmp_path / "cogs").mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "a.py").write_text("from musbot import b\n", encoding="utf-8")
+    (package / "b.py").write_text("def later() -> None:\n    from musbot.a import x\n",
+                                  encoding="utf-8")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                  "    from musbot.a import x\n", encoding="utf-8")
+    (package / "d.py").write_text("from musbot import c\n", encoding="utf-8")
+    assert circles(runtime_graph(tmp_path)) == [["musbot.a", "musbot.b"]]

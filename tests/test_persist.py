@@ -78,7 +78,8 @@ async def boot(target: str, opened: list[Database], seed: int = 7, *,
 
 async def open_table(bot: Bot, humans: int = 2, rules: Rules = QUICK,
                      league_id: int | None = None) -> Table:
-    table = bot.manager.open(CHANNEL, TableSettings(rules=rules), guild_id=GUILD, league_id=league_id, opener_id=1)
+    table = bot.manager.open(CHANNEL, TableSettings(rules=rules), guild_id=GUILD,
+                             league_id=league_id, opener_id=1)
     await seat_humans(table, humans)
     await table.start(1)
     return table
@@ -195,7 +196,8 @@ async def run_match(target: str, boots: list[Database], *, crash_after: int | No
         assert bot.clock.sleepers == 1, "the turn timer runs again"
         shown = bot.transport.public_lines()
         # The hand's page as it was, every move once, then the notice.
-        assert shown[-1].startswith("♻️ Mesa restaurada") and shown[:-1] == table.state.page.lines[:-1]
+        assert shown[-1].startswith("♻️ Mesa restaurada")
+        assert shown[:-1] == table.state.page.lines[:-1]
     steps += await play_humans(table, people)
     assert table.lifecycle == "finished" and table.match is not None
     [match_id] = await match_ids(bot.db)
@@ -655,7 +657,8 @@ async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_
     with pytest.raises(NotSaved):
         await table.act(user, action)
     assert table.paused and bot.persister.down and bot.persister.failed == 1
-    assert table.state.turn == turn and comparable(table) == before | {"page": to_json(table.state)["page"]}
+    assert table.state.turn == turn
+    assert comparable(table) == before | {"page": to_json(table.state)["page"]}
     again, _ = await restored_from_db(bot)
     assert again.state.turn == turn, "what the database holds is what the table is"
     assert bot.transport.public_lines()[-1].startswith("⏸️")

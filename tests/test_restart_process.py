@@ -41,8 +41,9 @@ def shuffler(seed: int, kind: str) -> Shuffler:
 
 async def boot(target: str, seed: int, kind: str) -> tuple[Database, TableManager]:
     db = await Database.open(target)
-    _, manager = await persistent(db, FakeTransport(), clock=ManualClock(), shuffler=shuffler(seed, kind),
-                           rng=random.Random(seed), first_mano=0)
+    _, manager = await persistent(db, FakeTransport(), clock=ManualClock(),
+                                  shuffler=shuffler(seed, kind), rng=random.Random(seed),
+                                  first_mano=0)
     return db, manager
 
 

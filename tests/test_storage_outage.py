@@ -118,7 +118,8 @@ async def worker(target: str, flag: str) -> None:
                     user = first + seat if seat < 2 else first
                     await table.act(user, HeuristicBot().decide(match.view(seat), people))
             except NotSaved:
-                print(json.dumps({"refused": table.channel_id, "turn": table.state.turn}), flush=True)
+                refused = {"refused": table.channel_id, "turn": table.state.turn}
+                print(json.dumps(refused), flush=True)
         await asyncio.sleep(0.01)
 
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from musbot.console import cli_language, cli_text
+
 
 def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str | None = None,
                   parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     """``musbot bench engine|ai|load|discord``, worded in ``lang``; ``parents`` carry the options
     every subcommand takes (``--idioma``). Each module adds its own subcommand."""
-    from musbot.cli import cli_language, cli_text
 
     from . import ai, budget, engine, load
 

@@ -11,6 +11,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from musbot.console import cli_language, cli_text
+
 
 def bench_ai(args: argparse.Namespace) -> int:
     from musbot.ai.arena import OrdagoTally, bench_levels, percentile, play_games, wilson
@@ -18,7 +20,6 @@ def bench_ai(args: argparse.Namespace) -> int:
     levels = bench_levels()
     for level in (args.a, args.b):
         if level not in levels:
-            from musbot.cli import cli_language, cli_text
 
             lang = getattr(args, "idioma", None) or cli_language()
             print(cli_text("unknown_level", lang, level=level, levels=", ".join(sorted(levels))),
@@ -89,7 +90,6 @@ def bench_ai(args: argparse.Namespace) -> int:
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     from musbot.ai.arena import bench_levels
-    from musbot.cli import cli_text
 
     levels = ", ".join(sorted(bench_levels()))
     ai = kinds.add_parser("ai", parents=list(parents), help=cli_text("bench_ai", lang),

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from musbot.console import cli_text
 from musbot.engine import Rules
 from musbot.settings import TableSettings
 from musbot.table.result import Saved
@@ -323,7 +324,6 @@ def bench_discord(args: argparse.Namespace) -> int:
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
-    from musbot.cli import cli_text
 
     discord = kinds.add_parser("discord", parents=list(parents),
                                help=cli_text("bench_discord", lang),
@@ -343,7 +343,6 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
 
 
 def _whole(lang: str, low: int, high: int) -> Callable[[str], int]:
-    from musbot.cli import cli_text
 
     def check(text: str) -> int:
         try:
@@ -359,7 +358,6 @@ def _whole(lang: str, low: int, high: int) -> Callable[[str], int]:
 
 
 def _seconds(lang: str) -> Callable[[str], float]:
-    from musbot.cli import cli_text
 
     def check(text: str) -> float:
         try:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from musbot.console import cli_text
 from musbot.engine import Lance, Match, Rules, tables
 from musbot.engine.cards import DECK
 from musbot.engine.randomplay import random_action
@@ -81,7 +82,6 @@ def bench_engine(args: argparse.Namespace) -> int:
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
-    from musbot.cli import cli_text
 
     engine = kinds.add_parser("engine", parents=list(parents), help=cli_text("bench_engine", lang),
                               description=cli_text("bench_engine", lang))

@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from musbot.console import cli_language, cli_text
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
 from musbot.engine.randomplay import random_action
@@ -555,7 +556,6 @@ def _restore_only(args: argparse.Namespace) -> int:
 
 
 def _refuse(args: argparse.Namespace, key: str, value: str) -> int:
-    from musbot.cli import cli_language, cli_text
 
     lang = getattr(args, "idioma", None) or cli_language()
     print(cli_text(key, lang, value=value), file=sys.stderr)
@@ -565,7 +565,6 @@ def _refuse(args: argparse.Namespace, key: str, value: str) -> int:
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str = "es", parents: Sequence[argparse.ArgumentParser] = ()) -> None:
-    from musbot.cli import cli_text
 
     load = kinds.add_parser("load", parents=list(parents), help=cli_text("bench_load", lang),
                             description=cli_text("bench_load", lang))
@@ -597,7 +596,6 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
 
 def _existing(lang: str) -> Callable[[str], str]:
     """``--restore``'s check: a database that is there (an SQLite file, or a PostgreSQL URL)."""
-    from musbot.cli import cli_text
     from musbot.storage.database import SQLITE_SCHEME, backend_for
 
     def check(spec: str) -> str:
@@ -616,7 +614,6 @@ def _existing(lang: str) -> Callable[[str], str]:
 
 def _database(lang: str) -> Callable[[str], str]:
     """``--db``'s check, worded in the run's language: argparse's usage error, exit 2."""
-    from musbot.cli import cli_text
 
     def check(spec: str) -> str:
         try:

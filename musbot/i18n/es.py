@@ -634,7 +634,7 @@ CLI = {
     "reason_dns": "no se encuentra ese nombre (¿hay conexión a internet?)",
     "reason_refused": "conexión rechazada",
     "reason_timeout": "no contesta",
-    # argparse's own sentences (musbot.cli.ARGPARSE_KEYS).
+    # argparse's own sentences (musbot.console.ARGPARSE_KEYS).
     "argparse_usage": "uso: ",
     "argparse_positionals": "argumentos",
     "argparse_options": "opciones",
