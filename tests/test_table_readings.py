@@ -10,6 +10,8 @@ the turn is still the one it thought about.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import random
 import threading
 from collections.abc import AsyncIterator
@@ -21,11 +23,13 @@ from table_helpers import FakeTransport, make_table, play_humans, seat_humans
 from musbot.ai import DificilBot, HeuristicBot
 from musbot.ai.reading import OpponentMemory
 from musbot.engine import Rules, seeded_shuffler
+from musbot.engine import events as ev
 from musbot.settings import TableSettings
-from musbot.storage import Database
-from musbot.table import ManualClock, Table, TableManager
+from musbot.storage import Database, DatabaseUnavailable
+from musbot.table import ManualClock, NotSaved, Result, Table, TableManager, Unsaved
 from musbot.table.persist import TablePersister, forget_player
 from musbot.table.readings import TableReadings
+from musbot.table.result import Saved
 from musbot.table.saved import from_json, to_json
 
 SHORT = Rules(juegos=1, puntos=20)
@@ -308,3 +312,52 @@ def test_no_server_no_stored_readings() -> None:
     readings = TableReadings()
     readings.memory.fetched(1, None)
     assert readings.exchange(None, [1]) is None
+
+
+# --- a save that fails ----------------------------------------------------------------------------
+
+
+class FailsOnceAtHandEnd:
+    """Stores whole states only; the first save of a move that ends a hand with a showdown
+    fails, as a database that went away (the table goes back to what was stored, paused)."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+        self.failed = False
+
+    async def save(self, table: Table, result: Result) -> Saved:
+        ended = any(isinstance(e, ev.Showdown) for e in result.events)
+        if ended and not self.failed:
+            self.failed = True
+            raise Unsaved(DatabaseUnavailable("test", "stopped"), copy.deepcopy(self.state), [])
+        self.state = copy.deepcopy(to_json(table.state))
+        return Saved()
+
+
+async def test_a_hand_played_again_after_a_failed_save_is_not_learnt_twice() -> None:
+    store = FailsOnceAtHandEnd()
+    table, _, clock = make_table(5, rules=SHORT, turn_seconds=None, persist=store)
+    await seat_humans(table, 2)
+    await table.start(1)
+    memory = table.state.readings.memory
+    rng = random.Random(5)
+    while not store.failed:
+        match = table.match
+        assert match is not None and match.to_act is not None
+        seat = match.to_act
+        with contextlib.suppress(NotSaved):
+            await table.act(seat + 1, HeuristicBot().decide(match.view(seat), rng))
+    assert table.paused
+    paused = table.match
+    assert paused is not None
+    number = paused.hand_number  # the hand whose end could not be saved, to be played again
+    learnt = {who: memory.reading(who).words for who in list(memory)}
+    assert learnt and all(learnt.values())  # the showdown was read before the save failed
+    await clock.advance(60.0)  # the table saves again and plays on
+    assert not table.paused
+    assert table.state.readings.memory is memory  # kept across the pause…
+    while (match := table.match) is not None and match.hand_number == number:
+        seat = match.to_act  # …and the hand, played again, is not learnt twice
+        assert seat is not None
+        await table.act(seat + 1, HeuristicBot().decide(match.view(seat), rng))
+    assert {who: memory.reading(who).words for who in list(memory)} == learnt
