@@ -38,6 +38,7 @@ from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
 from musbot.table.persist import TablePersister
+from musbot.table.repaso import REVIEWER
 
 log = logging.getLogger(__name__)
 
@@ -334,13 +335,14 @@ class MusBot(commands.Bot):
         try:
             if self.persister is not None:
                 self.tables.suspend_all()
-                self.transport.cancel_edits()  # the restart shows every table again
+                await self.transport.cancel_edits()  # the restart shows every table again
             else:
                 await self.tables.close_all()
                 # «Mesa cerrada» on each table message, within the channel's budget.
                 await asyncio.wait_for(self.transport.flush(), CLOSING_EDITS_SECONDS)
         except Exception:
             log.warning("stopping tables failed", exc_info=True)
+        REVIEWER.close()  # the review worker process, if one was started
         if self.relay is not None:
             await self.relay.stop()
             self.relay = None

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from musbot import bench
+from musbot import bench, repaso
+from musbot.coach.text import say
 from musbot.config import add_run_arguments
 from musbot.console import (
     INTERRUPTED,
@@ -99,6 +100,11 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
                             description=cli_text("replay", lang))
     replay.add_argument("file", metavar=cli_text("file", lang), help=cli_text("replay_file", lang))
     replay.set_defaults(func=_replay)
+
+    review = sub.add_parser("repaso", parents=parents, help=say("cli_repaso", lang),
+                            description=say("cli_repaso", lang))
+    repaso.add_arguments(review, lang)
+    review.set_defaults(func=repaso.command)
 
     play = sub.add_parser("play", parents=parents, help=cli_text("play", lang),
                           description=cli_text("play_description", lang),

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
+from musbot.coach.text import say
 from musbot.commands import Request, SendSena, suggest, vocabulary
 from musbot.console import (
     INTERRUPTED,
@@ -36,7 +37,15 @@ from musbot.i18n import catalog, error_text
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
-from musbot.words import CARDS_WORDS, HELP_WORDS, QUIT_WORDS, SENA_WORDS, STATUS_WORDS
+from musbot.table.repaso import ReviewRefused
+from musbot.words import (
+    CARDS_WORDS,
+    HELP_WORDS,
+    QUIT_WORDS,
+    REVIEW_WORDS,
+    SENA_WORDS,
+    STATUS_WORDS,
+)
 
 YOU = 1
 """The terminal player's user id."""
@@ -268,6 +277,7 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
     screen(help_text(lang))
     screen.forget()
     await table.start(YOU)
+    hands = _hands_over(table)
     while table.lifecycle == "playing":
         _turn_hint(table, screen, lang)
         try:
@@ -276,6 +286,9 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
             break
         if not await _command(table, line, screen, lang):
             break
+        if _hands_over(table) > hands:
+            hands = _hands_over(table)
+            screen(say("terminal_offer", lang, number=hands))
     screen(_tt("bye", lang))
     return 0
 
@@ -292,11 +305,32 @@ def _turn_hint(table: Table, screen: Screen, lang: str) -> None:
         screen(hint)
 
 
+def _hands_over(table: Table) -> int:
+    """Hands of the match finished so far."""
+    match = table.match
+    if match is None:
+        return 0
+    return match.hand_number if match.finished else match.hand_number - 1
+
+
+async def _review(table: Table, words: str, output: OutputFn, lang: str) -> None:
+    """«repaso [N]»: «¿Cómo jugué?» for your seat in hand N (the last finished one)."""
+    _, _, rest = words.partition(" ")
+    number = int(rest) if rest.strip().isdigit() else None
+    try:
+        output(await table.review(YOU, number))
+    except ReviewRefused as refused:
+        output(refused.text(lang))
+
+
 async def _command(table: Table, line: str, output: OutputFn, lang: str) -> bool:
     """One line typed at the prompt, read by the one grammar as a DM would be (and «ayuda»,
-    «mesa», «salir», which only the terminal answers); False to leave."""
+    «mesa», «salir», «repaso», which only the terminal answers); False to leave."""
     words = line.strip()
     if not words:
+        return True
+    if words.split()[0].lower() in REVIEW_WORDS:
+        await _review(table, words, output, lang)
         return True
     outcome = await table.typed(YOU, words)
     command = outcome.command

@@ -231,6 +231,9 @@ STATUS_WORDS: Final[tuple[str, ...]] = ("mesa", "estado", "status")
 QUIT_WORDS: Final[tuple[str, ...]] = ("salir", "quit", "exit")
 """Leaving the terminal's match."""
 
+REVIEW_WORDS: Final[tuple[str, ...]] = ("repaso", "review")
+"""«¿Cómo jugué?» in the terminal, with a hand's number or alone (the last finished hand)."""
+
 # ----------------------------------------------------------------------------------------------
 # Seña names (docs/rules.md §7).
 # ----------------------------------------------------------------------------------------------

@@ -38,9 +38,10 @@ def test_bench_load_prints_one_json_line_with_the_figures(
     assert result["tables"] == 3
     assert result["actions"] > 0 and result["actions_per_s"] > 0
     assert 0 <= result["latency_ms_p50"] <= result["latency_ms_p99"] <= result["latency_ms_max"]
-    # The save is part of each action's latency, so it can never take longer than the slowest.
-    assert 0 < result["save_ms_p50"] <= result["save_ms_p99"] <= result["save_ms_max"] \
-        <= result["latency_ms_max"]
+    # The save is part of each action's latency: the typical one is within the slowest action.
+    # (Not every save: a table's bookkeeping after a Discord post, timed too, is no action's.)
+    assert 0 < result["save_ms_p50"] <= result["save_ms_p99"] <= result["save_ms_max"]
+    assert result["save_ms_p50"] <= result["latency_ms_max"]
     # Moves within a hand go to the tables' journals; deals and finished hands save the state.
     assert 0 < result["journal_share"] < 1
     assert result["max_actions_per_s"] > 0
@@ -259,7 +260,9 @@ def test_an_outage_mid_run_is_counted_and_loses_nothing(
 def test_an_acknowledged_move_missing_at_the_end_fails_the_run(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A database that drops journal entries while saying it wrote them: the run says how
-    many acknowledged moves it lacks, and exits 1."""
+    many acknowledged moves it lacks, and exits 1. It drops all of them after the first few:
+    a hand's whole state, saved at its end, would make up for entries dropped before it, so
+    dropping only some left the run's last hands whole on a slow machine."""
     from musbot.storage import Database
 
     real = Database.append_to_journal
@@ -268,7 +271,7 @@ def test_an_acknowledged_move_missing_at_the_end_fails_the_run(
     async def lossy(self: Database, channel_id: int, entries: Any) -> bool:
         nonlocal calls
         calls += 1
-        if calls % 7 == 0:
+        if calls > 3:
             return True  # «written»
         return await real(self, channel_id, entries)
 

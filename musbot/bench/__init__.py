@@ -5,6 +5,7 @@ runtime package: the bot never imports it.
 - :mod:`~musbot.bench.ai`: bot levels against each other.
 - :mod:`~musbot.bench.load`: a busy bot, many tables through the real layers and a database.
 - :mod:`~musbot.bench.budget`: the Discord calls one real match costs, on a manual clock.
+- :mod:`~musbot.bench.repaso`: «¿Cómo jugué?» reviews, time to answer and the loop's wait.
 - :mod:`~musbot.bench.memory`: the in-memory discord.py stand-ins the last two count calls with.
 """
 
@@ -19,10 +20,10 @@ from musbot.console import cli_language, cli_text
 def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str | None = None,
                   parents: Sequence[argparse.ArgumentParser] = ()) -> None:
-    """``musbot bench engine|ai|load|discord``, worded in ``lang``; ``parents`` carry the options
-    every subcommand takes (``--idioma``). Each module adds its own subcommand."""
+    """``musbot bench engine|ai|load|discord|repaso``, worded in ``lang``; ``parents`` carry
+    the options every subcommand takes (``--idioma``). Each module adds its own subcommand."""
 
-    from . import ai, budget, engine, load
+    from . import ai, budget, engine, load, repaso
 
     lang = lang or cli_language([])
     parents = list(parents)
@@ -30,7 +31,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                            description=cli_text("bench", lang))
     kinds = bench.add_subparsers(dest="bench_kind", required=True,
                                  metavar=cli_text("command", lang))
-    for module in (engine, ai, load, budget):
+    for module in (engine, ai, load, budget, repaso):
         module.add_arguments(kinds, lang, parents)
 
 

@@ -92,6 +92,9 @@ class Faults:
     """The run's refused moves, and the tables' pauses as a watcher saw them."""
 
     refused: int = 0
+    stale: int = 0
+    """Moves decided before their time came, overtaken by then (a turn clock ran out on a
+    machine too slow for the load): refused by the table, as a person's late click is."""
     pause_max: float = 0.0
     resume: float | None = None
     _since: dict[int, float] = field(default_factory=dict)

@@ -135,6 +135,7 @@ class Seated:
     async def perform(self, user: int, action: Action | None, faults: Faults) -> bool:
         """The action, or False when the table refused it (its database failed): the person
         tries again at their next turn, as they are told to."""
+        from musbot.engine import MusError
         from musbot.table.pause import NotSaved
 
         decks = len(self.shuffler.decks)
@@ -146,6 +147,9 @@ class Seated:
         except NotSaved:
             faults.refused += 1
             del self.shuffler.decks[decks:]  # a deal that was undone: the replay never sees it
+            return False
+        except MusError:
+            faults.stale += 1
             return False
         self.seats.append(0 if action is None else self.users.index(user))
         self.log.append(action)
@@ -417,6 +421,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "outage_by": None if outage is None else "server" if outage.stop else "injected",
         "saves_failed": failed,
         "moves_refused": faults.refused,
+        "moves_stale": faults.stale,
         "pause_max_s": round(faults.pause_max, 2),
         "resume_s": None if faults.resume is None else round(faults.resume, 2),
         "acknowledged_lost": missing,
@@ -470,9 +475,9 @@ async def _stop(manager: Any, transport: Any) -> None:
     Dropping a post runs its callbacks, which may start saving a table or another call: they
     get a moment, before the database closes, and are dropped in their turn."""
     manager.suspend_all()
-    transport.cancel_edits()
+    await transport.cancel_edits()
     await asyncio.sleep(0.05)
-    transport.cancel_edits()
+    await transport.cancel_edits()
 
 
 async def run_on(spec: str, tables: int, minutes: float, rate: float,

@@ -88,7 +88,9 @@ class DiscordTransport:
         self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
         self._answered: dict[tuple[int, int], float] = {}
         """When each person was last answered in each channel (:meth:`_may_answer`)."""
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: dict[asyncio.Task[Any], Coroutine[Any, Any, Any]] = {}
+        """Bookkeeping under way, with its work: a task cancelled before it starts leaves its
+        work unstarted, to be closed."""
 
     # --- boards -------------------------------------------------------------------------------
 
@@ -119,11 +121,17 @@ class DiscordTransport:
         """Waits until every pending call is made (shutdown, tests, the benchmark)."""
         await self.governor.flush()
 
-    def cancel_edits(self) -> None:
-        """Shutdown: pending calls are dropped (the restart shows every table again)."""
+    async def cancel_edits(self) -> None:
+        """Shutdown: pending calls are dropped (the restart shows every table again), and the
+        bookkeeping started after earlier calls is cancelled and waited for, so none is left
+        unstarted when the loop closes."""
         self.governor.cancel()
-        for task in list(self._tasks):
+        tasks = dict(self._tasks)
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for work in tasks.values():
+            work.close()
 
     # --- Transport ----------------------------------------------------------------------------
 
@@ -330,8 +338,11 @@ class DiscordTransport:
             work.close()
             return
         task = asyncio.get_running_loop().create_task(_quietly(work))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks[task] = work
+        task.add_done_callback(self._forget_task)
+
+    def _forget_task(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.pop(task, None)
 
 
 async def _quietly(work: Awaitable[Any]) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from musbot.coach.text import say
 from musbot.engine import (
     ENVIDO,
     MIN_ENVITE,
@@ -33,10 +34,11 @@ from musbot.engine import (
     mas,
 )
 from musbot.table import Table
+from musbot.table.repaso import ReviewRefused
 
 from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view
-from .failures import guarded, report
+from .failures import answer_privately, guarded, report
 from .markup import plain, seat_name
 from .texts import dt
 
@@ -71,7 +73,7 @@ _VERBS_BY_KIND: dict[ActionKind, tuple[str, ...]] = {
 _VERB_ORDER = ("mus", "nohaymus", "quiero", "noquiero", "paso", "envido", "mas", "envidon",
                "ordago")
 
-TABLE_VERBS = ("join1", "join2", "join", "bot", "start", "cards", "back", "rematch")
+TABLE_VERBS = ("join1", "join2", "join", "bot", "start", "cards", "back", "rematch", "repaso")
 _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
     "join1": ("btn_join", discord.ButtonStyle.primary),
     "join2": ("btn_join", discord.ButtonStyle.primary),
@@ -81,7 +83,10 @@ _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
     "cards": ("btn_cards", discord.ButtonStyle.secondary),
     "back": ("btn_back", discord.ButtonStyle.success),
     "rematch": ("btn_rematch", discord.ButtonStyle.success),
+    "repaso": ("button", discord.ButtonStyle.secondary),
 }
+"""Labels from the ``DISCORD`` catalogue, «repaso»'s from ``COACH`` (see :func:`_label`)."""
+MESSAGE_LIMIT = 2000
 
 
 # --- the dynamic items --------------------------------------------------------------------------
@@ -119,7 +124,8 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, channel_id: int, verb: str, lang: str = "es") -> None:
         key, style = _TABLE_LOOK[verb]
         pair = verb[-1] if verb in ("join1", "join2") else ""
-        super().__init__(discord.ui.Button(label=dt(key, lang, pair=pair), style=style,
+        label = say(key, lang) if verb == "repaso" else dt(key, lang, pair=pair)
+        super().__init__(discord.ui.Button(label=label, style=style,
                                            custom_id=f"mus:t:{channel_id}:{verb}"))
         self.channel_id = channel_id
         self.verb = verb
@@ -133,6 +139,9 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         table = await table_or_say(interaction, self.channel_id)
         if self.verb == "cards":
             await show_cards(interaction, table)
+            return
+        if self.verb == "repaso":
+            await show_review(interaction, table)
             return
         user = interaction.user
         verb = self.verb
@@ -213,6 +222,30 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
                                                        text)
 
 
+async def show_review(interaction: discord.Interaction[Any], table: Table,
+                      number: int | None = None) -> None:
+    """«¿Cómo jugué?»: the presser's review of a hand, privately; computed off the event loop
+    (:meth:`Table.review`), so the answer is deferred first. Not seated: the one error path."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        text = await table.review(interaction.user.id, number)
+    except ReviewRefused as refused:
+        text = refused.text(table.lang)
+    for part in _parts(text):
+        await answer_privately(interaction, part)
+
+
+def _parts(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Whole lines per message, within Discord's limit (a line never comes near it)."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line[:limit])
+    return parts
+
+
 # --- builders -----------------------------------------------------------------------------------
 
 
@@ -252,14 +285,17 @@ def board_verbs(table: Table | None) -> list[str]:
         return []
     if table.lifecycle == "waiting":
         return ["join1", "join2", "bot", "start"]
-    if table.lifecycle == "finished" or (table.match is not None and table.match.finished):
-        return ["rematch"]
+    match = table.match
+    reviewable = ["repaso"] if match is not None and (match.finished or match.hand_number > 1) \
+        else []
+    if table.lifecycle == "finished" or (match is not None and match.finished):
+        return ["rematch", *reviewable]
     verbs = ["cards"]
     if any(s is not None and s.bot is not None and not s.human for s in table.seats):
         verbs.insert(0, "join")
     if any(s is not None and s.away for s in table.seats):
         verbs.append("back")
-    return verbs
+    return [*verbs, *reviewable]
 
 
 def rules_summary(table: Table | None, lang: str = "es") -> str:
@@ -275,5 +311,5 @@ def rules_summary(table: Table | None, lang: str = "es") -> str:
 __all__ = [
     "ACTIONS", "TABLE_ITEMS", "TABLE_VERBS", "ActionButton", "EnvidoModal", "TableButton",
     "action_verbs", "board_verbs", "page_view", "perform", "rules_summary", "show_cards",
-    "single_view",
+    "show_review", "single_view",
 ]

@@ -775,3 +775,67 @@ CLI.update({
         "({hands} hands) compared as text on both sides"
     ),
 })
+
+# «¿Cómo jugué?» (musbot.coach): the review, and where it is asked for (terminal, CLI, Discord).
+COACH = {
+    "heading": "How did I play? Each decision with what you knew then:",
+    "heading_hand": "How did I play in hand {number}? Each decision with what you knew then:",
+    "four_only": "The review only knows four-player games (two pairs).",
+    "no_decisions": "You have not decided anything in this hand yet.",
+    "in_play": "(The hand goes on: only what you have played so far.)",
+    "you_said": "you said {played}, the «dificil» bot would have said {bot}",
+    "lance_chance": "{lance} {chance}",
+    "phase_mus": "Mus",
+    "phase_descarte": "Discard",
+    "line_mus": (
+        "{phase} with {cards}: {said}. Your pair would win {pair}; an opponent holds pares "
+        "{pares}, juego {juego}."
+    ),
+    "line_lance": (
+        "{lance}: {said}. Your pair wins it {chance}; an opponent holds pares {pares}, "
+        "juego {juego}."
+    ),
+    "option": "{word} {tantos}",
+    "option_game": "{word} {tantos} (the game {game})",
+    "options": "Expected tantos: {options}.",
+    "advice_none": "Advice: no decision cost you even a quarter of a tanto. Well played!",
+    "advice_bolder": (
+        "Advice: at {lance} you said {played} with a {chance} chance to win it; {best} was "
+        "worth about {cost} tantos more. That hand called for pressing."
+    ),
+    "advice_calmer": (
+        "Advice: at {lance} you said {played} with a {chance} chance to win it; {best} was "
+        "worth about {cost} tantos more. That was the place not to risk it."
+    ),
+    "advice_other": (
+        "Advice: at {lance} you said {played} with a {chance} chance to win it; {best} was "
+        "worth about {cost} tantos more."
+    ),
+    "percent": "{n}%",
+    "decimal_point": ".",
+    "quoted": "“{word}”",
+    "word_mus": "mus",
+    "word_no_hay_mus": "no hay mus",
+    "terminal_offer": "How did I play? Type «repaso» to see your decisions in hand {number}.",
+    "cli_repaso": "review one seat's decisions in a stored hand (docs/replay.md)",
+    "cli_repaso_file": "the hand's JSON transcript («-»: standard input)",
+    "cli_asiento": "the seat whose decisions are reviewed (1 to 4)",
+    "cli_semilla": "sampling seed, to repeat the same review",
+    "cli_bad_seat": (
+        "musbot repaso: the hand has {players} seats: --asiento goes from 1 to {players}."
+    ),
+    "bench_repaso": (
+        "reviews of hands played by bots: time to answer (p50, p99) and how long they hold "
+        "up the event loop"
+    ),
+    "bench_hands": "how many hands to review",
+    "bench_seed": "seed of the hands",
+    "button": "How did I play?",
+    "slash_repaso": "Review privately how you played a hand of this match",
+    "slash_mano": "The hand's number (the last one if you leave it out)",
+    "no_table": "There is no table here.",
+    "not_seated": "You do not play at this table: one reviews only what one played oneself.",
+    "no_hand": "I do not have hand {number} of this match; the last {kept} are kept: {numbers}.",
+    "no_hands": "This match has no hands to review yet.",
+    "busy": "I am finishing your previous review; ask again in a few seconds.",
+}

@@ -814,3 +814,69 @@ CLI.update({
         "transcripción y el resultado de cada mano ({hands} manos) en los dos lados"
     ),
 })
+
+# «¿Cómo jugué?» (musbot.coach): the review, and where it is asked for (terminal, CLI, Discord).
+COACH = {
+    "heading": "¿Cómo jugué? Cada decisión con lo que sabías entonces:",
+    "heading_hand": "¿Cómo jugué en la mano {number}? Cada decisión con lo que sabías entonces:",
+    "four_only": "El repaso solo sabe de partidas a cuatro (dos parejas).",
+    "no_decisions": "En esta mano aún no has decidido nada.",
+    "in_play": "(La mano sigue: solo lo que has jugado hasta ahora.)",
+    "you_said": "dijiste {played}, el bot «dificil» habría dicho {bot}",
+    "lance_chance": "{lance} {chance}",
+    "phase_mus": "Mus",
+    "phase_descarte": "Descarte",
+    "line_mus": (
+        "{phase} con {cards}: {said}. Tu pareja ganaría {pair}; algún rival tiene pares "
+        "{pares}, juego {juego}."
+    ),
+    "line_lance": (
+        "{lance}: {said}. Tu pareja la gana {chance}; algún rival tiene pares {pares}, "
+        "juego {juego}."
+    ),
+    "option": "{word} {tantos}",
+    "option_game": "{word} {tantos} (la partida {game})",
+    "options": "Tantos esperados: {options}.",
+    "advice_none": "Consejo: ninguna decisión te costó ni un cuarto de tanto. ¡Bien jugada!",
+    "advice_bolder": (
+        "Consejo: en {lance} dijiste {played} con un {chance} de ganarla; {best} valía unos "
+        "{cost} tantos más. Con esa mano había que apretar."
+    ),
+    "advice_calmer": (
+        "Consejo: en {lance} dijiste {played} con un {chance} de ganarla; {best} valía unos "
+        "{cost} tantos más. Ahí convenía no arriesgar."
+    ),
+    "advice_other": (
+        "Consejo: en {lance} dijiste {played} con un {chance} de ganarla; {best} valía unos "
+        "{cost} tantos más."
+    ),
+    "percent": "{n} %",
+    "decimal_point": ",",
+    "quoted": "«{word}»",
+    "word_mus": "mus",
+    "word_no_hay_mus": "no hay mus",
+    "terminal_offer": "¿Cómo jugué? Escribe «repaso» para ver tus decisiones de la mano {number}.",
+    "cli_repaso": "repasa las decisiones de un asiento en una mano guardada (docs/replay.md)",
+    "cli_repaso_file": "la transcripción JSON de la mano («-»: la entrada estándar)",
+    "cli_asiento": "el asiento cuyas decisiones se repasan (1 a 4)",
+    "cli_semilla": "semilla del muestreo, para repetir el mismo repaso",
+    "cli_bad_seat": (
+        "musbot repaso: la mano tiene {players} asientos: --asiento va de 1 a {players}."
+    ),
+    "bench_repaso": (
+        "repasos de manos jugadas por bots: tiempo hasta la respuesta (p50, p99) y la "
+        "espera que causan al bucle de eventos"
+    ),
+    "bench_hands": "cuántas manos repasar",
+    "bench_seed": "semilla de las manos",
+    "button": "¿Cómo jugué?",
+    "slash_repaso": "Repasa en privado cómo jugaste una mano de esta partida",
+    "slash_mano": "El número de la mano (la última si no lo dices)",
+    "no_table": "Aquí no hay ninguna mesa.",
+    "not_seated": "No juegas en esta mesa: solo se repasa lo que uno mismo ha jugado.",
+    "no_hand": (
+        "No tengo la mano {number} de esta partida; se guardan las {kept} últimas: {numbers}."
+    ),
+    "no_hands": "Esta partida aún no tiene manos que repasar.",
+    "busy": "Estoy terminando tu repaso anterior; vuelve a pedirlo en unos segundos.",
+}

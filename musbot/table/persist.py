@@ -39,6 +39,7 @@ once its channel can be reached (see ``musbot.bot``)::
 from __future__ import annotations
 
 import logging
+import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -86,13 +87,13 @@ returns how many processes held them."""
 
 class Stored:
     """What is stored of one table: its last saved document and the journal entries written
-    after it, as JSON bytes (some 4 KB a table; as Python objects they would take several times
-    that). What a table goes back to when a save fails."""
+    after it, as JSON bytes, the document compressed (it is read back only when a save fails,
+    and a thousand live tables each keep one). What a table goes back to when a save fails."""
 
     __slots__ = ("document", "entries")
 
     def __init__(self, document: bytes, journal: Sequence[Any] = ()) -> None:
-        self.document = document
+        self.document = zlib.compress(document, 1)
         self.entries = bytearray(orjson.dumps(list(journal))[1:-1])
         """The journal's entries, comma-separated, without the brackets."""
 
@@ -106,7 +107,7 @@ class Stored:
         return list(orjson.loads(b"[" + self.entries + b"]"))
 
     def unsaved(self, error: BaseException) -> Unsaved:
-        return Unsaved(error, orjson.loads(self.document), self.journal)
+        return Unsaved(error, orjson.loads(zlib.decompress(self.document)), self.journal)
 
 
 class TablePersister:

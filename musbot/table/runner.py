@@ -6,11 +6,8 @@ against the state the first one left; nothing is shown that is not saved.
 
 Bots think for ``bot_delay`` seconds (people follow the moves) in a task of their own, outside
 the lock, and play only if the turn is still the one they thought about; with no delay (tests,
-the terminal) they answer within the command that handed them the turn. A level whose decisions
-take milliseconds («dificil», ``heavy``) thinks in a worker thread, never on the event loop:
-from its task with the lock released (the table answers meanwhile; a move thought for a turn
-gone is dropped), else with the lock held (the turn cannot change meanwhile), as when the clock
-runs out on a person and their seat's bot plays the turn.
+the terminal) they answer within the command that handed them the turn. A heavy level
+(«dificil») thinks in a worker thread, never on the event loop.
 """
 
 from __future__ import annotations
@@ -28,6 +25,7 @@ from .alarm import Alarm
 from .clock import Clock, RealClock
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
+from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
 from .seats import Seat, TableError
@@ -148,14 +146,20 @@ class Table:
         result = await self._locked(lambda: self.state.move(user_id, action))
         return result.events
 
+    async def review(self, user_id: int, number: int | None = None,
+                     reviewer: Reviewer | None = None) -> str:
+        """«¿Cómo jugué?»: asked under the lock, answered in a worker while the table plays on."""
+        async with self._lock:
+            ask = self.state.review_ask(user_id, number)
+        return await (reviewer or REVIEWER).answer(user_id, ask)
+
     async def send_sena(self, user_id: int, sena: Sena) -> Sena:
         await self._locked(lambda: self.state.send_sena(user_id, sena))
         return sena
 
     async def typed(self, user_id: int, text: str, *, public: bool = False) -> Typed:
-        """What a seated person typed (in the channel when ``public``, else by DM or in the
-        terminal), read against the cards they hold now (``spoken.py``); a refusal is in the
-        answer, for the surface to word."""
+        """What a seated person typed (``public``: in the channel), read against the cards they
+        hold now (``spoken.py``); a refusal is in the answer, for the surface to word."""
         async with self._lock:
             command, result = spoken.typed(self.state, user_id, text, public=public)
             try:
@@ -173,8 +177,7 @@ class Table:
         await self._locked(lambda: upkeep.close(self.state, reason, **params))
 
     async def close_unreachable(self) -> None:
-        """The table's channel is gone: each person seated is told by DM; the match counts
-        nowhere."""
+        """The channel is gone: each person seated is told by DM; the match counts nowhere."""
         await self._locked(lambda: upkeep.close_unreachable(self.state))
 
     async def set_league(self, league_id: int | None) -> None:
@@ -184,8 +187,7 @@ class Table:
         await self._locked(lambda: upkeep.announce(self.state, text))
 
     async def scrub_user(self, user_id: int, name: str) -> bool:
-        """«Forget me» at this table (see :func:`upkeep.scrub_user`); whether anything of
-        theirs was here."""
+        """«Forget me» here (:func:`upkeep.scrub_user`); whether anything of theirs was here."""
         result = await self._locked(lambda: upkeep.scrub_user(self.state, user_id, name))
         return bool(result.save)
 
@@ -218,8 +220,7 @@ class Table:
         return await self._bookkeeping(lambda: upkeep.unhide(self.state))
 
     def retry_now(self) -> None:
-        """The database takes saves again (another table's was stored): a paused table tries
-        at once rather than after its current wait."""
+        """The database takes saves again (another table's was stored): a paused one tries now."""
         if self.paused:
             self._retries.schedule(at_once=True)
 
@@ -228,8 +229,7 @@ class Table:
         self.transport.changed(self)
 
     def suspend(self) -> None:
-        """Clean shutdown: the clock and the bots stop, the table stays as saved (restored at
-        the next start), unlike :meth:`close`."""
+        """Clean shutdown: clock and bots stop, the table stays as saved (unlike :meth:`close`)."""
         self._alarm.cancel()
         self._cancel_bot()
         self._retries.cancel()
@@ -245,9 +245,8 @@ class Table:
             return await self._run(command())
 
     async def _bookkeeping(self, command: Callable[[], Result]) -> bool:
-        """The table's own upkeep (not a person's command): while paused, noted in the state
-        (shown, saved with it once the database is back), never refused. Whether it did
-        anything."""
+        """The table's own upkeep: while paused, noted in the state (shown, saved with it once
+        the database is back), never refused. Whether it did anything."""
         async with self._lock:
             result = command()
             if not self.paused:
@@ -317,39 +316,27 @@ class Table:
             self._bot = asyncio.get_running_loop().create_task(self._bot_turn(turn))
 
     async def _think(self, seat: int) -> Action | None:
-        """A heavy bot's move for ``seat``, thought in a worker thread (the caller holds the
-        lock: the turn cannot change meanwhile); None for a light one, which answers within
-        the command (:meth:`TableState.bot_move <musbot.table.state.TableState.bot_move>`)."""
+        """A heavy bot's move, thought in a worker thread, lock held (the turn cannot change);
+        None for a light one, which answers within :meth:`TableState.bot_move`."""
         question = self.state.question(seat)
-        if not question.heavy:
-            return None
-        return await asyncio.to_thread(question.on_its_own().answer)
+        return await asyncio.to_thread(question.on_its_own().answer) if question.heavy else None
 
     async def _bot_turn(self, turn: int) -> None:
+        """A heavy bot thinks in a worker thread with the lock released; a move counts only if
+        the turn is still the one it was thought for."""
         try:
             await self.clock.sleep(self.bot_delay)
             async with self._lock:
                 seat = self.state.bot_turn()
-                if turn != self.state.turn or seat is None:
-                    self._bot_done()
-                    return
-                question = self.state.question(seat)
-                if not question.heavy:
-                    self._bot_done()
-                    await self._commit(self.state.bot_move(seat))
-                    await self._play_on()
-                    return
-                question = question.on_its_own()
-            action = await asyncio.to_thread(question.answer)  # the table answers meanwhile
+                question = self.state.question(seat) \
+                    if turn == self.state.turn and seat is not None else None
+            action = await asyncio.to_thread(question.on_its_own().answer) \
+                if question is not None and question.heavy else None
             async with self._lock:
-                self._bot_done()
-                if turn != self.state.turn or self.state.bot_turn() != seat:
-                    # The table moved on while the bot thought: its move is stale. A bot's
-                    # turn that came meanwhile could not schedule its own task: it may now.
-                    if self.state.bot_turn() is not None:
-                        self._schedule_bot(self.state.turn)
-                    return
-                await self._commit(self.state.bot_move(seat, action))
+                if self._bot is asyncio.current_task():
+                    self._bot = None
+                if turn == self.state.turn and (seat := self.state.bot_turn()) is not None:
+                    await self._commit(self.state.bot_move(seat, action))
                 await self._play_on()
         except NotSaved:
             pass  # undone, the table paused: it plays on by itself once saved
@@ -357,11 +344,6 @@ class Table:
             raise
         except Exception:  # a bot must never take the table down: the clock still runs
             log.exception("bot move failed on table %s", self.channel_id)
-
-    def _bot_done(self) -> None:
-        """This task no longer holds the bots' turn: the next one may schedule its own."""
-        if self._bot is asyncio.current_task():
-            self._bot = None
 
     def _cancel_bot(self) -> None:
         task, self._bot = self._bot, None
@@ -384,8 +366,7 @@ class Table:
     # --- a database that fails (``pause.py``) ---------------------------------------------
 
     def _pause(self, failure: Unsaved) -> None:
-        """Back to what is stored, paused: the clock and the bots stop, the page says so once,
-        and the next attempt to save is due."""
+        """Back to what is stored, paused: clock and bots stop, the page says so, a retry is due."""
         self.state = reloaded(self.state, failure.state, failure.journal)
         self._alarm.cancel()
         self._cancel_bot()
@@ -421,9 +402,8 @@ class Table:
             await self._store_records()
 
     async def _store_records(self) -> None:
-        """Lock held: the table saved again, for the persister to store the match records
-        still waiting (while paused, the pause's own saves do it). A closed table that waited
-        only for them goes once they are stored."""
+        """Lock held: saved again, for the persister to store the match records still waiting
+        (while paused, the pause's saves do it); a closed table waiting for them then goes."""
         if self.state.records.outbox and not self.paused:
             try:
                 await self._commit(Result(save=Save.WHOLE))

@@ -29,6 +29,7 @@ from .clockwork import Deadline
 from .page import Page, Pages
 from .readings import Question, TableReadings
 from .records import MatchRecords
+from .repaso import HandBook, ReviewAsk
 from .result import DiscardRound, HandDealt, Result, Save, SenaShown
 from .seats import Seat, Seating, TableError
 
@@ -39,6 +40,10 @@ P = ParamSpec("P")
 
 _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
+
+UNSEEDED = random.Random()
+"""The bots' and the mano's chance where no seed was given: one generator for every table
+(a Mersenne twister's state is 2.5 KB; a thousand live tables need not each keep one)."""
 
 
 def command(method: Callable[P, Result]) -> Callable[P, Result]:
@@ -72,7 +77,7 @@ class TableState:
         self.bots_alone = bots_alone
         """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
         self.first_mano = first_mano
-        self.rng = rng or random.Random()
+        self.rng = rng or UNSEEDED
         self.shuffler = shuffler
         self.seating = Seating(self.settings.rules.jugadores)
         self.match: Match | None = None
@@ -97,6 +102,8 @@ class TableState:
         self.readings = TableReadings()
         """How each player who sat here bets, as the bots read it (``readings.py``): it lasts
         across the matches at this table."""
+        self.handbook = HandBook()
+        """The match's last hands, for «¿Cómo jugué?» (soft state: not saved)."""
 
     # --- what anyone may ask --------------------------------------------------------------
 
@@ -233,6 +240,7 @@ class TableState:
         first = self.first_mano if self.first_mano is not None else \
             self.rng.randrange(self.players)
         match = self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler)
+        self.handbook.new_match()
         self.lifecycle = "playing"
         self.records.start(self.seats, self.league_id, self.rules)
         self.pages.turn(match.hand_number)
@@ -288,7 +296,9 @@ class TableState:
         and a finished hand or match becomes a record."""
         match = self.require_match()
         hand, number = match.hand, match.hand_number
+        index = len(hand.actions)
         events = match.apply(seat, action)
+        self.handbook.spoke(index, self.senas.seen_by(seat))
         self.turn += 1
         result = Result(events=list(events), moves=[(seat, action)], save=Save.MOVES,
                         shown=True)
@@ -296,7 +306,9 @@ class TableState:
                 any(isinstance(e, _DEALS) for e in events):
             result.need(Save.WHOLE)  # cards from the shuffler: the state is saved whole
         if hand.finished:
-            self._record("hand", into=result, number=number, transcript=hand.transcript(),
+            transcript = hand.transcript()
+            self.handbook.hand_over(number, transcript)
+            self._record("hand", into=result, number=number, transcript=transcript,
                          result=hand.result(), ordagos=[o.to_dict() for o in hand.ordagos()])
             self._hand_over(hand, number)
         if match.winner is not None:
@@ -363,6 +375,12 @@ class TableState:
     def _record(self, kind: str, *, into: Result, **data: Any) -> None:
         if self.records.add(kind, **data):
             into.need(Save.WHOLE)
+
+    def review_ask(self, user_id: int, number: int | None = None) -> ReviewAsk:
+        """«¿Cómo jugué?»: what a review of the person's seat in hand ``number`` needs (the
+        last finished hand by default), or :class:`~musbot.table.repaso.ReviewRefused`."""
+        seat = self.require_seat(user_id)
+        return self.handbook.ask(self.match, seat, number, self.lang)
 
     # --- señas --------------------------------------------------------------------------------
 

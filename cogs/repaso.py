@@ -1,0 +1,45 @@
+"""``/mus repaso [mano]``: «¿Cómo jugué?», the author's review of a hand of this channel's match,
+answered privately (the same as the «¿Cómo jugué?» button under the table)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from musbot.coach.text import say
+from musbot.discordio import ui
+
+from ._common import MusSubcommandCog, answer
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
+
+
+class Repaso(MusSubcommandCog):
+    """The review command; the button is the table message's (``musbot.discordio.ui``)."""
+
+    def __init__(self, bot: MusBot) -> None:
+        super().__init__(bot)
+
+        async def repaso(interaction: discord.Interaction[Any],
+                         mano: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:
+            await self.review(interaction, mano)
+
+        self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name="repaso", description=say("slash_repaso", "es"), callback=repaso)
+        app_commands.describe(mano=say("slash_mano", "es"))(self.command)
+
+    async def review(self, interaction: discord.Interaction[Any], mano: int | None) -> None:
+        table = self.bot.tables.get(interaction.channel_id) \
+            if interaction.channel_id is not None else None
+        if table is None:
+            await answer(interaction, say("no_table", "es"))
+            return
+        await ui.show_review(interaction, table, mano)
+
+
+async def setup(bot: MusBot) -> None:
+    await bot.add_cog(Repaso(bot))
+

@@ -1,0 +1,29 @@
+"""«¿Cómo jugué?»: a private review of one seat's decisions in a hand, with only what it knew.
+
+Pure like the engine (no I/O, no clock): a client asks, and words the answer with
+:mod:`.text`. For each word the seat said:
+
+- the chance its pair had at the lance, and that an opponent held pares or juego, from thousands
+  of deals of the cards it had not seen that agree with what was certain (:mod:`.chances`);
+- at a betting turn, what every word was expected to bring in tantos, and what «dificil» would
+  have said (:mod:`.options`, by «dificil»'s own sampler and rollouts);
+- and one line of advice where the player's word cost the most.
+
+A review is read from the seat's views alone (:mod:`.review`), so asked in the middle of a hand
+it tells nothing the seat could not see.
+"""
+
+from .chances import Chances, Knowledge
+from .options import Option
+from .review import (
+    ADVICE_MIN,
+    Decision,
+    DecisionReview,
+    Review,
+    decisions,
+    review,
+    review_transcript,
+)
+
+__all__ = ["ADVICE_MIN", "Chances", "Decision", "DecisionReview", "Knowledge", "Option",
+           "Review", "decisions", "review", "review_transcript"]

@@ -1,0 +1,226 @@
+"""What the others could hold: the hidden hands drawn many times from the cards a seat has not
+seen, keeping only the draws that agree with what is certain from its seat.
+
+Certain are the seat's own cards, the cards it discarded (they lie on the pile, in nobody's hand,
+until a reshuffle brings them back), the pares and juego declarations, and the señas that reached
+it (§7 forbids a false seña, so the sender's hand shows it). Words are not certain — a bet may be
+a bluff — and are left to the option values (:mod:`.options`), where «dificil»'s sampler weighs
+its worlds by them.
+
+Vectorised with numpy: a review draws thousands of worlds per decision in a few milliseconds,
+which is what brings the sampled chances within a point or so of an exhaustive count
+(``tests/test_coach.py`` counts them exhaustively on 50 hands).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from musbot.engine import DECK, Card, Lance, SeatView, tables
+from musbot.engine import events as ev
+from musbot.engine.senas import Sena, SenaSeen, shows
+
+WORLDS = 48_000
+"""Worlds kept per decision: 4,000 draws of the unseen cards, each seated the six ways it can
+be. The largest error against an exhaustive count over 50 hands is then about a point
+(``tests/test_coach.py``)."""
+MAX_DRAWS = 30_000
+"""Draws tried at most per decision (declarations that nobody else holds juego, or that all do,
+keep one draw in twenty or thirty); fewer worlds are kept then, and :attr:`Chances.worlds` says
+how many."""
+CHUNK = 2048
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What one seat is sure of at one decision."""
+
+    view: SeatView
+    discarded: frozenset[Card] = frozenset()
+    """Cards the seat itself threw away earlier in the hand."""
+    senas: tuple[SenaSeen, ...] = ()
+
+    def unseen(self) -> list[Card]:
+        """Cards that may be in another seat's hand now."""
+        reshuffled = any(isinstance(e, ev.Reshuffled) for e in self.view.history)
+        gone = set(self.view.cards) | (set() if reshuffled else set(self.discarded))
+        return [c for c in DECK if c not in gone]
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the sampled worlds depend on: equal keys, equal chances."""
+        view = self.view
+        return (tuple(self.unseen()), view.seat, view.mano,
+                tuple(sorted((int(k), v) for k, v in view.declarations.items())),
+                tuple(sorted((s.seat, s.sena.value) for s in self.senas)))
+
+    def others(self) -> list[int]:
+        return [s for s in range(self.view.players) if s != self.view.seat]
+
+
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """Shares of the sampled worlds, each between 0 and 1."""
+
+    worlds: int
+    pair: dict[Lance, float]
+    """The seat's pair wins the lance; Punto only when nobody holds juego, and Juego before the
+    juego declarations is the hand's fourth lance: juego, or punto when nobody holds juego."""
+    opp_pares: float
+    """At least one opponent holds pares."""
+    opp_juego: float
+
+
+@cache
+def _arrays(reyes: int, real: bool) -> tuple[IntArray, IntArray, IntArray, BoolArray, BoolArray,
+                                              IntArray, IntArray]:
+    """The engine's tables as numpy arrays: card keys, the sorted hand keys and their indices,
+    pares/juego flags, strengths per lance, and the señas each hand shows as a bit mask."""
+    t = tables(reyes, real)
+    card_key = np.array(t.card_key, dtype=np.int64)
+    keys = sorted(t.index_of)
+    sorted_keys = np.array(keys, dtype=np.int64)
+    index = np.array([t.index_of[k] for k in keys], dtype=np.int64)
+    has_p = np.array(t.has_pares, dtype=np.bool_)
+    has_j = np.array(t.has_juego, dtype=np.bool_)
+    strength = np.array(t.strength, dtype=np.int64)
+    shown = np.array([sum(1 << k for k, s in enumerate(Sena) if shows(s, info))
+                      for info in t.infos], dtype=np.int64)
+    return card_key, sorted_keys, index, has_p, has_j, strength, shown
+
+
+@cache
+def _seatings(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(itertools.permutations(range(n)))
+
+
+def _sena_bits(senas: Iterable[Sena]) -> int:
+    members = list(Sena)
+    return sum(1 << members.index(s) for s in senas)
+
+
+def sample(knowledge: Knowledge, rng: np.random.Generator, worlds: int = WORLDS,
+           max_draws: int = MAX_DRAWS) -> IntArray:
+    """Hand indices (rows: worlds; columns: seats) of deals agreeing with ``knowledge``, the
+    seat's own hand in its column. Empty (0 rows) only if no draw agreed."""
+    view = knowledge.view
+    rules = view.rules
+    card_key, sorted_keys, index, has_p, has_j, _, shown = _arrays(rules.reyes, rules.real)
+    t = tables(rules.reyes, rules.real)
+    others = knowledge.others()
+    n_hidden = 4 * len(others)
+    unseen = np.array(knowledge.unseen(), dtype=np.int64)
+    decl_p = view.declarations.get(Lance.PARES)
+    decl_j = view.declarations.get(Lance.JUEGO)
+    must: dict[int, int] = {}
+    for seen in knowledge.senas:
+        if seen.seat in others:
+            must[seen.seat] = must.get(seen.seat, 0) | _sena_bits([seen.sena])
+    mine = t.index(view.cards)
+    seatings = _seatings(len(others))
+    kept: list[IntArray] = []
+    count = draws = 0
+    while count < worlds and draws < max_draws:
+        size = min(max(CHUNK, (worlds - count) // len(seatings)), max_draws - draws)
+        draws += size
+        dealt = rng.permuted(np.tile(unseen, (size, 1)), axis=1)[:, :n_hidden]
+        hand_keys = card_key[dealt].reshape(size, len(others), 4).sum(axis=2)
+        drawn = index[np.searchsorted(sorted_keys, hand_keys)]
+        # fits[:, j, s]: drawn hand j may be seat s's (its declarations, the señas it sent).
+        fits = np.ones((size, len(others), len(others)), dtype=np.bool_)
+        for col, seat in enumerate(others):
+            if decl_p is not None:
+                fits[:, :, col] &= has_p[drawn] == decl_p[seat]
+            if decl_j is not None:
+                fits[:, :, col] &= has_j[drawn] == decl_j[seat]
+            if seat in must:
+                fits[:, :, col] &= (shown[drawn] & must[seat]) == must[seat]
+        # Every way to seat the drawn hands is as likely as the draw itself (the deal is
+        # exchangeable): six worlds for one draw's price, and much less variance.
+        for seating in seatings:
+            ok = np.ones(size, dtype=np.bool_)
+            for col, j in enumerate(seating):
+                ok &= fits[:, j, col]
+            n_ok = int(ok.sum())
+            if not n_ok:
+                continue
+            full = np.empty((n_ok, view.players), dtype=np.int64)
+            full[:, view.seat] = mine
+            for col, seat in enumerate(others):
+                full[:, seat] = drawn[ok, seating[col]]
+            kept.append(full)
+            count += n_ok
+    if not kept:
+        return np.empty((0, view.players), dtype=np.int64)
+    return np.concatenate(kept)
+
+
+def winners(idx: IntArray, lance: Lance, view: SeatView) -> IntArray:
+    """Per world, the seat holding the best hand at ``lance`` (a tie goes to the seat nearer
+    the mano, §1), or -1 where nobody holds pares/juego at those lances."""
+    rules = view.rules
+    _, _, _, has_p, has_j, strength, _ = _arrays(rules.reyes, rules.real)
+    n = view.players
+    order = [(view.mano + k) % n for k in range(n)]
+    ordered = strength[int(lance)][idx[:, order]]
+    best = np.asarray(order, dtype=np.int64)[np.argmax(ordered, axis=1)]
+    if lance is Lance.PARES:
+        best = np.where(has_p[idx].any(axis=1), best, -1)
+    elif lance is Lance.JUEGO:
+        best = np.where(has_j[idx].any(axis=1), best, -1)
+    return best
+
+
+class Worlds:
+    """One draw of worlds for one seat's certainties, read for any lance."""
+
+    def __init__(self, knowledge: Knowledge, rng: np.random.Generator,
+                 worlds: int = WORLDS) -> None:
+        self.view = knowledge.view
+        self.idx = sample(knowledge, rng, worlds)
+        rules = self.view.rules
+        _, _, _, self.has_p, self.has_j, _, _ = _arrays(rules.reyes, rules.real)
+        self.pair_of = np.array([rules.team(s) for s in range(self.view.players)] + [-1],
+                                dtype=np.int64)
+        self.opponents = list(rules.opponents(self.view.seat))
+
+    def pair(self, lance: Lance) -> float:
+        view, idx = self.view, self.idx
+        best = winners(idx, lance, view)
+        if lance is Lance.JUEGO and Lance.JUEGO not in view.declarations:
+            best = np.where(best >= 0, best, winners(idx, Lance.PUNTO, view))
+        elif lance is Lance.PUNTO:
+            best = np.where(self.has_j[idx].any(axis=1), -1, best)
+        return float(np.mean(self.pair_of[best] == view.team))
+
+    def chances(self, lances: Sequence[Lance]) -> Chances:
+        """The seat's pair's chance at each of ``lances``, and the opponents' pares/juego."""
+        idx = self.idx
+        if not len(idx):
+            return Chances(0, dict.fromkeys(lances, 0.0), 0.0, 0.0)
+        opp = idx[:, self.opponents]
+        return Chances(len(idx), {lance: self.pair(lance) for lance in lances},
+                       float(np.mean(self.has_p[opp].any(axis=1))),
+                       float(np.mean(self.has_j[opp].any(axis=1))))
+
+
+def chances(knowledge: Knowledge, rng: np.random.Generator, lances: Sequence[Lance],
+            worlds: int = WORLDS) -> Chances:
+    """The seat's pair's chance at each of ``lances``, and the opponents' pares and juego."""
+    return Worlds(knowledge, rng, worlds).chances(lances)
+
+
+def generator(seed: int | None) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+__all__ = ["MAX_DRAWS", "WORLDS", "Chances", "Knowledge", "Worlds", "chances", "generator",
+           "sample", "winners"]

@@ -1,0 +1,196 @@
+"""What each word was worth at a betting decision, by «dificil»'s method.
+
+«dificil» (:mod:`musbot.ai.dificil`) draws worlds of hidden hands weighted by how likely the
+others' words were with them (:meth:`~musbot.ai.dificil.DificilBot.sample`), plays every candidate
+word out in every world with the fast «normal» policy (:func:`~musbot.ai.dificil.fast_action`),
+and picks the word with the best chance to win the game, an órdago only when it beats the quiet
+words by :data:`~musbot.ai.dificil.ORDAGO_MARGIN`. The coach does the same with the same public
+pieces, and also keeps what a player counts in: the tantos each word was expected to bring (the
+pair's minus the opponents', to the end of the hand, a won game counting as the tantos it was
+missing). The word the player said is always among those valued.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from musbot.ai.dificil import (
+    ORDAGO_DESPERATE,
+    ORDAGO_MARGIN,
+    ORDAGO_MIN_CHANCE,
+    DificilBot,
+    fast_action,
+)
+from musbot.ai.normal import sena_hints
+from musbot.ai.odds import game_value, odds
+from musbot.engine import (
+    NO_HAY_MUS,
+    NO_QUIERO,
+    ORDAGO,
+    PASO,
+    QUIERO,
+    Action,
+    ActionKind,
+    Hand,
+    SeatView,
+    envido,
+    mas,
+)
+from musbot.engine import events as ev
+from musbot.engine.randomplay import random_action
+from musbot.engine.senas import SenaSeen
+
+ROLLOUT_WORLDS = 40
+"""Worlds per betting decision at most (dificil plays with 96): every option is played in the
+same worlds, so their difference is steadier than each value."""
+ROLLOUT_BUDGET = 320
+"""Rollouts per review, shared by its betting decisions (a review must answer within 300 ms,
+``musbot bench repaso``): a hand with many bets gets fewer worlds per decision…"""
+ROLLOUT_MIN = 16
+"""…but never fewer than this."""
+ROLLOUT_TRIES = 1200
+WHIMS = 0.05
+"""The share of random words the rollouts give each opponent: a review judges the word against
+players in general, not against how this table's players were read."""
+
+_K = ActionKind
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One word at a decision and what it was expected to bring."""
+
+    action: Action
+    tantos: float
+    """The pair's tantos minus the opponents', from this word to the end of the hand."""
+    game: float
+    """The chance to win the game afterwards (what «dificil» maximises)."""
+    risky: bool = False
+    """It stakes the game on this lance (an órdago, or calling one): its value is the noisiest,
+    so it is only held against the player's word when it was said or «dificil» would say it."""
+
+
+def candidates(view: SeatView, played: Action) -> list[Action]:
+    """The words «dificil» weighs at a betting turn, and the player's own."""
+    out = dificil_words(view)
+    return out if played in out else [*out, played]
+
+
+def dificil_words(view: SeatView) -> list[Action]:
+    """The words «dificil» weighs at a betting turn: the quiet ones, the smallest bet or raise,
+    the órdago."""
+    kinds = {a.kind for a in view.legal}
+    if view.ordago:
+        out = [QUIERO, NO_QUIERO]
+    elif _K.QUIERO in kinds:
+        out = [QUIERO, NO_QUIERO]
+        if _K.MAS in kinds and view.bet < 30:
+            out.append(mas(2))
+        if _K.ORDAGO in kinds:
+            out.append(ORDAGO)
+    else:
+        out = [a for a in (PASO, envido(2), ORDAGO) if a.kind in kinds]
+    return out
+
+
+def _risky(view: SeatView, action: Action) -> bool:
+    return action.kind is _K.ORDAGO or (view.ordago and action.kind is _K.QUIERO)
+
+
+def _may_throw(view: SeatView, bot: DificilBot, senas: Sequence[SenaSeen]) -> bool:
+    """«dificil» throws no bluffed órdago unless the game is slipping away."""
+    assert view.lance is not None
+    team = view.team
+    stay = game_value(view.scores[team], view.scores[1 - team], view.target)
+    return stay < ORDAGO_DESPERATE or \
+        bot.normal.chance(view, view.lance, senas) >= ORDAGO_MIN_CHANCE
+
+
+class _Rollout:
+    """This hand rebuilt on the engine for sampled cards, from this decision to its end."""
+
+    def __init__(self, view: SeatView, rates: Sequence[float]) -> None:
+        self.rules = view.rules.with_(mus_corrido=False)
+        self.mano = view.mano
+        self.me = view.seat
+        self.team = view.team
+        self.target = view.target
+        start = view.history[0]
+        self.start = start.scores if isinstance(start, ev.HandStarted) else view.scores
+        self.now = view.scores
+        self.said = [(e.seat, e.action) for e in view.history if isinstance(e, ev.Spoke)]
+        self.odds = odds(view.rules.reyes)
+        self.hints = sena_hints(view.rules.reyes, view.rules.real) \
+            if view.rules.senas and not view.corrido else None
+        self.rates = [0.0 if view.rules.team(s) == self.team else r for s, r in enumerate(rates)]
+
+    def play(self, hands: list[list[int]], option: Action, seed: float) -> tuple[float, float]:
+        h = Hand(self.rules, hands, (), mano=self.mano, scores=self.start, validate=False)
+        h.apply(self.mano, NO_HAY_MUS)
+        for seat, action in self.said:
+            h.apply(seat, action)
+        h.apply(self.me, option)
+        whims = random.Random(seed)
+        while h.to_act is not None:
+            seat = h.to_act
+            if self.rates[seat] and whims.random() < self.rates[seat]:
+                h.apply(seat, random_action(h.legal_actions(seat), whims))
+            elif self.hints is not None:
+                h.apply(seat, fast_action(h, seat, self.odds, self.hints))
+            else:
+                h.apply(seat, fast_action(h, seat, self.odds))
+        ours, theirs = h.scores[self.team], h.scores[1 - self.team]
+        if h.game_winner is not None:
+            ours = max(ours, self.target) if h.game_winner == self.team else ours
+            theirs = max(theirs, self.target) if h.game_winner != self.team else theirs
+            game = 1.0 if h.game_winner == self.team else 0.0
+        else:
+            game = game_value(ours, theirs, self.target)
+        tantos = (min(ours, self.target) - self.now[self.team]) - \
+            (min(theirs, self.target) - self.now[1 - self.team])
+        return float(tantos), game
+
+
+def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random.Random,
+          worlds: int = ROLLOUT_WORLDS) -> tuple[list[Option], Action]:
+    """Every candidate word valued in dificil's worlds, and the one «dificil» would say; no
+    options (and the played word) when no world agreed with what was public."""
+    bot = DificilBot(worlds=worlds, tries=ROLLOUT_TRIES)
+    options = candidates(view, played)
+    rates = [WHIMS] * view.players
+    sampled = bot.sample(view, rng, senas)  # the others read as a player nobody has seen
+    total = sum(w for _, w in sampled)
+    if not sampled or total <= 0:
+        return [], played
+    rollout = _Rollout(view, rates)
+    tantos = [0.0] * len(options)
+    games = [0.0] * len(options)
+    for hands, w in sampled:
+        seed = rng.random()  # the same whims for every option: a fair comparison
+        for k, option in enumerate(options):
+            t, g = rollout.play(hands, option, seed)
+            tantos[k] += w * t
+            games[k] += w * g
+    valued = [Option(o, tantos[k] / total, games[k] / total, _risky(view, o))
+              for k, o in enumerate(options)]
+    return valued, _choice(view, valued, bot, senas, played)
+
+
+def _choice(view: SeatView, valued: list[Option], bot: DificilBot, senas: Sequence[SenaSeen],
+            played: Action) -> Action:
+    """dificil's pick among its own candidates (not a size it would not have tried)."""
+    own = dificil_words(view)
+    pool = [o for o in valued if o.action in own]
+    if any(o.action.kind is _K.ORDAGO for o in pool) and not _may_throw(view, bot, senas):
+        pool = [o for o in pool if o.action.kind is not _K.ORDAGO]
+    if not pool:
+        return played
+    quiet = [o.game for o in pool if not o.risky]
+    base = max(quiet) if quiet else 0.0
+    best = max(pool, key=lambda o: o.game - (ORDAGO_MARGIN * base if o.risky else 0.0))
+    return best.action
+
+
+__all__ = ["ROLLOUT_WORLDS", "Option", "candidates", "weigh"]

@@ -1,0 +1,177 @@
+"""A seat's decisions in one hand, each reviewed with only what the seat knew when it spoke.
+
+:func:`decisions` replays a stored hand (docs/replay.md's transcript) on the engine and keeps, for
+each word of the seat, the seat's own view just before it (:meth:`~musbot.engine.Hand.view`) and
+the señas that had reached it. :func:`review` reads those alone: it cannot see another hand, so a
+review asked in the middle of a hand tells nothing the seat could not see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from musbot.ai.dificil import DificilBot
+from musbot.commands import parse
+from musbot.engine import Action, ActionKind, Card, Lance, MusError, SeatView
+from musbot.engine.senas import SenaSeen
+
+from .chances import WORLDS, Chances, Knowledge, Worlds, generator
+from .options import ROLLOUT_BUDGET, ROLLOUT_MIN, ROLLOUT_WORLDS, Option, candidates, weigh
+
+ADVICE_MIN = 0.25
+"""Tantos a decision must have cost to be worth a line of advice; below, the hand was well
+played (the option values are estimates, a few tenths of a tanto apart are noise)."""
+LANCES = tuple(Lance)
+FOURTH = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)
+"""The lances a mus or a discard is played for (Juego: juego, or punto if nobody holds it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One word of the seat, with what it knew then."""
+
+    view: SeatView
+    """The seat's view just before it spoke."""
+    action: Action
+    senas: tuple[SenaSeen, ...] = ()
+    discarded: frozenset[Card] = frozenset()
+    """The cards it threw away earlier in the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReview:
+    phase: str
+    """«mus», «descarte» or «lance»."""
+    lance: Lance | None
+    cards: tuple[Card, ...]
+    played: Action
+    bot: Action
+    """What «dificil» would have said."""
+    chances: Chances
+    options: tuple[Option, ...] = ()
+    """Betting turns only: every word weighed, the player's among them."""
+
+    @property
+    def best(self) -> Option | None:
+        """The word worth the most tantos among those a player should weigh: an órdago only if
+        it was said or «dificil» would say it (see :attr:`Option.risky`)."""
+        fair = [o for o in self.options if not o.risky or o.action in (self.played, self.bot)]
+        return max(fair, key=lambda o: o.tantos) if fair else None
+
+    @property
+    def played_option(self) -> Option | None:
+        return next((o for o in self.options if o.action == self.played), None)
+
+    @property
+    def cost(self) -> float:
+        """Expected tantos lost against the best word weighed (0 off the betting turns)."""
+        best, mine = self.best, self.played_option
+        return max(0.0, best.tantos - mine.tantos) if best and mine else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    seat: int
+    decisions: tuple[DecisionReview, ...]
+    players: int = 4
+    finished: bool = False
+    """Whether the review covers the whole hand (it may be asked while it is played)."""
+
+    @property
+    def worst(self) -> DecisionReview | None:
+        """The decision that cost the most, if any cost enough for advice."""
+        costly = [d for d in self.decisions if d.cost >= ADVICE_MIN]
+        return max(costly, key=lambda d: d.cost) if costly else None
+
+
+def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
+           worlds: int = WORLDS, rollout_worlds: int = ROLLOUT_WORLDS,
+           finished: bool = False) -> Review:
+    """Each decision weighed from its own view: pure, and the same for the same seed."""
+    rng = random.Random(seed)
+    np_rng = generator(seed)
+    bot = DificilBot()
+    words = sum(len(candidates(d.view, d.action)) for d in decisions
+                if d.view.phase == "lance" and d.view.players == 4)
+    per_decision = max(ROLLOUT_MIN, min(rollout_worlds, ROLLOUT_BUDGET // max(words, 1)))
+    out: list[DecisionReview] = []
+    players = 4
+    known_worlds: dict[tuple[Any, ...], Worlds] = {}
+    for d in decisions:
+        view = d.view
+        players = view.players
+        if view.players != 4:
+            continue  # «dificil» and the odds play four players only; said by the caller
+        known = Knowledge(view, d.discarded, d.senas)
+        # Words are no certainty (see .chances): decisions with the same certainties (the
+        # lances before the declarations, a mus and its discard) share one draw of the worlds.
+        key = known.key()
+        drawn = known_worlds.get(key)
+        if drawn is None:
+            drawn = known_worlds[key] = Worlds(known, np_rng, worlds)
+        if view.phase == "lance" and view.lance is not None:
+            odds = drawn.chances([view.lance])
+            valued, choice = weigh(view, d.action, d.senas, rng, per_decision)
+            out.append(DecisionReview(view.phase, view.lance, view.cards, d.action, choice,
+                                      odds, tuple(valued)))
+        else:
+            odds = drawn.chances(FOURTH)
+            choice = bot.decide(view, rng, d.senas)
+            out.append(DecisionReview(view.phase, None, view.cards, d.action, choice, odds))
+    return Review(seat, tuple(out), players, finished)
+
+
+# --- from a stored hand -----------------------------------------------------------------------
+
+
+def decisions(transcript: Mapping[str, Any], seat: int,
+              senas: Sequence[Sequence[SenaSeen]] | None = None,
+              upto: int | None = None) -> tuple[list[Decision], bool]:
+    """The seat's decisions in a docs/replay.md transcript (its first ``upto`` actions), and
+    whether the hand was over by then. ``senas[i]``: what had reached the seat that spoke the
+    ``i``-th action. Raises :class:`~musbot.replay.ReplayError` for a transcript the replay
+    refuses."""
+    from musbot.replay import ReplayError, RuleBroken, deal, read_transcript
+
+    t = read_transcript(dict(transcript))
+    if not 0 <= seat < len(t.hands):
+        raise ReplayError("action_seat", None, last=len(t.hands) - 1, found=seat)
+    hand = deal(t)
+    out: list[Decision] = []
+    thrown: set[Card] = set()
+    actions = t.actions if upto is None else t.actions[:upto]
+    for i, (who, text) in enumerate(actions):
+        if hand.finished:
+            raise ReplayError("after_end", i, end=i - 1)
+        try:
+            action = parse(text, hand.hands[who])
+            if action is None:
+                raise ReplayError("not_a_move", i, text=text[:40])
+            if who == seat:
+                seen = tuple(senas[i]) if senas is not None and i < len(senas) else ()
+                out.append(Decision(hand.view(seat), action, seen, frozenset(thrown)))
+                if action.kind is ActionKind.DESCARTE:
+                    thrown.update(action.cards)
+            hand.apply(who, action)
+        except MusError as exc:
+            raise RuleBroken(exc, i) from None
+    return out, hand.finished
+
+
+def review_transcript(transcript: Mapping[str, Any], seat: int,
+                      senas: Sequence[Sequence[SenaSeen]] | None = None, *,
+                      upto: int | None = None, seed: int | None = None,
+                      worlds: int = WORLDS, rollout_worlds: int = ROLLOUT_WORLDS) -> Review:
+    """:func:`review` of the seat's decisions in a stored hand."""
+    found, finished = decisions(transcript, seat, senas, upto)
+    players = len(transcript.get("hands", ())) or 4
+    result = review(found, seat, seed=seed, worlds=worlds, rollout_worlds=rollout_worlds,
+                    finished=finished)
+    return Review(seat, result.decisions, players, finished)
+
+
+__all__ = ["ADVICE_MIN", "Decision", "DecisionReview", "Review", "decisions", "review",
+           "review_transcript"]

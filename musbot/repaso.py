@@ -1,0 +1,50 @@
+"""``musbot repaso FILE --asiento N``: «¿Cómo jugué?» for one seat of a stored hand.
+
+The hand is read as ``musbot replay`` reads it (docs/replay.md; ``-`` is standard input), and
+refused the same way, exit status 2 and a sentence; the review is :mod:`musbot.coach`'s, printed
+in the run's language. A stored transcript keeps no señas, so none are counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import IO
+
+from musbot.coach import review_transcript
+from musbot.coach.text import say, text
+from musbot.replay import Lang, ReplayError, load
+
+
+def add_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
+    parser.add_argument("file", metavar="FILE", help=say("cli_repaso_file", lang))
+    parser.add_argument("--asiento", type=int, required=True, metavar="N",
+                        help=say("cli_asiento", lang))
+    parser.add_argument("--semilla", type=int, default=None, metavar="N",
+                        help=say("cli_semilla", lang))
+
+
+def run(path: str, seat: int, *, seed: int | None = None, lang: Lang = "es",
+        out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+    """0 and the review on ``out``; 2 and one sentence on ``err`` for a refused transcript or
+    a seat the hand does not have. ``seat`` counts from 1, as the table shows seats."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        data = load(path)
+        players = len(data["hands"]) if isinstance(data, dict) and \
+            isinstance(data.get("hands"), list) else 4
+        if not 1 <= seat <= players:
+            print(say("cli_bad_seat", lang, players=players), file=err)
+            return 2
+        found = review_transcript(data, seat - 1, seed=seed)
+    except ReplayError as exc:
+        print(exc.message(lang), file=err)
+        return 2
+    print(text(found, lang), file=out)
+    return 0
+
+
+def command(args: argparse.Namespace) -> int:
+    lang: Lang = "en" if args.idioma == "en" else "es"
+    return run(args.file, args.asiento, seed=args.semilla, lang=lang)

@@ -1,0 +1,216 @@
+"""«¿Cómo jugué?» at a table: the hands a review may be asked of, and answering off the loop.
+
+A table keeps the transcripts of its match's last :data:`KEPT` finished hands and, for every word
+said in them, the señas that had reached its speaker then (a seña is part of what a seat knew).
+A review is asked as a :class:`ReviewAsk` — plain data, taken under the table's lock in a moment
+— and computed by :class:`Reviewer` in a worker process, so no table waits for it: a thread
+would share the interpreter's lock with the event loop (``musbot bench repaso`` measures how
+late the event loop runs meanwhile). Finished hands are kept compressed: a table keeps five,
+and a transcript as Python objects is dozens of objects for the garbage collector to walk.
+The review itself reads only the asking seat's views (:mod:`musbot.coach`): asked in the
+middle of a hand it tells nothing its seat could not see.
+
+Soft state: a restart keeps the hand in play (it is replayed from the saved table) but not the
+finished hands nor the señas of the words said before it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+import uuid
+import zlib
+from collections import OrderedDict, deque
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from musbot.engine import Match
+from musbot.engine.senas import SenaSeen
+
+KEPT = 5
+"""Finished hands of the match kept for review."""
+CACHED = 256
+"""Reviews answered kept, so a button pressed twice is answered at once."""
+
+
+class ReviewRefused(Exception):
+    """A review that cannot be given: a key of the ``COACH`` catalogues and its values."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def text(self, lang: str) -> str:
+        from musbot.coach.text import say
+
+        return say(self.key, lang, **self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewAsk:
+    """One seat's review of one hand, as data: all a worker needs to answer it."""
+
+    transcript: dict[str, Any] = field(repr=False)
+    """Every seat's cards: read by the review through the seat's views only, never shown."""
+    seat: int
+    number: int
+    senas: tuple[tuple[SenaSeen, ...], ...]
+    """Per action of the hand, the señas its speaker had seen."""
+    upto: int
+    """Actions of the hand played when asked (a hand in play is reviewed so far)."""
+    lang: str
+    match_id: str = ""
+    """The match's own id in this process (two matches both have a hand 1)."""
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (self.match_id, self.number, self.seat, self.upto, self.lang)
+
+    def answer(self) -> str:
+        """The review in words (CPU-bound: run it in a worker)."""
+        from musbot.coach import review_transcript
+        from musbot.coach.text import text
+
+        from .render import cards_text
+
+        found = review_transcript(self.transcript, self.seat, self.senas, upto=self.upto,
+                                  seed=zlib.crc32(repr(self.key).encode()))
+        return text(found, self.lang, hand_number=self.number, show=cards_text)
+
+
+def answered(ask: ReviewAsk) -> tuple[str, float]:
+    """In the worker: the review's text, and the worker's CPU seconds spent on it."""
+    start = time.process_time()
+    text = ask.answer()
+    return text, time.process_time() - start
+
+
+@dataclass(slots=True)
+class _Hand:
+    number: int
+    packed: bytes
+    """The transcript, as compressed JSON."""
+    senas: dict[int, tuple[SenaSeen, ...]] = field(default_factory=dict)
+
+    @property
+    def transcript(self) -> dict[str, Any]:
+        return dict(orjson.loads(zlib.decompress(self.packed)))
+
+
+class HandBook:
+    """The hands of the match in play a seat may ask a review of."""
+
+    def __init__(self) -> None:
+        self.match_id = uuid.uuid4().hex
+        self.finished: deque[_Hand] = deque(maxlen=KEPT)
+        self.current: dict[int, tuple[SenaSeen, ...]] = {}
+        """The señas each word of the hand in play was said with, by the word's index."""
+
+    def spoke(self, index: int, seen: Sequence[SenaSeen]) -> None:
+        if seen:
+            self.current[index] = tuple(seen)
+
+    def hand_over(self, number: int, transcript: dict[str, Any]) -> None:
+        self.finished.append(_Hand(number, zlib.compress(orjson.dumps(transcript), 1),
+                                   self.current))
+        self.current = {}
+
+    def new_match(self) -> None:
+        self.match_id = uuid.uuid4().hex
+        self.finished.clear()
+        self.current = {}
+
+    def ask(self, match: Match | None, seat: int, number: int | None,
+            lang: str) -> ReviewAsk:
+        """The review of hand ``number`` (None: the last finished one, or the hand in play
+        before any has finished) for ``seat``, or :class:`ReviewRefused`."""
+        if match is None:
+            raise ReviewRefused("no_hands")
+        in_play = match.hand if not match.hand.finished and not match.finished else None
+        if number is None:
+            if self.finished:
+                number = self.finished[-1].number
+            elif in_play is not None:
+                number = match.hand_number
+            else:
+                raise ReviewRefused("no_hands")
+        for kept in self.finished:
+            if kept.number == number:
+                transcript = kept.transcript
+                return ReviewAsk(transcript, seat, number, _aligned(kept.senas),
+                                 len(transcript["actions"]), lang, self.match_id)
+        if in_play is not None and number == match.hand_number:
+            transcript = in_play.transcript()
+            return ReviewAsk(transcript, seat, number, _aligned(self.current),
+                             len(transcript["actions"]), lang, self.match_id)
+        numbers = [k.number for k in self.finished]
+        if in_play is not None:
+            numbers.append(match.hand_number)
+        if not numbers:
+            raise ReviewRefused("no_hands")
+        raise ReviewRefused("no_hand", number=number, kept=KEPT,
+                            numbers=", ".join(map(str, numbers)))
+
+
+def _aligned(senas: dict[int, tuple[SenaSeen, ...]]) -> tuple[tuple[SenaSeen, ...], ...]:
+    if not senas:
+        return ()
+    return tuple(senas.get(i, ()) for i in range(max(senas) + 1))
+
+
+class Reviewer:
+    """Answers reviews in one worker process (one at a time: the machine's other core stays for
+    the tables), one in flight per person, the last answers cached."""
+
+    def __init__(self, executor: Executor | None = None) -> None:
+        self._executor = executor
+        self._own: Executor | None = None
+        self._busy: set[int] = set()
+        self._cache: OrderedDict[tuple[object, ...], str] = OrderedDict()
+        self.cpu: list[float] = []
+        """The worker's CPU seconds for each review computed (``musbot bench repaso``)."""
+
+    def _pool(self) -> Executor:
+        if self._executor is not None:
+            return self._executor
+        if self._own is None:  # spawned: a fork would copy the bot's threads' locks
+            self._own = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._own
+
+    async def answer(self, user_id: int, ask: ReviewAsk) -> str:
+        cached = self._cache.get(ask.key)
+        if cached is not None:
+            self._cache.move_to_end(ask.key)
+            return cached
+        if user_id in self._busy:
+            raise ReviewRefused("busy")
+        self._busy.add(user_id)
+        try:
+            loop = asyncio.get_running_loop()
+            text, cpu = await loop.run_in_executor(self._pool(), answered, ask)
+            self.cpu.append(cpu)
+        finally:
+            self._busy.discard(user_id)
+        self._cache[ask.key] = text
+        while len(self._cache) > CACHED:
+            self._cache.popitem(last=False)
+        return text
+
+    def close(self) -> None:
+        if self._own is not None:
+            self._own.shutdown(wait=False, cancel_futures=True)
+            self._own = None
+
+
+REVIEWER = Reviewer()
+"""The process's reviewer: every table's reviews queue on its one worker."""
+
+
+__all__ = ["KEPT", "REVIEWER", "HandBook", "ReviewAsk", "ReviewRefused", "Reviewer"]

@@ -1,0 +1,82 @@
+"""«¿Cómo jugué?» outside Discord: ``musbot repaso FILE --asiento N`` and the terminal's offer
+after each hand."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+from table_helpers import ANY_CARD
+from test_terminal import session
+
+from musbot.ai import NormalBot
+from musbot.cli import main
+from musbot.engine import DECK, Hand, Rules
+from musbot.repaso import run
+
+
+def _transcript(seed: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    h = Hand(Rules(), [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:], mano=seed % 4,
+             reshuffler=lambda d: list(d))
+    bot = NormalBot()
+    while h.to_act is not None:
+        h.apply(h.to_act, bot.decide(h.view(h.to_act), rng))
+    return h.transcript()
+
+
+def test_repaso_reviews_one_seat_of_a_stored_hand(tmp_path: Path) -> None:
+    path = tmp_path / "mano.json"
+    path.write_text(json.dumps(_transcript(3)))
+    out, err = io.StringIO(), io.StringIO()
+    assert run(str(path), 2, seed=1, out=out, err=err) == 0
+    text = out.getvalue()
+    assert text.startswith("¿Cómo jugué?") and "Consejo" in text and not err.getvalue()
+    # Its own cards only: a stored hand holds all four, the review shows the seat's.
+    hands = _transcript(3)["hands"]
+    assert isinstance(hands, list)
+    others = {code for seat, hand in enumerate(hands) if seat != 1 for code in hand}
+    assert not {m.group(0) for m in ANY_CARD.finditer(text)} & others
+    out = io.StringIO()
+    assert run(str(path), 2, seed=1, lang="en", out=out) == 0
+    assert out.getvalue().startswith("How did I play?")
+
+
+def test_repaso_refuses_bad_files_and_seats_with_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "mano.json"
+    path.write_text(json.dumps(_transcript(3)))
+    err = io.StringIO()
+    assert run(str(path), 5, out=io.StringIO(), err=err) == 2
+    assert "--asiento va de 1 a 4" in err.getvalue()
+    err = io.StringIO()
+    assert run(str(tmp_path / "nada.json"), 1, out=io.StringIO(), err=err) == 2
+    assert err.getvalue().strip()
+    bad = tmp_path / "mala.json"
+    data = _transcript(3)
+    data["actions"] = [[0, "envido 1"]]
+    bad.write_text(json.dumps(data))
+    err = io.StringIO()
+    assert run(str(bad), 1, out=io.StringIO(), err=err) == 2
+    assert err.getvalue().strip()
+    assert main(["repaso", str(path), "--asiento", "1", "--semilla", "3"]) == 0
+
+
+def test_the_terminal_offers_the_review_after_each_hand() -> None:
+    out = session(["mus", "paso"] * 20 + ["repaso", "repaso 99", "salir"], ["--seed", "5"])
+    offers = [line for line in out if line.startswith("¿Cómo jugué? Escribe «repaso»")]
+    assert offers and offers[0].endswith("mano 1.")
+    assert any(line.startswith("¿Cómo jugué en la mano") for line in out)
+    assert any(line.startswith("No tengo la mano 99") for line in out)
+
+
+def test_bench_repaso_prints_its_figures(capsys: object) -> None:
+    assert main(["bench", "repaso", "--hands", "3", "--json"]) == 0
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["reviews"] == 3
+    assert 0 < figures["cpu_ms_p50"] <= figures["answer_ms_max"] * 1.5
+    assert {"answer_ms_p99", "loop_late_ms_p99"} <= figures.keys()

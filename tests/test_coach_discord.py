@@ -1,0 +1,87 @@
+"""«¿Cómo jugué?» on Discord, through the real discord.py objects and the wire double: the button
+under the table once a hand is over, and ``/mus repaso [mano]``, both answered privately."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from discord_match import Scene, make_scene
+from table_helpers import cards_mentioned
+
+from musbot.engine import parse_card
+
+
+async def _connected(tmp_path: Path, people: tuple[str, ...]) -> Scene:
+    scene = make_scene(tmp_path, people)
+    await scene.world.connect(scene.bot)
+    return scene
+
+
+async def _answered(scene: Scene, inter: Any) -> list[str]:
+    """The interaction's private answers once the review's worker thread is done (real time:
+    the review is computed off the event loop)."""
+    for _ in range(400):
+        texts = inter.ephemeral_texts()
+        if texts:
+            return list(texts)
+        await asyncio.sleep(0.025)
+        await scene.settle()
+    raise AssertionError("the review was never answered")
+
+
+def _verbs(message: Any) -> list[str]:
+    return [c.rsplit(":", 1)[-1] for c in message.custom_ids()]
+
+
+async def test_the_review_button_and_command_answer_privately(tmp_path: Path) -> None:
+    scene = await _connected(tmp_path, ("Ana", "Carlos"))
+    ana, carlos = scene.people
+    await scene.slash(ana, "mus mesa", senas=False)
+    await scene.slash(ana, "mus unirse")
+    await scene.slash(ana, "mus empezar")
+    table = scene.table()
+    assert "repaso" not in _verbs(scene.live_message()), "no hand is over yet"
+    for _ in range(600):
+        match = table.match
+        assert match is not None
+        if match.hand_number > 1 and "repaso" in _verbs(scene.live_message()):
+            break
+        if table.state.awaits(ana.user):
+            await scene.play_turn(ana)
+        else:
+            await scene.advance(0.5)
+    seat = table.seat_of(ana.user)
+    assert seat is not None
+    first = table.state.handbook.finished[0]
+    pressed = await scene.press(ana, "repaso")
+    [text] = await _answered(scene, pressed)
+    assert text.startswith("¿Cómo jugué en la mano 1?")
+    # Nobody else's dealt cards are named in it (Ana's own are).
+    mine = {parse_card(c) for c in first.transcript["hands"][seat]}
+    theirs = {parse_card(c) for s, h in enumerate(first.transcript["hands"]) if s != seat
+              for c in h}
+    named = cards_mentioned(text)
+    assert named & mine and not named & theirs
+    # The command, for a hand it keeps and one it does not.
+    asked = await scene.slash(ana, "mus repaso", mano=1)
+    assert (await _answered(scene, asked))[0] == text
+    gone = await scene.slash(ana, "mus repaso", mano=99)
+    assert (await _answered(scene, gone))[0].startswith("No tengo la mano 99")
+    # Someone not seated is answered privately too, and no review is computed for them.
+    other = await scene.press(carlos, "repaso")
+    [refusal] = await _answered(scene, other)
+    assert "¿Cómo jugué" not in refusal
+    # Nothing of it reached the channel.
+    for message in scene.world.messages(scene.channel):
+        assert message.ephemeral or not any("Cada decisión" in t for t in message.texts())
+
+
+def test_a_long_review_is_sent_in_whole_lines_within_the_limit() -> None:
+    from musbot.discordio.ui import _parts
+
+    text = "\n".join(f"línea {n} " + "x" * 90 for n in range(60))
+    parts = _parts(text)
+    assert len(parts) > 1 and all(len(p) <= 2000 for p in parts)
+    assert "\n".join(parts) == text

@@ -1,0 +1,138 @@
+"""«¿Cómo jugué?» at a table: a review never tells a seat more than its own view held, however
+early in the hand it is asked; the table keeps the match's last hands; bad asks get a sentence."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from table_helpers import cards_mentioned, make_table, play_humans, seat_humans
+
+from musbot.coach.review import decisions
+from musbot.engine import MusError, Rules, SeatView
+from musbot.engine.senas import senas_posibles
+from musbot.table import TableError
+from musbot.table.repaso import KEPT, Reviewer, ReviewRefused
+
+
+def _public_part(view: SeatView) -> tuple[Any, ...]:
+    """Everything of a view the engine builds for the seat (the match's counters aside)."""
+    return (view.seat, view.phase, view.lance, view.cards, view.scores, view.discards,
+            dict(view.declarations), view.bet, view.ordago, view.speakers, view.legal,
+            view.history, view.revealed, view.corrido)
+
+
+async def test_reviews_asked_during_hands_hold_only_what_the_seat_saw() -> None:
+    """People (played by «facil»'s choices) ask for the review of the hand in play before
+    their own words, with señas flying: every review sent before the showdown names only cards
+    the seat held in that hand, and it was computed from exactly the views the seat had when it
+    spoke (taken live, compared with those the review read), none showing another hand."""
+    rules = Rules(juegos=1, puntos=15, sena_cazada=0.5)
+    checked = 0
+    for seed in range(3):
+        checked += await _asking_match(rules, seed)
+    assert checked >= 20
+
+
+async def _asking_match(rules: Rules, seed: int) -> int:
+    """One match where people ask for reviews mid-hand; returns the reviews checked."""
+    table, _, _ = make_table(seed, rules=rules, turn_seconds=None)
+    await seat_humans(table)
+    rng = random.Random(seed)
+    live: dict[tuple[int, int], list[SeatView]] = {}
+    held: dict[tuple[int, int], set[int]] = {}
+    checked = 0
+
+    async def before(seat: int, user: int) -> None:
+        nonlocal checked
+        match = table.match
+        assert match is not None
+        number = match.hand_number
+        for s in range(4):
+            held.setdefault((number, s), set()).update(match.view(s).cards)
+        live.setdefault((number, seat), []).append(match.view(seat))
+        if table.state.senas_open() and rng.random() < 0.3:
+            possible = senas_posibles(match.view(seat).cards, rules)
+            if possible:
+                with contextlib.suppress(MusError):  # already sent on these cards
+                    await table.send_sena(user, rng.choice(possible))
+        if rng.random() > 0.35:
+            return
+        ask = table.state.review_ask(user, number)
+        assert ask.number == number and ask.seat == seat
+        text = ask.answer()
+        assert cards_mentioned(text) <= held[(number, seat)], (seat, text)
+        found, finished = decisions(ask.transcript, seat, ask.senas, ask.upto)
+        assert not finished
+        assert [_public_part(d.view) for d in found] == \
+            [_public_part(v) for v in live[(number, seat)][:-1]]
+        assert all(d.view.revealed is None for d in found)
+        checked += 1
+
+    await table.start(1)
+    await play_humans(table, rng, via_text=False, before=before)
+    return checked
+
+
+async def test_the_table_keeps_the_last_hands_and_words_refusals() -> None:
+    table, _, _ = make_table(4, rules=Rules(juegos=3, puntos=40), turn_seconds=None)
+    users = await seat_humans(table)
+    await table.start(1)
+    rng = random.Random(4)
+    reviewer = Reviewer(ThreadPoolExecutor(max_workers=1))
+    finished = 0
+
+    def count_hands(seat: int, user: int) -> None:
+        nonlocal finished
+        match = table.match
+        assert match is not None
+        finished = match.hand_number - 1
+
+    with pytest.raises(ReviewRefused) as refused:
+        table.state.review_ask(users[0], 3)
+    assert "3" in refused.value.text("es")
+    await play_humans(table, rng, via_text=False, max_steps=120, before=count_hands)
+    assert finished > KEPT
+    # The last finished hand by default; a hand no longer kept is refused, naming those kept.
+    text = await table.review(users[1], reviewer=reviewer)
+    assert text.startswith("¿Cómo jugué en la mano")
+    with pytest.raises(ReviewRefused) as refused:
+        table.state.review_ask(users[1], 1)
+    assert refused.value.key == "no_hand"
+    assert str(finished) in refused.value.text("en")
+    # Someone not seated is told so, by the table's one error path.
+    with pytest.raises(TableError):
+        await table.review(99, reviewer=reviewer)
+    # The same review again is answered from the cache, at once.
+    again = await table.review(users[1], reviewer=reviewer)
+    assert again == text
+
+
+async def test_one_review_in_flight_per_person() -> None:
+    table, _, _ = make_table(2, turn_seconds=None)
+    users = await seat_humans(table)
+    await table.start(1)
+    await play_humans(table, random.Random(2), via_text=False, max_steps=12)
+    reviewer = Reviewer(ThreadPoolExecutor(max_workers=1))
+    first = asyncio.ensure_future(table.review(users[0], reviewer=reviewer))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    with pytest.raises(ReviewRefused) as refused:
+        await table.review(users[0], reviewer=reviewer)
+    assert refused.value.key == "busy"
+    assert (await first).startswith("¿Cómo jugué")
+
+
+def test_a_new_match_is_never_answered_from_the_last_ones_cache() -> None:
+    """Hand 1 of a rematch is not hand 1 of the match before it: reviews are cached by the
+    match's own id, which a new match changes."""
+    from musbot.table.repaso import HandBook
+
+    book = HandBook()
+    before = book.match_id
+    book.new_match()
+    assert book.match_id != before
