@@ -157,7 +157,7 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
           worlds: int = ROLLOUT_WORLDS) -> tuple[list[Option], Action]:
     """Every candidate word valued in dificil's worlds, and the one «dificil» would say; no
     options (and the played word) when no world agreed with what was public."""
-    bot = DificilBot(worlds=worlds, tries=ROLLOUT_TRIES)
+    bot = DificilBot(worlds=worlds, candidates=worlds, tries=ROLLOUT_TRIES)
     options = candidates(view, played)
     rates = [WHIMS] * view.players
     sampled = bot.sample(view, rng, senas)  # the others read as a player nobody has seen
