@@ -79,12 +79,13 @@ ORDAGO_MARGIN = 0.15
 órdago's estimate is the noisiest of all and a mistake costs the game."""
 ORDAGO_CALLED_WIN = 0.6
 """And it must be won more often than lost, with room for the estimate's error: thrown only
-if it wins at least this share of the worlds where it is accepted, accepted only if it wins :data:`ORDAGO_ACCEPT_WIN` of all the
-worlds — unless refusing hands the game over at once (the deje reaches the target). Against a
-player who goes to órdago only with the goods, the worlds where the bot would call are those
-where it holds better; against one who accepts only with the goods, those where its órdago is
-called are the ones to fear. The few spots where refusing is all but lost without being lost
-outright are given up: an órdago accepted is a game won, not a gamble on a lost one."""
+if it wins at least this share of the worlds where it is accepted, accepted only if it wins
+:data:`ORDAGO_ACCEPT_WIN` of all the worlds — unless refusing hands the game over at once (the
+deje reaches the target). Against a player who goes to órdago only with the goods, the worlds
+where the bot would call are those where it holds better; against one who accepts only with
+the goods, those where its órdago is called are the ones to fear. The few spots where refusing
+is all but lost without being lost outright are given up: an órdago accepted is a game won,
+not a gamble on a lost one."""
 ORDAGO_ACCEPT_WIN = 0.7
 """An órdago met is a coin tossed by the other side, with the cards it chose to toss it on: a
 call needs room for the estimate's error."""
