@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio.failures import answer_privately
+from musbot.discordio.speech import lang_of
 from musbot.discordio.texts import server
 from musbot.storage import Database, DatabaseClosed, StorageError
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 MUS_GROUP = "mus"
 
 __all__ = ["MUS_GROUP", "MusSubcommandCog", "answer", "bot_database", "manages_server",
-           "mus_group", "say", "server_lang"]
+           "mus_group", "own_lang", "say", "server_lang"]
 
 say = server
 """One sentence of the SERVER catalog."""
@@ -48,6 +49,12 @@ async def server_lang(db: Database | None, guild_id: int | None) -> str:
         return (await db.server_settings(guild_id)).table.language
     except StorageError:
         return "es"
+
+
+async def own_lang(db: Database | None, interaction: discord.Interaction[Any]) -> str:
+    """The language of an answer to the author alone: theirs (``discordio/speech.py``), else
+    the server's."""
+    return lang_of(interaction, await server_lang(db, interaction.guild_id))
 
 
 async def answer(interaction: discord.Interaction[Any], text: str, *, ephemeral: bool = True,

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from musbot.i18n import language_of_locale
+
 from ._common import say
 
 if TYPE_CHECKING:
@@ -35,8 +37,9 @@ def welcome_channel(guild: discord.Guild) -> discord.TextChannel | None:
 
 
 def welcome_lang(guild: discord.Guild) -> str:
-    """A new server has no settings yet: Spanish, unless the server's locale is English."""
-    return "en" if str(guild.preferred_locale).startswith("en") else "es"
+    """A new server has no settings yet: its Discord locale's language if the bot has it (French,
+    English), else Spanish."""
+    return language_of_locale(str(guild.preferred_locale)) or "es"
 
 
 class Bienvenida(commands.Cog):

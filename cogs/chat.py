@@ -24,6 +24,7 @@ from discord.ext import commands
 from musbot.commands import parse
 from musbot.discordio.direct import handle_dm
 from musbot.discordio.failures import refuse_typed
+from musbot.discordio.speech import person_lang
 from musbot.discordio.texts import dt, error
 from musbot.engine import MalformedCommand
 from musbot.table import Clock, RealClock, Table
@@ -71,7 +72,7 @@ class Chat(commands.Cog):
         if not await self.bot.awake_table(table):
             if looks_like_move(message.content):
                 await transport.say_briefly(message.channel.id,
-                                            error("table_restoring", table.lang),
+                                            error("table_restoring", table.lang_for(user_id)),
                                             reference=message, author=user_id)
             return
         outcome = await table.typed(user_id, message.content, public=True)
@@ -89,7 +90,7 @@ class Chat(commands.Cog):
             return
         relay = self.bot.relay
         if relay is None or not await relay.forward_dm(user_id, message.channel.id, text):
-            await transport.direct(user_id, dt("no_table_dm"))
+            await transport.direct(user_id, dt("no_table_dm", person_lang(self.bot, user_id)))
 
     async def _hint(self, message: discord.Message, table: Table) -> None:
         user_id = message.author.id
@@ -100,7 +101,8 @@ class Chat(commands.Cog):
         self._hinted[user_id] = now
         await self.bot.transport.say_briefly(
             message.channel.id,
-            dt("not_seated_hint", table.lang, mention=self.bot.transport.mention(user_id)),
+            dt("not_seated_hint", table.lang_for(user_id),
+               mention=self.bot.transport.mention(user_id)),
             author=user_id, mention=True)
 
     async def _is_command(self, message: discord.Message) -> bool:

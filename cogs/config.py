@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
+from musbot.discordio.speech import lang_of
 from musbot.engine import InvalidRules
 from musbot.i18n import LANGUAGE_NAMES
 from musbot.settings import InvalidSettings
 from musbot.storage.models import MAX_IDLE_MINUTES, MAX_TABLES, ServerSettings
+from musbot.table.render import count
 
-from ._common import MusSubcommandCog, answer, manages_server, say, server_lang
+from ._common import MusSubcommandCog, answer, manages_server, own_lang, say
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -51,8 +53,9 @@ def settings_text(settings: ServerSettings, lang: str = "es") -> str:
         if table.turn_seconds is not None else say("config_timer_off", lang)
     return "\n".join([
         say("config_title", lang),
-        say("config_rules", lang, reyes=rules.reyes, puntos=rules.puntos, juegos=rules.juegos,
-            vacas=rules.vacas, real=yes_no[rules.real], corrido=yes_no[rules.mus_corrido],
+        say("config_rules", lang, reyes=rules.reyes, puntos=rules.puntos,
+            juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang),
+            real=yes_no[rules.real], corrido=yes_no[rules.mus_corrido],
             senas=yes_no[rules.senas], cazada=round(rules.sena_cazada * 100)),
         timer,
         say("config_language", lang, language=LANGUAGE_NAMES.get(table.language,
@@ -83,7 +86,7 @@ class Config(MusSubcommandCog):
             senas: bool | None = None,
             sena_cazada: app_commands.Range[int, 0, 100] | None = None,
             tiempo: app_commands.Range[int, 0, 600] | None = None,
-            idioma: Literal["es", "en"] | None = None,
+            idioma: Literal["es", "eu", "fr", "en"] | None = None,
             permitir_canal: discord.TextChannel | None = None,
             quitar_canal: discord.TextChannel | None = None,
             todos_los_canales: bool | None = None,
@@ -128,7 +131,7 @@ class Config(MusSubcommandCog):
         longer than Discord waits for an answer."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild_id = interaction.guild_id
-        lang = await server_lang(self.bot.db, guild_id)
+        lang = await own_lang(self.bot.db, interaction)  # every answer here is private
         if guild_id is None:
             await answer(interaction, say("guild_only", lang))
             return
@@ -145,7 +148,7 @@ class Config(MusSubcommandCog):
             settings = changed_settings(settings, rules or {}, tiempo, idioma, allow, disallow,
                                         all_channels, limits)
             await db.save_server_settings(guild_id, settings)
-            lang = settings.table.language
+            lang = lang_of(interaction, settings.table.language)  # the new one, if not theirs
         text = settings_text(settings, lang)
         if changed:
             text = say("config_saved", lang) + "\n" + text

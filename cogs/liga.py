@@ -30,6 +30,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio.markup import plain
+from musbot.discordio.speech import lang_of
 from musbot.discordio.texts import dt
 from musbot.engine import MusError
 from musbot.storage import (
@@ -91,17 +92,18 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         assert interaction.guild_id is not None
         if not nombre.strip():
-            await answer(interaction, say("league_bad_name", lang))
+            await answer(interaction, say("league_bad_name", lang_of(interaction, lang)))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             league = await self.db.create_league(interaction.guild_id, nombre,
                                                      interaction.user.id)
         except LeagueExists:
-            await answer(interaction, say("league_exists", lang, name=plain(nombre)))
+            await answer(interaction, say("league_exists", lang_of(interaction, lang),
+                                          name=plain(nombre)))
             return
         except ValueError:
-            await answer(interaction, say("league_bad_name", lang))
+            await answer(interaction, say("league_bad_name", lang_of(interaction, lang)))
             return
         await announce(interaction, say("league_created", lang, name=plain(league.name)), lang)
 
@@ -119,9 +121,11 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         try:
             await self.db.join_league(league.league_id, user.id, user.display_name)
         except AlreadyMember:
-            await answer(interaction, say("already_member", lang, name=plain(league.name)))
+            await answer(interaction, say("already_member", lang_of(interaction, lang),
+                                          name=plain(league.name)))
             return
-        await answer(interaction, say("league_joined", lang, name=plain(league.name)))
+        await answer(interaction, say("league_joined", lang_of(interaction, lang),
+                                      name=plain(league.name)))
 
     @temporada.command(name="nueva", description="Cierra la temporada y abre la siguiente "
                                                  "(Gestionar servidor)")
@@ -157,8 +161,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
                 raise UnknownSeason(league.league_id, temporada or 0)
             rows = await self.db.standings(league.league_id, season.number)
         except UnknownSeason:
-            await answer(interaction, say("unknown_season", lang, name=plain(league.name),
-                                          season=temporada))
+            await answer(interaction, say("unknown_season", lang_of(interaction, lang),
+                                          name=plain(league.name), season=temporada))
             return
         title = say("standings_title", lang, name=plain(league.name), season=season.number,
                     closed="" if season.is_open else say("standings_closed", lang))
@@ -191,10 +195,10 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         table = self.bot.tables.get(interaction.channel_id or 0)
         if table is None:
-            await answer(interaction, say("no_table", lang))
+            await answer(interaction, say("no_table", lang_of(interaction, lang)))
             return
         if table.seat_of(interaction.user.id) is None and not manages_server(interaction):
-            await answer(interaction, say("table_not_yours", lang))
+            await answer(interaction, say("table_not_yours", lang_of(interaction, lang)))
             return
         league = None
         if nombre:
@@ -205,7 +209,7 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         try:
             await table.set_league(league.league_id if league is not None else None)
         except MusError:
-            await answer(interaction, say("table_started", lang))
+            await answer(interaction, say("table_started", lang_of(interaction, lang)))
             return
         text = say("table_league", lang, name=plain(league.name)) if league is not None else \
             say("table_friendly", lang)
@@ -235,10 +239,10 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         """The server's language, or None after refusing (not in a server, not an admin)."""
         lang = await server_lang(self.bot.db, interaction.guild_id)
         if interaction.guild_id is None:
-            await answer(interaction, say("guild_only", lang))
+            await answer(interaction, say("guild_only", lang_of(interaction, lang)))
             return None
         if admin and not manages_server(interaction):
-            await answer(interaction, say("need_manage_guild", lang))
+            await answer(interaction, say("need_manage_guild", lang_of(interaction, lang)))
             return None
         return lang
 
@@ -253,8 +257,9 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
                 known = [lg.name for lg in await self.db.leagues(interaction.guild_id)]
             except StorageError:
                 known = []
-            await answer(interaction, say("unknown_league", lang, name=name,
-                                          leagues=", ".join(known) or say("no_leagues", lang)))
+            mine = lang_of(interaction, lang)
+            await answer(interaction, say("unknown_league", mine, name=name,
+                                          leagues=", ".join(known) or say("no_leagues", mine)))
         return None
 
 
@@ -262,7 +267,7 @@ async def announce(interaction: discord.Interaction[Any], text: str, lang: str) 
     """A change's news for the channel, after a private deferral: the first answer after a
     deferral keeps the deferral's privacy, so it says the command is done, and the news is a
     public message of its own."""
-    await interaction.followup.send(dt("done", lang), ephemeral=True)
+    await interaction.followup.send(dt("done", lang_of(interaction, lang)), ephemeral=True)
     await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
 
 

@@ -19,8 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio import ui
-from musbot.discordio.failures import lang_of
 from musbot.discordio.markup import seat_name
+from musbot.discordio.speech import lang_of, recall
 from musbot.discordio.texts import dt
 from musbot.engine import InvalidRules
 from musbot.settings import TableSettings
@@ -133,8 +133,9 @@ class Mesa(commands.Cog):
                    vacas: commands.Range[int, 1, 5] = None,  # type: ignore[assignment]
                    real: bool | None = None, corrido: bool | None = None,
                    senas: bool | None = None, jugadores: Literal[2, 4, 6] | None = None) -> None:
-        """Abre una mesa en este canal o hilo (si ya hay una, vuelve a mostrarla). Lo que no se
-        indique sale de la configuración del servidor (/mus config)."""
+        """Abre una mesa en este canal o hilo (si ya hay una, vuelve a mostrarla).
+
+        Lo que no se indique sale de la configuración del servidor (/mus config)."""
         channel_id = ctx.channel.id
         current = self.bot.tables.get(channel_id)
         if current is not None:
@@ -216,6 +217,7 @@ class Mesa(commands.Cog):
         """Te sienta en la mesa (a media partida, en el asiento de un bot)."""
         name = seat_name(ctx.author)
         pair = pareja - 1 if pareja is not None else None
+        await recall(self.bot, ctx.author.id, again=True)  # their DMs in their language
         await self._step(ctx, lambda table: table.join(ctx.author.id, name, pair))
 
     @mus.command(name="bot")
@@ -258,7 +260,7 @@ class Mesa(commands.Cog):
     async def reglas(self, ctx: commands.Context[Any]) -> None:
         """Las variantes de la mesa de este canal."""
         table = self.bot.tables.get(ctx.channel.id)
-        await ctx.send(ui.rules_summary(table), ephemeral=True)
+        await ctx.send(ui.rules_summary(table, self._own(ctx, table)), ephemeral=True)
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -272,7 +274,11 @@ class Mesa(commands.Cog):
 
     async def _help(self, ctx: commands.Context[Any]) -> None:
         table = self.bot.tables.get(ctx.channel.id)
-        await ctx.send(dt("help", table.lang if table is not None else "es"), ephemeral=True)
+        await ctx.send(dt("help", self._own(ctx, table)), ephemeral=True)
+
+    def _own(self, ctx: commands.Context[Any], table: Table | None) -> str:
+        """The language of an answer to the author alone: theirs, else the table's."""
+        return lang_of(ctx.interaction, table.lang if table is not None else None)
 
     def _table(self, ctx: commands.Context[Any]) -> Table:
         table = self.bot.tables.get(ctx.channel.id)
@@ -292,8 +298,9 @@ class Mesa(commands.Cog):
         await self._done(ctx, table.lang)
 
     async def _done(self, ctx: commands.Context[Any], lang: str, key: str = "done") -> None:
+        """Acknowledged privately, in the author's language (else ``lang``, the table's)."""
         if ctx.interaction is not None:
-            await ctx.send(dt(key, lang), ephemeral=True)
+            await ctx.send(dt(key, lang_of(ctx.interaction, lang)), ephemeral=True)
         else:
             with contextlib.suppress(discord.HTTPException):
                 await ctx.message.add_reaction("✅")

@@ -27,6 +27,7 @@ from musbot.storage import (
 from ._common import (
     MusSubcommandCog,
     answer,
+    own_lang,
     say,
     server_lang,
 )
@@ -58,7 +59,8 @@ class Perfil(MusSubcommandCog):
     async def perfil(self, interaction: discord.Interaction[Any], usuario: discord.User | None,
                      liga: str | None, publico: bool) -> None:
         guild_id = interaction.guild_id
-        lang = await server_lang(self.bot.db, guild_id)
+        lang = await server_lang(self.bot.db, guild_id) if publico else \
+            await own_lang(self.bot.db, interaction)
         user = usuario or interaction.user
         try:
             league = await self._league(guild_id, user.id, liga)

@@ -17,8 +17,8 @@ from musbot.table.persist import forget_player
 from ._common import (
     MusSubcommandCog,
     answer,
+    own_lang,
     say,
-    server_lang,
 )
 
 if TYPE_CHECKING:
@@ -36,12 +36,13 @@ class Privacidad(MusSubcommandCog):
             await self.forget(interaction, confirmar)
 
         self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name="olvidarme", description="Borra tu nombre, tus puntuaciones y tus ligas",
+            name="olvidarme",
+            description="Borra tu nombre, tus puntuaciones, tus ligas y tu idioma",
             callback=olvidarme)
         app_commands.describe(confirmar="True para borrar de verdad")(self.command)
 
     async def forget(self, interaction: discord.Interaction[Any], confirmar: bool) -> None:
-        lang = await server_lang(self.bot.db, interaction.guild_id)
+        lang = await own_lang(self.bot.db, interaction)
         if not confirmar:
             await answer(interaction, say("forget_confirm", lang))
             return

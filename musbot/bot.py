@@ -19,26 +19,40 @@ import asyncio
 import contextlib
 import logging
 import pkgutil
+import signal
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from musbot.config import Config, ConfigError, add_run_arguments, config_from_args
-from musbot.console import cli_language, connection_problem
+from musbot.config import (
+    Config,
+    ConfigError,
+    add_run_arguments,
+    base_text,
+    check_database,
+    config_from_args,
+)
+from musbot.console import cli_language, cli_text, connection_problem
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
 from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
+from musbot.discordio.speech import hear
 from musbot.discordio.texts import dt
+from musbot.discordio.translator import CatalogueTranslator
+from musbot.logs import setup_logging
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
 from musbot.table.persist import TablePersister
 from musbot.table.repaso import REVIEWER
+
+if TYPE_CHECKING:
+    from musbot.metrics import Metrics, MetricsServer
 
 log = logging.getLogger(__name__)
 
@@ -79,27 +93,44 @@ def extensions() -> list[str]:
     return [FIRST_EXTENSION, *(n for n in names if n != FIRST_EXTENSION)]
 
 
+class MusTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every slash command and autocomplete hears its author first
+    (their client's language, their saved choice), so that its answers are in their
+    language (``discordio/speech.py``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await hear(interaction)
+        return True
+
+
 class MusBot(commands.Bot):
     def __init__(self, config: Config, *, message_content: bool = True,
                  clock: Clock | None = None, persist: bool = True,
                  bot_delay: float = BOT_DELAY, table_defaults: dict[str, Any] | None = None,
-                 **options: Any) -> None:
+                 metrics: Metrics | None = None, **options: Any) -> None:
         """``table_defaults``: more keyword arguments for the table manager (a seeded
-        ``shuffler`` and ``rng`` make a test's deals and bots the same on every run)."""
+        ``shuffler`` and ``rng`` make a test's deals and bots the same on every run).
+        ``metrics``: counts the bot's moves, saves and Discord calls (``musbot.metrics``)."""
+        if metrics is not None:
+            options.setdefault("http_trace", metrics.trace())
         super().__init__(command_prefix=commands.when_mentioned_or(COMMAND_PREFIX),
                          intents=make_intents(message_content), help_command=None,
-                         allowed_mentions=NO_MENTIONS,
+                         allowed_mentions=NO_MENTIONS, tree_cls=MusTree,
                          **options)
         self.config = config
         self.clock: Clock = clock or RealClock()
+        self.metrics = metrics
         limits = Limits().share(len(config.own_shards), config.shard_count) \
             if config.shard_count is not None else None
-        self.transport = DiscordTransport(self, clock=clock, limits=limits)
+        self.transport = DiscordTransport(self, clock=clock, limits=limits,
+                                          waited=metrics.waited if metrics else None)
         self.persist = persist
         """Save every table after each change and restore them at start-up (MUSBOT_DB)."""
         self.persister: TablePersister | None = TablePersister() if persist else None
+        saving = self.persister if self.persister is None or metrics is None \
+            else metrics.persist(self.persister)
         self.tables = TableManager(self.transport, clock=clock, bot_delay=bot_delay,
-                                   persist=self.persister, **(table_defaults or {}))
+                                   persist=saving, **(table_defaults or {}))
         self.db: Database | None = None
         self.relay: Relay | None = None
         """Sharded on PostgreSQL: DMs for tables of other processes' shards (``relay.py``)."""
@@ -127,6 +158,7 @@ class MusBot(commands.Bot):
             await self.load_extension(name)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error  # type: ignore[assignment]
+        await self.tree.set_translator(CatalogueTranslator())  # names in the client's language
         await self.sync_commands()
         if self.tune_runtime:
             tune_gc()  # start-up is over: what exists now lives as long as the process
@@ -216,8 +248,10 @@ class MusBot(commands.Bot):
             return False
         self.db = db
         self.asleep = {table.channel_id: table for table in self.tables}
+        log.info("database %s open: %d saved tables restored", where, len(self.asleep))
+        if self.metrics is not None:
+            self.metrics.restored.set(len(self.asleep))
         if self.is_ready():
-            log.warning("database %s open: %d saved tables restored", where, len(self.asleep))
             self._wake_restored()
         await self._start_relay(db, where)
         return True
@@ -374,31 +408,113 @@ def make_bot(config: Config, **options: Any) -> MusBot:
     return MusBot(config, **options)
 
 
+STOP_SIGNALS = (signal.SIGTERM,)
+"""What ``systemctl stop`` sends. SIGINT (Ctrl-C) already stops the bot the same way: asyncio
+cancels the main task, and ``async with bot`` closes it."""
+
+
+def stop_on_signals(bot: MusBot) -> Callable[[], None]:
+    """SIGTERM closes ``bot`` as Ctrl-C does (:meth:`MusBot.close`: every table suspended, which
+    was saved with its last move, and the database closed, its log copied into the file), instead
+    of the process dying mid-call; the next start restores the tables. Returns what takes the
+    handler away again."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(signum: int) -> None:
+        if closing:
+            return
+        log.warning("%s: saving the tables and stopping", signal.Signals(signum).name)
+        closing.append(loop.create_task(bot.close()))
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+
+    def remove() -> None:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+
+    return remove
+
+
+def _readings(current: list[MusBot]) -> Any:
+    """The figures a bot keeps anyway, read from whichever bot runs now (see ``_serve``)."""
+    from musbot.metrics import Readings
+
+    return Readings(tables=lambda: len(current[-1].tables) if current else 0,
+                    queued=lambda: current[-1].transport.governor.queued() if current else 0,
+                    answers=lambda: current[-1].transport.guard.answers if current else {},
+                    not_sent=lambda: current[-1].transport.guard.not_sent if current else 0,
+                    gateway=lambda: current[-1].latency if current else None)
+
+
+def _health(current: list[MusBot]) -> tuple[bool, str]:
+    """Well: connected to Discord's gateway, and the database takes saves."""
+    if not current or current[-1].is_closed():
+        return False, "stopped"
+    bot = current[-1]
+    if not bot.is_ready():
+        return False, "connecting"
+    if not bot.storage_ready:
+        return False, "database unavailable"
+    return True, "ok"
+
+
+async def start_metrics(config: Config, current: list[MusBot]
+                        ) -> tuple[Metrics | None, MetricsServer | None]:
+    """MUSBOT_METRICS: the registry, served at its address (None, None when not set)."""
+    if config.metrics is None:
+        return None, None
+    from musbot.config import address
+    from musbot.metrics import Metrics, MetricsServer
+
+    metrics = Metrics()
+    metrics.registry.register(_readings(current))
+    server = MetricsServer(metrics, lambda: _health(current))
+    host, port = address(config.metrics)
+    bound = await server.start(host, port)
+    log.info("metrics at http://%s:%d/metrics (and /healthz)", *bound)
+    return metrics, server
+
+
 async def _serve(config: Config, make: Callable[..., MusBot] = make_bot) -> None:
-    """Runs until stopped; retried once without message content if the gateway refuses it."""
+    """Runs until stopped (SIGTERM or Ctrl-C); retried once without message content if the
+    gateway refuses it."""
     # discord.py warns at every start that PyNaCl and davey (voice) are missing; a bot without
     # voice needs neither. These flags are its own «already warned»: nothing else is muted.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    for message_content in (True, False):
-        bot = make(config, message_content=message_content)
-        bot.tune_runtime = make is make_bot  # the real process; never a test's stand-in
-        try:
-            async with bot:
-                await bot.start(config.token or "")
-            return
-        except discord.PrivilegedIntentsRequired:
-            # The portal's flags said yes but the gateway says no; the next bot's
-            # check_message_content() gives the one warning.
-            if not message_content:
-                raise
+    current: list[MusBot] = []
+    metrics, server = await start_metrics(config, current)
+    try:
+        for message_content in (True, False):
+            extra = {"metrics": metrics} if metrics is not None else {}
+            bot = make(config, message_content=message_content, **extra)
+            bot.tune_runtime = make is make_bot  # the real process; never a test's stand-in
+            current.append(bot)
+            remove = stop_on_signals(bot)
+            try:
+                async with bot:
+                    await bot.start(config.token or "")
+                return
+            except discord.PrivilegedIntentsRequired:
+                # The portal's flags said yes but the gateway says no; the next bot's
+                # check_message_content() gives the one warning.
+                if not message_content:
+                    raise
+            finally:
+                remove()
+    finally:
+        if server is not None:
+            await server.stop()
 
 
 def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
-            lang: str = "es") -> int:
+            lang: str = "es", database: str | None = None) -> int:
     """The exit status of ``musbot run``: guidance and 2 without a token; 1 when Discord cannot
-    be reached or refuses the token, in one sentence; else the bot, until stopped (0). A
-    connection lost later is discord.py's to retry, as it does."""
+    be reached or refuses the token, or the metrics' address cannot be served, in one sentence;
+    else the bot, until stopped (0). A connection lost later is discord.py's to retry, as it
+    does. ``database``: the start-up line that says which database it opens."""
     import sys
 
     import aiohttp
@@ -413,10 +529,9 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
     if not config.token:
         say(dt("no_token", lang))
         return 2
-    discord.utils.setup_logging()
-    # At DEBUG discord.http logs request bodies, DMs included: those hold cards. Never below INFO.
-    http_log = logging.getLogger("discord.http")
-    http_log.setLevel(max(http_log.getEffectiveLevel(), logging.INFO))
+    setup_logging(config.log_level, config.log_format)
+    if database is not None:
+        logging.getLogger("musbot").info("%s", database)
     try:
         asyncio.run(_serve(config))
     except discord.LoginFailure:
@@ -425,6 +540,10 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
     except (aiohttp.ClientConnectionError, TimeoutError) as problem:
         say(connection_problem(problem, lang))
         return 1
+    except OSError as problem:  # the metrics' address taken, or not this machine's
+        say(cli_text("metrics_failed", lang, address=config.metrics,
+                     reason=problem.strerror or problem))
+        return 1
     except KeyboardInterrupt:
         pass
     return 0
@@ -432,14 +551,26 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
 
 def run_command(args: argparse.Namespace) -> int:
     """``musbot run`` from parsed arguments (see :func:`musbot.config.add_run_arguments`), in
-    the run's language (:func:`musbot.console.cli_language`)."""
+    the run's language (:func:`musbot.console.cli_language`). Where the database is, is
+    checked once there is a token, before anything else: a missing directory or a file this
+    user cannot write is one sentence and exit 2, never a new, empty database somewhere else."""
     import sys
 
 
     lang = getattr(args, "idioma", None) or cli_language()
     try:
         config = config_from_args(args)
+        if not config.token:
+            return run_bot(config, lang=lang)  # how to get one comes first
+        exists = check_database(config, lang)
     except ConfigError as problem:
         print(dt("bad_config", lang, error=problem.message(lang)), file=sys.stderr)
         return 2
-    return run_bot(config, lang=lang)
+    if exists is None:
+        from musbot.storage.database import backend_for
+
+        database = cli_text("db_where_server", lang, db=backend_for(config.db).where)
+    else:
+        database = cli_text("db_where" if exists else "db_where_new", lang, db=config.db,
+                            base=base_text(config, lang))
+    return run_bot(config, lang=lang, database=database)

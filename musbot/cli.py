@@ -128,6 +128,10 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     copy.add_argument("source", metavar="SRC", help=cli_text("db_source", lang))
     copy.add_argument("target", metavar="DST", help=cli_text("db_target", lang))
     copy.set_defaults(func=_db_copy)
+
+    from musbot import dbcommands
+
+    dbcommands.add_arguments(db_sub, lang, parents)
     return parser
 
 

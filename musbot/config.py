@@ -1,5 +1,12 @@
 """Settings of a bot process, read from ``.env`` (python-dotenv) and the environment.
 
+Where the data lives is decided once, here: an SQLite ``MUSBOT_DB`` given as a relative path is
+taken from ``MUSBOT_DATA_DIR`` when it is set, else from the directory of the ``.env`` file
+read, else from the working directory; without ``MUSBOT_DB`` the file is ``musbot.db`` in
+``MUSBOT_DATA_DIR``, or ``data/musbot.db`` from the other two. A service started from another
+directory then finds the same file, never a new empty one (:func:`check_database`, run before
+the bot starts, refuses a missing directory or a file it cannot write).
+
 Kept free of discord.py imports so ``musbot --help`` and the other subcommands stay fast.
 """
 
@@ -7,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,7 +26,11 @@ from dotenv import dotenv_values
 from musbot.console import cli_language, cli_text
 
 DEFAULT_DB = "data/musbot.db"
+DATA_DIR_DB = "musbot.db"
+"""The file's name in ``MUSBOT_DATA_DIR`` when ``MUSBOT_DB`` is not set."""
 DEFAULT_ENV_FILE = ".env"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS = ("text", "json")
 
 
 class ConfigError(ValueError):
@@ -48,6 +61,18 @@ class Config:
     (None: one process, unsharded)."""
     shard_ids: tuple[int, ...] | None = None
     """MUSBOT_SHARD_IDS / ``--shard-ids``: the shards this process runs (all when not given)."""
+    base: str = "cwd"
+    """What a relative SQLite path was taken from: ``MUSBOT_DATA_DIR``, ``.env`` (its
+    directory) or ``cwd`` (:func:`resolve_db`)."""
+    base_dir: Path | None = None
+    """That directory."""
+    log_level: str = "INFO"
+    """MUSBOT_LOG_LEVEL: DEBUG, INFO, WARNING or ERROR (``musbot.logs``)."""
+    log_format: str = "text"
+    """MUSBOT_LOG_FORMAT: ``text`` (one line per event) or ``json`` (one JSON object a line)."""
+    metrics: str | None = None
+    """MUSBOT_METRICS: ``HOST:PORT`` where ``/metrics`` and ``/healthz`` are served (None:
+    not served, the default)."""
 
     @property
     def sharded(self) -> bool:
@@ -74,11 +99,103 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
         guild = int(guild_text) if guild_text else None
     except ValueError:
         raise ConfigError("dev_guild_id", value=guild_text) from None
-    db = (values.get("MUSBOT_DB") or "").strip()
+    env_dir = Path(env_file).resolve().parent \
+        if env_file is not None and Path(env_file).is_file() else None
+    data_dir = (values.get("MUSBOT_DATA_DIR") or "").strip()
+    db, base, base_dir = resolve_db((values.get("MUSBOT_DB") or "").strip(), data_dir, env_dir)
     count, ids = shards((values.get("MUSBOT_SHARDS") or "").strip(),
                         (values.get("MUSBOT_SHARD_IDS") or "").strip())
-    return checked(Config(token=token, dev_guild_id=guild, db=db or DEFAULT_DB,
-                          shard_count=count, shard_ids=ids))
+    level = (values.get("MUSBOT_LOG_LEVEL") or "INFO").strip().upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError("log_level_bad", value=values.get("MUSBOT_LOG_LEVEL"))
+    log_format = (values.get("MUSBOT_LOG_FORMAT") or "text").strip().lower()
+    if log_format not in LOG_FORMATS:
+        raise ConfigError("log_format_bad", value=values.get("MUSBOT_LOG_FORMAT"))
+    metrics = (values.get("MUSBOT_METRICS") or "").strip() or None
+    if metrics is not None:
+        try:
+            address(metrics)
+        except ValueError:
+            raise ConfigError("metrics_bad", value=metrics) from None
+    return checked(Config(token=token, dev_guild_id=guild, db=db, shard_count=count,
+                          shard_ids=ids, base=base, base_dir=base_dir, log_level=level,
+                          log_format=log_format, metrics=metrics))
+
+
+def resolve_db(db: str, data_dir: str = "", env_dir: Path | None = None,
+               cwd: Path | None = None) -> tuple[str, str, Path]:
+    """``MUSBOT_DB`` as an absolute SQLite path (a PostgreSQL URL as it is), what a relative
+    one was taken from, and that directory: see the module docstring."""
+    here = cwd or Path.cwd()
+    if data_dir:
+        folder = Path(data_dir).expanduser()
+        base, base_dir = "MUSBOT_DATA_DIR", folder if folder.is_absolute() \
+            else (env_dir or here) / folder
+    elif env_dir is not None:
+        base, base_dir = ".env", env_dir
+    else:
+        base, base_dir = "cwd", here
+    if not db:
+        db = DATA_DIR_DB if data_dir else DEFAULT_DB
+    if is_postgresql(db):
+        return db, base, base_dir
+    from musbot.storage.database import SQLITE_SCHEME
+
+    path = db[len(SQLITE_SCHEME):] if db.startswith(SQLITE_SCHEME) else db
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]+:", path):
+        raise ConfigError("db_bad_url", scheme=path.split(":", 1)[0] + ":")
+    file = Path(path).expanduser()
+    return str(file if file.is_absolute() else base_dir / file), base, base_dir
+
+
+def address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:9108`` for IPv6), as MUSBOT_METRICS and ``--metrics`` take it;
+    ValueError when it is not one."""
+    host, colon, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(text)
+    return host, int(port)
+
+
+def check_database(config: Config, lang: str = "es") -> bool | None:
+    """Before the bot starts: the SQLite file's directory exists and the file (or a new one in
+    it) can be written; nothing is created. True when the file is there, False when a new one
+    will be made, None for PostgreSQL (its server is checked by connecting). Raises
+    :class:`ConfigError`, one sentence, otherwise."""
+    if is_postgresql(config.db):
+        return None
+    path = Path(config.db)
+    folder = path.parent
+    if not folder.is_dir():
+        raise ConfigError("data_dir_missing", folder=folder, db=path, base=base_text(config, lang))
+    if path.exists():
+        if not path.is_file():
+            raise ConfigError("db_not_a_file", db=path)
+        for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            if name.exists() and not _writable(name):
+                raise ConfigError("db_not_writable", db=name)
+    try:  # SQLite writes its -wal and -shm files beside the database: the directory too
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError:
+        raise ConfigError("data_dir_not_writable", folder=folder) from None
+    return path.exists()
+
+
+def _writable(path: Path) -> bool:
+    """Opened for writing, really (``os.access`` says yes to root on any file)."""
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except OSError:
+        return False
+    return True
+
+
+def base_text(config: Config, lang: str | None = None) -> str:
+    """Where relative paths are taken from, as the start-up line says it."""
+    return cli_text(f"base_{config.base.strip('.').lower()}", lang or cli_language([]),
+                    folder=config.base_dir or Path.cwd())
 
 
 def checked(config: Config) -> Config:

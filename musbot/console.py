@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
-from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, language_of_locale, translate
 
 LANGUAGE_OPTION: Final = "--idioma"
 INTERRUPTED: Final = 130
@@ -44,8 +44,9 @@ ARGPARSE_KEYS: Final[Mapping[str, str]] = {
 
 def cli_language(argv: Sequence[str] | None = None,
                  environ: Mapping[str, str] | None = None) -> str:
-    """``--idioma es|en`` anywhere on the command line (the last one wins, as in argparse), else
-    ``LANG``: ``en…`` is English, anything else (``C.UTF-8``, ``es_ES``, unset) Spanish."""
+    """``--idioma es|eu|fr|en`` anywhere on the command line (the last one wins, as in
+    argparse), else ``LANG``'s language (``fr_FR.UTF-8`` French, ``eu_ES`` Basque, ``en…``
+    English), anything else (``C.UTF-8``, ``de_DE``, unset) Spanish."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen: str | None = None
     for i, word in enumerate(words):
@@ -61,13 +62,12 @@ def cli_language(argv: Sequence[str] | None = None,
     if chosen is not None:
         return chosen
     lang = (os.environ if environ is None else environ).get("LANG", "")
-    return "en" if lang.lower().startswith("en") else DEFAULT_LANGUAGE
+    return language_of_locale(lang) or DEFAULT_LANGUAGE
 
 
 def cli_text(key: str, lang: str, **params: Any) -> str:
     """One sentence of the ``CLI`` catalog."""
-    template = str(catalog(lang).CLI[key])
-    return template.format(**params) if params else template
+    return translate(f"CLI.{key}", lang, **params)
 
 
 @contextmanager

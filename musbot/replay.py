@@ -28,12 +28,12 @@ from musbot.commands import HAND_SIZE, parse
 from musbot.engine import DECK, Hand, MusError, Rules
 from musbot.engine.cards import Card, parse_card
 from musbot.engine.rules import PLAYER_COUNTS
-from musbot.i18n import catalog, error_text
+from musbot.i18n import error_text, language_of_locale, translate
 
 FORMAT_VERSION = 1
 
-Lang = Literal["es", "en"]
-LANGS: tuple[Lang, ...] = ("es", "en")
+Lang = Literal["es", "eu", "fr", "en"]
+LANGS: tuple[Lang, ...] = ("es", "eu", "fr", "en")
 
 KEYS: tuple[str, ...] = ("rules", "mano", "scores", "hands", "deck", "reshuffles", "actions")
 """Every key a transcript may have."""
@@ -50,14 +50,14 @@ SHOWN_CHARS = 40
 
 
 def lang_from_env(environ: Mapping[str, str] = os.environ) -> Lang:
-    """``LANG`` starting with ``en`` means English; anything else (``C.UTF-8``, none) Spanish, the
-    project's first language."""
-    return "en" if environ.get("LANG", "").lower().startswith("en") else "es"
+    """``LANG`` names the language (``fr_FR.UTF-8``: French); anything else (``C.UTF-8``, none)
+    is Spanish, the project's first language."""
+    return language_of_locale(environ.get("LANG")) or "es"  # type: ignore[return-value]
 
 
 def say(code: str, lang: Lang, /, **params: Any) -> str:
     """A sentence of the catalogs' REPLAY section: the one way the replay words anything."""
-    return str(catalog(lang).REPLAY[code]).format(**params)
+    return translate(f"REPLAY.{code}", lang, **params)
 
 
 @dataclass(frozen=True, slots=True)

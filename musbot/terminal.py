@@ -33,7 +33,7 @@ from musbot.console import (
 )
 from musbot.engine import Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
-from musbot.i18n import catalog, error_text
+from musbot.i18n import error_text, translate
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
@@ -58,9 +58,7 @@ MAX_PUNTOS: Final = 1000
 
 
 def _tt(key: str, lang: str = "es", **params: Any) -> str:
-    cat = catalog(lang)
-    table = getattr(cat, "TERMINAL", None) or catalog("es").TERMINAL
-    return str(table.get(key) or catalog("es").TERMINAL[key]).format(**params)
+    return translate(f"TERMINAL.{key}", lang, **params)
 
 
 class ReaderGone(BaseException):
@@ -347,7 +345,7 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> bool
     elif command == Request("cards") and outcome.text is not None:
         output(_tt("private", lang, text=outcome.text))
     elif isinstance(command, SendSena):
-        output(_tt("sena_sent", lang, sena=command.sena.nombre))
+        output(_tt("sena_sent", lang, sena=render.sena_name(command.sena, lang)))
     elif command is None:
         output(_not_a_move(table, words, lang))
     return True

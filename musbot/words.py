@@ -75,7 +75,9 @@ FIXED_PHRASES: Final[dict[str, Action]] = {
     "pass": PASO,
     "check": PASO,
     "quiero": QUIERO,
-    "iduki": QUIERO,  # Basque: accept a bet.
+    "iduki": QUIERO,  # Basque: accept a bet (MEMO MUS; Iparralde).
+    "idoki": QUIERO,  # Basque, as issue 25 spells it; no written source found (docs/glossary.md).
+    "eduki": QUIERO,  # Basque batua (eu.wikipedia.org, «Mus»).
     "kanta": QUIERO,  # Basque: accept an órdago; the engine knows which bet stands.
     "call": QUIERO,
     "no quiero": NO_QUIERO,
@@ -135,7 +137,11 @@ LEADING_FILLERS: Final[frozenset[str]] = frozenset(
 TRAILING_FILLERS: Final[frozenset[str]] = frozenset({"tio", "tia", "eh", "yo", "tambien"})
 """Words that may close a command: "paso yo", "mus también", "envido, tío"."""
 
-LANCE_WORDS: Final[frozenset[str]] = frozenset({"grande", "chica", "pares", "juego", "punto"})
+LANCE_WORDS: Final[frozenset[str]] = frozenset({
+    "grande", "chica", "pares", "juego", "punto",
+    # Basque, Hegoalde and Iparralde forms (docs/glossary.md): accepted typed, one shown.
+    "handia", "haundia", "txikia", "tipia", "ttipia", "pareak", "pariak", "jokoa", "jokua",
+    "puntua", "pundua", "pundia", "pondua"})
 LANCE_PREPOSITIONS: Final[frozenset[str]] = frozenset({"a", "al", "en"})
 LANCE_ARTICLES: Final[frozenset[str]] = frozenset({"la", "las", "los", "el"})
 BOTH_LANCES_WORDS: Final[frozenset[str]] = frozenset({"biak"})
@@ -210,25 +216,26 @@ NUMBER_WORDS: Final[dict[str, int]] = _number_words()
 # ----------------------------------------------------------------------------------------------
 
 COME_BACK_WORDS: Final[tuple[str, ...]] = (
-    "vuelvo", "ya vuelvo", "estoy aquí", "itzuli naiz", "hemen nago", "i'm back", "im back",
-    "back")
+    "vuelvo", "ya vuelvo", "estoy aquí", "itzuli naiz", "hemen nago", "je reviens",
+    "me revoilà", "i'm back", "im back", "back")
 """«vuelvo»: a person takes their seat back from the bot that played it (see the table)."""
 
 CARDS_WORDS: Final[tuple[str, ...]] = (
-    "cartas", "mis cartas", "ver", "ver mis cartas", "mano", "kartak", "cards", "my cards")
+    "cartas", "mis cartas", "ver", "ver mis cartas", "mano", "kartak", "nire kartak", "cartes",
+    "mes cartes", "cards", "my cards")
 """Asking to see one's hand again (by DM, or in the terminal)."""
 
 SENA_WORDS: Final[tuple[str, ...]] = (
-    "seña", "señas", "senya", "keinu", "keinua", "signal", "sign")
-"""Opening a seña: «seña dos reyes», Basque «keinu», English «signal»."""
+    "seña", "señas", "senya", "keinu", "keinua", "signe", "signal", "sign")
+"""Opening a seña: «seña dos reyes», Basque «keinu», French «signe», English «signal»."""
 
-HELP_WORDS: Final[tuple[str, ...]] = ("ayuda", "help", "?")
+HELP_WORDS: Final[tuple[str, ...]] = ("ayuda", "laguntza", "aide", "help", "?")
 """The terminal's list of what it understands."""
 
-STATUS_WORDS: Final[tuple[str, ...]] = ("mesa", "estado", "status")
+STATUS_WORDS: Final[tuple[str, ...]] = ("mesa", "estado", "mahaia", "egoera", "table", "status")
 """The terminal's table at a glance."""
 
-QUIT_WORDS: Final[tuple[str, ...]] = ("salir", "quit", "exit")
+QUIT_WORDS: Final[tuple[str, ...]] = ("salir", "irten", "quitter", "quit", "exit")
 """Leaving the terminal's match."""
 
 REVIEW_WORDS: Final[tuple[str, ...]] = ("repaso", "review")
@@ -255,6 +262,41 @@ SENA_NAMES: Final[dict[str, Sena]] = {
     "media": Sena.MEDIAS,
     "real": Sena.REAL,
     "ciega": Sena.CIEGO,
+    # Basque (docs/glossary.md: eu.wikipedia.org «Mus», Keinuak; MEMO MUS).
+    "bi errege": Sena.DOS_REYES,
+    "hiru errege": Sena.TRES_REYES,
+    "bi bateko": Sena.DOS_ASES,
+    "hiru bateko": Sena.TRES_ASES,
+    "mediak": Sena.MEDIAS,
+    "dobliak": Sena.DUPLES,
+    "doblak": Sena.DUPLES,
+    "hogeita hamaika": Sena.TREINTA_Y_UNA,
+    "hogeita hamar": Sena.TREINTA,
+    "itsua": Sena.CIEGO,
+    "itsu": Sena.CIEGO,
+    "erreala": Sena.REAL,
+    # French (the names musbot shows; MEMO MUS names the señas by what they tell: «2 rois»,
+    # «3 cartes pareilles (mediak)», «31»).
+    "deux rois": Sena.DOS_REYES,
+    "2 rois": Sena.DOS_REYES,
+    "trois rois": Sena.TRES_REYES,
+    "3 rois": Sena.TRES_REYES,
+    "deux as": Sena.DOS_ASES,
+    "2 as": Sena.DOS_ASES,
+    "trois as": Sena.TRES_ASES,
+    "3 as": Sena.TRES_ASES,
+    "trente et un": Sena.TREINTA_Y_UNA,
+    "trente et une": Sena.TREINTA_Y_UNA,
+    "trente": Sena.TREINTA,
+    "aveugle": Sena.CIEGO,
+    # English.
+    "two kings": Sena.DOS_REYES,
+    "three kings": Sena.TRES_REYES,
+    "two aces": Sena.DOS_ASES,
+    "three aces": Sena.TRES_ASES,
+    "thirty one": Sena.TREINTA_Y_UNA,
+    "thirty": Sena.TREINTA,
+    "blind": Sena.CIEGO,
 }
 """Every way of naming a seña after «seña»; a hyphen or an underscore counts as a space
 («treinta-y-una», «tres_reyes»)."""

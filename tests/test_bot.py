@@ -71,7 +71,8 @@ def test_load_config_reads_env_file_and_environment_wins(tmp_path: Path) -> None
     assert "from-file" not in repr(config)
     assert load_config(env, environ={"DISCORD_TOKEN": "real"}).token == "real"
     empty = load_config(None, environ={})
-    assert (empty.token, empty.dev_guild_id, empty.db) == (None, None, "data/musbot.db")
+    assert (empty.token, empty.dev_guild_id, empty.db) == \
+        (None, None, str(Path.cwd() / "data" / "musbot.db"))
     secret = load_config(None, environ={"MUSBOT_DB": "postgresql://bot:s3cret@db/musbot"})
     assert secret.db == "postgresql://bot:s3cret@db/musbot" and "s3cret" not in repr(secret)
 
@@ -108,7 +109,11 @@ def test_run_without_a_route_to_discord_says_so_in_one_sentence(tmp_path: Path) 
     lines = done.stderr.splitlines()
     assert "No se puede conectar con 127.0.0.1: conexión rechazada." in lines
     assert lines[-1].endswith("otro aviso")
-    assert len(lines) <= 3  # discord.py's «logging in», the sentence, the other warning
+    # The database it opens, discord.py's «logging in», the sentence, the other warning.
+    assert lines[0].endswith(f"INFO     musbot: base de datos {tmp_path / 'musbot.db'}, nueva: "
+                             f"se crea ahora (rutas relativas desde el directorio de trabajo "
+                             f"({tmp_path}), pues no hay .env)")
+    assert len(lines) <= 4
 
 
 async def _no_dns(self: MusBot, token: str, *, reconnect: bool = True) -> None:

@@ -49,6 +49,7 @@ async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
     world, maite, ana = server.world, server.admin, server.person("Ana")
     tables = world.add_text_channel(server.guild, "mesas")
     thread = world.add_thread(tables, "Partida del jueves")
+    world.set_locale(maite.user, "de")  # not one of ours: she reads the server's language
     async with connected(server):
         shown = private(await server.ask(maite, "mus config"))
         assert "8 reyes · a 40 tantos · 3 juegos por vaca" in shown
@@ -58,7 +59,7 @@ async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
             corrido=True, senas=False, sena_cazada=25, tiempo=90, idioma="en",
             permitir_canal=tables))
         assert text.startswith("Saved.") and "4 reyes · to 30 tantos" in text
-        assert "2 games per vaca · 3 vaca(s) · la real: yes · mus corrido: yes" in text
+        assert "2 games per vaca · 3 vacas · la real: yes · mus corrido: yes" in text
         assert "señas: no · seña caught: 25%" in text and "Language: English" in text
         assert f"Table channels: <#{tables}>" in text and "Turn timer: 90 s" in text
         assert private(await server.ask(maite, "mus config")) == text.split("\n", 1)[1]

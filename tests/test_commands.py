@@ -29,8 +29,10 @@ from musbot.engine.actions import (
     mas,
 )
 from musbot.engine.cards import CARD_CODES, DECK, Card, parse_card
-from musbot.engine.errors import MalformedCommand
-from musbot.i18n import en, error_text, es
+from musbot.engine.errors import MalformedCommand, MusError
+from musbot.i18n import catalog, error_text
+
+es, en = catalog("es"), catalog("en")
 
 HAND: list[Card] = [parse_card(c) for c in ("12o", "7c", "5e", "1b")]
 """A hand as shown to the player: position 1 is the rey de oros, 4 the as de bastos."""
@@ -643,6 +645,30 @@ def test_no_suggestion_without_a_close_move(typed: str) -> None:
 def test_vocabulary_comes_from_the_word_tables() -> None:
     words = {canonical_words: others for canonical_words, others in vocabulary()}
     assert words["no hay mus"] == ("no mus", "corto", "mintza", "cut")
-    assert words["quiero"] == ("iduki", "kanta", "call")
+    assert words["quiero"] == ("iduki", "idoki", "eduki", "kanta", "call")
     assert "echo órdago" in words["órdago"] and "hordago" in words["órdago"]
     assert "descarto 1 3, descarto 1o 12c" in words
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("idoki", QUIERO), ("eduki", QUIERO), ("iduki", QUIERO), ("kanta", QUIERO),
+    ("tira", NO_QUIERO), ("mintza", NO_HAY_MUS), ("hordago", ORDAGO),
+])
+def test_basque_calls_are_understood_in_every_regional_form(text: str, expected: Action) -> None:
+    """Issue 25: idoki (not accepted before), eduki (batua) and the Iparralde iduki/kanta."""
+    assert parse(text) == expected
+
+
+@pytest.mark.parametrize("lance", ["handia", "haundia", "txikia", "tipia", "pareak", "pariak",
+                                   "jokoa", "jokua", "puntua", "pundua"])
+def test_a_basque_lance_name_after_a_call_is_read_as_the_lance_named(lance: str) -> None:
+    """Both regional forms of each lance (docs/glossary.md) name it as «grande» does."""
+
+    def outcome(text: str) -> object:
+        try:
+            return parse(text)
+        except MusError as refused:
+            return refused.code
+
+    for said in ("envido a", "órdago a la", "paso", "quiero"):
+        assert outcome(f"{said} {lance}") == outcome(f"{said} grande"), said

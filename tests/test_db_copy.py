@@ -44,7 +44,8 @@ async def play(db: Database, league_id: int | None, users: list[int | str], seed
 
 async def populate(path: Path) -> None:
     """A bot's database with some of everything: leagues over two seasons, rated and bot
-    matches, an abandoned one, a forgotten player, live tables with journals, settings."""
+    matches, an abandoned one, a forgotten player, live tables with journals, settings, chosen
+    languages."""
     async with Database(path) as db:
         settings = ServerSettings(TableSettings(language="en", turn_seconds=45))
         await db.save_server_settings(10**17, settings)
@@ -63,6 +64,8 @@ async def populate(path: Path) -> None:
         await db.append_to_journal(1, [[0, "paso", 0, []], [1, "órdago", 0, []]])
         await db.save_table(2, None, {"state": "waiting"})
         await db.save_player_readings(10**17, {2**62: {"v": 1, "words": 4}, 3: {"v": 1}})
+        await db.set_person_language(2**62, "eu")
+        await db.set_person_language(3, "fr")
 
 
 def dump(target: str) -> dict[str, list[tuple[Any, ...]]]:

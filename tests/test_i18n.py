@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import re
 import string
-from types import ModuleType
+from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
 
 from musbot.engine import IllegalAction, InvalidRules, Lance, MalformedCommand, NotYourTurn, Rules
-from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, error_text
+from musbot.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_CODES,
+    LANGUAGES,
+    Entry,
+    Plural,
+    catalog,
+    error_text,
+    translate,
+)
 from musbot.settings import InvalidSettings
 from musbot.storage import ServerSettings
 from musbot.table import TableError
@@ -20,10 +31,10 @@ NAMES = {0: "Ane", 1: "Bea", 2: "Carmen", 3: "Dani"}
 _PERCENT = re.compile(r"%(?:\((\w+)\))?[-+ #0]*\d*(?:\.\d+)?[sdrf%]")
 
 
-def catalogues(module: ModuleType) -> dict[str, Any]:
-    """Every catalogue of a language module: its upper-case names (``ERRORS``, ``TABLE``,
-    ``LANCES``, ``SEAT``, …)."""
-    return {name: value for name, value in vars(module).items() if name.isupper()}
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "musbot" / "i18n" / "locale"
+OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]
+SPANISH = catalog(DEFAULT_LANGUAGE).entries
 
 
 def holes(text: str) -> set[str]:
@@ -36,39 +47,135 @@ def holes(text: str) -> set[str]:
     return found
 
 
-def entries(value: Any) -> dict[Any, Any]:
-    """A catalogue as key → sentence: a dict as it is, a tuple by position, a text alone."""
-    if isinstance(value, dict):
-        return dict(value)
-    if isinstance(value, tuple):
-        return dict(enumerate(value))
-    return {None: value}
+def forms(entry: Entry) -> tuple[str, ...]:
+    return entry.forms if isinstance(entry, Plural) else (entry,)
 
 
-OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]
+def read(lang: str) -> Catalog:
+    name = "musbot.pot" if lang == DEFAULT_LANGUAGE else f"{lang}.po"
+    with (LOCALE / name).open("rb") as handle:
+        return read_po(handle, locale=None if lang == DEFAULT_LANGUAGE else lang)
+
+
+def test_every_catalogue_is_found_and_named() -> None:
+    assert list(LANGUAGES) == ["es", "eu", "fr", "en"]
+    assert sorted(path.name for path in LOCALE.iterdir()) == [
+        "en.po", "eu.po", "fr.po", "musbot.pot"]
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
-def test_every_language_has_every_catalogue_and_key_with_the_same_holes(lang: str) -> None:
-    """A key missing in one language fell back to Spanish without a word (or, the other way, was
-    never said): both ways, every catalogue, every key, and the same values asked for."""
-    spanish, other = catalogues(LANGUAGES[DEFAULT_LANGUAGE]), catalogues(LANGUAGES[lang])
-    assert sorted(spanish) == sorted(other)
+def test_every_sentence_is_translated_and_none_is_left_over(lang: str) -> None:
+    """A key missing (or empty, or fuzzy: its Spanish changed since) would be said in Spanish;
+    an entry the template no longer has is dead text. Both ways, every key."""
+    template = {message.context: message.id for message in read(DEFAULT_LANGUAGE) if message.id}
     problems = []
-    for name in sorted(spanish):
-        es_entries, other_entries = entries(spanish[name]), entries(other[name])
-        for key in es_entries.keys() - other_entries.keys():
-            problems.append(f"{lang}.{name}[{key!r}] is missing")
-        for key in other_entries.keys() - es_entries.keys():
-            problems.append(f"es.{name}[{key!r}] is missing")
-        for key in es_entries.keys() & other_entries.keys():
-            es_text, other_text = es_entries[key], other_entries[key]
-            if type(es_text) is not type(other_text):
-                problems.append(f"{name}[{key!r}]: {type(es_text)} in es, {type(other_text)}")
-            elif isinstance(es_text, str) and holes(es_text) != holes(other_text):
-                problems.append(f"{name}[{key!r}]: holes {sorted(holes(es_text))} in es, "
-                                f"{sorted(holes(other_text))} in {lang}")
+    seen = set()
+    for message in read(lang):
+        if not message.id:
+            continue
+        seen.add(message.context)
+        if message.context not in template:
+            problems.append(f"{lang}: {message.context} is not in the template")
+        elif message.id != template[message.context]:
+            problems.append(f"{lang}: {message.context} translates an older Spanish sentence")
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            problems.append(f"{lang}: {message.context} is not translated")
+        if isinstance(message.id, tuple) != isinstance(message.string, tuple):
+            problems.append(f"{lang}: {message.context} plural in one, not in the other")
+    problems += [f"{lang}: {context} is missing" for context in template.keys() - seen]
+    assert not problems, "\n".join(sorted(problems))
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_every_translation_asks_for_the_same_values(lang: str) -> None:
+    """A parameter dropped (or invented) by a translation would lose a name or crash."""
+    problems = []
+    for key, entry in catalog(lang).entries.items():
+        wanted = set().union(*(holes(form) for form in forms(SPANISH[key])))
+        given = [holes(form) for form in forms(entry)]
+        if set().union(*given) != wanted or any(not form <= wanted for form in given):
+            problems.append(f"{lang}: {key}: {sorted(set().union(*given))}, es {sorted(wanted)}")
     assert not problems, "\n".join(problems)
+
+
+def sample(hole: str, plural: Plural | None, n: int) -> Any:
+    """A value for a hole: the count of a plural, a number where the format asks for one, and a
+    long name elsewhere (the longest a Discord nickname can be, 32)."""
+    name, _, spec = hole.strip("{}").partition(":")
+    if plural is not None and name == plural.count:
+        return n
+    if spec.endswith("%"):
+        return 0.5
+    if spec.endswith("d"):
+        return 5
+    return "W" * 32
+
+
+BUTTONS = {key for key in SPANISH if key.startswith("DISCORD.btn_")}
+MODAL_TEXTS = {"DISCORD.modal_title", "DISCORD.modal_label"}
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_sentence_renders_with_its_values_and_every_plural_with_0_1_2_5(
+        lang: str) -> None:
+    """Within Discord's limits too: 2,000 characters a message, 80 a button's label, 45 a
+    modal's title and its field's label."""
+    for key, entry in catalog(lang).entries.items():
+        if key.startswith("CLI.argparse"):
+            continue  # %-style, filled by argparse itself
+        plural = entry if isinstance(entry, Plural) else None
+        for n in (0, 1, 2, 5) if plural else (1,):
+            params = {hole.strip("{}").partition(":")[0]: sample(hole, plural, n)
+                      for form in forms(SPANISH[key]) for hole in holes(form)}
+            text = translate(key, lang, **params) if params else translate(key, lang)
+            assert text.strip(), key
+            assert len(text) <= 2000, (lang, key, text)
+            if key in BUTTONS:
+                assert len(text) <= 80, (lang, key, text)
+            if key in MODAL_TEXTS:
+                assert len(text) <= 45, (lang, key, text)
+
+
+@pytest.mark.parametrize(("lang", "n", "expected"), [
+    ("es", 0, "0 tantos"), ("es", 1, "1 tanto"), ("es", 2, "2 tantos"), ("es", 5, "5 tantos"),
+    ("fr", 0, "0 tanto"), ("fr", 1, "1 tanto"), ("fr", 2, "2 tantos"),
+    ("en", 0, "0 tantos"), ("en", 1, "1 tanto"), ("en", 5, "5 tantos"),
+])
+def test_plurals_follow_each_language_s_rule(lang: str, n: int, expected: str) -> None:
+    """French counts 0 as singular (gettext's ``n > 1``); Spanish, Basque, English do not."""
+    assert translate("TABLE.tantos_n", lang, n=n) == expected
+
+
+SOURCES = [*sorted((ROOT / "musbot").rglob("*.py")), *sorted((ROOT / "cogs").rglob("*.py"))]
+BUILT_KEYS = {
+    # Sections whose keys the code builds from a value rather than naming them whole: an
+    # error's or a failure's code, a lance, a card, a seña, a kind of score…
+    "ERRORS": re.compile(r".*"), "SERVER": re.compile(r".*"), "REPLAY": re.compile(r".*"),
+    "SCORE_KINDS": re.compile(r".*"), "SENA_GESTURES": re.compile(r".*"),
+    "SENA_NAMES": re.compile(r".*"),
+    "RANK_NAMES": re.compile(r".*"), "SUIT_NAMES": re.compile(r".*"),
+    "LANCES": re.compile(r".*"),
+    "TABLE": re.compile(r"variant_|.*_n$"),
+    "DISCORD": re.compile(r"perm_|btn_"),
+    "SLASH": re.compile(r".*"),  # by where they are in the command tree: tests/test_translator.py
+}
+
+
+def test_every_key_is_used_by_the_code() -> None:
+    """An entry nobody asks for is a sentence translated four times for nothing."""
+    code = "\n".join(path.read_text(encoding="utf-8") for path in SOURCES)
+    unused = []
+    for context in SPANISH:
+        section, _, key = context.partition(".")
+        if not key:
+            continue
+        built = BUILT_KEYS.get(section)
+        if built is not None and built.match(key):
+            continue
+        if f'"{key}"' not in code and f"'{key}'" not in code:
+            unused.append(context)
+    assert not unused, unused
 
 
 def test_holes_are_found_in_both_styles() -> None:
@@ -133,3 +240,95 @@ def test_server_settings_refuse_impossible_rules_in_the_servers_language() -> No
             changed_settings(ServerSettings(), {"puntos": 2000}, None, None, None, None, False,
                              Limits())
         assert error_text(refused.value, lang) == sentence
+
+
+SPANISH_ONLY = frozenset({
+    "pareja", "parejas", "asiento", "envido", "quiero", "órdago", "nadie", "juego", "juegos",
+    "vaca", "vacas", "empieza", "habla", "señas", "cartas", "descarta", "nueva", "ronda", "con",
+    "sin", "para", "los", "las", "del", "por", "tiene", "hay", "mano", "manos", "partidas",
+    "querido", "gana", "mejor", "reparten", "enseñan", "dentro",
+})
+"""Words a Basque or French sentence never has (the shared game words, mus, paso, tanto and
+the Basque calls, are not in it; nor «partida», Basque too: eu.wikipedia.org, «Mus»)."""
+
+
+def spanish_words(text: str) -> set[str]:
+    return {word for word in re.findall(r"\w+", text.lower()) if word in SPANISH_ONLY}
+
+
+@pytest.mark.parametrize("lang", ["eu", "fr"])
+def test_a_whole_terminal_match_in_basque_or_french_has_no_spanish_word(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25: ``musbot play --auto --seed 7 --idioma eu|fr``."""
+    from musbot.cli import main
+
+    assert main(["play", "--auto", "--seed", "7", "--idioma", lang]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) > 200
+    found = {line: spanish_words(line) for line in out.splitlines() if spanish_words(line)}
+    assert not found, found
+
+
+def test_the_spanish_word_list_finds_spanish() -> None:
+    assert spanish_words("🃏 Nueva mano: es mano Bot 4.") == {"nueva", "mano"}
+    assert spanish_words(translate("TABLE.lance_querido", "es", lance="Grande", tantos=2)) \
+        == {"querido"}
+
+
+@pytest.mark.parametrize("lang", ["eu", "fr"])
+def test_no_sentence_of_the_game_is_left_in_spanish(lang: str) -> None:
+    """Every sentence of the table, the DMs, Discord and the server, in the language: none keeps
+    a Spanish-only word (the command names, /mus mesa…, are Discord's and stay as they are)."""
+    left = {}
+    for key, entry in catalog(lang).entries.items():
+        if key.split(".")[0] in ("CLI", "REPLAY"):
+            continue
+        words = set().union(*(spanish_words(re.sub(r"\{[^}]*\}|/mus \w+", "", form))
+                              for form in forms(entry)))
+        if words:
+            left[key] = words
+    assert not left, left
+
+
+OPENERS = {"es": "seña", "eu": "keinu", "fr": "signe", "en": "signal"}
+"""How a player of each language opens a seña typed."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_every_sena_is_shown_in_its_reader_s_language_and_read_back_typed(lang: str) -> None:
+    """Issue 25: a seña's name as its reader says it (§7; docs/glossary.md), and the name shown
+    is one the grammar reads back, alone or after that language's word for «seña»."""
+    from musbot.commands import sena_from_text
+    from musbot.engine.senas import Sena
+    from musbot.table.render import sena_name, sena_text
+
+    for sena in Sena:
+        name = sena_name(sena, lang)
+        assert sena_from_text(name) is sena, (lang, name)
+        assert sena_from_text(f"{OPENERS[lang]} {name}") is sena, (lang, name)
+        assert sena_from_text(name.upper().replace(" ", "-")) is sena
+        if lang != "es" and name != sena.nombre:
+            assert sena.nombre not in sena_text("Ane", sena, caught=False, lang=lang)
+    assert sena_name(Sena.DOS_REYES, "eu") == "bi errege"
+    assert sena_name(Sena.DOS_REYES, "fr") == "deux rois"
+    assert "deux rois" in sena_text("Ane", Sena.DOS_REYES, caught=True, lang="fr")
+
+
+def test_a_sena_named_in_an_error_is_in_the_reader_s_language() -> None:
+    error = IllegalAction("sena_not_shown", sena="dos reyes")
+    assert "bi errege" in error_text(error, "eu")
+    assert "deux rois" in error_text(error, "fr")
+    assert "dos reyes" in error_text(error, "es")
+    assert "nada" in error_text(IllegalAction("sena_not_shown", sena="nada"), "fr")
+
+
+def test_the_hand_lists_the_senas_it_may_show_in_its_reader_s_language() -> None:
+    from musbot.engine.cards import parse_card
+    from musbot.engine.senas import senas_de_mano
+    from musbot.table.render import _senas_line
+
+    cards = tuple(parse_card(c) for c in ("12o", "12c", "3e", "1b"))
+    posibles = senas_de_mano(cards, Rules().reyes, Rules().real)
+    assert "hiru errege" in _senas_line(posibles, "eu")
+    assert "trois rois" in _senas_line(posibles, "fr")
+    assert "tres reyes" not in _senas_line(posibles, "eu")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import string
 import subprocess
 import sys
 from contextlib import redirect_stdout
@@ -19,8 +18,10 @@ from hypothesis import strategies as st
 
 from musbot.cli import main
 from musbot.engine import CARD_CODES, Rules
-from musbot.i18n import en, es
+from musbot.i18n import catalog
 from musbot.replay import KEYS, LANGS, RULE_KEYS, replay, run
+
+es, en = catalog("es"), catalog("en")
 
 
 @pytest.fixture(autouse=True)
@@ -475,12 +476,7 @@ def test_every_sentence_of_a_run_is_in_its_language(tmp_path: Path,
 
 
 def test_the_catalogs_word_every_replay_sentence_in_both_languages() -> None:
-    """Same keys, same placeholders; and every key the replay names exists."""
-    assert set(es.REPLAY) == set(en.REPLAY)
-    for key in es.REPLAY:
-        fields = [{f for _, f, _, _ in string.Formatter().parse(c.REPLAY[key]) if f}
-                  for c in (es, en)]
-        assert fields[0] == fields[1], key
+    """Every key the replay names exists (tests/test_i18n.py holds the languages to it)."""
     source = Path(__file__).resolve().parent.parent.joinpath("musbot", "replay.py").read_text(
         encoding="utf-8")
     named = set(re.findall(r'(?:ReplayError|_Phrase)\(\s*"(\w+)"', source))

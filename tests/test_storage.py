@@ -555,6 +555,31 @@ async def test_forget_player_anonymises_past_results(db: Database) -> None:
     assert await db.player_name(2) == "back"
 
 
+async def test_a_person_s_language_is_saved_changed_and_forgotten(db: Database) -> None:
+    """``/mus idioma``: one row per person who chose (issue 25), a Discord id of 64 bits
+    included; a language musbot does not speak is refused before the database is asked; the
+    choice goes with ``/mus olvidarme``, which knows the person by it alone."""
+    big = 2**63 - 1
+    assert await db.person_language(7) is None
+    await db.set_person_language(7, "eu")
+    await db.set_person_language(big, "fr")
+    assert await db.person_language(7) == "eu"
+    await db.set_person_language(7, "fr")
+    assert await db.person_languages([7, big, 8]) == {7: "fr", big: "fr"}
+    assert await db.person_languages([]) == {}
+    with pytest.raises(ValueError, match="unknown language"):
+        await db.set_person_language(7, "de")
+    with pytest.raises(ValueError):
+        await db.set_person_language(7, "")
+    assert await db.person_language(7) == "fr"
+    await db.set_person_language(big, None)  # back to the client's
+    assert await db.person_language(big) is None
+    assert await db.forget_player(7) is True  # never played: known by their language
+    assert await db.person_language(7) is None
+    assert await select(db, "SELECT COUNT(*) FROM person_languages") == [(0,)]
+    assert await db.forget_player(7) is False
+
+
 # --- crash safety -------------------------------------------------------------------------------
 
 WRITER = """

@@ -62,6 +62,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -268,20 +269,43 @@ def rest_figures(stats: Any, actions: int) -> dict[str, Any]:
             "chars": stats.chars, "buttons": stats.buttons}
 
 
-def _manager(client: Any, persist: Any) -> tuple[Any, Any]:
+def _manager(client: Any, persist: Any, metrics: Any = None) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.discordio.governor import Limits
     from musbot.table import TableManager
 
     # Discord's per-channel limits apply; its global budget would stop a real bot long before
     # this load: the benchmark measures the process, and reports the calls it would need.
-    transport = DiscordTransport(client, limits=Limits(calls_per_second=10**9))  # type: ignore[arg-type]
+    transport = DiscordTransport(client, limits=Limits(calls_per_second=10**9),  # type: ignore[arg-type]
+                                 waited=metrics.waited if metrics is not None else None)
+    if metrics is not None:
+        persist = metrics.persist(persist)
     return transport, TableManager(transport, bot_delay=0.0, persist=persist)
+
+
+async def serve_metrics(at: str, metrics: Any, manager: Any, transport: Any, client: Any,
+                        carried: Counter[str]) -> Any:
+    """``--metrics ADDR``: the bot's registry (``musbot.metrics``) for this run, served while
+    it runs; the in-memory client's calls stand for the REST requests, each answered (2xx).
+    ``carried``: the calls counted before the client's counts were reset (a counter never goes
+    down)."""
+    from musbot.metrics import MetricsServer, Readings, address
+
+    stats = client.stats
+    metrics.registry.register(Readings(
+        tables=lambda: len(manager), queued=transport.governor.queued,
+        answers=lambda: {(route, "2xx"): n for route, n in (carried + stats.calls).items()}))
+    server = MetricsServer(metrics, lambda: (True, "ok"))
+    host, port = address(at)
+    bound = await server.start(host, port)
+    print(f"metrics: http://{bound[0]}:{bound[1]}/metrics", file=sys.stderr, flush=True)
+    return server
 
 
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
                    seed: int, scratch: Scratch, *, tune: bool = True,
-                   outage: Outage | None = None) -> dict[str, Any]:
+                   outage: Outage | None = None, metrics_at: str | None = None
+                   ) -> dict[str, Any]:
     """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
     (see :func:`bench_load`)."""
     from musbot.bench.memory import MemoryClient
@@ -296,7 +320,16 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     client = MemoryClient(lambda: asyncio.get_running_loop().time())
     persister = TablePersister(db)
     saves = SaveTimes(persister)  # the tables save through it
-    transport, manager = _manager(client, saves)
+    metrics = exporter = None
+    carried: Counter[str] = Counter()
+    if metrics_at is not None:
+        from musbot.metrics import Metrics
+
+        metrics = Metrics()
+    transport, manager = _manager(client, saves, metrics)
+    if metrics_at is not None:
+        exporter = await serve_metrics(metrics_at, metrics, manager, transport, client,
+                                       carried)
     gc.collect()
     rss_before = current_rss()
     setup = time.perf_counter()
@@ -322,6 +355,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     others = OtherLoad()
     others.start()
     steal.start()
+    carried.update(client.stats.calls)
     client.stats.reset()
     faults = Faults()
     faults.start((one.table for one in seated), outage)
@@ -356,6 +390,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     received = sum(len(one.log) for one in seated)
 
     await _stop(manager, transport)
+    if exporter is not None:
+        await exporter.stop()
     gc.unfreeze()  # the restore below runs as at a bot's start, before tune_gc
     gc.set_threshold(*thresholds)
     await db.close()
@@ -482,23 +518,26 @@ async def _stop(manager: Any, transport: Any) -> None:
 
 async def run_on(spec: str, tables: int, minutes: float, rate: float,
                  closed_seconds: float | None, seed: int, tune: bool,
-                 outage: Outage | None = None) -> dict[str, Any]:
+                 outage: Outage | None = None, metrics_at: str | None = None
+                 ) -> dict[str, Any]:
     """:func:`run_load` on a new, empty database of the kind ``spec`` names, removed after."""
     scratch = Scratch(spec, kind_of(spec))
     await scratch.create()
     try:
         return await run_load(tables, minutes, rate, closed_seconds, seed, scratch, tune=tune,
-                              outage=outage)
+                              outage=outage, metrics_at=metrics_at)
     finally:
         await scratch.drop()
 
 
 def run_in_process(spec: str, tables: int, minutes: float, rate: float,
                    closed_seconds: float | None, seed: int, tune: bool,
-                   outage: Outage | None = None) -> dict[str, Any]:
+                   outage: Outage | None = None, metrics_at: str | None = None
+                   ) -> dict[str, Any]:
     """One run in a process of its own (several ``--db``): neither inherits the other's heap,
     collector state or peak RSS."""
-    return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune, outage))
+    return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune, outage,
+                              metrics_at))
 
 
 def bench_load(args: argparse.Namespace) -> int:
@@ -516,7 +555,7 @@ def bench_load(args: argparse.Namespace) -> int:
     outage = Outage(args.outage, args.stop_with, args.start_with) \
         if args.outage is not None else None
     options = (args.tables, args.minutes, args.rate, args.closed_seconds, args.seed,
-               args.gc == "tuned", outage)
+               args.gc == "tuned", outage, args.metrics)
     results: list[dict[str, Any]] = []
     try:
         if len(specs) == 1:
@@ -595,8 +634,24 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=cli_text("bench_start_with", lang))
     load.add_argument("--restore", type=_existing(lang), default=None, metavar="DB",
                       help=cli_text("bench_restore", lang))
+    load.add_argument("--metrics", type=_address(lang), default=None, metavar="HOST:PORT",
+                      help=cli_text("metrics_option", lang))
     load.add_argument("--json", action="store_true", help=cli_text("json", lang))
     load.set_defaults(func=bench_load)
+
+
+def _address(lang: str) -> Callable[[str], str]:
+    """``--metrics``' check: ``HOST:PORT``."""
+    from musbot.config import address
+
+    def check(text: str) -> str:
+        try:
+            address(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(cli_text("metrics_bad", lang, value=text)) from None
+        return text
+
+    return check
 
 
 def _existing(lang: str) -> Callable[[str], str]:

@@ -94,7 +94,8 @@ class Access:
         channel_id = table.channel_id
         lang = table.lang
         channel = self.transport.client.get_channel(channel_id)
-        lacking = permissions_text(self._lacking(channel, code), lang)
+        names = self._lacking(channel, code)
+        lacking = permissions_text(names, lang)
         name = str(getattr(channel, "name", channel_id))
         if not await table.hide(dt("paused_reason", lang, channel=name, missing=lacking)):
             return
@@ -102,10 +103,11 @@ class Access:
         log.warning("table %s paused: the bot lost its permissions in the channel (%s)",
                     channel_id, code)
         guild = getattr(channel, "guild", None)
-        text = dt("paused_dm", lang, channel=name, guild=getattr(guild, "name", "?"),
-                  missing=lacking)
-        for user_id in table.humans():
-            await self.transport.direct(user_id, text)
+        for user_id in table.humans():  # each in their own language
+            own = table.lang_for(user_id)
+            await self.transport.direct(user_id, dt(
+                "paused_dm", own, channel=name, guild=getattr(guild, "name", "?"),
+                missing=permissions_text(names, own)))
 
     def _lacking(self, channel: Any, code: int) -> list[str]:
         """What the channel lacks, as the gateway's cache says; the cache may not know yet

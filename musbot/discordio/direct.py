@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from musbot.commands import Request, SendSena
 from musbot.table import Table, TableManager
+from musbot.table.render import sena_name
 from musbot.table.spoken import CARDS, COME_BACK
 
 from .discard import discard_view
@@ -34,8 +35,8 @@ async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
                     ambiguous: bool) -> None:
     """A DM for ``table`` (``ambiguous``: the person sits at another table too)."""
     transport = owner.transport
-    lang = table.lang
-    where = " " + which_table(owner, table) if ambiguous else ""
+    lang = table.lang_for(user_id)
+    where = " " + which_table(owner, table, lang) if ambiguous else ""
     if not await owner.awake_table(table):
         await transport.direct(user_id, error("table_restoring", lang) + where)
         return
@@ -46,21 +47,21 @@ async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
         await transport.direct(user_id, outcome.text + where,
                                view=discard_view(table, user_id))
     elif isinstance(outcome.command, SendSena):
-        await transport.direct(user_id, dt("sena_sent", lang, sena=outcome.command.sena.nombre)
-                               + where)
+        await transport.direct(user_id, dt("sena_sent", lang,
+                                           sena=sena_name(outcome.command.sena, lang)) + where)
     elif outcome.command is None or \
             (isinstance(outcome.command, Request) and outcome.command != COME_BACK):
         await transport.direct(user_id, dt("dm_unknown", lang) + where)
 
 
-def which_table(owner: Owner, table: Table) -> str:
+def which_table(owner: Owner, table: Table, lang: str) -> str:
     """«(mesa de #mus en Txoko)»: the table a DM's answer speaks of."""
     channel = owner.get_channel(table.channel_id)
     guild = getattr(channel, "guild", None)
     name = getattr(channel, "name", None)
     if guild is None or name is None:
         return ""
-    return dt("which_table", table.lang, channel=name, guild=guild.name)
+    return dt("which_table", lang, channel=name, guild=guild.name)
 
 
 __all__ = ["Owner", "handle_dm", "which_table"]

@@ -125,14 +125,15 @@ class DiscardConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             return
         picked = [card for pos, card in enumerate(view.cards) if self.mask >> pos & 1]
         if not picked:
-            await press.say(error("discard_none", table.lang))
+            await press.say(error("discard_none", table.lang_for(press.user_id)))
             return
         # Acknowledge by removing the controls, so a second press cannot discard twice.
         await press.show(None)
         try:
             await table.act(press.user_id, descarte(*picked))
         except MusError as problem:
-            await press.say(plain(error_text(problem, table.lang, table.names())))
+            await press.say(plain(error_text(problem, table.lang_for(press.user_id),
+                                             table.names())))
             controls = discard_view(table, press.user_id, self.mask)
             if controls is not None:
                 await press.show(controls)
@@ -172,12 +173,12 @@ async def _still_current(press: Press, table: Table, token: str) -> SeatView | N
     """The presser's view if these discard buttons still speak of the cards they hold."""
     seat = table.seat_of(press.user_id)
     if seat is None or table.match is None:
-        await press.say(error("not_seated", table.lang))
+        await press.say(error("not_seated", table.lang_for(press.user_id)))
         return None
     view = table.match.view(seat)
     current = discard_token(table.state.match_key, view.hand_number, len(view.discards))
     if view.phase != "descarte" or current != token:
-        await press.say(dt("stale_cards", table.lang))
+        await press.say(dt("stale_cards", table.lang_for(press.user_id)))
         return None
     return view
 
@@ -204,5 +205,5 @@ def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View |
     for pos, card in enumerate(view.cards):
         controls.add_item(DiscardToggle(table.channel_id, token, mask, pos,
                                         label=f"{pos + 1} · {card_text(card)}"))
-    controls.add_item(DiscardConfirm(table.channel_id, token, mask, table.lang))
+    controls.add_item(DiscardConfirm(table.channel_id, token, mask, table.lang_for(user_id)))
     return controls

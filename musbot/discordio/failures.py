@@ -1,5 +1,6 @@
 """The one error path of musbot on Discord: whatever fails in a command, a button, a modal or
-typed words becomes a clear sentence for the person, in their language, and never «The
+typed words becomes a clear sentence for the person, in their own language
+(``speech.py``), and never «The
 application did not respond». Refusals (a move out of turn, a full table, an argument out of
 range, a storage that is busy) are answered as such; an unexpected failure is logged with the
 table it happened at, and the person is told nothing was lost.
@@ -28,6 +29,7 @@ from musbot.storage import StorageError
 from musbot.table import Table, render
 
 from .markup import plain
+from .speech import hear, lang_of, person_lang
 from .texts import dt, server
 
 if TYPE_CHECKING:
@@ -37,14 +39,6 @@ log = logging.getLogger(__name__)
 
 BRIEF_SECONDS = 10.0
 """A typed command's refusal deletes itself after this long: the channel is the game's table."""
-
-
-def lang_of(interaction: discord.Interaction[Any] | None, table_lang: str | None = None) -> str:
-    """The table's language where there is a table; else the person's own Discord language."""
-    if table_lang is not None:
-        return table_lang
-    locale = str(getattr(interaction, "locale", "") or "")
-    return "en" if locale.startswith("en") else "es"
 
 
 def _unwrap(error: BaseException) -> BaseException:
@@ -117,7 +111,7 @@ def expected(error: BaseException) -> bool:
 async def report(target: discord.Interaction[Any] | commands.Context[Any],
                  error: BaseException, *, table: Table | None = None) -> None:
     """Answers ``target`` (an interaction, or a typed command's context) with the sentence for
-    ``error``, in the table's language where there is a table; logs what was unexpected, with
+    ``error``, in the person's own language (else the table's); logs what was unexpected, with
     the table."""
     interaction = target if isinstance(target, discord.Interaction) else target.interaction
     channel = getattr(target, "channel", None)
@@ -127,8 +121,12 @@ async def report(target: discord.Interaction[Any] | commands.Context[Any],
         log.warning("storage failure at table %s: %s: %s", where, cause.code, cause)
     elif not expected(error):
         log.error("unexpected failure at table %s", where, exc_info=error)
-    text = failure_text(error, lang_of(interaction, table.lang if table is not None else None),
-                        table.names() if table is not None else None)
+    table_lang = table.lang if table is not None else None
+    if interaction is not None or not isinstance(target, commands.Context):
+        lang = lang_of(interaction, table_lang)
+    else:
+        lang = person_lang(target.bot, target.author.id, table_lang)
+    text = failure_text(error, lang, table.names() if table is not None else None)
     if text is None:
         return
     try:
@@ -150,16 +148,18 @@ async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
                        error: MusError, *, reference: discord.Message | None = None) -> None:
     """A move typed in a table's channel (the message ``reference``) and refused: answered to
     its author alone, by a brief reply that deletes itself; an error naming a card says
-    something of a hand, so it goes by DM (or, with DMs closed, only «use Ver mis cartas»)."""
+    something of a hand, so it goes by DM (or, with DMs closed, only «use Ver mis cartas»). In
+    the author's own language: it is for them alone."""
+    lang = table.lang_for(user_id)
     if "card" in error.params:
         if user_id not in transport.prefers_ephemeral:
-            await transport.direct(user_id, error_text(error, table.lang, table.names()))
+            await transport.direct(user_id, error_text(error, lang, table.names()))
             return
-        text = render.t("dm_closed", table.lang, mention=transport.mention(user_id))
+        text = render.t("dm_closed", lang, mention=transport.mention(user_id))
         await transport.say_briefly(table.channel_id, text, reference=reference,
                                     author=user_id, mention=True)
         return
-    await transport.say_briefly(table.channel_id, error_text(error, table.lang, table.names()),
+    await transport.say_briefly(table.channel_id, error_text(error, lang, table.names()),
                                 reference=reference, author=user_id)
 
 
@@ -167,7 +167,8 @@ async def refuse_direct(transport: DiscordTransport, user_id: int, error: MusErr
                         table: Table, where: str = "") -> None:
     """Words sent by DM and refused: the answer by DM (``where`` names the table when the
     person sits at several)."""
-    await transport.direct(user_id, error_text(error, table.lang, table.names()) + where)
+    await transport.direct(user_id, error_text(error, table.lang_for(user_id), table.names())
+                           + where)
 
 
 async def answer_privately(interaction: discord.Interaction[Any], text: str, **extra: Any
@@ -183,8 +184,10 @@ async def guarded(interaction: discord.Interaction[Any], channel_id: int | None,
                   work: Callable[[], Awaitable[Any]]) -> None:
     """Runs a button's or a modal's work; any failure becomes an answer (see :func:`report`).
     discord.py only logs what a dynamic item's callback raises, and the person would be left
-    with «The application did not respond»."""
+    with «The application did not respond». The person is heard first (``speech.py``): what
+    answers them is in their language."""
     try:
+        await hear(interaction)
         await work()
     except Exception as error:
         tables = getattr(interaction.client, "tables", None)

@@ -64,16 +64,25 @@ class Limits:
                                                   // shard_count))
 
 
+Waited = Callable[[str, float], None]
+"""Told, as each governed call starts, its kind (``post``, ``edit``) and the seconds since it
+was first asked for (``musbot.metrics``: the queue's wait)."""
+
+
 @dataclass
 class _Post:
     send: Callable[[], Awaitable[Any]]
     done: asyncio.Future[Any]
+    asked: float = 0.0
 
 
 @dataclass
 class _Edit:
     apply: Callable[[], Awaitable[Any]]
     not_before: float
+    asked: float = 0.0
+    """When the message was first asked to change since its last edit: a coalesced edit
+    waits from there."""
 
 
 @dataclass(slots=True)
@@ -134,9 +143,11 @@ def _free_at(times: deque[float] | list[float], limit: int, window: float, now: 
 class Governor:
     """The lanes of every channel musbot writes to, run by one task."""
 
-    def __init__(self, clock: Clock, limits: Limits | None = None) -> None:
+    def __init__(self, clock: Clock, limits: Limits | None = None, *,
+                 waited: Waited | None = None) -> None:
         self.clock = clock
         self.limits = limits or Limits()
+        self.waited = waited
         self._lanes: dict[Hashable, Lane] = {}
         self._heap: list[tuple[float, int, Hashable]] = []
         self._order = itertools.count()
@@ -166,7 +177,7 @@ class Governor:
             done.cancel()
             return done
         found = self._lane(lane)
-        (found.replies if reply else found.posts).append(_Post(send, done))
+        (found.replies if reply else found.posts).append(_Post(send, done, self.clock.now()))
         self._wake(lane)
         return done
 
@@ -177,11 +188,12 @@ class Governor:
         (the earliest of the callers' wishes wins)."""
         if self.stopped or lane in self._blocked:
             return
-        at = self.clock.now() if not_before is None else not_before
+        now = self.clock.now()
+        at = now if not_before is None else not_before
         lane_ = self._lane(lane)
         job = lane_.edits.get(key)
         if job is None:
-            lane_.edits[key] = _Edit(apply, at)
+            lane_.edits[key] = _Edit(apply, at, now)
         else:
             job.apply = apply
             job.not_before = min(job.not_before, at)
@@ -229,6 +241,12 @@ class Governor:
     def busy(self, lane: Hashable) -> bool:
         found = self._lanes.get(lane)
         return found is not None and not found.idle()
+
+    def queued(self) -> int:
+        """Calls waiting for their turn in every lane (posts, answers, edits, deletes): the
+        queue's depth, read by ``musbot.metrics`` when scraped."""
+        return sum(len(lane.posts) + len(lane.replies) + len(lane.edits) + len(lane.deletes)
+                   for lane in self._lanes.values())
 
     async def flush(self) -> None:
         """Waits until every lane is idle (shutdown, tests, the benchmark)."""
@@ -324,11 +342,15 @@ class Governor:
         if kind in ("post", "reply"):
             post = (lane.posts if kind == "post" else lane.replies).pop(0)
             lane.created.append(now)
+            if self.waited is not None:
+                self.waited("post", now - post.asked)
             work = functools.partial(self._post, post)
         elif kind == "edit":
             key = min(lane.edits, key=lambda k: lane.edits[k].not_before)
             job = lane.edits.pop(key)
             lane.edited.append(now)
+            if self.waited is not None:
+                self.waited("edit", now - job.asked)
             lane.last_edit = now
             work = functools.partial(self._call, job.apply, "edit")
         else:

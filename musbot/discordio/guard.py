@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +84,10 @@ class RequestGuard:
         """Calls refused here, without a request."""
         self.held = 0
         """Requests that waited for the count of invalid ones to fall back."""
+        self.answers: Counter[tuple[str, str]] = Counter()
+        """Requests made, by route (its template: ``POST /channels/{channel_id}/messages``, no
+        id) and Discord's final answer (``2xx``, or the status of a refusal: ``403``, ``429``
+        when discord.py gave up waiting…), read by ``musbot.metrics``."""
 
     def install(self, http: discord.http.HTTPClient) -> None:
         """Every request of this client goes through the guard from now on."""
@@ -114,16 +118,20 @@ class RequestGuard:
                 raise Refused(int(channel_id), code)
         await self._below_limit()
         try:
-            return await send(route, **kwargs)
+            answer = await send(route, **kwargs)
         except discord.RateLimited:
+            self.answers[(key, "429")] += 1
             self._count()
             raise
         except discord.HTTPException as error:
+            self.answers[(key, str(error.status))] += 1
             if error.status in INVALID_STATUSES:
                 self._count()
             if error.status == 403 and channel_id is not None:
                 self._refused(int(channel_id), key, error.code)
             raise
+        self.answers[(key, "2xx")] += 1
+        return answer
 
     def refuse(self, channel_id: int, code: int) -> None:
         """The gateway says the bot lost the channel (50001: it cannot see it; 50013: it cannot

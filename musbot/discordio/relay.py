@@ -213,7 +213,7 @@ class Relay:
             if not expected(problem):
                 log.error("relayed %s failed at table %s", kind, table.channel_id,
                           exc_info=problem)
-            text = failure_text(problem, table.lang)
+            text = failure_text(problem, table.lang_for(user_id))
             if text is not None:
                 await self.bot.transport.direct(user_id, text)
 
@@ -234,9 +234,9 @@ class Relay:
         item = discard_item(custom_id)
         press = RelayedPress(self.bot.transport, user_id, message_id)
         if item is None or item.channel_id != table.channel_id:
-            await press.say(error("no_table", table.lang))
+            await press.say(error("no_table", table.lang_for(user_id)))
         elif not await self.bot.awake_table(table):
-            await press.say(error("table_restoring", table.lang))
+            await press.say(error("table_restoring", table.lang_for(user_id)))
         else:
             await item.pressed(press, table)
 

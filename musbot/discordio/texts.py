@@ -3,26 +3,21 @@ catalogs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from musbot.engine import MusError
-from musbot.i18n import catalog, error_text
+from musbot.i18n import error_text, translate
 
 
 def dt(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the ``DISCORD`` catalog, Spanish when the language lacks it."""
-    table: Mapping[str, str] = getattr(catalog(lang), "DISCORD", {})
-    template = table.get(key) or catalog("es").DISCORD[key]
-    return str(template).format(**params) if params else str(template)
+    """One sentence of the ``DISCORD`` catalog."""
+    return translate(f"DISCORD.{key}", lang, **params)
 
 
 def server(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the ``SERVER`` catalog (leagues, profiles, settings, storage failures),
-    Spanish when the language lacks it."""
-    table: Mapping[str, str] = getattr(catalog(lang), "SERVER", {})
-    template = table.get(key) or catalog("es").SERVER[key]
-    return str(template).format(**params)
+    """One sentence of the ``SERVER`` catalog (leagues, profiles, settings, storage
+    failures)."""
+    return translate(f"SERVER.{key}", lang, **params)
 
 
 def error(code: str, lang: str = "es", **params: Any) -> str:

@@ -37,7 +37,7 @@ from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
 from .discard import discard_view
-from .governor import Governor, Limits
+from .governor import Governor, Limits, Waited
 from .markup import NO_MENTIONS, mentioning, plain, plain_with
 from .texts import dt
 
@@ -71,10 +71,12 @@ class DiscordTransport:
     """A :class:`~musbot.table.Transport` over a discord.py client."""
 
     def __init__(self, client: discord.Client, *, clock: Clock | None = None,
-                 limits: Limits | None = None, reply_seconds: float = REPLY_SECONDS) -> None:
+                 limits: Limits | None = None, reply_seconds: float = REPLY_SECONDS,
+                 waited: Waited | None = None) -> None:
+        """``waited``: told each governed call's wait (:class:`Governor`), for the metrics."""
         self.client = client
         self.clock: Clock = clock or RealClock()
-        self.governor = Governor(self.clock, limits)
+        self.governor = Governor(self.clock, limits, waited=waited)
         self.reply_seconds = reply_seconds
         self.pages = Boards(client, self.governor, self.clock, self.spawn)
         self.access = Access(self)
@@ -155,7 +157,7 @@ class DiscordTransport:
     async def private(self, table: Table, user_id: int, text: str) -> None:
         if user_id in self.prefers_ephemeral:
             raise DmClosed(user_id)
-        content = self._dm_header(table) + plain(text)
+        content = self._dm_header(table, user_id) + plain(text)
         for chunk in _chunks(content):
             self._dm(table, user_id, chunk)
 
@@ -287,7 +289,8 @@ class DiscordTransport:
         if user_id in self.prefers_ephemeral:
             return
         controls = discard_view(table, user_id)
-        content = self._dm_header(table) + plain(text) + "\n" + dt("discard_prompt", table.lang)
+        content = self._dm_header(table, user_id) + plain(text) + "\n" + \
+            dt("discard_prompt", table.lang_for(user_id))
         self._dm(table, user_id, content[:MESSAGE_LIMIT], controls)
 
     def mention(self, user_id: int) -> str:
@@ -320,7 +323,8 @@ class DiscordTransport:
             log.debug("ephemeral view refresh stopped for user %s", user_id, exc_info=True)
             self._ephemerals.pop((table.channel_id, user_id), None)
 
-    def _dm_header(self, table: Table | None) -> str:
+    def _dm_header(self, table: Table | None, user_id: int) -> str:
+        """«Mesa de #mus en Txoko», in the reader's language, atop a DM about a table."""
         if table is None:
             return ""
         board = self.boards.get(table.channel_id)
@@ -329,7 +333,8 @@ class DiscordTransport:
         name = getattr(channel, "name", None)
         if guild is None or name is None:
             return ""
-        return dt("dm_header", table.lang, guild=plain(guild.name), channel=plain(name)) + "\n"
+        return dt("dm_header", table.lang_for(user_id), guild=plain(guild.name),
+                  channel=plain(name)) + "\n"
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         """Runs ``work`` (the table's bookkeeping after a call) without holding anyone up;

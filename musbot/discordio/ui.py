@@ -40,6 +40,7 @@ from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view
 from .failures import answer_privately, guarded, report
 from .markup import plain, seat_name
+from .speech import recall
 from .texts import dt
 
 log = logging.getLogger(__name__)
@@ -112,7 +113,8 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         table = await table_or_say(interaction, self.channel_id)
         if self.verb == "envidon":
             table.state.require_seat(interaction.user.id)
-            await interaction.response.send_modal(EnvidoModal(self.channel_id, table.lang))
+            await interaction.response.send_modal(
+                EnvidoModal(self.channel_id, table.lang_for(interaction.user.id)))
             return
         await perform(interaction, table, ACTIONS[self.verb])
 
@@ -147,6 +149,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         verb = self.verb
         if verb.startswith("join"):
             pair = int(verb[-1]) - 1 if verb != "join" else None
+            await recall(interaction.client, user.id, again=True)  # their DMs in their language
             await run_for(interaction, table, lambda: table.join(user.id, seat_name(user), pair))
         elif verb == "bot":
             await run_for(interaction, table, table.add_bot)
@@ -299,13 +302,12 @@ def board_verbs(table: Table | None) -> list[str]:
 
 
 def rules_summary(table: Table | None, lang: str = "es") -> str:
-    """«reglas»: the table's variants, or the defaults where no table is open."""
+    """«reglas»: the table's variants, or the defaults where no table is open; in ``lang``
+    (the reader's)."""
     from musbot.engine import Rules
     from musbot.table.render import rules_text
 
-    if table is None:
-        return rules_text(Rules(), lang)
-    return rules_text(table.state.rules, table.lang)
+    return rules_text(table.state.rules if table is not None else Rules(), lang)
 
 
 __all__ = [

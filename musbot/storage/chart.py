@@ -6,18 +6,18 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
+from musbot.i18n import translate
+
 from . import ratings
 from .errors import ChartUnavailable
 from .models import RatingPoint
 
-LABELS = {
-    "es": {"x": "partidas", "y": "rating", "start": "inicio", "season": "temporada"},
-    "en": {"x": "matches", "y": "rating", "start": "start", "season": "season"},
-}
+LABELS = ("x", "y", "start", "season")
+"""The chart's words, from the catalogues (``SERVER.chart_*``)."""
 
 
 def labels(lang: str) -> dict[str, str]:
-    return LABELS.get(lang, LABELS["es"])
+    return {word: translate(f"SERVER.chart_{word}", lang) for word in LABELS}
 
 
 def render_rating_chart(points: Sequence[RatingPoint], title: str, lang: str = "es") -> bytes:

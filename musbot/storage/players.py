@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from musbot.i18n import LANGUAGE_CODES
+
 from .store import Store
 from .tx import Tx
 
@@ -16,7 +18,8 @@ TOUCH_PLAYER = (
 """Create or rename a player. A forgotten player who comes back (sits at a table, joins a
 league) is a player again from then on; the forgotten past stays anonymous."""
 
-USER_TABLES = ("rating_history", "ratings", "league_members", "player_readings")
+USER_TABLES = ("rating_history", "ratings", "league_members", "person_languages",
+               "player_readings")
 """Where a user's own rows are (besides ``players`` and the seats of ``match_seats``): what
 forgetting deletes."""
 NAMED_TABLES = ("players", "live_tables", *USER_TABLES)
@@ -55,17 +58,49 @@ class Players(Store):
             *wanted))
         return {int(user_id) for (user_id,) in rows}
 
+    async def person_language(self, user_id: int) -> str | None:
+        """The language the person chose (``/mus idioma``); None if they never chose one."""
+        return await self._read(lambda tx: tx.fetchval(
+            "SELECT language FROM person_languages WHERE user_id = ?", user_id))
+
+    async def person_languages(self, users: Iterable[int]) -> dict[int, str]:
+        """The languages these people chose (those who chose none are left out)."""
+        wanted = tuple(users)
+        if not wanted:
+            return {}
+        marks = ",".join("?" * len(wanted))
+        rows = await self._read(lambda tx: tx.fetch(
+            f"SELECT user_id, language FROM person_languages WHERE user_id IN ({marks})",
+            *wanted))
+        return {int(user_id): str(language) for user_id, language in rows}
+
+    async def set_person_language(self, user_id: int, language: str | None) -> None:
+        """Saves the person's choice; None forgets it (back to their Discord client's).
+        ValueError for a language musbot does not speak."""
+        if language is not None and language not in LANGUAGE_CODES:
+            raise ValueError(f"unknown language {language!r}")
+        if language is None:
+            await self._write(lambda tx: tx.execute(
+                "DELETE FROM person_languages WHERE user_id = ?", user_id))
+            return
+        await self._write(lambda tx: tx.execute(
+            "INSERT INTO person_languages (user_id, language, chosen_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
+            " chosen_at = excluded.chosen_at", user_id, language, self._now()))
+
     async def forget_player(self, user_id: int) -> bool:
-        """Erase what identifies the player: name, ratings, memberships, and how the bots read
-        their betting on every server. Past matches stay (the other players' standings depend on
-        them) with this player's seats made anonymous. Returns False if the player was unknown.
+        """Erase what identifies the player: name, ratings, memberships, chosen language, and
+        how the bots read their betting on every server. Past matches stay (the other players'
+        standings depend on them) with this player's seats made anonymous. Returns False if
+        musbot knew nothing of them (they neither played, chose a language, nor were read).
         Live table states are the table layer's, rewritten before this
         (``TablePersister.forget_player``): the files are scrubbed last
         (:meth:`~musbot.storage.backend.Backend.scrub`), old versions of rows included."""
 
         async def write(tx: Tx) -> bool:
-            known = await tx.fetchval("SELECT 1 FROM players WHERE user_id = ?",
-                                      user_id) is not None
+            known = await tx.fetchval(
+                "SELECT 1 FROM players WHERE user_id = ? UNION ALL "
+                "SELECT 1 FROM person_languages WHERE user_id = ?", user_id, user_id) is not None
             await tx.execute(
                 "UPDATE match_seats SET kind = 'anonymous', player_id = NULL WHERE player_id = ?",
                 user_id)

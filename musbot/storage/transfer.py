@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from musbot.i18n import catalog
+from musbot.i18n import translate
 
 from .backend import Snapshot
 from .database import Database, backend_for
@@ -36,7 +36,7 @@ from .tx import Dialect, Tx
 
 TABLES = ("players", "servers", "live_tables", "leagues", "league_members", "seasons",
           "matches", "match_seats", "games", "hands", "ledger", "ordagos", "ratings",
-          "rating_history", "player_readings")
+          "rating_history", "person_languages", "player_readings")
 """Every table of musbot's schema (but ``schema_version``, which each side's own migrations
 write), each after the tables it references."""
 
@@ -208,4 +208,4 @@ def run_copy(source: str, target: str, *, lang: str = "es",
 
 def _text(key: str, lang: str, **params: object) -> str:
     """A sentence of the command line's catalog (``musbot.i18n``, ``CLI``)."""
-    return str(catalog(lang).CLI[key]).format(**params)
+    return translate(f"CLI.{key}", lang, **params)

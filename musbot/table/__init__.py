@@ -34,11 +34,12 @@ from .pause import NotSaved, Unsaved
 from .result import Result, Save, Typed
 from .runner import Persist, Table
 from .seats import Seat, TableError
+from .speakers import Speakers
 from .state import TableState
 from .transport import DmClosed, Transport
 
 __all__ = [
     "MAX_EXPIRIES", "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "NotSaved", "Page",
-    "Persist", "RealClock", "Result", "Save", "Seat", "Table", "TableError", "TableManager",
-    "TableState", "Transport", "Typed", "Unsaved", "settle",
+    "Persist", "RealClock", "Result", "Save", "Seat", "Speakers", "Table", "TableError",
+    "TableManager", "TableState", "Transport", "Typed", "Unsaved", "settle",
 ]

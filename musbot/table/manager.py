@@ -12,6 +12,7 @@ from . import render
 from .clock import Clock
 from .runner import Persist, Table
 from .seats import TableError
+from .speakers import Speakers
 from .state import TableState
 from .transport import Transport
 
@@ -23,7 +24,7 @@ class TableManager:
     def __init__(self, transport: Transport, *, clock: Clock | None = None,
                  bot_delay: float = 0.0, persist: Persist | None = None,
                  shuffler: Shuffler = secure_shuffle, rng: random.Random | None = None,
-                 first_mano: int | None = None) -> None:
+                 first_mano: int | None = None, speakers: Speakers | None = None) -> None:
         self.transport = transport
         self.clock = clock
         self.bot_delay = bot_delay
@@ -34,6 +35,8 @@ class TableManager:
         self.rng = rng
         """Its tables' random generator (None: one of their own each)."""
         self.first_mano = first_mano
+        self.speakers = speakers or Speakers()
+        """Each person's own language, shared by its tables (``speakers.py``)."""
         self._tables: dict[int, Table] = {}
 
     def get(self, channel_id: int) -> Table | None:
@@ -62,7 +65,8 @@ class TableManager:
         if state.channel_id in self._tables:
             raise TableError("table_exists")
         table = Table(state, self.transport, clock=self.clock, bot_delay=self.bot_delay,
-                      persist=self.persist, on_close=self._forget, on_recovered=self._recovered)
+                      persist=self.persist, on_close=self._forget, on_recovered=self._recovered,
+                      speakers=self.speakers)
         if register:
             self._tables[state.channel_id] = table
         return table
@@ -112,7 +116,9 @@ class TableManager:
 
     async def forget_user(self, user_id: int) -> int:
         """Scrubs the user from every live table (privacy, ``/mus olvidarme``); returns how many
-        tables held them. A seat they still hold is kept, under a neutral name."""
+        tables held them. A seat they still hold is kept, under a neutral name; their language
+        is forgotten too."""
+        self.speakers.forget(user_id)
         count = 0
         for table in self:
             seat = table.seat_of(user_id)

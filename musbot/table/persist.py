@@ -228,7 +228,8 @@ class TablePersister:
         the caller resumes each when its channel can be reached (at once, or on Discord once
         the gateway has delivered it). A state that cannot be restored stays in the database
         (logged), so a newer musbot can still take it. Everything is read before any table is
-        adopted: a database lost meanwhile leaves the manager as it was, for a later attempt."""
+        adopted: a database lost meanwhile leaves the manager as it was, for a later attempt.
+        The languages the people seated chose (``/mus idioma``) are read with them."""
         saved_tables = await (self.db.load_tables() if shards is None
                               else self.db.load_tables(shards=shards))
         built = [(saved, state) for saved in saved_tables
@@ -236,6 +237,8 @@ class TablePersister:
         seated = {s.user_id for _, state in built for s in state.seats
                   if s is not None and s.user_id is not None}
         forgotten = await self.db.forgotten_players(seated)
+        chosen = await self.db.person_languages(seated)
+        manager.speakers.loaded(seated, chosen)  # their DMs in their own language at once
         restored = []
         for saved, state in built:
             table = await self._adopt(saved, state, manager)

@@ -1,5 +1,6 @@
 """Publishing a saved change: the table's public face to its transport, and each private notice
-to the one person it is for, worded in the table's language from what the state holds now.
+to the one person it is for, worded from what the state holds now: the page in the table's
+language, each private notice in its reader's (:meth:`Table.lang_for`).
 
 Called by the runner alone, after the change is saved. The outside world failing never stops the
 table: a refused DM is reported back (the channel is then told, without any card, to use «Ver
@@ -37,24 +38,25 @@ async def publish(table: Table, result: Result) -> list[int]:
 
 async def _notify(table: Table, notice: Notice) -> bool:
     """One private notice; False when a hand could not reach its owner by DM."""
-    state, transport, lang = table.state, table.transport, table.lang
+    state, transport = table.state, table.transport
+    own = table.lang_for(notice.user_id)
     try:
         if isinstance(notice, HandDealt):
             await transport.private(table, notice.user_id,
-                                    texts.private_text(state, notice.seat))
+                                    texts.private_text(state, notice.seat, own))
         elif isinstance(notice, SenaShown):
             await transport.private(table, notice.user_id, texts.sena_text(
-                state, notice.sender, notice.sena, caught=notice.caught))
+                state, notice.sender, notice.sena, caught=notice.caught, lang=own))
             transport.private_changed(table, notice.user_id)
         elif isinstance(notice, DiscardRound):
             await transport.discard_round(table, notice.user_id,
-                                          texts.private_text(state, notice.seat))
-        elif isinstance(notice, Alert):
+                                          texts.private_text(state, notice.seat, own))
+        elif isinstance(notice, Alert):  # in the channel: the table's language
             await transport.alert(table, notice.user_id, render.t(
-                notice.key, lang, mention=transport.mention(notice.user_id),
+                notice.key, table.lang, mention=transport.mention(notice.user_id),
                 seconds=int(REMINDER_SECONDS)), offer=notice.offer)
         elif isinstance(notice, Direct):
-            await transport.private(table, notice.user_id, render.t(notice.key, lang))
+            await transport.private(table, notice.user_id, render.t(notice.key, own))
     except DmClosed:
         return not isinstance(notice, HandDealt)
     except Exception:  # the outside world failing must not stop the table

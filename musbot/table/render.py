@@ -14,10 +14,11 @@ from typing import Any
 
 from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
+from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, rank, suit
 from musbot.engine.rules import Rules
 from musbot.engine.senas import Sena, senas_de_mano
-from musbot.i18n import catalog
+from musbot.i18n import catalog, translate
 
 Names = Mapping[int, str]
 
@@ -26,21 +27,18 @@ PAIR_LABELS = ("1", "2")
 
 
 def t(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the table catalog, Spanish when the language lacks it."""
-    return _template(key, lang).format(**params)
+    """One sentence of the table catalog (a plural one in the form its count asks for)."""
+    return translate(f"TABLE.{key}", lang, **params) if params else _template(key, lang)
 
 
 def template(key: str, lang: str = "es") -> str:
-    """One sentence of the table catalog with its holes left open (Spanish when the language
-    lacks it)."""
+    """One sentence of the table catalog with its holes left open."""
     return _template(key, lang)
 
 
 @functools.cache
 def _template(key: str, lang: str) -> str:
-    cat = catalog(lang)
-    table: Mapping[str, str] = getattr(cat, "TABLE", {})
-    return str(table.get(key) or catalog("es").TABLE[key])
+    return str(catalog(lang).TABLE[key])
 
 
 def card_text(card: Card) -> str:
@@ -77,9 +75,9 @@ def pair_text(team: int, names: Names, players: int, lang: str = "es") -> str:
 
 
 def count(noun: str, n: int, lang: str = "es") -> str:
-    """«1 tanto», «2 tantos»: ``noun`` is a catalog key with a ``_one`` and an ``_other`` form
-    (both languages here say the singular for 1 alone)."""
-    return t(f"{noun}_{'one' if n == 1 else 'other'}", lang, n=n)
+    """«1 tanto», «2 tantos», French «0 point»: ``noun_n`` is a plural sentence of the catalog,
+    in the form the language's own rule gives for ``n``."""
+    return t(f"{noun}_n", lang, n=n)
 
 
 def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
@@ -105,9 +103,25 @@ def _score_text(a: int, b: int, target: int, lang: str) -> str:
     return t("score_line", lang, a=parts[0], b=parts[1])
 
 
-def action_words(action: Action) -> str:
-    """What a player types for this action: the canonical words of the grammar."""
-    return action.text()
+_SAID: dict[ActionKind, str] = {
+    ActionKind.MUS: "said_mus", ActionKind.NO_HAY_MUS: "said_no_hay_mus",
+    ActionKind.PASO: "said_paso", ActionKind.QUIERO: "said_quiero",
+    ActionKind.NO_QUIERO: "said_no_quiero", ActionKind.ORDAGO: "said_ordago",
+}
+
+
+def action_words(action: Action, lang: str = "es") -> str:
+    """What a player says for this action, in the table's language, as the grammar reads it
+    back (Basque «imido 5», «iduki»; the French rulebook says the same words)."""
+    kind = action.kind
+    if kind is ActionKind.ENVIDO:
+        if action.amount == MIN_ENVITE:
+            return t("said_envido", lang)
+        return t("said_envido_n", lang, amount=action.amount)
+    if kind is ActionKind.MAS:
+        return t("said_mas", lang, amount=action.amount)
+    key = _SAID.get(kind)
+    return t(key, lang) if key is not None else action.text()
 
 
 # --- public: events -----------------------------------------------------------------------------
@@ -183,9 +197,9 @@ def _spoke(event: ev.Spoke, name: str, lang: str) -> str:
     if kind is ActionKind.ORDAGO:
         return t("spoke_ordago", lang, name=name)
     if kind in (ActionKind.ENVIDO, ActionKind.MAS):
-        return t("spoke_total", lang, name=name, words=action_words(event.action),
+        return t("spoke_total", lang, name=name, words=action_words(event.action, lang),
                  total=event.total)
-    return t("spoke", lang, name=name, words=action_words(event.action))
+    return t("spoke", lang, name=name, words=action_words(event.action, lang))
 
 
 def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) -> str:
@@ -300,6 +314,12 @@ def _status_head(rules: Rules, names: tuple[tuple[int, str], ...],
 # --- private ------------------------------------------------------------------------------------
 
 
+def sena_name(sena: Sena, lang: str = "es") -> str:
+    """A seña's name as its reader says it («dos reyes», «bi errege», «deux rois»): one the
+    grammar reads back typed (``musbot.words.SENA_NAMES``)."""
+    return str(catalog(lang).SENA_NAMES[sena.nombre])
+
+
 def sena_gesture(sena: Sena, lang: str = "es") -> str:
     """The gesture of docs/rules.md §7 that the receiver of ``sena`` sees."""
     return str(catalog(lang).SENA_GESTURES[sena.nombre])
@@ -308,14 +328,15 @@ def sena_gesture(sena: Sena, lang: str = "es") -> str:
 def sena_text(sender: str, sena: Sena, *, caught: bool, lang: str = "es") -> str:
     """What the receiver of a seña reads: the gesture and, since this is a game aid, its name."""
     key = "sena_caught" if caught else "sena_partner"
-    return t(key, lang, name=sender, gesture=sena_gesture(sena, lang), sena=sena.nombre)
+    return t(key, lang, name=sender, gesture=sena_gesture(sena, lang),
+             sena=sena_name(sena, lang))
 
 
 def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
     """The legal moves as a player would type them; discards collapse to one hint."""
     if legal and legal[0].kind is ActionKind.DESCARTE:
         return t("discard_hint", lang)
-    return ", ".join(dict.fromkeys(action_words(a) for a in legal))
+    return ", ".join(dict.fromkeys(action_words(a, lang) for a in legal))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -349,7 +370,7 @@ _COUNTS_AS = {3: "card_as_rey", 2: "card_as_as"}
 def _senas_line(posibles: tuple[Sena, ...], lang: str) -> str:
     if not posibles:
         return t("senas_none", lang)
-    return t("senas_allowed", lang, list=", ".join(s.nombre for s in posibles))
+    return t("senas_allowed", lang, list=", ".join(sena_name(s, lang) for s in posibles))
 
 
 def hand_text_key(view: SeatView, names: Names, received: Sequence[tuple[str, Sena, bool]],

@@ -29,6 +29,7 @@ from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
 from .seats import Seat, TableError
+from .speakers import Speakers
 from .state import Lifecycle, TableState
 from .transport import Transport
 
@@ -42,13 +43,16 @@ class Table:
     def __init__(self, state: TableState, transport: Transport, *, clock: Clock | None = None,
                  bot_delay: float = 0.0, persist: Persist | None = None,
                  on_close: Callable[[Table], None] | None = None,
-                 on_recovered: Callable[[Table], None] | None = None) -> None:
+                 on_recovered: Callable[[Table], None] | None = None,
+                 speakers: Speakers | None = None) -> None:
         self.state = state
         self.transport = transport
         self.clock: Clock = clock or RealClock()
         self.bot_delay = bot_delay
         """Seconds a bot «thinks» before speaking; 0: bots answer at once."""
         self.persist = persist
+        self.speakers = speakers or Speakers()
+        """Each person's own language, for what only they read (:meth:`lang_for`)."""
         self._on_close = on_close
         self._on_recovered = on_recovered
         self._lock = asyncio.Lock()
@@ -73,6 +77,11 @@ class Table:
     @property
     def lang(self) -> str:
         return self.state.lang
+
+    def lang_for(self, user_id: int) -> str:
+        """The language of what only ``user_id`` reads (their hand, their señas, their
+        refusals): their own (``speakers.py``), else the table's."""
+        return self.speakers.language(user_id) or self.state.lang
 
     @property
     def lifecycle(self) -> Lifecycle:
@@ -114,7 +123,7 @@ class Table:
         seat = self.state.require_seat(user_id)
         if self.state.match is None:
             raise TableError("not_started")
-        return texts.private_text(self.state, seat)
+        return texts.private_text(self.state, seat, self.lang_for(user_id))
 
     # --- commands -----------------------------------------------------------------------------
 

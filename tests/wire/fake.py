@@ -85,12 +85,17 @@ class FakeDiscord(World):
     # The world, before or while bots are connected.
 
     def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False,
-                 username: str | None = None) -> int:
+                 username: str | None = None, locale: str = "es-ES") -> int:
         """A person (``name``: the display name; ``username``: the handle, by default the
-        name in lower case)."""
+        name in lower case; ``locale``: their client's language)."""
         user = self._new_user(name, bot=bot, dms_open=dms_open)
         user.username = username
+        user.locale = locale
         return user.id
+
+    def set_locale(self, user: int, locale: str) -> None:
+        """The person switches their Discord client to another language."""
+        self.users[user].locale = locale
 
     def set_nick(self, guild: int, user: int, nick: str | None) -> None:
         """``user``'s nickname in the server (what their interactions and messages carry from

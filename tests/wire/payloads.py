@@ -248,7 +248,7 @@ def interaction_payload(world: World, inter: FakeInteraction, data: dict[str, An
         "id": str(inter.id), "application_id": str(world.application_id), "type": inter.type,
         "token": inter.token, "version": 1, "channel_id": str(channel.id),
         "channel": channel_payload(world, channel) | {"permissions": str(perms)},
-        "app_permissions": str(perms), "locale": "es-ES", "entitlements": [],
+        "app_permissions": str(perms), "locale": user.locale, "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
     }
     if data is not None:

@@ -115,6 +115,9 @@ class FakeUser:
     dm_channel: int | None = None
     username: str | None = None
     """The unique handle (``username``); the display name in lower case unless given."""
+    locale: str = "es-ES"
+    """Their Discord client's language, which their interactions carry (``interaction.locale``:
+    ``fr``, ``en-GB``…)."""
 
     @property
     def handle(self) -> str:

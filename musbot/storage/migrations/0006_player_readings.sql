@@ -1,4 +1,4 @@
--- 0007: how a person bets, as the «dificil» bots of one server read it from the showdowns of its
+-- 0006: how a person bets, as the «dificil» bots of one server read it from the showdowns of its
 -- tables (musbot.ai.reading.Reading, a small JSON document). Kept per server, never shared with
 -- another; forgetting a player (Database.forget_player) deletes every row of theirs.
 

@@ -1,4 +1,4 @@
--- 0007 on PostgreSQL: ../0007_player_readings.sql in PostgreSQL's types (BIGINT ids, `json`).
+-- 0006 on PostgreSQL: ../0006_player_readings.sql in PostgreSQL's types (BIGINT ids, `json`).
 
 CREATE TABLE player_readings (
     guild_id    BIGINT NOT NULL,

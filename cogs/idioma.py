@@ -1,0 +1,105 @@
+"""``/mus idioma`` (and its Basque name, ``/mus hizkuntza``): each person's own language, for what
+only they read: their hand and señas by DM, the answers and refusals meant for them alone. The
+table's page and every public message stay in the server's language (``/mus config idioma``).
+
+Without an argument it says which language the person reads and why (their choice, their
+Discord's, or the server's); with one it saves the choice (``idioma:discord`` forgets it, back
+to the client's). Discord has no Basque locale, so Basque is always a choice: hence a command
+named in Basque as well, the same command under another name. Every answer is private, in the
+language the person reads from then on. ``/mus olvidarme`` forgets the choice with the rest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+from discord import app_commands
+
+from musbot.discordio.speech import lang_of
+from musbot.i18n import LANGUAGE_CODES, LANGUAGE_NAMES, language_of_locale
+
+from ._common import MusSubcommandCog, answer, mus_group, say, server_lang
+
+if TYPE_CHECKING:
+    from musbot.bot import MusBot
+
+NAMES: Final = ("idioma", "hizkuntza")
+"""The command's names: Spanish (localised for the Discord locales that exist) and Basque."""
+CLIENT: Final = "discord"
+"""The choice that forgets one's own and goes back to the Discord client's language."""
+CHOICES: Final = [*(app_commands.Choice(name=LANGUAGE_NAMES[code], value=code)
+                    for code in LANGUAGE_CODES),
+                  app_commands.Choice(name="Discord", value=CLIENT)]
+
+
+class Idioma(MusSubcommandCog):
+    """The person's own language; both commands live in the ``/mus`` group."""
+
+    def __init__(self, bot: MusBot) -> None:
+        super().__init__(bot)
+
+        async def idioma(interaction: discord.Interaction[Any],
+                         idioma: str | None = None) -> None:
+            await self.choose(interaction, idioma)
+
+        self.variants: tuple[app_commands.Command[Any, ..., None], ...] = tuple(
+            app_commands.Command(name=name, description="Tu idioma en lo que solo lees tú",
+                                 callback=idioma)
+            for name in NAMES)
+        for command in self.variants:
+            app_commands.describe(idioma="el idioma; discord: el de tu Discord")(command)
+            app_commands.choices(idioma=CHOICES)(command)
+        self.command = self.variants[0]
+
+    async def cog_load(self) -> None:
+        group = mus_group(self.bot)
+        for command in self.variants:
+            group.add_command(command)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("mus")
+        if isinstance(group, app_commands.Group):
+            for command in self.variants:
+                group.remove_command(command.name)
+
+    async def choose(self, interaction: discord.Interaction[Any], value: str | None) -> None:
+        speakers = self.bot.tables.speakers
+        user_id = interaction.user.id
+        server = await server_lang(self.bot.db, interaction.guild_id)
+        client = language_of_locale(str(interaction.locale or ""))
+        if value is None:
+            await answer(interaction, _now(speakers.chosen(user_id), client, server))
+            return
+        wanted = value.strip().lower()
+        if wanted not in (*LANGUAGE_CODES, CLIENT):
+            mine = lang_of(interaction, server)
+            await answer(interaction, say(
+                "language_unknown", mine, value=value[:40],
+                languages=", ".join(f"{LANGUAGE_NAMES[c]} ({c})" for c in LANGUAGE_CODES)
+                + f", {CLIENT}"))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # saved first
+        chosen = None if wanted == CLIENT else wanted
+        await self.db.set_person_language(user_id, chosen)
+        speakers.choose(user_id, chosen)
+        lang = lang_of(interaction, server)
+        if chosen is None:
+            await answer(interaction, say("language_cleared", lang,
+                                          language=LANGUAGE_NAMES[lang]))
+        else:
+            await answer(interaction, say("language_saved", lang,
+                                          language=LANGUAGE_NAMES[lang]))
+
+
+def _now(chosen: str | None, client: str | None, server: str) -> str:
+    """Which language the person reads, and why, in that language."""
+    if chosen is not None:
+        return say("language_now_chosen", chosen, language=LANGUAGE_NAMES[chosen])
+    if client is not None:
+        return say("language_now_client", client, language=LANGUAGE_NAMES[client])
+    return say("language_now_none", server, language=LANGUAGE_NAMES[server])
+
+
+async def setup(bot: MusBot) -> None:
+    await bot.add_cog(Idioma(bot))

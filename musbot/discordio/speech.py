@@ -1,0 +1,82 @@
+"""Each person's own language on Discord (see ``musbot.table.speakers``): what they chose with
+``/mus idioma`` (read from the database once per process, and again when they sit down), else
+their client's (``interaction.locale``, seen on every interaction), else the table's or the
+server's.
+
+Every interaction goes through :func:`hear` first (the command tree's ``interaction_check``,
+and the one guard of buttons and modals), so that any answer to it, and any DM the person gets
+afterwards, is in their language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from musbot.i18n import DEFAULT_LANGUAGE, language_of_locale
+from musbot.storage import StorageError
+from musbot.table import Speakers
+
+log = logging.getLogger(__name__)
+
+READ_SECONDS = 1.0
+"""How long a person's saved choice may take to read before their interaction goes on without
+it (a database that does not answer must not cost them Discord's 3 s to answer)."""
+
+
+def speakers_of(client: Any) -> Speakers | None:
+    """The bot's :class:`Speakers` (its table manager's), if it has one."""
+    return getattr(getattr(client, "tables", None), "speakers", None)
+
+
+async def recall(client: Any, user_id: int, *, again: bool = False) -> None:
+    """Reads the person's saved choice into the bot's speakers (once, unless ``again``: when
+    they sit down, as another process may have saved one meanwhile). A database that cannot
+    say now leaves it unread, to be read next time."""
+    speakers = speakers_of(client)
+    db = getattr(client, "db", None)
+    if speakers is None or db is None or (speakers.known(user_id) and not again):
+        return
+    try:
+        chosen = await asyncio.wait_for(db.person_language(user_id), READ_SECONDS)
+    except (StorageError, TimeoutError) as problem:
+        log.info("language of user %s not read: %s", user_id, problem)
+        return
+    speakers.loaded((user_id,), {user_id: chosen} if chosen is not None else {})
+
+
+async def hear(interaction: discord.Interaction[Any]) -> None:
+    """Notes the person's client language and reads their saved choice, before anything is
+    answered to them."""
+    speakers = speakers_of(interaction.client)
+    if speakers is None:
+        return
+    user_id = interaction.user.id
+    speakers.saw_locale(user_id, str(interaction.locale or ""))
+    await recall(interaction.client, user_id)
+
+
+def person_lang(client: Any, user_id: int, fallback: str | None = None) -> str:
+    """The language of what only ``user_id`` reads: their own, else ``fallback`` (the table's
+    or the server's), else Spanish."""
+    speakers = speakers_of(client)
+    own = speakers.language(user_id) if speakers is not None else None
+    return own or fallback or DEFAULT_LANGUAGE
+
+
+def lang_of(interaction: discord.Interaction[Any] | None, fallback: str | None = None) -> str:
+    """The language of an answer to ``interaction`` alone: the person's own (chosen, else
+    their client's), else ``fallback``, else Spanish."""
+    if interaction is None:
+        return fallback or DEFAULT_LANGUAGE
+    speakers = speakers_of(interaction.client)
+    if speakers is not None:
+        speakers.saw_locale(interaction.user.id, str(interaction.locale or ""))
+        return person_lang(interaction.client, interaction.user.id, fallback)
+    return language_of_locale(str(interaction.locale or "")) or fallback or DEFAULT_LANGUAGE
+
+
+__all__ = ["READ_SECONDS", "hear", "lang_of", "person_lang", "recall", "speakers_of"]

@@ -1,0 +1,337 @@
+"""What an administrator does to a database besides running the bot on it: look at it without
+changing it (:func:`inspect`), bring its schema up to date (:func:`migrate`) and back it up while
+the bot runs (:func:`backup`).
+
+An SQLite file in WAL mode cannot be copied as a file while the bot writes: the last commits
+live in ``musbot.db-wal`` until a checkpoint, and a copy of the two files taken a moment apart
+need not agree. :func:`backup` uses SQLite's online backup API instead, in one step, so the copy
+is the database as one read transaction saw it (the bot's writes go on meanwhile, into the log),
+then checks the copy before giving it its name. On PostgreSQL it runs ``pg_dump`` on a snapshot
+whose row counts it reads itself, so the counts it prints are the dump's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from . import schema
+from .database import POSTGRES_SCHEMES, backend_for
+from .errors import CorruptDatabase, DatabaseTooNew, DatabaseUnavailable, StorageError
+from .schema import Migration
+from .sqlite import SqliteBackend
+from .transfer import TABLES
+from .tx import Dialect
+
+PG_DUMP = "pg_dump"
+PG_RESTORE = "pg_restore"
+
+
+class NoDatabase(StorageError):
+    """The SQLite file named does not exist: looking at it must not create it."""
+
+    def __init__(self, where: Path) -> None:
+        super().__init__(f"{where} does not exist")
+        self.where = where
+
+
+class BackupRefused(StorageError):
+    """The backup's destination cannot be used (it exists, or its directory does not)."""
+
+    def __init__(self, key: str, where: Path) -> None:
+        super().__init__(f"{where}: {key}")
+        self.key, self.where = key, where
+
+
+class BackupFailed(StorageError):
+    """The copy was made but does not check out, or ``pg_dump`` failed: no file was left."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(f"{where}: {detail}")
+        self.where, self.detail = where, detail
+
+
+class NoPgDump(StorageError):
+    """``pg_dump`` is not installed here: the caller says how to run it."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"{PG_DUMP} not found")
+        self.url = url
+
+
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """A database as it is, nothing changed: its integrity (SQLite; ``None`` on PostgreSQL,
+    whose server checks its own pages), schema version, what migrating would apply and how many
+    rows each of musbot's tables holds."""
+
+    where: str
+    dialect: Dialect
+    integrity: tuple[str, ...] | None
+    version: int
+    rows: dict[str, int]
+
+    @property
+    def sound(self) -> bool:
+        return self.integrity is None or self.integrity == ("ok",)
+
+    @property
+    def too_new(self) -> bool:
+        return self.version > schema.SCHEMA_VERSION
+
+    @property
+    def pending(self) -> tuple[Migration, ...]:
+        return schema.MIGRATIONS[self.dialect][self.version:]
+
+
+@dataclass(frozen=True, slots=True)
+class Backup:
+    """What :func:`backup` wrote and found in it."""
+
+    path: Path
+    bytes: int
+    version: int
+    rows: dict[str, int]
+    seconds: float
+    dialect: Dialect
+
+
+def sqlite_path(target: str) -> Path | None:
+    """The SQLite file ``target`` names (None for PostgreSQL)."""
+    backend = backend_for(target)
+    return backend.path if isinstance(backend, SqliteBackend) else None
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot change the file (nor create it)."""
+    if not path.is_file():
+        raise NoDatabase(path)
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                           isolation_level=None)
+
+
+def _sqlite_rows(raw: sqlite3.Connection) -> dict[str, int]:
+    present = {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return {table: int(raw.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+            for table in TABLES if table in present}
+
+
+def _inspect_sqlite(path: Path) -> Inspection:
+    backend = SqliteBackend(path)
+    raw = _read_only(path)
+    try:
+        raw.execute("BEGIN")  # one snapshot for the version and the counts
+        verdict = tuple(str(row[0]) for row in raw.execute("PRAGMA integrity_check"))
+        version = backend._stored_version(raw)
+        rows = _sqlite_rows(raw) if verdict == ("ok",) else {}
+        raw.execute("ROLLBACK")
+    except sqlite3.DatabaseError as exc:  # not a database at all: «file is not a database»
+        raise CorruptDatabase(path, str(exc)) from exc
+    finally:
+        raw.close()
+    return Inspection(str(path), "sqlite", verdict, version, rows)
+
+
+async def _pg_connect(url: str):  # type: ignore[no-untyped-def]
+    import asyncpg
+
+    from .postgres import CONNECT_TIMEOUT, DRIVER_ERRORS, public_url
+
+    try:
+        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
+    except DRIVER_ERRORS as exc:
+        raise DatabaseUnavailable(public_url(url), f"{type(exc).__name__}: {exc}") from exc
+
+
+async def _pg_rows(conn) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    present = {row[0] for row in await conn.fetch(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+    return {table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}"))
+            for table in TABLES if table in present}
+
+
+async def _inspect_postgres(url: str) -> Inspection:
+    from .postgres import PostgresBackend
+
+    backend = PostgresBackend(url)
+    conn = await _pg_connect(url)
+    try:
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            version = await backend._stored_version(conn)
+            rows = await _pg_rows(conn)
+    finally:
+        await conn.close()
+    return Inspection(backend.where, "postgresql", None, version, rows)
+
+
+async def inspect(target: str) -> Inspection:
+    """The database ``target`` names (as ``MUSBOT_DB`` takes it), read and changed in nothing:
+    a missing SQLite file is :class:`NoDatabase`, not a new one."""
+    path = sqlite_path(target)
+    if path is None:
+        return await _inspect_postgres(target)
+    return await asyncio.to_thread(_inspect_sqlite, path)
+
+
+async def migrate(target: str) -> tuple[Inspection, Inspection]:
+    """Applies the pending migrations (all in one transaction, as a bot's start does); the
+    database before and after. A database newer than this code is refused untouched
+    (:class:`DatabaseTooNew`)."""
+    from .database import Database
+
+    before = await inspect(target)
+    if before.too_new:
+        raise DatabaseTooNew(before.where, before.version, schema.SCHEMA_VERSION)
+    async with Database(target):
+        pass  # opening migrates
+    return before, await inspect(target)
+
+
+# --- backups --------------------------------------------------------------------------------
+
+def destination(dest: Path, now: datetime | None = None) -> Path:
+    """The file a backup goes to: ``dest``, or a new dated name in it when it is a directory
+    (``musbot-20250101-120000.db``, for a daily timer). Never an existing file."""
+    dest = dest.expanduser().absolute()
+    if dest.is_dir():
+        stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+        dest = dest / f"musbot-{stamp}.db"
+    if dest.exists() or dest.is_symlink():
+        raise BackupRefused("exists", dest)
+    if not dest.parent.is_dir():
+        raise BackupRefused("no_folder", dest.parent)
+    return dest
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _backup_sqlite(source: Path, dest: Path) -> Backup:
+    """The online backup into ``dest.part``, in one step (one read transaction on the source,
+    so one consistent state of it, while its writers go on into the log); the copy set to a
+    plain rollback journal (one self-contained file), checked, synced, then renamed to
+    ``dest``. A copy that does not check out is removed."""
+    started = datetime.now(UTC)
+    part = dest.with_name(dest.name + ".part")
+    src = _read_only(source)
+    try:
+        out = sqlite3.connect(part, isolation_level=None)
+        try:
+            src.backup(out)
+            out.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            out.close()
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    finally:
+        src.close()
+    try:
+        found = _inspect_sqlite(part)
+        if not found.sound:
+            raise BackupFailed(str(dest), "; ".join(found.integrity or ())[:200])
+        _fsync(part)
+        part.rename(dest)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    with contextlib.suppress(OSError):
+        _fsync(dest.parent)
+    seconds = (datetime.now(UTC) - started).total_seconds()
+    return Backup(dest, dest.stat().st_size, found.version, found.rows, seconds, "sqlite")
+
+
+def _without_password(url: str) -> tuple[str, str | None]:
+    """The URL without its password (which would show in ``ps``), and the password for
+    ``PGPASSWORD``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url, None
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = f"{parts.username}@" if parts.username else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{netloc}")), parts.password
+
+
+def pg_dump_command(url: str, dest: Path) -> list[str]:
+    """The ``pg_dump`` that makes a backup of ``url`` (its password not in it)."""
+    bare, _ = _without_password(url)
+    return [PG_DUMP, "--format=custom", "--no-owner", f"--file={dest}", f"--dbname={bare}"]
+
+
+async def _run(command: list[str], env: dict[str, str]) -> str:
+    process = await asyncio.create_subprocess_exec(
+        *command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    out, err = await process.communicate()
+    if process.returncode != 0:
+        raise BackupFailed(command[0], err.decode(errors="replace").strip()[:500])
+    return out.decode(errors="replace")
+
+
+async def _backup_postgres(url: str, dest: Path) -> Backup:
+    """``pg_dump`` on a snapshot exported by a transaction that counts the rows in the same
+    snapshot; the dump then listed by ``pg_restore`` to check it holds every table's data."""
+    from .postgres import public_url
+
+    if shutil.which(PG_DUMP) is None or shutil.which(PG_RESTORE) is None:
+        raise NoPgDump(public_url(url))
+    started = datetime.now(UTC)
+    part = dest.with_name(dest.name + ".part")
+    _, password = _without_password(url)
+    env = dict(os.environ)
+    if password is not None:
+        env["PGPASSWORD"] = password
+    conn = await _pg_connect(url)
+    try:
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            snapshot = await conn.fetchval("SELECT pg_export_snapshot()")
+            from .postgres import PostgresBackend
+
+            version = await PostgresBackend(url)._stored_version(conn)
+            rows = await _pg_rows(conn)
+            command = pg_dump_command(url, part)
+            await _run([*command[:1], f"--snapshot={snapshot}", *command[1:]], env)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    finally:
+        await conn.close()
+    try:
+        listing = await _run([PG_RESTORE, "--list", str(part)], env)
+        dumped = {line.split()[-2] for line in listing.splitlines()
+                  if " TABLE DATA " in line and not line.startswith(";")}
+        missing = sorted({*rows, "schema_version"} - dumped)
+        if missing:
+            raise BackupFailed(str(dest), f"no data for {', '.join(missing)} in the dump")
+        part.rename(dest)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    seconds = (datetime.now(UTC) - started).total_seconds()
+    return Backup(dest, dest.stat().st_size, version, rows, seconds, "postgresql")
+
+
+async def backup(target: str, dest: Path) -> Backup:
+    """A checked copy of the live database ``target`` names into ``dest`` (a new file, or a
+    directory for a dated one); see the module docstring."""
+    path = sqlite_path(target)
+    out = destination(dest)
+    if path is None:
+        return await _backup_postgres(target, out)
+    return await asyncio.to_thread(_backup_sqlite, path, out)
+
+
+def is_postgresql(target: str) -> bool:
+    return target.startswith(POSTGRES_SCHEMES)
