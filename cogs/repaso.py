@@ -11,7 +11,7 @@ from discord import app_commands
 from musbot.coach.text import say
 from musbot.discordio import ui
 
-from ._common import MusSubcommandCog, answer
+from ._common import MusSubcommandCog, answer, own_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -28,14 +28,16 @@ class Repaso(MusSubcommandCog):
             await self.review(interaction, mano)
 
         self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name="repaso", description=say("slash_repaso", "es"), callback=repaso)
-        app_commands.describe(mano=say("slash_mano", "es"))(self.command)
+            name="repaso", description="Repasa en privado cómo jugaste una mano de esta partida",
+            callback=repaso)
+        app_commands.describe(mano="El número de la mano (la última si no lo dices)")(
+            self.command)
 
     async def review(self, interaction: discord.Interaction[Any], mano: int | None) -> None:
         table = self.bot.tables.get(interaction.channel_id) \
             if interaction.channel_id is not None else None
         if table is None:
-            await answer(interaction, say("no_table", "es"))
+            await answer(interaction, say("no_table", await own_lang(self.bot.db, interaction)))
             return
         await ui.show_review(interaction, table, mano)
 

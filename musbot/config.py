@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from dotenv import dotenv_values
 
@@ -192,9 +192,14 @@ def _writable(path: Path) -> bool:
     return True
 
 
+BASE_KEYS: Final = {"MUSBOT_DATA_DIR": "base_musbot_data_dir", ".env": "base_env",
+                    "cwd": "base_cwd"}
+"""Each :attr:`Config.base` and its sentence in the ``CLI`` catalogue."""
+
+
 def base_text(config: Config, lang: str | None = None) -> str:
     """Where relative paths are taken from, as the start-up line says it."""
-    return cli_text(f"base_{config.base.strip('.').lower()}", lang or cli_language([]),
+    return cli_text(BASE_KEYS[config.base], lang or cli_language([]),
                     folder=config.base_dir or Path.cwd())
 
 

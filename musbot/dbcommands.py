@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Say = Callable[[str], object]
+BACKUP_REFUSALS = {"exists": "backup_exists", "no_folder": "backup_no_folder"}
+"""Each :class:`~musbot.storage.maintenance.BackupRefused` key and its sentence."""
 
 
 def add_arguments(db_sub: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -90,7 +92,7 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
     except NoDatabase as exc:
         return refuse("db_missing", where=exc.where)
     except BackupRefused as exc:
-        return refuse(f"backup_{exc.key}", path=exc.where)
+        return refuse(BACKUP_REFUSALS[exc.key], path=exc.where)
     except BackupFailed as exc:
         return refuse("backup_failed", 1, detail=exc.detail)
     except NoPgDump as exc:

@@ -69,6 +69,13 @@ async def test_the_review_button_and_command_answer_privately(tmp_path: Path) ->
     assert (await _answered(scene, asked))[0] == text
     gone = await scene.slash(ana, "mus repaso", mano=99)
     assert (await _answered(scene, gone))[0].startswith("No tengo la mano 99")
+    # A private answer: in the reader's language (her client's, now French), not the table's.
+    scene.world.set_locale(ana.user, "fr")
+    again = await scene.press(ana, "repaso")
+    [french] = await _answered(scene, again)
+    assert french.startswith("Comment ai-je joué au coup 1 ?") and "dijiste" not in french
+    gone = await scene.slash(ana, "mus repaso", mano=99)
+    assert (await _answered(scene, gone))[0].startswith("Je n'ai pas le coup 99")
     # Someone not seated is answered privately too, and no review is computed for them.
     other = await scene.press(carlos, "repaso")
     [refusal] = await _answered(scene, other)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from table_helpers import cards_mentioned, make_table, play_humans, seat_humans
+from test_i18n import spanish_words
 
 from musbot.coach.review import decisions
 from musbot.engine import MusError, Rules, SeatView
@@ -110,6 +112,36 @@ async def test_the_table_keeps_the_last_hands_and_words_refusals() -> None:
     # The same review again is answered from the cache, at once.
     again = await table.review(users[1], reviewer=reviewer)
     assert again == text
+
+
+async def test_a_review_is_in_its_reader_s_language_not_the_table_s() -> None:
+    """Issue 25: the review is a private answer. At a Spanish table a player who chose Basque
+    reads it in Basque, one whose client is French in French (the words said as those tables
+    show them, percentages and decimal commas as each language writes them), the others in
+    Spanish; a refusal too."""
+    table, _, _ = make_table(3, rules=Rules(juegos=1, puntos=40), turn_seconds=None)
+    users = await seat_humans(table)
+    await table.start(1)
+    await play_humans(table, random.Random(3), via_text=False, max_steps=40)
+    table.speakers.choose(users[1], "eu")
+    table.speakers.saw_locale(users[2], "fr")
+    reviewer = Reviewer(ThreadPoolExecutor(max_workers=1))
+    spanish, basque, french = [await table.review(users[seat], reviewer=reviewer)
+                                for seat in range(3)]
+    assert re.match(r"¿Cómo jugué en la mano \d+\?", spanish)
+    assert re.match(r"Nola jokatu nuen \d+\. eskuan\?", basque)
+    assert re.match(r"Comment ai-je joué au coup \d+ \?", french)
+    for text, lang in ((basque, "eu"), (french, "fr")):
+        assert not spanish_words(text), (lang, spanish_words(text))
+        assert "¿" not in text and "dijiste" not in text and "Consejo" not in text
+        assert not re.search(r"\d\.\d", text), text  # a decimal comma: «+0,4»
+    assert re.search(r"%\d", basque) and not re.search(r"\d %", basque)  # «%37»
+    assert re.search(r"\d %", french) and "« " in french  # «37 %», « paso »
+    assert "«iduki»" in basque or "«paso»" in basque or "«mus»" in basque
+    with pytest.raises(ReviewRefused) as refused:
+        table.state.review_ask(users[1], 99, table.lang_for(users[1]))
+    assert refused.value.text(table.lang_for(users[1])).startswith("Ez daukat partida honetako")
+    assert table.lang == "es"
 
 
 async def test_one_review_in_flight_per_person() -> None:

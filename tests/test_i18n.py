@@ -278,12 +278,13 @@ def test_the_spanish_word_list_finds_spanish() -> None:
 @pytest.mark.parametrize("lang", ["eu", "fr"])
 def test_no_sentence_of_the_game_is_left_in_spanish(lang: str) -> None:
     """Every sentence of the table, the DMs, Discord and the server, in the language: none keeps
-    a Spanish-only word (the command names, /mus mesa…, are Discord's and stay as they are)."""
+    a Spanish-only word (the command names, /mus mesa… and the terminal's --asiento…, are the
+    program's and stay as they are)."""
     left = {}
     for key, entry in catalog(lang).entries.items():
         if key.split(".")[0] in ("CLI", "REPLAY"):
             continue
-        words = set().union(*(spanish_words(re.sub(r"\{[^}]*\}|/mus \w+", "", form))
+        words = set().union(*(spanish_words(re.sub(r"\{[^}]*\}|/mus \w+|--\w+", "", form))
                               for form in forms(entry)))
         if words:
             left[key] = words

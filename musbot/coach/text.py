@@ -1,5 +1,6 @@
-"""A review in words, in the table's language: the ``COACH`` catalogues, figures rounded to what
-a player uses (whole percentages, tantos to a tenth)."""
+"""A review in words, in its reader's language: the ``COACH`` catalogues, the words said as the
+table shows them (:func:`musbot.table.render.action_words`), figures rounded to what a player
+uses (whole percentages, tantos to a tenth)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from typing import Any
 
 from musbot.engine import Action, ActionKind, Card, Lance, codes
 from musbot.i18n import catalog
+from musbot.table.render import action_words
 
 from .review import DecisionReview, Review
 
 _K = ActionKind
 _QUIET = (_K.PASO, _K.NO_QUIERO)
-_NAMES = {_K.MUS: "word_mus", _K.NO_HAY_MUS: "word_no_hay_mus"}
 
 
 def say(key: str, lang: str, /, **params: Any) -> str:
@@ -41,11 +42,9 @@ def tantos(x: float, lang: str, *, sign: bool = True) -> str:
 
 
 def word(action: Action, lang: str) -> str:
-    """A word as players type it (the grammar's canonical words; a discard with its cards, the
-    seat's own), quoted."""
-    key = _NAMES.get(action.kind)
-    text = say(key, lang) if key is not None else action.text()
-    return say("quoted", lang, word=text)
+    """A word as the table shows it said in ``lang`` and the grammar reads it back («iduki»,
+    «4 tantos gehiago»; a discard with its cards, the seat's own), quoted."""
+    return say("quoted", lang, word=action_words(action, lang))
 
 
 def lance_name(lance: Lance, lang: str) -> str:

@@ -18,7 +18,6 @@ from typing import Any
 
 import discord
 
-from musbot.coach.text import say
 from musbot.engine import (
     ENVIDO,
     MIN_ENVITE,
@@ -84,9 +83,9 @@ _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
     "cards": ("btn_cards", discord.ButtonStyle.secondary),
     "back": ("btn_back", discord.ButtonStyle.success),
     "rematch": ("btn_rematch", discord.ButtonStyle.success),
-    "repaso": ("button", discord.ButtonStyle.secondary),
+    "repaso": ("btn_repaso", discord.ButtonStyle.secondary),
 }
-"""Labels from the ``DISCORD`` catalogue, «repaso»'s from ``COACH`` (see :func:`_label`)."""
+"""Labels from the ``DISCORD`` catalogue."""
 MESSAGE_LIMIT = 2000
 
 
@@ -126,8 +125,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, channel_id: int, verb: str, lang: str = "es") -> None:
         key, style = _TABLE_LOOK[verb]
         pair = verb[-1] if verb in ("join1", "join2") else ""
-        label = say(key, lang) if verb == "repaso" else dt(key, lang, pair=pair)
-        super().__init__(discord.ui.Button(label=label, style=style,
+        super().__init__(discord.ui.Button(label=dt(key, lang, pair=pair), style=style,
                                            custom_id=f"mus:t:{channel_id}:{verb}"))
         self.channel_id = channel_id
         self.verb = verb
@@ -233,7 +231,7 @@ async def show_review(interaction: discord.Interaction[Any], table: Table,
     try:
         text = await table.review(interaction.user.id, number)
     except ReviewRefused as refused:
-        text = refused.text(table.lang)
+        text = refused.text(table.lang_for(interaction.user.id))
     for part in _parts(text):
         await answer_privately(interaction, part)
 

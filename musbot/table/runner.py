@@ -157,9 +157,10 @@ class Table:
 
     async def review(self, user_id: int, number: int | None = None,
                      reviewer: Reviewer | None = None) -> str:
-        """«¿Cómo jugué?»: asked under the lock, answered in a worker while the table plays on."""
+        """«¿Cómo jugué?»: asked under the lock, answered in a worker while the table plays on;
+        a private answer, in the reader's language (:meth:`lang_for`)."""
         async with self._lock:
-            ask = self.state.review_ask(user_id, number)
+            ask = self.state.review_ask(user_id, number, self.lang_for(user_id))
         return await (reviewer or REVIEWER).answer(user_id, ask)
 
     async def send_sena(self, user_id: int, sena: Sena) -> Sena:

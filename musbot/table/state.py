@@ -376,11 +376,13 @@ class TableState:
         if self.records.add(kind, **data):
             into.need(Save.WHOLE)
 
-    def review_ask(self, user_id: int, number: int | None = None) -> ReviewAsk:
+    def review_ask(self, user_id: int, number: int | None = None,
+                   lang: str | None = None) -> ReviewAsk:
         """«¿Cómo jugué?»: what a review of the person's seat in hand ``number`` needs (the
-        last finished hand by default), or :class:`~musbot.table.repaso.ReviewRefused`."""
+        last finished hand by default), in ``lang`` (the reader's; the table's by default), or
+        :class:`~musbot.table.repaso.ReviewRefused`."""
         seat = self.require_seat(user_id)
-        return self.handbook.ask(self.match, seat, number, self.lang)
+        return self.handbook.ask(self.match, seat, number, lang or self.lang)
 
     # --- señas --------------------------------------------------------------------------------
 
