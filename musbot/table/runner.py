@@ -17,10 +17,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from musbot.engine import Action, Match, MusError
+from musbot.engine import Action, MusError
 from musbot.engine.senas import Sena
 
-from . import clockwork, lobby, spoken, texts, upkeep
+from . import clockwork, lobby, spoken, upkeep
 from .alarm import Alarm
 from .clock import Clock, RealClock
 from .pause import Backoff, NotSaved, Unsaved
@@ -28,17 +28,18 @@ from .publish import publish
 from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
-from .seats import Seat, TableError
 from .speakers import Speakers
-from .state import Lifecycle, TableState
+from .state import TableState
 from .transport import Transport
+from .view import TableView
 
 log = logging.getLogger(__name__)
 
 
-class Table:
-    """A live table: its state, and the runner that alone changes it. Public coroutines take the
-    lock and raise the state's refusals (:class:`~musbot.engine.MusError`)."""
+class Table(TableView):
+    """A live table: its state, and the runner that alone changes it (what anyone may read of
+    it: :class:`~.view.TableView`). Public coroutines take the lock and raise the state's
+    refusals (:class:`~musbot.engine.MusError`)."""
 
     def __init__(self, state: TableState, transport: Transport, *, clock: Clock | None = None,
                  bot_delay: float = 0.0, persist: Persist | None = None,
@@ -63,67 +64,6 @@ class Table:
         self._records = Backoff(self.clock, self._lock, self._store_records)
         """While match records wait in the outbox: the next save, which stores them."""
         self._paused_since: float | None = None
-
-    # --- what anyone may read -----------------------------------------------------------------
-
-    @property
-    def channel_id(self) -> int:
-        return self.state.channel_id
-
-    @property
-    def guild_id(self) -> int | None:
-        return self.state.guild_id
-
-    @property
-    def lang(self) -> str:
-        return self.state.lang
-
-    def lang_for(self, user_id: int) -> str:
-        """The language of what only ``user_id`` reads (their hand, their señas, their
-        refusals): their own (``speakers.py``), else the table's."""
-        return self.speakers.language(user_id) or self.state.lang
-
-    @property
-    def lifecycle(self) -> Lifecycle:
-        return self.state.lifecycle
-
-    @property
-    def match(self) -> Match | None:
-        return self.state.match
-
-    @property
-    def seats(self) -> list[Seat | None]:
-        return self.state.seats
-
-    @property
-    def paused(self) -> bool:
-        """The table waits for its database (see ``pause.py``): it refuses every command."""
-        return self.state.paused
-
-    @property
-    def settled(self) -> bool:
-        """No bot is about to play: a transport may wait for this, so the moves of the bots
-        between two people's turns are shown together."""
-        return self.state.bot_turn() is None
-
-    def names(self) -> dict[int, str]:
-        return self.state.names()
-
-    def seat_of(self, user_id: int) -> int | None:
-        return self.state.seat_of(user_id)
-
-    def humans(self) -> list[int]:
-        return self.state.humans()
-
-    def status(self) -> str:
-        return texts.status_text(self.state)
-
-    def private_text(self, user_id: int) -> str:
-        """«Ver mis cartas»: the user's seat's private text, from that seat's view only."""
-        seat = self.state.require_seat(user_id)
-        if self.state.match is None:
-            raise TableError("not_started")
-        return texts.private_text(self.state, seat, self.lang_for(user_id))
 
     # --- commands -----------------------------------------------------------------------------
 
