@@ -21,18 +21,25 @@ again, even if they play on at it.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from musbot.ai import make_player
 from musbot.ai.base import Player, SenaSeen, ask, heavy
 from musbot.ai.reading import OpponentMemory, OpponentModel, Reading
 from musbot.engine import Action, SeatView
 
 from .seats import Seat
 
-__all__ = ["Exchange", "Exchanged", "Question", "TableReadings"]
+if TYPE_CHECKING:
+    from .state import TableState
+
+__all__ = ["Exchange", "Exchanged", "Question", "TableReadings", "question"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +86,17 @@ class Exchanged:
 
     fetched: Mapping[int, Reading | None] = field(default_factory=dict)
     stored: frozenset[int] = frozenset()
+
+
+def question(state: TableState, seat: int) -> Question:
+    """What the seat's bot decides from: its view, the señas it got, the table's generator, and
+    how the table read each player."""
+    occupant = state.seats[seat]
+    player = occupant.bot if occupant is not None and occupant.bot is not None else \
+        make_player(state.settings.bot_level)
+    return Question(seat, player, state.require_match().view(seat), state.rng,
+                    tuple(state.senas.seen_by(seat)),
+                    state.readings.models(state.seats, state.settings.bot_level))
 
 
 def seat_key(seat: int, occupant: Seat | None, bot_level: str) -> str | None:
@@ -136,7 +154,10 @@ class TableReadings:
         for seat, (now, then) in enumerate(zip(self.who(seats, bot_level), before,
                                                strict=True)):
             speakers.append(None if now != then or seat in self.spoke_for else now)
-        self.memory.learn(public, speakers)
+        try:
+            self.memory.learn(public, speakers)
+        except Exception:  # the bots' bookkeeping must never undo a move the engine applied
+            log.exception("the table's readings could not learn from a hand")
 
     def forget(self, user_id: int, *, seated: bool) -> bool:
         """«Forget me»: the bots forget how this person bets, and, while they sit here, this

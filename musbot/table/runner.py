@@ -25,6 +25,7 @@ from .alarm import Alarm
 from .clock import Clock, RealClock
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
+from .readings import question as bot_question
 from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
@@ -268,7 +269,7 @@ class Table(TableView):
     async def _think(self, seat: int) -> Action | None:
         """A heavy bot's move, thought in a worker thread, lock held (the turn cannot change);
         None for a light one, which answers within :meth:`TableState.bot_move`."""
-        question = self.state.question(seat)
+        question = bot_question(self.state, seat)
         return await asyncio.to_thread(question.on_its_own().answer) if question.heavy else None
 
     async def _bot_turn(self, turn: int) -> None:
@@ -278,7 +279,7 @@ class Table(TableView):
             await self.clock.sleep(self.bot_delay)
             async with self._lock:
                 seat = self.state.bot_turn()
-                question = self.state.question(seat) \
+                question = bot_question(self.state, seat) \
                     if turn == self.state.turn and seat is not None else None
             action = await asyncio.to_thread(question.on_its_own().answer) \
                 if question is not None and question.heavy else None

@@ -11,14 +11,11 @@ the state is tested without asyncio and replays exactly. Its runner
 from __future__ import annotations
 
 import functools
-import logging
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, ParamSpec
 
-from musbot.ai import make_player
 from musbot.ai.base import hand_over
-from musbot.ai.reading import OpponentModel
 from musbot.engine import Action, Match, MusError, Phase, Shuffler, secure_shuffle
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, SenaLog, check_sena, senas_open
@@ -27,13 +24,11 @@ from musbot.settings import TableSettings
 from . import render
 from .clockwork import Deadline
 from .page import Page, Pages
-from .readings import Question, TableReadings
+from .readings import TableReadings, question
 from .records import MatchRecords
 from .repaso import HandBook, ReviewAsk
 from .result import DiscardRound, HandDealt, Result, Save, SenaShown
 from .seats import Seat, Seating, TableError
-
-log = logging.getLogger(__name__)
 
 Lifecycle = Literal["waiting", "playing", "finished", "closed"]
 P = ParamSpec("P")
@@ -100,8 +95,7 @@ class TableState:
         self.prompted: tuple[int, int] | None = None
         """The discard round (hand, mus round) whose pick controls were last handed out."""
         self.readings = TableReadings()
-        """How each player who sat here bets, as the bots read it (``readings.py``): it lasts
-        across the matches at this table."""
+        """How the bots read each player who sat here, across matches (``readings.py``)."""
         self.handbook = HandBook()
         """The match's last hands, for «¿Cómo jugué?» (soft state: not saved)."""
 
@@ -267,29 +261,13 @@ class TableState:
         return result
 
     def bot_move(self, seat: int, action: Action | None = None) -> Result:
-        """The bot's decision for ``seat`` (``action``, if it was thought about elsewhere:
-        :meth:`question`), applied; a bot's move is legal by construction."""
-        if action is None:
-            action = self.decide(seat)
+        """The bot's move for ``seat`` (``action``: thought elsewhere), applied; legal by
+        construction."""
         self.readings.bot_spoke(seat, self.seats[seat])
-        return self.apply(seat, action)
+        return self.apply(seat, self.decide(seat) if action is None else action)
 
     def decide(self, seat: int) -> Action:
-        return self.question(seat).answer()
-
-    def question(self, seat: int) -> Question:
-        """What the seat's bot decides from: its view, the señas it got, the table's rng, and
-        what the table read of each player."""
-        occupant = self.seats[seat]
-        player = occupant.bot if occupant is not None and occupant.bot is not None else \
-            make_player(self.settings.bot_level)
-        match = self.require_match()
-        return Question(seat, player, match.view(seat), self.rng,
-                        tuple(self.senas.seen_by(seat)), self.models())
-
-    def models(self) -> tuple[OpponentModel, ...]:
-        """Per seat, how the table read whoever speaks for it."""
-        return self.readings.models(self.seats, self.settings.bot_level)
+        return question(self, seat).answer()
 
     def apply(self, seat: int, action: Action) -> Result:
         """Every action goes through here: the engine applies it (or refuses, nothing changed),
@@ -362,15 +340,11 @@ class TableState:
                 if occupant is not None and occupant.user_id is not None]
 
     def _hand_over(self, hand: Any, number: int) -> None:
-        """Bots that learn from showdowns get their own seat's view of the hand just ended;
-        the table's readings learn from what it showed everybody."""
+        """Bots that learn from showdowns get their own seat's view of the hand just ended."""
         for seat, occupant in enumerate(self.seats):
             if occupant is not None and occupant.bot is not None:
                 hand_over(occupant.bot, hand, seat, number)
-        try:
-            self.readings.learn(hand.view(-1), self.seats, self.settings.bot_level)
-        except Exception:  # the bots' bookkeeping must never undo a move the engine applied
-            log.exception("learning from hand %s failed on table %s", number, self.channel_id)
+        self.readings.learn(hand.view(-1), self.seats, self.settings.bot_level)
 
     def _record(self, kind: str, *, into: Result, **data: Any) -> None:
         if self.records.add(kind, **data):
