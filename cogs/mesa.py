@@ -75,7 +75,7 @@ class IdleTables:
         for table in list(self.bot.tables):
             since = self.bot.transport.pages.changed_at(table.channel_id)
             if since is None or table.lifecycle == "closed" or \
-                    table.channel_id in self.bot.asleep or table.state.entrants:
+                    table.channel_id in self.bot.asleep or table.state.entry.entrants:
                 continue  # a tournament's table: its grace time and its organiser decide
             if table.guild_id not in minutes_of:
                 minutes_of[table.guild_id] = await self._idle_minutes(table.guild_id)

@@ -14,6 +14,7 @@ tournament taking sign-ups or in play.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -40,6 +41,8 @@ PHASE_KEYS = {Phase.SIGNUP: "phase_signup", Phase.RUNNING: "phase_running",
               Phase.FINISHED: "phase_finished", Phase.CANCELLED: "phase_cancelled"}
 """A tournament's phase in the catalogue (``TXAPELKETA.phase_…``)."""
 NameOption = app_commands.Range[str, 1, 100]
+
+log = logging.getLogger(__name__)
 
 
 class TournamentMissing(Exception):
@@ -78,8 +81,23 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Carries on the tournaments once the gateway has delivered their channels."""
-        if self.bot.db is not None:
+        await self._carry_on()
+
+    @commands.Cog.listener()
+    async def on_storage_open(self) -> None:
+        """The database answered at last (it was down at start-up): the saved tables are
+        restored by now, and the tournaments carry on if the gateway is up already."""
+        await self._carry_on()
+
+    async def _carry_on(self) -> None:
+        """Starts the runner once both the gateway and the database are up (whichever comes
+        last calls it); never on a database not open, or down since."""
+        if self.bot.db is None or not self.bot.storage_ready or not self.bot.is_ready():
+            return
+        try:
             await self.runner.start()
+        except StorageError as problem:  # down meanwhile: the next command starts it
+            log.warning("tournaments not carried on yet: %s", problem)
 
     # --- the organiser ----------------------------------------------------------------
 

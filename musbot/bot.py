@@ -9,7 +9,9 @@ Tables saved by the last run are restored in :meth:`setup_hook` but resumed only
 gateway has delivered their channel (:meth:`wake`): before that nobody could see their moves.
 A table whose channel is gone is closed, and its players told by DM. A database that cannot be
 reached at start-up is tried again in the background until it answers (:meth:`open_storage`):
-no new table opens meanwhile, and the saved ones are restored once it does.
+no new table opens meanwhile, and the saved ones are restored once it does. Then, and not before,
+the bot dispatches ``storage_open``: what else reads the database at start-up (the cogs'
+listeners ``on_storage_open``, the tournaments' runner) waits for it.
 """
 
 from __future__ import annotations
@@ -260,6 +262,7 @@ class MusBot(commands.Bot):
         if self.is_ready():
             self._wake_restored()
         await self._start_relay(db, where)
+        self.dispatch("storage_open")  # its listeners run as tasks: no wait on them here
         return True
 
     async def _start_relay(self, db: Database, where: str) -> None:

@@ -141,7 +141,12 @@ class TournamentRunner:
         if self.started:
             return
         self.started = True
-        for stored in await self.db.open_tournaments(self.shards):
+        try:
+            stored_cups = await self.db.open_tournaments(self.shards)
+        except BaseException:
+            self.started = False  # nothing was read: the next start reads them
+            raise
+        for stored in stored_cups:
             if stored.tournament_id in self.cups:
                 continue  # made here meanwhile
             cup = await self._adopt(stored.tournament_id, stored.guild_id, stored.channel_id,

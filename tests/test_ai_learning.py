@@ -1,10 +1,11 @@
-"""Bots that learn from showdowns (issue #5): «dificil» reads the others' words as a person does,
-by how they matched the cards shown at the end of each hand.
+"""Bots that learn from showdowns (issues #5 and #28): the table reads each player as a person
+does, by how their words matched the cards shown at the end of each hand, and «dificil» plays
+against what it read.
 
-The bench calls the optional ``hand_over`` hook once per hand with the seat's own view only (so
-the privacy tests of :mod:`tests.test_ai_levels` still hold), and what «dificil» learns there
-sets how much a player's words say about its cards and how that player answers in its rollouts:
-a random player's bets mean nothing, a «normal» player's mean what they say.
+The bench calls the optional ``hand_over`` hook once per hand with the seat's own view only, and
+the table's :class:`~musbot.ai.reading.OpponentMemory` learns from the spectator's view of the
+hand (so the privacy tests of :mod:`tests.test_ai_levels` still hold): a random player's bets mean
+nothing, a «normal» player's mean what they say.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from helpers_rules import cards
 
 from musbot.ai import arena
 from musbot.ai.base import Player
-from musbot.ai.dificil import PRIOR_RATE, DificilBot, _Model
+from musbot.ai.dificil import DificilBot, _Model
 from musbot.ai.randombot import RandomBot
+from musbot.ai.reading import DEFAULT_MODEL, OpponentMemory
 from musbot.engine import (
     NO_HAY_MUS,
     NO_QUIERO,
@@ -72,54 +74,52 @@ def test_the_bench_calls_the_hook_once_per_hand_with_the_seats_own_view(
             assert view.revealed[view.seat] == view.cards
 
 
-def _learnt(monkeypatch: pytest.MonkeyPatch, opponent: str, seed: int) -> list[DificilBot]:
-    bots: list[DificilBot] = []
-
-    def make() -> DificilBot:
-        bots.append(DificilBot(worlds=16, tries=200))
-        return bots[-1]
-
-    _with(monkeypatch, "learning", make)
-    arena.play_game("learning", opponent, seed, 0, Rules(juegos=1, puntos=40))
-    return bots
-
-
 @pytest.mark.parametrize("seed", [1, 2])
-def test_dificil_learns_that_random_players_say_nothing_and_normal_ones_do(
-        monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    # Game 0 of the bench: the learning pair sits at seats 0 and 2 (made in seat order).
-    for me, bot in zip((0, 2), _learnt(monkeypatch, "random", seed), strict=True):
-        rates = bot.rates()
-        assert rates[me] == pytest.approx(PRIOR_RATE)  # nothing learnt about itself
-        for opp in (1, 3):
-            assert rates[opp] > 0.3, rates  # a handful of showdowns is enough
-    for bot in _learnt(monkeypatch, "normal", seed):
-        rates = bot.rates()
-        for opp in (1, 3):
-            assert bot.expected_odd[opp] > 0  # it did see them at showdowns…
-            assert rates[opp] <= PRIOR_RATE  # …and they play as «normal» would
+def test_the_table_learns_that_random_players_say_nothing_and_normal_ones_do(
+        seed: int) -> None:
+    # Three matches at one table (even games of the bench: level A sits at seats 0 and 2).
+    memory = OpponentMemory()
+    for game in (0, 2, 4):
+        arena.play_game("normal", "random", seed, game, Rules(juegos=1, puntos=40), memory)
+    for seat in (0, 2):  # «normal»'s rule fits better than anybody is assumed to at first…
+        assert memory.reading(f"seat:{seat}").model().normal > DEFAULT_MODEL.normal
+    for seat in (1, 3):
+        assert memory.reading(f"seat:{seat}").model().normal < 0.2  # …not a random player
 
 
-def test_a_random_players_bet_no_longer_says_it_is_strong() -> None:
-    """Seat 1 opened the Grande with an envido: under «normal» that means kings; once seat 1 is
-    known to speak at random, the worlds where it holds rubbish count as much as the others."""
+def _weak_and_strong_for_seat_1() -> tuple[SeatView, list[int], list[int]]:
+    """Seat 1 opened the Grande with an envido; seat 0's view, and two deals it cannot tell
+    apart but by seat 1's cards: rubbish, or three kings."""
     h = Hand(Rules(), [cards("4o 5c 6o 7b"), cards("12o 12c 12e 1b"), cards("4c 5e 6b 7o"),
                        cards("1o 1c 4e 5o")], cards("10c 10e"), mano=0)
     h.apply(0, NO_HAY_MUS)
     h.apply(0, PASO)
     h.apply(1, envido(2))
     h.apply(2, NO_QUIERO)
-    view = h.view(0)
     t = tables(8, False)
     weak = [t.index(x) for x in (cards("4o 5c 6o 7b"), cards("4e 5b 6c 7c"),
                                  cards("4c 5e 6b 7o"), cards("1o 1c 4e 5o"))]
-    trusting = _Model(view, (0.0, PRIOR_RATE, PRIOR_RATE, PRIOR_RATE)).likelihood(weak)
-    wary = _Model(view, (0.0, 1.0, PRIOR_RATE, PRIOR_RATE)).likelihood(weak)
-    assert trusting < 0.2 and wary == 1.0
+    strong = list(weak)
+    strong[1] = t.index(cards("12o 12c 12e 1b"))
+    return h.view(0), weak, strong
+
+
+def test_a_random_players_bet_no_longer_says_it_is_strong() -> None:
+    """Under a player nobody knows, an envido says «strong»; once seat 1 is read as a random
+    player, the worlds where it holds rubbish count nearly as much as the others."""
+    view, weak, strong = _weak_and_strong_for_seat_1()
+    memory = OpponentMemory()
+    arena.play_game("random", "random", 3, 0, Rules(juegos=1, puntos=40), memory)
+    wild = memory.reading("seat:1").model()
+    unknown = _Model(view, (DEFAULT_MODEL,) * 4)
+    read = _Model(view, (DEFAULT_MODEL, wild, DEFAULT_MODEL, DEFAULT_MODEL))
+    assert unknown.likelihood(weak) < 0.3 * unknown.likelihood(strong)
+    assert read.likelihood(weak) > 0.5 * read.likelihood(strong)
 
 
 def test_learning_keeps_dificil_legal_and_reproducible() -> None:
-    """The hook changes later decisions, never their legality nor their determinism."""
+    """The table's reading changes later decisions, never their legality nor their
+    determinism."""
     short = Rules(juegos=1, puntos=20)
     one = arena.play_game("dificil", "random", 8, 1, short)
     two = arena.play_game("dificil", "random", 8, 1, short)
@@ -127,11 +127,10 @@ def test_learning_keeps_dificil_legal_and_reproducible() -> None:
         (two.a_won, two.diff, two.hands, len(two.times_a))
 
 
-def test_a_fresh_bot_plays_as_before_learning() -> None:
-    """No showdown seen yet: the prior (a few random words in «normal»'s play) is all it uses,
-    so a bot restored after a restart simply starts over."""
+def test_a_fresh_bot_is_legal_before_anybody_is_read() -> None:
+    """No showdown seen yet: every player is taken for :data:`DEFAULT_MODEL`, so a bot restored
+    after a restart (or at a new table) simply starts from there."""
     bot = DificilBot()
-    assert bot.rates() == [pytest.approx(PRIOR_RATE)] * 4
     rng = random.Random(3)
     h = Hand.deal(Rules(), mano=0, shuffler=seeded_shuffler(3))
     while h.to_act is not None and h.phase.value != "lance":

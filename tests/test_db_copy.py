@@ -77,6 +77,7 @@ async def populate(path: Path) -> None:
         await db.save_tournament(stored.tournament_id, cup)
         await db.add_match_table(stored.tournament_id, "W1-1", 2**60 + 1)
         await db.create_tournament(10**17, Tournament.new(Settings("Abierto"), 8, now=start))
+        await db.save_player_readings(10**17, {2**62: {"v": 1, "words": 4}, 3: {"v": 1}})
         await db.set_person_language(2**62, "eu")
         await db.set_person_language(3, "fr")
 

@@ -90,10 +90,10 @@ class Players:
         """One thing someone does now; False when nobody has anything to do."""
         server = self.server
         for table in list(server.bot.tables):
-            if not table.state.entrants or table.channel_id in server.bot.asleep:
+            if not table.state.entry.entrants or table.channel_id in server.bot.asleep:
                 continue
             if table.lifecycle == "waiting":
-                for user in table.state.entrants:
+                for user in table.state.entry.entrants:
                     if user in self.late or table.seat_of(user) is not None:
                         continue
                     message = table_message(server, table.channel_id)

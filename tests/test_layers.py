@@ -301,3 +301,10 @@ def test_a_circle_is_seen_even_through_a_lazy_import(tmp_path: Path) -> None:
                                   "    from musbot.a import x\n", encoding="utf-8")
     (package / "d.py").write_text("from musbot import c\n", encoding="utf-8")
     assert circles(runtime_graph(tmp_path)) == [["musbot.a", "musbot.b"]]
+
+
+def test_no_module_of_the_table_package_is_over_400_lines() -> None:
+    """A module that grows past this holds more than one responsibility: split it by one."""
+    long = {p.name: n for p in sources("musbot/table")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert not long, long

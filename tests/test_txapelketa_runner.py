@@ -19,6 +19,7 @@ from musbot.engine.match import Match as EngineMatch
 from musbot.storage import Database
 from musbot.storage.ratings import display, pair_from_people
 from musbot.table import ManualClock, TableError, TableManager
+from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
 from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
@@ -28,7 +29,7 @@ from musbot.txapelketa import Cup, TournamentRunner
 
 
 async def test_a_match_table_seats_only_its_entrants_each_with_their_partner() -> None:
-    table, _, _ = make_table(entrants={1: 0, 2: 1, 3: 0, 4: 1})
+    table, _, _ = make_table(entry=Entry({1: 0, 2: 1, 3: 0, 4: 1}))
     with pytest.raises(TableError, match="table_reserved"):
         await table.join(9, "Intrusa")
     with pytest.raises(TableError, match="table_reserved"):
@@ -43,7 +44,7 @@ async def test_a_match_table_seats_only_its_entrants_each_with_their_partner() -
     assert table.lifecycle == "playing", "the fourth to sit starts the match"
     assert {table.state.rules.team(table.seat_of(u) or 0) for u in (1, 3)} == {0}
     restored = from_json(to_json(table.state))
-    assert restored.entrants == {1: 0, 2: 1, 3: 0, 4: 1}
+    assert restored.entry.entrants == {1: 0, 2: 1, 3: 0, 4: 1}
 
 
 def test_a_match_keeps_its_finished_games_across_vacas_and_snapshots() -> None:
@@ -117,7 +118,7 @@ async def test_a_pair_that_does_not_sit_down_loses_by_walkover_after_the_grace_t
     absent = cup.tournament.pairs[match.pairs[1] or 0].players
     table = tables.get(cup.places[match.id])
     assert table is not None
-    for user, pair in table.state.entrants.items():
+    for user, pair in table.state.entry.entrants.items():
         if user not in absent:
             await table.join(user, f"P{user}", pair)
     await clock.advance(9 * 60)
@@ -145,7 +146,7 @@ async def test_a_late_pair_loses_a_game_and_the_match_starts_with_it_on_the_tabl
     await clock.advance(6 * 60)
     await runner.idle()
     assert match.forfeits == [1, 0] and match.state is MatchState.READY
-    assert table.state.given_games == (1, 0)
+    assert table.state.entry.games == (1, 0)
     await play_tables(tables, set())  # the late pair comes: 1-0 on the table from the start
     await runner.idle()
     assert match.state is MatchState.FINISHED

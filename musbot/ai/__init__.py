@@ -6,7 +6,10 @@ without the table knowing any of them:
 - «facil» (:mod:`.heuristic`): rules of thumb, deliberately loose.
 - «normal» (:mod:`.normal`): precomputed lance odds (:mod:`.odds`), pot odds and the score.
 - «dificil» (:mod:`.dificil`): samples the hidden hands the public history allows and plays each
-  candidate action out.
+  candidate action out, against each player as the table has read them (:mod:`.reading`).
+
+The benchmark also plays «random» and the opponent styles of :mod:`.styles` (cautious, bluffer,
+passive), which no table offers.
 """
 
 from __future__ import annotations

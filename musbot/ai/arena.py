@@ -1,10 +1,16 @@
 """Bots against bots, one full game at a time, for ``musbot bench ai``.
 
-A game is fully determined by ``(seed, index)``: the deck, the bots' rng and which pair sits
+A game is fully determined by ``(seed, index)``: the decks, the bots' rng and which pair sits
 where all derive from it, so the figures are the same whatever the number of worker processes.
+Games are played in duplicate: games ``2k`` and ``2k + 1`` deal the same decks, hand by hand,
+from the same first mano, with the pairs' seats swapped, so each level holds in one the cards the
+other held in the other and the luck of the deal largely cancels out (the decks stay the same
+until the mus of one game draws more cards than the other's; a reshuffle then differs).
 Bots get exactly what a table gives them — the seat's view and the señas that reached the seat
-(delivered as :class:`musbot.table.Table` does, caught by an opponent at the rules' rate), and
-after each hand the seat's view of it, showdown included, for bots that learn (``hand_over``).
+(delivered as :class:`musbot.table.Table` does, caught by an opponent at the rules' rate), after
+each hand the seat's view of it, showdown included, for bots that learn (``hand_over``), and for
+bots that read the table the models its :class:`~musbot.ai.reading.OpponentMemory` learnt from
+the hands as a spectator saw them (a game is a match at a new table: it starts empty).
 """
 
 from __future__ import annotations
@@ -12,24 +18,66 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from musbot.engine import Match, Rules, seeded_shuffler
+from musbot.engine import DECK, Hand, Match, Rules
 from musbot.engine import events as ev
+from musbot.engine.cards import Card
 from musbot.engine.errors import IllegalAction
 from musbot.engine.senas import SenaLog, check_sena, senas_open
 
 from . import LEVELS
-from .base import Player, SenaSeen, hand_over
+from .base import Player, SenaSeen, ask, hand_over
 from .randombot import RandomBot
+from .reading import OpponentMemory, spoken
+from .styles import STYLES
 
 MAX_ACTIONS = 50_000
 
 
 def bench_levels() -> dict[str, Callable[[], Player]]:
-    """The table's levels plus «random» (a benchmark floor, not offered at tables)."""
-    return {**LEVELS, "random": RandomBot}
+    """The table's levels, «random» (a benchmark floor) and the opponent styles of
+    :mod:`musbot.ai.styles`: none of these last ones is offered at tables."""
+    return {**LEVELS, "random": RandomBot, **STYLES}
+
+
+class DuplicateShuffler:
+    """Deck ``n`` of a game depends only on the duplicate's key and ``n``, so both games of a
+    duplicate deal the same hands; reshuffles (fewer than 40 cards) come from their own
+    sequence."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.decks = 0
+        self.reshuffles = random.Random(f"{key}:reshuffles")
+
+    def __call__(self, cards: Sequence[Card]) -> list[Card]:
+        if len(cards) != len(DECK):
+            return self.reshuffles.sample(list(cards), len(cards))
+        rng = random.Random(f"{self.key}:deck:{self.decks}")
+        self.decks += 1
+        return rng.sample(list(cards), len(cards))
+
+
+@dataclass
+class OrdagoTally:
+    """One pair's órdagos in a game: thrown, accepted by the other pair (``forced``: when
+    refusing would have handed the thrower the game), won by the thrower (``won_forced``: of
+    the forced ones)."""
+
+    called: int = 0
+    accepted: int = 0
+    won: int = 0
+    forced: int = 0
+    won_forced: int = 0
+
+    def add(self, other: OrdagoTally) -> None:
+        self.called += other.called
+        self.accepted += other.accepted
+        self.won += other.won
+        self.forced += other.forced
+        self.won_forced += other.won_forced
 
 
 @dataclass
@@ -45,12 +93,17 @@ class GameResult:
     bets_a: int = 0
     """Bets and raises by level A's bots that keep count (``stats``), and how many were bluffs."""
     bluffs_a: int = 0
+    ordagos_a: OrdagoTally = field(default_factory=OrdagoTally)
+    """Level A's órdagos (accepted by B, won by A) and level B's (accepted by A, won by B)."""
+    ordagos_b: OrdagoTally = field(default_factory=OrdagoTally)
 
 
 def play_game(level_a: str, level_b: str, seed: int, index: int,
-              rules: Rules | None = None) -> GameResult:
-    """One game to the target: pair A against pair B. Odd games swap the pairs' seats and the
-    first mano turns round every two games."""
+              rules: Rules | None = None, memory: OpponentMemory | None = None) -> GameResult:
+    """One game to the target: pair A against pair B. Odd games swap the pairs' seats over the
+    decks of the even game before them (a duplicate), and the first mano turns round every two
+    games. ``memory``: the table's, to read afterwards (seats are ``"seat:N"``); a new one
+    otherwise."""
     rules = rules or Rules(juegos=1, vacas=1)
     levels = bench_levels()
     team_a = index % 2
@@ -59,10 +112,13 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
                for s in range(rules.jugadores)]
     rng = random.Random(f"{seed}:{index}:bots")
     sena_rng = random.Random(f"{seed}:{index}:senas")
-    match = Match(rules, first_mano=first_mano, shuffler=seeded_shuffler(f"{seed}:{index}:deck"))
+    match = Match(rules, first_mano=first_mano,
+                  shuffler=DuplicateShuffler(f"{seed}:{index // 2}"))
     received: list[list[SenaSeen]] = [[] for _ in range(rules.jugadores)]
     result = GameResult(index, False, 0, 1)
     events: list[ev.Event] = list(match.hand.events)
+    memory = memory if memory is not None else OpponentMemory()
+    who = [f"seat:{s}" for s in range(rules.jugadores)]
     clock = time.thread_time
     for _ in range(MAX_ACTIONS):
         if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events):
@@ -71,7 +127,7 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
         assert seat is not None
         view = match.view(seat)
         start = clock()
-        action = players[seat].decide(view, rng, tuple(received[seat]))
+        action = ask(players[seat], view, rng, tuple(received[seat]), memory.models(who))
         spent = clock() - start
         (result.times_a if rules.team(seat) == team_a else result.times_b).append(spent)
         if not match.hand.is_legal(seat, action):
@@ -81,8 +137,10 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
         hand = match.hand
         events = match.apply(seat, action)
         if hand.finished:  # bots that learn see their seat's view of it (base.hand_over)
-            for who, player in enumerate(players):
-                hand_over(player, hand, who, number)
+            for s, player in enumerate(players):
+                hand_over(player, hand, s, number)
+            memory.learn(hand.view(-1), who)
+            _count_ordagos(hand, rules, team_a, result)
         if match.finished:
             scores = match.hand.scores
             result.a_won = match.winner == team_a
@@ -96,6 +154,23 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
         if match.hand_number != number:
             result.hands += 1
     raise AssertionError("a game of bots should end")
+
+
+def _count_ordagos(hand: Hand, rules: Rules, team_a: int, result: GameResult) -> None:
+    # The accepting words in order, each with whether a refusal would have ended the game.
+    forced = [w.theirs + w.prev >= rules.puntos for w in spoken(hand.view(-1))[0]
+              if w.ordago and w.said == 1]
+    for ordago in hand.ordagos():
+        team = rules.team(ordago.caller)
+        tally = result.ordagos_a if team == team_a else result.ordagos_b
+        tally.called += 1
+        if ordago.accepter is not None:
+            won = ordago.winner == team
+            tally.accepted += 1
+            tally.won += won
+            if forced.pop(0):
+                tally.forced += 1
+                tally.won_forced += won
 
 
 def _senas(match: Match, players: list[Player], rules: Rules,

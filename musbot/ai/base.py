@@ -3,19 +3,24 @@
 A player never receives the engine's state, only :class:`~musbot.engine.SeatView` (own cards and
 public history) and the señas that reached its seat, so an AI cannot cheat by construction and a
 stronger level plugs in by implementing the same two methods (and, to learn from showdowns, the
-optional ``hand_over``).
+optional ``hand_over``). A level that plays each person as they play (``reads_table``, «dificil»)
+also gets, through :func:`ask`, what its table's :class:`~musbot.ai.reading.OpponentMemory` learnt
+of each seat from the showdowns: public knowledge, as any player at the table has.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from musbot.engine import Action, Hand, SeatView
 from musbot.engine.senas import Sena, SenaSeen
 
-__all__ = ["SENA_PRIORITY", "Player", "SenaSeen", "hand_over"]
+if TYPE_CHECKING:
+    from .reading import OpponentModel
+
+__all__ = ["SENA_PRIORITY", "Player", "SenaSeen", "ask", "hand_over", "heavy"]
 
 
 @runtime_checkable
@@ -38,7 +43,25 @@ class Player(Protocol):
     # called (through :func:`hand_over`) by the table and the bench after every hand with the
     # seat's own view of the hand just finished (``revealed`` holds every hand after a
     # showdown). A bot learns there what a person at the table learns: how the others' words
-    # matched their cards. What it learns lives only in memory.
+    # matched their cards. What it learns lives only in memory. Two optional flags: a
+    # ``reads_table`` player's ``decide`` also takes ``models=`` (see :func:`ask`), and a
+    # ``heavy`` one thinks for milliseconds, so a table runs it off its event loop.
+
+
+def ask(player: Player, view: SeatView, rng: random.Random, senas: Sequence[SenaSeen] = (),
+        models: Sequence[OpponentModel] | None = None) -> Action:
+    """The player's move; a player that reads the table (``reads_table``) also gets ``models``,
+    per seat what the table learnt of how that player bets."""
+    if models is not None and getattr(player, "reads_table", False):
+        decide = player.decide
+        return decide(view, rng, senas, models=models)  # type: ignore[call-arg]
+    return player.decide(view, rng, senas)
+
+
+def heavy(player: object) -> bool:
+    """Whether the player's decisions take milliseconds rather than microseconds (a table runs
+    those off its event loop)."""
+    return bool(getattr(player, "heavy", False))
 
 
 def hand_over(player: object, hand: Hand, seat: int, number: int) -> None:

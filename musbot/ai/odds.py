@@ -257,9 +257,18 @@ def game_values(target: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(row) for row in values)
 
 
+_LOADED: dict[int, tuple[tuple[float, ...], ...]] = {}
+""":func:`game_values` by target, read without the cache's call (a rollout asks thousands of
+times per decision)."""
+
+
 def game_value(mine: int, theirs: int, target: int) -> float:
     """Chance to win the game from this score (clamped to the target)."""
-    v = game_values(target)
+    v = _LOADED.get(target)
+    if v is None:
+        v = _LOADED[target] = game_values(target)
+    if 0 <= mine <= target and 0 <= theirs <= target:
+        return v[mine][theirs]
     return v[min(max(mine, 0), target)][min(max(theirs, 0), target)]
 
 

@@ -15,7 +15,7 @@ from musbot.console import cli_language, cli_text
 
 
 def bench_ai(args: argparse.Namespace) -> int:
-    from musbot.ai.arena import bench_levels, percentile, play_games, wilson
+    from musbot.ai.arena import OrdagoTally, bench_levels, percentile, play_games, wilson
 
     levels = bench_levels()
     for level in (args.a, args.b):
@@ -31,6 +31,7 @@ def bench_ai(args: argparse.Namespace) -> int:
     times_b: list[float] = []
     hands = 0
     bets = bluffs = 0
+    ordagos_a, ordagos_b = OrdagoTally(), OrdagoTally()
     wall = time.perf_counter()
     for game in play_games(args.a, args.b, args.games, args.seed, args.workers):
         wins += game.a_won
@@ -40,6 +41,8 @@ def bench_ai(args: argparse.Namespace) -> int:
         hands += game.hands
         bets += game.bets_a
         bluffs += game.bluffs_a
+        ordagos_a.add(game.ordagos_a)
+        ordagos_b.add(game.ordagos_b)
         if args.progress and (game.index + 1) % args.progress == 0:
             print(f"  … {game.index + 1} games, A {wins / (game.index + 1):.1%}", flush=True)
     wall = time.perf_counter() - wall
@@ -72,6 +75,13 @@ def bench_ai(args: argparse.Namespace) -> int:
         result["bluff_rate"] = round(bluffs / bets, 4)
         print(f"  A's bets/raises:   {bets}, of which bluffs (under 40 % at the lance) "
               f"{bluffs} = {bluffs / bets:.1%}")
+    result["ordagos"] = {"a": vars(ordagos_a), "b": vars(ordagos_b)}
+    print("  órdagos:           called  accepted (forced)  won by the caller (forced)")
+    for side, level, tally in (("A", args.a, ordagos_a), ("B", args.b, ordagos_b)):
+        share = f" {tally.won / tally.accepted:.0%}" if tally.accepted else ""
+        print(f"    {side} ({level}){'':<{max(0, 12 - len(level))}}{tally.called:>6}"
+              f"  {tally.accepted:>8} ({tally.forced:>4})  {tally.won:>5}{share:<5}"
+              f" ({tally.won_forced})")
     if args.json:
         print(json.dumps(result))
     return 0

@@ -109,10 +109,10 @@ async def play_tables(tables: TableManager, late: set[int]) -> int:
         progress = False
         for table in list(tables):
             state = table.state
-            if not state.entrants or table.lifecycle == "closed":
+            if not state.entry.entrants or table.lifecycle == "closed":
                 continue
             if table.lifecycle == "waiting":
-                for user, pair in state.entrants.items():
+                for user, pair in state.entry.entrants.items():
                     if user not in late and table.seat_of(user) is None:
                         await table.join(user, name_of(user), pair)
                         progress = True

@@ -51,6 +51,9 @@ ROLLOUT_BUDGET = 320
 ROLLOUT_MIN = 16
 """…but never fewer than this."""
 ROLLOUT_TRIES = 1200
+WHIMS = 0.05
+"""The share of random words the rollouts give each opponent: a review judges the word against
+players in general, not against how this table's players were read."""
 
 _K = ActionKind
 
@@ -154,10 +157,10 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
           worlds: int = ROLLOUT_WORLDS) -> tuple[list[Option], Action]:
     """Every candidate word valued in dificil's worlds, and the one «dificil» would say; no
     options (and the played word) when no world agreed with what was public."""
-    bot = DificilBot(worlds=worlds, tries=ROLLOUT_TRIES)
+    bot = DificilBot(worlds=worlds, candidates=worlds, tries=ROLLOUT_TRIES)
     options = candidates(view, played)
-    rates = bot.rates()
-    sampled = bot.sample(view, rng, senas, rates)
+    rates = [WHIMS] * view.players
+    sampled = bot.sample(view, rng, senas)  # the others read as a player nobody has seen
     total = sum(w for _, w in sampled)
     if not sampled or total <= 0:
         return [], played

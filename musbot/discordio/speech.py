@@ -34,15 +34,32 @@ def speakers_of(client: Any) -> Speakers | None:
 
 async def recall(client: Any, user_id: int, *, again: bool = False) -> None:
     """Reads the person's saved choice into the bot's speakers (once, unless ``again``: when
-    they sit down, as another process may have saved one meanwhile). A database that cannot
-    say now leaves it unread, to be read next time."""
+    they sit down, as another process may have saved one meanwhile). A database slower than
+    :data:`READ_SECONDS` does not hold the interaction up: the read goes on, shielded, and its
+    answer is noted when it comes. Never cancelled midway: a query cut off in the middle leaves
+    its connection in the middle of the protocol, for the next query to trip on."""
     speakers = speakers_of(client)
     db = getattr(client, "db", None)
     if speakers is None or db is None or (speakers.known(user_id) and not again):
         return
+    read = asyncio.ensure_future(_read(speakers, db, user_id))
+    _READS.add(read)
+    read.add_done_callback(_READS.discard)
     try:
-        chosen = await asyncio.wait_for(db.person_language(user_id), READ_SECONDS)
-    except (StorageError, TimeoutError) as problem:
+        await asyncio.wait_for(asyncio.shield(read), READ_SECONDS)
+    except TimeoutError:
+        log.info("language of user %s not read within %.0f s: noted when it comes", user_id,
+                 READ_SECONDS)
+
+
+_READS: set[asyncio.Task[None]] = set()
+"""Reads still on their way after their interaction went on without them."""
+
+
+async def _read(speakers: Speakers, db: Any, user_id: int) -> None:
+    try:
+        chosen = await db.person_language(user_id)
+    except StorageError as problem:
         log.info("language of user %s not read: %s", user_id, problem)
         return
     speakers.loaded((user_id,), {user_id: chosen} if chosen is not None else {})

@@ -1,6 +1,6 @@
 """The storage API the rest of musbot uses: one :class:`Database` facade over a backend, made of
 one mixin per concern (players, servers, live tables, matches, leagues, profiles,
-tournaments)."""
+tournaments, the bots' readings of players)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from .live import LiveTables
 from .matches import Matches
 from .players import Players
 from .profiles import Profiles
+from .readings import Readings
 from .servers import Servers
 from .sqlite import DEFAULT_PATH, SqliteBackend
 from .tournaments import Tournaments
@@ -44,7 +45,7 @@ def backend_for(target: str | os.PathLike[str], *, busy_timeout: float = 5.0,
     return SqliteBackend(Path(text), busy_timeout=busy_timeout, clock=clock)
 
 
-class Database(Players, Servers, LiveTables, Matches, Leagues, Profiles, Tournaments):
+class Database(Players, Servers, LiveTables, Matches, Leagues, Profiles, Tournaments, Readings):
     """musbot's database. Open with ``await Database.open(target)`` or
     ``async with Database(target) as db``, where ``target`` is what :func:`backend_for` takes.
 

@@ -19,7 +19,8 @@ TOUCH_PLAYER = (
 """Create or rename a player. A forgotten player who comes back (sits at a table, joins a
 league) is a player again from then on; the forgotten past stays anonymous."""
 
-USER_TABLES = ("rating_history", "ratings", "league_members", "person_languages")
+USER_TABLES = ("rating_history", "ratings", "league_members", "person_languages",
+               "player_readings")
 """Where a user's own rows are (besides ``players`` and the seats of ``match_seats``): what
 forgetting deletes."""
 NAMED_TABLES = ("players", "live_tables", *USER_TABLES)
@@ -89,11 +90,12 @@ class Players(Store):
             " chosen_at = excluded.chosen_at", user_id, language, self._now()))
 
     async def forget_player(self, user_id: int) -> bool:
-        """Erase what identifies the player: name, ratings, memberships, chosen language, their
-        places in tournaments (:func:`~.tournaments.forget_in_tournaments`). Past matches stay
-        (the other players' standings depend on them) with this player's seats made anonymous.
-        Returns False if the player was unknown (neither played, chose a language nor signed
-        up). Live table states are the table layer's, rewritten before this
+        """Erase what identifies the player: name, ratings, memberships, chosen language, how
+        the bots read their betting on every server, their places in tournaments
+        (:func:`~.tournaments.forget_in_tournaments`). Past matches stay (the other players'
+        standings depend on them) with this player's seats made anonymous. Returns False if
+        musbot knew nothing of them (they neither played, chose a language, were read, nor
+        signed up). Live table states are the table layer's, rewritten before this
         (``TablePersister.forget_player``): the files are scrubbed last
         (:meth:`~musbot.storage.backend.Backend.scrub`), old versions of rows included."""
 
@@ -105,7 +107,9 @@ class Players(Store):
                 "UPDATE match_seats SET kind = 'anonymous', player_id = NULL WHERE player_id = ?",
                 user_id)
             for table in USER_TABLES:
-                await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
+                # A reading may outlive what made the player (a table's first hands, stored
+                # before its match record): it too is something musbot knew of them.
+                known |= await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id) > 0
             await tx.execute("UPDATE leagues SET created_by = NULL WHERE created_by = ?", user_id)
             await tx.execute(
                 "UPDATE players SET display_name = NULL, forgotten = 1, forgotten_at = ? "

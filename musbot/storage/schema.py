@@ -34,8 +34,9 @@ def _files(folder: Traversable) -> dict[int, Migration]:
         if match:
             migration = Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8"))
             if migration.version in found:
-                # Two branches' migrations of one number: applying either alone would leave
-                # the other unapplied forever on the databases it had migrated.
+                # Two branches numbered a migration alike: which one ran would depend on the
+                # order of the directory's entries, and applying either alone would leave the
+                # other unapplied forever on the databases it had migrated.
                 raise RuntimeError(f"two migrations numbered {migration.version:04d}: "
                                    f"{found[migration.version].name} and {migration.name}")
             found[migration.version] = migration

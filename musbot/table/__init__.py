@@ -1,9 +1,11 @@
 """The live-table layer: one :class:`Table` per channel over the pure engine.
 
 Its shape is python-chess's board with a runner around it: a :class:`TableState`
-(``state.py``, with its seating and upkeep commands in ``lobby.py`` and ``upkeep.py`` and its
-turn clock as data in ``clockwork.py``) changes only through commands that return a
-:class:`Result` (what happened, what to save, who is told what) and never does I/O; one
+(``state.py``, with its seating and upkeep commands in ``lobby.py`` and ``upkeep.py``, its
+turn clock as data in ``clockwork.py``, what its bots read of the players in ``readings.py``,
+who alone sits at a tournament's match table in ``entry.py``)
+changes only through commands that return a :class:`Result` (what happened, what to save, who
+is told what) and never does I/O; one
 :class:`Table` per table (``runner.py``) owns the lock, the clock, the bots' thinking time and
 the order «save, then publish», speaking through a :class:`Transport` (Discord, the terminal,
 tests) and saving through a ``Persist`` (``persist.py``).

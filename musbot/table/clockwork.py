@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Literal
 from .result import Alert, Result, Save
 
 if TYPE_CHECKING:
+    from musbot.engine import Action
+
     from .state import TableState
 
 REMINDER_SECONDS = 15.0
@@ -48,12 +50,30 @@ def arm(state: TableState, now: float) -> None:
         state.deadline = Deadline(state.turn, seat, now + seconds, "expire")
 
 
-def tick(state: TableState, now: float) -> Result:
-    """The clock's step due by ``now``, if any (nothing when the turn moved on meanwhile)."""
+def _due(state: TableState, now: float) -> Deadline | None:
+    """The step due by ``now`` that still stands."""
     due = state.deadline
     if due is None or due.at > now:
-        return Result()
+        return None
     if due.turn != state.turn or state.person_to_act() != due.seat:
+        return None
+    return due
+
+
+def expiring(state: TableState, now: float) -> int | None:
+    """The seat whose turn runs out at :func:`tick` by ``now``, if any: the runner may think its
+    bot's move beforehand (off the event loop)."""
+    due = _due(state, now)
+    return due.seat if due is not None and due.step == "expire" else None
+
+
+def tick(state: TableState, now: float, action: Action | None = None) -> Result:
+    """The clock's step due by ``now``, if any (nothing when the turn moved on meanwhile). A
+    turn that runs out is played by the seat's bot: ``action`` if it was thought already."""
+    if state.deadline is None or state.deadline.at > now:
+        return Result()
+    due = _due(state, now)
+    if due is None:
         state.deadline = None
         return Result()
     occupant = state.seats[due.seat]
@@ -69,11 +89,11 @@ def tick(state: TableState, now: float) -> Result:
     if keeps:
         state.say("away", name=shown)
     result = Result(save=Save.WHOLE, shown=True)
-    result.merge(state.bot_move(due.seat))
+    result.merge(state.bot_move(due.seat, action))
     if keeps:  # after the move: a match it ended was still played by the person
         occupant.away = True
         state.records.bot_took_over()
     return result
 
 
-__all__ = ["MAX_EXPIRIES", "REMINDER_SECONDS", "Deadline", "arm", "tick"]
+__all__ = ["MAX_EXPIRIES", "REMINDER_SECONDS", "Deadline", "arm", "expiring", "tick"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 from musbot.ai import LEVELS
 
 from . import render
-from .result import HandDealt, Result, Save
+from .result import HandDealt, Result, Save, command
 from .seats import Seat, TableError
-from .state import TableState, command
+from .state import TableState
 from .upkeep import close
 
 
@@ -19,10 +19,7 @@ def join(state: TableState, user_id: int, name: str, pair: int | None = None) ->
     already = state.seat_of(user_id)
     if already is not None:
         raise TableError("already_seated", number=already + 1)
-    if state.entrants:
-        if user_id not in state.entrants:
-            raise TableError("table_reserved")
-        pair = state.entrants[user_id]
+    pair = state.entry.pair_of(user_id, pair)
     seat = state.seating.free_seat(pair, take_bots=True)
     old = state.seats[seat]
     state.seats[seat] = Seat(name=name, user_id=user_id)
@@ -35,8 +32,7 @@ def join(state: TableState, user_id: int, name: str, pair: int | None = None) ->
         state.say("joined", name=shown, seat=seat + 1,
                   pair=render.pair_text(state.rules.team(seat), state.names(), state.players,
                                         state.lang))
-        if state.entrants and state.lifecycle == "waiting" and \
-                set(state.entrants) <= set(state.humans()):
+        if state.entry and state.lifecycle == "waiting" and state.entry.seated(state.humans()):
             result.merge(state.start(user_id).check())  # all four sat down: it begins
     return result
 
@@ -66,7 +62,7 @@ def add_bot(state: TableState, pair: int | None = None, level: str | None = None
     state.require_open()
     if state.lifecycle == "playing":
         raise TableError("already_started")
-    if state.entrants:
+    if state.entry:
         raise TableError("table_reserved")
     level = level or state.settings.bot_level
     if level not in LEVELS:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Callable, Iterator, Mapping
 
@@ -11,13 +10,12 @@ from musbot.settings import TableSettings
 
 from . import render
 from .clock import Clock
+from .entry import Entry, Watchers
 from .runner import Persist, Table
 from .seats import TableError
 from .speakers import Speakers
 from .state import TableState
 from .transport import Transport
-
-log = logging.getLogger(__name__)
 
 
 class TableManager:
@@ -41,7 +39,7 @@ class TableManager:
         self.speakers = speakers or Speakers()
         """Each person's own language, shared by its tables (``speakers.py``)."""
         self._tables: dict[int, Table] = {}
-        self._watchers: list[Callable[[Table], None]] = []
+        self._watchers = Watchers()
 
     def get(self, channel_id: int) -> Table | None:
         return self._tables.get(channel_id)
@@ -60,8 +58,8 @@ class TableManager:
                            league_id=league_id, bots_alone=bots_alone,
                            first_mano=self.first_mano if first_mano is None else first_mano,
                            rng=rng or self.rng, shuffler=shuffler or self.shuffler,
-                           kept=self.persist is not None, entrants=entrants,
-                           given_games=given_games)
+                           kept=self.persist is not None,
+                           entry=Entry.of(entrants, given_games))
         return self.adopt(state)
 
     def adopt(self, state: TableState, *, register: bool = True) -> Table:
@@ -72,7 +70,7 @@ class TableManager:
             raise TableError("table_exists")
         table = Table(state, self.transport, clock=self.clock, bot_delay=self.bot_delay,
                       persist=self.persist, on_close=self._forget, on_recovered=self._recovered,
-                      on_lifecycle=self._lifecycle, speakers=self.speakers)
+                      on_lifecycle=self._watchers, speakers=self.speakers)
         if register:
             self._tables[state.channel_id] = table
         return table
@@ -81,14 +79,7 @@ class TableManager:
         """``watcher(table)`` is called (under the table's lock: it must not wait on the table)
         each time a table's lifecycle changes, once the change is saved and shown: a match
         begun, a match over, a table closed. What runs tournaments hears of its tables so."""
-        self._watchers.append(watcher)
-
-    def _lifecycle(self, table: Table) -> None:
-        for watcher in self._watchers:
-            try:
-                watcher(table)
-            except Exception:  # a watcher's bug must not undo a move already saved and shown
-                log.exception("a watcher of table %s failed", table.channel_id)
+        self._watchers.add(watcher)
 
     def _recovered(self, saved: Table) -> None:
         """The database takes saves again: the paused tables need not wait their turn."""

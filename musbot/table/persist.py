@@ -22,6 +22,10 @@ table's journal instead (``Database.append_to_journal``: a few dozen bytes, not 
 and a restore replays the journal on the saved state, as the engine replays a hand's actions on
 its deal. A new deal, a finished hand, a seña, anything else changed: the whole state again.
 
+After each save the table's people's readings (how the bots read their betting,
+``readings.py``) are fetched and stored per server as the table asks; a failure there only
+postpones them to the next save.
+
 On Discord the tables are restored in ``setup_hook`` without resuming them, and each resumes
 once its channel can be reached (see ``musbot.bot``)::
 
@@ -36,11 +40,12 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import orjson
 
+from musbot.ai.reading import Reading
 from musbot.storage import (
     ConflictingHand,
     ConstraintViolation,
@@ -59,6 +64,7 @@ from musbot.storage.documents import state_document
 
 from .manager import TableManager
 from .pause import Unsaved
+from .readings import Exchanged
 from .result import Result, Save
 from .runner import Saved, Table
 from .saved import SeededShuffler, StateError, from_json, seeded, to_json
@@ -161,7 +167,26 @@ class TablePersister:
             raise (Unsaved(error, None) if stored is None else stored.unsaved(error)) \
                 from error
         recovered, self.down = self.down, False
-        return Saved(ratings, recovered)
+        return Saved(ratings, recovered, await self._readings(table.state))
+
+    async def _readings(self, state: TableState) -> Exchanged | None:
+        """The people's readings the table asks for (fetched when they sit, stored as the bots
+        learn: ``readings.py``), after its own save and never at its cost: what fails waits
+        for the next save."""
+        exchange = state.readings.exchange(state.guild_id, state.humans())
+        if exchange is None:
+            return None
+        try:
+            found = await self.db.player_readings(exchange.guild_id, exchange.wanted) \
+                if exchange.wanted else {}
+            if exchange.due:
+                await self.db.save_player_readings(exchange.guild_id, exchange.due)
+        except StorageError as error:
+            log.warning("table %s: player readings postponed (%s: %s)", state.channel_id,
+                        error.code, error)
+            return None
+        return Exchanged({u: _reading(found.get(u)) for u in exchange.wanted},
+                         frozenset(exchange.due))
 
     async def _save(self, state: TableState, result: Result) -> list[RatingChange]:
         channel = state.channel_id
@@ -311,6 +336,18 @@ async def forget_player(db: Database, manager: TableManager, user_id: int, *,
         tables += await elsewhere(user_id)
     known = await db.forget_player(user_id)
     return known or tables > 0
+
+
+def _reading(data: Mapping[str, Any] | None) -> Reading | None:
+    """A stored reading, or None when there is none or it cannot be read (a newer musbot's, a
+    damaged one): the bots then start that person afresh, and the next store replaces it."""
+    if data is None:
+        return None
+    try:
+        return Reading.from_json(data)
+    except ValueError:
+        log.warning("a stored player reading could not be read; starting afresh")
+        return None
 
 
 def _seat_record(seat: dict[str, Any]) -> SeatRecord:

@@ -373,15 +373,6 @@ def _senas_line(posibles: tuple[Sena, ...], lang: str) -> str:
     return t("senas_allowed", lang, list=", ".join(sena_name(s, lang) for s in posibles))
 
 
-def hand_text_key(view: SeatView, names: Names, received: Sequence[tuple[str, Sena, bool]],
-                  senas_allowed: bool, lang: str) -> tuple[Any, ...]:
-    """Everything :func:`hand_text` reads, so a table re-renders a seat's private text only when
-    this changes (most actions change nothing in three seats' texts). Keep the two in step."""
-    return (view.seat, view.players, view.mano, view.rules, view.cards, view.revealed,
-            view.legal if view.my_turn else None, tuple(names.items()), tuple(received),
-            senas_allowed, lang)
-
-
 def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sena, bool]] = (),
               senas_allowed: bool = True, lang: str = "es") -> str:
     """The private «Ver mis cartas»: own cards numbered 1–4 (positions for «descarto 1 3»), the

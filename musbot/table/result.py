@@ -8,9 +8,10 @@ command that cannot be done changes nothing and says why (:attr:`Result.error`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol
 
 from musbot.commands import Command
 from musbot.engine import Action, MusError
@@ -18,6 +19,7 @@ from musbot.engine import events as ev
 from musbot.engine.senas import Sena
 
 if TYPE_CHECKING:
+    from .readings import Exchanged
     from .runner import Table
 
 
@@ -117,6 +119,23 @@ class Result:
         return self
 
 
+P = ParamSpec("P")
+
+
+def command(method: Callable[P, Result]) -> Callable[P, Result]:
+    """A state's command refuses with a coded error as its result; nothing was changed by
+    then."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> Result:
+        try:
+            return method(*args, **kwargs)
+        except MusError as error:
+            return Result.refused(error)
+
+    return run
+
+
 @dataclass(frozen=True, slots=True)
 class Typed:
     """What the table made of a person's typed words (:meth:`Table.typed`): ``command`` None
@@ -136,6 +155,9 @@ class Saved:
     """The league ratings a finished match changed, to be announced."""
     recovered: bool = False
     """The database took this save after refusing one: paused tables may try again now."""
+    readings: Exchanged | None = None
+    """What storage did of the people's readings the table asked for
+    (:meth:`~musbot.table.readings.TableReadings.exchange`)."""
 
 
 class Persist(Protocol):
@@ -146,4 +168,4 @@ class Persist(Protocol):
 
 
 __all__ = ["Alert", "Direct", "DiscardRound", "HandDealt", "Notice", "Persist", "Result",
-           "Save", "Saved", "SenaShown", "Typed"]
+           "Save", "Saved", "SenaShown", "Typed", "command"]

@@ -6,7 +6,8 @@ against the state the first one left; nothing is shown that is not saved.
 
 Bots think for ``bot_delay`` seconds (people follow the moves) in a task of their own, outside
 the lock, and play only if the turn is still the one they thought about; with no delay (tests,
-the terminal) they answer within the command that handed them the turn.
+the terminal) they answer within the command that handed them the turn. A heavy level
+(«dificil») thinks in a worker thread, never on the event loop.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from typing import Any
 from musbot.engine import Action, MusError
 from musbot.engine.senas import Sena
 
-from . import clockwork, lobby, spoken, upkeep
+from . import clockwork, entry, lobby, spoken, upkeep
 from .alarm import Alarm
 from .clock import Clock, RealClock
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
+from .readings import question as bot_question
 from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
@@ -36,8 +38,9 @@ log = logging.getLogger(__name__)
 
 
 class Table(TableView):
-    """A live table: its state, and the runner that alone changes it. Public coroutines take the
-    lock and raise the state's refusals (:class:`~musbot.engine.MusError`)."""
+    """A live table: its state, and the runner that alone changes it (what anyone may read of
+    it: :class:`~.view.TableView`). Public coroutines take the lock and raise the state's
+    refusals (:class:`~musbot.engine.MusError`)."""
 
     def __init__(self, state: TableState, transport: Transport, *, clock: Clock | None = None,
                  bot_delay: float = 0.0, persist: Persist | None = None,
@@ -134,8 +137,8 @@ class Table(TableView):
     async def set_league(self, league_id: int | None) -> None:
         await self._locked(lambda: upkeep.set_league(self.state, league_id))
 
-    async def give_games(self, games: tuple[int, int]) -> None:  # see upkeep.give_games
-        await self._bookkeeping(lambda: upkeep.give_games(self.state, games))
+    async def give_games(self, games: tuple[int, int]) -> None:  # see entry.give_games
+        await self._bookkeeping(lambda: entry.give_games(self.state, games))
 
     async def announce(self, text: str) -> None:
         await self._locked(lambda: upkeep.announce(self.state, text))
@@ -235,6 +238,8 @@ class Table(TableView):
                 raise NotSaved() from failure.error
             if saved.recovered and self._on_recovered is not None:
                 self._on_recovered(self)
+            if saved.readings is not None:
+                self.state.readings.settle(saved.readings)
             if not self.state.records.outbox:
                 self._records.reset()
             elif not self._records.pending:
@@ -261,7 +266,7 @@ class Table(TableView):
                 self._schedule_bot(self.state.turn)
                 return
             try:
-                await self._commit(self.state.bot_move(seat))
+                await self._commit(self.state.bot_move(seat, await self._think(seat)))
             except NotSaved:
                 return
         clockwork.arm(self.state, self.clock.now())
@@ -271,16 +276,28 @@ class Table(TableView):
         if self._bot is None or self._bot.done():
             self._bot = asyncio.get_running_loop().create_task(self._bot_turn(turn))
 
+    async def _think(self, seat: int) -> Action | None:
+        """A heavy bot's move, thought in a worker thread, lock held (the turn cannot change);
+        None for a light one, which answers within :meth:`TableState.bot_move`."""
+        question = bot_question(self.state, seat)
+        return await asyncio.to_thread(question.on_its_own().answer) if question.heavy else None
+
     async def _bot_turn(self, turn: int) -> None:
+        """A heavy bot thinks in a worker thread with the lock released; a move counts only if
+        the turn is still the one it was thought for."""
         try:
             await self.clock.sleep(self.bot_delay)
             async with self._lock:
+                seat = self.state.bot_turn()
+                question = bot_question(self.state, seat) \
+                    if turn == self.state.turn and seat is not None else None
+            action = await asyncio.to_thread(question.on_its_own().answer) \
+                if question is not None and question.heavy else None
+            async with self._lock:
                 if self._bot is asyncio.current_task():
                     self._bot = None
-                seat = self.state.bot_turn()
-                if turn != self.state.turn or seat is None:
-                    return
-                await self._commit(self.state.bot_move(seat))
+                if turn == self.state.turn and (seat := self.state.bot_turn()) is not None:
+                    await self._commit(self.state.bot_move(seat, action))
                 await self._play_on()
         except NotSaved:
             pass  # undone, the table paused: it plays on by itself once saved
@@ -297,8 +314,11 @@ class Table(TableView):
     async def _ring(self) -> None:
         """The turn clock's alarm: its step, if still due, under the lock like any command."""
         async with self._lock:
+            now = self.clock.now()
+            seat = clockwork.expiring(self.state, now)
+            action = await self._think(seat) if seat is not None else None
             try:
-                await self._commit(clockwork.tick(self.state, self.clock.now()))
+                await self._commit(clockwork.tick(self.state, now, action))
             except NotSaved:
                 return
             if self.state.lifecycle == "playing":

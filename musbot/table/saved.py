@@ -17,6 +17,8 @@ from musbot.engine.cards import Card
 from musbot.engine.senas import SenaLog
 from musbot.settings import TableSettings
 
+from .entry import Entry
+from .readings import TableReadings
 from .seats import Seat
 from .state import TableState
 
@@ -68,9 +70,7 @@ def to_json(state: TableState) -> dict[str, Any]:
         "seats": [None if s is None else s.to_json() for s in state.seats],
         "first_mano": state.first_mano,
         "bots_alone": state.bots_alone,
-        **({"entrants": [[user, pair] for user, pair in state.entrants.items()]}
-           if state.entrants else {}),
-        **({"given_games": list(state.given_games)} if any(state.given_games) else {}),
+        **state.entry.to_json(),
         "turn": state.turn,
         "senas": state.senas.to_json(),
         "rng": _rng_state(state),
@@ -79,6 +79,7 @@ def to_json(state: TableState) -> dict[str, Any]:
         "match": None if state.match is None else state.match.snapshot(),
         "match_info": state.records.info,
         "outbox": state.records.outbox,
+        "readings_off": state.readings.to_json(state.humans()),
         **state.pages.to_json(),
     }
 
@@ -120,12 +121,14 @@ def reloaded(old: TableState, document: dict[str, Any] | None, journal: Sequence
                            opener_id=old.opener_id, league_id=old.league_id,
                            bots_alone=old.bots_alone, first_mano=old.first_mano, rng=old.rng,
                            shuffler=old.shuffler, kept=old.records.kept,
-                           entrants=old.entrants, given_games=old.given_games)
+                           entry=old.entry)
     else:
         fresh = from_json(document, journal=journal, kept=old.records.kept,
                           shuffler=old.shuffler, rng=old.rng)
     old.pages.adopt(fresh.pages)
     fresh.pages = old.pages
+    fresh.readings = old.readings  # what the bots learnt lives in memory, saved or not…
+    fresh.readings.dealt_to = None  # …and a hand played again is not learnt twice
     return fresh
 
 
@@ -165,8 +168,7 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
                        opener_id=document.get("opener_id"), league_id=document["league_id"],
                        bots_alone=bool(document["bots_alone"]),
                        first_mano=document["first_mano"], rng=rng, shuffler=shuffler, kept=kept,
-                       entrants={int(u): int(p) for u, p in document.get("entrants", [])},
-                       given_games=_given(document.get("given_games")))
+                       entry=Entry.from_json(document))
     seats = [None if s is None else Seat.from_json(s, settings.bot_level)
              for s in document["seats"]]
     if len(seats) != state.players:
@@ -182,12 +184,9 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
     state.senas = SenaLog.from_json(document["senas"])
     state.records.info = document["match_info"]
     state.records.outbox = list(document["outbox"])
+    state.readings = TableReadings.from_json(document.get("readings_off"))
     _restore_pages(state, document)
     return state
-
-
-def _given(games: Sequence[int] | None) -> tuple[int, int]:
-    return (0, 0) if not games else (int(games[0]), int(games[1]))
 
 
 def _restore_pages(state: TableState, document: dict[str, Any]) -> None:

@@ -10,12 +10,10 @@ the state is tested without asyncio and replays exactly. Its runner
 
 from __future__ import annotations
 
-import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, ParamSpec
+from collections.abc import Sequence
+from typing import Any, Literal
 
-from musbot.ai import make_player
 from musbot.ai.base import hand_over
 from musbot.engine import Action, Match, MusError, Phase, Shuffler, secure_shuffle
 from musbot.engine import events as ev
@@ -24,14 +22,15 @@ from musbot.settings import TableSettings
 
 from . import render
 from .clockwork import Deadline
+from .entry import Entry
 from .page import Page, Pages
+from .readings import TableReadings, question
 from .records import MatchRecords
 from .repaso import HandBook, ReviewAsk
-from .result import DiscardRound, HandDealt, Result, Save, SenaShown
+from .result import DiscardRound, HandDealt, Result, Save, SenaShown, command
 from .seats import Seat, Seating, TableError
 
 Lifecycle = Literal["waiting", "playing", "finished", "closed"]
-P = ParamSpec("P")
 
 _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
@@ -39,19 +38,6 @@ _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 UNSEEDED = random.Random()
 """The bots' and the mano's chance where no seed was given: one generator for every table
 (a Mersenne twister's state is 2.5 KB; a thousand live tables need not each keep one)."""
-
-
-def command(method: Callable[P, Result]) -> Callable[P, Result]:
-    """A command refuses with a coded error as its result; nothing was changed by then."""
-
-    @functools.wraps(method)
-    def run(*args: P.args, **kwargs: P.kwargs) -> Result:
-        try:
-            return method(*args, **kwargs)
-        except MusError as error:
-            return Result.refused(error)
-
-    return run
 
 
 class TableState:
@@ -62,8 +48,7 @@ class TableState:
                  league_id: int | None = None, bots_alone: bool = False,
                  first_mano: int | None = None, rng: random.Random | None = None,
                  shuffler: Shuffler = secure_shuffle, kept: bool = False,
-                 entrants: Mapping[int, int] | None = None,
-                 given_games: tuple[int, int] = (0, 0)) -> None:
+                 entry: Entry | None = None) -> None:
         self.channel_id = channel_id
         self.settings = settings or TableSettings()
         self.guild_id = guild_id
@@ -73,12 +58,8 @@ class TableState:
         """The league this table's matches count for (None: a friendly table)."""
         self.bots_alone = bots_alone
         """Whether a match may start with no person seated (demos, ``musbot play --auto``)."""
-        self.entrants: dict[int, int] = dict(entrants or {})
-        """A tournament match's table: the only people who may sit, each with their pair (0 or
-        1); it starts by itself once they all sit, never with a bot for one of them. Empty:
-        anyone sits anywhere."""
-        self.given_games = given_games
-        """Games each pair starts its match with (a tournament's, given for lateness)."""
+        self.entry = entry or Entry()
+        """A tournament match's: who alone sits here, and with what games (``entry.py``)."""
         self.first_mano = first_mano
         self.rng = rng or UNSEEDED
         self.shuffler = shuffler
@@ -102,6 +83,8 @@ class TableState:
         why, in the table's language. Nothing is played, no clock runs, moves are refused."""
         self.prompted: tuple[int, int] | None = None
         """The discard round (hand, mus round) whose pick controls were last handed out."""
+        self.readings = TableReadings()
+        """How the bots read each player who sat here, across matches (``readings.py``)."""
         self.handbook = HandBook()
         """The match's last hands, for «¿Cómo jugué?» (soft state: not saved)."""
 
@@ -231,7 +214,7 @@ class TableState:
             self.require_seat(user_id)
         if not self.humans() and not self.bots_alone:
             raise TableError("no_humans")
-        if self.entrants and not set(self.entrants) <= set(self.humans()):
+        if not self.entry.seated(self.humans()):
             raise TableError("entrants_missing")
         for seat in range(self.players):
             if self.seats[seat] is None:
@@ -241,9 +224,8 @@ class TableState:
                 occupant.expiries = 0
         first = self.first_mano if self.first_mano is not None else \
             self.rng.randrange(self.players)
-        given = self.given_games if key == "started" else (0, 0)
         match = self.match = Match(self.rules, first_mano=first, shuffler=self.shuffler,
-                                   games=given)
+                                   games=self.entry.games if key == "started" else (0, 0))
         self.handbook.new_match()
         self.lifecycle = "playing"
         self.records.start(self.seats, self.league_id, self.rules)
@@ -270,16 +252,14 @@ class TableState:
             result.need(Save.WHOLE)
         return result
 
-    def bot_move(self, seat: int) -> Result:
-        """The bot's decision for ``seat``, applied (a bot's move is legal by construction)."""
-        return self.apply(seat, self.decide(seat))
+    def bot_move(self, seat: int, action: Action | None = None) -> Result:
+        """The bot's move for ``seat`` (``action``: thought elsewhere), applied; legal by
+        construction."""
+        self.readings.bot_spoke(seat, self.seats[seat])
+        return self.apply(seat, self.decide(seat) if action is None else action)
 
     def decide(self, seat: int) -> Action:
-        occupant = self.seats[seat]
-        player = occupant.bot if occupant is not None and occupant.bot is not None else \
-            make_player(self.settings.bot_level)
-        match = self.require_match()
-        return player.decide(match.view(seat), self.rng, self.senas.seen_by(seat))
+        return question(self, seat).answer()
 
     def apply(self, seat: int, action: Action) -> Result:
         """Every action goes through here: the engine applies it (or refuses, nothing changed),
@@ -321,6 +301,7 @@ class TableState:
             for occupant in self.seats:
                 if occupant is not None:
                     occupant.dm_warned = False
+            self.readings.dealt(self.seats, self.settings.bot_level)
         self.senas = SenaLog()
         match = self.match
         if match is None or match.finished:
@@ -355,6 +336,7 @@ class TableState:
         for seat, occupant in enumerate(self.seats):
             if occupant is not None and occupant.bot is not None:
                 hand_over(occupant.bot, hand, seat, number)
+        self.readings.learn(hand.view(-1), self.seats, self.settings.bot_level)
 
     def _record(self, kind: str, *, into: Result, **data: Any) -> None:
         if self.records.add(kind, **data):
@@ -407,4 +389,4 @@ class TableState:
         return self.pages.page
 
 
-__all__ = ["Lifecycle", "TableState", "command"]
+__all__ = ["Lifecycle", "TableState"]

@@ -10,9 +10,9 @@ from typing import Any
 from musbot.words import visible_name
 
 from . import render
-from .result import Alert, Direct, Result, Save
+from .result import Alert, Direct, Result, Save, command
 from .seats import TableError
-from .state import TableState, command
+from .state import TableState
 
 
 def close(state: TableState, key: str, **params: object) -> Result:
@@ -68,8 +68,8 @@ def ratings(state: TableState, changes: Sequence[Any]) -> Result:
 def scrub_user(state: TableState, user_id: int, name: str) -> Result:
     """«Forget me»: a seated person keeps the seat under a neutral ``name``; the match records
     (the one in play and those waiting to be stored) no longer name them, nor, where the person
-    no longer sits, hold their id; the pages say the neutral name. Nothing to save: nothing of
-    theirs was here."""
+    no longer sits, hold their id; the pages say the neutral name; the bots forget how they bet
+    (``readings.py``). Nothing to save: nothing of theirs was here."""
     seat = state.seat_of(user_id)
     found = seat is not None or state.records.held_by(user_id)
     old_names = state.records.forget(
@@ -82,6 +82,8 @@ def scrub_user(state: TableState, user_id: int, name: str) -> Result:
     if state.opener_id == user_id and seat is None:
         state.opener_id = None  # closing the table is left to whoever manages it
         found = True
+    if state.readings.forget(user_id, seated=seat is not None):
+        found = True  # how they bet, as the bots read it
     match = state.match
     events = match.hand.events if match is not None else []
     old_names |= {visible_name(old) for old in old_names}  # as the pages showed them
@@ -158,15 +160,6 @@ def remember_refs(state: TableState, page_number: int, refs: list[tuple[int, int
     if state.pages.remember(page_number, refs) and state.lifecycle != "closed":
         return Result(save=Save.WHOLE)
     return Result()
-
-
-def give_games(state: TableState, games: tuple[int, int]) -> Result:
-    """A tournament gave games for lateness before the match began: it starts with them."""
-    if state.lifecycle != "waiting" or games == state.given_games:
-        return Result()
-    state.given_games = games
-    state.say("games_given", games=f"{games[0]}–{games[1]}")
-    return Result(save=Save.WHOLE, shown=True)
 
 
 __all__ = ["announce", "close", "close_unreachable", "dm_refused", "hide", "pause", "ratings",

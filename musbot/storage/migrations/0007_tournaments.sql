@@ -1,4 +1,4 @@
--- 0006: tournaments of pairs (txapelketak, issue #26). A tournament's whole state is one JSON
+-- 0007: tournaments of pairs (txapelketak, issue #26). A tournament's whole state is one JSON
 -- document (musbot.tournament.Tournament.to_dict), written after every change; the other tables
 -- are what must be found across tournaments: who is named in which (to forget a person), the
 -- hall of fame, and the ratings of stable pairs.

@@ -1,4 +1,4 @@
--- 0006 on PostgreSQL: ../0006_tournaments.sql's tables in PostgreSQL's types (BIGINT ids,
+-- 0007 on PostgreSQL: ../0007_tournaments.sql's tables in PostgreSQL's types (BIGINT ids,
 -- identity columns, `json` kept as written, double precision, names and times ordered byte by
 -- byte as SQLite orders text).
 

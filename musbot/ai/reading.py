@@ -1,0 +1,489 @@
+"""How each player at a table bets, read from what the table showed: what «dificil» plays against.
+
+A person at a Mus table learns the others from the showdowns: who bets only with the goods, who
+bluffs, who folds to anything. A :class:`Reading` is that, for one player: every betting word the
+player said in a hand that ended with the cards on the table, set against the *strength* of the
+hand behind it — the pair's chance at the lance from the shipped odds tables (seat position and
+declarations), as the player could judge it from their own cards. Words are counted per situation
+(opening a lance, answering a bet, answering an órdago) and strength band, which gives a learnt
+betting policy: how often this player passes, calls, raises or goes to órdago with what.
+
+Beside that table the reading keeps score of how well level «normal»'s rule foretold each word,
+against how well the learnt table did before the word was counted (a prequential likelihood
+ratio, :attr:`Reading.fit`): a player who plays like «normal» is best told by its exact rule,
+which knows the score and the bets; anyone else by their own table. :class:`OpponentModel`, the
+snapshot a decision reads, mixes the two by that score.
+
+Only what the table made public is used (:meth:`OpponentMemory.learn` takes a spectator's view
+of the finished hand): the words, the declarations, and the hands shown at the showdown. A hand
+that ended without one (a deje that won the game) teaches nothing about anybody's cards.
+
+:class:`OpponentMemory` holds a table's readings by who sat there (a person's id, a bot's seat),
+so what the bots learn of a person lasts across matches at the table; the table layer stores a
+person's reading per server (``to_json``/``from_json``) and forgets it with them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from musbot.engine import ActionKind, Lance, SeatView, tables
+from musbot.engine import events as ev
+
+from . import normal
+from .normal import bet_action, hand_worth, sena_hints
+from .odds import Odds, odds
+
+__all__ = ["ANSWER", "DEFAULT_MODEL", "NO_HINTS", "OPEN", "ORDAGO_ANSWER", "Judge",
+           "OpponentMemory", "OpponentModel", "Reading", "Word", "band", "hints", "situation",
+           "spoken"]
+
+_K = ActionKind
+_BETS = (_K.ENVIDO, _K.MAS, _K.ORDAGO)
+CATEGORY = {_K.PASO: 0, _K.NO_QUIERO: 0, _K.QUIERO: 1, _K.ENVIDO: 2, _K.MAS: 2, _K.ORDAGO: 3}
+"""A betting word's category: pass or refuse, call, bet or raise, órdago."""
+WORDS = 4
+ORDAGO_WORD = 3
+
+OPEN, ANSWER, ORDAGO_ANSWER = 0, 1, 2
+"""Situations: no bet standing, a bet standing, an órdago standing."""
+SITUATIONS = 3
+
+BANDS = (0.3, 0.5, 0.65, 0.8, 0.9, 0.95, 0.98)
+"""Upper edges of the strength bands (the last band runs to 1): finer where bets and órdagos
+are decided — a player who goes to órdago only with the nuts must not seem to go with a hand
+merely very good."""
+
+PRIOR: tuple[tuple[tuple[float, ...], ...], ...] = (
+    # opening: pass, —, bet, órdago
+    ((0.93, 0, 0.068, 0.002), (0.85, 0, 0.148, 0.002), (0.6, 0, 0.397, 0.003),
+     (0.35, 0, 0.646, 0.004), (0.2, 0, 0.792, 0.008), (0.15, 0, 0.82, 0.03),
+     (0.12, 0, 0.73, 0.15), (0.1, 0, 0.6, 0.3)),
+    # answering a bet: no quiero, quiero, raise, órdago
+    ((0.8, 0.163, 0.035, 0.002), (0.6, 0.323, 0.075, 0.002), (0.4, 0.476, 0.12, 0.004),
+     (0.25, 0.544, 0.2, 0.006), (0.15, 0.52, 0.32, 0.01), (0.1, 0.46, 0.4, 0.04),
+     (0.07, 0.38, 0.4, 0.15), (0.05, 0.3, 0.35, 0.3)),
+    # answering an órdago: no quiero, quiero
+    ((0.98, 0.02, 0, 0), (0.97, 0.03, 0, 0), (0.94, 0.06, 0, 0), (0.88, 0.12, 0, 0),
+     (0.7, 0.3, 0, 0), (0.4, 0.6, 0, 0), (0.25, 0.75, 0, 0), (0.1, 0.9, 0, 0)),
+)
+"""What anybody does, before a word of theirs is seen: roughly how people play, órdagos with
+the goods (the learnt table starts here and moves away word by word)."""
+PRIOR_WEIGHT = 2.0
+"""The prior is worth this many words in each band."""
+NEIGHBOUR = 0.25
+"""A word also counts this much in the bands either side: strength is an estimate, and a
+player's habits do not jump at a band's edge (but for a thrown órdago: who goes to órdago with
+the goods must not seem to go with a little less)."""
+NORMAL_MISS = 0.1
+"""How often a player who plays by «normal»'s rule says something else all the same (its
+bluffs, and what the rule cannot know: the partner's señas, the race to the target): that share
+of the player's words is taken from the player's own table, so even a word the rule did not
+foretell tells how strong its speaker is."""
+PRIOR_FIT = 1.0
+"""Log-odds that a player nobody has seen plays like «normal» (its rule knows the score)…"""
+FIT_CAP = 12.0
+"""…and the most the evidence may say either way, so a player who changes is followed."""
+COUNT_CAP = 300.0
+"""Words kept per situation: beyond, old ones fade (all counts scaled down)."""
+MUS_PRIOR = (0.4, 4.0)
+"""Mus or cut against «normal»'s rule: odd ones and words assumed before any is seen."""
+MUS_FLOOR = 0.2
+"""The least an odd mus word is worth against an expected one."""
+
+
+def band(p: float) -> int:
+    for i, edge in enumerate(BANDS):
+        if p < edge:
+            return i
+    return len(BANDS)
+
+
+def situation(bet: int, ordago: bool) -> int:
+    return ORDAGO_ANSWER if ordago else ANSWER if bet else OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentModel:
+    """What a decision needs of one player, frozen (a decision may run in another thread):
+    the weight of «normal»'s rule, the learnt table ``[situation][band][category]``, and how
+    likely a mus word «normal» would not have said is."""
+
+    normal: float
+    table: tuple[tuple[tuple[float, ...], ...], ...]
+    mus_odd: float
+
+    def chance(self, sit: int, strength: float, said: int, expected: int) -> float:
+        """How likely the word ``said`` was, «normal» expecting ``expected``: the mixture of
+        both models, «normal»'s rule missing :data:`NORMAL_MISS` of its words."""
+        table = self.table[sit][band(strength)][said]
+        if said != expected:
+            return (1.0 - self.normal * (1.0 - NORMAL_MISS)) * table
+        return self.normal * (1.0 - NORMAL_MISS) + (1.0 - self.normal * (1.0 - NORMAL_MISS)) * table
+
+
+class Reading:
+    """What the showdowns told of one player's betting (see the module's docstring)."""
+
+    __slots__ = ("counts", "fit", "mus_odd", "mus_seen", "words")
+
+    def __init__(self) -> None:
+        self.counts = [[[0.0] * WORDS for _ in range(len(BANDS) + 1)]
+                       for _ in range(SITUATIONS)]
+        """``[situation][band][category]``: words seen, each spread over its neighbours."""
+        self.fit = 0.0
+        """Log-likelihood of the words seen under «normal»'s rule minus under the learnt table
+        (each word scored before it was counted)."""
+        self.mus_odd = 0.0
+        self.mus_seen = 0.0
+        self.words = 0
+        """Betting words learnt from, in all."""
+
+    # --- learning -----------------------------------------------------------------------------
+
+    def predict(self, sit: int, b: int) -> list[float]:
+        row = self.counts[sit][b]
+        prior = PRIOR[sit][b]
+        total = sum(row) + PRIOR_WEIGHT
+        return [(row[w] + PRIOR_WEIGHT * prior[w]) / total for w in range(WORDS)]
+
+    def observe(self, sit: int, strength: float, said: int, expected: int) -> None:
+        """One word, said with a hand of this strength where «normal» would have said
+        ``expected``."""
+        b = band(strength)
+        table = max(self.predict(sit, b)[said], 1e-6)
+        rule = NORMAL_MISS * table + (1.0 - NORMAL_MISS if said == expected else 0.0)
+        self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + math.log(rule / table)))
+        rows = self.counts[sit]
+        rows[b][said] += 1.0
+        if said != ORDAGO_WORD:  # an órdago says exactly how strong its thrower is
+            for near in (b - 1, b + 1):
+                if 0 <= near < len(rows):
+                    rows[near][said] += NEIGHBOUR
+        total = sum(map(sum, rows))
+        if total > COUNT_CAP:
+            scale = COUNT_CAP / total
+            for row in rows:
+                row[:] = [x * scale for x in row]
+        self.words += 1
+
+    def observe_mus(self, odd: bool) -> None:
+        self.mus_odd += odd
+        self.mus_seen += 1.0
+
+    def merge(self, other: Reading) -> None:
+        """Adds what ``other`` learnt (the stored reading and what this table learnt since)."""
+        for mine, theirs in zip(self.counts, other.counts, strict=True):
+            for row, add in zip(mine, theirs, strict=True):
+                row[:] = [a + b for a, b in zip(row, add, strict=True)]
+        self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + other.fit))
+        self.mus_odd += other.mus_odd
+        self.mus_seen += other.mus_seen
+        self.words += other.words
+
+    # --- using it -----------------------------------------------------------------------------
+
+    def model(self) -> OpponentModel:
+        normal_weight = 1.0 / (1.0 + math.exp(-(self.fit + PRIOR_FIT)))
+        table = tuple(tuple(tuple(self.predict(sit, b)) for b in range(len(BANDS) + 1))
+                      for sit in range(SITUATIONS))
+        odd, weight = MUS_PRIOR
+        mus = (self.mus_odd + odd) / (self.mus_seen + weight)
+        return OpponentModel(normal_weight, table, max(MUS_FLOOR, mus / max(1e-6, 1.0 - mus)))
+
+    # --- storage ------------------------------------------------------------------------------
+
+    VERSION = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"v": self.VERSION, "counts": [[[round(x, 3) for x in row] for row in sit]
+                                              for sit in self.counts],
+                "fit": round(self.fit, 4), "mus": [round(self.mus_odd, 3),
+                                                   round(self.mus_seen, 3)],
+                "words": self.words}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reading:
+        """The reading :meth:`to_json` wrote. Raises ``ValueError`` on anything else (another
+        version, a damaged document): the caller starts afresh rather than guess."""
+        reading = cls()
+        try:
+            if data["v"] != cls.VERSION:
+                raise ValueError(f"unknown reading version {data['v']!r}")
+            counts = [[[float(x) for x in row] for row in sit] for sit in data["counts"]]
+            if len(counts) != SITUATIONS or any(
+                    len(sit) != len(BANDS) + 1 or any(len(row) != WORDS for row in sit)
+                    for sit in counts):
+                raise ValueError("reading counts of the wrong shape")
+            if any(x < 0 or not math.isfinite(x) for sit in counts for row in sit for x in row):
+                raise ValueError("reading counts must be finite and not negative")
+            fit = float(data["fit"])
+            mus_odd, mus_seen = (float(x) for x in data["mus"])
+            words = int(data["words"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"damaged reading: {exc!r}") from exc
+        if not (math.isfinite(fit) and 0 <= mus_odd <= mus_seen and math.isfinite(mus_seen)
+                and words >= 0):
+            raise ValueError("damaged reading")
+        reading.counts = counts
+        reading.fit = max(-FIT_CAP, min(FIT_CAP, fit))
+        reading.mus_odd, reading.mus_seen, reading.words = mus_odd, mus_seen, words
+        return reading
+
+
+DEFAULT_MODEL = Reading().model()
+"""A player nobody has seen yet."""
+
+
+# --- the words of a hand ------------------------------------------------------------------------
+
+
+class Word(NamedTuple):
+    """A betting word and what the table knew when it was said."""
+
+    seat: int
+    lance: Lance
+    bet: int
+    """The standing bet it answered (0: none)."""
+    prev: int
+    """What a refusal paid then."""
+    ordago: bool
+    opp_bets: int
+    """Bets the speaker's opponents had made at this lance."""
+    mine: int
+    theirs: int
+    """The score, the speaker's pair first."""
+    last: bool
+    """Nobody of the speaker's pair speaks after them at this lance."""
+    said: int
+    """Its :data:`CATEGORY`."""
+
+
+def spoken(view: SeatView) -> tuple[list[Word], list[tuple[int, bool]], int]:
+    """The hand's betting words in order, the last mus round's words (seat, mus) and how many
+    discard rounds there were, from the public history alone."""
+    words: list[Word] = []
+    mus_round: list[tuple[int, bool]] = []
+    scores = [0, 0]
+    lance: Lance | None = None
+    bet = prev = 0
+    ordago = False
+    bets = [0, 0]
+    speakers: tuple[int, ...] = ()
+    rounds = 0
+    rules = view.rules
+    for event in view.history:
+        if isinstance(event, ev.HandStarted):
+            scores = list(event.scores)
+        elif isinstance(event, ev.CardsReplaced):
+            mus_round = []
+            rounds += 1
+        elif isinstance(event, ev.MusSaid):
+            mus_round.append((event.seat, event.mus))
+        elif isinstance(event, ev.Scored):
+            scores = list(event.scores)
+        elif isinstance(event, ev.LanceStarted):
+            lance = event.lance
+            speakers = event.speakers
+            bet = prev = 0
+            ordago = False
+            bets = [0, 0]
+        elif isinstance(event, ev.Spoke) and lance is not None:
+            s = event.seat
+            team = rules.team(s)
+            later = speakers[speakers.index(s) + 1:] if s in speakers else ()
+            last = not any(rules.team(x) == team for x in later)
+            kind = event.action.kind
+            words.append(Word(s, lance, bet, max(prev, 1), ordago, bets[1 - team], scores[team],
+                              scores[1 - team], last, CATEGORY[kind]))
+            if kind in _BETS:
+                prev = bet if bet or ordago else 1
+                if kind is _K.ORDAGO:
+                    ordago = True
+                else:
+                    bet = event.total
+                bets[team] += 1
+    return words, mus_round, rounds
+
+
+class Judge:
+    """Strengths and «normal»'s words for given hands (indices into the odds tables) in one
+    hand's public situation: what learning and «dificil»'s worlds both weigh words with."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.o: Odds = odds(view.rules.reyes)
+        self.hints = hints(view)
+        self.mano = view.mano
+        self.target = view.target
+        self.decl = view.declarations
+
+    def strength(self, idx: Sequence[int], w: Word) -> float:
+        """The speaker's own chance at the lance, as the odds tables give it."""
+        mask = None
+        if w.lance is Lance.PARES or w.lance is Lance.JUEGO:
+            d = self.decl.get(w.lance)
+            if d is not None:
+                s = w.seat
+                mask = sum(1 << (r - 1) for r in range(1, 4) if d[(s + r) % 4])
+        return self.o.lance(w.lance, idx[w.seat], (w.seat - self.mano) % 4, mask)
+
+    def expected(self, idx: Sequence[int], w: Word, strength: float, *,
+                 hinted: bool = True) -> int:
+        """The category «normal» would have said (its partner's seña as a bot sends it, unless
+        not ``hinted``)."""
+        p = max(strength, self.hints[w.lance][idx[(w.seat + 2) % 4]]) if hinted else strength
+        a = bet_action(w.lance, p, w.bet, w.prev, w.ordago, w.opp_bets, w.mine, w.theirs,
+                       self.target, None, last=w.last)
+        return CATEGORY[a.kind]
+
+    def wants_mus(self, idx: Sequence[int], seat: int, rounds: int) -> bool:
+        cut = normal.CUT - 0.1 * rounds
+        return hand_worth(self.o, idx[seat], (seat - self.mano) % 4) < cut
+
+
+NO_HINTS: tuple[tuple[float, ...], ...] = tuple((0.0,) * 715 for _ in Lance)
+"""No seña says anything (señas off, a corrido hand)."""
+
+
+def hints(view: SeatView) -> tuple[tuple[float, ...], ...]:
+    """``[lance][partner's hand index]``: what a partner's seña tells, as the players see it
+    (the seña a bot would send with those cards); nothing when señas are off or in a corrido
+    hand."""
+    rules = view.rules
+    if not rules.senas or view.corrido:
+        return NO_HINTS
+    return sena_hints(rules.reyes, rules.real)
+
+
+# --- a table's memory ---------------------------------------------------------------------------
+
+
+class OpponentMemory:
+    """A table's readings, by who sat there: ``"user:ID"`` for a person, anything else for a
+    bot. People's readings know whether they were fetched from storage and what is new since
+    they were last stored, so the table layer can keep them per server (see
+    :meth:`wanted`, :meth:`fetched`, :meth:`due`, :meth:`stored`)."""
+
+    def __init__(self, readings: Mapping[str, Reading] | None = None) -> None:
+        self.readings: dict[str, Reading] = dict(readings or {})
+        self._models: dict[str, OpponentModel] = {}
+        self._fetched: set[int] = set()
+        self._new: dict[int, Reading] = {}
+        """Per person fetched or not, what was learnt since their reading was last stored."""
+
+    @staticmethod
+    def person(user_id: int) -> str:
+        return f"user:{user_id}"
+
+    def reading(self, who: str) -> Reading:
+        found = self.readings.get(who)
+        if found is None:
+            found = self.readings[who] = Reading()
+        return found
+
+    def models(self, who: Sequence[str | None]) -> tuple[OpponentModel, ...]:
+        """Per seat, the model of whoever sits there (a newcomer's: :data:`DEFAULT_MODEL`)."""
+        out = []
+        for key in who:
+            model = self._models.get(key) if key is not None else None
+            if model is None:
+                reading = self.readings.get(key) if key is not None else None
+                model = DEFAULT_MODEL if reading is None else reading.model()
+                if key is not None and reading is not None:
+                    self._models[key] = model
+            out.append(model)
+        return tuple(out)
+
+    def learn(self, view: SeatView, who: Sequence[str | None]) -> None:
+        """Learns from a finished hand as a spectator saw it (``view.seat`` is -1: nobody's
+        cards but those the showdown showed); ``who`` names each seat's speaker (None: not
+        learnt, e.g. a seat a bot played for a person this hand)."""
+        if view.seat != -1:
+            raise ValueError("learn from the public view of a hand (seat -1)")
+        if view.players != 4 or view.revealed is None:
+            return
+        t = tables(view.rules.reyes, False)
+        idx = [t.index(list(h)) for h in view.revealed]
+        judge = Judge(view)
+        words, mus_round, rounds = spoken(view)
+        touched = {key: Reading() for key in who if key is not None}
+        for w in words:
+            key = who[w.seat]
+            if key is None:
+                continue
+            strength = judge.strength(idx, w)
+            touched[key].observe(situation(w.bet, w.ordago), strength, w.said,
+                                 judge.expected(idx, w, strength))
+        for seat, mus in mus_round:
+            key = who[seat]
+            if key is not None:
+                touched[key].observe_mus(judge.wants_mus(idx, seat, rounds) != mus)
+        for key, new in touched.items():
+            if not new.words and not new.mus_seen:
+                continue
+            self._add(key, new)
+
+    def _add(self, key: str, new: Reading) -> None:
+        self._models.pop(key, None)
+        self.reading(key).merge(new)
+        user = _user_of(key)
+        if user is not None:
+            pending = self._new.setdefault(user, Reading())
+            pending.merge(new)
+
+    def forget(self, user_id: int) -> None:
+        """«Forget me»: nothing of this person is left here, nor due to be stored."""
+        key = self.person(user_id)
+        self.readings.pop(key, None)
+        self._models.pop(key, None)
+        self._fetched.discard(user_id)
+        self._new.pop(user_id, None)
+
+    # --- storage (the table layer's) ----------------------------------------------------------
+
+    def wanted(self, people: Iterable[int]) -> list[int]:
+        """Which of these people's stored readings have not been fetched yet."""
+        return [u for u in people if u not in self._fetched]
+
+    def fetched(self, user_id: int, stored: Reading | None) -> None:
+        """The person's stored reading (None: nothing stored), added to what this table may
+        have learnt of them meanwhile."""
+        if user_id in self._fetched:
+            return
+        self._fetched.add(user_id)
+        if stored is None:
+            return
+        key = self.person(user_id)
+        self._models.pop(key, None)
+        here = self.readings.get(key)
+        if here is not None:
+            stored.merge(here)
+        self.readings[key] = stored
+
+    def due(self) -> dict[int, Reading]:
+        """Fetched people's readings with something new since they were last stored."""
+        return {u: self.readings[self.person(u)] for u in self._new
+                if u in self._fetched and self.person(u) in self.readings}
+
+    def stored(self, user_ids: Iterable[int]) -> None:
+        for user_id in user_ids:
+            self._new.pop(user_id, None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {who: r.to_json() for who, r in self.readings.items()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OpponentMemory:
+        """Raises ``ValueError`` on a damaged document."""
+        return cls({str(who): Reading.from_json(r) for who, r in data.items()})
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.readings)
+
+
+def _user_of(key: str) -> int | None:
+    kind, _, rest = key.partition(":")
+    return int(rest) if kind == "user" and rest.isdigit() else None

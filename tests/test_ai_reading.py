@@ -1,0 +1,228 @@
+"""Reading the players at a table (issue #28): what «dificil» learns of how each player bets, from
+what the table showed everybody, and how it plays against what it learnt.
+
+A reading is learnt from a spectator's view of each finished hand (the words, the declarations,
+the hands shown at the showdown), never from a seat's own cards; it survives JSON (a person's is
+stored per server), and a decision gets it frozen (:class:`OpponentModel`), so what «dificil»
+does depends on the seat's view, its señas and those public models only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from helpers_rules import cards
+
+from musbot.ai import DificilBot, NormalBot
+from musbot.ai.base import ask
+from musbot.ai.reading import (
+    ANSWER,
+    BANDS,
+    DEFAULT_MODEL,
+    OPEN,
+    ORDAGO_ANSWER,
+    OpponentMemory,
+    Reading,
+    band,
+)
+from musbot.ai.styles import farolero, prudente
+from musbot.engine import (
+    NO_HAY_MUS,
+    NO_QUIERO,
+    ORDAGO,
+    PASO,
+    QUIERO,
+    Hand,
+    Lance,
+    Rules,
+    envido,
+    seeded_shuffler,
+)
+
+SEATS = [f"seat:{s}" for s in range(4)]
+
+
+def _play_hands(players: list[Any], hands: int, seed: int) -> OpponentMemory:
+    """``hands`` independent hands (scores 0–0) of these players, learnt by one memory."""
+    memory = OpponentMemory()
+    rng = random.Random(seed)
+    for n in range(hands):
+        h = Hand.deal(Rules(senas=False), mano=n % 4, shuffler=seeded_shuffler(f"{seed}/{n}"))
+        while h.to_act is not None:
+            seat = h.to_act
+            h.apply(seat, players[seat].decide(h.view(seat), rng))
+        memory.learn(h.view(-1), SEATS)
+    return memory
+
+
+def test_a_reading_round_trips_through_json() -> None:
+    memory = _play_hands([NormalBot(), farolero(), NormalBot(), farolero()], 12, seed=3)
+    for who in SEATS:
+        reading = memory.reading(who)
+        assert reading.words > 0
+        again = Reading.from_json(reading.to_json())
+        assert again.to_json() == reading.to_json()
+        assert again.model().normal == pytest.approx(reading.model().normal, abs=1e-3)
+        assert Reading.from_json(again.to_json()).model() == again.model()  # stable once stored
+    assert OpponentMemory.from_json(memory.to_json()).to_json() == memory.to_json()
+
+
+@pytest.mark.parametrize("damage", [
+    {"v": 2}, {"counts": [[[0.0] * 4] * 6] * 2}, {"counts": [[[-1.0] * 4] * 6] * 3},
+    {"counts": "nada"}, {"fit": "x"}, {"mus": [3.0, 1.0]}, {"words": -1}, {"fit": float("nan")},
+])
+def test_a_damaged_reading_is_refused(damage: dict[str, Any]) -> None:
+    good = Reading().to_json()
+    with pytest.raises(ValueError):
+        Reading.from_json({**good, **damage})
+    broken = dict(good)
+    del broken["counts"]
+    with pytest.raises(ValueError):
+        Reading.from_json(broken)
+
+
+def test_it_learns_only_from_what_the_table_showed() -> None:
+    h = Hand.deal(Rules(), mano=0, shuffler=seeded_shuffler(1))
+    with pytest.raises(ValueError):
+        OpponentMemory().learn(h.view(0), SEATS)  # a seat's view holds its cards
+
+
+def _deje_that_wins_the_game(hidden: list[str]) -> Hand:
+    """Pair 0 at 39 takes a deje at Grande: the game ends there, without a showdown."""
+    h = Hand(Rules(), [cards("12o 12c 1e 5b"), cards(hidden[0]), cards("4o 5c 6e 7b"),
+                       cards(hidden[1])], [], mano=0, scores=(39, 0), validate=False)
+    h.apply(0, NO_HAY_MUS)
+    h.apply(0, envido(2))
+    h.apply(1, NO_QUIERO)
+    h.apply(3, NO_QUIERO)
+    assert h.finished and h.view(-1).revealed is None
+    return h
+
+
+def test_a_hand_without_a_showdown_teaches_nothing_of_hidden_cards() -> None:
+    """Two deals alike in everything public: what is learnt is alike too (here, nothing)."""
+    memories = []
+    for hidden in (["4c 5e 6b 7o", "10o 10c 11e 11b"], ["10e 10b 11o 11c", "4e 5o 6c 7c"]):
+        memory = OpponentMemory()
+        memory.learn(_deje_that_wins_the_game(hidden).view(-1), SEATS)
+        memories.append(memory.to_json())
+    assert memories[0] == memories[1] == {}
+
+
+def test_it_tells_a_bluffer_and_a_cautious_player_from_normal() -> None:
+    memory = _play_hands([NormalBot(), farolero(), NormalBot(), prudente()], 60, seed=5)
+    normal, bluffer, cautious = (memory.reading(SEATS[s]) for s in (0, 1, 3))
+    assert normal.model().normal > 0.9, normal.fit  # «normal»'s rule foretells it best
+    assert bluffer.model().normal < 0.1, bluffer.fit  # the bluffer's own table does
+    weak = band(0.2)
+    assert bluffer.model().table[OPEN][weak][2] > 0.2  # it opens weak hands with a bet…
+    assert cautious.model().table[OPEN][weak][2] < 0.05  # …the cautious player never does
+    assert cautious.model().table[OPEN][weak][3] < 0.02
+
+
+def test_learning_is_spread_over_neighbouring_bands_and_fades() -> None:
+    reading = Reading()
+    reading.observe(ANSWER, 0.7, 0, expected=1)
+    row = reading.counts[ANSWER]
+    assert row[band(0.7)][0] == 1.0
+    assert 0 < row[band(0.7) - 1][0] < 1 and 0 < row[band(0.7) + 1][0] < 1
+    for _ in range(2000):
+        reading.observe(ORDAGO_ANSWER, 0.95, 1, expected=1)
+    assert sum(map(sum, reading.counts[ORDAGO_ANSWER])) <= 300.0 + 1e-6
+    assert len(BANDS) + 1 == len(row)
+
+
+def test_a_table_memory_keeps_people_for_their_server() -> None:
+    memory = OpponentMemory()
+    learnt = _play_hands([NormalBot()] * 4, 4, seed=2)
+    assert memory.wanted([7, 8]) == [7, 8]
+    memory.fetched(7, None)  # nothing stored for 7
+    memory.readings["user:8"] = Reading()
+    memory.readings["user:8"].merge(learnt.reading("seat:0"))  # learnt before 8's was fetched
+    stored = Reading()
+    stored.merge(learnt.reading("seat:1"))
+    memory.fetched(8, stored)
+    assert memory.wanted([7, 8, 9]) == [9]
+    both = memory.reading("user:8")
+    assert both.words == learnt.reading("seat:0").words + learnt.reading("seat:1").words
+    assert memory.due() == {}  # nothing new since fetched
+    view = _one_hand_view(3)
+    memory.learn(view, ["user:7", "bot:1:normal", "user:8", None])
+    assert set(memory.due()) == {7, 8}
+    memory.stored([7])
+    assert set(memory.due()) == {8}
+    memory.forget(8)
+    assert "user:8" not in memory.readings and memory.due() == {}
+    assert memory.wanted([8]) == [8]
+    assert "bot:1:normal" in memory.readings and "seat:3" not in memory.readings
+
+
+def _one_hand_view(seed: int) -> Any:
+    rng = random.Random(seed)
+    players = [NormalBot()] * 4
+    while True:
+        h = Hand.deal(Rules(), mano=0, shuffler=seeded_shuffler(seed))
+        while h.to_act is not None:
+            seat = h.to_act
+            h.apply(seat, players[seat].decide(h.view(seat), rng))
+        view = h.view(-1)
+        if view.revealed is not None:
+            return view
+        seed += 1
+
+
+def test_models_are_frozen_snapshots() -> None:
+    memory = OpponentMemory()
+    before = memory.models(SEATS)
+    assert before == (DEFAULT_MODEL,) * 4
+    memory.learn(_one_hand_view(4), SEATS)
+    after = memory.models(SEATS)
+    assert after != before and before == (DEFAULT_MODEL,) * 4
+    assert memory.models(SEATS) == after  # the same until the next hand is learnt
+
+
+def _thrower(strong_only: bool) -> Reading:
+    """A player seen going to órdago 40 times: only with ≥ 0.9 or with anything."""
+    reading = Reading()
+    rng = random.Random(1)
+    for _ in range(40):
+        p = rng.uniform(0.9, 1.0) if strong_only else rng.random()
+        reading.observe(OPEN, p, 3, expected=0 if p < 0.97 else 3)
+        q = rng.random()
+        reading.observe(OPEN, q, 0 if strong_only or q > 0.5 else 3, expected=0)
+    return reading
+
+
+def test_dificil_accepts_an_ordago_from_a_bluffer_and_not_from_a_cautious_player() -> None:
+    """Issue #28: the same cards, the same órdago, two throwers: one goes to órdago only with the
+    goods, the other with anything."""
+    h = Hand(Rules(senas=False), [cards("5c 6e 7b 4e"), cards("5o 6c 7e 4c"),
+                                  cards("12o 12c 7e 4b"), cards("1o 1c 5e 6b")], [], mano=1,
+             validate=False)
+    h.apply(1, NO_HAY_MUS)
+    h.apply(1, ORDAGO)  # the mano opens the Grande with an órdago
+    view = h.view(2)
+    assert view.ordago and view.to_act == 2
+    bot = DificilBot()
+    answers = {}
+    for name, strong_only in (("cautious", True), ("bluffer", False)):
+        models = list(OpponentMemory().models(SEATS))
+        models[1] = _thrower(strong_only).model()
+        answers[name] = ask(bot, view, random.Random(2), (), tuple(models))
+    assert answers == {"cautious": NO_QUIERO, "bluffer": QUIERO}, answers
+
+
+def test_dificil_plays_without_models_as_against_unknown_players() -> None:
+    h = Hand.deal(Rules(), mano=0, shuffler=seeded_shuffler(3))
+    rng = random.Random(3)
+    while h.to_act is not None and h.lance is None:
+        h.apply(h.to_act, NormalBot().decide(h.view(h.to_act), rng))
+    assert h.lance is Lance.GRANDE and h.to_act is not None
+    view = h.view(h.to_act)
+    bot = DificilBot(worlds=24)
+    plain = bot.decide(view, random.Random(1))
+    told = bot.decide(view, random.Random(1), models=(DEFAULT_MODEL,) * 4)
+    assert plain == told and h.is_legal(h.to_act, plain)
+    assert PASO in view.legal
