@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -27,7 +28,16 @@ from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
 from musbot.discordio.venue import DiscordVenue, bracket_messages, notifying
 from musbot.engine import Rules
 from musbot.storage import StorageError, TournamentExists
-from musbot.tournament import EventKind, Format, Lateness, Phase, Seeding, Settings
+from musbot.tournament import (
+    Event,
+    EventKind,
+    Format,
+    Lateness,
+    Phase,
+    Seeding,
+    Settings,
+    Tournament,
+)
 from musbot.tournament.labels import Words
 from musbot.txapelketa import Cup, TournamentRunner, say, wall_clock
 
@@ -176,10 +186,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         if score is None:
             await answer(interaction, say("bad_score", lang, text=juegos))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.runner.change(cup, lambda t, now: t.set_result(
+        await self._organise(interaction, cup, lang, lambda t, now: t.set_result(
             partida.strip().upper(), score, now=now))
-        await answer(interaction, say("done", lang))
 
     @app_commands.command(name="repetir", description="Manda jugar otra vez una partida "
                                                       "(Gestionar servidor)")
@@ -191,9 +199,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         cup, lang = await self._cup(interaction, nombre, admin=True)
         if cup is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.runner.change(cup, lambda t, now: t.replay(partida.strip().upper(), now=now))
-        await answer(interaction, say("done", lang))
+        await self._organise(interaction, cup, lang,
+                             lambda t, now: t.replay(partida.strip().upper(), now=now))
 
     @app_commands.command(name="descalificar", description="Descalifica una pareja "
                                                            "(Gestionar servidor)")
@@ -206,9 +213,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         cup, lang = await self._cup(interaction, nombre, admin=True)
         if cup is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.runner.change(cup, lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
-        await answer(interaction, say("done", lang))
+        await self._organise(interaction, cup, lang,
+                             lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
 
     @app_commands.command(name="cancelar", description="Cancela el torneo (Gestionar "
                                                        "servidor)")
@@ -219,9 +225,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         cup, lang = await self._cup(interaction, nombre, admin=True)
         if cup is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.runner.change(cup, lambda t, now: t.cancel(motivo, now=now))
-        await answer(interaction, say("done", lang))
+        await self._organise(interaction, cup, lang, lambda t, now: t.cancel(motivo, now=now))
 
     # --- the players ------------------------------------------------------------------
 
@@ -335,6 +339,13 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             await answer(interaction, say("need_manage_guild", lang))
             return None
         return lang
+
+    async def _organise(self, interaction: discord.Interaction[Any], cup: Cup, lang: str,
+                        change: Callable[[Tournament, datetime], list[Event]]) -> None:
+        """An organiser's change to the tournament, saved by the runner, then «hecho»."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.change(cup, change)
+        await answer(interaction, say("done", lang))
 
     async def _cup(self, interaction: discord.Interaction[Any], name: str | None, *,
                    admin: bool = False, finished: bool = False) -> tuple[Cup | None, str]:
