@@ -125,13 +125,14 @@ def test_it_tells_a_bluffer_and_a_cautious_player_from_normal() -> None:
 def test_learning_is_spread_over_neighbouring_bands_and_fades() -> None:
     reading = Reading()
     reading.observe(ANSWER, 0.7, 0, expected=1)
-    row = reading.counts[ANSWER]
-    assert row[band(0.7)][0] == 1.0
-    assert 0 < row[band(0.7) - 1][0] < 1 and 0 < row[band(0.7) + 1][0] < 1
+    assert reading.count(ANSWER, band(0.7), 0) == 1.0
+    assert 0 < reading.count(ANSWER, band(0.7) - 1, 0) < 1
+    assert 0 < reading.count(ANSWER, band(0.7) + 1, 0) < 1
     for _ in range(2000):
         reading.observe(ORDAGO_ANSWER, 0.95, 1, expected=1)
-    assert sum(map(sum, reading.counts[ORDAGO_ANSWER])) <= 300.0 + 1e-6
-    assert len(BANDS) + 1 == len(row)
+    assert sum(reading.count(ORDAGO_ANSWER, b, w)
+               for b in range(len(BANDS) + 1) for w in range(4)) <= 300.0 + 1e-6
+    assert reading.count(ANSWER, band(0.7), 1) == 0.0  # other words untouched
 
 
 def test_a_table_memory_keeps_people_for_their_server() -> None:

@@ -26,6 +26,7 @@ person's reading per server (``to_json``/``from_json``) and forgets it with them
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -95,6 +96,15 @@ MUS_FLOOR = 0.2
 """The least an odd mus word is worth against an expected one."""
 
 
+ROWS = len(BANDS) + 1
+"""Strength bands: one per upper edge, and the last."""
+_CELLS = SITUATIONS * ROWS * WORDS
+
+
+def _at(sit: int, b: int, word: int) -> int:
+    return (sit * ROWS + b) * WORDS + word
+
+
 def band(p: float) -> int:
     for i, edge in enumerate(BANDS):
         if p < edge:
@@ -131,9 +141,10 @@ class Reading:
     __slots__ = ("counts", "fit", "mus_odd", "mus_seen", "words")
 
     def __init__(self) -> None:
-        self.counts = [[[0.0] * WORDS for _ in range(len(BANDS) + 1)]
-                       for _ in range(SITUATIONS)]
-        """``[situation][band][category]``: words seen, each spread over its neighbours."""
+        self.counts = array("d", bytes(8 * _CELLS))
+        """Words seen, each spread over its neighbours, at ``_at(situation, band, category)``:
+        one flat array rather than nested lists, as a table keeps several readings per seat for
+        as long as it lives and lists would be as many objects for the garbage collector."""
         self.fit = 0.0
         """Log-likelihood of the words seen under «normal»'s rule minus under the learnt table
         (each word scored before it was counted)."""
@@ -142,10 +153,14 @@ class Reading:
         self.words = 0
         """Betting words learnt from, in all."""
 
+    def count(self, sit: int, b: int, word: int) -> float:
+        return self.counts[_at(sit, b, word)]
+
     # --- learning -----------------------------------------------------------------------------
 
     def predict(self, sit: int, b: int) -> list[float]:
-        row = self.counts[sit][b]
+        start = _at(sit, b, 0)
+        row = self.counts[start:start + WORDS]
         prior = PRIOR[sit][b]
         total = sum(row) + PRIOR_WEIGHT
         return [(row[w] + PRIOR_WEIGHT * prior[w]) / total for w in range(WORDS)]
@@ -157,17 +172,18 @@ class Reading:
         table = max(self.predict(sit, b)[said], 1e-6)
         rule = NORMAL_MISS * table + (1.0 - NORMAL_MISS if said == expected else 0.0)
         self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + math.log(rule / table)))
-        rows = self.counts[sit]
-        rows[b][said] += 1.0
+        counts = self.counts
+        counts[_at(sit, b, said)] += 1.0
         if said != ORDAGO_WORD:  # an órdago says exactly how strong its thrower is
             for near in (b - 1, b + 1):
-                if 0 <= near < len(rows):
-                    rows[near][said] += NEIGHBOUR
-        total = sum(map(sum, rows))
+                if 0 <= near < ROWS:
+                    counts[_at(sit, near, said)] += NEIGHBOUR
+        start, end = _at(sit, 0, 0), _at(sit + 1, 0, 0)
+        total = sum(counts[start:end])
         if total > COUNT_CAP:
             scale = COUNT_CAP / total
-            for row in rows:
-                row[:] = [x * scale for x in row]
+            for i in range(start, end):
+                counts[i] *= scale
         self.words += 1
 
     def observe_mus(self, odd: bool) -> None:
@@ -176,9 +192,9 @@ class Reading:
 
     def merge(self, other: Reading) -> None:
         """Adds what ``other`` learnt (the stored reading and what this table learnt since)."""
-        for mine, theirs in zip(self.counts, other.counts, strict=True):
-            for row, add in zip(mine, theirs, strict=True):
-                row[:] = [a + b for a, b in zip(row, add, strict=True)]
+        counts, add = self.counts, other.counts
+        for i in range(_CELLS):
+            counts[i] += add[i]
         self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + other.fit))
         self.mus_odd += other.mus_odd
         self.mus_seen += other.mus_seen
@@ -188,7 +204,7 @@ class Reading:
 
     def model(self) -> OpponentModel:
         normal_weight = 1.0 / (1.0 + math.exp(-(self.fit + PRIOR_FIT)))
-        table = tuple(tuple(tuple(self.predict(sit, b)) for b in range(len(BANDS) + 1))
+        table = tuple(tuple(tuple(self.predict(sit, b)) for b in range(ROWS))
                       for sit in range(SITUATIONS))
         odd, weight = MUS_PRIOR
         mus = (self.mus_odd + odd) / (self.mus_seen + weight)
@@ -199,8 +215,10 @@ class Reading:
     VERSION = 1
 
     def to_json(self) -> dict[str, Any]:
-        return {"v": self.VERSION, "counts": [[[round(x, 3) for x in row] for row in sit]
-                                              for sit in self.counts],
+        c = self.counts
+        return {"v": self.VERSION, "counts": [[[round(c[_at(sit, b, w)], 3)
+                                                for w in range(WORDS)] for b in range(ROWS)]
+                                              for sit in range(SITUATIONS)],
                 "fit": round(self.fit, 4), "mus": [round(self.mus_odd, 3),
                                                    round(self.mus_seen, 3)],
                 "words": self.words}
@@ -215,7 +233,7 @@ class Reading:
                 raise ValueError(f"unknown reading version {data['v']!r}")
             counts = [[[float(x) for x in row] for row in sit] for sit in data["counts"]]
             if len(counts) != SITUATIONS or any(
-                    len(sit) != len(BANDS) + 1 or any(len(row) != WORDS for row in sit)
+                    len(sit) != ROWS or any(len(row) != WORDS for row in sit)
                     for sit in counts):
                 raise ValueError("reading counts of the wrong shape")
             if any(x < 0 or not math.isfinite(x) for sit in counts for row in sit for x in row):
@@ -228,7 +246,7 @@ class Reading:
         if not (math.isfinite(fit) and 0 <= mus_odd <= mus_seen and math.isfinite(mus_seen)
                 and words >= 0):
             raise ValueError("damaged reading")
-        reading.counts = counts
+        reading.counts = array("d", (x for sit in counts for row in sit for x in row))
         reading.fit = max(-FIT_CAP, min(FIT_CAP, fit))
         reading.mus_odd, reading.mus_seen, reading.words = mus_odd, mus_seen, words
         return reading
