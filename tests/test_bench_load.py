@@ -334,3 +334,17 @@ def test_a_database_that_cannot_be_made_in_a_file_is_one_sentence(
 def test_an_outage_longer_than_the_run_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*TINY, "--outage", "600"]) == 2
     assert "--outage 600.0: el corte dura" in capsys.readouterr().err
+
+
+def test_whole_matches_leave_no_cyclic_garbage_for_the_audit(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The bot freezes whatever outlives its young collection (``musbot.runtime``), so cyclic
+    garbage older than that waits for the hourly audit: tables playing whole matches, rematches
+    included, must make none (issue 24)."""
+    run = ["bench", "load", "--tables", "3", "--minutes", "0.05", "--rate", "600",
+           "--closed-seconds", "0.5", "--json"]
+    assert main(run) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["hands"] >= 40  # a match or more a table: finished, then a rematch
+    assert result["gc_audit_found"] == 0
+    assert result["gc_audit_ms"] > 0

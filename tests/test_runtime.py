@@ -1,5 +1,6 @@
-"""The garbage-collector policy of a long-running bot (musbot.runtime, issue 6): young
-collections on a clock as well as on CPython's account, full ones on a schedule."""
+"""The garbage-collector policy of a long-running bot (musbot.runtime, issues 6 and 24): young
+collections on a clock as well as on CPython's account, their survivors frozen, and an audit of
+every object on a schedule."""
 
 from __future__ import annotations
 
@@ -49,20 +50,34 @@ async def generations_collected(run_for: float, **clock: float) -> list[int]:
     return seen
 
 
-async def test_full_collections_run_on_the_schedule(restore_gc: None) -> None:
+class Cycle:
+    """Garbage only a collection frees."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_the_audit_runs_on_the_schedule(restore_gc: None) -> None:
     runtime.tune_gc()
-
-    class Cycle:
-        def __init__(self) -> None:
-            self.me = self
-
     Cycle()  # unreachable at once, but only a collection frees a cycle
     seen = await generations_collected(0.05, seconds=0.01)
     assert 2 in seen, "a full collection ran"
     assert not any(isinstance(o, Cycle) for o in gc.get_objects())
 
 
-def test_full_collection_collects_every_generation_and_times_its_pause(restore_gc: None) -> None:
+def test_a_young_collection_freezes_its_survivors(restore_gc: None) -> None:
+    """What outlives its young collection is never walked again: later collections cost what
+    is new, not what the tables keep."""
+    runtime.tune_gc()
+    kept = [Cycle() for _ in range(100)]
+    frozen = gc.get_freeze_count()
+    runtime.young_collection()
+    assert gc.get_freeze_count() >= frozen + 100
+    assert not any(isinstance(o, Cycle) for o in gc.get_objects())  # none left to walk
+    del kept  # dropped: freed by reference counting, frozen or not (their cycles aside)
+
+
+def test_the_audit_walks_frozen_objects_and_counts_what_it_frees(restore_gc: None) -> None:
     runtime.tune_gc()
     gc.set_threshold(10**9, 10**9, 10**9)  # nothing on CPython's own account
     seen: list[int] = []
@@ -71,21 +86,25 @@ def test_full_collection_collects_every_generation_and_times_its_pause(restore_g
         if phase == "stop":
             seen.append(info["generation"])
 
-    class Cycle:
-        def __init__(self) -> None:
-            self.me = self
-
     Cycle()
+    runtime.young_collection()  # the cycle outlived nothing: freed here, not frozen
+    cycle = Cycle()
+    kept = [cycle]
+    runtime.young_collection()  # alive: frozen
+    del kept, cycle  # cyclic garbage now, frozen: only the audit sees it
     gc.callbacks.append(watch)
     try:
         before = time.perf_counter()
-        pause = runtime.full_collection()
+        pause, found = runtime.audit()
         elapsed = time.perf_counter() - before
     finally:
         gc.callbacks.remove(watch)
     assert seen == [2]
-    assert not any(isinstance(o, Cycle) for o in gc.get_objects())
+    assert found >= 1
+    assert gc.get_freeze_count() > 0  # the survivors frozen again
     assert 0 < pause <= elapsed  # the pause it reports is the collection's, measured around it
+    gc.unfreeze()
+    assert not any(isinstance(o, Cycle) for o in gc.get_objects())
 
 
 async def test_young_collections_run_on_the_clock_between_full_ones(restore_gc: None) -> None:

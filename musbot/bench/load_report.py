@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from musbot.runtime import FULL_COLLECTION_SECONDS
+from musbot.runtime import AUDIT_SECONDS
 
 from .databases import PER_HAND_TABLES
 
@@ -51,9 +51,9 @@ def report(r: dict[str, Any]) -> str:
         f"({r['gc_full']} full), "
         f"longest pause {r['gc_max_ms']:.1f} ms (by generation "
         f"{' / '.join(f'{p:.1f}' for p in r['gc_max_ms_by_generation'])} ms), "
-        f"{r['gc_total_s']:.2f} s in all; the scheduled full collection (every "
-        f"{FULL_COLLECTION_SECONDS / 60:.0f} min with --gc tuned) takes "
-        f"{r['gc_scheduled_full_ms']:.1f} ms here",
+        f"{r['gc_total_s']:.2f} s in all; the audit of every object (every "
+        f"{AUDIT_SECONDS / 60:.0f} min with --gc tuned) takes {r['gc_audit_ms']:.1f} ms here "
+        f"and found {r['gc_audit_found']:,} unreachable objects",
         f"  REST calls:       {rest['budget_per_action']:.3f} per action against the global "
         f"budget in the open loop; by route per action: "
         + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
