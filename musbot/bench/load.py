@@ -27,8 +27,8 @@ set as ``musbot run`` sets it (:func:`musbot.runtime.tune_gc`, and the young col
 clock, their survivors frozen; ``--gc default`` keeps CPython's). The bot audits every object
 hourly (:func:`musbot.runtime.audit`), not within a run this short: the audit is run once after
 the open loop, with every table live, its pause and the cyclic garbage it found reported apart
-(``gc_audit_ms``, ``gc_audit_found``), outside the run's pauses. At the end the live tables are restored from the database into a
-fresh manager, as at a restart (``restore_s``).
+(``gc_audit_ms``, ``gc_audit_found``), outside the run's pauses. At the end the live tables
+are restored from the database into a fresh manager, as at a restart (``restore_s``).
 
 Latencies are wall-clock (``save_ms_p50``/``p99``/``max`` time the tables' save hook alone:
 the state encoded and committed, the match records stored; the writes are made on the event
