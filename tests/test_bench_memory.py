@@ -44,9 +44,9 @@ async def test_interaction_answers_are_outside_the_budget_and_update_the_buttons
 
     client = MemoryClient()
     channel = client.channel(7)
-    view = ui.page_view(7, ("mus", "paso", "cards"))
+    view = ui.page_view(("mus", "paso", "cards"))
     message = await channel.send(embed=discord.Embed(description="mesa"), view=view)
-    assert channel.buttons[message.id] == ("mus:a:7:mus", "mus:a:7:paso", "mus:t:7:cards")
+    assert channel.buttons[message.id] == ("mus:a:mus", "mus:a:paso", "mus:t:cards")
     interaction = MemoryInteraction(None, client.stats, SimpleNamespace(id=1), message, 7)
     await interaction.response.edit_message(view=None)
     assert message.id not in channel.buttons
@@ -89,5 +89,5 @@ async def test_a_channel_remembers_the_buttons_of_its_last_messages_only() -> No
 
     client = MemoryClient()
     channel = client.channel(7)
-    sent = [await channel.send(view=ui.page_view(7, ("mus",))) for _ in range(KEPT_MESSAGES + 3)]
+    sent = [await channel.send(view=ui.page_view(("mus",))) for _ in range(KEPT_MESSAGES + 3)]
     assert list(channel.buttons) == [m.id for m in sent[-KEPT_MESSAGES:]]

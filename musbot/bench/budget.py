@@ -155,7 +155,7 @@ async def sit_and_start(run: Run, table: Any, persons: list[Person], think: floa
     first one «Empezar»; the empty seats get bots."""
     for i, person in enumerate([*persons, persons[0]]):
         verb = "start" if i == len(persons) else f"join{Rules.team(i) + 1}"
-        custom_id = f"mus:t:{table.channel_id}:{verb}"
+        custom_id = f"mus:t:{verb}"
 
         def shown(wanted: str = custom_id) -> bool:
             return custom_id_shown(run, table, wanted)

@@ -123,7 +123,7 @@ class Hands:
             raise NotShown(verb)
         channel = self.client.channel(table.channel_id)
         return await self.press(person, channel, message_id,
-                                f"mus:{prefix}:{table.channel_id}:{verb}")
+                                f"mus:{prefix}:{verb}")
 
     def shown(self, person: Person, table: Table) -> bool:
         """Whether the person can see their turn: the live message shows the table as it is

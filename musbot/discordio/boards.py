@@ -100,9 +100,6 @@ class Board:
     changed_at: float | None = None
     """When the table last changed, or was shown again: what an idle table's time counts
     from."""
-    views: dict[tuple[str, ...], discord.ui.View] = field(default_factory=dict)
-    """Button rows, built once each and sent again: every button is a DynamicItem, so
-    discord.py keeps nothing of a sent view and one view can go under any number of messages."""
 
 
 class Boards:
@@ -338,11 +335,7 @@ class Boards:
     def _view(self, board: Board, verbs: tuple[str, ...]) -> discord.ui.View | None:
         if not verbs or board.face is None:
             return None
-        key = (board.face.lang, *verbs)
-        view = board.views.get(key)
-        if view is None:
-            view = board.views[key] = ui.page_view(board.channel_id, verbs, board.face.lang)
-        return view
+        return ui.page_view(verbs, board.face.lang)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A button pressed on a table's message did its work: the page the presser sees is

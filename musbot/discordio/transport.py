@@ -143,7 +143,7 @@ class DiscordTransport:
         board = self.boards.get(channel_id)
         if board is None:
             return
-        view = ui.single_view(channel_id, offer, table.lang) if offer is not None else None
+        view = ui.single_view(offer, table.lang) if offer is not None else None
 
         content = plain_with(text, self.mention(user_id))[:MESSAGE_LIMIT]
 

@@ -1,9 +1,9 @@
 """Buttons, the envido modal and the table embed: Discord's input for a :class:`Table`.
 
-Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries the table's channel
-and what the button does, so the buttons keep working after a restart (registered once with
-``bot.add_dynamic_items(*DYNAMIC_ITEMS)``). Callbacks are thin: find the table, call one of its
-coroutines, word its error. The rules stay in the engine.
+Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries what the button does
+(the table is the channel of the message it is pressed on), so the buttons keep working after a
+restart (registered once with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``). Callbacks are thin:
+find the table, call one of its coroutines, word its error. The rules stay in the engine.
 
 Privacy: public views are built from the table's public state only (whose turn, which kinds of
 move are legal now); card labels appear only in the discard controls, which are sent by DM or as
@@ -12,6 +12,7 @@ an ephemeral answer to the card holder.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -32,7 +33,7 @@ from musbot.engine import (
     MalformedCommand,
     mas,
 )
-from musbot.table import Table
+from musbot.table import Table, TableError
 from musbot.table.repaso import ReviewRefused
 
 from .callbacks import Guarded, services, table_or_say
@@ -92,21 +93,38 @@ MESSAGE_LIMIT = 2000
 # --- the dynamic items --------------------------------------------------------------------------
 
 
+def _custom_id(kind: str, verb: str, channel_id: int | None) -> str:
+    """``mus:a:envido``: a table message's button names no channel, as the message is in the
+    table's own, so one row of buttons serves every table (:func:`page_view`). Buttons sent
+    before named theirs (``mus:a:<channel>:envido``) and still work."""
+    return f"mus:{kind}:{verb}" if channel_id is None else f"mus:{kind}:{channel_id}:{verb}"
+
+
+def _channel(interaction: discord.Interaction[Any], match: Any) -> int:
+    """The table a press is for: the channel its button names, else the message's own."""
+    if match["channel"]:
+        return int(match["channel"])
+    if interaction.channel_id is None:  # a message somewhere else: no table of ours
+        raise TableError("no_table")
+    return interaction.channel_id
+
+
 class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"mus:a:(?P<channel>[0-9]+):(?P<verb>" + "|".join(ACTION_VERBS) + ")"):
+                   template=r"mus:a:(?:(?P<channel>[0-9]+):)?(?P<verb>" + "|".join(ACTION_VERBS)
+                   + ")"):
     """A move on the turn message: Mus, Paso, Envido, Quiero… (or «Envido N…», a modal)."""
 
-    def __init__(self, channel_id: int, verb: str, lang: str = "es") -> None:
+    def __init__(self, verb: str, lang: str = "es", channel_id: int | None = None) -> None:
         key, style = _ACTION_LOOK[verb]
         super().__init__(discord.ui.Button(label=dt(key, lang), style=style,
-                                           custom_id=f"mus:a:{channel_id}:{verb}"))
-        self.channel_id = channel_id
+                                           custom_id=_custom_id("a", verb, channel_id)))
+        self.channel_id = channel_id or 0  # a button shown: the press says its channel
         self.verb = verb
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: Any, /) -> ActionButton:
-        return cls(int(match["channel"]), match["verb"])
+        return cls(match["verb"], channel_id=_channel(interaction, match))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_or_say(interaction, self.channel_id)
@@ -119,21 +137,22 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"mus:t:(?P<channel>[0-9]+):(?P<verb>" + "|".join(TABLE_VERBS) + ")"):
+                  template=r"mus:t:(?:(?P<channel>[0-9]+):)?(?P<verb>" + "|".join(TABLE_VERBS)
+                  + ")"):
     """The table message's buttons: sit down, add a bot, start, see my cards, back, rematch."""
 
-    def __init__(self, channel_id: int, verb: str, lang: str = "es") -> None:
+    def __init__(self, verb: str, lang: str = "es", channel_id: int | None = None) -> None:
         key, style = _TABLE_LOOK[verb]
         pair = verb[-1] if verb in ("join1", "join2") else ""
         super().__init__(discord.ui.Button(label=dt(key, lang, pair=pair), style=style,
-                                           custom_id=f"mus:t:{channel_id}:{verb}"))
-        self.channel_id = channel_id
+                                           custom_id=_custom_id("t", verb, channel_id)))
+        self.channel_id = channel_id or 0  # a button shown: the press says its channel
         self.verb = verb
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: Any, /) -> TableButton:
-        return cls(int(match["channel"]), match["verb"])
+        return cls(match["verb"], channel_id=_channel(interaction, match))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_or_say(interaction, self.channel_id)
@@ -262,22 +281,26 @@ def action_verbs(table: Table) -> list[str]:
     return [verb for verb in _VERB_ORDER if verb in verbs]
 
 
-def page_view(channel_id: int, verbs: tuple[str, ...], lang: str = "es") -> discord.ui.View:
-    """A page message's buttons: the moves first, then the table's (see ``pages.Face``)."""
+@functools.lru_cache(maxsize=1024)
+def page_view(verbs: tuple[str, ...], lang: str = "es") -> discord.ui.View:
+    """A page message's buttons: the moves first, then the table's (see ``pages.Face``). Built
+    once per row of buttons and language for every table: the buttons name no channel, and
+    discord.py keeps nothing of a sent view whose items are all DynamicItems."""
     view = discord.ui.View(timeout=None)
     for verb in verbs:
         if verb in ACTIONS or verb == "envidon":
-            view.add_item(ActionButton(channel_id, verb, lang))
+            view.add_item(ActionButton(verb, lang))
     for verb in verbs:
         if verb in TABLE_VERBS:
-            view.add_item(TableButton(channel_id, verb, lang))
+            view.add_item(TableButton(verb, lang))
     return view
 
 
-def single_view(channel_id: int, verb: str, lang: str = "es") -> discord.ui.View:
+@functools.lru_cache(maxsize=256)
+def single_view(verb: str, lang: str = "es") -> discord.ui.View:
     """One table button alone (Ver mis cartas, Volver, Revancha) under a public message."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton(channel_id, verb, lang))
+    view.add_item(TableButton(verb, lang))
     return view
 
 
