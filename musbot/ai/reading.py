@@ -215,10 +215,9 @@ class Reading:
     VERSION = 1
 
     def to_json(self) -> dict[str, Any]:
-        c = self.counts
-        return {"v": self.VERSION, "counts": [[[round(c[_at(sit, b, w)], 3)
-                                                for w in range(WORDS)] for b in range(ROWS)]
-                                              for sit in range(SITUATIONS)],
+        flat = [round(x, 3) for x in self.counts]
+        rows = [flat[i:i + WORDS] for i in range(0, _CELLS, WORDS)]
+        return {"v": self.VERSION, "counts": [rows[i:i + ROWS] for i in range(0, len(rows), ROWS)],
                 "fit": round(self.fit, 4), "mus": [round(self.mus_odd, 3),
                                                    round(self.mus_seen, 3)],
                 "words": self.words}

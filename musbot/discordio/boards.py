@@ -26,7 +26,7 @@ import discord
 from musbot.table import Clock, Page, Table
 
 from . import ui
-from .embeds import Face, Rendered, render_page
+from .embeds import Escaped, Face, Rendered, render_page
 from .governor import Governor
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,7 @@ class PageView:
     messages: list[Shown] = field(default_factory=list)
     posting: bool = False
     """A message for it is queued or on its way."""
+    escaped: Escaped = field(default_factory=Escaped)
 
     @property
     def last(self) -> Shown | None:
@@ -248,7 +249,7 @@ class Boards:
         face = self._face_of(board, view)
         if face is None:
             return None
-        return render_page(face, first, final=self._final(board, view))
+        return render_page(face, first, final=self._final(board, view), escaped=view.escaped)
 
     def _post_page(self, board: Board, view: PageView) -> None:
         view.posting = True

@@ -10,7 +10,7 @@ markdown and no mention there).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -107,10 +107,32 @@ class Rendered:
     signature: tuple[Any, ...]
 
 
-def render_page(face: Face, first: int, *, final: bool) -> Rendered:
+@dataclass(slots=True)
+class Escaped:
+    """A page's lines as Discord gets them (:func:`~.markup.plain`), each escaped once: a page
+    is rendered at every edit, its lines only ever added to, or reworded as a whole (a new
+    revision: a forgotten player's name)."""
+
+    revision: int = -1
+    lines: list[str] = field(default_factory=list)
+
+    def upto(self, page: Page, count: int) -> list[str]:
+        """The first ``count`` lines (at least), escaped."""
+        if self.revision != page.revision:
+            self.revision, self.lines = page.revision, []
+        lines = self.lines
+        for line in page.lines[len(lines):count]:
+            shown = plain(line)
+            lines.append(line if shown == line else shown)  # the same string, kept once
+        return lines
+
+
+def render_page(face: Face, first: int, *, final: bool, escaped: Escaped | None = None
+                ) -> Rendered:
     """The message showing ``face``'s lines from ``first``: the status and the buttons when the
-    page is live, only the lines (and no buttons) once it is finished or continued elsewhere."""
-    lines = [plain(line) for line in face.page.lines[first:face.count]]  # as Discord gets them
+    page is live, only the lines (and no buttons) once it is finished or continued elsewhere.
+    ``escaped``: the page's lines escaped by an earlier render."""
+    lines = (escaped or Escaped()).upto(face.page, face.count)[first:face.count]
     status = "" if final else "\n".join(plain(line) for line in face.status)
     reserve = len(status) + 2 if status else 0
     end = first + split_at(lines, 0, len(lines), reserve)

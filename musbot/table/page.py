@@ -44,7 +44,8 @@ class Page:
     """The hand (or lobby) is over: no line will be added to it."""
     revision: int = 0
     """Bumped when lines already shown are worded again (a name forgotten, see
-    :meth:`rename`): a transport showing them shows them again."""
+    :meth:`rename`; moves undone after a failed save, see :meth:`Pages.adopt`): a transport
+    showing them shows them again."""
 
     def note(self, text: str) -> None:
         self.lines.append(text)
@@ -178,7 +179,9 @@ class Pages:
             if old is None:
                 return new
             old.hand_number, old.events, old.final = new.hand_number, new.events, new.final
-            old.lines[:] = new.lines
+            if old.lines != new.lines:  # moves undone: lines taken back, others may follow
+                old.lines[:] = new.lines
+                old.revision += 1
             old.notes[:] = new.notes
             old.refs = list(new.refs)
             return old
