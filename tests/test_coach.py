@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from musbot.ai import NormalBot
+from musbot.ai.dificil import Likelihood
+from musbot.ai.reading import DEFAULT_MODEL
 from musbot.coach import Knowledge, review_transcript
 from musbot.coach.chances import chances, generator
 from musbot.coach.review import LANCES, Decision, decisions
@@ -20,6 +22,7 @@ from musbot.coach.text import text
 from musbot.engine import DECK, Hand, Lance, Rules, SeatView, parse_card, tables
 from musbot.engine.cards import RANKS
 from musbot.engine.evaluation import rank_class
+from musbot.engine.senas import Sena, SenaSeen, shows
 from musbot.replay import ReplayError
 
 
@@ -157,11 +160,15 @@ def _pair_tables(reyes: int) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
+def exhaustive(view: SeatView, discarded: frozenset[int],
+               senas: tuple[SenaSeen, ...] = ()) -> dict[str, float]:
     """Every deal of the unseen cards to the three other seats, counted by rank class: the
-    seat's pair's chance at each lance and the opponents' pares/juego, given the declarations.
-    The chance at a lance, for a fixed partner's hand, is a bilinear form in the two opponents'
-    hands (each loses to the pair's best on its own), so a deal is never listed one by one."""
+    seat's pair's chance at each lance and the opponents' pares/juego, given the declarations
+    and the señas seen, each deal weighed by «dificil»'s likelihood of the words said and the
+    cards thrown away (its arrays, checked against its world-by-world likelihood in
+    ``tests/test_ai_learning.py``). The chance at a lance, for a fixed partner's hand, is a
+    bilinear form in the two opponents' hands (each loses to the pair's best on its own), so a
+    deal is never listed one by one."""
     rules = view.rules
     t = tables(rules.reyes, rules.real)
     counts, card_class = _classes(rules.reyes)
@@ -177,13 +184,21 @@ def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
     strength = np.array(t.strength)
     mine = t.index(view.cards)
 
+    weights = Likelihood(view, (DEFAULT_MODEL,) * 4, senas, discards=True).weights()
+    shown = [frozenset(s for s in Sena if shows(s, info)) for info in t.infos]
+
     def allowed(seat: int) -> np.ndarray:
         ok = np.ones(len(t.infos), dtype=bool)
         for lance, has in ((Lance.PARES, hp), (Lance.JUEGO, hj)):
             decl = view.declarations.get(lance)
             if decl is not None:
                 ok &= has == decl[seat]
-        return ok
+        must = {seen.sena for seen in senas if seen.seat == seat}
+        ok &= np.array([must <= s for s in shown])
+        return ok * weights.seat[seat]
+
+    pair = np.ones((len(t.infos), len(t.infos))) if weights.pair is None else \
+        weights.pair if weights.opponents == (opp_a, opp_b) else weights.pair.T
 
     ma, mb, mp = allowed(opp_a), allowed(opp_b), allowed(partner)
     declared_j = Lance.JUEGO in view.declarations
@@ -194,7 +209,7 @@ def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
     def loses(s: np.ndarray, best: int, best_seat: int, seat: int) -> np.ndarray:
         return (s < best) | ((s == best) & (pos[seat] > pos[best_seat]))
 
-    for p in np.nonzero(mp)[0]:
+    for p in np.nonzero(mp > 0)[0]:
         wp = float(np.prod(c[u, counts[p]]))
         if not wp:
             continue
@@ -203,7 +218,7 @@ def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
         w = np.ones((len(t.infos), len(t.infos)))
         for k in np.nonzero(r)[0]:
             w *= g[k][r[k]]
-        w *= wa[:, None] * mb[None, :] * wp
+        w *= wa[:, None] * mb[None, :] * wp * mp[p] * pair
         total += w.sum()
         no_p += (~hp).astype(float) @ w @ (~hp).astype(float)
         no_j += (~hj).astype(float) @ w @ (~hj).astype(float)
@@ -246,8 +261,8 @@ def test_sampled_chances_agree_with_an_exhaustive_count_on_50_hands() -> None:
         seat = n % 4
         found, _ = decisions(hand.transcript(), seat)
         d = found[(n * 7) % len(found)]
-        got = chances(Knowledge(d.view, d.discarded), generator(n), LANCES)
-        exact = exhaustive(d.view, d.discarded)
+        got = chances(Knowledge(d.view, d.discarded, d.senas), generator(n), LANCES)
+        exact = exhaustive(d.view, d.discarded, d.senas)
         shown = [Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO] if d.view.lance is None \
             else [d.view.lance]
         pairs = [(got.pair[lance], exact[lance.nombre]) for lance in shown]

@@ -16,27 +16,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from musbot.ai.dificil import (
-    ORDAGO_DESPERATE,
-    ORDAGO_MARGIN,
-    ORDAGO_MIN_CHANCE,
-    DificilBot,
-    fast_action,
-)
+from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, candidate_words, fast_action, risky
 from musbot.ai.normal import sena_hints
 from musbot.ai.odds import game_value, odds
 from musbot.engine import (
     NO_HAY_MUS,
-    NO_QUIERO,
-    ORDAGO,
-    PASO,
-    QUIERO,
     Action,
     ActionKind,
     Hand,
     SeatView,
-    envido,
-    mas,
 )
 from musbot.engine import events as ev
 from musbot.engine.randomplay import random_action
@@ -73,39 +61,10 @@ class Option:
 
 
 def candidates(view: SeatView, played: Action) -> list[Action]:
-    """The words «dificil» weighs at a betting turn, and the player's own."""
-    out = dificil_words(view)
+    """The words «dificil» weighs at a betting turn (:func:`~musbot.ai.dificil.candidate_words`),
+    and the player's own."""
+    out = candidate_words(view)
     return out if played in out else [*out, played]
-
-
-def dificil_words(view: SeatView) -> list[Action]:
-    """The words «dificil» weighs at a betting turn: the quiet ones, the smallest bet or raise,
-    the órdago."""
-    kinds = {a.kind for a in view.legal}
-    if view.ordago:
-        out = [QUIERO, NO_QUIERO]
-    elif _K.QUIERO in kinds:
-        out = [QUIERO, NO_QUIERO]
-        if _K.MAS in kinds and view.bet < 30:
-            out.append(mas(2))
-        if _K.ORDAGO in kinds:
-            out.append(ORDAGO)
-    else:
-        out = [a for a in (PASO, envido(2), ORDAGO) if a.kind in kinds]
-    return out
-
-
-def _risky(view: SeatView, action: Action) -> bool:
-    return action.kind is _K.ORDAGO or (view.ordago and action.kind is _K.QUIERO)
-
-
-def _may_throw(view: SeatView, bot: DificilBot, senas: Sequence[SenaSeen]) -> bool:
-    """«dificil» throws no bluffed órdago unless the game is slipping away."""
-    assert view.lance is not None
-    team = view.team
-    stay = game_value(view.scores[team], view.scores[1 - team], view.target)
-    return stay < ORDAGO_DESPERATE or \
-        bot.normal.chance(view, view.lance, senas) >= ORDAGO_MIN_CHANCE
 
 
 class _Rollout:
@@ -157,7 +116,7 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
           worlds: int = ROLLOUT_WORLDS) -> tuple[list[Option], Action]:
     """Every candidate word valued in dificil's worlds, and the one «dificil» would say; no
     options (and the played word) when no world agreed with what was public."""
-    bot = DificilBot(worlds=worlds, candidates=worlds, tries=ROLLOUT_TRIES)
+    bot = DificilBot(worlds=worlds, candidates=worlds, tries=ROLLOUT_TRIES, read_discards=True)
     options = candidates(view, played)
     rates = [WHIMS] * view.players
     sampled = bot.sample(view, rng, senas)  # the others read as a player nobody has seen
@@ -173,7 +132,7 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
             t, g = rollout.play(hands, option, seed)
             tantos[k] += w * t
             games[k] += w * g
-    valued = [Option(o, tantos[k] / total, games[k] / total, _risky(view, o))
+    valued = [Option(o, tantos[k] / total, games[k] / total, risky(view, o))
               for k, o in enumerate(options)]
     return valued, _choice(view, valued, bot, senas, played)
 
@@ -181,9 +140,9 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
 def _choice(view: SeatView, valued: list[Option], bot: DificilBot, senas: Sequence[SenaSeen],
             played: Action) -> Action:
     """dificil's pick among its own candidates (not a size it would not have tried)."""
-    own = dificil_words(view)
+    own = candidate_words(view)
     pool = [o for o in valued if o.action in own]
-    if any(o.action.kind is _K.ORDAGO for o in pool) and not _may_throw(view, bot, senas):
+    if any(o.action.kind is _K.ORDAGO for o in pool) and not bot.may_throw_ordago(view, senas):
         pool = [o for o in pool if o.action.kind is not _K.ORDAGO]
     if not pool:
         return played

@@ -18,7 +18,7 @@ from musbot.commands import parse
 from musbot.engine import Action, ActionKind, Card, Lance, MusError, SeatView
 from musbot.engine.senas import SenaSeen
 
-from .chances import WORLDS, Chances, Knowledge, Worlds, generator
+from .chances import WORLDS, Chances, IntArray, Knowledge, generator, weighed
 from .options import ROLLOUT_BUDGET, ROLLOUT_MIN, ROLLOUT_WORLDS, Option, candidates, weigh
 
 ADVICE_MIN = 0.25
@@ -99,7 +99,8 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
     per_decision = max(ROLLOUT_MIN, min(rollout_worlds, ROLLOUT_BUDGET // max(words, 1)))
     out: list[DecisionReview] = []
     players = 4
-    known_worlds: dict[tuple[Any, ...], Worlds] = {}
+    drawn_for: dict[tuple[Any, ...], IntArray] = {}
+    memo: dict[Any, Any] = {}
     for d in decisions:
         view = d.view
         players = view.players
@@ -107,11 +108,11 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
             continue  # «dificil» and the odds play four players only; said by the caller
         known = Knowledge(view, d.discarded, d.senas)
         # Words are no certainty (see .chances): decisions with the same certainties (the
-        # lances before the declarations, a mus and its discard) share one draw of the worlds.
+        # lances before the declarations, a mus and its discard) share one draw of the worlds,
+        # each decision weighing it by the words said before it.
         key = known.key()
-        drawn = known_worlds.get(key)
-        if drawn is None:
-            drawn = known_worlds[key] = Worlds(known, np_rng, worlds)
+        drawn = weighed(known, np_rng, drawn_for.get(key), worlds, memo)
+        drawn_for[key] = drawn.idx
         if view.phase == "lance" and view.lance is not None:
             odds = drawn.chances([view.lance])
             valued, choice = weigh(view, d.action, d.senas, rng, per_decision)
