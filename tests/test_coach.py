@@ -309,3 +309,83 @@ def test_no_decisions_yet_is_said() -> None:
     r = review_transcript(tr, other, upto=0, seed=1)
     assert not r.decisions and not r.finished
     assert "aún no has decidido" in text(r, "es")
+
+
+# --- mus and discards ---------------------------------------------------------------------------
+
+
+def _two_rounds(seed: int) -> Hand:
+    """A hand where everybody says mus twice, then plays as «normal»."""
+    from musbot.engine import MUS
+
+    rng = random.Random(seed)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    h = Hand(Rules(), [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:], mano=seed % 4,
+             reshuffler=lambda d: list(d))
+    bot = NormalBot()
+    while h.to_act is not None:
+        seat = h.to_act
+        view = h.view(seat)
+        h.apply(seat, MUS if view.phase == "mus" and h.mus_rounds < 2
+                else bot.decide(view, rng))
+    return h
+
+
+def test_mus_and_discard_turns_get_the_tantos_of_each_option() -> None:
+    """At a mus turn both words are valued, at a discard the player's and «dificil»'s, by
+    rollouts of the hand from that turn (other seats' discards of the round replayed with their
+    counts); a hand with several mus rounds included."""
+    from musbot.engine import MUS, NO_HAY_MUS, ActionKind
+
+    seen = {"mus": 0, "descarte": 0}
+    rounds = 0
+    hands = [_played(40 + n, mano=n % 4) for n in range(120)]
+    long = [*[h for h in hands if h.mus_rounds][:5], _two_rounds(7), _two_rounds(8)]
+    for n, hand in enumerate(long):
+        tr = hand.transcript()
+        rounds = max(rounds, hand.mus_rounds)
+        seat = n % 4
+        r = review_transcript(tr, seat, seed=n, rollout_worlds=16)
+        for d in r.decisions:
+            if d.lance is not None:
+                continue
+            seen[d.phase] += 1
+            said = [o.action for o in d.options]
+            assert d.played in said and d.bot in said
+            if d.phase == "mus":
+                assert set(said) == {MUS, NO_HAY_MUS}
+            else:
+                assert all(a.kind is ActionKind.DESCARTE for a in said)
+                assert len(said) == (1 if d.played == d.bot else 2)
+            assert all(abs(o.tantos) < 80 and 0 <= o.game <= 1 for o in d.options)
+    assert seen["mus"] >= 5 and seen["descarte"] >= 4 and rounds >= 2, (seen, rounds)
+
+
+def test_the_advice_names_a_mus_or_a_discard_that_cost_the_most() -> None:
+    """Where a mus word or a discard cost the most, the advice says so, in every language."""
+    from dataclasses import replace
+
+    from musbot.coach.options import Option
+    from musbot.coach.review import Review
+    from musbot.coach.text import advice
+    from musbot.engine import MUS, NO_HAY_MUS, descarte
+
+    tr = _played(4).transcript()
+    base = review_transcript(tr, tr["mano"], seed=1, upto=1).decisions[0]
+    assert base.phase == "mus"
+    mus = replace(base, played=MUS, bot=NO_HAY_MUS,
+                  options=(Option(MUS, -1.5, 0.4), Option(NO_HAY_MUS, 0.5, 0.5)))
+    assert mus.cost == pytest.approx(2.0)
+    said = {"es": "en el mus", "en": "at the mus", "eu": "musean", "fr": "au mus"}
+    for lang, words in said.items():
+        line = advice(Review(0, (mus,), finished=True), lang)
+        assert words in line and "2" in line, line
+    thrown = descarte(*base.cards[:1])
+    kept = descarte(*base.cards[1:])
+    discard = replace(base, phase="descarte", played=thrown, bot=kept,
+                      options=(Option(thrown, 0.1, 0.5), Option(kept, 1.4, 0.55)))
+    line = advice(Review(0, (mus, discard), finished=True), "es")
+    assert line.startswith("Consejo: en el mus")  # the mus cost more
+    line = advice(Review(0, (discard,), finished=True), "es")
+    assert "en el descarte" in line and "1,3" in line

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from musbot.ai.dificil import DificilBot
 from musbot.commands import parse
 from musbot.engine import Action, ActionKind, Card, Lance, MusError, SeatView
 from musbot.engine.senas import SenaSeen
@@ -52,7 +51,8 @@ class DecisionReview:
     """What «dificil» would have said."""
     chances: Chances
     options: tuple[Option, ...] = ()
-    """Betting turns only: every word weighed, the player's among them."""
+    """Every word weighed, the player's among them: at a betting turn «dificil»'s candidates;
+    at a mus turn mus and no hay mus; at a discard the player's and «dificil»'s."""
 
     @property
     def best(self) -> Option | None:
@@ -67,7 +67,7 @@ class DecisionReview:
 
     @property
     def cost(self) -> float:
-        """Expected tantos lost against the best word weighed (0 off the betting turns)."""
+        """Expected tantos lost against the best word weighed."""
         best, mine = self.best, self.played_option
         return max(0.0, best.tantos - mine.tantos) if best and mine else 0.0
 
@@ -93,9 +93,8 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
     """Each decision weighed from its own view: pure, and the same for the same seed."""
     rng = random.Random(seed)
     np_rng = generator(seed)
-    bot = DificilBot()
-    words = sum(len(candidates(d.view, d.action)) for d in decisions
-                if d.view.phase == "lance" and d.view.players == 4)
+    words = sum(len(candidates(d.view, d.action)) if d.view.phase == "lance" else 2
+                for d in decisions if d.view.players == 4)
     per_decision = max(ROLLOUT_MIN, min(rollout_worlds, ROLLOUT_BUDGET // max(words, 1)))
     out: list[DecisionReview] = []
     players = 4
@@ -113,15 +112,11 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
         key = known.key()
         drawn = weighed(known, np_rng, drawn_for.get(key), worlds, memo)
         drawn_for[key] = drawn.idx
-        if view.phase == "lance" and view.lance is not None:
-            odds = drawn.chances([view.lance])
-            valued, choice = weigh(view, d.action, d.senas, rng, per_decision)
-            out.append(DecisionReview(view.phase, view.lance, view.cards, d.action, choice,
-                                      odds, tuple(valued)))
-        else:
-            odds = drawn.chances(FOURTH)
-            choice = bot.decide(view, rng, d.senas)
-            out.append(DecisionReview(view.phase, None, view.cards, d.action, choice, odds))
+        lance = view.lance if view.phase == "lance" else None
+        odds = drawn.chances(FOURTH if lance is None else [lance])
+        valued, choice = weigh(view, d.action, d.senas, rng, per_decision, d.discarded)
+        out.append(DecisionReview(view.phase, lance, view.cards, d.action, choice, odds,
+                                  tuple(valued)))
     return Review(seat, tuple(out), players, finished)
 
 
