@@ -44,8 +44,8 @@ EFFECTIVE = 12_000
 """Worlds are drawn again, at most :data:`REDRAWS` times and up to :data:`MOST_WORLDS`, until the
 weighed ones are worth this many equally weighed (:attr:`Chances.effective`): after a bet, few of
 the drawn worlds carry most of the weight, and the figures would stray by two points and more."""
-REDRAWS = 1
-MOST_WORLDS = 2 * WORLDS
+REDRAWS = 3
+MOST_WORLDS = 4 * WORLDS
 CHUNK = 2048
 
 IntArray = npt.NDArray[np.int64]
@@ -133,6 +133,20 @@ def _sena_bits(senas: Iterable[Sena]) -> int:
     return sum(1 << members.index(s) for s in senas)
 
 
+def _deal(unseen: IntArray, size: int, k: int, rng: np.random.Generator) -> IntArray:
+    """``size`` draws of ``k`` of the ``unseen`` cards: the first ``k`` steps of a Fisher–Yates
+    shuffle of each row, a column at a time (a third of the time of shuffling whole rows)."""
+    n = len(unseen)
+    cards = np.tile(unseen, (size, 1))
+    rows = np.arange(size)
+    for j in range(k):
+        r = rng.integers(j, n, size)
+        picked = cards[rows, r]
+        cards[rows, r] = cards[:, j]
+        cards[:, j] = picked
+    return cards[:, :k]
+
+
 def sample(knowledge: Knowledge, rng: np.random.Generator, worlds: int = WORLDS,
            max_draws: int = MAX_DRAWS) -> IntArray:
     """Hand indices (rows: worlds; columns: seats) of deals agreeing with ``knowledge``, the
@@ -157,7 +171,7 @@ def sample(knowledge: Knowledge, rng: np.random.Generator, worlds: int = WORLDS,
     while count < worlds and draws < max_draws:
         size = min(max(CHUNK, (worlds - count) // len(seatings)), max_draws - draws)
         draws += size
-        dealt = rng.permuted(np.tile(unseen, (size, 1)), axis=1)[:, :n_hidden]
+        dealt = _deal(unseen, size, n_hidden, rng)
         hand_keys = card_key[dealt].reshape(size, len(others), 4).sum(axis=2)
         drawn = index[np.searchsorted(sorted_keys, hand_keys)]
         # fits[:, j, s]: drawn hand j may be seat s's (its declarations, the señas it sent).
