@@ -45,6 +45,9 @@ EFFECTIVE = 12_000
 weighed ones are worth this many equally weighed (:attr:`Chances.effective`): after a bet, few of
 the drawn worlds carry most of the weight, and the figures would stray by two points and more."""
 REDRAWS = 3
+REVIEW_REDRAWS = 2
+"""Redraws a whole review may make (its decisions share them, like the rollouts): a long hand
+of bets must still answer within 300 ms (``musbot bench repaso``)."""
 MOST_WORLDS = 4 * WORLDS
 CHUNK = 2048
 
@@ -223,12 +226,14 @@ class Worlds:
     """One draw of worlds for one seat's certainties, read for any lance, each world weighed by
     what was said (a later decision with the same certainties weighs the same draw anew)."""
 
-    def __init__(self, knowledge: Knowledge, idx: IntArray, weights: FloatArray) -> None:
+    def __init__(self, knowledge: Knowledge, idx: IntArray, weights: FloatArray,
+                 redrawn: int = 0) -> None:
         """``idx``: worlds :func:`sample` drew for these certainties; ``weights``: how likely
-        each is (see :func:`weighed`)."""
+        each is (see :func:`weighed`); ``redrawn``: draws added to reach them."""
         self.view = knowledge.view
         self.idx = idx
         self.weights = weights
+        self.redrawn = redrawn
         rules = self.view.rules
         _, _, _, self.has_p, self.has_j, _, _ = _arrays(rules.reyes, rules.real)
         self.pair_of = np.array([rules.team(s) for s in range(self.view.players)] + [-1],
@@ -270,7 +275,8 @@ def effective(weights: FloatArray) -> float:
 
 
 def weighed(knowledge: Knowledge, rng: np.random.Generator, drawn: IntArray | None = None,
-            worlds: int = WORLDS, memo: dict[Any, Any] | None = None) -> Worlds:
+            worlds: int = WORLDS, memo: dict[Any, Any] | None = None,
+            redraws: int = REDRAWS) -> Worlds:
     """The worlds for one decision: ``drawn`` (an earlier decision's draw with the same
     certainties) or a new draw, weighed by what was said before it, and drawn again until they
     are worth :data:`EFFECTIVE` worlds (at most :data:`MOST_WORLDS`, scaled to ``worlds``)."""
@@ -279,15 +285,17 @@ def weighed(knowledge: Knowledge, rng: np.random.Generator, drawn: IntArray | No
     w = np.asarray(likely.of(idx), dtype=np.float64)
     most = MOST_WORLDS * worlds // WORLDS
     target = EFFECTIVE * worlds // WORLDS
-    for _ in range(REDRAWS):
+    redrawn = 0
+    for _ in range(redraws):
         if not len(idx) or effective(w) >= target or len(idx) >= most:
             break
+        redrawn += 1
         more = sample(knowledge, rng, worlds)
         if not len(more):
             break
         idx = np.concatenate([idx, more])
         w = np.concatenate([w, np.asarray(likely.of(more), dtype=np.float64)])
-    return Worlds(knowledge, idx, w)
+    return Worlds(knowledge, idx, w, redrawn)
 
 
 def chances(knowledge: Knowledge, rng: np.random.Generator, lances: Sequence[Lance],
@@ -300,5 +308,6 @@ def generator(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-__all__ = ["EFFECTIVE", "MAX_DRAWS", "WORLDS", "Chances", "Knowledge", "Worlds", "chances",
-           "effective", "generator", "sample", "weighed", "winners"]
+__all__ = ["EFFECTIVE", "MAX_DRAWS", "REDRAWS", "REVIEW_REDRAWS", "WORLDS", "Chances",
+           "Knowledge", "Worlds", "chances", "effective", "generator", "sample", "weighed",
+           "winners"]

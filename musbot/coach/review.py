@@ -17,7 +17,16 @@ from musbot.commands import parse
 from musbot.engine import Action, ActionKind, Card, Lance, MusError, SeatView
 from musbot.engine.senas import SenaSeen
 
-from .chances import WORLDS, Chances, IntArray, Knowledge, generator, weighed
+from .chances import (
+    REDRAWS,
+    REVIEW_REDRAWS,
+    WORLDS,
+    Chances,
+    IntArray,
+    Knowledge,
+    generator,
+    weighed,
+)
 from .options import ROLLOUT_BUDGET, ROLLOUT_MIN, ROLLOUT_WORLDS, Option, candidates, weigh
 
 ADVICE_MIN = 0.25
@@ -100,6 +109,7 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
     players = 4
     drawn_for: dict[tuple[Any, ...], IntArray] = {}
     memo: dict[Any, Any] = {}
+    redraws_left = REVIEW_REDRAWS
     for d in decisions:
         view = d.view
         players = view.players
@@ -110,7 +120,9 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
         # lances before the declarations, a mus and its discard) share one draw of the worlds,
         # each decision weighing it by the words said before it.
         key = known.key()
-        drawn = weighed(known, np_rng, drawn_for.get(key), worlds, memo)
+        drawn = weighed(known, np_rng, drawn_for.get(key), worlds, memo,
+                        min(REDRAWS, redraws_left))
+        redraws_left -= drawn.redrawn
         drawn_for[key] = drawn.idx
         lance = view.lance if view.phase == "lance" else None
         odds = drawn.chances(FOURTH if lance is None else [lance])
