@@ -18,7 +18,7 @@ from helpers_rules import cards
 
 from musbot.ai import arena
 from musbot.ai.base import Player
-from musbot.ai.dificil import DificilBot, _Model
+from musbot.ai.dificil import DificilBot, Likelihood
 from musbot.ai.randombot import RandomBot
 from musbot.ai.reading import DEFAULT_MODEL, OpponentMemory
 from musbot.engine import (
@@ -111,8 +111,8 @@ def test_a_random_players_bet_no_longer_says_it_is_strong() -> None:
     memory = OpponentMemory()
     arena.play_game("random", "random", 3, 0, Rules(juegos=1, puntos=40), memory)
     wild = memory.reading("seat:1").model()
-    unknown = _Model(view, (DEFAULT_MODEL,) * 4)
-    read = _Model(view, (DEFAULT_MODEL, wild, DEFAULT_MODEL, DEFAULT_MODEL))
+    unknown = Likelihood(view, (DEFAULT_MODEL,) * 4)
+    read = Likelihood(view, (DEFAULT_MODEL, wild, DEFAULT_MODEL, DEFAULT_MODEL))
     assert unknown.likelihood(weak) < 0.3 * unknown.likelihood(strong)
     assert read.likelihood(weak) > 0.5 * read.likelihood(strong)
 
@@ -138,3 +138,53 @@ def test_a_fresh_bot_is_legal_before_anybody_is_read() -> None:
     seat = h.to_act
     assert seat is not None and h.phase.value == "lance"  # this deal reaches the betting
     assert h.is_legal(seat, bot.decide(h.view(seat), random.Random(1)))
+
+
+def test_the_likelihood_as_arrays_is_the_likelihood_world_by_world() -> None:
+    """The coach weighs thousands of worlds with :meth:`Likelihood.weights`; each must weigh
+    what «dificil»'s own :meth:`Likelihood.likelihood` does (one rule), with the bets, the mus
+    words, the partner's silence and the discard counts, señas on and off."""
+    import numpy as np
+
+    from musbot.ai import NormalBot
+    from musbot.engine import DECK, Hand
+
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        rules = Rules(senas=seed % 2 == 0)
+        h = Hand(rules, [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:], mano=seed % 4,
+                 reshuffler=lambda d: list(d))
+        bot = NormalBot()
+        while h.to_act is not None:
+            seat = h.to_act
+            view = h.view(seat)
+            if view.phase == "lance":
+                t = tables(rules.reyes, rules.real)
+                likely = Likelihood(view, (DEFAULT_MODEL,) * 4, discards=True)
+                arrays = likely.weights()
+                mine = t.index(view.cards)
+                worlds = np.array([[mine if s == seat else rng.randrange(len(t.infos))
+                                    for s in range(4)] for _ in range(40)])
+                got = arrays.of(worlds)
+                for row, w in zip(worlds, got, strict=True):
+                    assert w == pytest.approx(likely.likelihood([int(x) for x in row]),
+                                              rel=1e-9)
+                    checked += 1
+            h.apply(seat, bot.decide(view, rng))
+    assert checked >= 200
+
+
+def test_a_discard_of_one_card_says_the_hand_kept_three_worth_keeping() -> None:
+    """A player who threw one card away kept three: four reyes fit it, a hand of four
+    unrelated low cards fits it less (:data:`~musbot.ai.reading.DISCARD_ODD`); after a discard
+    of four any hand fits."""
+    from musbot.ai.reading import DISCARD_ODD, discard_fit
+
+    t = tables(8, False)
+    reyes, rubbish = t.index(cards("12o 12c 12e 3b")), t.index(cards("4o 5c 6e 7b"))
+    one = discard_fit(8, 1, 1)
+    assert one[reyes] == 1.0 and one[rubbish] == DISCARD_ODD
+    assert set(discard_fit(8, 1, 4)) == {1.0}

@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from musbot.ai import NormalBot
+from musbot.ai.dificil import Likelihood
+from musbot.ai.reading import DEFAULT_MODEL
 from musbot.coach import Knowledge, review_transcript
 from musbot.coach.chances import chances, generator
 from musbot.coach.review import LANCES, Decision, decisions
@@ -20,6 +22,7 @@ from musbot.coach.text import text
 from musbot.engine import DECK, Hand, Lance, Rules, SeatView, parse_card, tables
 from musbot.engine.cards import RANKS
 from musbot.engine.evaluation import rank_class
+from musbot.engine.senas import Sena, SenaSeen, shows
 from musbot.replay import ReplayError
 
 
@@ -157,11 +160,15 @@ def _pair_tables(reyes: int) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
+def exhaustive(view: SeatView, discarded: frozenset[int],
+               senas: tuple[SenaSeen, ...] = ()) -> dict[str, float]:
     """Every deal of the unseen cards to the three other seats, counted by rank class: the
-    seat's pair's chance at each lance and the opponents' pares/juego, given the declarations.
-    The chance at a lance, for a fixed partner's hand, is a bilinear form in the two opponents'
-    hands (each loses to the pair's best on its own), so a deal is never listed one by one."""
+    seat's pair's chance at each lance and the opponents' pares/juego, given the declarations
+    and the señas seen, each deal weighed by «dificil»'s likelihood of the words said and the
+    cards thrown away (its arrays, checked against its world-by-world likelihood in
+    ``tests/test_ai_learning.py``). The chance at a lance, for a fixed partner's hand, is a
+    bilinear form in the two opponents' hands (each loses to the pair's best on its own), so a
+    deal is never listed one by one."""
     rules = view.rules
     t = tables(rules.reyes, rules.real)
     counts, card_class = _classes(rules.reyes)
@@ -177,13 +184,21 @@ def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
     strength = np.array(t.strength)
     mine = t.index(view.cards)
 
+    weights = Likelihood(view, (DEFAULT_MODEL,) * 4, senas, discards=True).weights()
+    shown = [frozenset(s for s in Sena if shows(s, info)) for info in t.infos]
+
     def allowed(seat: int) -> np.ndarray:
         ok = np.ones(len(t.infos), dtype=bool)
         for lance, has in ((Lance.PARES, hp), (Lance.JUEGO, hj)):
             decl = view.declarations.get(lance)
             if decl is not None:
                 ok &= has == decl[seat]
-        return ok
+        must = {seen.sena for seen in senas if seen.seat == seat}
+        ok &= np.array([must <= s for s in shown])
+        return ok * weights.seat[seat]
+
+    pair = np.ones((len(t.infos), len(t.infos))) if weights.pair is None else \
+        weights.pair if weights.opponents == (opp_a, opp_b) else weights.pair.T
 
     ma, mb, mp = allowed(opp_a), allowed(opp_b), allowed(partner)
     declared_j = Lance.JUEGO in view.declarations
@@ -194,7 +209,7 @@ def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
     def loses(s: np.ndarray, best: int, best_seat: int, seat: int) -> np.ndarray:
         return (s < best) | ((s == best) & (pos[seat] > pos[best_seat]))
 
-    for p in np.nonzero(mp)[0]:
+    for p in np.nonzero(mp > 0)[0]:
         wp = float(np.prod(c[u, counts[p]]))
         if not wp:
             continue
@@ -203,7 +218,7 @@ def exhaustive(view: SeatView, discarded: frozenset[int]) -> dict[str, float]:
         w = np.ones((len(t.infos), len(t.infos)))
         for k in np.nonzero(r)[0]:
             w *= g[k][r[k]]
-        w *= wa[:, None] * mb[None, :] * wp
+        w *= wa[:, None] * mb[None, :] * wp * mp[p] * pair
         total += w.sum()
         no_p += (~hp).astype(float) @ w @ (~hp).astype(float)
         no_j += (~hj).astype(float) @ w @ (~hj).astype(float)
@@ -246,8 +261,8 @@ def test_sampled_chances_agree_with_an_exhaustive_count_on_50_hands() -> None:
         seat = n % 4
         found, _ = decisions(hand.transcript(), seat)
         d = found[(n * 7) % len(found)]
-        got = chances(Knowledge(d.view, d.discarded), generator(n), LANCES)
-        exact = exhaustive(d.view, d.discarded)
+        got = chances(Knowledge(d.view, d.discarded, d.senas), generator(n), LANCES)
+        exact = exhaustive(d.view, d.discarded, d.senas)
         shown = [Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO] if d.view.lance is None \
             else [d.view.lance]
         pairs = [(got.pair[lance], exact[lance.nombre]) for lance in shown]
@@ -294,3 +309,83 @@ def test_no_decisions_yet_is_said() -> None:
     r = review_transcript(tr, other, upto=0, seed=1)
     assert not r.decisions and not r.finished
     assert "aún no has decidido" in text(r, "es")
+
+
+# --- mus and discards ---------------------------------------------------------------------------
+
+
+def _two_rounds(seed: int) -> Hand:
+    """A hand where everybody says mus twice, then plays as «normal»."""
+    from musbot.engine import MUS
+
+    rng = random.Random(seed)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    h = Hand(Rules(), [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:], mano=seed % 4,
+             reshuffler=lambda d: list(d))
+    bot = NormalBot()
+    while h.to_act is not None:
+        seat = h.to_act
+        view = h.view(seat)
+        h.apply(seat, MUS if view.phase == "mus" and h.mus_rounds < 2
+                else bot.decide(view, rng))
+    return h
+
+
+def test_mus_and_discard_turns_get_the_tantos_of_each_option() -> None:
+    """At a mus turn both words are valued, at a discard the player's and «dificil»'s, by
+    rollouts of the hand from that turn (other seats' discards of the round replayed with their
+    counts); a hand with several mus rounds included."""
+    from musbot.engine import MUS, NO_HAY_MUS, ActionKind
+
+    seen = {"mus": 0, "descarte": 0}
+    rounds = 0
+    hands = [_played(40 + n, mano=n % 4) for n in range(120)]
+    long = [*[h for h in hands if h.mus_rounds][:5], _two_rounds(7), _two_rounds(8)]
+    for n, hand in enumerate(long):
+        tr = hand.transcript()
+        rounds = max(rounds, hand.mus_rounds)
+        seat = n % 4
+        r = review_transcript(tr, seat, seed=n, rollout_worlds=16)
+        for d in r.decisions:
+            if d.lance is not None:
+                continue
+            seen[d.phase] += 1
+            said = [o.action for o in d.options]
+            assert d.played in said and d.bot in said
+            if d.phase == "mus":
+                assert set(said) == {MUS, NO_HAY_MUS}
+            else:
+                assert all(a.kind is ActionKind.DESCARTE for a in said)
+                assert len(said) == (1 if d.played == d.bot else 2)
+            assert all(abs(o.tantos) < 80 and 0 <= o.game <= 1 for o in d.options)
+    assert seen["mus"] >= 5 and seen["descarte"] >= 4 and rounds >= 2, (seen, rounds)
+
+
+def test_the_advice_names_a_mus_or_a_discard_that_cost_the_most() -> None:
+    """Where a mus word or a discard cost the most, the advice says so, in every language."""
+    from dataclasses import replace
+
+    from musbot.coach.options import Option
+    from musbot.coach.review import Review
+    from musbot.coach.text import advice
+    from musbot.engine import MUS, NO_HAY_MUS, descarte
+
+    tr = _played(4).transcript()
+    base = review_transcript(tr, tr["mano"], seed=1, upto=1).decisions[0]
+    assert base.phase == "mus"
+    mus = replace(base, played=MUS, bot=NO_HAY_MUS,
+                  options=(Option(MUS, -1.5, 0.4), Option(NO_HAY_MUS, 0.5, 0.5)))
+    assert mus.cost == pytest.approx(2.0)
+    said = {"es": "en el mus", "en": "at the mus", "eu": "musean", "fr": "au mus"}
+    for lang, words in said.items():
+        line = advice(Review(0, (mus,), finished=True), lang)
+        assert words in line and "2" in line, line
+    thrown = descarte(*base.cards[:1])
+    kept = descarte(*base.cards[1:])
+    discard = replace(base, phase="descarte", played=thrown, bot=kept,
+                      options=(Option(thrown, 0.1, 0.5), Option(kept, 1.4, 0.55)))
+    line = advice(Review(0, (mus, discard), finished=True), "es")
+    assert line.startswith("Consejo: en el mus")  # the mus cost more
+    line = advice(Review(0, (discard,), finished=True), "es")
+    assert "en el descarte" in line and "1,3" in line

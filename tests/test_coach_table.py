@@ -10,6 +10,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import orjson
 import pytest
 from table_helpers import cards_mentioned, make_table, play_humans, seat_humans
 from test_i18n import spanish_words
@@ -19,6 +20,8 @@ from musbot.engine import MusError, Rules, SeatView
 from musbot.engine.senas import senas_posibles
 from musbot.table import TableError
 from musbot.table.repaso import KEPT, Reviewer, ReviewRefused
+from musbot.table.saved import from_json, to_json
+from musbot.table.state import TableState
 
 
 def _public_part(view: SeatView) -> tuple[Any, ...]:
@@ -32,7 +35,9 @@ async def test_reviews_asked_during_hands_hold_only_what_the_seat_saw() -> None:
     """People (played by «facil»'s choices) ask for the review of the hand in play before
     their own words, with señas flying: every review sent before the showdown names only cards
     the seat held in that hand, and it was computed from exactly the views the seat had when it
-    spoke (taken live, compared with those the review read), none showing another hand."""
+    spoke (taken live, compared with those the review read), none showing another hand. The
+    same holds for the table restored from its last whole save and the journal after it, as a
+    restart would restore it: it asks exactly what the live table asks."""
     rules = Rules(juegos=1, puntos=15, sena_cazada=0.5)
     checked = 0
     for seed in range(3):
@@ -48,6 +53,24 @@ async def _asking_match(rules: Rules, seed: int) -> int:
     live: dict[tuple[int, int], list[SeatView]] = {}
     held: dict[tuple[int, int], set[int]] = {}
     checked = 0
+    saved: dict[str, Any] = {}
+    """The last whole save (a new deal or new cards, a seña sent) and the hand's moves then."""
+
+    def save_whole() -> None:
+        match = table.match
+        assert match is not None
+        saved.update(document=orjson.loads(orjson.dumps(to_json(table.state))),
+                     at=(match.hand_number, match.hand.mus_rounds),
+                     moves=len(match.hand.actions))
+
+    def restored() -> TableState:
+        match = table.match
+        assert match is not None
+        if saved.get("at") != (match.hand_number, match.hand.mus_rounds):
+            save_whole()  # the moves that dealt cards were saved whole
+        journal = [[seat, *action.to_json()]
+                   for seat, action in match.hand.actions[saved["moves"]:]]
+        return from_json(saved["document"], journal=journal)
 
     async def before(seat: int, user: int) -> None:
         nonlocal checked
@@ -62,9 +85,13 @@ async def _asking_match(rules: Rules, seed: int) -> int:
             if possible:
                 with contextlib.suppress(MusError):  # already sent on these cards
                     await table.send_sena(user, rng.choice(possible))
+                    save_whole()
         if rng.random() > 0.35:
             return
         ask = table.state.review_ask(user, number)
+        again = restored().review_ask(user, number)
+        assert (again.transcript, again.senas, again.upto, again.seat, again.match_id) == \
+            (ask.transcript, ask.senas, ask.upto, ask.seat, ask.match_id)
         assert ask.number == number and ask.seat == seat
         text = ask.answer()
         assert cards_mentioned(text) <= held[(number, seat)], (seat, text)
@@ -168,3 +195,41 @@ def test_a_new_match_is_never_answered_from_the_last_ones_cache() -> None:
     before = book.match_id
     book.new_match()
     assert book.match_id != before
+
+
+async def test_the_kept_hands_survive_a_restart() -> None:
+    """The finished hands are saved with the table, compressed as they are kept: the table
+    restored from its saved state asks the same review of each (same transcript, señas, match
+    id, so the same answer). A state saved before books were saved restores an empty book; a
+    damaged book is a damaged state, refused."""
+    from musbot.table.saved import StateError
+
+    table, _, _ = make_table(6, rules=Rules(juegos=3, puntos=40), turn_seconds=None)
+    users = await seat_humans(table)
+    await table.start(1)
+    await play_humans(table, random.Random(6), via_text=False, max_steps=60)
+    book = table.state.handbook
+    assert len(book.finished) >= 2
+    document = orjson.loads(orjson.dumps(to_json(table.state)))
+    after = from_json(document)
+    for kept in book.finished:
+        live = table.state.review_ask(users[1], kept.number)
+        back = after.review_ask(users[1], kept.number)
+        assert (back.transcript, back.senas, back.upto, back.match_id) == \
+            (live.transcript, live.senas, live.upto, live.match_id)
+    assert [h.packed for h in after.handbook.finished] == [h.packed for h in book.finished]
+
+    older = {k: v for k, v in document.items() if k != "repaso"}
+    before_books = from_json(older)
+    assert not before_books.handbook.finished and not before_books.handbook.current
+    last = book.finished[-1].number
+    with pytest.raises(ReviewRefused) as refused:
+        before_books.review_ask(users[1], last)
+    assert refused.value.key == "no_hand"
+
+    for damage in ({"packed": "not base64!"}, {"packed": "AAAA"}, {"number": "x"},
+                   {"senas": [[0, [[1, "no such seña", True]]]]}):
+        broken = orjson.loads(orjson.dumps(document))
+        broken["repaso"]["finished"][0].update(damage)
+        with pytest.raises(StateError):
+            from_json(broken)

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from musbot.engine import (
     DECK,
@@ -67,6 +69,8 @@ from .reading import (
     OpponentModel,
     Word,
     band,
+    discard_fit,
+    discarded,
     hints,
     situation,
     spoken,
@@ -121,7 +125,7 @@ class DificilBot:
     """A decision takes milliseconds: a table runs it off its event loop."""
 
     def __init__(self, *, worlds: int = 64, candidates: int | None = None,
-                 tries: int = 3000) -> None:
+                 tries: int = 3000, read_discards: bool = False) -> None:
         self.worlds = worlds
         """Worlds played out per decision: the time budget (each costs one rollout per
         option)…"""
@@ -132,6 +136,10 @@ class DificilBot:
         self.tries = tries
         """Hands drawn at most to find the candidates (late in a hand many fail what their seat
         declared, and are drawn again)."""
+        self.read_discards = read_discards
+        """Whether a world is also weighed by how many cards each player threw away last
+        (:func:`~musbot.ai.reading.discard_fit`): the coach's reading; the playing level leaves
+        it off until its win rates are measured with it."""
         self.normal = NormalBot()
         self.stats = {"decisions": 0, "bets": 0, "bluffs": 0}
         """Bets/raises made, and how many of them with under a 40 % chance at the lance."""
@@ -148,13 +156,13 @@ class DificilBot:
             return self.normal.decide(view, rng, senas)
         if models is None or len(models) != view.players:
             models = (DEFAULT_MODEL,) * view.players
-        options = _options(view)
-        if ORDAGO in options and not self._may_throw_ordago(view, senas):
+        options = candidate_words(view)
+        if ORDAGO in options and not self.may_throw_ordago(view, senas):
             options.remove(ORDAGO)
         if len(options) == 1:
             return options[0]
         sub = random.Random(rng.random())
-        worlds = _resample(self.sample(view, sub, senas, models), self.worlds, sub)
+        worlds = resample(self.sample(view, sub, senas, models), self.worlds, sub)
         if not worlds:
             return self.normal.decide(view, rng, senas)
         team = view.team
@@ -171,8 +179,8 @@ class DificilBot:
                     called[0] += w
                     called[1] += w * value
         total = sum(w for _, w in worlds)
-        quiet = max(totals[k] for k, o in enumerate(options) if not _risky(view, o))
-        scores = [totals[k] - (ORDAGO_MARGIN * quiet if _risky(view, o) else 0.0)
+        quiet = max(totals[k] for k, o in enumerate(options) if not risky(view, o))
+        scores = [totals[k] - (ORDAGO_MARGIN * quiet if risky(view, o) else 0.0)
                   for k, o in enumerate(options)]
         doubt = ORDAGO_DOUBT * total
         handed_over = view.ordago and \
@@ -187,7 +195,7 @@ class DificilBot:
         # Ties go to the quiet option (a refused órdago leaves the partner, who knows his cards,
         # to answer it), then to the first.
         best = max(range(len(options)),
-                   key=lambda k: (scores[k], not _risky(view, options[k]), -k))
+                   key=lambda k: (scores[k], not risky(view, options[k]), -k))
         choice = options[best]
         self.stats["decisions"] += 1
         if choice.kind in (_K.ENVIDO, _K.MAS, _K.ORDAGO):
@@ -199,7 +207,7 @@ class DificilBot:
     def choose_senas(self, view: SeatView, rng: random.Random) -> list[Sena]:
         return self.normal.choose_senas(view, rng)
 
-    def _may_throw_ordago(self, view: SeatView, senas: Sequence[SenaSeen]) -> bool:
+    def may_throw_ordago(self, view: SeatView, senas: Sequence[SenaSeen]) -> bool:
         """No bluffed órdago unless the game is slipping away. The rollouts answer as the
         readings say each opponent does, but they value the rest of the game as between equals
         (:func:`~musbot.ai.odds.game_value`), and against a weaker player who calls órdagos
@@ -231,13 +239,11 @@ class DificilBot:
         for seen in senas:
             if seen.seat in must:
                 must[seen.seat].add(seen.sena)
-        partner = (me + 2) % n
-        senas_on = rules.senas and not view.corrido
-        silent = senas_on and not any(s.partner for s in senas)
         has_p = t.has_pares
         has_j = t.has_juego
         unseen = [c for c in DECK if c not in view.cards]
-        model = _Model(view, models if models is not None else (DEFAULT_MODEL,) * n)
+        model = Likelihood(view, models if models is not None else (DEFAULT_MODEL,) * n, senas,
+                           discards=self.read_discards)
         my_index = t.index(view.cards)
         out: list[tuple[list[list[int]], float]] = []
         pool = unseen  # dealt from by a partial Fisher–Yates shuffle, left shuffled in between
@@ -295,14 +301,12 @@ class DificilBot:
             for s in others:
                 if bounds[s] > 0:
                     w /= min(1.0, (model.alone(s, idx[s]) / bounds[s]) ** 0.5)
-            if silent and shows[idx[partner]] - {Sena.CIEGO}:
-                w *= SILENT_PARTNER
             if w > 0:
                 out.append((hands, w))
         return out or [(h, w) for h, w in blind if w > 0]  # the pilot took the whole budget
 
 
-def _resample(worlds: list[tuple[list[list[int]], float]], k: int,
+def resample(worlds: list[tuple[list[list[int]], float]], k: int,
               rng: random.Random) -> list[tuple[list[list[int]], float]]:
     """``k`` of the weighted worlds, each drawn as likely as its weight (systematic
     resampling), all of weight 1: the likely worlds are played out, more than once if need
@@ -324,12 +328,14 @@ def _resample(worlds: list[tuple[list[list[int]], float]], k: int,
     return out
 
 
-def _risky(view: SeatView, option: Action) -> bool:
+def risky(view: SeatView, option: Action) -> bool:
     """Whether the option stakes the game on this lance."""
     return option.kind is _K.ORDAGO or (view.ordago and option.kind is _K.QUIERO)
 
 
-def _options(view: SeatView) -> list[Action]:
+def candidate_words(view: SeatView) -> list[Action]:
+    """The words weighed at a betting turn: the quiet ones, the smallest bet or raise, the
+    órdago."""
     kinds = {a.kind for a in view.legal}
     if view.ordago:
         return [QUIERO, NO_QUIERO]
@@ -346,19 +352,35 @@ def _options(view: SeatView) -> list[Action]:
     return [a for a in out if a.kind in kinds]
 
 
-class _Model:
+class Likelihood:
     """How likely the others' words in this hand were, for given cards, under their models.
 
     A word's likelihood depends only on its speaker's hand and, through the seña a bot would
     have sent, the partner's: so it is kept per word for each such pair met. Each seat's own
     share (its words without the partner's seña, :meth:`alone`) also steers which hands are
     drawn for it (:meth:`DificilBot.sample`): a player who went to órdago is dealt the hands it
-    would go to órdago with, not left to the luck of the draw."""
+    would go to órdago with, not left to the luck of the draw. A partner who holds a seña but
+    sent none is less likely (:data:`SILENT_PARTNER`), and with ``discards`` so is a hand that
+    does not fit the count its holder threw away (:func:`~musbot.ai.reading.discard_fit`).
 
-    def __init__(self, view: SeatView, models: Sequence[OpponentModel]) -> None:
+    :meth:`likelihood` weighs one world; :meth:`weights` gives the same weights as arrays over
+    every hand (and pair of opponents' hands), for the coach's thousands of worlds."""
+
+    def __init__(self, view: SeatView, models: Sequence[OpponentModel],
+                 senas: Sequence[SenaSeen] = (), *, discards: bool = False) -> None:
         self.judge = Judge(view)
+        self.view = view
         words, mus_round, rounds = spoken(view)
         me = view.seat
+        rules = view.rules
+        self.partner = (me + 2) % view.players
+        self.silent = rules.senas and not view.corrido and not any(s.partner for s in senas)
+        """The partner sent no seña: a world where it holds one is less likely."""
+        self.shows = _senas_by_index(rules.reyes, rules.real)
+        self.fits: dict[int, tuple[float, ...]] = {} if not discards else {
+            s: discard_fit(rules.reyes, (s - view.mano) % view.players, count)
+            for s, count in discarded(view).items() if s != me and 1 <= count <= 4}
+        """Per seat, how well each hand fits the count it threw away last."""
         self.words: list[tuple[Word, int, OpponentModel, int, dict[int, float]]] = [
             (w, situation(w.bet, w.ordago), models[w.seat], (w.seat + 2) % 4, {})
             for w in words if w.seat != me]
@@ -372,6 +394,10 @@ class _Model:
     def likelihood(self, idx: list[int]) -> float:
         judge = self.judge
         w = 1.0
+        if self.silent and self.shows[idx[self.partner]] - {Sena.CIEGO}:
+            w *= SILENT_PARTNER
+        for s, fit in self.fits.items():
+            w *= fit[idx[s]]
         for s, said_mus, odd, seen in self.mus_round:
             key = idx[s]
             odd_word = seen.get(key)
@@ -406,6 +432,108 @@ class _Model:
                 w *= model.chance(sit, strength, word.said,
                                   judge.expected(idx, word, strength, hinted=False))
         memo[i] = w
+        return w
+
+    def weights(self, memo: dict[Any, Any] | None = None) -> WorldWeights:
+        """:meth:`likelihood` as arrays: per seat a factor for each hand it may hold, and for
+        the two opponents (whose words read each other's señas) one for each pair of hands.
+        ``memo``: shared by the decisions of one hand, which weigh the same words again."""
+        import numpy as np
+
+        view, judge = self.view, self.judge
+        memo = {} if memo is None else memo
+        t = tables(view.rules.reyes, view.rules.real)
+        n_hands = len(t.infos)
+        me = view.seat
+        mine = t.index(view.cards)
+        others = [s for s in range(view.players) if s != me]
+        seat = {s: np.ones(n_hands) for s in others}
+        a, b = (s for s in others if s != self.partner)
+        pair: Any = None
+        if self.silent:
+            seat[self.partner] *= np.array(
+                [SILENT_PARTNER if shown - {Sena.CIEGO} else 1.0 for shown in self.shows])
+        for s, fit in self.fits.items():
+            seat[s] *= np.array(fit)
+        for s, said_mus, odd, _ in self.mus_round:
+            seat[s] *= np.array([odd if judge.wants_mus([i] * 4, s, self.rounds) != said_mus
+                                 else 1.0 for i in range(n_hands)])
+        context = (view.mano, view.target, self.hinted, mine)
+        for word, sit, model, mate, _ in self.words:
+            key = (word, model, mate == me, context, view.declarations.get(word.lance))
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._word_table(word, sit, model, mate == me, mine)
+            by_hint, of_mate = found
+            if of_mate is None:
+                seat[word.seat] *= by_hint
+            else:
+                matrix = by_hint[:, of_mate]  # [speaker's hand, mate's hand]
+                pair = (matrix if word.seat == a else matrix.T) * \
+                    (1.0 if pair is None else pair)
+        return WorldWeights(seat, (a, b), pair)
+
+    def _word_table(self, word: Word, sit: int, model: OpponentModel, mate_is_me: bool,
+                    mine: int) -> tuple[Any, Any]:
+        """How likely the word was for each hand of its speaker: a factor per hand, or per hand
+        and hint of the mate's seña with each mate's hand's hint (the mate's hand matters only
+        through the seña a bot would send with it)."""
+        import numpy as np
+
+        judge = self.judge
+        n_hands = len(self.shows)
+        strength = np.array([judge.strength([i] * 4, word) for i in range(n_hands)])
+        bands = np.array([band(x) for x in strength])
+        said: dict[float, int] = {}
+        chance: dict[tuple[int, int], float] = {}
+
+        def likely(hint: float) -> Any:
+            """Per speaker's hand, the word's chance with the mate's seña giving ``hint``."""
+            out = np.empty(n_hands)
+            for i in range(n_hands):
+                p = max(float(strength[i]), hint)
+                expected = said.get(p)
+                if expected is None:
+                    expected = said[p] = judge.expected_at(word, p)
+                key = (int(bands[i]), expected)
+                found = chance.get(key)
+                if found is None:
+                    found = chance[key] = model.chance(sit, float(strength[i]), word.said,
+                                                       expected)
+                out[i] = found
+            return out
+
+        if not self.hinted or mate_is_me:
+            return likely(judge.hints[word.lance][mine] if self.hinted else 0.0), None
+        hints = judge.hints[word.lance]
+        column: dict[float, int] = {}
+        of_mate = np.array([column.setdefault(hints[j], len(column)) for j in range(n_hands)])
+        by_hint = np.empty((n_hands, len(column)))
+        for v, k in column.items():
+            by_hint[:, k] = likely(v)
+        return by_hint, of_mate
+
+
+@dataclass(frozen=True, slots=True)
+class WorldWeights:
+    """:meth:`Likelihood.weights`: a world's weight is the product of its seats' factors."""
+
+    seat: dict[int, Any]
+    """Per other seat, a factor for each hand index."""
+    opponents: tuple[int, int]
+    pair: Any
+    """``[hand of opponents[0], hand of opponents[1]]``, or None when it is all ones."""
+
+    def of(self, idx: Any) -> Any:
+        """The weight of each world (rows of hand indices by seat)."""
+        import numpy as np
+
+        w = np.ones(len(idx))
+        for s, factor in self.seat.items():
+            w *= factor[idx[:, s]]
+        if self.pair is not None:
+            a, b = self.opponents
+            w *= self.pair[idx[:, a], idx[:, b]]
         return w
 
 

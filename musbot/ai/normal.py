@@ -27,6 +27,7 @@ from musbot.engine import (
     QUIERO,
     Action,
     ActionKind,
+    Card,
     Lance,
     SeatView,
     envido,
@@ -229,9 +230,7 @@ class NormalBot:
         best = view.legal[0]
         best_v = -1.0
         for action in view.legal:
-            keep = tuple(sorted((rank_class(rank(c), reyes) for c in view.cards
-                                 if c not in action.cards), reverse=True))
-            v = values.get(keep, 0.0)
+            v = kept_worth(values, view.cards, action.cards, reyes)
             if v > best_v:
                 best, best_v = action, v
         return best
@@ -392,6 +391,14 @@ def hand_worth(o: Odds, idx: int, pos: int) -> float:
     w = MUS_WEIGHTS
     return (w[0] * o.grande[idx][pos] + w[1] * o.chica[idx][pos]
             + w[2] * o.pares_any[idx][pos] + w[3] * o.juego_any[idx][pos])
+
+
+def kept_worth(values: dict[tuple[int, ...], float], cards: Sequence[Card],
+               thrown: Sequence[Card], reyes: int) -> float:
+    """What keeping ``cards`` but ``thrown`` is worth (``values``: :func:`keep_values`)."""
+    keep = tuple(sorted((rank_class(rank(c), reyes) for c in cards if c not in thrown),
+                        reverse=True))
+    return values.get(keep, 0.0)
 
 
 @cache

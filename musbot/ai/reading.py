@@ -25,22 +25,24 @@ person's reading per server (``to_json``/``from_json``) and forgets it with them
 
 from __future__ import annotations
 
+import itertools
 import math
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, NamedTuple
 
 from musbot.engine import ActionKind, Lance, SeatView, tables
 from musbot.engine import events as ev
 
 from . import normal
-from .normal import bet_action, hand_worth, sena_hints
+from .normal import bet_action, hand_worth, keep_values, sena_hints
 from .odds import Odds, odds
 
-__all__ = ["ANSWER", "DEFAULT_MODEL", "NO_HINTS", "OPEN", "ORDAGO_ANSWER", "Judge",
-           "OpponentMemory", "OpponentModel", "Reading", "Word", "band", "hints", "situation",
-           "spoken"]
+__all__ = ["ANSWER", "DEFAULT_MODEL", "DISCARD_ODD", "NO_HINTS", "OPEN", "ORDAGO_ANSWER",
+           "Judge", "OpponentMemory", "OpponentModel", "Reading", "Word", "band", "discard_fit",
+           "discarded", "hints", "situation", "spoken"]
 
 _K = ActionKind
 _BETS = (_K.ENVIDO, _K.MAS, _K.ORDAGO)
@@ -94,6 +96,9 @@ MUS_PRIOR = (0.4, 4.0)
 """Mus or cut against «normal»'s rule: odd ones and words assumed before any is seen."""
 MUS_FLOOR = 0.2
 """The least an odd mus word is worth against an expected one."""
+DISCARD_ODD = 0.25
+"""How likely a discard «normal» would not have made is, against one it would (see
+:func:`discard_fit`): people keep cards «normal» would throw, but less often than not."""
 
 
 ROWS = len(BANDS) + 1
@@ -326,6 +331,43 @@ def spoken(view: SeatView) -> tuple[list[Word], list[tuple[int, bool]], int]:
     return words, mus_round, rounds
 
 
+def discarded(view: SeatView) -> dict[int, int]:
+    """Per seat, how many cards it threw away last (this round's discard if it has made it,
+    else the last round's): the count that tells of the cards it holds now. Earlier rounds'
+    counts tell of hands since thrown away."""
+    out: dict[int, int] = {}
+    for event in view.history:
+        if isinstance(event, ev.Discarded):
+            out[event.seat] = event.cards
+    return out
+
+
+@cache
+def discard_fit(reyes: int, pos: int, count: int) -> tuple[float, ...]:
+    """Per hand index, how likely a player at ``pos`` (0: mano) who threw ``count`` cards away
+    holds it, next to a hand that fits the count best: 1 when the hand holds ``4 - count``
+    cards that «normal»'s discard would keep together (their value after the draw beats that of
+    every part of them, :func:`~musbot.ai.normal.keep_values`), else :data:`DISCARD_ODD`. A
+    player who threw one card away kept three worth keeping: a trio, a pair and a king…; one
+    who threw four kept nothing, and any hand fits."""
+    t = tables(reyes, False)
+    values = keep_values(reyes, pos)
+    keep = 4 - count
+
+    def made(kept: tuple[int, ...]) -> bool:
+        v = values.get(kept, 0.0)
+        return all(values.get(tuple(sorted(part, reverse=True)), 0.0) <= v
+                   for k in range(len(kept)) for part in itertools.combinations(kept, k))
+
+    out = []
+    for info in t.infos:
+        classes = sorted(info.classes, reverse=True)
+        fits = keep <= 0 or any(made(tuple(sorted(c, reverse=True)))
+                                for c in set(itertools.combinations(classes, keep)))
+        out.append(1.0 if fits else DISCARD_ODD)
+    return tuple(out)
+
+
 class Judge:
     """Strengths and «normal»'s words for given hands (indices into the odds tables) in one
     hand's public situation: what learning and «dificil»'s worlds both weigh words with."""
@@ -352,6 +394,10 @@ class Judge:
         """The category «normal» would have said (its partner's seña as a bot sends it, unless
         not ``hinted``)."""
         p = max(strength, self.hints[w.lance][idx[(w.seat + 2) % 4]]) if hinted else strength
+        return self.expected_at(w, p)
+
+    def expected_at(self, w: Word, p: float) -> int:
+        """The category «normal» would have said with chance ``p`` at the lance."""
         a = bet_action(w.lance, p, w.bet, w.prev, w.ordago, w.opp_bets, w.mine, w.theirs,
                        self.target, None, last=w.last)
         return CATEGORY[a.kind]

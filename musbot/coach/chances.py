@@ -1,11 +1,14 @@
 """What the others could hold: the hidden hands drawn many times from the cards a seat has not
-seen, keeping only the draws that agree with what is certain from its seat.
+seen, keeping only the draws that agree with what is certain from its seat, each weighed by how
+likely the others' words and discards were with it.
 
 Certain are the seat's own cards, the cards it discarded (they lie on the pile, in nobody's hand,
 until a reshuffle brings them back), the pares and juego declarations, and the señas that reached
 it (§7 forbids a false seña, so the sender's hand shows it). Words are not certain — a bet may be
-a bluff — and are left to the option values (:mod:`.options`), where «dificil»'s sampler weighs
-its worlds by them.
+a bluff — nor is what a discard says: each world is weighed as «dificil» weighs its own
+(:meth:`musbot.ai.dificil.Likelihood.weights`, the others read as players nobody has seen): by
+every mus, bet, call and refusal said before the decision, a partner's silence, and how many
+cards each player threw away last.
 
 Vectorised with numpy: a review draws thousands of worlds per decision in a few milliseconds,
 which is what brings the sampled chances within a point or so of an exhaustive count
@@ -18,26 +21,39 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from musbot.ai.dificil import Likelihood, WorldWeights
+from musbot.ai.reading import DEFAULT_MODEL
 from musbot.engine import DECK, Card, Lance, SeatView, tables
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, SenaSeen, shows
 
 WORLDS = 48_000
-"""Worlds kept per decision: 4,000 draws of the unseen cards, each seated the six ways it can
-be. The largest error against an exhaustive count over 50 hands is then about a point
-(``tests/test_coach.py``)."""
+"""Worlds kept per decision: 8,000 draws of the unseen cards, each seated the six ways it can
+be. The largest error against an exhaustive count over 50 hands, the worlds weighed by the words
+said, is then about a point (``tests/test_coach.py``)."""
 MAX_DRAWS = 30_000
 """Draws tried at most per decision (declarations that nobody else holds juego, or that all do,
 keep one draw in twenty or thirty); fewer worlds are kept then, and :attr:`Chances.worlds` says
 how many."""
+EFFECTIVE = 12_000
+"""Worlds are drawn again, at most :data:`REDRAWS` times and up to :data:`MOST_WORLDS`, until the
+weighed ones are worth this many equally weighed (:attr:`Chances.effective`): after a bet, few of
+the drawn worlds carry most of the weight, and the figures would stray by two points and more."""
+REDRAWS = 3
+REVIEW_REDRAWS = 2
+"""Redraws a whole review may make (its decisions share them, like the rollouts): a long hand
+of bets must still answer within 300 ms (``musbot bench repaso``)."""
+MOST_WORLDS = 4 * WORLDS
 CHUNK = 2048
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +72,8 @@ class Knowledge:
         return [c for c in DECK if c not in gone]
 
     def key(self) -> tuple[object, ...]:
-        """Everything the sampled worlds depend on: equal keys, equal chances."""
+        """Everything the drawn worlds depend on (their weights aside): equal keys, equal
+        draws."""
         view = self.view
         return (tuple(self.unseen()), view.seat, view.mano,
                 tuple(sorted((int(k), v) for k, v in view.declarations.items())),
@@ -65,18 +82,30 @@ class Knowledge:
     def others(self) -> list[int]:
         return [s for s in range(self.view.players) if s != self.view.seat]
 
+    def likelihood(self, memo: dict[Any, Any] | None = None) -> WorldWeights:
+        """How likely a world is, from the words said and the cards thrown away: «dificil»'s
+        weights, the others read as players nobody has seen (``memo``: see
+        :meth:`~musbot.ai.dificil.Likelihood.weights`)."""
+        view = self.view
+        likely = Likelihood(view, (DEFAULT_MODEL,) * view.players, self.senas, discards=True)
+        return likely.weights(memo)
+
 
 @dataclass(frozen=True, slots=True)
 class Chances:
     """Shares of the sampled worlds, each between 0 and 1."""
 
     worlds: int
+    """Worlds drawn; they may weigh very differently (:attr:`effective`)."""
     pair: dict[Lance, float]
     """The seat's pair wins the lance; Punto only when nobody holds juego, and Juego before the
     juego declarations is the hand's fourth lance: juego, or punto when nobody holds juego."""
     opp_pares: float
     """At least one opponent holds pares."""
     opp_juego: float
+    effective: float = 0.0
+    """As many equally weighed worlds as the weighed ones are worth (Kish's effective sample
+    size): what the figures' precision rests on."""
 
 
 @cache
@@ -107,6 +136,20 @@ def _sena_bits(senas: Iterable[Sena]) -> int:
     return sum(1 << members.index(s) for s in senas)
 
 
+def _deal(unseen: IntArray, size: int, k: int, rng: np.random.Generator) -> IntArray:
+    """``size`` draws of ``k`` of the ``unseen`` cards: the first ``k`` steps of a Fisher–Yates
+    shuffle of each row, a column at a time (a third of the time of shuffling whole rows)."""
+    n = len(unseen)
+    cards = np.tile(unseen, (size, 1))
+    rows = np.arange(size)
+    for j in range(k):
+        r = rng.integers(j, n, size)
+        picked = cards[rows, r]
+        cards[rows, r] = cards[:, j]
+        cards[:, j] = picked
+    return cards[:, :k]
+
+
 def sample(knowledge: Knowledge, rng: np.random.Generator, worlds: int = WORLDS,
            max_draws: int = MAX_DRAWS) -> IntArray:
     """Hand indices (rows: worlds; columns: seats) of deals agreeing with ``knowledge``, the
@@ -131,7 +174,7 @@ def sample(knowledge: Knowledge, rng: np.random.Generator, worlds: int = WORLDS,
     while count < worlds and draws < max_draws:
         size = min(max(CHUNK, (worlds - count) // len(seatings)), max_draws - draws)
         draws += size
-        dealt = rng.permuted(np.tile(unseen, (size, 1)), axis=1)[:, :n_hidden]
+        dealt = _deal(unseen, size, n_hidden, rng)
         hand_keys = card_key[dealt].reshape(size, len(others), 4).sum(axis=2)
         drawn = index[np.searchsorted(sorted_keys, hand_keys)]
         # fits[:, j, s]: drawn hand j may be seat s's (its declarations, the señas it sent).
@@ -180,17 +223,28 @@ def winners(idx: IntArray, lance: Lance, view: SeatView) -> IntArray:
 
 
 class Worlds:
-    """One draw of worlds for one seat's certainties, read for any lance."""
+    """One draw of worlds for one seat's certainties, read for any lance, each world weighed by
+    what was said (a later decision with the same certainties weighs the same draw anew)."""
 
-    def __init__(self, knowledge: Knowledge, rng: np.random.Generator,
-                 worlds: int = WORLDS) -> None:
+    def __init__(self, knowledge: Knowledge, idx: IntArray, weights: FloatArray,
+                 redrawn: int = 0) -> None:
+        """``idx``: worlds :func:`sample` drew for these certainties; ``weights``: how likely
+        each is (see :func:`weighed`); ``redrawn``: draws added to reach them."""
         self.view = knowledge.view
-        self.idx = sample(knowledge, rng, worlds)
+        self.idx = idx
+        self.weights = weights
+        self.redrawn = redrawn
         rules = self.view.rules
         _, _, _, self.has_p, self.has_j, _, _ = _arrays(rules.reyes, rules.real)
         self.pair_of = np.array([rules.team(s) for s in range(self.view.players)] + [-1],
                                 dtype=np.int64)
         self.opponents = list(rules.opponents(self.view.seat))
+
+    def mean(self, hits: npt.ArrayLike) -> float:
+        """The weighed share of the worlds where ``hits``: exactly 1 or 0 when all or none."""
+        total = float(self.weights.sum())
+        return float(self.weights[np.asarray(hits, dtype=np.bool_)].sum()) / total \
+            if total > 0 else 0.0
 
     def pair(self, lance: Lance) -> float:
         view, idx = self.view, self.idx
@@ -199,28 +253,61 @@ class Worlds:
             best = np.where(best >= 0, best, winners(idx, Lance.PUNTO, view))
         elif lance is Lance.PUNTO:
             best = np.where(self.has_j[idx].any(axis=1), -1, best)
-        return float(np.mean(self.pair_of[best] == view.team))
+        return self.mean(self.pair_of[best] == view.team)
 
     def chances(self, lances: Sequence[Lance]) -> Chances:
         """The seat's pair's chance at each of ``lances``, and the opponents' pares/juego."""
-        idx = self.idx
-        if not len(idx):
+        idx, w = self.idx, self.weights
+        total = float(w.sum())
+        if not len(idx) or total <= 0:
             return Chances(0, dict.fromkeys(lances, 0.0), 0.0, 0.0)
         opp = idx[:, self.opponents]
         return Chances(len(idx), {lance: self.pair(lance) for lance in lances},
-                       float(np.mean(self.has_p[opp].any(axis=1))),
-                       float(np.mean(self.has_j[opp].any(axis=1))))
+                       self.mean(self.has_p[opp].any(axis=1)),
+                       self.mean(self.has_j[opp].any(axis=1)),
+                       effective(w))
+
+
+def effective(weights: FloatArray) -> float:
+    """Kish's effective sample size of weighed worlds."""
+    square = float(np.square(weights).sum())  # not a dot product: BLAS threads, on a busy machine
+    return float(weights.sum()) ** 2 / square if square > 0 else 0.0
+
+
+def weighed(knowledge: Knowledge, rng: np.random.Generator, drawn: IntArray | None = None,
+            worlds: int = WORLDS, memo: dict[Any, Any] | None = None,
+            redraws: int = REDRAWS) -> Worlds:
+    """The worlds for one decision: ``drawn`` (an earlier decision's draw with the same
+    certainties) or a new draw, weighed by what was said before it, and drawn again until they
+    are worth :data:`EFFECTIVE` worlds (at most :data:`MOST_WORLDS`, scaled to ``worlds``)."""
+    likely = knowledge.likelihood(memo)
+    idx = sample(knowledge, rng, worlds) if drawn is None else drawn
+    w = np.asarray(likely.of(idx), dtype=np.float64)
+    most = MOST_WORLDS * worlds // WORLDS
+    target = EFFECTIVE * worlds // WORLDS
+    redrawn = 0
+    for _ in range(redraws):
+        if not len(idx) or effective(w) >= target or len(idx) >= most:
+            break
+        redrawn += 1
+        more = sample(knowledge, rng, worlds)
+        if not len(more):
+            break
+        idx = np.concatenate([idx, more])
+        w = np.concatenate([w, np.asarray(likely.of(more), dtype=np.float64)])
+    return Worlds(knowledge, idx, w, redrawn)
 
 
 def chances(knowledge: Knowledge, rng: np.random.Generator, lances: Sequence[Lance],
             worlds: int = WORLDS) -> Chances:
     """The seat's pair's chance at each of ``lances``, and the opponents' pares and juego."""
-    return Worlds(knowledge, rng, worlds).chances(lances)
+    return weighed(knowledge, rng, None, worlds).chances(lances)
 
 
 def generator(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-__all__ = ["MAX_DRAWS", "WORLDS", "Chances", "Knowledge", "Worlds", "chances", "generator",
-           "sample", "winners"]
+__all__ = ["EFFECTIVE", "MAX_DRAWS", "REDRAWS", "REVIEW_REDRAWS", "WORLDS", "Chances",
+           "Knowledge", "Worlds", "chances", "effective", "generator", "sample", "weighed",
+           "winners"]

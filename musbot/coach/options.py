@@ -12,31 +12,25 @@ missing). The word the player said is always among those valued.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from musbot.ai.dificil import (
-    ORDAGO_DESPERATE,
-    ORDAGO_MARGIN,
-    ORDAGO_MIN_CHANCE,
-    DificilBot,
-    fast_action,
-)
-from musbot.ai.normal import sena_hints
+from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, candidate_words, fast_action, risky
+from musbot.ai.normal import NormalBot, keep_values, kept_worth, sena_hints
 from musbot.ai.odds import game_value, odds
 from musbot.engine import (
+    DECK,
+    MUS,
     NO_HAY_MUS,
-    NO_QUIERO,
-    ORDAGO,
-    PASO,
-    QUIERO,
     Action,
     ActionKind,
+    Card,
     Hand,
+    Phase,
     SeatView,
-    envido,
-    mas,
+    descarte,
 )
 from musbot.engine import events as ev
 from musbot.engine.randomplay import random_action
@@ -73,45 +67,23 @@ class Option:
 
 
 def candidates(view: SeatView, played: Action) -> list[Action]:
-    """The words «dificil» weighs at a betting turn, and the player's own."""
-    out = dificil_words(view)
+    """The words «dificil» weighs at a betting turn (:func:`~musbot.ai.dificil.candidate_words`),
+    and the player's own."""
+    out = candidate_words(view)
     return out if played in out else [*out, played]
 
 
-def dificil_words(view: SeatView) -> list[Action]:
-    """The words «dificil» weighs at a betting turn: the quiet ones, the smallest bet or raise,
-    the órdago."""
-    kinds = {a.kind for a in view.legal}
-    if view.ordago:
-        out = [QUIERO, NO_QUIERO]
-    elif _K.QUIERO in kinds:
-        out = [QUIERO, NO_QUIERO]
-        if _K.MAS in kinds and view.bet < 30:
-            out.append(mas(2))
-        if _K.ORDAGO in kinds:
-            out.append(ORDAGO)
-    else:
-        out = [a for a in (PASO, envido(2), ORDAGO) if a.kind in kinds]
-    return out
-
-
-def _risky(view: SeatView, action: Action) -> bool:
-    return action.kind is _K.ORDAGO or (view.ordago and action.kind is _K.QUIERO)
-
-
-def _may_throw(view: SeatView, bot: DificilBot, senas: Sequence[SenaSeen]) -> bool:
-    """«dificil» throws no bluffed órdago unless the game is slipping away."""
-    assert view.lance is not None
-    team = view.team
-    stay = game_value(view.scores[team], view.scores[1 - team], view.target)
-    return stay < ORDAGO_DESPERATE or \
-        bot.normal.chance(view, view.lance, senas) >= ORDAGO_MIN_CHANCE
-
-
 class _Rollout:
-    """This hand rebuilt on the engine for sampled cards, from this decision to its end."""
+    """This hand rebuilt on the engine for sampled cards, from this decision to its end.
 
-    def __init__(self, view: SeatView, rates: Sequence[float]) -> None:
+    At a betting turn it is rebuilt from the cards as held after the discards and the words
+    said. At a mus or discard turn, from the cards held now and this mus round's words so far
+    (an earlier discard of another seat is made, with its count, as «normal» would have made
+    it), with the cards nobody is known to hold shuffled into the deck; the mus rounds and
+    discards to come are «normal»'s."""
+
+    def __init__(self, view: SeatView, rates: Sequence[float],
+                 discarded: frozenset[Card] = frozenset()) -> None:
         self.rules = view.rules.with_(mus_corrido=False)
         self.mano = view.mano
         self.me = view.seat
@@ -120,22 +92,55 @@ class _Rollout:
         start = view.history[0]
         self.start = start.scores if isinstance(start, ev.HandStarted) else view.scores
         self.now = view.scores
-        self.said = [(e.seat, e.action) for e in view.history if isinstance(e, ev.Spoke)]
+        self.betting = view.phase == "lance"
+        self.said: list[tuple[int, Action | int]] = []
+        """The words (or, for a discard, how many cards) to replay before the option."""
+        for e in view.history:
+            if self.betting and isinstance(e, ev.Spoke):
+                self.said.append((e.seat, e.action))
+            elif self.betting:
+                continue
+            elif isinstance(e, ev.CardsReplaced):
+                self.said = []
+            elif isinstance(e, ev.MusSaid):
+                self.said.append((e.seat, MUS))
+            elif isinstance(e, ev.Discarded):
+                self.said.append((e.seat, e.cards))
+        reshuffled = any(isinstance(e, ev.Reshuffled) for e in view.history)
+        self.gone = set(view.cards) | (set() if reshuffled else set(discarded))
         self.odds = odds(view.rules.reyes)
         self.hints = sena_hints(view.rules.reyes, view.rules.real) \
             if view.rules.senas and not view.corrido else None
         self.rates = [0.0 if view.rules.team(s) == self.team else r for s, r in enumerate(rates)]
+        self.normal = NormalBot()
+
+    def _rebuilt(self, hands: list[list[int]], whims: random.Random) -> Hand:
+        if self.betting:
+            h = Hand(self.rules, hands, (), mano=self.mano, scores=self.start, validate=False)
+            h.apply(self.mano, NO_HAY_MUS)
+            for seat, said in self.said:
+                assert isinstance(said, Action)
+                h.apply(seat, said)
+            return h
+        taken = self.gone.union(*hands)
+        deck = [c for c in DECK if c not in taken]
+        whims.shuffle(deck)
+        h = Hand(self.rules, [list(x) for x in hands], deck, mano=self.mano, scores=self.start,
+                 validate=False, reshuffler=lambda pile: whims.sample(pile, len(pile)))
+        for seat, said in self.said:
+            h.apply(seat, said if isinstance(said, Action) else
+                    _thrown(h.hands[seat], said, self.rules.reyes, (seat - self.mano) % 4))
+        return h
 
     def play(self, hands: list[list[int]], option: Action, seed: float) -> tuple[float, float]:
-        h = Hand(self.rules, hands, (), mano=self.mano, scores=self.start, validate=False)
-        h.apply(self.mano, NO_HAY_MUS)
-        for seat, action in self.said:
-            h.apply(seat, action)
-        h.apply(self.me, option)
         whims = random.Random(seed)
+        h = self._rebuilt(hands, whims)
+        h.apply(self.me, option)
         while h.to_act is not None:
             seat = h.to_act
-            if self.rates[seat] and whims.random() < self.rates[seat]:
+            if h.phase is not Phase.LANCE:
+                h.apply(seat, self.normal.decide(h.view(seat), whims))
+            elif self.rates[seat] and whims.random() < self.rates[seat]:
                 h.apply(seat, random_action(h.legal_actions(seat), whims))
             elif self.hints is not None:
                 h.apply(seat, fast_action(h, seat, self.odds, self.hints))
@@ -153,18 +158,36 @@ class _Rollout:
         return float(tantos), game
 
 
+def _thrown(cards: Sequence[Card], count: int, reyes: int, pos: int) -> Action:
+    """The ``count`` cards «normal» throws away from ``cards`` (a seat's discard whose count
+    alone is known)."""
+    values = keep_values(reyes, pos)
+    out = max(itertools.combinations(cards, count),
+              key=lambda thrown: kept_worth(values, cards, thrown, reyes))
+    return descarte(*out)
+
+
 def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random.Random,
-          worlds: int = ROLLOUT_WORLDS) -> tuple[list[Option], Action]:
+          worlds: int = ROLLOUT_WORLDS, discarded: frozenset[Card] = frozenset(),
+          ) -> tuple[list[Option], Action]:
     """Every candidate word valued in dificil's worlds, and the one «dificil» would say; no
-    options (and the played word) when no world agreed with what was public."""
-    bot = DificilBot(worlds=worlds, candidates=worlds, tries=ROLLOUT_TRIES)
-    options = candidates(view, played)
+    options (and the played word) when no world agreed with what was public. At a mus turn the
+    candidates are mus and no hay mus; at a discard, the player's and «dificil»'s (which is
+    «normal»'s)."""
+    bot = DificilBot(worlds=worlds, candidates=worlds, tries=ROLLOUT_TRIES, read_discards=True)
+    betting = view.phase == "lance"
+    if betting:
+        options = candidates(view, played)
+    else:
+        choice = bot.decide(view, rng, senas)
+        options = [MUS, NO_HAY_MUS] if view.phase == "mus" else \
+            list(dict.fromkeys([played, choice]))
     rates = [WHIMS] * view.players
     sampled = bot.sample(view, rng, senas)  # the others read as a player nobody has seen
     total = sum(w for _, w in sampled)
     if not sampled or total <= 0:
         return [], played
-    rollout = _Rollout(view, rates)
+    rollout = _Rollout(view, rates, discarded)
     tantos = [0.0] * len(options)
     games = [0.0] * len(options)
     for hands, w in sampled:
@@ -173,17 +196,17 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
             t, g = rollout.play(hands, option, seed)
             tantos[k] += w * t
             games[k] += w * g
-    valued = [Option(o, tantos[k] / total, games[k] / total, _risky(view, o))
+    valued = [Option(o, tantos[k] / total, games[k] / total, risky(view, o))
               for k, o in enumerate(options)]
-    return valued, _choice(view, valued, bot, senas, played)
+    return valued, _choice(view, valued, bot, senas, played) if betting else choice
 
 
 def _choice(view: SeatView, valued: list[Option], bot: DificilBot, senas: Sequence[SenaSeen],
             played: Action) -> Action:
     """dificil's pick among its own candidates (not a size it would not have tried)."""
-    own = dificil_words(view)
+    own = candidate_words(view)
     pool = [o for o in valued if o.action in own]
-    if any(o.action.kind is _K.ORDAGO for o in pool) and not _may_throw(view, bot, senas):
+    if any(o.action.kind is _K.ORDAGO for o in pool) and not bot.may_throw_ordago(view, senas):
         pool = [o for o in pool if o.action.kind is not _K.ORDAGO]
     if not pool:
         return played

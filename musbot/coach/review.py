@@ -13,12 +13,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from musbot.ai.dificil import DificilBot
 from musbot.commands import parse
 from musbot.engine import Action, ActionKind, Card, Lance, MusError, SeatView
 from musbot.engine.senas import SenaSeen
 
-from .chances import WORLDS, Chances, Knowledge, Worlds, generator
+from .chances import (
+    REDRAWS,
+    REVIEW_REDRAWS,
+    WORLDS,
+    Chances,
+    IntArray,
+    Knowledge,
+    generator,
+    weighed,
+)
 from .options import ROLLOUT_BUDGET, ROLLOUT_MIN, ROLLOUT_WORLDS, Option, candidates, weigh
 
 ADVICE_MIN = 0.25
@@ -52,7 +60,8 @@ class DecisionReview:
     """What «dificil» would have said."""
     chances: Chances
     options: tuple[Option, ...] = ()
-    """Betting turns only: every word weighed, the player's among them."""
+    """Every word weighed, the player's among them: at a betting turn «dificil»'s candidates;
+    at a mus turn mus and no hay mus; at a discard the player's and «dificil»'s."""
 
     @property
     def best(self) -> Option | None:
@@ -67,7 +76,7 @@ class DecisionReview:
 
     @property
     def cost(self) -> float:
-        """Expected tantos lost against the best word weighed (0 off the betting turns)."""
+        """Expected tantos lost against the best word weighed."""
         best, mine = self.best, self.played_option
         return max(0.0, best.tantos - mine.tantos) if best and mine else 0.0
 
@@ -93,13 +102,14 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
     """Each decision weighed from its own view: pure, and the same for the same seed."""
     rng = random.Random(seed)
     np_rng = generator(seed)
-    bot = DificilBot()
-    words = sum(len(candidates(d.view, d.action)) for d in decisions
-                if d.view.phase == "lance" and d.view.players == 4)
+    words = sum(len(candidates(d.view, d.action)) if d.view.phase == "lance" else 2
+                for d in decisions if d.view.players == 4)
     per_decision = max(ROLLOUT_MIN, min(rollout_worlds, ROLLOUT_BUDGET // max(words, 1)))
     out: list[DecisionReview] = []
     players = 4
-    known_worlds: dict[tuple[Any, ...], Worlds] = {}
+    drawn_for: dict[tuple[Any, ...], IntArray] = {}
+    memo: dict[Any, Any] = {}
+    redraws_left = REVIEW_REDRAWS
     for d in decisions:
         view = d.view
         players = view.players
@@ -107,20 +117,18 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
             continue  # «dificil» and the odds play four players only; said by the caller
         known = Knowledge(view, d.discarded, d.senas)
         # Words are no certainty (see .chances): decisions with the same certainties (the
-        # lances before the declarations, a mus and its discard) share one draw of the worlds.
+        # lances before the declarations, a mus and its discard) share one draw of the worlds,
+        # each decision weighing it by the words said before it.
         key = known.key()
-        drawn = known_worlds.get(key)
-        if drawn is None:
-            drawn = known_worlds[key] = Worlds(known, np_rng, worlds)
-        if view.phase == "lance" and view.lance is not None:
-            odds = drawn.chances([view.lance])
-            valued, choice = weigh(view, d.action, d.senas, rng, per_decision)
-            out.append(DecisionReview(view.phase, view.lance, view.cards, d.action, choice,
-                                      odds, tuple(valued)))
-        else:
-            odds = drawn.chances(FOURTH)
-            choice = bot.decide(view, rng, d.senas)
-            out.append(DecisionReview(view.phase, None, view.cards, d.action, choice, odds))
+        drawn = weighed(known, np_rng, drawn_for.get(key), worlds, memo,
+                        min(REDRAWS, redraws_left))
+        redraws_left -= drawn.redrawn
+        drawn_for[key] = drawn.idx
+        lance = view.lance if view.phase == "lance" else None
+        odds = drawn.chances(FOURTH if lance is None else [lance])
+        valued, choice = weigh(view, d.action, d.senas, rng, per_decision, d.discarded)
+        out.append(DecisionReview(view.phase, lance, view.cards, d.action, choice, odds,
+                                  tuple(valued)))
     return Review(seat, tuple(out), players, finished)
 
 

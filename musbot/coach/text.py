@@ -82,19 +82,20 @@ def lines(result: Review, lang: str = "es", *, hand_number: int | None = None,
 def _decision(d: DecisionReview, lang: str, show: CardsShown) -> str:
     c = d.chances
     said = say("you_said", lang, played=word(d.played, lang), bot=word(d.bot, lang))
+    options = " · ".join(
+        say("option_game" if o.risky else "option", lang, word=word(o.action, lang),
+            tantos=tantos(o.tantos, lang), game=percent(o.game, lang)) for o in d.options)
     if d.lance is None:
         pair = ", ".join(say("lance_chance", lang, lance=lance_name(lance, lang),
                              chance=percent(p, lang)) for lance, p in c.pair.items()
                          if lance is not Lance.PUNTO)
         phase = say("phase_mus" if d.phase == "mus" else "phase_descarte", lang)
-        return say("line_mus", lang, phase=phase, cards=show(d.cards), said=said, pair=pair,
+        line = say("line_mus", lang, phase=phase, cards=show(d.cards), said=said, pair=pair,
                    pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
-    options = " · ".join(
-        say("option_game" if o.risky else "option", lang, word=word(o.action, lang),
-            tantos=tantos(o.tantos, lang), game=percent(o.game, lang)) for o in d.options)
-    line = say("line_lance", lang, lance=lance_name(d.lance, lang), said=said,
-               chance=percent(c.pair.get(d.lance, 0.0), lang),
-               pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
+    else:
+        line = say("line_lance", lang, lance=lance_name(d.lance, lang), said=said,
+                   chance=percent(c.pair.get(d.lance, 0.0), lang),
+                   pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
     if options:
         line += " " + say("options", lang, options=options)
     return line
@@ -106,7 +107,11 @@ def advice(result: Review, lang: str) -> str:
     if worst is None:
         return say("advice_none", lang)
     best = worst.best
-    assert best is not None and worst.lance is not None
+    assert best is not None
+    if worst.lance is None:
+        return say("advice_mus" if worst.phase == "mus" else "advice_descarte", lang,
+                   best=word(best.action, lang), played=word(worst.played, lang),
+                   cost=tantos(worst.cost, lang, sign=False))
     bolder = worst.played.kind in _QUIET and best.action.kind not in _QUIET
     calmer = best.action.kind in _QUIET and worst.played.kind not in _QUIET
     key = "advice_bolder" if bolder else "advice_calmer" if calmer else "advice_other"

@@ -10,13 +10,16 @@ and a transcript as Python objects is dozens of objects for the garbage collecto
 The review itself reads only the asking seat's views (:mod:`musbot.coach`): asked in the
 middle of a hand it tells nothing its seat could not see.
 
-Soft state: a restart keeps the hand in play (it is replayed from the saved table) but not the
-finished hands nor the señas of the words said before it.
+Saved with the table (:meth:`HandBook.to_json`, the transcripts as they are kept: compressed), so
+``/mus repaso`` answers after a restart; a table saved before the book was saved gets an empty
+one. The words journaled since the table's last whole save get their señas back from the saved
+ones (``saved.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import multiprocessing
 import time
 import uuid
@@ -30,7 +33,7 @@ from typing import Any
 import orjson
 
 from musbot.engine import Match
-from musbot.engine.senas import SenaSeen
+from musbot.engine.senas import Sena, SenaSeen
 
 KEPT = 5
 """Finished hands of the match kept for review."""
@@ -126,6 +129,36 @@ class HandBook:
         self.finished.clear()
         self.current = {}
 
+    # --- saved with the table ------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-able and private (the finished hands' cards, the hand in play's señas): stored
+        only with the table's own state."""
+        return {"match_id": self.match_id,
+                "finished": [{"number": h.number,
+                              "packed": base64.b64encode(h.packed).decode("ascii"),
+                              "senas": _senas_json(h.senas)} for h in self.finished],
+                "current": _senas_json(self.current)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> HandBook:
+        """The book :meth:`to_json` saved; None (a table saved before books were): an empty
+        one. Raises ``ValueError`` (or ``KeyError``, ``TypeError``) on a damaged document."""
+        book = cls()
+        if data is None:
+            return book
+        book.match_id = str(data["match_id"])
+        for kept in data["finished"][-KEPT:]:
+            packed = base64.b64decode(kept["packed"], validate=True)
+            try:  # a damaged transcript is refused now, not at a review
+                orjson.loads(zlib.decompress(packed))
+            except zlib.error as exc:
+                raise ValueError(f"damaged hand transcript: {exc}") from exc
+            book.finished.append(_Hand(int(kept["number"]), packed,
+                                       _senas_from(kept["senas"])))
+        book.current = _senas_from(data["current"])
+        return book
+
     def ask(self, match: Match | None, seat: int, number: int | None,
             lang: str) -> ReviewAsk:
         """The review of hand ``number`` (None: the last finished one, or the hand in play
@@ -156,6 +189,17 @@ class HandBook:
             raise ReviewRefused("no_hands")
         raise ReviewRefused("no_hand", number=number, kept=KEPT,
                             numbers=", ".join(map(str, numbers)))
+
+
+def _senas_json(senas: dict[int, tuple[SenaSeen, ...]]) -> list[list[Any]]:
+    return [[index, [[s.seat, s.sena.value, s.partner] for s in seen]]
+            for index, seen in sorted(senas.items())]
+
+
+def _senas_from(data: list[list[Any]]) -> dict[int, tuple[SenaSeen, ...]]:
+    return {int(index): tuple(SenaSeen(int(seat), Sena(value), bool(partner))
+                              for seat, value, partner in seen)
+            for index, seen in data}
 
 
 def _aligned(senas: dict[int, tuple[SenaSeen, ...]]) -> tuple[tuple[SenaSeen, ...], ...]:

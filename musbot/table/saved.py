@@ -19,6 +19,7 @@ from musbot.settings import TableSettings
 
 from .entry import Entry
 from .readings import TableReadings
+from .repaso import HandBook
 from .seats import Seat
 from .state import TableState
 
@@ -80,6 +81,7 @@ def to_json(state: TableState) -> dict[str, Any]:
         "match_info": state.records.info,
         "outbox": state.records.outbox,
         "readings_off": state.readings.to_json(state.humans()),
+        "repaso": state.handbook.to_json(),
         **state.pages.to_json(),
     }
 
@@ -106,7 +108,14 @@ def from_json(document: dict[str, Any], *, journal: Sequence[Any] = (), kept: bo
     if document.get("version") not in (1, 2, STATE_VERSION):
         raise StateError(f"unknown table state version {document.get('version')!r}")
     try:
-        return _build(_with_journal(document, journal), kept, shuffler, rng)
+        state = _build(_with_journal(document, journal), kept, shuffler, rng)
+        if journal:
+            # The señas each journaled word was said with: the saved ones (a seña sent, like
+            # new cards, saves the state whole, so none came between the save and the word).
+            first = len(document["match"]["hand"]["actions"])
+            for k, entry in enumerate(journal):
+                state.handbook.spoke(first + k, state.senas.seen_by(int(entry[0])))
+        return state
     except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
         raise StateError(f"damaged table state: {exc!r}") from exc
 
@@ -185,6 +194,7 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
     state.records.info = document["match_info"]
     state.records.outbox = list(document["outbox"])
     state.readings = TableReadings.from_json(document.get("readings_off"))
+    state.handbook = HandBook.from_json(document.get("repaso"))  # None: saved before books
     _restore_pages(state, document)
     return state
 

@@ -86,7 +86,7 @@ class TableState:
         self.readings = TableReadings()
         """How the bots read each player who sat here, across matches (``readings.py``)."""
         self.handbook = HandBook()
-        """The match's last hands, for «¿Cómo jugué?» (soft state: not saved)."""
+        """The match's last hands, for «¿Cómo jugué?» (saved with the table)."""
 
     # --- what anyone may ask --------------------------------------------------------------
 
