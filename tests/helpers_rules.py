@@ -21,6 +21,19 @@ def _has_suit(token: str) -> bool:
     return token[-1].isalpha()
 
 
+def shuffled_hand(seed: int, rules: Rules | None = None) -> Hand:
+    """A hand dealt from a deck shuffled by ``seed`` (mano ``seed % 4``), reshuffling the
+    discards in order: the same hand at every run."""
+    import random
+
+    from musbot.engine import DECK
+
+    deck = list(DECK)
+    random.Random(seed).shuffle(deck)
+    return Hand(rules or Rules(), [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:],
+                mano=seed % 4, reshuffler=lambda d: list(d))
+
+
 def deal(*specs: str) -> list[list[Card]]:
     """Cards for each spec, bare ranks completed with free suits (no card twice in the deal)."""
     used: set[Card] = set()

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from helpers_rules import cards
+from helpers_rules import cards, shuffled_hand
 
 from musbot.ai import arena
 from musbot.ai.base import Player
@@ -147,16 +147,12 @@ def test_the_likelihood_as_arrays_is_the_likelihood_world_by_world() -> None:
     import numpy as np
 
     from musbot.ai import NormalBot
-    from musbot.engine import DECK, Hand
 
     checked = 0
     for seed in range(12):
         rng = random.Random(seed)
-        deck = list(DECK)
-        rng.shuffle(deck)
         rules = Rules(senas=seed % 2 == 0)
-        h = Hand(rules, [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:], mano=seed % 4,
-                 reshuffler=lambda d: list(d))
+        h = shuffled_hand(seed, rules)
         bot = NormalBot()
         while h.to_act is not None:
             seat = h.to_act

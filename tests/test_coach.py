@@ -11,6 +11,7 @@ from math import comb
 
 import numpy as np
 import pytest
+from helpers_rules import shuffled_hand
 
 from musbot.ai import NormalBot
 from musbot.ai.dificil import Likelihood
@@ -319,10 +320,7 @@ def _two_rounds(seed: int) -> Hand:
     from musbot.engine import MUS
 
     rng = random.Random(seed)
-    deck = list(DECK)
-    rng.shuffle(deck)
-    h = Hand(Rules(), [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:], mano=seed % 4,
-             reshuffler=lambda d: list(d))
+    h = shuffled_hand(seed)
     bot = NormalBot()
     while h.to_act is not None:
         seat = h.to_act

@@ -8,21 +8,18 @@ import json
 import random
 from pathlib import Path
 
+from helpers_rules import shuffled_hand
 from table_helpers import ANY_CARD
 from test_terminal import session
 
 from musbot.ai import NormalBot
 from musbot.cli import main
-from musbot.engine import DECK, Hand, Rules
 from musbot.repaso import run
 
 
 def _transcript(seed: int) -> dict[str, object]:
     rng = random.Random(seed)
-    deck = list(DECK)
-    rng.shuffle(deck)
-    h = Hand(Rules(), [deck[4 * i:4 * i + 4] for i in range(4)], deck[16:], mano=seed % 4,
-             reshuffler=lambda d: list(d))
+    h = shuffled_hand(seed)
     bot = NormalBot()
     while h.to_act is not None:
         h.apply(h.to_act, bot.decide(h.view(h.to_act), rng))
