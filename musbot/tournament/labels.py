@@ -68,6 +68,8 @@ class Words:
             text = f"{text} · {self['bot_mark']}" if text else self["bot_mark"]
         if "both_late" in match.flags:
             text = f"{text} · {self['late_mark']}" if text else self["late_mark"]
+        if "overtime" in match.flags:
+            text = f"{text} · {self['time_mark']}" if text else self["time_mark"]
         return text
 
     def section(self, bracket: Bracket, group: int | None = None) -> str:
