@@ -18,9 +18,10 @@ meanwhile closes. Nothing is done twice: every change of the state is idempotent
 A match's table is a table like any other (its clock, its bots for a missed turn), set to the
 tournament's rules with one vaca of the match's games, so the score of games is carried from
 game to game on the table (:attr:`musbot.tournament.Settings.table_rules`); only its four
-players may sit, each with their partner, and it begins when the four have sat down. A seat
-a bot took over (the person missed :data:`~musbot.table.MAX_EXPIRIES` turns, or left) flags
-the match for the organiser.
+players may sit, each with their partner, and it begins when the four have sat down. A game
+of which a bot played every move of a person's seat (the person missed
+:data:`~musbot.table.MAX_EXPIRIES` turns, or left, and was not back before the game ended)
+flags the match for the organiser.
 """
 
 from __future__ import annotations
@@ -567,10 +568,10 @@ def table_score(table: Table) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 def bot_played(table: Table) -> bool:
-    """Whether a bot took a person's seat over for good at this match (they left, or missed
-    turn after turn): the match is flagged for the organiser."""
-    return not table.state.records.rated or any(
-        seat is not None and seat.away for seat in table.seats)
+    """Whether a bot played a whole game of this match in a person's place (every move of
+    their seat in that game: they left, or missed turn after turn and did not come back before
+    the game ended): the match is flagged for the organiser."""
+    return table.state.records.bot_game
 
 
 __all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played", "result_line",

@@ -24,7 +24,7 @@ from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
 from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
-from musbot.txapelketa import Cup, TournamentRunner
+from musbot.txapelketa import Cup, TournamentRunner, bot_played
 
 # --- the table layer: entrants, finished games --------------------------------------------
 
@@ -343,3 +343,61 @@ async def test_a_round_time_that_ran_out_while_the_bot_was_down_is_acted_on_once
         assert tables.get(place) is None
         runner.stop()
         await db.close()
+
+
+# --- a bot playing a whole game ----------------------------------------------------------------
+
+ABSENT = 4
+
+
+async def play_first_game(table: Table, clock: ManualClock, *, back: bool = False) -> bool:
+    """The first game: everyone plays their turns but ABSENT, whose turns run out until a bot
+    plays their seat; with ``back``, they say «vuelvo» as soon as it does and play on. Whether
+    they came back before the game ended."""
+    state = table.state
+    for user, pair in state.entry.entrants.items():
+        await table.join(user, f"P{user}", pair)
+    absent = state.seats[table.seat_of(ABSENT) or 0]
+    assert table.match is not None and absent is not None
+    came_back = False
+    while not table.match.games_played:
+        if back and absent.away and not came_back:
+            await table.come_back(ABSENT)
+            came_back = True
+            continue
+        seat = state.person_to_act()
+        occupant = state.seats[seat] if seat is not None else None
+        if seat is None or occupant is None or occupant.user_id is None or \
+                (occupant.user_id == ABSENT and not came_back):
+            await clock.advance(5)  # a bot's turn, or ABSENT's running out
+        else:
+            await table.act(occupant.user_id, state.decide(seat))
+    return came_back
+
+
+async def test_a_game_a_bot_played_for_a_person_flags_the_match() -> None:
+    table, _, clock = make_table(entry=Entry({1: 0, 2: 1, 3: 0, ABSENT: 1}),
+                                 rules=Rules(puntos=15, juegos=2, vacas=1), turn_seconds=15)
+    await play_first_game(table, clock)
+    assert bot_played(table), "the bot played every move of ABSENT's seat in that game"
+    assert from_json(to_json(table.state)).records.bot_game, "kept across a restart"
+
+
+async def test_a_person_back_before_the_game_ends_leaves_the_match_unflagged() -> None:
+    """Missed turns played by the bot, even for good until «vuelvo», are not a whole game: the
+    person played in it (the league still rates no one for it, as before)."""
+    table, _, clock = make_table(entry=Entry({1: 0, 2: 1, 3: 0, ABSENT: 1}),
+                                 rules=Rules(puntos=40, juegos=2, vacas=1), turn_seconds=15)
+    assert await play_first_game(table, clock, back=True), "back before the game ended"
+    assert not bot_played(table)
+    assert not table.state.records.rated
+    while table.match is not None and len(table.match.games_played) < 2 and \
+            table.lifecycle == "playing":  # the next game, everyone at the table
+        seat = table.state.person_to_act()
+        if seat is None:
+            await clock.advance(5)
+            continue
+        occupant = table.state.seats[seat]
+        assert occupant is not None and occupant.user_id is not None
+        await table.act(occupant.user_id, table.state.decide(seat))
+    assert not bot_played(table), "a game all four played"
