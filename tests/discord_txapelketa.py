@@ -21,7 +21,7 @@ from musbot.config import Config
 from musbot.engine import ActionKind
 from musbot.table import ManualClock, Table
 from musbot.tournament import Phase, Tournament
-from musbot.txapelketa import Cup
+from musbot.txapelketa import Cup, TournamentRunner
 
 EPOCH = datetime(2025, 6, 1, 18, tzinfo=UTC)
 NAMES = ("Ane", "Beñat", "Carmen", "Dani", "Edurne", "Fermín", "Garazi", "Haritz", "Itziar",
@@ -85,11 +85,15 @@ def table_message(server: Server, place: int) -> FakeMessage:
     return pages[-1]
 
 
+def the_runner(server: Server) -> TournamentRunner:
+    """The (present) bot's tournament runner."""
+    runner: TournamentRunner = server.bot.cogs["Txapelketa"].runner  # type: ignore[attr-defined]
+    return runner
+
+
 def the_cup(server: Server) -> Cup:
     """The one tournament the (present) bot's runner is running."""
-    runner = server.bot.cogs["Txapelketa"].runner  # type: ignore[attr-defined]
-    cup: Cup = next(iter(runner.cups.values()))
-    return cup
+    return next(iter(the_runner(server).cups.values()))
 
 
 class Players:
@@ -144,7 +148,8 @@ class Players:
     async def play_out(self, between: Callable[[Cup], Awaitable[bool]] | None = None
                        ) -> Tournament:
         """Moves, and the fake clock when nobody has one to make, until the tournament is
-        over; then the last news and pictures out, within the channel's budget.
+        over; then the last news and pictures out (drawn on a thread in real time, while the
+        fake clock stands still), within the channel's budget.
         ``between`` runs before each step (True: it did something, look again)."""
         waited = 0.0
         while True:
@@ -159,6 +164,7 @@ class Players:
             await self.server.advance(5)
             waited += 5
             assert waited < 3600, f"the tournament is stuck: {cup.tournament!r}"
+        await the_runner(self.server).idle()
         await self.server.advance(30)
         return the_cup(self.server).tournament
 
