@@ -6,6 +6,7 @@ channels' limits and the global budget). Used by ``test_discord_txapelketa*.py``
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,6 +22,9 @@ from musbot.config import Config
 from musbot.engine import ActionKind
 from musbot.table import ManualClock, Table
 from musbot.tournament import Phase, Tournament
+from musbot.tournament.labels import Words
+from musbot.tournament.picture import PAGE_WIDTH
+from musbot.tournament.text import MAX_MESSAGES
 from musbot.txapelketa import Cup, TournamentRunner
 
 EPOCH = datetime(2025, 6, 1, 18, tzinfo=UTC)
@@ -28,8 +32,12 @@ NAMES = ("Ane", "Beñat", "Carmen", "Dani", "Edurne", "Fermín", "Garazi", "Hari
          "Jon", "Kattalin", "Luken", "Maialen", "Nagore", "Oier", "Peio")
 MAX_PNG = 8 * 1024 * 1024
 """Discord's attachment limit for a server without boosts."""
+PHONE_HEIGHT = 1400
+"""The tallest page (``test_tournament_picture``'s bound): about twice as tall as wide, so a
+page fitted to a phone's width needs little scrolling."""
 MAX_CONTENT = 2000
-"""Discord's limit on a message's text."""
+"""Discord's limit on a message's text (``musbot.tournament.text`` keeps to it: checked here
+on what reached Discord)."""
 
 
 def make_bot(config: Config, clock: ManualClock) -> MusBot:
@@ -175,13 +183,31 @@ def pictures(server: Server) -> list[FileInfo]:
 
 
 def assert_pictures_fit(server: Server, at_least: int) -> None:
-    """At least ``at_least`` pictures, each a PNG within Discord's attachment limit that says
-    what it shows (alt text)."""
+    """At least ``at_least`` pictures, each a PNG within Discord's attachment limit, of the
+    page's width and a phone's height, that says what it shows (alt text)."""
     posted = pictures(server)
     assert len(posted) >= at_least, f"{len(posted)} pictures, {at_least} expected"
     for picture in posted:
-        assert picture.size <= MAX_PNG and picture.head.startswith(b"\x89PNG")
+        assert picture.size <= MAX_PNG and picture.head.startswith(b"\x89PNG\r\n\x1a\n")
+        width, height = struct.unpack(">II", picture.head[16:24])  # the IHDR chunk's
+        assert width == PAGE_WIDTH and height <= PHONE_HEIGHT, (width, height)
         assert picture.description, "each page says what it shows (alt text)"
+
+
+def assert_final_text(server: Server, final: Tournament) -> str:
+    """The text version posted with the champions' news (for screen readers): within
+    Discord's limits, the champions first, every pair named. Returns it, one text."""
+    posted = server.world.messages(server.channel)
+    [announced] = [i for i, m in enumerate(posted) if "txapeldunak de" in m.content]
+    after = [m.content for m in posted[announced + 1:] if not m.attachments]
+    assert 1 <= len(after) <= MAX_MESSAGES and all(len(t) <= MAX_CONTENT for t in after)
+    text = "\n".join(after)
+    words = Words(final, "es")
+    assert text.startswith(f"{final.settings.name} ({words.format_name()})"), text[:200]
+    assert final.champion is not None
+    assert words.pair(final.champion) in text.splitlines()[1], "the champions head it"
+    assert all(words.pair(pair) in text for pair in final.pairs), "every pair in it"
+    return text
 
 
 def assert_within_budget(world: FakeDiscord, moves: int) -> str:

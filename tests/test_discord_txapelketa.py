@@ -16,6 +16,7 @@ from pathlib import Path
 from discord_cogs import private, public
 from discord_txapelketa import (
     Players,
+    assert_final_text,
     assert_pictures_fit,
     assert_within_budget,
     make_bot,
@@ -132,6 +133,7 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
 
     # --- the bracket: after each match, within Discord's limits -----------------------
     assert_pictures_fit(server, at_least=len(played))  # the pages of each match, after it
+    assert "Repesca" in assert_final_text(server, final)
     fame = await server.ask(people[3], "txapelketa campeones")
     assert "Nagusia" in public(fame)
     # The champions' pair has a rating of its own now, shown in their profile.

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from discord_cogs import private, public
 from discord_txapelketa import (
-    MAX_CONTENT,
     Players,
+    assert_final_text,
     assert_pictures_fit,
     assert_within_budget,
     make_world,
@@ -26,7 +26,6 @@ from discord_txapelketa import (
 )
 
 from musbot.tournament import Bracket, MatchState, Phase, Tournament
-from musbot.tournament.labels import Words
 
 
 @dataclass(frozen=True)
@@ -124,15 +123,11 @@ async def test_a_small_tournament_runs_itself_on_discord(tmp_path: Path, case: C
     # --- the standings: pictures at the draw and after each match (the last match's are
     # the final ones), the text at the draw and the end ----------------------------------
     assert_pictures_fit(server, at_least=1 + len(played))
-    texts = [m.content for m in world.messages(server.channel) if not m.attachments
-             and any(section in m.content for section in case.sections)]
-    assert len(texts) >= 2, "the text version after the draw and at the end"
-    assert all(len(text) <= MAX_CONTENT for text in texts)
-    last = texts[-1]
-    assert all(section in last for section in case.sections)
-    words = Words(saved, "es")
-    assert all(words.pair(pair) in last for pair in saved.pairs), "every pair in the text"
-    assert words.pair(saved.champion) in last.splitlines()[1], "the champions head the text"
+    at_draw = [m.content for m in world.messages(server.channel) if not m.attachments
+               and all(section in m.content for section in case.sections)]
+    assert at_draw and "por jugar" in at_draw[0], "the tables and the first matches at the draw"
+    at_end = assert_final_text(server, saved)
+    assert all(section in at_end for section in case.sections)
 
     print(f"\n{case.format}: {len(played)} matches; "
           f"{assert_within_budget(world, players.moves)}")
