@@ -111,8 +111,8 @@ class Venue(Protocol):
 
 
 def say(key: str, lang: str, **params: object) -> str:
-    """A sentence of the TXAPELKETA catalogue."""
-    return str(catalog(lang).TXAPELKETA[key]).format(**params)
+    """A sentence of the TXAPELKETA catalogue (a plural one in the form its count asks for)."""
+    return str(catalog(lang).TXAPELKETA[key].format(**params))
 
 
 class TournamentRunner:

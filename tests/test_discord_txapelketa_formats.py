@@ -88,6 +88,7 @@ async def test_a_small_tournament_runs_itself_on_discord(tmp_path: Path, case: C
     created = await server.ask(admin, "txapelketa sortu", nombre="Txikia", formato=case.format,
                                juegos=1, puntos=5, sorteo="random")
     assert "Nuevo torneo «Txikia»" in public(created)
+    assert "partidas a 1 juego," in public(created), "one juego, in the singular"
     await sign_up_pairs(server, "Txikia", people)
     invited = pinged(world, server.channel)
     drawn = await server.ask(admin, "txapelketa sortear")
@@ -119,6 +120,7 @@ async def test_a_small_tournament_runs_itself_on_discord(tmp_path: Path, case: C
     for place in threads(server):
         called = [m for m in world.messages(place) if m.pinged]
         assert len(called) >= 1 and all(len(m.pinged) == 4 for m in called)
+        assert all(", a 1 juego." in m.content for m in called)
 
     # --- the standings: pictures at the draw and after each match (the last match's are
     # the final ones), the text at the draw and the end ----------------------------------
@@ -126,6 +128,8 @@ async def test_a_small_tournament_runs_itself_on_discord(tmp_path: Path, case: C
     at_draw = [m.content for m in world.messages(server.channel) if not m.attachments
                and all(section in m.content for section in case.sections)]
     assert at_draw and "por jugar" in at_draw[0], "the tables and the first matches at the draw"
+    if case.format == "swiss":  # the bye is a point, in the singular
+        assert ": 1 punto, Buchholz 0" in at_draw[0] and "1 puntos" not in at_draw[0]
     at_end = assert_final_text(server, saved)
     assert all(section in at_end for section in case.sections)
 

@@ -28,6 +28,11 @@ class Words:
     def __getitem__(self, key: str) -> str:
         return str(self.words[key])
 
+    def format(self, key: str, **params: object) -> str:
+        """A sentence with its values; a plural one in the form its count asks for
+        («1 punto», «2 puntos»)."""
+        return str(self.words[key].format(**params))
+
     def person(self, name: str | None) -> str:
         return visible_name(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
 
