@@ -20,6 +20,7 @@ from discord_txapelketa import (
     assert_pictures_fit,
     assert_within_budget,
     make_world,
+    pictures,
     pinged,
     sign_up_pairs,
     threads,
@@ -36,15 +37,17 @@ class Case:
     """Matches played at a table, byes aside."""
     sections: tuple[str, ...]
     """The headings of the text version's tables."""
+    pages: tuple[str, ...]
+    """What the pictures show (their alt text's section)."""
 
 
 CASES = [
     # Two groups of three (3 matches each), the best two of each to semi-finals and a final.
-    Case("groups", 6, 3 + 3 + 2 + 1, ("Grupo A", "Grupo B")),
+    Case("groups", 6, 3 + 3 + 2 + 1, ("Grupo A", "Grupo B"), ("Grupos", "Eliminatoria")),
     # Everyone against everyone: 4·3/2 matches.
-    Case("round_robin", 4, 6, ("Clasificación",)),
+    Case("round_robin", 4, 6, ("Clasificación",), ("Clasificación",)),
     # ⌈log2 5⌉ = 3 rounds of 2 matches and a bye.
-    Case("swiss", 5, 3 * 2, ("Clasificación",)),
+    Case("swiss", 5, 3 * 2, ("Clasificación",), ("Clasificación",)),
 ]
 
 
@@ -125,6 +128,9 @@ async def test_a_small_tournament_runs_itself_on_discord(tmp_path: Path, case: C
     # --- the standings: pictures at the draw and after each match (the last match's are
     # the final ones), the text at the draw and the end ----------------------------------
     assert_pictures_fit(server, at_least=1 + len(played))
+    shown = {(f.description or "").removeprefix("Txikia — ").partition(" · ")[0]
+             for f in pictures(server)}
+    assert shown == set(case.pages), shown
     at_draw = [m.content for m in world.messages(server.channel) if not m.attachments
                and all(section in m.content for section in case.sections)]
     assert at_draw and "por jugar" in at_draw[0], "the tables and the first matches at the draw"
