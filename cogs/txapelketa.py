@@ -7,6 +7,8 @@ disqualification, cancelling) need Manage Server, checked in the command (Discor
 permissions would apply to the whole group). Refusals are the tournament's own error codes,
 answered privately by the one error path; news are public, names in them plain text, and a
 message notifies only the people it calls (the partner asked to confirm, the champions).
+Public messages speak the server's language; private answers the person's own
+(``musbot.discordio.speech.lang_of``), as everywhere in the bot.
 
 A tournament is found by its name (``nombre``), or, without one, as the server's only
 tournament taking sign-ups or in play.
@@ -25,6 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
+from musbot.discordio.speech import lang_of
 from musbot.discordio.venue import DiscordVenue, bracket_messages, notifying
 from musbot.engine import Rules
 from musbot.storage import StorageError, TournamentExists
@@ -169,7 +172,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.runner.draw(cup)
-        await answer(interaction, say("done", lang))
+        await answer(interaction, say("done", lang_of(interaction, lang)))
 
     @app_commands.command(name="resultado", description="Pone el resultado de una partida "
                                                         "(Gestionar servidor)")
@@ -184,7 +187,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             return
         score = _score(juegos)
         if score is None:
-            await answer(interaction, say("bad_score", lang, text=juegos))
+            await answer(interaction, say("bad_score", lang_of(interaction, lang), text=juegos))
             return
         await self._organise(interaction, cup, lang, lambda t, now: t.set_result(
             partida.strip().upper(), score, now=now))
@@ -241,7 +244,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             return
         user = interaction.user
         if pareja is not None and pareja.bot:
-            await answer(interaction, say("partner_bot", lang))
+            await answer(interaction, say("partner_bot", lang_of(interaction, lang)))
             return
         partner = None if pareja is None else pareja.id
         # Private first: the first answer after a deferral edits it, and an edit notifies
@@ -250,9 +253,10 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         events = await self.runner.change(cup, lambda t, now: t.sign_up(
             user.id, seat_name(user), partner=partner, now=now))
         if not events:
-            await answer(interaction, say("already_signed", lang, name=cup.name))
+            await answer(interaction, say("already_signed", lang_of(interaction, lang),
+                                          name=cup.name))
             return
-        await answer(interaction, say("done", lang))
+        await answer(interaction, say("done", lang_of(interaction, lang)))
         if any(e.kind is EventKind.PAIRED for e in events) and pareja is not None:
             text = plain(say("paired", lang, name=cup.name, first=seat_name(user),
                              second=seat_name(pareja)))
@@ -276,7 +280,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user.id
         await self.runner.change(cup, lambda t, now: t.withdraw(user, now=now))
-        await answer(interaction, say("withdrawn", lang, name=cup.name))
+        await answer(interaction, say("withdrawn", lang_of(interaction, lang), name=cup.name))
 
     @app_commands.command(name="lista", description="Quién está apuntado, y las parejas")
     @app_commands.describe(nombre="nombre del torneo")
@@ -285,7 +289,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         cup, lang = await self._cup(interaction, nombre)
         if cup is None:
             return
-        await answer(interaction, entry_list(cup, lang))
+        await answer(interaction, entry_list(cup, lang_of(interaction, lang)))
 
     @app_commands.command(name="cuadro", description="El cuadro del torneo, en imagen y texto")
     @app_commands.describe(nombre="nombre del torneo")
@@ -296,7 +300,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             return
         messages = bracket_messages(cup, None)
         if not messages:
-            await answer(interaction, say("not_drawn", lang, name=cup.name))
+            await answer(interaction, say("not_drawn", lang_of(interaction, lang),
+                                          name=cup.name))
             return
         await interaction.response.defer(thinking=True)
         for content, attached in messages:
@@ -331,12 +336,14 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
 
     async def _start(self, interaction: discord.Interaction[Any], *,
                      admin: bool = False) -> str | None:
+        """The server's language (its news are public), or None after a refusal (private: in
+        the person's own, as every private answer here, ``lang_of``)."""
         lang = await server_lang(self.bot.db, interaction.guild_id)
         if interaction.guild_id is None:
-            await answer(interaction, say("guild_only", lang))
+            await answer(interaction, say("guild_only", lang_of(interaction, lang)))
             return None
         if admin and not manages_server(interaction):
-            await answer(interaction, say("need_manage_guild", lang))
+            await answer(interaction, say("need_manage_guild", lang_of(interaction, lang)))
             return None
         return lang
 
@@ -345,7 +352,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         """An organiser's change to the tournament, saved by the runner, then «hecho»."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.runner.change(cup, change)
-        await answer(interaction, say("done", lang))
+        await answer(interaction, say("done", lang_of(interaction, lang)))
 
     async def _cup(self, interaction: discord.Interaction[Any], name: str | None, *,
                    admin: bool = False, finished: bool = False) -> tuple[Cup | None, str]:
@@ -360,8 +367,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         if cup is None and finished and name is not None:
             cup = await self._finished(interaction.guild_id, name)
         if cup is None:
-            await answer(interaction, plain(say("unknown" if name else "which", lang,
-                                                name=name or "")))
+            await answer(interaction, plain(say("unknown" if name else "which",
+                                                lang_of(interaction, lang), name=name or "")))
         return cup, lang
 
     async def _finished(self, guild_id: int, name: str) -> Cup | None:

@@ -1,6 +1,7 @@
 """Runs a bot's tournaments (:mod:`musbot.tournament`) on live tables: each change applied,
 saved, then acted on; a table per match, opened for its four players only, whose finished
-match is the match's result; the grace time on the bot's clock; sign-ups closed and drawn at
+match is the match's result; the grace time and the round's time on the bot's clock (a round
+time up decides the match by its table's board, :func:`board`); sign-ups closed and drawn at
 their deadline. No Discord here: a :class:`Venue` makes the places where the tables are played
 and shows the news and the bracket (threads on Discord, ``musbot.discordio.venue``; plain
 channel ids in ``musbot bench txapelketa``).
@@ -17,9 +18,10 @@ meanwhile closes. Nothing is done twice: every change of the state is idempotent
 A match's table is a table like any other (its clock, its bots for a missed turn), set to the
 tournament's rules with one vaca of the match's games, so the score of games is carried from
 game to game on the table (:attr:`musbot.tournament.Settings.table_rules`); only its four
-players may sit, each with their partner, and it begins when the four have sat down. A seat
-a bot took over (the person missed :data:`~musbot.table.MAX_EXPIRIES` turns, or left) flags
-the match for the organiser.
+players may sit, each with their partner, and it begins when the four have sat down. A game
+of which a bot played every move of a person's seat (the person missed
+:data:`~musbot.table.MAX_EXPIRIES` turns, or left, and was not back before the game ended)
+flags the match for the organiser.
 """
 
 from __future__ import annotations
@@ -109,8 +111,8 @@ class Venue(Protocol):
 
 
 def say(key: str, lang: str, **params: object) -> str:
-    """A sentence of the TXAPELKETA catalogue."""
-    return str(catalog(lang).TXAPELKETA[key]).format(**params)
+    """A sentence of the TXAPELKETA catalogue (a plural one in the form its count asks for)."""
+    return str(catalog(lang).TXAPELKETA[key].format(**params))
 
 
 class TournamentRunner:
@@ -263,6 +265,10 @@ class TournamentRunner:
                     await self.venue.news(cup, say("replayed", lang, match=match.id))
                 elif kind is EventKind.BOTH_LATE and match is not None:
                     await self.venue.news(cup, say("both_late", lang, match=match.id))
+                elif kind is EventKind.OVERTIME_LEVEL and match is not None:
+                    await self.venue.news(cup, say(
+                        "overtime_level", lang, match=match.id,
+                        minutes=t.settings.round_minutes))
                 elif kind is EventKind.BOT_FLAGGED and match is not None:
                     await self.venue.news(cup, say("bot_flagged", lang, match=match.id))
                 elif kind is EventKind.GAME_FORFEITED and match is not None \
@@ -393,7 +399,7 @@ class TournamentRunner:
     # --- time -----------------------------------------------------------------------------
 
     def _next_due(self) -> datetime | None:
-        """The earliest grace time or sign-up deadline to act on."""
+        """The earliest grace time, round time or sign-up deadline to act on."""
         times = []
         for cup in self.cups.values():
             t = cup.tournament
@@ -401,12 +407,15 @@ class TournamentRunner:
                 times.append(t.settings.deadline)
             if t.phase is not Phase.RUNNING:
                 continue
-            grace = t.settings.grace_minutes
+            grace, limit = t.settings.grace_minutes, t.settings.round_minutes
             for match in t.ready():
-                if match.state is MatchState.READY and match.ready_at is not None and \
-                        "both_late" not in match.flags:
+                if match.ready_at is None:
+                    continue
+                if match.state is MatchState.READY and "both_late" not in match.flags:
                     times.append(parse_time(match.ready_at)
                                  + timedelta(minutes=grace * (sum(match.forfeits) + 1)))
+                if "overtime" not in match.flags:
+                    times.append(parse_time(match.ready_at) + timedelta(minutes=limit))
         return min(times, default=None)
 
     def _arm(self) -> None:
@@ -435,7 +444,8 @@ class TournamentRunner:
                         await self.change(cup, lambda t, now: t.cancel("-", now=now))
                     continue
                 for due in t.due(now):
-                    if due.kind != "grace":
+                    if due.kind == "overtime":
+                        await self._time_up(cup, due.match)
                         continue
                     absent = self._absent(cup, t.match(due.match))
                     if absent:
@@ -444,6 +454,22 @@ class TournamentRunner:
                 log.exception("tournament %s: a time limit could not be dealt with",
                               cup.tournament_id)
         self._arm()
+
+    async def _time_up(self, cup: Cup, match_id: str) -> None:
+        """A match whose round time ran out: decided by its table's board as it stands
+        (:meth:`Tournament.overtime`); a table that has just finished gives its result
+        instead."""
+        async with cup.lock:
+            place = cup.places.get(match_id)
+            table = self.tables.get(place) if place is not None else None
+            if table is not None and table.lifecycle == "finished":
+                await self._table_news(cup, match_id, table)
+                return
+            match = cup.tournament.match(match_id)
+            games, tantos, playing = board(table, match)
+            bot = table is not None and bot_played(table)
+            await self._change(cup, lambda t, now: t.overtime(
+                match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
     def _absent(self, cup: Cup, match: Match) -> set[int]:
         """The sides whose two people have not both sat down at the match's table."""
@@ -503,11 +529,28 @@ def result_line(words: Words, match: Match, lang: str) -> str:
     if match.state is MatchState.WALKOVER:
         return say("result_walkover", lang, match=match.id, winner=winner, first=first,
                    second=second)
+    if "overtime" in match.flags:
+        return say("result_overtime", lang, match=match.id, first=first, second=second,
+                   winner=winner, games=f"{match.games[0]}–{match.games[1]}")
     if match.state is MatchState.DISQUALIFIED:
         return say("result_disqualified", lang, match=match.id, first=first, second=second,
                    winner=winner)
     return say("result", lang, match=match.id, first=first, second=second,
                games=f"{match.games[0]}–{match.games[1]}")
+
+
+def board(table: Table | None, match: Match
+          ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """A match's board while it is played: games won by each pair (those given for lateness
+    included), tantos summed over its games (the one in play included), and the tantos of
+    the game in play. Without a table that began, the games given for lateness alone."""
+    if table is None or table.lifecycle != "playing" or table.match is None:
+        return (match.forfeits[0], match.forfeits[1]), (0, 0), (0, 0)
+    played = table.match
+    _, finished = table_score(table)
+    playing = (played.scores[0], played.scores[1])
+    return ((played.games[0], played.games[1]),
+            (finished[0] + playing[0], finished[1] + playing[1]), playing)
 
 
 def table_score(table: Table) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -525,11 +568,11 @@ def table_score(table: Table) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 def bot_played(table: Table) -> bool:
-    """Whether a bot took a person's seat over for good at this match (they left, or missed
-    turn after turn): the match is flagged for the organiser."""
-    return not table.state.records.rated or any(
-        seat is not None and seat.away for seat in table.seats)
+    """Whether a bot played a whole game of this match in a person's place (every move of
+    their seat in that game: they left, or missed turn after turn and did not come back before
+    the game ended): the match is flagged for the organiser."""
+    return table.state.records.bot_game
 
 
-__all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "bot_played", "result_line", "say",
-           "table_score", "wall_clock"]
+__all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played", "result_line",
+           "say", "table_score", "wall_clock"]

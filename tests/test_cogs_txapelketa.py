@@ -77,3 +77,36 @@ async def test_hostile_names_are_text_and_mention_nobody(tmp_path: Path) -> None
     notified = {u for m in server.world.messages(server.channel) for u in m.pinged}
     assert notified == {beñat.user}
     assert not any(m.pinged_everyone for m in server.world.messages(server.channel))
+
+
+async def test_private_answers_speak_the_persons_language_and_news_the_servers(
+        tmp_path: Path) -> None:
+    """A Spanish server; Beñat's client is French, Ana chose Basque: each reads what only they
+    see in their own language, and everyone reads the channel's news in Spanish."""
+    server = make_server(tmp_path)
+    world = server.world
+    bea, ane, koldo = server.person("Beñat"), server.person("Ana"), server.person("Carmen")
+    world.set_locale(bea.user, "fr")
+    async with connected(server):
+        await server.ask(ane, "mus hizkuntza", idioma="eu")
+        which = await server.ask(bea, "txapelketa apuntarse")
+        assert "Dites quel tournoi" in private(which)
+        refused = await server.ask(bea, "txapelketa sortear")
+        assert "Gérer le serveur" in private(refused)
+        await created(server)
+        alone = await server.ask(bea, "txapelketa apuntarse")
+        told = [(m.ephemeral, m.text()) for m in alone.messages()]
+        assert told == [(True, "C'est fait."),
+                        (False, "Beñat se apunta a «Kopa»: la pareja se sortea al cierre.")]
+        listed = await server.ask(bea, "txapelketa lista")
+        assert "« Kopa » (" in private(listed)
+        again = await server.ask(bea, "txapelketa apuntarse")
+        assert "Kopa" in private(again) and "Ya estabas" not in private(again)
+        spanish = await server.ask(koldo, "txapelketa lista")
+        assert "«Kopa» (" in private(spanish), "no language of their own: the server's"
+        basque = await server.ask(ane, "txapelketa retirarse")
+        assert "No estás inscrito" not in private(basque), "her error, in Basque"
+        unknown = await server.ask(ane, "txapelketa cuadro", nombre="Beste")
+        assert "No hay ningún torneo" not in private(unknown)
+        assert "Beste" in private(unknown)
+    assert world.report().refusals == {}

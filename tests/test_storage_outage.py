@@ -32,8 +32,9 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -54,6 +55,11 @@ from musbot.storage import Database
 from musbot.table import ManualClock, NotSaved, Table, TableError
 from musbot.table.render import t
 from musbot.table.saved import from_json
+from musbot.tournament import Phase, Settings, Tournament, stamp
+from musbot.txapelketa import wall_clock
+
+if TYPE_CHECKING:
+    from cogs.txapelketa import Txapelketa
 
 __all__ = ["pg_cluster"]
 
@@ -300,6 +306,53 @@ async def test_a_bot_started_with_postgresql_down_restores_its_tables_once_it_is
     await scene.shown_turn(ana)
     await scene.play_turn(ana)
     assert scene.table().state.turn > saved[1]
+    await scene.world.disconnect(scene.bot)
+
+
+async def test_the_tournaments_carry_on_once_the_database_is_up_after_an_outage_at_start(
+        pg_cluster: PgCluster, pg_target: str, tmp_path: Path) -> None:
+    """The runner starts through the bot's ``storage_open``: a tournament whose sign-ups
+    closed while the bot could not read it is drawn once the database answers, and its match
+    opens in a thread of its own."""
+    scene = make_scene(tmp_path, ["Ana"])
+    config = Config(token="x", db=pg_target)
+    scene.bot = MusBot(config, clock=scene.clock)
+    wall = scene.bot.wall or wall_clock(scene.clock)
+    async with Database(pg_target) as db:
+        t = Tournament.new(Settings("Kopa", games_to_win=1,
+                                    signup_deadline=stamp(wall() + timedelta(seconds=5))),
+                           seed=1, now=wall())
+        for first, second in ((901, 902), (903, 904)):
+            t.sign_up(first, f"P{first}", partner=second, now=wall())
+            t.sign_up(second, f"P{second}", partner=first, now=wall())
+        await db.create_tournament(scene.guild, t, created_by=None, channel_id=scene.channel)
+    pg_cluster.stop()
+    try:
+        await scene.world.connect(scene.bot)
+        for _ in range(8):  # past the deadline, the database still down
+            await scene.advance(1)
+            await _io_done(scene)
+        cog = cast("Txapelketa", scene.bot.get_cog("Txapelketa"))
+        assert cog is not None
+        assert cog._runner is None or not cog._runner.started, "no runner without its database"
+    finally:
+        pg_cluster.start()
+    for _ in range(40):  # the next attempt, at most 16 s after the last
+        runner = cog._runner
+        if runner is not None and runner.cups and \
+                next(iter(runner.cups.values())).tournament.phase is Phase.RUNNING:
+            break
+        await scene.advance(1)
+        await _io_done(scene)
+    assert runner is not None and runner.started
+    [cup] = runner.cups.values()
+    assert cup.tournament.phase is Phase.RUNNING, "drawn at the first look after the outage"
+    await scene.advance(2)
+    await _io_done(scene)
+    [match] = cup.tournament.ready()
+    place = cup.places[match.id]
+    assert scene.bot.tables.get(place) is not None, "its table opened in its thread"
+    assert place != scene.channel
     await scene.world.disconnect(scene.bot)
 
 

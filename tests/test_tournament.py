@@ -455,6 +455,101 @@ def test_cancelling_ends_the_tournament_without_a_champion() -> None:
     assert code(excinfo) == "tournament_over"
 
 
+def test_when_the_round_time_runs_out_the_pair_ahead_on_the_board_wins() -> None:
+    t = drawn(4)  # 120 minutes a round, from the draw
+    t.start("W1-1", now=minutes(5))
+    t.start("W1-2", now=minutes(5))
+    assert [d.kind for d in t.due(minutes(119))] == []
+    assert [(d.match, d.kind) for d in t.due(minutes(120))] == [
+        ("W1-1", "overtime"), ("W1-2", "overtime")]
+    # Level in games (1-1), ahead in the game in play: pair 1 wins on tantos.
+    events = t.overtime("W1-1", (1, 1), (57, 60), playing=(12, 20), now=minutes(121))
+    assert kinds(events)[0] is EventKind.MATCH_DECIDED
+    match = t.matches["W1-1"]
+    assert match.state is MatchState.FINISHED and match.winner == 1
+    assert match.games == [1, 1] and match.tantos == [57, 60] and "overtime" in match.flags
+    assert t.matches["W2-1"].pairs[0] == match.pairs[1], "the winner goes on"
+    assert t.overtime("W1-1", (1, 1), (57, 60), playing=(12, 20), now=minutes(122)) == []
+    assert len(rated_results(t)) == 1, "played by the four of them: it rates the pairs"
+    # Ahead in games counts before tantos.
+    other = drawn(2)
+    other.overtime("W1-1", (2, 0), (90, 30), playing=(0, 35), now=minutes(120))
+    assert other.matches["W1-1"].winner == 0 and other.phase is Phase.FINISHED
+
+
+def test_level_when_the_time_runs_out_plays_on_for_the_organiser_once() -> None:
+    t = drawn(2)
+    t.start("W1-1", now=minutes(5))
+    events = t.overtime("W1-1", (1, 1), (50, 50), playing=(10, 10), now=minutes(125))
+    assert kinds(events) == [EventKind.OVERTIME_LEVEL]
+    match = t.matches["W1-1"]
+    assert match.state is MatchState.PLAYING and "overtime" in match.flags
+    assert t.due(minutes(500)) == [], "dealt with: not due again"
+    assert t.overtime("W1-1", (2, 1), (80, 50), playing=(30, 0), now=minutes(130)) == []
+    t.record("W1-1", (3, 1), (110, 60), now=minutes(140))
+    assert match.winner == 0, "the table's result counts"
+    assert "overtime" in match.flags and match.games == [3, 1]
+    # A match never started, its pairs level (both late): the organiser's too.
+    late = drawn(2)
+    late.late("W1-1", {0, 1}, now=minutes(10))
+    assert kinds(late.overtime("W1-1", (0, 0), now=minutes(120))) == [EventKind.OVERTIME_LEVEL]
+    # One pair late by games, then time: the pair present is ahead and wins.
+    games = drawn(2, lateness=Lateness.GAME, grace_minutes=50)
+    games.late("W1-1", {1}, now=minutes(50))
+    games.late("W1-1", {1}, now=minutes(100))
+    games.overtime("W1-1", (2, 0), now=minutes(120))
+    assert games.matches["W1-1"].winner == 0 and games.matches["W1-1"].state is \
+        MatchState.FINISHED
+
+
+def test_a_replayed_match_gets_its_round_time_again() -> None:
+    t = drawn(2)
+    t.overtime("W1-1", (1, 0), now=minutes(120))
+    t.replay("W1-1", now=minutes(130))
+    match = t.matches["W1-1"]
+    assert match.state is MatchState.READY and "overtime" not in match.flags
+    assert [d.kind for d in t.due(minutes(249))] == ["grace"]
+    assert "overtime" in [d.kind for d in t.due(minutes(250))]
+
+
+@pytest.mark.parametrize(("games", "tantos", "playing", "at", "error"), [
+    ((1, 0), (0, 0), (0, 0), 119, "tournament_not_overtime"),
+    ((3, 0), (0, 0), (0, 0), 120, "tournament_bad_score"),   # a match already won
+    ((1,), (0, 0), (0, 0), 120, "tournament_bad_score"),
+    ((-1, 0), (0, 0), (0, 0), 120, "tournament_bad_score"),
+    (("1", 0), (0, 0), (0, 0), 120, "tournament_bad_score"),
+    ((1, 0), (-5, 0), (0, 0), 120, "tournament_bad_tantos"),
+    ((1, 0), (0, 0), (0, -1), 120, "tournament_bad_tantos"),
+    ((1, 0), (0, 0), (0, 0, 0), 120, "tournament_bad_tantos"),
+])
+def test_a_bad_board_at_overtime_is_refused_and_changes_nothing(
+        games: tuple[int, ...], tantos: tuple[int, ...], playing: tuple[int, ...], at: int,
+        error: str) -> None:
+    t = drawn(2)
+    before = t.to_dict()
+    with pytest.raises(TournamentError) as excinfo:
+        t.overtime("W1-1", games, tantos, playing=playing, now=minutes(at))
+    assert code(excinfo) == error
+    assert t.to_dict() == before
+    for lang in LANGUAGES:
+        assert "{" not in error_text(excinfo.value, lang)
+
+
+def test_overtime_is_refused_for_a_match_not_ready_and_below_its_forfeits() -> None:
+    t = drawn(4)
+    with pytest.raises(TournamentError) as excinfo:
+        t.overtime("W2-1", (0, 0), now=minutes(200))
+    assert code(excinfo) == "tournament_not_ready"
+    with pytest.raises(TournamentError) as excinfo:
+        t.overtime("X9", (0, 0), now=minutes(200))
+    assert code(excinfo) == "tournament_unknown_match"
+    games = drawn(2, lateness=Lateness.GAME, grace_minutes=50)
+    games.late("W1-1", {1}, now=minutes(50))
+    with pytest.raises(TournamentError) as excinfo:
+        games.overtime("W1-1", (0, 0), now=minutes(120))  # it has a game given already
+    assert code(excinfo) == "tournament_bad_score"
+
+
 def test_a_match_where_a_bot_played_a_game_is_flagged_and_not_rated() -> None:
     t = drawn(2)
     t.start("W1-1", now=minutes(1))

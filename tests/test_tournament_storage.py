@@ -1,6 +1,7 @@
 """Tournaments in the database, on both backends: the state saved after every change and
 restored after a restart without losing or repeating anything, the hall of fame, pair ratings
-applied once, and a forgotten player's tournament records made anonymous."""
+applied once (from tournaments and league matches alike), and a forgotten player's tournament
+records made anonymous."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
-from db_helpers import select
+from db_helpers import four, hand, select
 from tournament_helpers import T0, drawn, minutes, signed
 
 from musbot.storage import (
     Database,
+    MatchFinished,
+    SeatRecord,
     StaleTournament,
     TournamentExists,
     UnknownTournament,
@@ -222,3 +225,53 @@ async def test_delete_a_tournament(db: Database) -> None:
     assert await db.hall_of_fame(GUILD) == []
     with pytest.raises(UnknownTournament):
         await db.load_tournament(tournament_id)
+
+
+# --- league matches rate stable pairs too ------------------------------------------------------
+
+async def league_match(db: Database, league_id: int, seats: list[SeatRecord], winner: int, *,
+                       rated: bool = True) -> int:
+    match_id = await db.start_match(seats, league_id=league_id, guild_id=GUILD)
+    await db.record_hand(match_id, 1, *hand([40, 3] if winner == 0 else [3, 40],
+                                            game_winner=winner))
+    await db.record_finished_match(match_id, winner, rated=rated)
+    return match_id
+
+
+async def test_a_finished_league_match_rates_its_two_pairs_with_their_tournaments(
+        db: Database) -> None:
+    """One rating per stable pair from all its rated matches, league and tournament: seats 0
+    and 2 are a pair, 1 and 3 the other (§ partners sit facing)."""
+    league = await db.create_league(GUILD, "Liga")
+    prior = ratings.initial()
+    won, lost = ratings.rate_pairs(prior, prior)
+    match_id = await league_match(db, league.league_id, four(), 0)
+    found = await db.pair_ratings(GUILD, [1, 2, 3, 4])
+    assert set(found) == {(1, 3), (2, 4)}
+    assert (found[(1, 3)].mu, found[(1, 3)].sigma, found[(1, 3)].matches) == (*won, 1)
+    assert (found[(2, 4)].mu, found[(2, 4)].sigma, found[(2, 4)].matches) == (*lost, 1)
+    with pytest.raises(MatchFinished):
+        await db.record_finished_match(match_id, 0)
+    assert await db.pair_ratings(GUILD, [1, 2, 3, 4]) == found, "applied once"
+    # The same pairs at a tournament: the one rating goes on from the league's.
+    assert await db.rate_pairs(GUILD, [PairResult((2, 4), (1, 3))], "tournament:1")
+    both = await db.pair_ratings(GUILD, [1, 2, 3, 4])
+    assert both[(1, 3)].matches == both[(2, 4)].matches == 2
+    assert (both[(2, 4)].mu, both[(2, 4)].sigma) == ratings.rate_pairs(lost, won)[0]
+    # ... and a league match after it goes on from there (seated the other way round).
+    await league_match(db, league.league_id, four((2, 1, 4, 3)), 1)
+    last = await db.pair_ratings(GUILD, [1, 2, 3, 4])
+    assert last[(1, 3)].matches == 3 and last[(1, 3)].mu > both[(1, 3)].mu
+    assert await db.pair_ratings(GUILD + 1, [1, 2, 3, 4]) == {}, "per server"
+
+
+async def test_league_matches_that_rate_no_one_rate_no_pair(db: Database) -> None:
+    league = await db.create_league(GUILD, "Liga")
+    await league_match(db, league.league_id, four(), 0, rated=False)  # a bot took a seat over
+    with_bot = [*four()[:3], SeatRecord.robot(3)]
+    await league_match(db, league.league_id, with_bot, 0)
+    friendly = await db.start_match(four((5, 6, 7, 8)), guild_id=GUILD)
+    await db.record_hand(friendly, 1, *hand([40, 3], game_winner=0))
+    await db.record_finished_match(friendly, 0)
+    assert await db.pair_ratings(GUILD, range(1, 9)) == {}
+    assert await select(db, "SELECT COUNT(*) FROM pair_rating_keys") == [(0,)]

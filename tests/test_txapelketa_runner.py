@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,12 +19,12 @@ from musbot.engine import Match, Rules, seeded_shuffler
 from musbot.engine.match import Match as EngineMatch
 from musbot.storage import Database
 from musbot.storage.ratings import display, pair_from_people
-from musbot.table import ManualClock, TableError, TableManager
+from musbot.table import ManualClock, Table, TableError, TableManager
 from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
 from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
-from musbot.txapelketa import Cup, TournamentRunner
+from musbot.txapelketa import Cup, TournamentRunner, bot_played
 
 # --- the table layer: entrants, finished games --------------------------------------------
 
@@ -67,14 +68,26 @@ def test_a_match_keeps_its_finished_games_across_vacas_and_snapshots() -> None:
 # --- the runner -------------------------------------------------------------------------------
 
 
-async def start(path: Path, clock: ManualClock, seed: int = 5
-                ) -> tuple[Database, TableManager, TournamentRunner, BenchVenue]:
+class Venue(BenchVenue):
+    """The benchmark's venue, keeping what it was told to say."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.news_sent: list[tuple[str, list[int]]] = []
+
+    async def news(self, cup: Cup, text: str, users: Sequence[int] = ()) -> None:
+        self.news_sent.append((text, list(users)))
+
+
+async def start(path: Path, clock: ManualClock, seed: int = 5, *,
+                turn_seconds: int | None = None
+                ) -> tuple[Database, TableManager, TournamentRunner, Venue]:
     db = Database(path)
     await db.connect()
     tables = TableManager(QuietTransport(), clock=clock, persist=TablePersister(db),
                           shuffler=seeded_shuffler(seed), rng=random.Random(seed))
-    venue = BenchVenue()
-    runner = TournamentRunner(db, tables, venue, clock=clock,
+    venue = Venue()
+    runner = TournamentRunner(db, tables, venue, clock=clock, turn_seconds=turn_seconds,
                               wall=lambda: EPOCH + timedelta(seconds=clock.now()))
     return db, tables, runner, venue
 
@@ -214,3 +227,177 @@ async def test_pair_seeds_come_from_league_ratings_until_the_pair_has_its_own(
         assert found[(1, 2)] > found[(1, 3)] > found[(2, 3)] - 100
         assert (1, 4) not in found, "someone without a rating leaves the pair unrated"
         assert display(*pair_from_people((25.0, 2.0), (25.0, 2.0))) == display(25.0, 2.0)
+
+
+# --- the round's time --------------------------------------------------------------------------
+
+SLOW = 600
+"""A turn clock slower than the round's five minutes: no bot plays a missed turn here."""
+
+
+async def sit_and_play(table: Table, until: Callable[[Table], bool]) -> None:
+    """Its four entrants sit down, then play as the bot would until ``until(table)``."""
+    state = table.state
+    for user, pair in state.entry.entrants.items():
+        if table.seat_of(user) is None:
+            await table.join(user, f"P{user}", pair)
+    while table.lifecycle == "playing" and not until(table):
+        seat = state.person_to_act()
+        assert seat is not None
+        occupant = state.seats[seat]
+        assert occupant is not None and occupant.user_id is not None
+        await table.act(occupant.user_id, state.decide(seat))
+
+
+def one_game_played(table: Table) -> bool:
+    return table.match is not None and len(table.match.games_played) == 1
+
+
+async def test_when_the_round_time_runs_out_the_pair_ahead_wins_and_the_table_closes(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, venue = await start(tmp_path / "o.db", clock, turn_seconds=SLOW)
+    cup = await signed(runner, 2, games_to_win=2, round_minutes=5, grace_minutes=1,
+                       rules=Rules(puntos=5))
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    table = tables.get(cup.places[match.id])
+    assert table is not None
+    await sit_and_play(table, one_game_played)
+    await runner.idle()
+    assert match.state is MatchState.PLAYING
+    assert table.match is not None
+    ahead = table.match.games_played[0][0]
+    await clock.advance(4 * 60)
+    await runner.idle()
+    assert match.state is MatchState.PLAYING, "not before its time"
+    await clock.advance(2 * 60)
+    await runner.idle()
+    assert match.state is MatchState.FINISHED and match.winner == ahead
+    assert match.games[ahead] == 1 and "overtime" in match.flags
+    assert tables.get(cup.places[match.id]) is None, "its table closed"
+    assert sum("se acabó el tiempo" in text for text, _ in venue.news_sent) == 1
+    assert cup.tournament.phase is Phase.FINISHED
+    await db.close()
+
+
+async def test_level_when_the_time_runs_out_plays_on_to_the_tables_result(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, venue = await start(tmp_path / "l.db", clock, turn_seconds=SLOW)
+    cup = await signed(runner, 2, games_to_win=1, round_minutes=5, grace_minutes=1,
+                       rules=Rules(puntos=5))
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    table = tables.get(cup.places[match.id])
+    assert table is not None
+    await sit_and_play(table, lambda _: True)  # seated: 0-0, the first hand dealt
+    await runner.idle()
+    await clock.advance(5 * 60 + 30)
+    await runner.idle()
+    assert match.state is MatchState.PLAYING and "overtime" in match.flags
+    told = [text for text, _ in venue.news_sent if "empatadas" in text]
+    assert len(told) == 1 and "5 minutos" in told[0]
+    await clock.advance(2 * 60)
+    await runner.idle()
+    assert len([t for t, _ in venue.news_sent if "empatadas" in t]) == 1, "told once"
+    await play_tables(tables, set())
+    await runner.idle()
+    assert match.state is MatchState.FINISHED and sum(match.games) == 1
+    await db.close()
+
+
+async def test_a_round_time_that_ran_out_while_the_bot_was_down_is_acted_on_once(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    path = tmp_path / "d.db"
+    db, tables, runner, _ = await start(path, clock, turn_seconds=SLOW)
+    cup = await signed(runner, 2, games_to_win=2, round_minutes=5, grace_minutes=1,
+                       rules=Rules(puntos=5))
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    place = cup.places[match.id]
+    table = tables.get(place)
+    assert table is not None
+    await sit_and_play(table, one_game_played)
+    await runner.idle()
+    assert table.match is not None
+    ahead = table.match.games_played[0][0]
+    runner.stop()
+    tables.suspend_all()
+    await db.close()
+    await clock.advance(6 * 60)  # the bot is down past the round's time
+
+    for attempt in range(2):
+        db, tables, runner, venue = await start(path, clock, turn_seconds=SLOW)
+        await TablePersister(db).restore(tables)
+        await runner.start()
+        await clock.advance(2)
+        await runner.idle()
+        assert len(runner.cups) == 1 - attempt, "a finished tournament is not carried on"
+        stored = await db.load_tournament(cup.tournament_id)
+        decided = stored.tournament.matches[match.id]
+        assert decided.state is MatchState.FINISHED and decided.winner == ahead
+        said = [text for text, _ in venue.news_sent if "se acabó el tiempo" in text]
+        assert len(said) == (1 if attempt == 0 else 0), "decided at catch-up, never twice"
+        assert tables.get(place) is None
+        runner.stop()
+        await db.close()
+
+
+# --- a bot playing a whole game ----------------------------------------------------------------
+
+ABSENT = 4
+
+
+async def play_first_game(table: Table, clock: ManualClock, *, back: bool = False) -> bool:
+    """The first game: everyone plays their turns but ABSENT, whose turns run out until a bot
+    plays their seat; with ``back``, they say «vuelvo» as soon as it does and play on. Whether
+    they came back before the game ended."""
+    state = table.state
+    for user, pair in state.entry.entrants.items():
+        await table.join(user, f"P{user}", pair)
+    absent = state.seats[table.seat_of(ABSENT) or 0]
+    assert table.match is not None and absent is not None
+    came_back = False
+    while not table.match.games_played:
+        if back and absent.away and not came_back:
+            await table.come_back(ABSENT)
+            came_back = True
+            continue
+        seat = state.person_to_act()
+        occupant = state.seats[seat] if seat is not None else None
+        if seat is None or occupant is None or occupant.user_id is None or \
+                (occupant.user_id == ABSENT and not came_back):
+            await clock.advance(5)  # a bot's turn, or ABSENT's running out
+        else:
+            await table.act(occupant.user_id, state.decide(seat))
+    return came_back
+
+
+async def test_a_game_a_bot_played_for_a_person_flags_the_match() -> None:
+    table, _, clock = make_table(entry=Entry({1: 0, 2: 1, 3: 0, ABSENT: 1}),
+                                 rules=Rules(puntos=15, juegos=2, vacas=1), turn_seconds=15)
+    await play_first_game(table, clock)
+    assert bot_played(table), "the bot played every move of ABSENT's seat in that game"
+    assert from_json(to_json(table.state)).records.bot_game, "kept across a restart"
+
+
+async def test_a_person_back_before_the_game_ends_leaves_the_match_unflagged() -> None:
+    """Missed turns played by the bot, even for good until «vuelvo», are not a whole game: the
+    person played in it (the league still rates no one for it, as before)."""
+    table, _, clock = make_table(entry=Entry({1: 0, 2: 1, 3: 0, ABSENT: 1}),
+                                 rules=Rules(puntos=40, juegos=2, vacas=1), turn_seconds=15)
+    assert await play_first_game(table, clock, back=True), "back before the game ended"
+    assert not bot_played(table)
+    assert not table.state.records.rated
+    while table.match is not None and len(table.match.games_played) < 2 and \
+            table.lifecycle == "playing":  # the next game, everyone at the table
+        seat = table.state.person_to_act()
+        if seat is None:
+            await clock.advance(5)
+            continue
+        occupant = table.state.seats[seat]
+        assert occupant is not None and occupant.user_id is not None
+        await table.act(occupant.user_id, table.state.decide(seat))
+    assert not bot_played(table), "a game all four played"

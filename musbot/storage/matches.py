@@ -1,5 +1,6 @@
 """Match records: who sat where, every finished hand (docs/replay.md transcript and result, its
-ledger and órdagos), the games, the result, and the rating changes a rated league match makes."""
+ledger and órdagos), the games, the result, and the rating changes a rated league match makes
+(its people's, and, between two stable pairs, the pairs' own: ``tournaments.py``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from musbot.engine.events import Ordago
 from musbot.engine.rules import Rules
 from musbot.replay import ReplayError, replay_hand
+from musbot.tournament import PairResult, pair_key
 
 from . import ratings
 from .documents import document_json
@@ -20,6 +22,7 @@ from .leagues import league_row, season_row
 from .models import MatchSummary, RatingChange, SeatRecord, SeatResult
 from .players import TOUCH_PLAYER
 from .store import Store
+from .tournaments import rate_pair_results
 from .tx import Tx
 
 log = logging.getLogger(__name__)
@@ -263,6 +266,13 @@ class Matches(Store):
                 "INSERT INTO rating_history (season_id, user_id, match_id, mu, sigma,"
                 " recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
                 season_id, user_id, match_id, mu, sigma, now)
+        if all(len(team) == 2 for team in teams):  # two stable pairs: their own rating too
+            guild_id = await tx.fetchval(
+                "SELECT l.guild_id FROM seasons s JOIN leagues l ON l.league_id = s.league_id"
+                " WHERE s.season_id = ?", season_id)
+            keys = [pair_key(*team) for team in teams]
+            await rate_pair_results(tx, now, int(guild_id), [
+                PairResult(keys[winner_team], keys[1 - winner_team])], f"match:{match_id}")
         changes = [RatingChange(user_id, ratings.display(*before[user_id]),
                                 ratings.display(*after[user_id])) for user_id in after]
         await tx.execute("UPDATE matches SET rated = 1 WHERE match_id = ?", match_id)

@@ -144,9 +144,14 @@ def _names(tournament: Tournament) -> dict[int, str]:
     return names
 
 
-async def _rate(tx: Tx, now: str, guild_id: int, results: Sequence[PairResult],
-                key: str) -> bool:
-    """Applies ``results`` in order, once per ``key``; False if applied before."""
+async def rate_pair_results(tx: Tx, now: str, guild_id: int, results: Sequence[PairResult],
+                            key: str) -> bool:
+    """Applies ``results`` in order, once per ``key``; False if applied before (looked up
+    first: on PostgreSQL a refused insert would abort the caller's whole transaction, a league
+    match's person ratings with it)."""
+    if await tx.fetchval("SELECT 1 FROM pair_rating_keys WHERE guild_id = ? AND rating_key = ?",
+                         guild_id, key) is not None:
+        return False
     try:
         await tx.execute(
             "INSERT INTO pair_rating_keys (guild_id, rating_key, applied_at) VALUES (?, ?, ?)",
@@ -281,7 +286,7 @@ class Tournaments(Store):
             now = self._now()
             await _write_state(tx, now, tournament_id, tournament)
             if tournament.phase is Phase.FINISHED and not rated:
-                await _rate(tx, now, guild_id, rated_results(tournament),
+                await rate_pair_results(tx, now, guild_id, rated_results(tournament),
                             f"tournament:{tournament_id}")
                 await tx.execute("UPDATE tournaments SET rated = 1 WHERE tournament_id = ?",
                                  tournament_id)
@@ -379,7 +384,8 @@ class Tournaments(Store):
     async def rate_pairs(self, guild_id: int, results: Sequence[PairResult], key: str) -> bool:
         """Applies results between stable pairs to their ratings, in order, once per ``key``
         (e.g. ``match:ID`` for a league match): False, changing nothing, if done before."""
-        return await self._write(lambda tx: _rate(tx, self._now(), guild_id, results, key))
+        return await self._write(
+            lambda tx: rate_pair_results(tx, self._now(), guild_id, results, key))
 
     async def hall_of_fame(self, guild_id: int) -> list[HallOfFameEntry]:
         """The server's finished tournaments, newest first, with their champions and

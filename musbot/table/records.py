@@ -51,6 +51,34 @@ class MatchRecords:
         if self.info is not None:
             self.info["bot_took_over"] = True
 
+    def moved(self, seat: int, *, by_bot: bool) -> bool:
+        """Who played the seat's move in the game in play: the person, or a bot for them.
+        True if that is new in this game (the state is then saved whole: a journal of moves
+        does not say who played them)."""
+        if self.info is None:
+            return False
+        game = self.info.setdefault("game", {"people": [], "bots": []})
+        played = game["bots" if by_bot else "people"]
+        if seat in played:
+            return False
+        played.append(seat)
+        return True
+
+    def game_over(self, people: Sequence[int]) -> None:
+        """A game ended: if a bot played every move of one of ``people``'s seats in it, a bot
+        played a whole game in a person's place (:attr:`bot_game`)."""
+        if self.info is None:
+            return
+        game = self.info.pop("game", None) or {"people": [], "bots": []}
+        if any(seat in game["bots"] and seat not in game["people"] for seat in people):
+            self.info["bot_game"] = True
+
+    @property
+    def bot_game(self) -> bool:
+        """Whether a bot played a whole game of this match in a person's seat (a tournament
+        match's flag for its organiser)."""
+        return bool((self.info or {}).get("bot_game", False))
+
     @property
     def rated(self) -> bool:
         return not (self.info or {}).get("bot_took_over", False)

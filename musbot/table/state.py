@@ -256,23 +256,26 @@ class TableState:
         """The bot's move for ``seat`` (``action``: thought elsewhere), applied; legal by
         construction."""
         self.readings.bot_spoke(seat, self.seats[seat])
-        return self.apply(seat, self.decide(seat) if action is None else action)
+        return self.apply(seat, self.decide(seat) if action is None else action, by_bot=True)
 
     def decide(self, seat: int) -> Action:
         return question(self, seat).answer()
 
-    def apply(self, seat: int, action: Action) -> Result:
+    def apply(self, seat: int, action: Action, *, by_bot: bool = False) -> Result:
         """Every action goes through here: the engine applies it (or refuses, nothing changed),
         and a finished hand or match becomes a record."""
         match = self.require_match()
-        hand, number = match.hand, match.hand_number
+        hand, number, games = match.hand, match.hand_number, len(match.games_played)
         index = len(hand.actions)
         events = match.apply(seat, action)
+        new_player = bool(self.entry) and self.records.moved(seat, by_bot=by_bot)
+        if self.entry and len(match.games_played) > games:  # a tournament's: who played
+            self.records.game_over([s for s, o in enumerate(self.seats) if o and o.user_id])
         self.handbook.spoke(index, self.senas.seen_by(seat))
         self.turn += 1
         result = Result(events=list(events), moves=[(seat, action)], save=Save.MOVES,
                         shown=True)
-        if hand.finished or match.hand is not hand or \
+        if hand.finished or match.hand is not hand or new_player or \
                 any(isinstance(e, _DEALS) for e in events):
             result.need(Save.WHOLE)  # cards from the shuffler: the state is saved whole
         if hand.finished:

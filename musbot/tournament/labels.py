@@ -28,6 +28,11 @@ class Words:
     def __getitem__(self, key: str) -> str:
         return str(self.words[key])
 
+    def format(self, key: str, **params: object) -> str:
+        """A sentence with its values; a plural one in the form its count asks for
+        («1 punto», «2 puntos»)."""
+        return str(self.words[key].format(**params))
+
     def person(self, name: str | None) -> str:
         return visible_name(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
 
@@ -68,6 +73,8 @@ class Words:
             text = f"{text} · {self['bot_mark']}" if text else self["bot_mark"]
         if "both_late" in match.flags:
             text = f"{text} · {self['late_mark']}" if text else self["late_mark"]
+        if "overtime" in match.flags:
+            text = f"{text} · {self['time_mark']}" if text else self["time_mark"]
         return text
 
     def section(self, bracket: Bracket, group: int | None = None) -> str:

@@ -145,10 +145,11 @@ class Pair:
                    data["group"], data["disqualified"])
 
 
-Flag = Literal["bot_game", "both_late", "organiser"]
+Flag = Literal["bot_game", "both_late", "organiser", "overtime"]
 """``bot_game``: a bot played a whole game of it in a person's place (for the organiser to
 look at); ``both_late``: neither pair sat down in the grace time (the organiser decides);
-``organiser``: its result was set by the organiser."""
+``organiser``: its result was set by the organiser; ``overtime``: the round's time ran out
+before it ended (decided by the board then, or, level, left to play on)."""
 
 
 @dataclass(slots=True)
@@ -235,6 +236,9 @@ class EventKind(StrEnum):
     GAME_FORFEITED = "game_forfeited"
     BOTH_LATE = "both_late"
     BOT_FLAGGED = "bot_flagged"
+    OVERTIME_LEVEL = "overtime_level"
+    """The round's time ran out with the pairs level on the board: the match plays on (its
+    table's result counts) unless the organiser sets one."""
     MATCH_REOPENED = "match_reopened"
     """A replay: the match is to be played again (and what followed it is undone)."""
     MATCH_WITHDRAWN = "match_withdrawn"

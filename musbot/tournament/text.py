@@ -132,7 +132,7 @@ def bracket_text(tournament: Tournament, lang: str = "es", *,
     if left_rows:
         body.append(w["text_rows_left_out"].format(count=left_rows))
     if left_matches:
-        body.append(w["text_left_out"].format(count=left_matches))
+        body.append(w.format("text_left_out", count=left_matches))
     return _split([*head, *body])
 
 
@@ -141,10 +141,9 @@ def _rows(writer: _Writer, table: list, *, swiss: bool) -> list[str]:
     found = []
     for place, row in enumerate(table, 1):
         if swiss:
-            found.append(w["text_row_swiss"].format(place=place, pair=writer.pair(row.pair),
-                                                    points=row.points,
-                                                    buchholz=row.buchholz or 0,
-                                                    games=f"{row.games_diff:+d}"))
+            found.append(w.format("text_row_swiss", place=place, pair=writer.pair(row.pair),
+                                  points=row.points, buchholz=row.buchholz or 0,
+                                  games=f"{row.games_diff:+d}"))
         else:
             found.append(w["text_row"].format(place=place, pair=writer.pair(row.pair),
                                               won=row.won, lost=row.lost,

@@ -65,8 +65,9 @@ class Due:
     match: str
     kind: Literal["grace", "overtime"]
     """``grace``: ready and not started after the grace time, so the adapter checks who sat
-    down and calls :meth:`Tournament.late`; ``overtime``: past the round's time (for the
-    organiser)."""
+    down and calls :meth:`Tournament.late`; ``overtime``: past the round's time, so the
+    adapter reads the board and calls :meth:`Tournament.overtime` (once: a match dealt with
+    is not due again)."""
     since: str
 
 
@@ -193,7 +194,8 @@ class Tournament:
                               self.settings.grace_minutes * (sum(match.forfeits) + 1))
                 if now >= grace:
                     found.append(Due(match.id, "grace", stamp(grace)))
-            if match.state in (MatchState.READY, MatchState.PLAYING):
+            if match.state in (MatchState.READY, MatchState.PLAYING) \
+                    and "overtime" not in match.flags:
                 limit = later(match.ready_at, self.settings.round_minutes)
                 if now >= limit:
                     found.append(Due(match.id, "overtime", stamp(limit)))
@@ -434,6 +436,42 @@ class Tournament:
         if self.settings.lateness is Lateness.MATCH or match.games[present] >= target:
             match.games[present] = target
             self._decide(match, present, MatchState.WALKOVER, now, events)
+        return self._changed(events)
+
+    def overtime(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
+                 *, playing: Sequence[int] = (0, 0), now: datetime,
+                 bot_game: bool = False) -> list[Event]:
+        """The round's time ran out (:attr:`Settings.round_minutes` from when the match was
+        ready) before the match ended; ``games`` and ``tantos`` are the board then (games won by
+        each side, forfeited ones included; tantos summed over the games, the one in play
+        included) and ``playing`` the tantos of the game in play. The pair ahead wins: more
+        games, else more tantos in the game in play. Level, nothing is decided: the match is
+        flagged, the organiser told, and the table plays on (its result counts, or the
+        organiser's). Again for a match dealt with, it changes nothing."""
+        match = self.match(match_id)
+        if match.decided or "overtime" in match.flags:
+            return []
+        if match.state not in (MatchState.READY, MatchState.PLAYING) or match.ready_at is None:
+            raise TournamentError("tournament_not_ready", match=match_id)
+        if now < later(match.ready_at, self.settings.round_minutes):
+            raise TournamentError("tournament_not_overtime", match=match_id)
+        target = self.settings.games_to_win
+        if len(games) != 2 or any(not isinstance(g, int) or not given <= g < target
+                                  for g, given in zip(games, match.forfeits, strict=False)):
+            raise TournamentError("tournament_bad_score", target=target)
+        points = self._check_tantos(tantos)
+        current = self._check_tantos(playing)
+        events: list[Event] = []
+        if bot_game:
+            self._flag_bot(match, events)
+        match.flags.append("overtime")
+        board = (games[0], current[0]), (games[1], current[1])
+        if board[0] == board[1]:
+            events.append(Event(EventKind.OVERTIME_LEVEL, match=match_id))
+            return self._changed(events)
+        match.games = [games[0], games[1]]
+        match.tantos = list(points)
+        self._decide(match, 0 if board[0] > board[1] else 1, MatchState.FINISHED, now, events)
         return self._changed(events)
 
     # --- the organiser ---------------------------------------------------------------------

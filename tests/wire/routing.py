@@ -25,7 +25,7 @@ class FileInfo:
     size: int
     description: str | None = None
     head: bytes = b""
-    """Its first 16 bytes (enough for a file type's signature)."""
+    """Its first 24 bytes (a file type's signature; a PNG's width and height too)."""
 
 
 @dataclass
