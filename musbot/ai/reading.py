@@ -378,6 +378,11 @@ class OpponentMemory:
     def person(user_id: int) -> str:
         return f"user:{user_id}"
 
+    @staticmethod
+    def is_person(who: str) -> bool:
+        """Whether ``who`` names a person (:meth:`person`) rather than a bot."""
+        return _user_of(who) is not None
+
     def reading(self, who: str) -> Reading:
         found = self.readings.get(who)
         if found is None:

@@ -80,6 +80,7 @@ def to_json(state: TableState) -> dict[str, Any]:
         "match_info": state.records.info,
         "outbox": state.records.outbox,
         "readings_off": state.readings.to_json(state.humans()),
+        "bot_readings": state.readings.bots(state.seats, state.settings.bot_level),
         **state.pages.to_json(),
     }
 
@@ -184,7 +185,8 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
     state.senas = SenaLog.from_json(document["senas"])
     state.records.info = document["match_info"]
     state.records.outbox = list(document["outbox"])
-    state.readings = TableReadings.from_json(document.get("readings_off"))
+    state.readings = TableReadings.from_json(document.get("readings_off"),
+                                             document.get("bot_readings"))
     _restore_pages(state, document)
     return state
 
