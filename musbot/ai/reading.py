@@ -95,6 +95,13 @@ MUS_FLOOR = 0.2
 """The least an odd mus word is worth against an expected one."""
 
 
+RARITY_PRIOR = 0.1
+"""Órdagos below the top band a player is credited with, and expected of them, before any word
+of theirs is seen (:meth:`Reading.rarity`)…"""
+RARITY_CAP = 10.0
+"""…and the most that scales the prior's órdago share either way."""
+
+
 def band(p: float) -> int:
     for i, edge in enumerate(BANDS):
         if p < edge:
@@ -144,11 +151,33 @@ class Reading:
 
     # --- learning -----------------------------------------------------------------------------
 
-    def predict(self, sit: int, b: int) -> list[float]:
+    def predict(self, sit: int, b: int, rarity: float | None = None) -> list[float]:
+        """The learnt share of each word in this situation and band; ``rarity``: the
+        :meth:`rarity` of this player's órdagos (computed if None)."""
         row = self.counts[sit][b]
         prior = PRIOR[sit][b]
+        if sit != ORDAGO_ANSWER and b < len(BANDS):
+            scale = self.rarity() if rarity is None else rarity
+            ordago = prior[ORDAGO_WORD] * scale
+            rest = (1.0 - ordago) / (1.0 - prior[ORDAGO_WORD])
+            prior = (*(x * rest for x in prior[:ORDAGO_WORD]), ordago)
         total = sum(row) + PRIOR_WEIGHT
         return [(row[w] + PRIOR_WEIGHT * prior[w]) / total for w in range(WORDS)]
+
+    def rarity(self) -> float:
+        """How often this player goes to órdago below the top band, against what
+        :data:`PRIOR` expects of the words seen there, pooled over the bands: the few hands of
+        one band teach little of it, but a player seen passing and betting a hundred times
+        without an órdago goes to órdago only with the goods, and one seen bluffing órdagos
+        throws them with anything. Scales the prior's órdago share in those bands."""
+        seen = expected = 0.0
+        for sit in (OPEN, ANSWER):
+            for b in range(len(BANDS)):
+                row = self.counts[sit][b]
+                seen += row[ORDAGO_WORD]
+                expected += sum(row) * PRIOR[sit][b][ORDAGO_WORD]
+        return min(RARITY_CAP, max(1.0 / RARITY_CAP,
+                                   (seen + RARITY_PRIOR) / (expected + RARITY_PRIOR)))
 
     def observe(self, sit: int, strength: float, said: int, expected: int) -> None:
         """One word, said with a hand of this strength where «normal» would have said
@@ -188,7 +217,8 @@ class Reading:
 
     def model(self) -> OpponentModel:
         normal_weight = 1.0 / (1.0 + math.exp(-(self.fit + PRIOR_FIT)))
-        table = tuple(tuple(tuple(self.predict(sit, b)) for b in range(len(BANDS) + 1))
+        rarity = self.rarity()
+        table = tuple(tuple(tuple(self.predict(sit, b, rarity)) for b in range(len(BANDS) + 1))
                       for sit in range(SITUATIONS))
         odd, weight = MUS_PRIOR
         mus = (self.mus_odd + odd) / (self.mus_seen + weight)
