@@ -8,6 +8,12 @@ declarations), as the player could judge it from their own cards. Words are coun
 (opening a lance, answering a bet, answering an órdago) and strength band, which gives a learnt
 betting policy: how often this player passes, calls, raises or goes to órdago with what.
 
+Órdagos are rare at every strength but the top, so a band's few hands tell little of how a
+player throws them; the reading also pools, over the bands below the top, how many órdagos the
+player threw against how many the prior expected of the words seen there (:meth:`Reading.rarity`):
+a player seen passing and betting hand after hand without one throws one only with the goods,
+one seen bluffing them throws them with anything.
+
 Beside that table the reading keeps score of how well level «normal»'s rule foretold each word,
 against how well the learnt table did before the word was counted (a prequential likelihood
 ratio, :attr:`Reading.fit`): a player who plays like «normal» is best told by its exact rule,
