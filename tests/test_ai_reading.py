@@ -23,11 +23,13 @@ from musbot.ai.reading import (
     DEFAULT_MODEL,
     OPEN,
     ORDAGO_ANSWER,
+    ORDAGO_WORD,
+    PRIOR,
     OpponentMemory,
     Reading,
     band,
 )
-from musbot.ai.styles import farolero, prudente
+from musbot.ai.styles import farolero, pasivo, prudente
 from musbot.engine import (
     NO_HAY_MUS,
     NO_QUIERO,
@@ -120,6 +122,22 @@ def test_it_tells_a_bluffer_and_a_cautious_player_from_normal() -> None:
     assert bluffer.model().table[OPEN][weak][2] > 0.2  # it opens weak hands with a bet…
     assert cautious.model().table[OPEN][weak][2] < 0.05  # …the cautious player never does
     assert cautious.model().table[OPEN][weak][3] < 0.02
+
+
+def test_an_ordago_is_read_as_rare_as_the_player_makes_it() -> None:
+    """A player seen passing and betting hand after hand without an órdago throws one only with
+    the goods: a hand short of the top band is not among those it throws with. A bluffer's
+    órdagos say little. Pooled over the bands, before a band's few hands could tell."""
+    memory = _play_hands([NormalBot(), pasivo(), NormalBot(), farolero()], 20, seed=4)
+    quiet, bluffer = memory.reading(SEATS[1]), memory.reading(SEATS[3])
+    assert quiet.rarity() < 0.4 < 2.0 < bluffer.rarity()
+    near = band(0.96)  # good, not the best
+    prior = PRIOR[OPEN][near][ORDAGO_WORD]
+    assert quiet.model().table[OPEN][near][ORDAGO_WORD] < 0.5 * prior
+    assert bluffer.model().table[OPEN][near][ORDAGO_WORD] > prior
+    top = len(BANDS)  # the top band's share is the prior's and what was seen there, as before
+    assert Reading().model().table[OPEN][top][ORDAGO_WORD] == PRIOR[OPEN][top][ORDAGO_WORD]
+    assert all(sum(row) == pytest.approx(1.0) for sit in quiet.model().table for row in sit)
 
 
 def test_learning_is_spread_over_neighbouring_bands_and_fades() -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import json
+import logging
 import random
 import threading
 from collections.abc import AsyncIterator
@@ -305,6 +307,35 @@ async def test_a_person_forgotten_while_seated_is_never_stored_from_that_table_e
     other, _, _ = make_table(9, rules=SHORT, turn_seconds=None)
     assert not other.state.readings.forget(1, seated=False)
     assert other.state.readings.unstored == set()
+
+
+async def test_the_seated_bots_readings_survive_a_restart_and_people_come_from_their_server(
+        caplog: pytest.LogCaptureFixture) -> None:
+    table, _, _ = make_table(3, rules=SHORT, turn_seconds=None)
+    await seat_humans(table, 2)
+    await table.start(1)
+    await play_humans(table, random.Random(3))
+    memory = table.state.readings.memory
+    bots = ["bot:2:normal", "bot:3:normal"]
+    assert all(memory.reading(who).words > 0 for who in bots)
+    document = json.loads(json.dumps(to_json(table.state)))  # as storage keeps it
+    assert set(document["bot_readings"]) == set(bots)  # a person's is kept by their server
+    again = from_json(document).readings.memory
+    assert set(again.readings) == set(bots)
+    assert all(again.reading(who).to_json() == memory.reading(who).to_json() for who in bots)
+    for restored, before in zip(again.models(bots), memory.models(bots), strict=True):
+        assert restored.normal == pytest.approx(before.normal, abs=1e-3)  # stored rounded
+    assert again.wanted([1, 2]) == [1, 2]  # the people's are fetched from storage again
+    # A bot's reading that cannot be read is relearnt; a person's is never taken from the
+    # table's state; neither keeps the table from being restored. An older state has none.
+    document["bot_readings"]["bot:2:normal"] = {"v": 99}
+    document["bot_readings"]["user:1"] = memory.reading("user:1").to_json()
+    with caplog.at_level(logging.WARNING, logger="musbot.table.readings"):
+        damaged = from_json(document).readings.memory
+    assert set(damaged.readings) == {"bot:3:normal"}
+    assert len(caplog.records) == 2
+    del document["bot_readings"]
+    assert not from_json(document).readings.memory.readings
 
 
 def test_no_server_no_stored_readings() -> None:

@@ -8,6 +8,12 @@ declarations), as the player could judge it from their own cards. Words are coun
 (opening a lance, answering a bet, answering an órdago) and strength band, which gives a learnt
 betting policy: how often this player passes, calls, raises or goes to órdago with what.
 
+Órdagos are rare at every strength but the top, so a band's few hands tell little of how a
+player throws them; the reading also pools, over the bands below the top, how many órdagos the
+player threw against how many the prior expected of the words seen there (:meth:`Reading.rarity`):
+a player seen passing and betting hand after hand without one throws one only with the goods,
+one seen bluffing them throws them with anything.
+
 Beside that table the reading keeps score of how well level «normal»'s rule foretold each word,
 against how well the learnt table did before the word was counted (a prequential likelihood
 ratio, :attr:`Reading.fit`): a player who plays like «normal» is best told by its exact rule,
@@ -110,6 +116,13 @@ def _at(sit: int, b: int, word: int) -> int:
     return (sit * ROWS + b) * WORDS + word
 
 
+RARITY_PRIOR = 0.1
+"""Órdagos below the top band a player is credited with, and expected of them, before any word
+of theirs is seen (:meth:`Reading.rarity`)…"""
+RARITY_CAP = 10.0
+"""…and the most that scales the prior's órdago share either way."""
+
+
 def band(p: float) -> int:
     for i, edge in enumerate(BANDS):
         if p < edge:
@@ -163,12 +176,36 @@ class Reading:
 
     # --- learning -----------------------------------------------------------------------------
 
-    def predict(self, sit: int, b: int) -> list[float]:
+    def predict(self, sit: int, b: int, rarity: float | None = None) -> list[float]:
+        """The learnt share of each word in this situation and band; ``rarity``: the
+        :meth:`rarity` of this player's órdagos (computed if None)."""
         start = _at(sit, b, 0)
         row = self.counts[start:start + WORDS]
         prior = PRIOR[sit][b]
+        if sit != ORDAGO_ANSWER and b < len(BANDS):
+            scale = self.rarity() if rarity is None else rarity
+            ordago = prior[ORDAGO_WORD] * scale
+            rest = (1.0 - ordago) / (1.0 - prior[ORDAGO_WORD])
+            prior = (*(x * rest for x in prior[:ORDAGO_WORD]), ordago)
         total = sum(row) + PRIOR_WEIGHT
         return [(row[w] + PRIOR_WEIGHT * prior[w]) / total for w in range(WORDS)]
+
+    def rarity(self) -> float:
+        """How often this player goes to órdago below the top band, against what
+        :data:`PRIOR` expects of the words seen there, pooled over the bands: the few hands of
+        one band teach little of it, but a player seen passing and betting a hundred times
+        without an órdago goes to órdago only with the goods, and one seen bluffing órdagos
+        throws them with anything. Scales the prior's órdago share in those bands."""
+        seen = expected = 0.0
+        counts = self.counts
+        for sit in (OPEN, ANSWER):
+            for b in range(len(BANDS)):
+                start = _at(sit, b, 0)
+                row = counts[start:start + WORDS]
+                seen += row[ORDAGO_WORD]
+                expected += sum(row) * PRIOR[sit][b][ORDAGO_WORD]
+        return min(RARITY_CAP, max(1.0 / RARITY_CAP,
+                                   (seen + RARITY_PRIOR) / (expected + RARITY_PRIOR)))
 
     def observe(self, sit: int, strength: float, said: int, expected: int) -> None:
         """One word, said with a hand of this strength where «normal» would have said
@@ -209,7 +246,8 @@ class Reading:
 
     def model(self) -> OpponentModel:
         normal_weight = 1.0 / (1.0 + math.exp(-(self.fit + PRIOR_FIT)))
-        table = tuple(tuple(tuple(self.predict(sit, b)) for b in range(ROWS))
+        rarity = self.rarity()
+        table = tuple(tuple(tuple(self.predict(sit, b, rarity)) for b in range(ROWS))
                       for sit in range(SITUATIONS))
         odd, weight = MUS_PRIOR
         mus = (self.mus_odd + odd) / (self.mus_seen + weight)
@@ -440,6 +478,11 @@ class OpponentMemory:
     @staticmethod
     def person(user_id: int) -> str:
         return f"user:{user_id}"
+
+    @staticmethod
+    def is_person(who: str) -> bool:
+        """Whether ``who`` names a person (:meth:`person`) rather than a bot."""
+        return _user_of(who) is not None
 
     def reading(self, who: str) -> Reading:
         found = self.readings.get(who)

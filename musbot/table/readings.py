@@ -13,8 +13,9 @@ whom before the restart is not saved).
 
 People's readings are kept per server, in storage: the persister fetches a person's once they
 sit at one of the server's tables and stores what the table learnt since
-(:meth:`TableReadings.exchange`, then :meth:`TableReadings.settle` with what it did). Bots'
-readings live in memory only: a restored table relearns them. ``/mus olvidarme`` erases a
+(:meth:`TableReadings.exchange`, then :meth:`TableReadings.settle` with what it did). The
+readings of the bots seated now are saved with the table's state (:meth:`TableReadings.bots`),
+so a restored table's bots are read as before the restart. ``/mus olvidarme`` erases a
 person's reading here (:meth:`TableReadings.forget`), and this table never stores one of them
 again, even if they play on at it.
 """
@@ -196,10 +197,30 @@ class TableReadings:
         """What the table's saved state keeps: who of the people seated is never stored."""
         return sorted(u for u in self.unstored if u in seated)
 
+    def bots(self, seats: Sequence[Seat | None], bot_level: str) -> dict[str, Any]:
+        """What the table's saved state keeps of its readings: those of the bots seated now
+        (numbers only; people's are kept by their server, see :meth:`exchange`)."""
+        memory = self.memory
+        return {who: memory.readings[who].to_json() for who in self.who(seats, bot_level)
+                if who is not None and not OpponentMemory.is_person(who)
+                and who in memory.readings}
+
     @classmethod
-    def from_json(cls, data: Any) -> TableReadings:
-        """A restored table's (a hand in play then teaches nothing: see the module)."""
+    def from_json(cls, data: Any, bots: Any = None) -> TableReadings:
+        """A restored table's (a hand in play then teaches nothing: see the module): who is
+        never stored, and the seated bots' readings (:meth:`bots`). A bot's reading that
+        cannot be read is relearnt (logged), a person's is not taken from the table's state,
+        and neither keeps the table from being restored."""
         readings = cls()
         if isinstance(data, list):
             readings.unstored = {int(u) for u in data}
+        if isinstance(bots, dict):
+            for who, document in bots.items():
+                if not isinstance(who, str) or OpponentMemory.is_person(who):
+                    log.warning("a table's saved readings held a person's; left out")
+                    continue
+                try:
+                    readings.memory.readings[who] = Reading.from_json(document)
+                except ValueError as exc:
+                    log.warning("a bot's saved reading could not be read; relearnt (%s)", exc)
         return readings

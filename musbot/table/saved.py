@@ -82,6 +82,7 @@ def to_json(state: TableState) -> dict[str, Any]:
         "outbox": state.records.outbox,
         "readings_off": state.readings.to_json(state.humans()),
         "repaso": state.handbook.to_json(),
+        "bot_readings": state.readings.bots(state.seats, state.settings.bot_level),
         **state.pages.to_json(),
     }
 
@@ -193,7 +194,8 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
     state.senas = SenaLog.from_json(document["senas"])
     state.records.info = document["match_info"]
     state.records.outbox = list(document["outbox"])
-    state.readings = TableReadings.from_json(document.get("readings_off"))
+    state.readings = TableReadings.from_json(document.get("readings_off"),
+                                             document.get("bot_readings"))
     state.handbook = HandBook.from_json(document.get("repaso"))  # None: saved before books
     _restore_pages(state, document)
     return state
