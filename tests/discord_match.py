@@ -23,6 +23,7 @@ from musbot.config import Config
 from musbot.engine import MUS, Action, ActionKind, Hand, Rules, Shuffler
 from musbot.engine.cards import parse_card, seeded_shuffler
 from musbot.storage import Database, StorageError
+from musbot.storage.postgres import PostgresBackend
 from musbot.storage.sqlite import SqliteBackend
 from musbot.table import ManualClock, Table, render
 
@@ -73,7 +74,8 @@ class Scene:
             await self._database_done()
             bots = [self.bot, *self.others]
             busy = any(t._lock.locked() for b in bots for t in b.tables) or \
-                any(b.relay is not None and b.relay.busy for b in bots)
+                any(b.relay is not None and b.relay.busy for b in bots) or \
+                any(_postgresql_busy(b) for b in bots)
             now = (len(self.world.calls), tuple(t.state.turn for t in self.bot.tables),
                    self.clock.sleepers, busy,
                    sum(len(i.attempts) for i in self.world.interactions.values()))
@@ -397,3 +399,11 @@ def public_texts(world: FakeDiscord, channel: int) -> list[str]:
                   for e in body.get("embeds") or []]
         texts.append("\n".join(parts))
     return texts
+
+
+def _postgresql_busy(bot: Any) -> bool:
+    """A query of the bot's is on its way to PostgreSQL (real I/O on a socket, which neither the
+    fake clock nor a few turns of the loop wait for: a slow one left a command unanswered)."""
+    backend = bot.db.backend if bot.db is not None else None
+    pool = getattr(backend, "_pool", None) if isinstance(backend, PostgresBackend) else None
+    return pool is not None and pool.get_size() > pool.get_idle_size()
