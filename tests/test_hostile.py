@@ -228,8 +228,10 @@ async def test_open_tables_are_limited_per_person_and_per_server(tmp_path: Path)
     admins = world.add_role(scene.guild, "Admins", discord.Permissions(manage_guild=True).value)
     world.give_role(scene.guild, world.owner.id, admins)
     await world.connect(scene.bot)
-    opened = [await world.slash(scene.bot, ana.user, c, "mus mesa") for c in channels]
-    await scene.settle()
+    opened = []
+    for channel in channels:  # one after the other, as a person types them
+        opened.append(await world.slash(scene.bot, ana.user, channel, "mus mesa"))
+        await scene.settle()
     assert [scene.bot.tables.get(c) is not None for c in channels] == \
         [True, True, True, False, False]
     assert opened[3].ephemeral_texts() == [
