@@ -24,6 +24,7 @@ from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
 from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
+from musbot.tournament.model import Match as TournamentMatch
 from musbot.txapelketa import Cup, TournamentRunner, bot_played
 
 # --- the table layer: entrants, finished games --------------------------------------------
@@ -253,16 +254,26 @@ def one_game_played(table: Table) -> bool:
     return table.match is not None and len(table.match.games_played) == 1
 
 
-async def test_when_the_round_time_runs_out_the_pair_ahead_wins_and_the_table_closes(
-        tmp_path: Path) -> None:
-    clock = ManualClock()
-    db, tables, runner, venue = await start(tmp_path / "o.db", clock, turn_seconds=SLOW)
-    cup = await signed(runner, 2, games_to_win=2, round_minutes=5, grace_minutes=1,
+async def timed_match(path: Path, clock: ManualClock, games_to_win: int
+                      ) -> tuple[Database, TableManager, TournamentRunner, Venue, Cup,
+                                 TournamentMatch, Table]:
+    """Two pairs drawn into one match of 5-tanto games with a 5-minute round: the runner's
+    pieces, the cup, the match and its table."""
+    db, tables, runner, venue = await start(path, clock, turn_seconds=SLOW)
+    cup = await signed(runner, 2, games_to_win=games_to_win, round_minutes=5, grace_minutes=1,
                        rules=Rules(puntos=5))
     await runner.draw(cup)
     [match] = cup.tournament.ready()
     table = tables.get(cup.places[match.id])
     assert table is not None
+    return db, tables, runner, venue, cup, match, table
+
+
+async def test_when_the_round_time_runs_out_the_pair_ahead_wins_and_the_table_closes(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, venue, cup, match, table = await timed_match(tmp_path / "o.db", clock,
+                                                                     2)
     await sit_and_play(table, one_game_played)
     await runner.idle()
     assert match.state is MatchState.PLAYING
@@ -284,13 +295,7 @@ async def test_when_the_round_time_runs_out_the_pair_ahead_wins_and_the_table_cl
 async def test_level_when_the_time_runs_out_plays_on_to_the_tables_result(
         tmp_path: Path) -> None:
     clock = ManualClock()
-    db, tables, runner, venue = await start(tmp_path / "l.db", clock, turn_seconds=SLOW)
-    cup = await signed(runner, 2, games_to_win=1, round_minutes=5, grace_minutes=1,
-                       rules=Rules(puntos=5))
-    await runner.draw(cup)
-    [match] = cup.tournament.ready()
-    table = tables.get(cup.places[match.id])
-    assert table is not None
+    db, tables, runner, venue, _, match, table = await timed_match(tmp_path / "l.db", clock, 1)
     await sit_and_play(table, lambda _: True)  # seated: 0-0, the first hand dealt
     await runner.idle()
     await clock.advance(5 * 60 + 30)
@@ -311,14 +316,8 @@ async def test_a_round_time_that_ran_out_while_the_bot_was_down_is_acted_on_once
         tmp_path: Path) -> None:
     clock = ManualClock()
     path = tmp_path / "d.db"
-    db, tables, runner, _ = await start(path, clock, turn_seconds=SLOW)
-    cup = await signed(runner, 2, games_to_win=2, round_minutes=5, grace_minutes=1,
-                       rules=Rules(puntos=5))
-    await runner.draw(cup)
-    [match] = cup.tournament.ready()
+    db, tables, runner, _, cup, match, table = await timed_match(path, clock, 2)
     place = cup.places[match.id]
-    table = tables.get(place)
-    assert table is not None
     await sit_and_play(table, one_game_played)
     await runner.idle()
     assert table.match is not None
