@@ -245,3 +245,55 @@ def test_dificil_plays_without_models_as_against_unknown_players() -> None:
     told = bot.decide(view, random.Random(1), models=(DEFAULT_MODEL,) * 4)
     assert plain == told and h.is_legal(h.to_act, plain)
     assert PASO in view.legal
+
+
+def _accepter(light: bool) -> Reading:
+    """A player seen answering 60 órdagos: accepting with anything, or only with ≥ 0.9."""
+    reading = Reading()
+    rng = random.Random(5)
+    for _ in range(60):
+        p = rng.random()
+        reading.observe(ORDAGO_ANSWER, p, 1 if light or p >= 0.9 else 0, expected=0)
+    return reading
+
+
+def _ordago_spot() -> Any:
+    """Seat 0, mano, opens the Grande with two kings, a seven and a six: good, not the nuts."""
+    h = Hand(Rules(senas=False), [cards("12o 12c 7b 6e"), cards("5o 6c 7e 4c"),
+                                  cards("5c 6e 7b 4e"), cards("1o 1c 5e 6b")], [], mano=0,
+             validate=False)
+    h.apply(0, NO_HAY_MUS)
+    view = h.view(0)
+    assert view.lance is Lance.GRANDE and view.to_act == 0 and ORDAGO in view.legal
+    return view
+
+
+def test_an_ordago_is_thrown_at_a_light_caller_not_at_one_who_calls_with_the_goods() -> None:
+    """Issue #28: an órdago is judged by the worlds where it is accepted, each counted by how
+    likely the opponents' readings make their «quiero» with that world's cards. A player who
+    calls only with the goods calls it where the bot's two kings lose; one who calls with anything
+    calls it where they win."""
+    from musbot.ai.dificil import ORDAGO_CALLED_WIN, _Replay, ordago_fate
+
+    view = _ordago_spot()
+    bot = DificilBot()
+    fates = {}
+    for name, light in (("light", True), ("goods", False)):
+        models = list(OpponentMemory().models(SEATS))
+        models[1] = models[3] = _accepter(light).model()
+        worlds = bot.sample(view, random.Random(3), (), models)
+        fates[name] = ordago_fate(view, worlds, models, _Replay(view, models))
+    light, goods = fates["light"], fates["goods"]
+    assert light.called_win >= ORDAGO_CALLED_WIN > goods.called_win, (light, goods)
+    # Those who accept only with the goods accept in fewer worlds, and those few weigh less.
+    assert goods.accepted < light.accepted and goods.effective < light.effective
+
+
+def test_an_ordago_few_worlds_accept_proves_little() -> None:
+    """Issue #28: the share won when accepted is shrunk towards a loss by how few worlds, in
+    effect, accepted it."""
+    from musbot.ai.dificil import ORDAGO_DOUBT, OrdagoFate
+
+    assert OrdagoFate(2.0, 2.0, 2.0).called_win == pytest.approx(2 / (2 + ORDAGO_DOUBT))
+    assert OrdagoFate(50.0, 40.0, 50.0).called_win == pytest.approx(0.8 * 50 / (50 + ORDAGO_DOUBT))
+    assert OrdagoFate(0.0, 0.0, 0.0).called_win == 0.0

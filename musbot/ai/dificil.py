@@ -56,6 +56,7 @@ from musbot.engine import (
     tables,
 )
 from musbot.engine import events as ev
+from musbot.engine.evaluation import best_seat
 from musbot.engine.senas import Sena, shows
 
 from .base import SenaSeen
@@ -63,8 +64,10 @@ from .normal import NormalBot, bet_action, lance_state
 from .odds import Odds, game_value, odds
 from .reading import (
     ANSWER,
+    CATEGORY,
     DEFAULT_MODEL,
     NO_HINTS,
+    ORDAGO_ANSWER,
     Judge,
     OpponentModel,
     Word,
@@ -78,24 +81,27 @@ from .reading import (
 
 _K = ActionKind
 _BETS = (_K.ENVIDO, _K.MAS, _K.ORDAGO)
+_ACCEPT = CATEGORY[_K.QUIERO]
 ORDAGO_MARGIN = 0.15
 """An órdago (thrown or called) must beat the best quiet option by this share of its value: the
 órdago's estimate is the noisiest of all and a mistake costs the game."""
 ORDAGO_CALLED_WIN = 0.6
 """And it must be won more often than lost, with room for the estimate's error: thrown only
-if it wins at least this share of the worlds where it is accepted, accepted only if it wins
-:data:`ORDAGO_ACCEPT_WIN` of all the worlds — unless refusing hands the game over at once (the
-deje reaches the target). Against a player who goes to órdago only with the goods, the worlds
-where the bot would call are those where it holds better; against one who accepts only with
-the goods, those where its órdago is called are the ones to fear. The few spots where refusing
-is all but lost without being lost outright are given up: an órdago accepted is a game won,
-not a gamble on a lost one."""
+if it wins at least this share of the worlds where it is accepted (:func:`ordago_fate`),
+accepted only if it wins :data:`ORDAGO_ACCEPT_WIN` of all the worlds — unless refusing hands the
+game over at once (the deje reaches the target). Against a player who goes to órdago only with
+the goods, the worlds where the bot would call are those where it holds better; against one who
+accepts only with the goods, those where its órdago is called are the ones to fear. The few
+spots where refusing is all but lost without being lost outright are given up: an órdago
+accepted is a game won, not a gamble on a lost one."""
 ORDAGO_ACCEPT_WIN = 0.7
 """An órdago met is a coin tossed by the other side, with the cards it chose to toss it on: a
 call needs room for the estimate's error."""
-ORDAGO_DOUBT = 0.05
-"""Its share of wins when accepted is judged as if this share of the worlds more had accepted
-it and won nothing: an órdago that no sampled opponent calls proves nothing."""
+ORDAGO_DOUBT = 3.0
+"""Its share of wins when accepted is judged as if this many worlds more had accepted it and won
+nothing, against the effective number of worlds that accepted it: against a player who accepts
+only with the goods, a handful of sampled worlds hold the goods, and an estimate from a handful
+is mostly luck."""
 ORDAGO_MIN_CHANCE = 0.7
 """The pair's chance at the lance below which the bot does not consider throwing an órdago…"""
 ORDAGO_DESPERATE = 0.1
@@ -162,32 +168,27 @@ class DificilBot:
         if len(options) == 1:
             return options[0]
         sub = random.Random(rng.random())
-        worlds = resample(self.sample(view, sub, senas, models), self.worlds, sub)
+        candidates = self.sample(view, sub, senas, models)
+        worlds = resample(candidates, self.worlds, sub)
         if not worlds:
             return self.normal.decide(view, rng, senas)
         team = view.team
         base = _Replay(view, [None if view.rules.team(s) == team else m
                               for s, m in enumerate(models)])
         totals = [0.0] * len(options)
-        called = [0.0, 0.0]  # our órdago's worlds where it was accepted, and won
         for hands, w in worlds:
             seed = sub.random()  # the same opponents' whims for every option: a fair comparison
             for k, option in enumerate(options):
-                value, accepted = base.rollout(hands, option, seed)
-                totals[k] += w * value
-                if accepted and option.kind is _K.ORDAGO:
-                    called[0] += w
-                    called[1] += w * value
+                totals[k] += w * base.rollout(hands, option, seed)
         total = sum(w for _, w in worlds)
         quiet = max(totals[k] for k, o in enumerate(options) if not risky(view, o))
         scores = [totals[k] - (ORDAGO_MARGIN * quiet if risky(view, o) else 0.0)
                   for k, o in enumerate(options)]
-        doubt = ORDAGO_DOUBT * total
         handed_over = view.ordago and \
             view.scores[1 - team] + lance_state(view).prev >= view.target
         for k, o in enumerate(options):
             if o.kind is _K.ORDAGO and \
-                    called[1] < ORDAGO_CALLED_WIN * (called[0] + doubt):
+                    ordago_fate(view, candidates, models, base).called_win < ORDAGO_CALLED_WIN:
                 scores[k] = -1.0  # when it is accepted, it is mostly lost
             elif view.ordago and o.kind is _K.QUIERO and not handed_over \
                     and totals[k] < ORDAGO_ACCEPT_WIN * total:
@@ -326,6 +327,86 @@ def resample(worlds: list[tuple[list[list[int]], float]], k: int,
     while len(out) < k:  # rounding at the very end
         out.append((worlds[-1][0], 1.0))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class OrdagoFate:
+    """An órdago thrown now, over the sampled worlds: how often it is accepted and, when it is,
+    won."""
+
+    accepted: float
+    """The worlds' weight times each world's chance that an opponent accepts."""
+    won: float
+    """The same, counting only the worlds where the bot's pair wins the lance."""
+    effective: float
+    """How many equally weighed worlds the accepting ones are worth (Kish's effective sample
+    size)."""
+
+    @property
+    def called_win(self) -> float:
+        """The share of accepted órdagos won, as if :data:`ORDAGO_DOUBT` worlds more had
+        accepted and won nothing."""
+        if self.accepted <= 0.0:
+            return 0.0
+        return self.won / self.accepted * self.effective / (self.effective + ORDAGO_DOUBT)
+
+
+def ordago_fate(view: SeatView, worlds: Sequence[tuple[list[list[int]], float]],
+                models: Sequence[OpponentModel], replay: _Replay) -> OrdagoFate:
+    """Each world counts by its weight times the chance, under the answering opponents' models,
+    that one of them accepts with that world's cards — not by whether one did in a rollout:
+    against a player who accepts only with the goods, the worlds holding the goods are few, and
+    each must count for what it is, every time."""
+    answers = _ordago_answers(view, worlds[0][0], replay) if worlds else []
+    if not answers:
+        return OrdagoFate(0.0, 0.0, 0.0)
+    assert view.lance is not None
+    t = tables(view.rules.reyes, view.rules.real)
+    index_of, key = t.index_of, t.card_key
+    strength = t.strength[view.lance]
+    order = [(view.mano + k) % 4 for k in range(4)]
+    team = view.team
+    judge = Judge(view)
+    memo: dict[tuple[int, int, int], float] = {}
+    accepted = won = squares = 0.0
+    for hands, w in worlds:
+        idx = [index_of[key[h[0]] + key[h[1]] + key[h[2]] + key[h[3]]] for h in hands]
+        refused = 1.0
+        for word in answers:
+            s = word.seat
+            mate = (s + 2) % 4
+            found = memo.get((s, idx[s], idx[mate]))
+            if found is None:
+                p = judge.strength(idx, word)
+                found = memo[(s, idx[s], idx[mate])] = models[s].chance(
+                    ORDAGO_ANSWER, p, _ACCEPT, judge.expected(idx, word, p))
+            refused *= 1.0 - found
+        x = w * (1.0 - refused)
+        accepted += x
+        squares += x * x
+        if view.rules.team(best_seat(strength, idx, order)) == team:
+            won += x
+    return OrdagoFate(accepted, won, accepted * accepted / squares if squares > 0 else 0.0)
+
+
+def _ordago_answers(view: SeatView, hands: list[list[int]], replay: _Replay) -> list[Word]:
+    """The words «quiero» of the opponents who would answer an órdago thrown now, in their
+    order, each said after the ones before refused (the public history does not depend on the
+    cards, so any world's do)."""
+    out: list[Word] = []
+    refusals: list[int] = []
+    while True:
+        h = replay.start(hands)
+        h.apply(view.seat, ORDAGO)
+        for s in refusals:
+            h.apply(s, NO_QUIERO)
+        seat = h.to_act
+        if seat is None or h.lance is not view.lance or not h.ordago_standing \
+                or view.rules.team(seat) == view.team:
+            return out
+        h.apply(seat, QUIERO)
+        out.append(spoken(h.view(view.seat))[0][-1])
+        refusals.append(seat)
 
 
 def risky(view: SeatView, option: Action) -> bool:
@@ -559,14 +640,17 @@ class _Replay:
         self.o = odds(view.rules.reyes)
         self.hints = hints(view)
 
-    def rollout(self, hands: list[list[int]], option: Action,
-                seed: float = 0.0) -> tuple[float, bool]:
-        """The game's value for the bot's pair after ``option`` and the rest of the hand, and
-        whether an órdago at this lance was accepted."""
+    def start(self, hands: list[list[int]]) -> Hand:
+        """The hand as it stands at the decision, with these cards."""
         h = Hand(self.rules, hands, (), mano=self.mano, scores=self.scores, validate=False)
         h.apply(self.mano, NO_HAY_MUS)
         for seat, action in self.said:
             h.apply(seat, action)
+        return h
+
+    def rollout(self, hands: list[list[int]], option: Action, seed: float = 0.0) -> float:
+        """The game's value for the bot's pair after ``option`` and the rest of the hand."""
+        h = self.start(hands)
         h.apply(self.me, option)
         models = self.models
         whims = random.Random(seed) if self.styled else None
@@ -577,11 +661,9 @@ class _Replay:
                 h.apply(seat, styled_action(h, seat, self.o, model, whims))
             else:
                 h.apply(seat, fast_action(h, seat, self.o, self.hints))
-        result = h.results[self.lance]
-        accepted = result is not None and result.outcome == "ordago"
         if h.game_winner is not None:
-            return (1.0 if h.game_winner == self.team else 0.0), accepted
-        return game_value(h.scores[self.team], h.scores[1 - self.team], self.target), accepted
+            return 1.0 if h.game_winner == self.team else 0.0
+        return game_value(h.scores[self.team], h.scores[1 - self.team], self.target)
 
 
 def _own_chance(h: Hand, seat: int, o: Odds) -> float:
