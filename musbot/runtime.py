@@ -12,9 +12,16 @@ walks an object twice: the young generation is collected on a clock, every
 :data:`YOUNG_COLLECTION_SECONDS`, and what survives it is frozen (:func:`young_collection`).
 An object that lived through its young collection is then left to reference counting, which
 frees it the moment it is dropped, frozen or not; only *cyclic* garbage that outlived its young
-collection waits, for the :func:`audit` every :data:`AUDIT_SECONDS`, which walks everything and
-logs what it found. The table layer makes none (a test plays whole matches and audits), so the
-audit should find nothing, and the memory it could hold meanwhile is bounded by the hour.
+collection waits, for the audit every :data:`AUDIT_SECONDS`. The table layer makes none (a test
+plays whole matches and audits), so the audit should find nothing, and the memory it could hold
+meanwhile is bounded by the hour.
+
+The audit walks every object, and that walk is the pause the freezing avoids. So where the
+system can fork, the walk is made in a copy of the process (:func:`audit_elsewhere`): the bot
+stops only for the fork, and collects for real, pausing, only when the copy found garbage —
+which it logs, as a bug to look for. The copy writes nothing but its count: every file it
+inherited (the gateway's socket, the database) is closed in it before it walks, so no finalizer
+it runs can reach them.
 
 CPython counts every container's death against the young threshold, old ones included, and a
 busy bot retires old objects on every move (each table's previous state): left to the
@@ -27,7 +34,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
+import signal
+import struct
+import sys
 import time
+import warnings
+from dataclasses import dataclass
+from typing import NoReturn
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +52,9 @@ AUDIT_SECONDS = 3600.0
 """How often :func:`collect_periodically` runs the :func:`audit`."""
 YOUNG_COLLECTION_SECONDS = 0.01
 """How often :func:`collect_periodically` collects the young generation."""
+AUDIT_TIMEOUT = 60.0
+"""How long the copy of :func:`audit_elsewhere` may walk before it is stopped (a copy of a
+process with threads may find a lock taken forever: then this audit is skipped, and said)."""
 
 
 def tune_gc() -> None:
@@ -57,8 +74,8 @@ def young_collection() -> None:
 
 
 def audit() -> tuple[float, int]:
-    """A full collection of every object, frozen ones included: the pause (s), and how many
-    unreachable objects it found (cyclic garbage that outlived its young collection)."""
+    """A full collection of every object, frozen ones included, here: the pause (s), and how
+    many unreachable objects it found (cyclic garbage that outlived its young collection)."""
     gc.unfreeze()
     start = time.perf_counter()
     found = gc.collect()
@@ -67,22 +84,142 @@ def audit() -> tuple[float, int]:
     return pause, found
 
 
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """What an audit cost the bot and found."""
+
+    pause: float
+    """Seconds every table stood still: the fork, or the whole walk when made here."""
+    walk: float
+    """Seconds the walk of every object took (in the copy, or here)."""
+    found: int | None
+    """Unreachable objects found; None when the copy did not answer."""
+    forked: bool
+
+
+_FOUND = struct.Struct("<qd")
+"""The copy's answer: the objects it found, and how long it walked."""
+
+
+def can_fork() -> bool:
+    return hasattr(os, "fork")
+
+
+async def audit_elsewhere(timeout: float = AUDIT_TIMEOUT) -> Audit:
+    """:func:`audit` in a forked copy of the process, which walks while the bot plays on; only
+    if it found garbage is the audit made here too, to free it (that pause is then the one
+    reported). Without ``fork``, the audit is made here."""
+    if not can_fork():
+        pause, found = audit()
+        return Audit(pause, pause, found, False)
+    read, write = os.pipe()
+    try:
+        with warnings.catch_warnings():  # the copy runs no thread: it only walks and exits
+            warnings.simplefilter("ignore", DeprecationWarning)
+            start = time.perf_counter()
+            pid = os.fork()
+            if pid == 0:
+                _walk_in_copy(write)
+            pause = time.perf_counter() - start
+    except OSError as error:  # no memory for page tables, too many processes
+        os.close(read)
+        log.warning("garbage collection audit: no copy of the process (%s); made here", error)
+        pause, found = audit()
+        return Audit(pause, pause, found, False)
+    finally:
+        os.close(write)
+    try:  # the thread owns the read end: it reaps the copy, reads, and closes it
+        answer = await asyncio.wait_for(asyncio.to_thread(_answer_of, pid, read), timeout)
+    except TimeoutError:
+        with _quietly():
+            os.kill(pid, signal.SIGKILL)  # the thread then reads nothing, and is done
+        answer = None
+    if answer is None:
+        log.warning("garbage collection audit: the copy of the process gave no count within "
+                    "%.0f s; skipped", timeout)
+        return Audit(pause, timeout, None, True)
+    found, walk = answer
+    if found:
+        here, freed = audit()
+        log.warning("garbage collection audit: %d unreachable objects outlived their young "
+                    "collection; freed here (%d, %.1f ms)", found, freed, here * 1000)
+        return Audit(pause + here, walk, found, True)
+    return Audit(pause, walk, found, True)
+
+
+def _walk_in_copy(write: int) -> NoReturn:
+    """The forked copy: every inherited file closed but the answer's pipe, the walk, the
+    answer, and out without running anything of the parent's (no atexit, no buffers flushed)."""
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, write)
+        os.closerange(write + 1, max(os.sysconf("SC_OPEN_MAX"), write + 2))
+        # A finalizer failing (its file is closed here) is forgotten at once: a hook that kept
+        # the error would keep its object, which would then not count as found.
+        sys.unraisablehook = _forget
+        gc.unfreeze()
+        start = time.perf_counter()
+        found = gc.collect()
+        os.write(write, _FOUND.pack(found, time.perf_counter() - start))
+    finally:
+        os._exit(0)
+
+
+def _forget(unraisable: object) -> None:
+    return None
+
+
+def _answer_of(pid: int, read: int) -> tuple[int, float] | None:
+    try:
+        _reap(pid)
+        data = os.read(read, _FOUND.size)
+    finally:
+        os.close(read)
+    if len(data) != _FOUND.size:
+        return None
+    found, walk = _FOUND.unpack(data)
+    return int(found), float(walk)
+
+
+def _reap(pid: int) -> None:
+    with _quietly():
+        os.waitpid(pid, 0)
+
+
+class _quietly:
+    """A child already reaped or gone is no error here."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: object, trace: object) -> bool:
+        return isinstance(error, ChildProcessError | ProcessLookupError)
+
+
 async def collect_periodically(seconds: float = AUDIT_SECONDS, *,
                                young_seconds: float = YOUNG_COLLECTION_SECONDS) -> None:
     """The collections :func:`tune_gc` took away from CPython, on a clock: the young generation
-    every ``young_seconds`` (:func:`young_collection`), the :func:`audit` every ``seconds``.
+    every ``young_seconds`` (:func:`young_collection`), the audit every ``seconds``
+    (:func:`audit_elsewhere`).
     Run it as a task for the process's life."""
     loop = asyncio.get_running_loop()
     audit_at = loop.time() + seconds
-    while True:
-        await asyncio.sleep(max(0.0, min(young_seconds, audit_at - loop.time())))
-        if loop.time() >= audit_at:
-            pause, found = audit()
-            if found:
-                log.warning("garbage collection audit: %d unreachable objects outlived their "
-                            "young collection (%.1f ms)", found, pause * 1000)
-            else:
-                log.debug("garbage collection audit: %.1f ms", pause * 1000)
-            audit_at = loop.time() + seconds
-        else:
+    auditing: asyncio.Task[Audit] | None = None
+    try:
+        while True:
+            await asyncio.sleep(max(0.0, min(young_seconds, audit_at - loop.time())))
+            if loop.time() >= audit_at and auditing is None:
+                auditing = loop.create_task(audit_elsewhere())
+            elif auditing is not None and auditing.done():
+                done = auditing.result()
+                auditing = None
+                audit_at = loop.time() + seconds
+                if done.found == 0:
+                    log.debug("garbage collection audit: nothing found (%.1f ms stopped, "
+                              "%.1f ms walked)", done.pause * 1000, done.walk * 1000)
             young_collection()
+    finally:
+        if auditing is not None:
+            auditing.cancel()

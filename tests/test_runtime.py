@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import time
 from collections.abc import Iterator
 
@@ -58,9 +59,30 @@ class Cycle:
 
 
 async def test_the_audit_runs_on_the_schedule(restore_gc: None) -> None:
+    """The copy finds the cycle, so the bot collects for real, and the cycle is freed."""
     runtime.tune_gc()
-    Cycle()  # unreachable at once, but only a collection frees a cycle
-    seen = await generations_collected(0.05, seconds=0.01)
+    gc.set_threshold(10**9, 10**9, 10**9)  # nothing on CPython's own account
+    kept = [Cycle()]
+    runtime.young_collection()  # alive: frozen
+    del kept  # cyclic garbage now, frozen: only the audit sees it
+    seen: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(watch)
+    task = asyncio.create_task(runtime.collect_periodically(seconds=0.01))
+    try:
+        for _ in range(500):
+            await asyncio.sleep(0.02)
+            if 2 in seen:
+                break
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        gc.callbacks.remove(watch)
     assert 2 in seen, "a full collection ran"
     assert not any(isinstance(o, Cycle) for o in gc.get_objects())
 
@@ -114,3 +136,82 @@ async def test_young_collections_run_on_the_clock_between_full_ones(restore_gc: 
     gc.set_threshold(10**9, 10**9, 10**9)  # nothing on CPython's own account
     seen = await generations_collected(0.1, seconds=3600, young_seconds=0.005)
     assert seen.count(0) >= 5 and 2 not in seen
+
+
+def _full_collections() -> tuple[list[int], object]:
+    seen: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            seen.append(2)
+
+    return seen, watch
+
+
+needs_fork = pytest.mark.skipif(not runtime.can_fork(), reason="no os.fork here")
+
+
+@needs_fork
+async def test_an_audit_that_finds_nothing_does_not_walk_in_the_bot(restore_gc: None) -> None:
+    """Issue 24: the walk of every object is made in a forked copy; the bot stops only for the
+    fork, and makes no full collection of its own."""
+    runtime.tune_gc()
+    gc.set_threshold(10**9, 10**9, 10**9)
+    full, watch = _full_collections()
+    runtime.young_collection()
+    gc.callbacks.append(watch)  # type: ignore[arg-type]
+    try:
+        done = await runtime.audit_elsewhere()
+    finally:
+        gc.callbacks.remove(watch)  # type: ignore[arg-type]
+    assert done.forked and done.found == 0 and full == []
+    assert done.pause > 0 and done.walk > 0
+
+
+class Finalized:
+    """Cyclic garbage whose finalizer writes to a file the bot holds open."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.me = self
+
+    def __del__(self) -> None:
+        os.write(self.fd, b"freed\n")
+
+
+@needs_fork
+async def test_garbage_the_copy_finds_is_freed_in_the_bot_and_only_there(
+        restore_gc: None, tmp_path: object) -> None:
+    """The copy closes every file it inherited before it walks: a finalizer it runs reaches
+    nothing of the bot's (a socket written from two processes would be garbled), and the bot
+    then frees the garbage itself — its finalizer runs once."""
+    runtime.tune_gc()
+    gc.set_threshold(10**9, 10**9, 10**9)
+    path = os.path.join(str(tmp_path), "log")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        garbage = Finalized(fd)
+        runtime.young_collection()  # alive: frozen
+        del garbage  # cyclic garbage now, frozen: only an audit sees it
+        full, watch = _full_collections()
+        gc.callbacks.append(watch)  # type: ignore[arg-type]
+        try:
+            done = await runtime.audit_elsewhere()
+        finally:
+            gc.callbacks.remove(watch)  # type: ignore[arg-type]
+    finally:
+        os.close(fd)
+    assert done.found is not None and done.found >= 1 and full == [2]
+    with open(path, "rb") as written:
+        assert written.read() == b"freed\n"
+    gc.unfreeze()
+    assert not any(isinstance(o, Finalized) for o in gc.get_objects())
+
+
+@needs_fork
+async def test_a_copy_that_does_not_answer_is_stopped(restore_gc: None,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    runtime.tune_gc()
+    done = await runtime.audit_elsewhere(timeout=0.0)
+    assert done.found is None and done.forked
+    assert "gave no count" in caplog.text

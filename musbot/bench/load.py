@@ -25,9 +25,11 @@ table-message edits are done, their writes are checkpointed (the first checkpoin
 also grows the database file, which stalled the loop's writes), and the garbage collector is
 set as ``musbot run`` sets it (:func:`musbot.runtime.tune_gc`, and the young collections on a
 clock, their survivors frozen; ``--gc default`` keeps CPython's). The bot audits every object
-hourly (:func:`musbot.runtime.audit`), not within a run this short: the audit is run once after
-the open loop, with every table live, its pause and the cyclic garbage it found reported apart
-(``gc_audit_ms``, ``gc_audit_found``), outside the run's pauses. At the end the live tables
+hourly (:func:`musbot.runtime.audit_elsewhere`), not within a run this short: the audit is run
+once after the open loop, with every table live, and reported apart, outside the run's pauses:
+how long it stopped the bot (``gc_audit_ms``: the fork, where the walk is made in a copy of the
+process), how long the walk of every object took (``gc_audit_walk_ms``) and the cyclic garbage
+it found (``gc_audit_found``). At the end the live tables
 are restored from the database into a fresh manager, as at a restart (``restore_s``).
 
 Latencies are wall-clock (``save_ms_p50``/``p99``/``max`` time the tables' save hook alone:
@@ -309,7 +311,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
     (see :func:`bench_load`)."""
     from musbot.bench.memory import MemoryClient
-    from musbot.runtime import audit, collect_periodically, tune_gc
+    from musbot.runtime import audit_elsewhere, collect_periodically, tune_gc
     from musbot.storage import Database
     from musbot.table.pause import MAX_RETRY_SECONDS
     from musbot.table.persist import TablePersister
@@ -376,7 +378,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
     saves.on = False
     gc.callbacks.remove(pauses)  # the hourly audit is no pause of the run's
-    audit_pause, audit_found = audit()  # what the bot's audit costs now, and what it finds
+    audited = await audit_elsewhere()  # what the bot's audit costs now, and what it finds
     gc.callbacks.append(pauses)
     rss_live = current_rss()
     if closed_seconds is None:
@@ -453,8 +455,10 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "restore_s": round(restore_s, 3),
         "announce_s": round(announce_s, 3),
         **pauses.summary(),
-        "gc_audit_ms": round(audit_pause * 1000, 2),
-        "gc_audit_found": audit_found,
+        "gc_audit_ms": round(audited.pause * 1000, 2),
+        "gc_audit_walk_ms": round(audited.walk * 1000, 2),
+        "gc_audit_forked": audited.forked,
+        "gc_audit_found": audited.found,
         "rest": rest_figures(open_stats, open_phase.actions),
         "outage_s": outage.seconds if outage is not None else None,
         "outage_by": None if outage is None else "server" if outage.stop else "injected",

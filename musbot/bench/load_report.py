@@ -52,8 +52,13 @@ def report(r: dict[str, Any]) -> str:
         f"longest pause {r['gc_max_ms']:.1f} ms (by generation "
         f"{' / '.join(f'{p:.1f}' for p in r['gc_max_ms_by_generation'])} ms), "
         f"{r['gc_total_s']:.2f} s in all; the audit of every object (every "
-        f"{AUDIT_SECONDS / 60:.0f} min with --gc tuned) takes {r['gc_audit_ms']:.1f} ms here "
-        f"and found {r['gc_audit_found']:,} unreachable objects",
+        f"{AUDIT_SECONDS / 60:.0f} min with --gc tuned) walked "
+        f"{r['gc_audit_walk_ms']:.1f} ms "
+        + ("in a copy of the process, stopping the bot " if r["gc_audit_forked"] else
+           "here, stopping the bot ")
+        + f"{r['gc_audit_ms']:.1f} ms, and found "
+        + (f"{r['gc_audit_found']:,}" if r["gc_audit_found"] is not None else "(no answer)")
+        + " unreachable objects",
         f"  REST calls:       {rest['budget_per_action']:.3f} per action against the global "
         f"budget in the open loop; by route per action: "
         + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
