@@ -21,7 +21,9 @@ system can fork, the walk is made in a copy of the process (:func:`audit_elsewhe
 stops only for the fork, and collects for real, pausing, only when the copy found garbage —
 which it logs, as a bug to look for. The copy writes nothing but its count: every file it
 inherited (the gateway's socket, the database) is closed in it before it walks, so no finalizer
-it runs can reach them.
+it runs can reach them. The copy grows to the heap's size while it walks (each object's header
+is written); it is the first process the system stops if memory runs out, and the bot then only
+logs that the audit gave no count.
 
 CPython counts every container's death against the young threshold, old ones included, and a
 busy bot retires old objects on every move (each table's previous state): left to the
@@ -156,6 +158,7 @@ def _walk_in_copy(write: int) -> NoReturn:
             os.dup2(null, fd)
         os.closerange(3, write)
         os.closerange(write + 1, max(os.sysconf("SC_OPEN_MAX"), write + 2))
+        _first_to_go()
         # A finalizer failing (its file is closed here) is forgotten at once: a hook that kept
         # the error would keep its object, which would then not count as found.
         sys.unraisablehook = _forget
@@ -165,6 +168,21 @@ def _walk_in_copy(write: int) -> NoReturn:
         os.write(write, _FOUND.pack(found, time.perf_counter() - start))
     finally:
         os._exit(0)
+
+
+def _first_to_go() -> None:
+    """The walk writes to every object's header, so the copy grows to the size of the heap for
+    its duration: if memory runs out, the system is to stop the copy, not the bot (Linux)."""
+    try:
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.write(fd, b"1000")
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _forget(unraisable: object) -> None:
