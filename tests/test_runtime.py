@@ -215,3 +215,25 @@ async def test_a_copy_that_does_not_answer_is_stopped(restore_gc: None,
     done = await runtime.audit_elsewhere(timeout=0.0)
     assert done.found is None and done.forked
     assert "gave no count" in caplog.text
+
+
+@needs_fork
+@pytest.mark.skipif(not os.path.exists("/proc/self/oom_score_adj"), reason="not Linux")
+def test_the_copy_is_the_first_the_system_stops_when_memory_runs_out() -> None:
+    """The copy grows to the heap's size while it walks: if memory runs out, it goes, not the
+    bot (the audit then only says it gave no count)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # what the copy does before it walks
+        try:
+            runtime._first_to_go()
+            with open("/proc/self/oom_score_adj", "rb") as score:
+                os.write(write, score.read())
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as answer:
+        assert answer.read().strip() == b"1000"
+    with open("/proc/self/oom_score_adj", "rb") as own:
+        assert own.read().strip() != b"1000"  # the bot's own is left as it was
