@@ -34,6 +34,7 @@ their pauses. On a clock each one walks only what ten milliseconds made.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
@@ -114,7 +115,10 @@ async def audit_elsewhere(timeout: float = AUDIT_TIMEOUT) -> Audit:
     if not can_fork():
         pause, found = audit()
         return Audit(pause, pause, found, False)
-    read, write = os.pipe()
+    try:
+        read, write = os.pipe()
+    except OSError as error:  # out of file descriptors
+        return _here_instead(error)
     try:
         with warnings.catch_warnings():  # the copy runs no thread: it only walks and exits
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -125,15 +129,13 @@ async def audit_elsewhere(timeout: float = AUDIT_TIMEOUT) -> Audit:
             pause = time.perf_counter() - start
     except OSError as error:  # no memory for page tables, too many processes
         os.close(read)
-        log.warning("garbage collection audit: no copy of the process (%s); made here", error)
-        pause, found = audit()
-        return Audit(pause, pause, found, False)
+        return _here_instead(error)
     finally:
         os.close(write)
     try:  # the thread owns the read end: it reaps the copy, reads, and closes it
         answer = await asyncio.wait_for(asyncio.to_thread(_answer_of, pid, read), timeout)
     except TimeoutError:
-        with _quietly():
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)  # the thread then reads nothing, and is done
         answer = None
     if answer is None:
@@ -147,6 +149,12 @@ async def audit_elsewhere(timeout: float = AUDIT_TIMEOUT) -> Audit:
                     "collection; freed here (%d, %.1f ms)", found, freed, here * 1000)
         return Audit(pause + here, walk, found, True)
     return Audit(pause, walk, found, True)
+
+
+def _here_instead(error: OSError) -> Audit:
+    log.warning("garbage collection audit: no copy of the process (%s); made here", error)
+    pause, found = audit()
+    return Audit(pause, pause, found, False)
 
 
 def _walk_in_copy(write: int) -> NoReturn:
@@ -173,16 +181,8 @@ def _walk_in_copy(write: int) -> NoReturn:
 def _first_to_go() -> None:
     """The walk writes to every object's header, so the copy grows to the size of the heap for
     its duration: if memory runs out, the system is to stop the copy, not the bot (Linux)."""
-    try:
-        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
-    except OSError:
-        return
-    try:
-        os.write(fd, b"1000")
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "wb", 0) as score:
+        score.write(b"1000")
 
 
 def _forget(unraisable: object) -> None:
@@ -202,18 +202,8 @@ def _answer_of(pid: int, read: int) -> tuple[int, float] | None:
 
 
 def _reap(pid: int) -> None:
-    with _quietly():
+    with contextlib.suppress(ChildProcessError):  # reaped already
         os.waitpid(pid, 0)
-
-
-class _quietly:
-    """A child already reaped or gone is no error here."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, error: object, trace: object) -> bool:
-        return isinstance(error, ChildProcessError | ProcessLookupError)
 
 
 async def collect_periodically(seconds: float = AUDIT_SECONDS, *,
@@ -227,16 +217,17 @@ async def collect_periodically(seconds: float = AUDIT_SECONDS, *,
     auditing: asyncio.Task[Audit] | None = None
     try:
         while True:
-            await asyncio.sleep(max(0.0, min(young_seconds, audit_at - loop.time())))
-            if loop.time() >= audit_at and auditing is None:
-                auditing = loop.create_task(audit_elsewhere())
-            elif auditing is not None and auditing.done():
+            due = young_seconds if auditing is not None else audit_at - loop.time()
+            await asyncio.sleep(max(0.0, min(young_seconds, due)))
+            if auditing is not None and auditing.done():
                 done = auditing.result()
                 auditing = None
-                audit_at = loop.time() + seconds
                 if done.found == 0:
                     log.debug("garbage collection audit: nothing found (%.1f ms stopped, "
                               "%.1f ms walked)", done.pause * 1000, done.walk * 1000)
+            if loop.time() >= audit_at and auditing is None:
+                auditing = loop.create_task(audit_elsewhere())
+                audit_at = loop.time() + seconds  # the clock runs on while the copy walks
             young_collection()
     finally:
         if auditing is not None:

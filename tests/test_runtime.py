@@ -237,3 +237,23 @@ def test_the_copy_is_the_first_the_system_stops_when_memory_runs_out() -> None:
         assert answer.read().strip() == b"1000"
     with open("/proc/self/oom_score_adj", "rb") as own:
         assert own.read().strip() != b"1000"  # the bot's own is left as it was
+
+
+async def test_young_collections_keep_their_clock_while_the_copy_walks(
+        restore_gc: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit's walk takes a while in its copy: meanwhile the young generation is collected
+    every ``young_seconds``, not back to back."""
+    walks = 0
+
+    async def slow_audit(timeout: float = runtime.AUDIT_TIMEOUT) -> runtime.Audit:
+        nonlocal walks
+        walks += 1
+        await asyncio.sleep(0.2)
+        return runtime.Audit(0.001, 0.2, 0, True)
+
+    monkeypatch.setattr(runtime, "audit_elsewhere", slow_audit)
+    runtime.tune_gc()
+    gc.set_threshold(10**9, 10**9, 10**9)  # nothing on CPython's own account
+    seen = await generations_collected(0.3, seconds=0.01, young_seconds=0.05)
+    assert walks >= 1
+    assert 3 <= seen.count(0) <= 12, seen.count(0)  # about 0.3 / 0.05
