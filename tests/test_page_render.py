@@ -4,7 +4,14 @@ save that failed (issues 22, 23 and 24)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from table_helpers import make_table, seat_humans
+
 from musbot.discordio.embeds import Escaped, Face, render_page
+from musbot.engine import MUS
+from musbot.table import status
 from musbot.table.page import Page, Pages
 
 
@@ -52,3 +59,31 @@ def test_lines_taken_back_by_a_failed_save_are_never_shown_from_the_cache() -> N
     same.page.lines[:] = list(shown.page.lines)
     shown.adopt(same)  # nothing taken back: nothing to show again
     assert shown.page.revision == revision + 1
+
+
+async def test_a_table_message_keeps_the_match_as_facts_and_words_them_only_when_shown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: a busy table changes several times between two edits of its message, so the
+    face captured at each change holds the status as facts; they are worded when the message
+    is rendered, the same lines the table's own status gives."""
+    table, _, _ = make_table()
+    await seat_humans(table)
+    await table.start(1)
+    worded: list[Any] = []
+    real = status.facts_lines
+    monkeypatch.setattr(status, "facts_lines",
+                        lambda *args: worded.append(args) or real(*args))
+    face = Face.capture(table)
+    again = Face.capture(table)
+    assert worded == [] and face.status == ()
+    assert face.signature(0, False) == again.signature(0, False)
+    lines = face.status_lines()
+    assert len(worded) == 1
+    assert "\n".join(lines) in table.status()
+    rendered = render_page(face, 0, final=False)
+    assert rendered.embed.description is not None
+    assert rendered.embed.description.endswith("\n".join(lines))
+    await table.act(1, MUS)
+    moved = Face.capture(table)
+    assert moved.signature(0, False) != face.signature(0, False)
+    assert moved.status_lines() != lines  # another seat to speak

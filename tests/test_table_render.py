@@ -7,7 +7,7 @@ from table_helpers import ANY_CARD
 
 from musbot.engine import ENVIDO, NO_HAY_MUS, NO_QUIERO, Hand, Lance, Rules, parse_card
 from musbot.engine import events as ev
-from musbot.table import render
+from musbot.table import render, status
 
 NAMES = {0: "Ana", 1: "Bea", 2: "Carlos", 3: "Dani"}
 
@@ -51,12 +51,12 @@ def test_status_shows_bet_and_turn_but_no_cards() -> None:
     hand = a_hand()
     hand.apply(0, NO_HAY_MUS)
     hand.apply(0, ENVIDO)
-    status = render.status_text(hand.view(0), NAMES, {1: "(bot)"}, Rules())
-    assert "Lance: Grande." in status
-    assert "Envite en pie: 2, de Ana." in status
-    assert "Habla Bea." in status
-    assert "Asiento 2: Bea (bot)" in status
-    assert not ANY_CARD.search(status)
+    shown = status.status_text(hand.view(0), NAMES, {1: "(bot)"}, Rules())
+    assert "Lance: Grande." in shown
+    assert "Envite en pie: 2, de Ana." in shown
+    assert "Habla Bea." in shown
+    assert "Asiento 2: Bea (bot)" in shown
+    assert not ANY_CARD.search(shown)
 
 
 def test_private_hand_text() -> None:
@@ -138,7 +138,24 @@ def test_a_won_game_tells_the_games_count() -> None:
 def test_counted_words_agree_with_their_number() -> None:
     assert render.tantos_text(1, 40) == "1 tanto (0 amarrakos y 1)"
     assert render.tantos_text(5, 40) == "5 tantos (1 amarrako y 0)"
-    assert render.rules_text(Rules(juegos=1, vacas=1)).splitlines()[0] == \
+    assert status.rules_text(Rules(juegos=1, vacas=1)).splitlines()[0] == \
         "Mesa de 4 · a 40 tantos · 1 juego por vaca · 1 vaca"
-    assert render.rules_text(Rules(puntos=1, vacas=2), "en").splitlines()[0] == \
+    assert status.rules_text(Rules(puntos=1, vacas=2), "en").splitlines()[0] == \
         "4-player table · to 1 tanto · 3 games a vaca · 2 vacas"
+
+
+def test_the_status_is_read_as_public_facts_the_same_from_every_seat() -> None:
+    """The status of a match is read from a view as ``StatusFacts``: every seat's view gives
+    the same facts, so they hold nothing one seat knows and another does not (no card), and
+    the lines worded from them are the ones the public view gives (docs/rules.md §4)."""
+    hand = a_hand()
+    hand.apply(0, NO_HAY_MUS)
+    hand.apply(0, ENVIDO)
+    facts = {status.status_facts(hand.view(seat)) for seat in (-1, 0, 1, 2, 3)}
+    assert len(facts) == 1
+    (shown,) = facts
+    assert (shown.lance, shown.bet, shown.bettor, shown.to_act) == (Lance.GRANDE, 2, 0, 1)
+    lines = status.facts_lines(shown, tuple(NAMES.items()), "es")
+    assert list(lines) == status.status_lines(hand.view(-1), NAMES)
+    assert "Envite en pie: 2, de Ana." in lines and "Habla Bea." in lines
+    assert not any(ANY_CARD.search(line) for line in lines)

@@ -10,12 +10,14 @@ markdown and no mention there).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from musbot.table import Page, Table, render, texts
+from musbot.table import Page, Table, status, texts
+from musbot.table.status import NameList, StatusFacts
 
 from . import ui
 from .markup import plain
@@ -30,45 +32,60 @@ FINISHED_COLOUR = discord.Colour.dark_grey()
 
 @dataclass(frozen=True, slots=True)
 class Face:
-    """What a live page shows besides its lines, as it was when the table last changed."""
+    """What a live page shows besides its lines, as it was when the table last changed.
+
+    Captured at every change and shown at the next edit, which most changes of a busy table
+    never reach (a channel takes an edit a second): so it holds facts, worded when shown."""
 
     page: Page
     count: int
     """How many of the page's lines were saved and shown by then."""
     title: str
     status: tuple[str, ...]
+    """Status lines worded already (a table without a match); a match's are ``facts``."""
     footer: str
     verbs: tuple[str, ...]
     """The buttons: the table's (join, cards, back, rematch…) then the moves of the person
     whose turn it is."""
     lang: str
     closed: bool
+    facts: StatusFacts | None = None
+    """The match's status (see :mod:`musbot.table.status`), with the seats' ``names``."""
+    names: NameList = ()
 
     @classmethod
     def capture(cls, table: Table) -> Face:
         page = table.state.page
         lang = table.lang
         names = table.names()
-        if table.lifecycle == "closed":
-            status: tuple[str, ...] = ()
+        closed = table.lifecycle == "closed"
+        worded: tuple[str, ...] = ()
+        facts = None
+        if closed:
+            pass
         elif table.match is None or page.hand_number is None:
-            status = (table.status(),)
+            worded = (table.status(),)
         else:
-            status = tuple(render.status_lines(table.match.view(-1), names, lang))
+            facts = status.status_facts(table.match.view(-1))
         verbs = tuple(ui.board_verbs(table))
         if table.settled and table.lifecycle == "playing":
             verbs = (*verbs, *ui.action_verbs(table))
-        seats = render.seats_text(names, texts.seat_notes(table.state), table.state.players,
+        seats = status.seats_text(names, texts.seat_notes(table.state), table.state.players,
                                   lang)
-        return cls(page, len(page.lines), page_title(page, lang), status, seats, verbs, lang,
-                   table.lifecycle == "closed")
+        return cls(page, len(page.lines), page_title(page, lang), worded, seats, verbs, lang,
+                   closed, facts, tuple(names.items()) if facts is not None else ())
+
+    def status_lines(self) -> tuple[str, ...]:
+        if self.facts is None:
+            return self.status
+        return status.facts_lines(self.facts, self.names, self.lang)
 
     def signature(self, first: int, final: bool) -> tuple[Any, ...]:
         """Equal signatures, equal messages: an edit that would change nothing is not made."""
         if final:
             return (self.page.number, self.page.revision, first, self.count, "final")
         return (self.page.number, self.page.revision, first, self.count, self.status,
-                self.verbs, self.footer)
+                self.facts, self.names, self.verbs, self.footer)
 
     @classmethod
     def finished(cls, page: Page, lang: str) -> Face:
@@ -77,9 +94,14 @@ class Face:
 
 
 def page_title(page: Page, lang: str) -> str:
-    if page.hand_number is None:
+    return _title(page.hand_number, lang)
+
+
+@functools.lru_cache(maxsize=1024)
+def _title(hand_number: int | None, lang: str) -> str:
+    if hand_number is None:
         return dt("table_title", lang)
-    return dt("hand_title", lang, number=page.hand_number)
+    return dt("hand_title", lang, number=hand_number)
 
 
 def split_at(lines: list[str], first: int, count: int, reserve: int) -> int:
@@ -133,15 +155,15 @@ def render_page(face: Face, first: int, *, final: bool, escaped: Escaped | None 
     page is live, only the lines (and no buttons) once it is finished or continued elsewhere.
     ``escaped``: the page's lines escaped by an earlier render."""
     lines = (escaped or Escaped()).upto(face.page, face.count)[first:face.count]
-    status = "" if final else "\n".join(plain(line) for line in face.status)
-    reserve = len(status) + 2 if status else 0
+    worded = "" if final else "\n".join(plain(line) for line in face.status_lines())
+    reserve = len(worded) + 2 if worded else 0
     end = first + split_at(lines, 0, len(lines), reserve)
     frozen = end < face.count
     shown = [line if len(line) <= DESCRIPTION_LIMIT else line[:DESCRIPTION_LIMIT - 1] + "…"
              for line in lines[:end - first]]
     text = "\n".join(shown)
-    if status and not frozen:
-        text = f"{text}\n\n{status}" if text else status
+    if worded and not frozen:
+        text = f"{text}\n\n{worded}" if text else worded
         if len(text) > DESCRIPTION_LIMIT:
             text = text[:DESCRIPTION_LIMIT - 1] + "…"
     embed = discord.Embed(title=face.title[:TITLE_LIMIT], description=text or None,

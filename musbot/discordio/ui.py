@@ -326,7 +326,7 @@ def rules_summary(table: Table | None, lang: str = "es") -> str:
     """«reglas»: the table's variants, or the defaults where no table is open; in ``lang``
     (the reader's)."""
     from musbot.engine import Rules
-    from musbot.table.render import rules_text
+    from musbot.table.status import rules_text
 
     return rules_text(table.state.rules if table is not None else Rules(), lang)
 

@@ -1,13 +1,12 @@
 """Text for a table: public lines from events, private lines from one seat's view.
 
 Privacy is structural here: public text is built only from events (which hold no private card until
-:class:`~musbot.engine.events.Showdown`) and from a view stripped of its cards
-(:func:`public_view`); private text only from the view of the seat that will read it.
+:class:`~musbot.engine.events.Showdown`) and from the public facts of a view
+(:mod:`~musbot.table.status`); private text only from the view of the seat that will read it.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -16,7 +15,6 @@ from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
 from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, rank, suit
-from musbot.engine.rules import Rules
 from musbot.engine.senas import Sena, senas_de_mano
 from musbot.i18n import catalog, translate
 
@@ -215,100 +213,6 @@ def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) ->
 
 
 # --- public: status -----------------------------------------------------------------------------
-
-
-def public_view(view: SeatView) -> SeatView:
-    """A view with no cards and no legal moves: anything rendered from it is safe to publish."""
-    if view.seat == -1 and not view.cards and not view.legal:
-        return view  # the engine's own public view (``match.view(-1)``)
-    return dataclasses.replace(view, seat=-1, cards=(), legal=())
-
-
-def rules_text(rules: Rules, lang: str = "es") -> str:
-    variants = [t("variant_reyes", lang, reyes=rules.reyes)]
-    if rules.real:
-        variants.append(t("variant_real", lang))
-    if rules.mus_corrido:
-        variants.append(t("variant_corrido", lang))
-    if not rules.senas:
-        variants.append(t("variant_sin_senas", lang))
-    return "\n".join([
-        t("status_rules", lang, players=rules.jugadores, target=count("tantos", rules.puntos, lang),
-          juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang)),
-        t("variants", lang, list=", ".join(variants)),
-    ])
-
-
-def seats_lines(names: Names, notes: Mapping[int, str], players: int,
-                lang: str = "es") -> list[str]:
-    """«Asiento 1: Ana (bot)» for every seat, grouped by pair."""
-    lines = []
-    for team in (0, 1):
-        lines.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ":")
-        for seat in range(team, players, 2):
-            who = names.get(seat)
-            label = f"{who} {notes.get(seat, '')}".strip() if who else t("status_free", lang)
-            lines.append("  " + t("status_seat", lang, seat=seat + 1, name=label))
-    return lines
-
-
-def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], rules: Rules,
-                lang: str = "es") -> str:
-    """The table at a glance: seats by pair, score, lance, standing bet, whose turn. ``view`` is
-    stripped with :func:`public_view` first, so no card can slip in."""
-    lines = [_status_head(rules, tuple(names.items()), tuple(notes.items()), lang)]
-    if view is None:
-        lines.append(t("status_waiting", lang))
-        return "\n".join(lines)
-    lines += status_lines(view, names, lang)
-    return "\n".join(lines)
-
-
-def status_lines(view: SeatView, names: Names, lang: str = "es") -> list[str]:
-    """What changes in a match: score, games, mano, the lance and its bet, whose turn. From a
-    card-free copy of the view (:func:`public_view`)."""
-    v = public_view(view)
-    lines = [score_text(v.scores, v.target, lang),
-             t("status_games", lang, a=v.games[0], b=v.games[1], c=v.vacas[0], d=v.vacas[1])]
-    if v.match_winner is not None:
-        lines.append(t("status_finished", lang))
-        return lines
-    lines.append(t("status_mano", lang, name=name_of(v.mano, names, lang)))
-    if v.phase == "mus":
-        lines.append(t("status_mus", lang))
-    elif v.phase == "descarte":
-        lines.append(t("status_descarte", lang))
-    elif v.lance is not None:
-        lines.append(t("status_lance", lang, lance=lance_name(v.lance, lang)))
-        if v.ordago:
-            lines.append(t("status_ordago", lang, name=name_of(v.bettor, names, lang)))
-        elif v.bet:
-            lines.append(t("status_bet", lang, bet=v.bet, name=name_of(v.bettor, names, lang)))
-    if v.to_act is not None:
-        lines.append(t("status_turn", lang, name=name_of(v.to_act, names, lang)))
-    return lines
-
-
-def seats_text(names: Names, notes: Mapping[int, str], players: int, lang: str = "es") -> str:
-    """«Pareja 1: Ana, Bot 3 · Pareja 2: Bot 2 (bot), …»: the seats on one line."""
-    pairs = []
-    for team in (0, 1):
-        members = []
-        for seat in range(team, players, 2):
-            who = names.get(seat)
-            members.append(f"{who} {notes.get(seat, '')}".strip() if who
-                           else t("status_free", lang))
-        pairs.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ": " + ", ".join(members))
-    return " · ".join(pairs)
-
-
-@functools.lru_cache(maxsize=4096)
-def _status_head(rules: Rules, names: tuple[tuple[int, str], ...],
-                 notes: tuple[tuple[int, str], ...], lang: str) -> str:
-    """The variants and the seats: the same at every edit of a table message until someone sits
-    down or leaves, and a busy bot edits a thousand table messages a second."""
-    return "\n".join([rules_text(rules, lang),
-                      *seats_lines(dict(names), dict(notes), rules.jugadores, lang)])
 
 
 # --- private ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from musbot.engine import SeatView
 from musbot.engine.senas import Sena
 
-from . import render
+from . import render, status
 
 if TYPE_CHECKING:
     from .state import TableState
@@ -55,7 +55,7 @@ def status_text(state: TableState) -> str:
     """The public table status (seats, pairs, score, lance, bet, turn)."""
     match = state.match
     view = match.view(-1) if match is not None else None
-    return render.status_text(view, state.names(), seat_notes(state), state.rules, state.lang)
+    return status.status_text(view, state.names(), seat_notes(state), state.rules, state.lang)
 
 
 __all__ = ["private_text", "seat_notes", "sena_text", "status_text"]
