@@ -10,6 +10,7 @@ does depends on the seat's view, its señas and those public models only.
 from __future__ import annotations
 
 import random
+from array import array
 from typing import Any
 
 import pytest
@@ -297,3 +298,27 @@ def test_an_ordago_few_worlds_accept_proves_little() -> None:
     assert OrdagoFate(2.0, 2.0, 2.0).called_win == pytest.approx(2 / (2 + ORDAGO_DOUBT))
     assert OrdagoFate(50.0, 40.0, 50.0).called_win == pytest.approx(0.8 * 50 / (50 + ORDAGO_DOUBT))
     assert OrdagoFate(0.0, 0.0, 0.0).called_win == 0.0
+
+
+def test_a_readings_rarity_is_kept_only_while_its_counts_are_unchanged() -> None:
+    """``rarity`` is remembered between the words it weighs (issue 24: it was worked out again
+    at every word of every hand learnt); whatever changes the counts (a word observed, a reading
+    merged, one read back) makes it worked out afresh, to the same value as a reading that
+    never remembered it."""
+
+    def afresh(reading: Reading) -> float:
+        copy = Reading()
+        copy.counts = array("d", reading.counts)
+        return copy.rarity()
+
+    rng = random.Random(24)
+    reading, other = Reading(), Reading()
+    for step in range(400):
+        target = reading if rng.random() < 0.7 else other
+        target.observe(rng.randrange(3), rng.random(), rng.randrange(4), rng.randrange(4))
+        if step % 50 == 49:
+            reading.merge(other)
+        assert reading.rarity() == afresh(reading)
+    assert reading.rarity() != Reading().rarity()  # it did learn something of órdagos
+    back = Reading.from_json(reading.to_json())
+    assert back.rarity() == afresh(back)

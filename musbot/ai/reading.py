@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -156,9 +157,12 @@ class OpponentModel:
 class Reading:
     """What the showdowns told of one player's betting (see the module's docstring)."""
 
-    __slots__ = ("counts", "fit", "mus_odd", "mus_seen", "words")
+    __slots__ = ("_rarity", "counts", "fit", "mus_odd", "mus_seen", "words")
 
     def __init__(self) -> None:
+        self._rarity: float | None = None
+        """:meth:`rarity` as the counts are now (None: changed since): asked at every word
+        learnt, each of which changes the counts of one situation only."""
         self.counts = array("d", bytes(8 * _CELLS))
         """Words seen, each spread over its neighbours, at ``_at(situation, band, category)``:
         one flat array rather than nested lists, as a table keeps several readings per seat for
@@ -196,6 +200,8 @@ class Reading:
         one band teach little of it, but a player seen passing and betting a hundred times
         without an órdago goes to órdago only with the goods, and one seen bluffing órdagos
         throws them with anything. Scales the prior's órdago share in those bands."""
+        if self._rarity is not None:
+            return self._rarity
         seen = expected = 0.0
         counts = self.counts
         for sit in (OPEN, ANSWER):
@@ -204,8 +210,9 @@ class Reading:
                 row = counts[start:start + WORDS]
                 seen += row[ORDAGO_WORD]
                 expected += sum(row) * PRIOR[sit][b][ORDAGO_WORD]
-        return min(RARITY_CAP, max(1.0 / RARITY_CAP,
-                                   (seen + RARITY_PRIOR) / (expected + RARITY_PRIOR)))
+        self._rarity = min(RARITY_CAP, max(1.0 / RARITY_CAP,
+                                           (seen + RARITY_PRIOR) / (expected + RARITY_PRIOR)))
+        return self._rarity
 
     def observe(self, sit: int, strength: float, said: int, expected: int) -> None:
         """One word, said with a hand of this strength where «normal» would have said
@@ -215,6 +222,8 @@ class Reading:
         rule = NORMAL_MISS * table + (1.0 - NORMAL_MISS if said == expected else 0.0)
         self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + math.log(rule / table)))
         counts = self.counts
+        if sit in (OPEN, ANSWER):
+            self._rarity = None
         counts[_at(sit, b, said)] += 1.0
         if said != ORDAGO_WORD:  # an órdago says exactly how strong its thrower is
             for near in (b - 1, b + 1):
@@ -234,9 +243,8 @@ class Reading:
 
     def merge(self, other: Reading) -> None:
         """Adds what ``other`` learnt (the stored reading and what this table learnt since)."""
-        counts, add = self.counts, other.counts
-        for i in range(_CELLS):
-            counts[i] += add[i]
+        self.counts = array("d", map(operator.add, self.counts, other.counts))
+        self._rarity = None
         self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + other.fit))
         self.mus_odd += other.mus_odd
         self.mus_seen += other.mus_seen
@@ -258,7 +266,7 @@ class Reading:
     VERSION = 1
 
     def to_json(self) -> dict[str, Any]:
-        flat = [round(x, 3) for x in self.counts]
+        flat = list(map(round, self.counts, itertools.repeat(3, _CELLS)))
         rows = [flat[i:i + WORDS] for i in range(0, _CELLS, WORDS)]
         return {"v": self.VERSION, "counts": [rows[i:i + ROWS] for i in range(0, len(rows), ROWS)],
                 "fit": round(self.fit, 4), "mus": [round(self.mus_odd, 3),
@@ -289,6 +297,7 @@ class Reading:
                 and words >= 0):
             raise ValueError("damaged reading")
         reading.counts = array("d", (x for sit in counts for row in sit for x in row))
+        reading._rarity = None
         reading.fit = max(-FIT_CAP, min(FIT_CAP, fit))
         reading.mus_odd, reading.mus_seen, reading.words = mus_odd, mus_seen, words
         return reading
