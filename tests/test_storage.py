@@ -84,7 +84,8 @@ async def test_a_new_database_is_migrated_and_recorded(target: str) -> None:
         rows = await select(db, "SELECT version, name FROM schema_version ORDER BY version")
         assert rows == [(m.version, m.name) for m in MIGRATIONS[db.dialect]]
         assert await table_names(db) >= {
-            "players", "servers", "live_tables", "matches", "match_seats", "games", "hands",
+            "players", "servers", "live_tables", "live_moves", "matches", "match_seats", "games",
+            "hands",
             "ledger", "ordagos", "leagues", "league_members", "seasons", "ratings",
             "rating_history"}
         assert "timers" not in await table_names(db), "0004 dropped it"
@@ -272,6 +273,43 @@ async def test_a_live_tables_journal_grows_in_order_until_its_next_save(db: Data
     assert await db.save_table(100, 1, {"n": 2}) == 5
     assert [(t.channel_id, t.state, t.journal) for t in await db.load_tables()] == \
         [(100, {"n": 2}, []), (200, {"other": True}, [])]
+
+
+async def test_a_journal_written_before_its_own_rows_plays_on_after_the_migration(
+        target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Migration 0008 moves each live table's journal from a column of its row (0003) into rows
+    of its own: a table saved by an older musbot, with moves in its journal, is restored with
+    the same moves in the same order, the same version and the same time of its last write,
+    and its next whole save empties it."""
+    with monkeypatch.context() as older:
+        older.setattr(schema, "MIGRATIONS", {d: m[:7] for d, m in schema.MIGRATIONS.items()})
+        older.setattr(schema, "SCHEMA_VERSION", 7)
+        async with Database(target) as db:
+            assert await db.schema_version() == 7
+            journal = [[0, "mus", 0, []], [1, "envido", 5, []], {"ñ": "órdago"}, "x", 2.5]
+            await execute(db, "INSERT INTO live_tables (channel_id, guild_id, state, version,"
+                          " updated_at, journal) VALUES (?, ?, ?, ?, ?, ?)",
+                          [7, 3, '{"n": 1}', 6, "2026-11-27T04:00:00+00:00",
+                           json.dumps(journal, ensure_ascii=False)])
+            await execute(db, "INSERT INTO live_tables (channel_id, guild_id, state, version,"
+                          " updated_at) VALUES (?, ?, ?, ?, ?)",
+                          [8, 3, '{"n": 2}', 1, "2026-11-27T04:00:00+00:00"])
+    async with Database(target) as db:
+        assert await db.schema_version() == SCHEMA_VERSION
+        tables = {t.channel_id: t for t in await db.load_tables()}
+        assert (tables[7].state, tables[7].journal, tables[7].version) == \
+            ({"n": 1}, journal, 6)
+        assert tables[7].updated_at == datetime(2026, 11, 27, 4, tzinfo=UTC)
+        assert (tables[8].journal, tables[8].version) == ([], 1)
+        assert await db.append_to_journal(7, [[2, "quiero", 0, []]])
+        saved = await db.load_table(7)
+        assert saved is not None and saved.journal == [*journal, [2, "quiero", 0, []]]
+        assert saved.version == 7 and saved.updated_at > tables[7].updated_at
+        assert await db.save_table(7, 3, {"n": 3}) == 8
+        assert await select(db, "SELECT COUNT(*) FROM live_moves") == [(0,)]
+        assert await db.delete_table(7) and await db.append_to_journal(8, [[0, "paso", 0, []]])
+        assert await db.delete_table(8)
+        assert await select(db, "SELECT COUNT(*) FROM live_moves") == [(0,)], "gone with it"
 
 
 async def test_load_tables_restores_only_the_shards_asked_for(db: Database) -> None:

@@ -181,18 +181,24 @@ def test_placeholders_are_numbered_outside_string_literals() -> None:
 
 
 @on_postgresql
-async def test_the_journal_is_the_text_sqlite_writes(db: Database, tmp_path: Path) -> None:
-    """PostgreSQL appends to the journal's text as SQLite's json_insert writes it, so a copied
-    database holds one form."""
+async def test_the_journal_is_kept_alike_on_both_backends(db: Database, tmp_path: Path) -> None:
+    """Each journal entry is a row of its own (migration 0008), numbered alike and read back
+    alike on both backends, whatever JSON it holds; a whole save empties it on both."""
     entries: list[Any] = [[0, "paso", 0, []], {"ñ": "órdago", "n": 1.5}, [3, "envido", 2, [1]]]
     async with Database(tmp_path / "musbot.db") as lite:
         for store in (db, lite):
             await store.save_table(1, 1, {"n": 1})
             await store.append_to_journal(1, entries[:1])
             await store.append_to_journal(1, entries[1:])
-        texts = [await select(store, "SELECT journal FROM live_tables") for store in (db, lite)]
-    assert texts[0] == texts[1] == [('[[0,"paso",0,[]],{"ñ":"órdago","n":1.5},'
-                                     '[3,"envido",2,[1]]]',)]
+        numbered = [await select(store, "SELECT seq FROM live_moves ORDER BY seq")
+                    for store in (db, lite)]
+        saved = [await store.load_table(1) for store in (db, lite)]
+        assert numbered[0] == numbered[1] == [(1,), (2,), (3,)]
+        assert [(s.journal, s.version) for s in saved if s is not None] == [(entries, 4)] * 2
+        for store in (db, lite):
+            assert await store.save_table(1, 1, {"n": 2}) == 5
+        assert [await select(store, "SELECT COUNT(*) FROM live_moves") for store in (db, lite)] \
+            == [[(0,)], [(0,)]]
 
 
 # --- publish/subscribe --------------------------------------------------------------------------

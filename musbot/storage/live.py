@@ -16,30 +16,48 @@ from .models import SHARD_SHIFT, LiveTable, TablePlace
 from .store import Store
 from .tx import Row, Tx
 
-_SAVE_SQL = (
-    "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at)"
-    " VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel_id) DO UPDATE SET"
-    " guild_id = excluded.guild_id, state = excluded.state, journal = '[]',"
-    " version = live_tables.version + 1, updated_at = excluded.updated_at RETURNING version")
+_SAVE_SQL = {
+    # The trigger of migration 0008 removes the table's journal entries as the state changes.
+    "sqlite": (
+        "INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at)"
+        " VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel_id) DO UPDATE SET"
+        " guild_id = excluded.guild_id, state = excluded.state,"
+        " version = live_tables.version + 1 + (SELECT COUNT(*) FROM live_moves"
+        " WHERE live_moves.channel_id = excluded.channel_id),"
+        " updated_at = excluded.updated_at RETURNING version"),
+    "postgresql": (
+        "WITH gone AS (DELETE FROM live_moves WHERE channel_id = ? RETURNING 1)"
+        " INSERT INTO live_tables (channel_id, guild_id, state, version, updated_at)"
+        " VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel_id) DO UPDATE SET"
+        " guild_id = excluded.guild_id, state = excluded.state,"
+        " version = live_tables.version + 1 + (SELECT COUNT(*) FROM gone),"
+        " updated_at = excluded.updated_at RETURNING version"),
+}
+"""A whole save: the table's row written, its journal emptied, in one statement. The version
+counts every save and journal entry since the table's first save."""
+
 
 @cache
 def _journal_sql(dialect: str, entries: int) -> str:
-    """The one statement that appends ``entries`` entries to a table's journal, given them (on
-    PostgreSQL, as one comma-separated text), their count, the time and the channel. No
-    RETURNING: on SQLite it costs as much again as the rest of the statement, and the journal's
-    caller needs only to know that the row was there."""
+    """The one statement that appends ``entries`` entries to a table's journal, given the time,
+    the entries and the channel; it writes nothing for a table with no saved row. Each entry is
+    a row of its own (migration 0008), numbered after the table's last one."""
     if dialect == "sqlite":
-        appended = "json_insert(journal" + ", '$[#]', json(?)" * entries + ")"
+        values = ", ".join(f"({n}, ?)" for n in range(1, entries + 1))
+        source, number, entry = f"(VALUES {values}) AS v", "v.column1", "v.column2"
     else:
-        # The same text SQLite's json_insert writes (the entries are compact already), added to
-        # the end of the document rather than parsed and written again.
-        appended = ("(left(journal::text, -1) || CASE WHEN journal::text = '[]' THEN ''"
-                    " ELSE ',' END || ?::text || ']')::json")
-    return (f"UPDATE live_tables SET journal = {appended}, version = version + ?,"
-            " updated_at = ? WHERE channel_id = ?")
+        values = ", ".join(f"({n}, ?::text)" for n in range(1, entries + 1))
+        source, number, entry = f"(VALUES {values}) AS v (n, entry)", "v.n", "v.entry::json"
+    return ("INSERT INTO live_moves (channel_id, seq, entry, at) SELECT t.channel_id,"
+            " COALESCE((SELECT MAX(seq) FROM live_moves AS m WHERE m.channel_id = t.channel_id),"
+            f" 0) + {number}, {entry}, ? FROM live_tables AS t, {source}"
+            " WHERE t.channel_id = ?")
 
 
-_LIVE_COLUMNS = "channel_id, guild_id, state, version, updated_at, journal"
+_LIVE_COLUMNS = "channel_id, guild_id, state, version, updated_at"
+_MOVES = ("SELECT m.channel_id, m.entry, m.at FROM live_moves AS m"
+          " JOIN live_tables AS t ON t.channel_id = m.channel_id")
+"""The journal entries of the live tables (with a WHERE on ``t`` or ``guild_id``)."""
 
 _SEATED_SQL = {
     "sqlite": (
@@ -57,25 +75,39 @@ null): asked only for a DM that this process's tables cannot answer, so no index
 
 async def _save_row(tx: Tx, now: str, row: tuple[int, int | None, str]) -> int:
     """Writes one save; returns the table's new version."""
-    return int(await tx.fetchval(_SAVE_SQL, *row, now))
+    args = row if tx.dialect == "sqlite" else (row[0], *row)
+    return int(await tx.fetchval(_SAVE_SQL[tx.dialect], *args, now))
 
 
 async def _journal_rows(tx: Tx, now: str, channel_id: int, entries: Sequence[str]) -> bool:
     """Appends JSON ``entries`` to the table's journal; False (nothing written) if the table has
     no saved row."""
-    values = [",".join(entries)] if tx.dialect == "postgresql" else list(entries)
     sql = _journal_sql(tx.dialect, len(entries))
-    return await tx.execute(sql, *values, len(entries), now, channel_id) == 1
+    return await tx.execute(sql, now, *entries, channel_id) == len(entries)
 
 
 async def _delete_row(tx: Tx, now: str, channel_id: int) -> bool:
+    """The table's row, and with it its journal (``ON DELETE CASCADE``)."""
     return await tx.execute("DELETE FROM live_tables WHERE channel_id = ?", channel_id) > 0
 
 
-def _live_table(row: Row) -> LiveTable:
-    channel_id, guild_id, state, version, updated_at, journal = row
-    return LiveTable(channel_id, guild_id, orjson.loads(state), version,
-                     datetime.fromisoformat(updated_at), orjson.loads(journal))
+async def _live_tables(tx: Tx, where: str, params: Sequence[Any]) -> list[LiveTable]:
+    """The saved tables ``where`` selects (a clause on ``live_tables AS t``), each with its
+    journal, from one snapshot."""
+    rows = await tx.fetch(
+        f"SELECT {_LIVE_COLUMNS} FROM live_tables AS t{where} ORDER BY channel_id", *params)
+    moves = await tx.fetch(f"{_MOVES}{where} ORDER BY m.channel_id, m.seq", *params)
+    journals: dict[int, list[tuple[str, str]]] = {}
+    for channel_id, entry, at in moves:
+        journals.setdefault(int(channel_id), []).append((entry, at))
+    return [_live_table(row, journals.get(int(row[0]), [])) for row in rows]
+
+
+def _live_table(row: Row, journal: Sequence[tuple[str, str]]) -> LiveTable:
+    channel_id, guild_id, state, version, updated_at = row
+    last = max([updated_at, *(at for _, at in journal)])
+    return LiveTable(channel_id, guild_id, orjson.loads(state), version + len(journal),
+                     datetime.fromisoformat(last), [orjson.loads(entry) for entry, _ in journal])
 
 
 def shard_filter(shards: tuple[int, Collection[int]]) -> tuple[str, list[int]]:
@@ -121,14 +153,12 @@ class LiveTables(Store):
         """The saved tables, to restore them at start-up: every one, or with ``shards``
         (shard count, shard ids) only those of this process's shards (:func:`shard_filter`)."""
         where, params = shard_filter(shards) if shards is not None else ("", [])
-        rows = await self._read(lambda tx: tx.fetch(
-            f"SELECT {_LIVE_COLUMNS} FROM live_tables{where} ORDER BY channel_id", *params))
-        return [_live_table(row) for row in rows]
+        return await self._read(lambda tx: _live_tables(tx, where, params))
 
     async def load_table(self, channel_id: int) -> LiveTable | None:
-        row = await self._read(lambda tx: tx.fetchrow(
-            f"SELECT {_LIVE_COLUMNS} FROM live_tables WHERE channel_id = ?", channel_id))
-        return _live_table(row) if row else None
+        found = await self._read(lambda tx: _live_tables(
+            tx, " WHERE t.channel_id = ?", [channel_id]))
+        return found[0] if found else None
 
     async def seated_tables(self, user_id: int) -> list[TablePlace]:
         """Where the user sits, in every process's saved tables: which process a DM sent to shard

@@ -34,8 +34,8 @@ from .errors import (
 )
 from .tx import Dialect, Tx
 
-TABLES = ("players", "servers", "live_tables", "leagues", "league_members", "seasons",
-          "matches", "match_seats", "games", "hands", "ledger", "ordagos", "ratings",
+TABLES = ("players", "servers", "live_tables", "live_moves", "leagues", "league_members",
+          "seasons", "matches", "match_seats", "games", "hands", "ledger", "ordagos", "ratings",
           "rating_history", "person_languages", "tournaments", "tournament_people",
           "tournament_podium", "tournament_tables", "pair_ratings", "pair_rating_keys",
           "player_readings")
