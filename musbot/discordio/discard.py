@@ -9,6 +9,7 @@ DM and an edit of the DM's message (:mod:`musbot.discordio.relay`). Both run the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
@@ -190,9 +191,30 @@ def discard_token(match_key: str, hand_number: int, mus_rounds: int) -> str:
         f"{hand_number}.{mus_rounds}"
 
 
-def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View | None:
+@dataclass(frozen=True, slots=True)
+class DiscardButtons:
+    """One discard's buttons as data, made into a view only when shown: a DM that waits for its
+    channel's turn keeps these few values, not a view of five items that point at each other."""
+
+    channel_id: int
+    token: str
+    labels: tuple[str, ...]
+    """One per card, in the hand's order: only ever shown to the cards' holder."""
+    mask: int
+    lang: str
+
+    def view(self) -> discord.ui.View:
+        controls = discord.ui.View(timeout=None)
+        for pos, label in enumerate(self.labels):
+            controls.add_item(DiscardToggle(self.channel_id, self.token, self.mask, pos,
+                                            label=label))
+        controls.add_item(DiscardConfirm(self.channel_id, self.token, self.mask, self.lang))
+        return controls
+
+
+def discard_buttons(table: Table, user_id: int, mask: int = 0) -> DiscardButtons | None:
     """Toggle buttons for the user's cards 1–4 and a confirm, or None outside their discard
-    phase. Card labels: only ever sent to this user (DM or ephemeral)."""
+    phase."""
     seat = table.seat_of(user_id)
     match = table.match
     if seat is None or match is None or match.finished:
@@ -201,9 +223,11 @@ def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View |
     if view.phase != "descarte":
         return None
     token = discard_token(table.state.match_key, view.hand_number, len(view.discards))
-    controls = discord.ui.View(timeout=None)
-    for pos, card in enumerate(view.cards):
-        controls.add_item(DiscardToggle(table.channel_id, token, mask, pos,
-                                        label=f"{pos + 1} · {card_text(card)}"))
-    controls.add_item(DiscardConfirm(table.channel_id, token, mask, table.lang_for(user_id)))
-    return controls
+    labels = tuple(f"{pos + 1} · {card_text(card)}" for pos, card in enumerate(view.cards))
+    return DiscardButtons(table.channel_id, token, labels, mask, table.lang_for(user_id))
+
+
+def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View | None:
+    """:func:`discard_buttons` as a view."""
+    buttons = discard_buttons(table, user_id, mask)
+    return None if buttons is None else buttons.view()

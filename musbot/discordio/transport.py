@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,7 @@ from . import ui
 from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
-from .discard import discard_view
+from .discard import discard_buttons, discard_view
 from .governor import Governor, Limits, Waited
 from .markup import NO_MENTIONS, mentioning, plain, plain_with
 from .texts import dt
@@ -162,11 +163,13 @@ class DiscordTransport:
             self._dm(table, user_id, chunk)
 
     def _dm(self, table: Table | None, user_id: int, content: str,
-            view: discord.ui.View | None = None) -> None:
+            make_view: Callable[[], discord.ui.View | None] | None = None) -> None:
+        """``make_view``: the buttons, made as the DM goes (a queued DM keeps their data)."""
         async def send() -> discord.Message | None:
             if user_id in self.prefers_ephemeral:
                 return None
             channel = await self._dm_channel(user_id)
+            view = make_view() if make_view is not None else None
             try:
                 extra: dict[str, Any] = {"view": view} if view is not None else {}
                 return await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
@@ -197,9 +200,11 @@ class DiscordTransport:
                      view: discord.ui.View | None = None) -> None:
         """A DM that is not about one table's hand (an answer to a DM): same lane, same
         budget as the rest of the person's DMs. ``text`` is plain text."""
+        first: Callable[[], discord.ui.View | None] | None = \
+            None if view is None else functools.partial(_as_it_is, view)
         for chunk in _chunks(plain(text)):
-            self._dm(None, user_id, chunk, view)
-            view = None
+            self._dm(None, user_id, chunk, first)
+            first = None  # the buttons go under the first chunk only
 
     def edit_direct(self, user_id: int, message_id: int, view: discord.ui.View | None) -> None:
         """New buttons on one of the user's DMs, edited through the REST API: for a press that
@@ -288,10 +293,11 @@ class DiscordTransport:
         «Ver mis cartas»)."""
         if user_id in self.prefers_ephemeral:
             return
-        controls = discard_view(table, user_id)
+        buttons = discard_buttons(table, user_id)
         content = self._dm_header(table, user_id) + plain(text) + "\n" + \
             dt("discard_prompt", table.lang_for(user_id))
-        self._dm(table, user_id, content[:MESSAGE_LIMIT], controls)
+        self._dm(table, user_id, content[:MESSAGE_LIMIT],
+                 buttons.view if buttons is not None else None)
 
     def mention(self, user_id: int) -> str:
         return f"<@{user_id}>"
@@ -348,6 +354,10 @@ class DiscordTransport:
 
     def _forget_task(self, task: asyncio.Task[Any]) -> None:
         self._tasks.pop(task, None)
+
+
+def _as_it_is(view: discord.ui.View) -> discord.ui.View:
+    return view
 
 
 async def _quietly(work: Awaitable[Any]) -> None:
