@@ -297,7 +297,6 @@ class Reading:
                 and words >= 0):
             raise ValueError("damaged reading")
         reading.counts = array("d", (x for sit in counts for row in sit for x in row))
-        reading._rarity = None
         reading.fit = max(-FIT_CAP, min(FIT_CAP, fit))
         reading.mus_odd, reading.mus_seen, reading.words = mus_odd, mus_seen, words
         return reading

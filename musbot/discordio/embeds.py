@@ -59,14 +59,15 @@ class Face:
         lang = table.lang
         names = table.names()
         closed = table.lifecycle == "closed"
-        worded: tuple[str, ...] = ()
-        facts = None
+        match = table.match
+        worded: tuple[str, ...]
+        facts: StatusFacts | None
         if closed:
-            pass
-        elif table.match is None or page.hand_number is None:
-            worded = (table.status(),)
+            worded, facts = (), None
+        elif match is None or page.hand_number is None:
+            worded, facts = (table.status(),), None
         else:
-            facts = status.status_facts(table.match.view(-1))
+            worded, facts = (), status.status_facts(match.view(-1))
         verbs = tuple(ui.board_verbs(table))
         if table.settled and table.lifecycle == "playing":
             verbs = (*verbs, *ui.action_verbs(table))

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +36,7 @@ from . import ui
 from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
-from .discard import discard_buttons, discard_view
+from .discard import DiscardButtons, discard_buttons, discard_view
 from .governor import Governor, Limits, Waited
 from .markup import NO_MENTIONS, mentioning, plain, plain_with
 from .texts import dt
@@ -163,15 +162,17 @@ class DiscordTransport:
             self._dm(table, user_id, chunk)
 
     def _dm(self, table: Table | None, user_id: int, content: str,
-            make_view: Callable[[], discord.ui.View | None] | None = None) -> None:
-        """``make_view``: the buttons, made as the DM goes (a queued DM keeps their data)."""
+            view: discord.ui.View | None = None, *,
+            buttons: DiscardButtons | None = None) -> None:
+        """``buttons``: a discard prompt's, made into ``view`` as the DM goes (a queued DM keeps
+        their data)."""
         async def send() -> discord.Message | None:
             if user_id in self.prefers_ephemeral:
                 return None
             channel = await self._dm_channel(user_id)
-            view = make_view() if make_view is not None else None
+            shown = buttons.view() if buttons is not None else view
             try:
-                extra: dict[str, Any] = {"view": view} if view is not None else {}
+                extra: dict[str, Any] = {"view": shown} if shown is not None else {}
                 return await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
             except discord.Forbidden as refused:
                 log.info("DM refused for user %s (code %s)", user_id, refused.code)
@@ -181,7 +182,7 @@ class DiscordTransport:
                         self.spawn(table.private_refused(user_id))
                 return None
             finally:
-                release(view)
+                release(shown)
 
         self.governor.post(("dm", user_id), send)
 
@@ -200,11 +201,9 @@ class DiscordTransport:
                      view: discord.ui.View | None = None) -> None:
         """A DM that is not about one table's hand (an answer to a DM): same lane, same
         budget as the rest of the person's DMs. ``text`` is plain text."""
-        first: Callable[[], discord.ui.View | None] | None = \
-            None if view is None else functools.partial(_as_it_is, view)
         for chunk in _chunks(plain(text)):
-            self._dm(None, user_id, chunk, first)
-            first = None  # the buttons go under the first chunk only
+            self._dm(None, user_id, chunk, view)
+            view = None
 
     def edit_direct(self, user_id: int, message_id: int, view: discord.ui.View | None) -> None:
         """New buttons on one of the user's DMs, edited through the REST API: for a press that
@@ -296,8 +295,7 @@ class DiscordTransport:
         buttons = discard_buttons(table, user_id)
         content = self._dm_header(table, user_id) + plain(text) + "\n" + \
             dt("discard_prompt", table.lang_for(user_id))
-        self._dm(table, user_id, content[:MESSAGE_LIMIT],
-                 buttons.view if buttons is not None else None)
+        self._dm(table, user_id, content[:MESSAGE_LIMIT], buttons=buttons)
 
     def mention(self, user_id: int) -> str:
         return f"<@{user_id}>"
@@ -354,10 +352,6 @@ class DiscordTransport:
 
     def _forget_task(self, task: asyncio.Task[Any]) -> None:
         self._tasks.pop(task, None)
-
-
-def _as_it_is(view: discord.ui.View) -> discord.ui.View:
-    return view
 
 
 async def _quietly(work: Awaitable[Any]) -> None:
