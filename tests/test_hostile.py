@@ -14,9 +14,11 @@ import discord
 import hostile
 import pytest
 from discord_match import make_scene, page_lines, play_to_the_end, to_discards
+from hypothesis import given
+from hypothesis import strategies as st
 
 from musbot.discordio.guard import Refused, RequestGuard
-from musbot.discordio.markup import plain
+from musbot.discordio.markup import SPECIAL, plain
 from musbot.discordio.transport import ANSWER_SECONDS
 from musbot.engine.cards import Card, parse_card
 from musbot.storage import Database
@@ -54,6 +56,19 @@ def test_plain_text_escapes_every_markup_character() -> None:
         # Discord drops a backslash before punctuation: what is read is the name as typed.
         assert re.sub(r"\\([^0-9A-Za-z\s])", r"\1", plain(name)) == name
     assert bare_markup(hostile.MASKED_LINK) != []
+
+
+@given(st.text(alphabet=st.sampled_from("ab 1\n\t🪙·#>-\\*_~|`[]<@()"), max_size=40))
+def test_plain_leaves_a_line_alone_only_when_it_holds_no_markup(text: str) -> None:
+    """A line with nothing to escape is returned as it is (the common case, searched rather
+    than rewritten); any other is escaped whole, and reads as typed."""
+    shown = plain(text)
+    assert bare_markup(shown) == []
+    assert re.sub(r"\\([^0-9A-Za-z\s])", r"\1", shown) == text
+    if not SPECIAL.intersection(text) and not re.search(r"^\s*[#>-]", text, re.MULTILINE):
+        assert shown is text
+    else:
+        assert shown != text
 
 
 # --- 1-3: ghost pings, markdown, names that cannot be told apart --------------------------------

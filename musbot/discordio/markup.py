@@ -31,8 +31,15 @@ _LINE_START = re.compile(r"^(\s*)([#>-])", re.MULTILINE)
 """Headers, quotes and lists (and ``-#`` small text): markup only at a line's start."""
 
 
+_ANY_MARKUP = re.compile("[" + re.escape("".join(sorted(SPECIAL))) + r"]|^\s*[#>-]", re.MULTILINE)
+"""Whether a line holds anything to escape: most lines hold nothing, and searching is several
+times cheaper than rewriting (a line with an emoji is translated character by character)."""
+
+
 def plain(text: str) -> str:
     """``text`` shown literally: each markup character escaped with a backslash."""
+    if _ANY_MARKUP.search(text) is None:
+        return text
     return _LINE_START.sub(r"\1\\\2", text.translate(_ESCAPED))
 
 
