@@ -208,7 +208,7 @@ def _restore_pages(state: TableState, document: dict[str, Any]) -> None:
     on_hand = match is not None and saved.get("hand") is not None
     events = list(match.hand.events) if on_hand and match is not None else []
     state.pages.restore({"page": saved, "previous": document.get("previous")}, events,
-                        state.page_tail() if on_hand else (), state.event_lines)
+                        state.page_tail() if on_hand else (), state.event_renderer())
 
 
 __all__ = ["STATE_VERSION", "SeededShuffler", "StateError", "from_json", "reloaded", "seeded",

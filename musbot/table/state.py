@@ -10,6 +10,7 @@ the state is tested without asyncio and replays exactly. Its runner
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -23,7 +24,7 @@ from musbot.settings import TableSettings
 from . import render
 from .clockwork import Deadline
 from .entry import Entry
-from .page import Page, Pages
+from .page import EventLines, Page, Pages
 from .readings import TableReadings, question
 from .records import MatchRecords
 from .repaso import HandBook, ReviewAsk
@@ -172,9 +173,11 @@ class TableState:
         return [ev.VacaWon(match.winner, (match.vacas[0], match.vacas[1])),
                 ev.MatchWon(match.winner)]
 
-    def event_lines(self, event: ev.Event) -> list[str]:
-        return render.event_lines(event, self.names(), players=self.players,
-                                  target=self.rules.puntos, lang=self.lang)
+    def event_renderer(self) -> EventLines:
+        """The table's events as lines, with the seats' names as they are now: taken once for
+        a batch of events, which never changes who sits."""
+        return functools.partial(render.event_lines, names=self.names(), players=self.players,
+                                 target=self.rules.puntos, lang=self.lang)
 
     def require_seat(self, user_id: int) -> int:
         seat = self.seat_of(user_id)
@@ -232,7 +235,7 @@ class TableState:
         self.pages.turn(match.hand_number)
         self.say(key)
         events = list(match.hand.events)
-        self.pages.add_events(events, match.hand_number, self.event_lines)
+        self.pages.add_events(events, match.hand_number, self.event_renderer())
         result = self._dealt(events)
         result.events = events
         return result
@@ -289,7 +292,7 @@ class TableState:
             self.deadline = None
             self._record("finish", into=result, winner=match.winner, summary=match.summary(),
                          rated=self.records.rated)
-        self.pages.add_events(events, match.hand_number, self.event_lines)
+        self.pages.add_events(events, match.hand_number, self.event_renderer())
         if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events):
             result.merge(self._dealt(events))
         else:

@@ -88,7 +88,7 @@ def scrub_user(state: TableState, user_id: int, name: str) -> Result:
     events = match.hand.events if match is not None else []
     old_names |= {visible_name(old) for old in old_names}  # as the pages showed them
     for old in sorted(old_names - {name, ""}, key=len, reverse=True):
-        state.pages.rename(old, name, events, state.page_tail(), state.event_lines)
+        state.pages.rename(old, name, events, state.page_tail(), state.event_renderer())
     return Result(save=Save.WHOLE, shown=True) if found else Result()
 
 
