@@ -610,6 +610,41 @@ async def test_a_restart_in_the_middle_of_a_journal_goes_on_from_there(
     assert len(await bot.db.match_hands(match_id)) == again.match.hand_number
 
 
+async def test_records_stored_stay_in_the_saved_outbox_until_the_next_whole_save(
+        target: str, boots: list[Database]) -> None:
+    """The move after a finished hand is a journal entry like any other (the outbox stored
+    meanwhile is not worth a whole save); a restart then stores the hand's record again from
+    the saved outbox, which changes nothing: each hand once, the match once."""
+    bot = await boot(target, boots, 3, journaled=True)
+    table = await open_table(bot, humans=4)
+    people = random.Random(3)
+    match = table.match
+    assert match is not None
+    while match.hand_number == 1:
+        await play_humans(table, people, max_steps=1)
+    [match_id] = await match_ids(bot.db)
+    assert len(await bot.db.match_hands(match_id)) == 1 and table.state.records.outbox == []
+    whole = bot.persister.saved_whole
+    saved = await bot.db.load_table(CHANNEL)
+    assert saved is not None and saved.journal == []
+    while saved.journal == [] and match.hand_number == 2:
+        await play_humans(table, people, max_steps=1)
+        saved = await bot.db.load_table(CHANNEL)
+        assert saved is not None
+    assert saved.journal, "a move of the new hand went to the journal"
+    assert [r["kind"] for r in saved.state["outbox"]] == ["hand"]
+    assert bot.persister.saved_whole == whole
+    bot.crash()
+    bot = await boot(target, boots, 3, journaled=True)
+    again = bot.manager.get(CHANNEL)
+    assert again is not None and again.match is not None
+    await play_humans(again, people)
+    assert again.lifecycle == "finished"
+    assert await match_ids(bot.db) == [match_id]
+    hands = await bot.db.match_hands(match_id)
+    assert len(hands) == again.match.hand_number
+
+
 async def test_a_seeded_table_saves_its_whole_state_every_time(target: str,
                                                                boots: list[Database]) -> None:
     """Its random generator is part of the state and moves with every bot's decision."""

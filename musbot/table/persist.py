@@ -4,9 +4,10 @@ The table layer stays free of storage: a table's runner hands each change to its
 :class:`~musbot.table.runner.Persist` (this :class:`TablePersister`), lock held, before anyone
 is told of it, and keeps the match records it produced (start, finished hands, result) in its
 outbox. The persister writes the whole state, outbox included, atomically
-(``Database.save_table``, returning once it is committed), then stores the records; every
-record call is idempotent (match key, same hand twice, a finished match), so a crash between
-the two only means they are stored again from the saved outbox at the next start. Records that
+(``Database.save_table``, returning once it is committed), then stores the records, which the
+saved outbox keeps until the table's next whole save (a journaled move does not rewrite it);
+every record call is idempotent (match key, same hand twice, a finished match), so a restart
+before then only means they are stored again from the saved outbox. Records that
 cannot be stored now wait in the outbox, saved, and the table saves itself again later until
 they are (never dropped for an outage; only a record the database refuses for what it says, a
 bug, is logged and set aside).
@@ -117,8 +118,6 @@ class TablePersister:
         self._db = db
         self._match_ids: dict[str, int] = {}
         self._stored: dict[int, Stored] = {}
-        self._stale: set[int] = set()
-        """Tables whose stored outbox is behind their own: their next save is whole."""
         self._postponed: set[int] = set()
         """Tables whose match records wait for the database (logged once, when they begin)."""
         self.journaled = 0
@@ -193,7 +192,7 @@ class TablePersister:
         stored = self._stored.get(channel)
         if result.save is Save.MOVES and result.moves and stored is not None and \
                 state.lifecycle == "playing" and not state.records.outbox and \
-                channel not in self._stale and not seeded(state):
+                not seeded(state):
             entries = [[seat, *action.to_json()] for seat, action in result.moves]
             if await self.db.append_to_journal(channel, entries):
                 stored.append(entries)
@@ -205,21 +204,18 @@ class TablePersister:
             if not state.records.outbox:
                 await self.db.delete_table(channel)
                 self._stored.pop(channel, None)
-                self._stale.discard(channel)
                 return ratings
         await self._save_whole(state)
         if state.records.outbox:
-            waiting = len(state.records.outbox)
+            # What is stored now stays in the saved outbox until the next whole save (a deal,
+            # a finished hand): a restart in between stores it again, which changes nothing.
             ratings += await self._store(state)
-            if len(state.records.outbox) < waiting:
-                self._stale.add(channel)  # the emptier outbox goes with the next save
         return ratings
 
     async def _save_whole(self, state: TableState) -> None:
         document = state_document(to_json(state))
         await self.db.save_table(state.channel_id, state.guild_id, document)
         self._stored[state.channel_id] = Stored(document)
-        self._stale.discard(state.channel_id)
         self.saved_whole += 1
 
     async def restore(self, manager: TableManager, *,
