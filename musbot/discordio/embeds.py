@@ -57,7 +57,7 @@ class Face:
     def capture(cls, table: Table) -> Face:
         page = table.state.page
         lang = table.lang
-        names = table.names()
+        names = tuple(table.names().items())
         closed = table.lifecycle == "closed"
         match = table.match
         worded: tuple[str, ...]
@@ -74,7 +74,7 @@ class Face:
         seats = status.seats_text(names, texts.seat_notes(table.state), table.state.players,
                                   lang)
         return cls(page, len(page.lines), page_title(page, lang), worded, seats, verbs, lang,
-                   closed, facts, tuple(names.items()) if facts is not None else ())
+                   closed, facts, names if facts is not None else ())
 
     def status_lines(self) -> tuple[str, ...]:
         if self.facts is None:

@@ -92,6 +92,12 @@ def rules_text(rules: Rules, lang: str = "es") -> str:
     ])
 
 
+def _seat_label(names: Names, notes: Mapping[int, str], seat: int, lang: str) -> str:
+    """«Ana (bot)»: who sits there, with the table's note on them; or «libre»."""
+    who = names.get(seat)
+    return f"{who} {notes.get(seat, '')}".strip() if who else t("status_free", lang)
+
+
 def seats_lines(names: Names, notes: Mapping[int, str], players: int,
                 lang: str = "es") -> list[str]:
     """«Asiento 1: Ana (bot)» for every seat, grouped by pair."""
@@ -99,8 +105,7 @@ def seats_lines(names: Names, notes: Mapping[int, str], players: int,
     for team in (0, 1):
         lines.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ":")
         for seat in range(team, players, 2):
-            who = names.get(seat)
-            label = f"{who} {notes.get(seat, '')}".strip() if who else t("status_free", lang)
+            label = _seat_label(names, notes, seat, lang)
             lines.append("  " + t("status_seat", lang, seat=seat + 1, name=label))
     return lines
 
@@ -116,9 +121,9 @@ def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], r
     return "\n".join(lines)
 
 
-def seats_text(names: Names, notes: Mapping[int, str], players: int, lang: str = "es") -> str:
+def seats_text(names: NameList, notes: Mapping[int, str], players: int, lang: str = "es") -> str:
     """«Pareja 1: Ana, Bot 3 · Pareja 2: Bot 2 (bot), …»: the seats on one line."""
-    return _seats_text(tuple(names.items()), tuple(notes.items()), players, lang)
+    return _seats_text(names, tuple(notes.items()), players, lang)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -128,11 +133,7 @@ def _seats_text(names: NameList, notes: NameList, players: int, lang: str) -> st
     by_seat, noted = dict(names), dict(notes)
     pairs = []
     for team in (0, 1):
-        members = []
-        for seat in range(team, players, 2):
-            who = by_seat.get(seat)
-            members.append(f"{who} {noted.get(seat, '')}".strip() if who
-                           else t("status_free", lang))
+        members = [_seat_label(by_seat, noted, seat, lang) for seat in range(team, players, 2)]
         pairs.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ": " + ", ".join(members))
     return " · ".join(pairs)
 
