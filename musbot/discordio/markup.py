@@ -31,7 +31,8 @@ _LINE_START = re.compile(r"^(\s*)([#>-])", re.MULTILINE)
 """Headers, quotes and lists (and ``-#`` small text): markup only at a line's start."""
 
 
-_ANY_MARKUP = re.compile("[" + re.escape("".join(sorted(SPECIAL))) + r"]|^\s*[#>-]", re.MULTILINE)
+_ANY_MARKUP = re.compile(f"[{re.escape(''.join(sorted(SPECIAL)))}]|{_LINE_START.pattern}",
+                         re.MULTILINE)
 """Whether a line holds anything to escape: most lines hold nothing, and searching is several
 times cheaper than rewriting (a line with an emoji is translated character by character)."""
 
