@@ -30,6 +30,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from musbot.ai import warm
 from musbot.config import (
     Config,
     ConfigError,
@@ -168,6 +169,7 @@ class MusBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[assignment]
         await self.tree.set_translator(CatalogueTranslator())  # names in the client's language
         await self.sync_commands()
+        warm()  # before any table plays: its first showdown would build these
         if self.tune_runtime:
             tune_gc()  # start-up is over: what exists now lives as long as the process
             self._collector = asyncio.get_running_loop().create_task(collect_periodically())

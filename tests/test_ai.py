@@ -127,3 +127,32 @@ def test_chooses_only_true_senas() -> None:
         seat = match.to_act
         assert seat is not None
         match.apply(seat, bot.decide(match.view(seat), rng))
+
+
+def test_warm_builds_what_a_first_showdown_and_a_first_decision_ask_for() -> None:
+    """``warm`` at start-up: the first hand learnt and the first bets of a «normal» bot under
+    those rules then build nothing (built at a showdown, they stopped every table of the bot
+    for a fifth of a second)."""
+    from musbot.ai import NormalBot, normal, odds, warm
+    from musbot.ai.reading import OpponentMemory
+    from musbot.engine.randomplay import random_action
+
+    rules = Rules(puntos=37)
+    warm(rules)
+    built = [odds.odds, odds.game_values, normal.sena_hints, normal.keep_values]
+    misses = [f.cache_info().misses for f in built]
+    rng = random.Random(4)
+    match = Match(rules, first_mano=0, shuffler=lambda deck: rng.sample(list(deck), len(deck)))
+    bot = NormalBot()
+    memory = OpponentMemory()
+    hands = 0
+    while hands < 3:
+        hand_now, seat = match.hand, match.to_act
+        action = bot.decide(match.view(seat), rng) if seat % 2 else \
+            random_action(match.legal_actions(seat), rng)
+        match.apply(seat, action)
+        if hand_now.finished:
+            memory.learn(hand_now.view(-1), ["user:1", "user:2", "user:3", "user:4"])
+            hands += 1
+    assert memory.readings, "hands were learnt"
+    assert [f.cache_info().misses for f in built] == misses

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from musbot.engine import Rules, tables
+
+from . import odds
 from .base import Player, SenaSeen
 from .dificil import DificilBot
 from .heuristic import HeuristicBot
-from .normal import NormalBot
+from .normal import NormalBot, keep_values, sena_hints
 
 LEVELS: dict[str, Callable[[], Player]] = {
     "facil": HeuristicBot, "normal": NormalBot, "dificil": DificilBot,
@@ -38,5 +41,19 @@ def make_player(level: str = DEFAULT_LEVEL) -> Player:
     return LEVELS[level]()
 
 
+def warm(rules: Rules | None = None) -> None:
+    """Builds what a table's first showdown and its bots' first decisions ask for under these
+    rules (the odds tables, the game's values for its target, the señas' hints, the discards'
+    values), which are kept for the process's life: built at a showdown instead, they would
+    stop every table of the bot while they are. Call before the tables play."""
+    rules = rules or Rules()
+    tables(rules.reyes, False)
+    odds.odds(rules.reyes)
+    odds.game_value(0, 0, rules.puntos)
+    sena_hints(rules.reyes, rules.real)
+    for pos in range(4):
+        keep_values(rules.reyes, pos)
+
+
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "DificilBot", "HeuristicBot", "NormalBot", "Player",
-           "SenaSeen", "make_player", "register_level"]
+           "SenaSeen", "make_player", "register_level", "warm"]

@@ -231,28 +231,25 @@ def game_values(target: int) -> tuple[tuple[float, ...], ...]:
     there first within a hand is :mod:`musbot.ai.normal`'s business (scoring order)."""
     total = sum(w for _, w in _PER_HAND)
     dist = [(x, w / total) for x, w in _PER_HAND]
+    # Both pairs scoring nothing leaves the score as it was: that hand is divided out (the
+    # first of ``steps``). Where both reach the target the value is a coin toss, which is
+    # ``values[target][target]``, so every other step reads the table.
+    steps = [(x, y, px * py) for x, px in dist for y, py in dist]
+    stay = steps[0][2] if steps[0][:2] == (0, 0) else 0.0
+    steps = [step for step in steps if step[:2] != (0, 0)]
+    chances = [pr for _, _, pr in steps]
+    columns = [[min(b + y, target) for _, y, _ in steps] for b in range(target)]
     values = [[0.0] * (target + 1) for _ in range(target + 1)]
     for a in range(target, -1, -1):
-        for b in range(target, -1, -1):
-            if a >= target:
-                values[a][b] = 1.0 if b < target else 0.5
-                continue
-            if b >= target:
-                values[a][b] = 0.0
-                continue
+        values[a][target] = 0.5 if a >= target else 0.0
+        if a >= target:
+            values[a][:target] = [1.0] * target
+            continue
+        rows = [values[min(a + x, target)] for x, _, _ in steps]
+        for b in range(target - 1, -1, -1):
             v = 0.0
-            stay = 0.0
-            for x, px in dist:
-                for y, py in dist:
-                    pr = px * py
-                    if x == 0 and y == 0:
-                        stay += pr
-                        continue
-                    na, nb = min(a + x, target), min(b + y, target)
-                    if na >= target and nb >= target:
-                        v += pr * 0.5
-                    else:
-                        v += pr * values[na][nb]
+            for pr, row, nb in zip(chances, rows, columns[b], strict=True):
+                v += pr * row[nb]
             values[a][b] = v / (1.0 - stay)
     return tuple(tuple(row) for row in values)
 
