@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from musbot.discordio.governor import Governor, Limits
+from musbot.discordio.governor import STARTS_PER_STEP, Governor, Limits
 from musbot.table import ManualClock
 
 
@@ -86,6 +86,44 @@ async def test_a_lane_remembers_its_calls_while_idle() -> None:
     await clock.advance(5)
     assert all(b - a >= 1.0 - 1e-9 for a, b in itertools.pairwise(times))
     assert len(times) <= 6
+
+
+async def test_quiet_lanes_are_forgotten_a_few_at_a_time() -> None:
+    """A lane per channel written to: once its calls no longer count it goes, by the next calls
+    (never a sweep of every lane in one step, which stalled the loop at a bot's scale), and one
+    written to again meanwhile stays as long as its newer calls count."""
+    clock = ManualClock()
+    governor = Governor(clock)
+    sent: list[float] = []
+    for n in range(40):  # within the global budget of a second
+        governor.post(("dm", n), recorder(clock, sent))
+    await clock.advance(0.1)
+    assert (len(sent), governor.lanes()) == (40, 40)
+    await clock.advance(4.0)
+    governor.post(("dm", 7), recorder(clock, sent))
+    await clock.advance(2.0)  # the first calls no longer count; ("dm", 7)'s second one does
+    governor.post("table", recorder(clock, sent))
+    await clock.advance(0.1)
+    assert governor.lanes() == 2, "all but the lane written to again, and the one writing"
+    await clock.advance(6.0)
+    governor.post("table", recorder(clock, sent))
+    await clock.advance(0.1)
+    assert governor.lanes() == 1
+    assert len(sent) == 43
+
+
+async def test_the_runner_lets_the_loop_go_on_when_many_lanes_are_due() -> None:
+    """After the loop was held up, hundreds of lanes may be due at once: the runner starts a
+    few of their calls a step, and what waited meanwhile (a move) runs in between."""
+    clock = ManualClock()
+    governor = Governor(clock, Limits(calls_per_second=10**6))
+    sent: list[float] = []
+    for n in range(3 * STARTS_PER_STEP + 5):
+        governor.post(("dm", n), recorder(clock, sent))
+    await asyncio.sleep(0)  # the runner's first step, then this test's turn
+    assert governor.counts["post"] == STARTS_PER_STEP
+    await clock.advance(0.1)
+    assert governor.counts["post"] == len(sent) == 3 * STARTS_PER_STEP + 5
 
 
 async def test_an_edit_can_be_held_and_dropped() -> None:

@@ -33,9 +33,11 @@ from musbot.table import Clock
 
 log = logging.getLogger(__name__)
 
-SWEEP_EVERY = 1024
-"""Calls between two sweeps of the lanes that went quiet (each keeps its recent calls' times
-while they count)."""
+
+
+STARTS_PER_STEP = 32
+"""Calls the runner starts in one step of the event loop before it lets the rest run: after
+the loop was held up, hundreds of lanes may be due at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,15 +105,17 @@ class Lane:
     busy: bool = False
     due: float | None = None
     """When its entry in the governor's heap is due (None: it has none)."""
+    quiet: bool = False
+    """Listed among the lanes to forget once their calls no longer count."""
 
     def idle(self) -> bool:
         return not (self.busy or self.posts or self.replies or self.edits or self.deletes)
 
-    def forgettable(self, now: float, limits: Limits) -> bool:
-        """Idle, and its calls too old to count against the next ones: it can go."""
+    def forgettable_at(self, limits: Limits) -> float:
+        """When its calls will be too old to count against the next ones."""
         recent = max(self.created[-1] if self.created else float("-inf"),
                      self.edited[-1] if self.edited else float("-inf"))
-        return self.idle() and recent <= now - max(limits.window + limits.slack, limits.edit_gap)
+        return recent + max(limits.window + limits.slack, limits.edit_gap)
 
     def next_op(self, now: float, limits: Limits) -> tuple[float, str | None]:
         """When the lane's next call may start, and which kind; (now, None) when idle."""
@@ -158,6 +162,9 @@ class Governor:
         """While the runner sleeps for the next lane's turn: until when."""
         self._running: set[asyncio.Task[None]] = set()
         self._blocked: set[Hashable] = set()
+        self._quiet: deque[tuple[float, Hashable]] = deque()
+        """Lanes gone idle, by when they may be forgotten (a few each call, never a sweep of
+        every lane: a bot writes to a lane per table and per person)."""
         self.stopped = False
         """Cancelled for good (shutdown): what is asked later is dropped."""
         self.counts = {"post": 0, "edit": 0, "delete": 0, "extra": 0}
@@ -248,6 +255,10 @@ class Governor:
         return sum(len(lane.posts) + len(lane.replies) + len(lane.edits) + len(lane.deletes)
                    for lane in self._lanes.values())
 
+    def lanes(self) -> int:
+        """Channels whose recent calls are remembered: those written to in the last window."""
+        return len(self._lanes)
+
     async def flush(self) -> None:
         """Waits until every lane is idle (shutdown, tests, the benchmark)."""
         while True:
@@ -273,6 +284,7 @@ class Governor:
                     post.done.cancel()
         self._lanes.clear()
         self._heap.clear()
+        self._quiet.clear()
 
     # --- the runner ---------------------------------------------------------------------------
 
@@ -306,9 +318,14 @@ class Governor:
 
     async def _run(self) -> None:
         heap = self._heap
+        started = 0
         while heap:
             at, _, key = heap[0]
             now = self.clock.now()
+            if started >= STARTS_PER_STEP:
+                started = 0
+                await asyncio.sleep(0)  # the moves waiting meanwhile go first
+                continue
             if at > now:
                 self._sleeping_until = at
                 try:
@@ -325,19 +342,19 @@ class Governor:
                 continue  # the call on its way reschedules the lane when it ends
             at, kind = lane.next_op(now, self.limits)
             if kind is None:
+                self._went_quiet(lane)
                 continue
             free = _free_at(self._calls, self.limits.calls_per_second, 1.0, now)
             if max(at, free) > now:
                 self._schedule(lane, max(at, free))
                 continue
             self._start(lane, kind, now)
+            started += 1
 
     def _start(self, lane: Lane, kind: str, now: float) -> None:
         self._calls.append(now)
         self.counts["post" if kind == "reply" else kind] += 1
-        if sum(self.counts.values()) % SWEEP_EVERY == 0:
-            for key in [k for k, v in self._lanes.items() if v.forgettable(now, self.limits)]:
-                del self._lanes[key]
+        self._forget_quiet(now)
         lane.busy = True
         if kind in ("post", "reply"):
             post = (lane.posts if kind == "post" else lane.replies).pop(0)
@@ -398,3 +415,28 @@ class Governor:
                 _, kind = lane.next_op(self.clock.now(), self.limits)
                 if kind is not None:
                     self._wake(lane.key)
+                else:
+                    self._went_quiet(lane)
+
+    def _went_quiet(self, lane: Lane) -> None:
+        if not lane.quiet and lane.idle():
+            lane.quiet = True
+            self._quiet.append((lane.forgettable_at(self.limits), lane.key))
+
+    def _forget_quiet(self, now: float) -> None:
+        """Forgets the lanes listed quiet whose calls no longer count; one that has spoken
+        since is listed again when it is next idle (or at once, for its newer calls' time)."""
+        quiet = self._quiet
+        while quiet and quiet[0][0] <= now:
+            _, key = quiet.popleft()
+            lane = self._lanes.get(key)
+            if lane is None or not lane.quiet:
+                continue
+            lane.quiet = False
+            if lane.idle():
+                at = lane.forgettable_at(self.limits)
+                if at <= now:
+                    del self._lanes[key]
+                else:
+                    lane.quiet = True
+                    quiet.append((at, key))
