@@ -58,6 +58,12 @@ needs several times as long to catch up on, so they are rare. The thread's part 
 page once however often it was rewritten, so it does not grow with the interval."""
 
 
+CHECKPOINT_PASSES = 8
+"""The most passes the thread makes over the log before the loop's last step…"""
+CHECKPOINT_LEFT = 64
+"""…which stop once this many pages or fewer were left behind (what the loop copies, with what
+it writes meanwhile)."""
+
 WAL_SIZE_LIMIT = 64 * 2**20
 """Bytes the write-ahead log file is cut back to when it starts again (above what
 :data:`CHECKPOINT_EVERY` commits write, so normally never: cutting it is a truncate on the
@@ -575,15 +581,17 @@ class SqliteBackend(Backend):
         one place where no write can land during it.
 
         That last step stops every table while it runs, and most of it was waiting for the
-        disk: it syncs the log and then the file. So the thread copies twice (the second pass
-        takes what the first one's tens of milliseconds let in) and then syncs both files
-        itself, and the loop's syncs find next to nothing to write."""
+        disk: it syncs the log and then the file. So the thread copies until few pages are
+        left (each pass takes what the last one's milliseconds let in) and then syncs both
+        files itself, and the loop's syncs find next to nothing to write."""
         passive = "PRAGMA wal_checkpoint(PASSIVE)"
         files = [f"{self.path}-wal", str(self.path)]
 
         def bulk(raw: sqlite3.Connection) -> None:
-            raw.execute(passive).fetchall()
-            raw.execute(passive).fetchall()
+            for _ in range(CHECKPOINT_PASSES):  # each pass takes what the last one let in
+                _, log, copied = raw.execute(passive).fetchone()
+                if log - copied <= CHECKPOINT_LEFT:
+                    break
             for name in files:
                 with contextlib.suppress(OSError):  # only saves the loop time: never fatal
                     _sync_file(name)
