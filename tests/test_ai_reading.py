@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from helpers_rules import cards
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from musbot.ai import DificilBot, NormalBot
 from musbot.ai.base import ask
@@ -58,6 +60,35 @@ def _play_hands(players: list[Any], hands: int, seed: int) -> OpponentMemory:
             h.apply(seat, players[seat].decide(h.view(seat), rng))
         memory.learn(h.view(-1), SEATS)
     return memory
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=st.lists(st.tuples(st.sampled_from([OPEN, ANSWER, ORDAGO_ANSWER]),
+                                st.floats(0.0, 1.0), st.integers(0, 3), st.integers(0, 3)),
+                      max_size=400),
+       base=st.lists(st.floats(0.0, 50.0), min_size=96, max_size=96))
+def test_one_hands_reading_is_learnt_bit_for_bit_as_any_other(
+        words: list[tuple[int, float, int, int]], base: list[float]) -> None:
+    """A hand's words are counted in a reading that knows its few cells, whose órdago rarity
+    and merge read only those: the same floats, to the last bit, as reading every cell
+    (past :data:`COUNT_CAP` a situation is scaled whole and the reading reads every cell)."""
+    sparse, dense = Reading(sparse=True), Reading()
+    for sit, strength, said, expected in words:
+        if sit == ORDAGO_ANSWER:
+            said, expected = said % 2, expected % 2
+        sparse.observe(sit, strength, said, expected)
+        dense.observe(sit, strength, said, expected)
+        assert sparse.rarity() == dense.rarity()
+        assert sparse.fit == dense.fit
+    assert sparse.counts.tobytes() == dense.counts.tobytes()
+    into_sparse, into_dense = Reading(), Reading()
+    for into in (into_sparse, into_dense):
+        into.counts = array("d", base)
+    into_sparse.merge(sparse)
+    into_dense.merge(dense)
+    assert into_sparse.counts.tobytes() == into_dense.counts.tobytes()
+    assert into_sparse.rarity() == into_dense.rarity()
+    assert into_sparse.to_json() == into_dense.to_json()
 
 
 def test_a_reading_round_trips_through_json() -> None:

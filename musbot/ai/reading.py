@@ -122,6 +122,11 @@ RARITY_PRIOR = 0.1
 of theirs is seen (:meth:`Reading.rarity`)…"""
 RARITY_CAP = 10.0
 """…and the most that scales the prior's órdago share either way."""
+_RARITY_ROWS = tuple((_at(sit, b, 0), PRIOR[sit][b][ORDAGO_WORD])
+                     for sit in (OPEN, ANSWER) for b in range(len(BANDS)))
+"""Where :meth:`Reading.rarity` looks: each band below the top of the situations with an órdago
+to throw, and the prior's órdago share there."""
+_RARITY_SHARE = dict(_RARITY_ROWS)
 
 
 def band(p: float) -> int:
@@ -157,9 +162,12 @@ class OpponentModel:
 class Reading:
     """What the showdowns told of one player's betting (see the module's docstring)."""
 
-    __slots__ = ("_rarity", "counts", "fit", "mus_odd", "mus_seen", "words")
+    __slots__ = ("_cells", "_rarity", "counts", "fit", "mus_odd", "mus_seen", "words")
 
-    def __init__(self) -> None:
+    def __init__(self, *, sparse: bool = False) -> None:
+        self._cells: set[int] | None = set() if sparse else None
+        """The cells counted in, when few are (``sparse``: one hand's words): all that
+        :meth:`merge` adds of this reading. None: any cell may hold a count."""
         self._rarity: float | None = None
         """:meth:`rarity` as the counts are now (None: changed since): asked at every word
         learnt, each of which changes the counts of one situation only."""
@@ -183,16 +191,21 @@ class Reading:
     def predict(self, sit: int, b: int, rarity: float | None = None) -> list[float]:
         """The learnt share of each word in this situation and band; ``rarity``: the
         :meth:`rarity` of this player's órdagos (computed if None)."""
+        return [self.share(sit, b, w, rarity) for w in range(WORDS)]
+
+    def share(self, sit: int, b: int, word: int, rarity: float | None = None) -> float:
+        """:meth:`predict`'s share of one word (learning scores the word said alone)."""
         start = _at(sit, b, 0)
-        row = self.counts[start:start + WORDS]
+        counts = self.counts
         prior = PRIOR[sit][b]
+        p = prior[word]
         if sit != ORDAGO_ANSWER and b < len(BANDS):
             scale = self.rarity() if rarity is None else rarity
             ordago = prior[ORDAGO_WORD] * scale
-            rest = (1.0 - ordago) / (1.0 - prior[ORDAGO_WORD])
-            prior = (*(x * rest for x in prior[:ORDAGO_WORD]), ordago)
-        total = sum(row) + PRIOR_WEIGHT
-        return [(row[w] + PRIOR_WEIGHT * prior[w]) / total for w in range(WORDS)]
+            p = ordago if word == ORDAGO_WORD else \
+                p * ((1.0 - ordago) / (1.0 - prior[ORDAGO_WORD]))
+        total = sum(counts[start:start + WORDS]) + PRIOR_WEIGHT
+        return (counts[start + word] + PRIOR_WEIGHT * p) / total
 
     def rarity(self) -> float:
         """How often this player goes to órdago below the top band, against what
@@ -204,12 +217,12 @@ class Reading:
             return self._rarity
         seen = expected = 0.0
         counts = self.counts
-        for sit in (OPEN, ANSWER):
-            for b in range(len(BANDS)):
-                start = _at(sit, b, 0)
-                row = counts[start:start + WORDS]
-                seen += row[ORDAGO_WORD]
-                expected += sum(row) * PRIOR[sit][b][ORDAGO_WORD]
+        rows = _RARITY_ROWS if self._cells is None else sorted(
+            (start, _RARITY_SHARE[start]) for start in {c - c % WORDS for c in self._cells}
+            if start in _RARITY_SHARE)  # a row never counted in adds 0.0 to both sums
+        for start, ordago_share in rows:
+            seen += counts[start + ORDAGO_WORD]
+            expected += sum(counts[start:start + WORDS]) * ordago_share
         self._rarity = min(RARITY_CAP, max(1.0 / RARITY_CAP,
                                            (seen + RARITY_PRIOR) / (expected + RARITY_PRIOR)))
         return self._rarity
@@ -218,23 +231,29 @@ class Reading:
         """One word, said with a hand of this strength where «normal» would have said
         ``expected``."""
         b = band(strength)
-        table = max(self.predict(sit, b)[said], 1e-6)
+        table = max(self.share(sit, b, said), 1e-6)
         rule = NORMAL_MISS * table + (1.0 - NORMAL_MISS if said == expected else 0.0)
         self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + math.log(rule / table)))
         counts = self.counts
         if sit in (OPEN, ANSWER):
             self._rarity = None
+        cells = self._cells
         counts[_at(sit, b, said)] += 1.0
+        if cells is not None:
+            cells.add(_at(sit, b, said))
         if said != ORDAGO_WORD:  # an órdago says exactly how strong its thrower is
             for near in (b - 1, b + 1):
                 if 0 <= near < ROWS:
                     counts[_at(sit, near, said)] += NEIGHBOUR
+                    if cells is not None:
+                        cells.add(_at(sit, near, said))
         start, end = _at(sit, 0, 0), _at(sit + 1, 0, 0)
         total = sum(counts[start:end])
         if total > COUNT_CAP:
             scale = COUNT_CAP / total
             for i in range(start, end):
                 counts[i] *= scale
+            self._cells = None
         self.words += 1
 
     def observe_mus(self, odd: bool) -> None:
@@ -243,7 +262,15 @@ class Reading:
 
     def merge(self, other: Reading) -> None:
         """Adds what ``other`` learnt (the stored reading and what this table learnt since)."""
-        self.counts = array("d", map(operator.add, self.counts, other.counts))
+        cells = other._cells
+        if cells is None:
+            self.counts = array("d", map(operator.add, self.counts, other.counts))
+        else:  # a cell ``other`` never counted in adds 0.0: the same sums, a few of them
+            counts, theirs = self.counts, other.counts
+            for i in cells:
+                counts[i] += theirs[i]
+        if self._cells is not None:
+            self._cells = None if cells is None else self._cells | cells
         self._rarity = None
         self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + other.fit))
         self.mus_odd += other.mus_odd
@@ -266,7 +293,7 @@ class Reading:
     VERSION = 1
 
     def to_json(self) -> dict[str, Any]:
-        flat = list(map(round, self.counts, itertools.repeat(3, _CELLS)))
+        flat = [round(x * 1000.0) / 1000.0 for x in self.counts]  # round(x, 3) without decimals
         rows = [flat[i:i + WORDS] for i in range(0, _CELLS, WORDS)]
         return {"v": self.VERSION, "counts": [rows[i:i + ROWS] for i in range(0, len(rows), ROWS)],
                 "fit": round(self.fit, 4), "mus": [round(self.mus_odd, 3),
@@ -340,40 +367,40 @@ def spoken(view: SeatView) -> tuple[list[Word], list[tuple[int, bool]], int]:
     bet = prev = 0
     ordago = False
     bets = [0, 0]
-    speakers: tuple[int, ...] = ()
     rounds = 0
-    rules = view.rules
-    for event in view.history:
-        if isinstance(event, ev.HandStarted):
+    team = view.rules.team
+    last_of_pair: dict[int, bool] = {}
+    for event in view.history:  # the commonest events tested first: read at each showdown
+        if isinstance(event, ev.Spoke):
+            if lance is None:
+                continue
+            s = event.seat
+            mine = team(s)
+            word = event.action.kind
+            words.append(Word(s, lance, bet, max(prev, 1), ordago, bets[1 - mine], scores[mine],
+                              scores[1 - mine], last_of_pair.get(s, True), CATEGORY[word]))
+            if word in _BETS:
+                prev = bet if bet or ordago else 1
+                if word is _K.ORDAGO:
+                    ordago = True
+                else:
+                    bet = event.total
+                bets[mine] += 1
+        elif isinstance(event, ev.MusSaid):
+            mus_round.append((event.seat, event.mus))
+        elif isinstance(event, ev.LanceStarted):
+            lance = event.lance
+            speakers = event.speakers
+            last_of_pair = {x: not any(team(y) == team(x) for y in speakers[i + 1:])
+                            for i, x in enumerate(speakers)}
+            bet = prev = 0
+            ordago = False
+            bets = [0, 0]
+        elif isinstance(event, (ev.Scored, ev.HandStarted)):
             scores = list(event.scores)
         elif isinstance(event, ev.CardsReplaced):
             mus_round = []
             rounds += 1
-        elif isinstance(event, ev.MusSaid):
-            mus_round.append((event.seat, event.mus))
-        elif isinstance(event, ev.Scored):
-            scores = list(event.scores)
-        elif isinstance(event, ev.LanceStarted):
-            lance = event.lance
-            speakers = event.speakers
-            bet = prev = 0
-            ordago = False
-            bets = [0, 0]
-        elif isinstance(event, ev.Spoke) and lance is not None:
-            s = event.seat
-            team = rules.team(s)
-            later = speakers[speakers.index(s) + 1:] if s in speakers else ()
-            last = not any(rules.team(x) == team for x in later)
-            kind = event.action.kind
-            words.append(Word(s, lance, bet, max(prev, 1), ordago, bets[1 - team], scores[team],
-                              scores[1 - team], last, CATEGORY[kind]))
-            if kind in _BETS:
-                prev = bet if bet or ordago else 1
-                if kind is _K.ORDAGO:
-                    ordago = True
-                else:
-                    bet = event.total
-                bets[team] += 1
     return words, mus_round, rounds
 
 
@@ -523,7 +550,7 @@ class OpponentMemory:
         idx = [t.index(list(h)) for h in view.revealed]
         judge = Judge(view)
         words, mus_round, rounds = spoken(view)
-        touched = {key: Reading() for key in who if key is not None}
+        touched = {key: Reading(sparse=True) for key in who if key is not None}
         for w in words:
             key = who[w.seat]
             if key is None:
