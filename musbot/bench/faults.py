@@ -27,12 +27,12 @@ import asyncio
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 WATCH_SECONDS = 0.1
-"""How often the tables' pauses are looked at (a sweep of a thousand tables is ~0.1 ms)."""
+"""How often the tables' pauses are looked at, while any may be paused."""
 
 
 @dataclass
@@ -100,8 +100,13 @@ class Faults:
     _since: dict[int, float] = field(default_factory=dict)
     _task: asyncio.Task[None] | None = None
 
-    def start(self, tables: Iterable[Any], outage: Outage | None) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._watch(list(tables), outage))
+    def start(self, tables: Iterable[Any], outage: Outage | None,
+              failures: Callable[[], int]) -> None:
+        """``failures``: the saves that failed so far. A table pauses only when one of its saves
+        fails (``pause.py``), so the tables are swept only after a failure, until none is
+        paused: the watcher costs the run nothing while the database takes every save."""
+        self._task = asyncio.get_running_loop().create_task(
+            self._watch(list(tables), outage, failures))
 
     async def resumed(self, tables: Iterable[Any], limit: float) -> None:
         """Waits (up to ``limit`` seconds) until no table is paused: after an outage, before
@@ -121,21 +126,29 @@ class Faults:
         for began in self._since.values():  # still paused at the end
             self.pause_max = max(self.pause_max, now - began)
 
-    async def _watch(self, tables: list[Any], outage: Outage | None) -> None:
+    async def _watch(self, tables: list[Any], outage: Outage | None,
+                     failures: Callable[[], int]) -> None:
         loop = asyncio.get_running_loop()
+        seen = failures()
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             now = loop.time()
-            for table in tables:
-                began = self._since.get(table.channel_id)
-                if table.paused and began is None:
-                    self._since[table.channel_id] = now
-                elif not table.paused and began is not None:
-                    del self._since[table.channel_id]
-                    self.pause_max = max(self.pause_max, now - began)
+            failed = failures()
+            if failed != seen or self._since:
+                seen = failed
+                self._sweep(tables, now)
             if outage is not None and outage.ended is not None and self.resume is None \
                     and not self._since:
                 self.resume = now - outage.ended
+
+    def _sweep(self, tables: list[Any], now: float) -> None:
+        for table in tables:
+            began = self._since.get(table.channel_id)
+            if table.paused and began is None:
+                self._since[table.channel_id] = now
+            elif not table.paused and began is not None:
+                del self._since[table.channel_id]
+                self.pause_max = max(self.pause_max, now - began)
 
 
 def marks(tables: Iterable[Any]) -> dict[int, tuple[int, str]]:

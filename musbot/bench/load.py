@@ -15,7 +15,9 @@ The load model, stated because it decides what the latency means:
   clock whether or not the previous one was quick, and latency runs from the *scheduled* time to
   the moment ``Table.act`` returns (state saved, every public and private message rendered), so
   time spent queueing behind other tables counts. A table cannot act before its previous action
-  is done (a player needs the new state), so an overloaded bot falls behind and shows it.
+  is done (a player needs the new state), so an overloaded bot falls behind and shows it. Each
+  action is a step of the loop of its own, late or not, as each message from Discord is: a
+  table behind its clock does not play its late actions one after another ahead of the rest.
 - **closed loop** (the max throughput): every table acts again as soon as its previous action
   is done. Throughput is then the most the process sustains; its latency is just
   tables / throughput (Little's law), which is why it is not the latency figure.
@@ -71,6 +73,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from musbot.ai import warm
 from musbot.console import cli_language, cli_text
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
@@ -203,6 +206,8 @@ async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: in
                     phase.unissued += 1
                     due += arrivals.expovariate(per_table)
                 return
+            else:  # late: its own turn of the loop all the same, as a message from Discord is
+                await asyncio.sleep(0)
             if await one.perform(user, action, faults):
                 phase.latencies.append(loop.time() - due)
                 phase.dues.append(due)
@@ -332,6 +337,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     if metrics_at is not None:
         exporter = await serve_metrics(metrics_at, metrics, manager, transport, client,
                                        carried)
+    warm(rules)  # as the bot does at start-up: the process's, not a table's
     gc.collect()
     rss_before = current_rss()
     setup = time.perf_counter()
@@ -360,7 +366,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     carried.update(client.stats.calls)
     client.stats.reset()
     faults = Faults()
-    faults.start((one.table for one in seated), outage)
+    faults.start((one.table for one in seated), outage, lambda: persister.failed)
     failed = persister.failed
     away = None
     if outage is not None:  # in the middle of the open loop
