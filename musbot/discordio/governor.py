@@ -433,10 +433,7 @@ class Governor:
             if lane is None or not lane.quiet:
                 continue
             lane.quiet = False
-            if lane.idle():
-                at = lane.forgettable_at(self.limits)
-                if at <= now:
-                    del self._lanes[key]
-                else:
-                    lane.quiet = True
-                    quiet.append((at, key))
+            if lane.idle() and lane.forgettable_at(self.limits) <= now:
+                del self._lanes[key]
+            else:
+                self._went_quiet(lane)
