@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from musbot.engine import Rules, tables
+from musbot.engine import Rules
 
 from . import odds
 from .base import Player, SenaSeen
@@ -47,7 +47,6 @@ def warm(rules: Rules | None = None) -> None:
     values), which are kept for the process's life: built at a showdown instead, they would
     stop every table of the bot while they are. Call before the tables play."""
     rules = rules or Rules()
-    tables(rules.reyes, False)
     odds.odds(rules.reyes)
     odds.game_value(0, 0, rules.puntos)
     sena_hints(rules.reyes, rules.real)

@@ -231,20 +231,17 @@ def game_values(target: int) -> tuple[tuple[float, ...], ...]:
     there first within a hand is :mod:`musbot.ai.normal`'s business (scoring order)."""
     total = sum(w for _, w in _PER_HAND)
     dist = [(x, w / total) for x, w in _PER_HAND]
-    # Both pairs scoring nothing leaves the score as it was: that hand is divided out (the
-    # first of ``steps``). Where both reach the target the value is a coin toss, which is
-    # ``values[target][target]``, so every other step reads the table.
+    # Both pairs scoring nothing leaves the score as it was: that hand is divided out. Where
+    # both reach the target the value is a coin toss, which is ``values[target][target]``, so
+    # every other pair of scores reads the table.
     steps = [(x, y, px * py) for x, px in dist for y, py in dist]
-    stay = steps[0][2] if steps[0][:2] == (0, 0) else 0.0
-    steps = [step for step in steps if step[:2] != (0, 0)]
+    stay = next((pr for x, y, pr in steps if x == y == 0), 0.0)
+    steps = [(x, y, pr) for x, y, pr in steps if not x == y == 0]
     chances = [pr for _, _, pr in steps]
     columns = [[min(b + y, target) for _, y, _ in steps] for b in range(target)]
     values = [[0.0] * (target + 1) for _ in range(target + 1)]
-    for a in range(target, -1, -1):
-        values[a][target] = 0.5 if a >= target else 0.0
-        if a >= target:
-            values[a][:target] = [1.0] * target
-            continue
+    values[target] = [1.0] * target + [0.5]
+    for a in range(target - 1, -1, -1):
         rows = [values[min(a + x, target)] for x, _, _ in steps]
         for b in range(target - 1, -1, -1):
             v = 0.0
