@@ -65,6 +65,9 @@ BOT_DELAY = 1.2
 """Seconds a bot «thinks» at a Discord table, so people can follow the moves."""
 CLOSING_EDITS_SECONDS = 5.0
 """How long a shutdown without persistence waits for the tables' last edits («Mesa cerrada»)."""
+CLOSING_READINGS_SECONDS = 5.0
+"""How long a shutdown with persistence waits to store what the tables' bots learnt of their
+people since the last store (``TablePersister.store_readings``)."""
 FIRST_EXTENSION = "cogs.mesa"
 """Owns the ``/mus`` group, to which the other feature cogs add their subcommands."""
 STORAGE_FIRST_RETRY = 1.0
@@ -370,7 +373,8 @@ class MusBot(commands.Bot):
 
     async def close(self) -> None:
         """With persistence the tables are suspended (saved, timers and bots stopped) to go on
-        after the restart; without it they are closed with a goodbye."""
+        after the restart, and what their bots learnt of their people is stored; without it
+        they are closed with a goodbye."""
         if self._collector is not None:
             self._collector.cancel()
         if self._storage is not None:
@@ -381,6 +385,8 @@ class MusBot(commands.Bot):
             if self.persister is not None:
                 self.tables.suspend_all()
                 await self.transport.cancel_edits()  # the restart shows every table again
+                await asyncio.wait_for(self.persister.store_readings(self.tables),
+                                       CLOSING_READINGS_SECONDS)
             else:
                 await self.tables.close_all()
                 # «Mesa cerrada» on each table message, within the channel's budget.

@@ -8,6 +8,7 @@ suits when they matter. Expected results in the tests are worked out by hand fro
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from musbot.engine import Hand, Rules, parse_card, tables
 from musbot.engine.actions import NO_HAY_MUS, PASO, Action
@@ -149,3 +150,24 @@ def d1(**kw: object) -> Hand:
 def d2(**kw: object) -> Hand:
     """D2 dealt, the mus cut: Grande begins."""
     return cut(make_hand(D2, **kw))  # type: ignore[arg-type]
+
+
+def showdown_view(seed: int) -> Any:
+    """A spectator's view (seat -1) of a hand «normal» played at every seat to a showdown: the
+    first such hand from ``seed`` on (what a table's readings learn from)."""
+    import random
+
+    from musbot.ai import NormalBot
+    from musbot.engine import seeded_shuffler
+
+    rng = random.Random(seed)
+    players = [NormalBot()] * 4
+    while True:
+        h = Hand.deal(Rules(), mano=0, shuffler=seeded_shuffler(seed))
+        while h.to_act is not None:
+            seat = h.to_act
+            h.apply(seat, players[seat].decide(h.view(seat), rng))
+        view = h.view(-1)
+        if view.revealed is not None:
+            return view
+        seed += 1

@@ -14,7 +14,7 @@ from array import array
 from typing import Any
 
 import pytest
-from helpers_rules import cards
+from helpers_rules import cards, showdown_view
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -199,36 +199,26 @@ def test_a_table_memory_keeps_people_for_their_server() -> None:
     both = memory.reading("user:8")
     assert both.words == learnt.reading("seat:0").words + learnt.reading("seat:1").words
     assert memory.due() == {}  # nothing new since fetched
-    view = _one_hand_view(3)
+    view = showdown_view(3)
     memory.learn(view, ["user:7", "bot:1:normal", "user:8", None])
     assert set(memory.due()) == {7, 8}
     memory.stored([7])
     assert set(memory.due()) == {8}
+    memory.learn(view, ["user:7", "bot:1:normal", "user:8", None])
+    assert set(memory.due(held=[7, 8], every=2)) == {8}  # 7's second hand since stored
+    assert memory.due(held=[7, 8], every=3) == {}  # both seated, too few hands…
+    assert set(memory.due(held=[7], every=3)) == {8}  # …but 8 left
     memory.forget(8)
-    assert "user:8" not in memory.readings and memory.due() == {}
+    assert "user:8" not in memory.readings and set(memory.due()) == {7}
     assert memory.wanted([8]) == [8]
     assert "bot:1:normal" in memory.readings and "seat:3" not in memory.readings
-
-
-def _one_hand_view(seed: int) -> Any:
-    rng = random.Random(seed)
-    players = [NormalBot()] * 4
-    while True:
-        h = Hand.deal(Rules(), mano=0, shuffler=seeded_shuffler(seed))
-        while h.to_act is not None:
-            seat = h.to_act
-            h.apply(seat, players[seat].decide(h.view(seat), rng))
-        view = h.view(-1)
-        if view.revealed is not None:
-            return view
-        seed += 1
 
 
 def test_models_are_frozen_snapshots() -> None:
     memory = OpponentMemory()
     before = memory.models(SEATS)
     assert before == (DEFAULT_MODEL,) * 4
-    memory.learn(_one_hand_view(4), SEATS)
+    memory.learn(showdown_view(4), SEATS)
     after = memory.models(SEATS)
     assert after != before and before == (DEFAULT_MODEL,) * 4
     assert memory.models(SEATS) == after  # the same until the next hand is learnt

@@ -24,6 +24,7 @@ from discord_match import (
 )
 
 from musbot.bot import MusBot
+from musbot.storage import Database
 from musbot.table.render import t
 
 
@@ -135,3 +136,31 @@ async def test_a_table_restored_where_the_bot_lost_its_channel_pauses_unasked(
     await play_to_the_end(scene)
     await world.disconnect(scene.bot)
 
+
+
+async def test_a_clean_stop_stores_what_the_bots_learnt_of_the_people_seated(
+        tmp_path: Path) -> None:
+    """Mid-match, a seated person's reading is stored every few hands; the hands since the last
+    store are stored as the bot stops, so the restarted table's bots read them as before."""
+    scene = make_scene(tmp_path, ["Ana"])
+    await scene.world.connect(scene.bot)
+    await open_and_start(scene)
+    ana = scene.people[0].user
+    table = scene.table()
+    memory = table.state.readings.memory
+    while memory.reading(f"user:{ana}").words == 0:  # her first hand with a showdown
+        if table.state.awaits(ana):
+            await scene.play_turn(scene.people[0])
+        else:
+            await scene.advance(0.3)
+    assert table.lifecycle == "playing"
+    learnt = memory.reading(f"user:{ana}").to_json()
+    db = scene.bot.db
+    assert db is not None
+    assert await db.player_readings(scene.guild, [ana]) == {}  # held while she plays on
+    await restart(scene)
+    again = await Database.open(str(tmp_path / "musbot.db"))
+    try:
+        assert (await again.player_readings(scene.guild, [ana]))[ana] == learnt
+    finally:
+        await again.close()

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from helpers_rules import showdown_view
 from table_helpers import FakeTransport, make_table, play_humans, seat_humans
 
 from musbot.ai import DificilBot, HeuristicBot
@@ -30,7 +31,7 @@ from musbot.settings import TableSettings
 from musbot.storage import Database, DatabaseUnavailable
 from musbot.table import ManualClock, NotSaved, Result, Table, TableManager, Unsaved
 from musbot.table.persist import TablePersister, forget_player
-from musbot.table.readings import TableReadings
+from musbot.table.readings import STORE_EVERY, TableReadings
 from musbot.table.result import Saved
 from musbot.table.saved import from_json, to_json
 
@@ -343,6 +344,67 @@ def test_no_server_no_stored_readings() -> None:
     readings = TableReadings()
     readings.memory.fetched(1, None)
     assert readings.exchange(None, [1]) is None
+
+
+async def _play_hand(table: Table, rng: random.Random) -> None:
+    """The people's turns of the hand in play, to its end (the bots play theirs)."""
+    match = table.match
+    assert match is not None
+    number, users = match.hand_number, {i: s.user_id for i, s in enumerate(table.seats)
+                                        if s is not None and s.user_id is not None}
+    while (match := table.match) is not None and match.hand_number == number and \
+            table.lifecycle == "playing":
+        seat = match.to_act
+        assert seat is not None and seat in users
+        await table.act(users[seat], HeuristicBot().decide(match.view(seat), rng))
+
+
+async def test_a_seated_persons_reading_is_stored_every_few_hands_and_when_the_bot_stops(
+        stored: tuple[Database, TableManager, TablePersister]) -> None:
+    """While the match goes on, a store every :data:`STORE_EVERY` hands that taught something
+    of them (each a write of every such reading); the rest when the bot stops."""
+    db, manager, persister = stored
+    table = manager.open(100, TableSettings(rules=Rules(juegos=3), turn_seconds=None),
+                         guild_id=1)
+    await table.join(1, "P1")
+    await table.join(2, "P2")
+    await table.start(1)
+    memory, rng = table.state.readings.memory, random.Random(12)
+    taught, kept = 0, 0
+    while taught <= STORE_EVERY:
+        before = memory.reading("user:1").words
+        await _play_hand(table, rng)
+        assert table.lifecycle == "playing"
+        if memory.reading("user:1").words == before:
+            continue  # no showdown, or 1 said nothing: nothing to store
+        taught += 1
+        found = (await db.player_readings(1, [1])).get(1)
+        if taught < STORE_EVERY:
+            assert found is None  # not yet…
+        elif taught == STORE_EVERY:
+            assert found is not None and found["words"] == memory.reading("user:1").words
+            kept = found["words"]
+        else:
+            assert found is not None and found["words"] == kept < memory.reading("user:1").words
+    await persister.store_readings(manager)  # the bot stops: what is left is stored
+    assert (await db.player_readings(1, [1]))[1]["words"] == memory.reading("user:1").words
+
+
+async def test_a_persons_reading_is_stored_at_once_when_they_leave_or_the_match_ends() -> None:
+    readings = TableReadings()
+    memory = readings.memory
+    memory.fetched(1, None)
+    memory.fetched(2, None)
+    memory.reading("user:1")
+    memory.reading("user:2")
+    view = showdown_view(4)
+    readings.dealt([None] * 4, "normal")
+    memory.learn(view, ["user:1", "bot:1:normal", "user:2", None])
+    assert readings.exchange(5, [1, 2], playing=True) is None  # both seated, one hand
+    left = readings.exchange(5, [2], playing=True)
+    assert left is not None and set(left.due) == {1}  # 1 stood up
+    ended = readings.exchange(5, [1, 2], playing=False)
+    assert ended is not None and set(ended.due) == {1, 2}  # the match is over
 
 
 # --- a save that fails ----------------------------------------------------------------------------

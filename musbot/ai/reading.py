@@ -35,7 +35,7 @@ import itertools
 import math
 import operator
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
@@ -507,8 +507,9 @@ class OpponentMemory:
         self.readings: dict[str, Reading] = dict(readings or {})
         self._models: dict[str, OpponentModel] = {}
         self._fetched: set[int] = set()
-        self._new: dict[int, Reading] = {}
-        """Per person fetched or not, what was learnt since their reading was last stored."""
+        self._new: dict[int, int] = {}
+        """Per person fetched or not, how many hands taught something of them since their
+        reading was last stored."""
 
     @staticmethod
     def person(user_id: int) -> str:
@@ -572,8 +573,7 @@ class OpponentMemory:
         self.reading(key).merge(new)
         user = _user_of(key)
         if user is not None:
-            pending = self._new.setdefault(user, Reading())
-            pending.merge(new)
+            self._new[user] = self._new.get(user, 0) + 1
 
     def forget(self, user_id: int) -> None:
         """«Forget me»: nothing of this person is left here, nor due to be stored."""
@@ -604,10 +604,12 @@ class OpponentMemory:
             stored.merge(here)
         self.readings[key] = stored
 
-    def due(self) -> dict[int, Reading]:
-        """Fetched people's readings with something new since they were last stored."""
-        return {u: self.readings[self.person(u)] for u in self._new
-                if u in self._fetched and self.person(u) in self.readings}
+    def due(self, held: Collection[int] = (), every: int = 1) -> dict[int, Reading]:
+        """Fetched people's readings with something new since they were last stored; those of
+        the people ``held`` only once ``every`` hands taught something of them."""
+        return {u: self.readings[self.person(u)] for u, hands in self._new.items()
+                if (hands >= every or u not in held) and u in self._fetched
+                and self.person(u) in self.readings}
 
     def stored(self, user_ids: Iterable[int]) -> None:
         for user_id in user_ids:

@@ -24,8 +24,9 @@ and a restore replays the journal on the saved state, as the engine replays a ha
 its deal. A new deal, a finished hand, a seña, anything else changed: the whole state again.
 
 After each save the table's people's readings (how the bots read their betting,
-``readings.py``) are fetched and stored per server as the table asks; a failure there only
-postpones them to the next save.
+``readings.py``) are fetched and stored per server as the table asks (every few hands, and when
+the bot stops: :meth:`TablePersister.store_readings`); a failure there only postpones them to
+the next save.
 
 On Discord the tables are restored in ``setup_hook`` without resuming them, and each resumes
 once its channel can be reached (see ``musbot.bot``)::
@@ -41,7 +42,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -174,13 +175,22 @@ class TablePersister:
             raise (Unsaved(error, None) if stored is None else stored.unsaved(error)) \
                 from error
         recovered, self.down = self.down, False
-        return Saved(ratings, recovered, await self._readings(table.state))
+        return Saved(ratings, recovered, await self._readings(
+            table.state, playing=table.state.lifecycle == "playing"))
 
-    async def _readings(self, state: TableState) -> Exchanged | None:
+    async def store_readings(self, tables: Iterable[Table]) -> None:
+        """Stores now what each table learnt of its people and has not stored yet: the bot is
+        stopping (its tables suspended), and a restored table fetches them again."""
+        for table in tables:
+            if self.down:
+                return  # the database is gone: nothing to wait for, nothing to log per table
+            await self._readings(table.state, playing=False)
+
+    async def _readings(self, state: TableState, *, playing: bool) -> Exchanged | None:
         """The people's readings the table asks for (fetched when they sit, stored as the bots
         learn: ``readings.py``), after its own save and never at its cost: what fails waits
         for the next save."""
-        exchange = state.readings.exchange(state.guild_id, state.humans())
+        exchange = state.readings.exchange(state.guild_id, state.humans(), playing=playing)
         if exchange is None:
             return None
         try:

@@ -12,7 +12,7 @@ not theirs. A hand in play when the table was restored teaches nothing either (w
 whom before the restart is not saved).
 
 People's readings are kept per server, in storage: the persister fetches a person's once they
-sit at one of the server's tables and stores what the table learnt since
+sit at one of the server's tables and stores what the table learnt since, every few hands
 (:meth:`TableReadings.exchange`, then :meth:`TableReadings.settle` with what it did). The
 readings of the bots seated now are saved with the table's state (:meth:`TableReadings.bots`),
 so a restored table's bots are read as before the restart. ``/mus olvidarme`` erases a
@@ -38,9 +38,16 @@ from .seats import Seat
 if TYPE_CHECKING:
     from .state import TableState
 
-__all__ = ["Exchange", "Exchanged", "Question", "TableReadings", "question"]
+__all__ = ["STORE_EVERY", "Exchange", "Exchanged", "Question", "TableReadings", "question"]
 
 log = logging.getLogger(__name__)
+
+STORE_EVERY = 4
+"""Hands that teach something of a seated person between two stores of their reading, while
+their match goes on: a store is a write of every such reading, and a hand adds a few words to
+hundreds. It is stored at once when they leave, when the match ends or the table closes, and
+when the bot stops (:meth:`~musbot.table.persist.TablePersister.store_readings`); a crash
+loses at most the hands since the last store."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,14 +179,18 @@ class TableReadings:
 
     # --- storage ------------------------------------------------------------------------------
 
-    def exchange(self, guild_id: int | None, people: Sequence[int]) -> Exchange | None:
+    def exchange(self, guild_id: int | None, people: Sequence[int], *,
+                 playing: bool = False) -> Exchange | None:
         """What storage is to do for the people seated now, or None (nothing; or no server to
-        keep readings for: the terminal)."""
+        keep readings for: the terminal). While the match is ``playing``, a seated person's
+        reading is stored every :data:`STORE_EVERY` hands; anyone else's at once."""
         if guild_id is None:
             return None
         memory = self.memory
         wanted = tuple(u for u in memory.wanted(people) if u not in self.unstored)
-        due = {u: r.to_json() for u, r in memory.due().items() if u not in self.unstored}
+        due = {u: r.to_json() for u, r in memory.due(people if playing else (),
+                                                     STORE_EVERY).items()
+               if u not in self.unstored}
         if not wanted and not due:
             return None
         return Exchange(guild_id, wanted, due)
