@@ -1,10 +1,12 @@
 """A restart as Discord lives it (the wire double): the bot goes down mid-hand while bots are
 thinking, comes back on the same database, and each table resumes once the gateway has delivered
 its channel, in the very messages that showed it; a table whose channel is gone is closed and
-its people told by DM."""
+its people told by DM. What a clean stop stores, and what a message may show while a change is
+being saved (nothing of it)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from discord_match import (
 
 from musbot.bot import MusBot
 from musbot.storage import Database
+from musbot.table.persist import TablePersister
 from musbot.table.render import t
 
 
@@ -164,3 +167,38 @@ async def test_a_clean_stop_stores_what_the_bots_learnt_of_the_people_seated(
         assert (await again.player_readings(scene.guild, [ana]))[ana] == learnt
     finally:
         await again.close()
+
+
+async def test_a_change_whose_save_is_under_way_is_not_in_what_a_message_would_show(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table message words the table when it is edited, not at each change (a channel takes
+    an edit a second): an edit due while a change is being saved (a PostgreSQL save yields to
+    the loop) shows the table as last published, without the change's lines."""
+    scene = make_scene(tmp_path, ["Ana"])
+    await scene.world.connect(scene.bot)
+    await open_and_start(scene)
+    table = scene.table()
+    pages = scene.bot.transport.pages
+    board = pages.boards[scene.channel]
+    during: list[tuple[int, int]] = []
+    save = TablePersister.save
+
+    async def yielding(self: TablePersister, saving: Any, result: Any) -> Any:
+        board.stale = True  # as when the last change's edit has not gone yet…
+        face = pages.face(board)  # …what that edit would show if it went now
+        page = saving.state.page
+        if face is not None and face.page is page:
+            during.append((face.count, len(page.lines)))
+        await asyncio.sleep(0)
+        return await save(self, saving, result)
+
+    monkeypatch.setattr(TablePersister, "save", yielding)
+    while len(during) < 12 and table.lifecycle == "playing":
+        if table.state.awaits(scene.people[0].user):
+            await scene.play_turn(scene.people[0])
+        else:
+            await scene.advance(0.3)
+    assert any(shown < lines for shown, lines in during)  # moves being saved, not shown…
+    assert all(shown <= lines for shown, lines in during)
+    face = pages.face(board)  # …and once published, the face has every line
+    assert face is not None and face.count == len(table.state.page.lines)

@@ -90,7 +90,11 @@ class Board:
     """The table it shows, once it has shown it."""
     lang: str = "es"
     face: Face | None = None
-    """The table's public face at its last change."""
+    """The table's public face, as last worded for a message."""
+    stale: bool = False
+    """The table changed since :attr:`face` was captured: the next message to show it captures
+    it again (most changes of a busy table never reach a message: a channel takes an edit a
+    second)."""
     live: PageView | None = None
     restored: bool = False
     """The table just came back after a restart: its page is shown again at once."""
@@ -190,10 +194,10 @@ class Boards:
             if channel is None or not hasattr(channel, "send"):
                 return  # not reachable (yet): a restored table is shown once it resumes
             board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
-        face = Face.capture(table)
         board.table = table
-        board.face = face
+        board.stale = True
         board.lang = table.lang
+        page = table.state.page
         now = self.clock.now()
         board.changed_at = now
         if table.settled:
@@ -201,10 +205,10 @@ class Boards:
         elif board.unsettled_since is None:
             board.unsettled_since = now
         live = board.live
-        if live is None or live.page is not face.page:
+        if live is None or live.page is not page:
             if live is not None:
                 self._finish(board, live)
-            board.live = live = PageView(face.page)
+            board.live = live = PageView(page)
         for finished in board.recent.values():
             if finished.page is table.state.pages.previous and not finished.posting:
                 self._edit_page(board, finished)  # worded again (a name forgotten)?
@@ -237,8 +241,18 @@ class Boards:
     def _final(self, board: Board, view: PageView) -> bool:
         return view is not board.live or view.page.final
 
+    def face(self, board: Board) -> Face | None:
+        """The table's public face as it may be shown now: captured again if the table changed
+        since, unless a change of it is being saved (nothing of it may be shown before it is
+        stored: the last face then, the change's own publishing shows it next)."""
+        table = board.table
+        if board.stale and table is not None and not table.saving:
+            board.face = Face.capture(table)
+            board.stale = False
+        return board.face
+
     def _face_of(self, board: Board, view: PageView) -> Face | None:
-        face = board.face
+        face = self.face(board) if view is board.live else None
         if face is not None and face.page is view.page:
             return face
         if view.page.final:
@@ -290,10 +304,10 @@ class Boards:
         last = view.last
         if last is None:
             return
-        face = self._face_of(board, view)
+        face = None if board.stale and view is board.live else self._face_of(board, view)
         if face is not None and last.signature == face.signature(last.first,
                                                                   self._final(board, view)):
-            return  # shows that already
+            return  # shows that already (a changed table's face is captured when it is shown)
 
         async def apply() -> None:
             if last.frozen or view.last is not last:

@@ -32,10 +32,8 @@ FINISHED_COLOUR = discord.Colour.dark_grey()
 
 @dataclass(frozen=True, slots=True)
 class Face:
-    """What a live page shows besides its lines, as it was when the table last changed.
-
-    Captured at every change and shown at the next edit, which most changes of a busy table
-    never reach (a channel takes an edit a second): so it holds facts, worded when shown."""
+    """What a live page shows besides its lines: the table as last published, captured when a
+    message is to show it (``boards.py``), as facts worded when shown."""
 
     page: Page
     count: int

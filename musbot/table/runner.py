@@ -68,6 +68,10 @@ class Table(TableView):
         self._records = Backoff(self.clock, self._lock, self._store_records)
         """While match records wait in the outbox: the next save, which stores them."""
         self._paused_since: float | None = None
+        self.saving = False
+        """A change is applied to the state and its save is under way: nothing of it may be
+        shown yet (a transport that words the state late, at an edit, waits for its
+        publishing)."""
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -231,11 +235,14 @@ class Table(TableView):
             return
         saved = Saved()
         if result.save and self.persist is not None:
+            self.saving = True
             try:
                 saved = await self.persist.save(self, result)
             except Unsaved as failure:
                 self._pause(failure)
                 raise NotSaved() from failure.error
+            finally:
+                self.saving = False
             if saved.recovered and self._on_recovered is not None:
                 self._on_recovered(self)
             if saved.readings is not None:
