@@ -288,3 +288,21 @@ async def test_a_blocked_channel_drops_what_it_had_and_is_asked_nothing() -> Non
     governor.post("table", recorder(clock, made))
     await clock.advance(30)
     assert len(made) == 6
+
+
+async def test_a_flush_waits_on_when_an_earlier_call_replaces_the_sleeping_runner() -> None:
+    """Regression: a flush waiting for the runner asleep until a later call failed with
+    ``CancelledError`` when a call due sooner woke a new runner in its place."""
+    clock = ManualClock()
+    governor = Governor(clock)
+    times: list[float] = []
+    governor.edit("table", "message", recorder(clock, times), not_before=10.0)
+    await clock.advance(0)  # the runner sleeps until then
+    flushed = asyncio.get_running_loop().create_task(governor.flush())
+    await asyncio.sleep(0)
+    governor.edit("other", "message", recorder(clock, times), not_before=2.0)  # due sooner
+    await clock.advance(2)
+    assert not flushed.done() and times == [pytest.approx(2.0)]
+    await clock.advance(8)
+    await flushed  # returns once both are made, never cancelled
+    assert times == [pytest.approx(2.0), pytest.approx(10.0)]

@@ -265,7 +265,14 @@ class Governor:
             if self._running:
                 await asyncio.gather(*list(self._running), return_exceptions=True)
             elif self._runner is not None and not self._runner.done():
-                await asyncio.shield(self._runner)
+                runner = self._runner
+                try:
+                    await asyncio.shield(runner)
+                except asyncio.CancelledError:
+                    task = asyncio.current_task()
+                    if not runner.cancelled() or (task is not None and task.cancelling()):
+                        raise
+                    # Woken for an earlier lane (_wake): a new runner goes on from here.
             else:
                 return
 
