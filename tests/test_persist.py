@@ -712,6 +712,37 @@ async def test_a_move_whose_journal_entry_fails_is_undone_until_the_database_is_
     assert comparable(again) == comparable(table)
 
 
+async def test_a_table_undone_after_a_failed_save_keeps_the_hands_it_may_review(
+        target: str, boots: list[Database], monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a table goes back to keeps the finished hands ``/mus repaso`` answers about as they
+    were saved (the persister keeps them beside its compressed copy of the state, not in it)."""
+    bot = await boot(target, boots, 3, journaled=True)
+    table = await open_table(bot, humans=4, rules=Rules())
+    people = random.Random(3)
+    while len(table.state.handbook.finished) < 2:
+        await play_humans(table, people, max_steps=1)
+    await play_humans(table, people, max_steps=2)  # and a move or two into the next hand
+    stored = bot.persister.stored(CHANNEL)
+    assert stored is not None and stored.book is not None
+    before = comparable(table)
+    assert len(before["repaso"]["finished"]) == 2
+
+    async def down(*args: Any) -> Any:
+        raise DatabaseUnavailable(bot.db.where, "stopped by the test")
+
+    monkeypatch.setattr(bot.db, "append_to_journal", down)
+    monkeypatch.setattr(bot.db, "save_table", down)
+    match = table.match
+    assert match is not None and match.to_act is not None
+    seat = match.to_act
+    with pytest.raises(NotSaved):
+        await table.act(seat + 1, HeuristicBot().decide(match.view(seat), people))
+    assert table.paused
+    assert comparable(table) == before | {"page": to_json(table.state)["page"]}
+    assert [h.packed for h in table.state.handbook.finished] == \
+        [h.packed for h in stored.book.finished]
+
+
 async def test_a_journal_that_does_not_fit_its_state_is_refused_and_kept(
         target: str, boots: list[Database]) -> None:
     bot = await boot(target, boots, 3, journaled=True)

@@ -67,6 +67,7 @@ from musbot.storage.documents import state_document
 from .manager import TableManager
 from .pause import Unsaved
 from .readings import Exchanged
+from .repaso import KeptBook
 from .result import Result, Save
 from .runner import Saved, Table
 from .saved import SeededShuffler, StateError, from_json, seeded, to_json
@@ -98,12 +99,17 @@ def _compress(document: bytes) -> bytes:
 class Stored:
     """What is stored of one table: its last saved document and the journal entries written
     after it, as JSON bytes, the document compressed (it is read back only when a save fails,
-    and a thousand live tables each keep one). What a table goes back to when a save fails."""
+    and a thousand live tables each keep one). What a table goes back to when a save fails.
 
-    __slots__ = ("document", "entries")
+    ``book``: the hands kept for review as saved, when ``document`` leaves them out: they are
+    compressed already (compressing them again gains nothing) and the table holds them."""
 
-    def __init__(self, document: bytes, journal: Sequence[Any] = ()) -> None:
+    __slots__ = ("book", "document", "entries")
+
+    def __init__(self, document: bytes, journal: Sequence[Any] = (),
+                 book: KeptBook | None = None) -> None:
         self.document = _compress(document)
+        self.book = book
         self.entries = bytearray(orjson.dumps(list(journal))[1:-1])
         """The journal's entries, comma-separated, without the brackets."""
 
@@ -117,7 +123,10 @@ class Stored:
         return list(orjson.loads(b"[" + self.entries + b"]"))
 
     def unsaved(self, error: BaseException) -> Unsaved:
-        return Unsaved(error, orjson.loads(zlib.decompress(self.document)), self.journal)
+        state = orjson.loads(zlib.decompress(self.document))
+        if self.book is not None:
+            state["repaso"] = self.book.to_json()
+        return Unsaved(error, state, self.journal)
 
 
 class TablePersister:
@@ -231,9 +240,11 @@ class TablePersister:
         return ratings
 
     async def _save_whole(self, state: TableState) -> None:
-        document = state_document(to_json(state))
-        await self.db.save_table(state.channel_id, state.guild_id, document)
-        self._stored[state.channel_id] = Stored(document)
+        data = to_json(state)
+        await self.db.save_table(state.channel_id, state.guild_id, state_document(data))
+        del data["repaso"]  # kept as the table holds it: see Stored
+        self._stored[state.channel_id] = Stored(state_document(data),
+                                                book=state.handbook.kept())
         self.saved_whole += 1
 
     async def restore(self, manager: TableManager, *,

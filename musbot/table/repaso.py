@@ -106,6 +106,24 @@ class _Hand:
         return dict(orjson.loads(zlib.decompress(self.packed)))
 
 
+@dataclass(frozen=True, slots=True)
+class KeptBook:
+    """A :class:`HandBook` as it was at a save (``TablePersister`` keeps it beside the saved
+    document it leaves out: its hands are compressed already, and held by the table)."""
+
+    match_id: str
+    finished: tuple[_Hand, ...]
+    current: dict[int, tuple[SenaSeen, ...]]
+
+    def to_json(self) -> dict[str, Any]:
+        """:meth:`HandBook.to_json` as it was."""
+        return {"match_id": self.match_id,
+                "finished": [{"number": h.number,
+                              "packed": base64.b64encode(h.packed).decode("ascii"),
+                              "senas": _senas_json(h.senas)} for h in self.finished],
+                "current": _senas_json(self.current)}
+
+
 class HandBook:
     """The hands of the match in play a seat may ask a review of."""
 
@@ -134,11 +152,11 @@ class HandBook:
     def to_json(self) -> dict[str, Any]:
         """JSON-able and private (the finished hands' cards, the hand in play's señas): stored
         only with the table's own state."""
-        return {"match_id": self.match_id,
-                "finished": [{"number": h.number,
-                              "packed": base64.b64encode(h.packed).decode("ascii"),
-                              "senas": _senas_json(h.senas)} for h in self.finished],
-                "current": _senas_json(self.current)}
+        return self.kept().to_json()
+
+    def kept(self) -> KeptBook:
+        """The book as it is now, sharing its finished hands (a finished hand never changes)."""
+        return KeptBook(self.match_id, tuple(self.finished), dict(self.current))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> HandBook:
