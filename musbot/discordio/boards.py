@@ -251,6 +251,13 @@ class Boards:
             board.stale = False
         return board.face
 
+    async def _published(self, board: Board, view: PageView) -> None:
+        """Before a message words the live page: the change being saved, if any, published
+        first (else its edit would show the face before it, and the next edit may be held
+        long). A finished page's words are final: nothing to wait for."""
+        if view is board.live and board.table is not None and board.table.saving:
+            await board.table.not_saving()
+
     def _face_of(self, board: Board, view: PageView) -> Face | None:
         face = self.face(board) if view is board.live else None
         if face is not None and face.page is view.page:
@@ -270,6 +277,7 @@ class Boards:
         first = view.next_first()
 
         async def send() -> discord.Message | None:
+            await self._published(board, view)
             rendered = self._render(board, view, first)
             if rendered is None:
                 return None
@@ -310,6 +318,7 @@ class Boards:
             return  # shows that already (a changed table's face is captured when it is shown)
 
         async def apply() -> None:
+            await self._published(board, view)
             if last.frozen or view.last is not last:
                 return
             rendered = self._render(board, view, last.first)

@@ -71,7 +71,8 @@ class Table(TableView):
         self.saving = False
         """A change is applied to the state and its save is under way: nothing of it may be
         shown yet (a transport that words the state late, at an edit, waits for its
-        publishing)."""
+        publishing: :meth:`not_saving`)."""
+        self._saved: asyncio.Future[None] | None = None
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -189,6 +190,14 @@ class Table(TableView):
         """Has the transport show the table as it is (a new table, its message asked for)."""
         self.transport.changed(self)
 
+    async def not_saving(self) -> None:
+        """Returns once no change of the table is being saved (at once, nearly always): then the
+        state is what was last published."""
+        while self.saving:
+            if self._saved is None:
+                self._saved = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._saved)
+
     def suspend(self) -> None:
         """Clean shutdown: clock and bots stop, the table stays as saved (unlike :meth:`close`)."""
         self._alarm.cancel()
@@ -243,6 +252,9 @@ class Table(TableView):
                 raise NotSaved() from failure.error
             finally:
                 self.saving = False
+                if self._saved is not None:
+                    self._saved.set_result(None)
+                    self._saved = None
             if saved.recovered and self._on_recovered is not None:
                 self._on_recovered(self)
             if saved.readings is not None:
