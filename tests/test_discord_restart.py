@@ -25,6 +25,7 @@ from discord_match import (
     stored_hands,
 )
 
+from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
 from musbot.storage import Database
 from musbot.table.persist import TablePersister
@@ -202,3 +203,44 @@ async def test_a_change_whose_save_is_under_way_is_not_in_what_a_message_would_s
     assert all(shown <= lines for shown, lines in during)
     face = pages.face(board)  # …and once published, the face has every line
     assert face is not None and face.count == len(table.state.page.lines)
+
+
+async def test_a_post_of_the_live_page_during_a_save_waits_and_shows_the_change_once_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live page posted again (``/mus mesa``) while a move is being saved: the post waits
+    for the move's publishing and shows it, rather than the page before it."""
+    scene = make_scene(tmp_path, ["Ana"])
+    await scene.world.connect(scene.bot)
+    await open_and_start(scene)
+    table, ana = scene.table(), scene.people[0]
+    while not table.state.awaits(ana.user):
+        await scene.advance(0.3)
+    await scene.advance(2)
+    gate = asyncio.Event()
+    save = TablePersister.save
+
+    async def held(self: TablePersister, saving: Any, result: Any) -> Any:
+        await gate.wait()  # a slow database
+        return await save(self, saving, result)
+
+    monkeypatch.setattr(TablePersister, "save", held)
+    match = table.match
+    seat = table.seat_of(ana.user)
+    assert match is not None and seat is not None
+    lines = len(table.state.page.lines)
+    moving = asyncio.get_running_loop().create_task(
+        table.act(ana.user, HeuristicBot().decide(match.view(seat), ana.rng)))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert table.saving and len(table.state.page.lines) > lines  # applied, not saved
+    posts = len(scene.world.messages(scene.channel))
+    scene.bot.transport.repost(scene.channel)
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert len(scene.world.messages(scene.channel)) == posts  # the post waits…
+    monkeypatch.setattr(TablePersister, "save", save)
+    gate.set()
+    await moving
+    await scene.settle()
+    shown = page_lines(scene.live_message())
+    assert shown[lines] == table.state.page.lines[lines]  # …and shows the move once saved
