@@ -259,13 +259,13 @@ def test_an_outage_mid_run_is_counted_and_loses_nothing(
 
 def test_an_acknowledged_move_missing_at_the_end_fails_the_run(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """A database that drops journal entries while saying it wrote them: the run says how
-    many acknowledged moves it lacks, and exits 1. It drops all of them after the first few:
-    a hand's whole state, saved at its end, would make up for entries dropped before it, so
-    dropping only some left the run's last hands whole on a slow machine."""
+    """A database that drops writes while saying it made them: the run says how many
+    acknowledged moves it lacks, and exits 1. It drops every one after the first few journal
+    entries, whole states too: a whole state saved later (a hand's end, a message's reference
+    remembered as the run stops) would make up for the entries dropped before it."""
     from musbot.storage import Database
 
-    real = Database.append_to_journal
+    real, real_whole = Database.append_to_journal, Database.save_table
     calls = 0
 
     async def lossy(self: Database, channel_id: int, entries: Any) -> bool:
@@ -275,7 +275,14 @@ def test_an_acknowledged_move_missing_at_the_end_fails_the_run(
             return True  # «written»
         return await real(self, channel_id, entries)
 
+    async def lossy_whole(self: Database, channel_id: int, guild_id: int | None,
+                          state: Any) -> int:
+        if calls > 3:
+            return 1  # «written»
+        return await real_whole(self, channel_id, guild_id, state)
+
     monkeypatch.setattr(Database, "append_to_journal", lossy)
+    monkeypatch.setattr(Database, "save_table", lossy_whole)
     assert main([*TINY, "--idioma", "en"]) == 1
     captured = capsys.readouterr()
     result = json.loads(captured.out.strip().splitlines()[-1])
