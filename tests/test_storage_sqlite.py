@@ -19,7 +19,6 @@ from db_helpers import four, hand, select
 from musbot.settings import TableSettings
 from musbot.storage import (
     SCHEMA_VERSION,
-    ConstraintViolation,
     CorruptDatabase,
     Database,
     DatabaseFull,
@@ -239,46 +238,6 @@ async def test_a_write_that_finds_the_lock_taken_waits_on_the_thread_not_the_loo
         assert (await db.server_settings(5)).table.language == "en"
         assert await db.save_table(1, 1, {"n": 3}) == 6  # back on the loop's connection
         assert backend_of(db)._late_writer is None
-
-
-async def test_live_writes_asked_in_one_turn_of_the_loop_share_one_commit(
-        tmp_path: Path) -> None:
-    """Tables that moved in the same turn of the loop are written in one transaction (a
-    busier loop pays less per move); a write alone is a statement by itself."""
-    async with Database(tmp_path / "musbot.db") as db:
-        for channel in (1, 2, 3):
-            await db.save_table(channel, 1, {"n": 0})
-        direct = backend_of(db)._direct
-        assert direct is not None
-        statements: list[str] = []
-        direct.set_trace_callback(statements.append)
-        moved = await asyncio.gather(*(db.append_to_journal(c, [[c, "paso"]]) for c in (1, 2, 3)),
-                                     db.save_table(2, 1, {"n": 1}))
-        assert moved == [True, True, True, 3]
-        assert [s for s in statements if s.startswith(("BEGIN", "COMMIT"))] == \
-            ["BEGIN IMMEDIATE", "COMMIT"]
-        statements.clear()
-        assert await db.append_to_journal(1, [[1, "quiero"]])
-        assert not [s for s in statements if s.startswith(("BEGIN", "COMMIT"))]
-        direct.set_trace_callback(None)
-        assert [(await db.load_table(c)).journal for c in (1, 2, 3)] == \
-            [[[1, "paso"], [1, "quiero"]], [], [[3, "paso"]]]  # type: ignore[union-attr]
-
-
-async def test_a_live_write_that_fails_fails_alone_in_its_turn(tmp_path: Path) -> None:
-    """One table's write refused (here a state that is not JSON) does not undo the writes of
-    the tables that moved with it: the turn's writes are made again one by one."""
-    async with Database(tmp_path / "musbot.db") as db:
-        for channel in (1, 2):
-            await db.save_table(channel, 1, {"n": 0})
-        outcome = await asyncio.gather(db.append_to_journal(1, [[1, "paso"]]),
-                                       db.save_table(2, 1, b"not json"),
-                                       db.append_to_journal(2, [[2, "paso"]]),
-                                       return_exceptions=True)
-        assert outcome[0] is True and outcome[2] is True
-        assert isinstance(outcome[1], ConstraintViolation)
-        assert [(await db.load_table(c)).journal for c in (1, 2)] == \
-            [[[1, "paso"]], [[2, "paso"]]]  # type: ignore[union-attr]
 
 
 # --- the write-ahead log -------------------------------------------------------------------------

@@ -237,18 +237,6 @@ async def _write_all(tx: SqliteTx, batch: list[_PendingWrite], now: str) -> list
     return [await work(tx, now) for work, _ in batch]
 
 
-async def _write_each(tx: SqliteTx, batch: list[_PendingWrite], now: str,
-                      fault: Callable[[str, str], None] | None) -> list[Any]:
-    """:func:`_write_all` on the loop's connection, the backend's ``fault`` before each write
-    as before a write by itself."""
-    out = []
-    for work, _ in batch:
-        if fault is not None:
-            fault("live", "live")
-        out.append(await work(tx, now))
-    return out
-
-
 def _answer_writes(batch: list[_PendingWrite], outcome: list[Any] | BaseException) -> None:
     """Each waiting writer gets its result, or the error that stopped the batch."""
     for i, (_, done) in enumerate(batch):
@@ -277,8 +265,6 @@ class SqliteBackend(Backend):
         self._checkpoint: asyncio.Task[None] | None = None
         self._late_saves: list[_PendingWrite] = []
         self._late_writer: asyncio.Task[None] | None = None
-        self._batch: list[_PendingWrite] = []
-        """Live writes asked for in this turn of the loop (:meth:`write_live`)."""
 
     @property
     def where(self) -> str:
@@ -434,13 +420,11 @@ class SqliteBackend(Backend):
             raise
         return raw
 
-    def _write_here(self, work: Work[T], *, one_statement: bool = False,
-                    statements: int = 1) -> T:
+    def _write_here(self, work: Work[T], *, one_statement: bool = False) -> T:
         """``work`` as one write transaction on the loop's connection, now. Raises
         :class:`_WriteLockBusy` (nothing written) if another connection holds the write lock.
         ``one_statement``: ``work`` runs a single statement, atomic by itself, so it runs
-        without BEGIN and COMMIT (half the cost of a save). ``statements``: the live writes
-        it holds, each about a page of log (what the checkpoints are counted in)."""
+        without BEGIN and COMMIT (half the cost of a save)."""
         raw = self._direct
         if raw is None:
             raise self._not_open()
@@ -457,7 +441,7 @@ class SqliteBackend(Backend):
             self._reraise(exc)
         except (sqlite3.Error, OSError) as exc:
             self._reraise(exc)
-        self._commits += statements
+        self._commits += 1
         if self._commits >= CHECKPOINT_EVERY:
             self._checkpoint_soon()
         return out
@@ -479,53 +463,22 @@ class SqliteBackend(Backend):
             return await self._write_there(work)
 
     async def write_live(self, key: int, work: LiveWork[T]) -> T:
-        """Written on the loop's connection at the end of the loop's turn, with every other
-        live write asked for in that turn, in one transaction (:meth:`_write_batch`): a
-        commit's cost (its locks and the log's frame headers) is shared by the tables that
-        moved together, so a busier loop pays less per move. While another connection holds
-        the write lock, the live writes of every table queue up for the database thread and are
-        written there together. Either way they are written in the order they were made (a
-        table's later save never overtakes an earlier one), and each caller returns only after
-        its own write is committed, so an acknowledged action is never lost."""
+        """Written at once on the loop's connection, where a commit appends a page or two to
+        the log, so the caller does not even yield. While another connection holds the write
+        lock, the live writes of every table queue up for the database thread and are written
+        there together, in the order they were made (a table's later save never overtakes an
+        earlier one); each caller returns only after its own write is committed, so an
+        acknowledged action is never lost."""
         loop = asyncio.get_running_loop()
+        if self._late_writer is None:
+            try:
+                now = self.now()
+                return self._write_here(lambda tx: work(tx, now), one_statement=True)
+            except _WriteLockBusy:
+                self._late_writer = loop.create_task(self._write_late())
         done: asyncio.Future[Any] = loop.create_future()
-        if self._late_writer is not None:
-            self._late_saves.append((work, done))
-        else:
-            if not self._batch:
-                loop.call_soon(self._write_batch)
-            self._batch.append((work, done))
+        self._late_saves.append((work, done))
         return await done  # type: ignore[no-any-return]
-
-    def _write_batch(self) -> None:
-        """The live writes asked for in the loop's last turn: one alone as a statement by itself
-        (no BEGIN or COMMIT), several in one transaction. A batch that fails is written again
-        one write at a time, so that each caller gets its own write's outcome."""
-        batch, self._batch = self._batch, []
-        if self._late_writer is not None:  # the write lock was found taken meanwhile
-            self._late_saves.extend(batch)
-            return
-        now = self.now()
-        try:
-            if len(batch) == 1:
-                work = batch[0][0]
-                outcome: list[Any] | BaseException = [self._write_here(
-                    lambda tx: work(tx, now), one_statement=True)]
-            else:
-                outcome = self._write_here(partial(_write_each, batch=batch, now=now,
-                                                   fault=self.fault), statements=len(batch))
-        except _WriteLockBusy:
-            self._late_saves.extend(batch)
-            self._late_writer = asyncio.get_running_loop().create_task(self._write_late())
-            return
-        except Exception as exc:
-            if len(batch) > 1:
-                for pending in batch:
-                    self._batch = [pending]
-                    self._write_batch()
-                return
-            outcome = exc
-        _answer_writes(batch, outcome)
 
     async def _write_late(self) -> None:
         """The live-table writes that found the write lock taken, in order, through the
