@@ -255,7 +255,7 @@ class Boards:
         """Before a message words the live page: the change being saved, if any, published
         first (else its edit would show the face before it, and the next edit may be held
         long). A finished page's words are final: nothing to wait for."""
-        if view is board.live and board.table is not None and board.table.saving:
+        if view is board.live and board.table is not None:
             await board.table.not_saving()
 
     def _face_of(self, board: Board, view: PageView) -> Face | None:

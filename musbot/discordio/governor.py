@@ -33,8 +33,6 @@ from musbot.table import Clock
 
 log = logging.getLogger(__name__)
 
-
-
 STARTS_PER_STEP = 32
 """Calls the runner starts in one step of the event loop before it lets the rest run: after
 the loop was held up, hundreds of lanes may be due at once."""

@@ -72,7 +72,7 @@ class Table(TableView):
         """A change is applied to the state and its save is under way: nothing of it may be
         shown yet (a transport that words the state late, at an edit, waits for its
         publishing: :meth:`not_saving`)."""
-        self._saved: asyncio.Future[None] | None = None
+        self._save_ended: asyncio.Future[None] | None = None
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -194,9 +194,9 @@ class Table(TableView):
         """Returns once no change of the table is being saved (at once, nearly always): then the
         state is what was last published."""
         while self.saving:
-            if self._saved is None:
-                self._saved = asyncio.get_running_loop().create_future()
-            await asyncio.shield(self._saved)
+            if self._save_ended is None:
+                self._save_ended = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._save_ended)
 
     def suspend(self) -> None:
         """Clean shutdown: clock and bots stop, the table stays as saved (unlike :meth:`close`)."""
@@ -252,9 +252,9 @@ class Table(TableView):
                 raise NotSaved() from failure.error
             finally:
                 self.saving = False
-                if self._saved is not None:
-                    self._saved.set_result(None)
-                    self._saved = None
+                if self._save_ended is not None:
+                    self._save_ended.set_result(None)
+                    self._save_ended = None
             if saved.recovered and self._on_recovered is not None:
                 self._on_recovered(self)
             if saved.readings is not None:
