@@ -406,8 +406,7 @@ def _postgresql_busy(bot: Any) -> bool:
     fake clock nor a few turns of the loop wait for: a slow one left a command unanswered)."""
     backend = bot.db.backend if bot.db is not None else None
     pool = getattr(backend, "_pool", None) if isinstance(backend, PostgresBackend) else None
-    if pool is None:
-        return False
-    # A connection still being opened (the pool opens them on demand) counts in neither size,
-    # yet its holder is out of the pool's queue until it is released.
-    return pool.get_size() > pool.get_idle_size() or pool._queue.qsize() < len(pool._holders)
+    # A holder is out of the pool's queue from its acquire to its release: a connection in use,
+    # or one still being opened (the pool opens them on demand), which counts in neither
+    # ``get_size()`` nor ``get_idle_size()``.
+    return pool is not None and pool._queue.qsize() < len(pool._holders)
