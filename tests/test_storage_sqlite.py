@@ -11,6 +11,7 @@ import sqlite3
 import textwrap
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from db_helpers import four, hand, select
 from musbot.settings import TableSettings
 from musbot.storage import (
     SCHEMA_VERSION,
+    ConstraintViolation,
     CorruptDatabase,
     Database,
     DatabaseFull,
@@ -27,6 +29,7 @@ from musbot.storage import (
     ForeignDatabase,
     NotificationsUnavailable,
     ServerSettings,
+    live,
     sqlite,
 )
 from musbot.storage.schema import split_statements
@@ -355,3 +358,33 @@ async def test_publish_and_subscribe_say_they_need_postgresql(db: Database) -> N
     for call in (db.notify("dm", "x"), db.listen("dm", print), db.unlisten("dm")):
         with pytest.raises(NotificationsUnavailable, match="need PostgreSQL"):
             await call
+
+
+
+async def test_one_journal_entry_is_refused_for_a_missing_table_only(tmp_path: Path) -> None:
+    """The one-entry append (storage/live.py) leaves a missing row to the foreign key: False
+    then, on the loop's connection and in a batch on the database thread alike, where the
+    writes beside it are kept; any other constraint failing is an error, not «no saved row»."""
+    async with Database(tmp_path / "musbot.db", busy_timeout=5) as db:
+        await db.save_table(1, 1, {"n": 0})
+        backend = backend_of(db)
+        with pytest.raises(ConstraintViolation):  # not JSON: the CHECK refuses it
+            await backend.write_live(1, partial(live._journal_rows, channel_id=1,
+                                                entries=["not json"]))
+        assert await db.append_to_journal(2, [[0, "paso", 0, []]]) is False
+        holder = sqlite3.connect(db.where, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            before = asyncio.ensure_future(db.append_to_journal(1, [[0, "mus"]]))
+            missing = asyncio.ensure_future(db.append_to_journal(2, [[1, "mus"]]))
+            after = asyncio.ensure_future(db.append_to_journal(1, [[2, "mus"]]))
+            await asyncio.sleep(0.01)
+            assert backend._late_writer is not None
+        finally:
+            holder.execute("COMMIT")
+            holder.close()
+        assert (await before, await missing, await after) == (True, False, True)
+        saved = await db.load_table(1)
+        assert saved is not None and saved.journal == [[0, "mus"], [2, "mus"]]
+        assert saved.version == 3
+        assert await db.load_table(2) is None
