@@ -96,6 +96,13 @@ def _compress(document: bytes) -> bytes:
     return packer.compress(document) + packer.flush()
 
 
+def _with_repaso(document: bytes, repaso: Any) -> bytes:
+    """The whole document: ``document`` (an object without ``repaso``) with it added, spliced
+    in rather than encoding the rest a second time."""
+    rest = document[1:-1]
+    return b"{%s%s\"repaso\":%s}" % (rest, b"," if rest else b"", state_document(repaso))
+
+
 class Stored:
     """What is stored of one table: its last saved document and the journal entries written
     after it, as JSON bytes, the document compressed (it is read back only when a save fails,
@@ -241,10 +248,10 @@ class TablePersister:
 
     async def _save_whole(self, state: TableState) -> None:
         data = to_json(state)
-        await self.db.save_table(state.channel_id, state.guild_id, state_document(data))
-        del data["repaso"]  # kept as the table holds it: see Stored
-        self._stored[state.channel_id] = Stored(state_document(data),
-                                                book=state.handbook.kept())
+        repaso = data.pop("repaso")  # kept as the table holds it: see Stored
+        document = state_document(data)
+        await self.db.save_table(state.channel_id, state.guild_id, _with_repaso(document, repaso))
+        self._stored[state.channel_id] = Stored(document, book=state.handbook.kept())
         self.saved_whole += 1
 
     async def restore(self, manager: TableManager, *,
