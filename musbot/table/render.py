@@ -16,7 +16,7 @@ from musbot.engine import events as ev
 from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, rank, suit
 from musbot.engine.senas import Sena, senas_de_mano
-from musbot.i18n import catalog, translate
+from musbot.i18n import Entry, catalog
 
 Names = Mapping[int, str]
 
@@ -25,8 +25,9 @@ PAIR_LABELS = ("1", "2")
 
 
 def t(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the table catalog (a plural one in the form its count asks for)."""
-    return translate(f"TABLE.{key}", lang, **params) if params else _template(key, lang)
+    """One sentence of the table catalog (a plural one in the form its count asks for), as
+    :func:`~musbot.i18n.translate` words it."""
+    return _entry(key, lang).format(**params) if params else _template(key, lang)
 
 
 def template(key: str, lang: str = "es") -> str:
@@ -37,6 +38,12 @@ def template(key: str, lang: str = "es") -> str:
 @functools.cache
 def _template(key: str, lang: str) -> str:
     return str(catalog(lang).TABLE[key])
+
+
+@functools.cache
+def _entry(key: str, lang: str) -> Entry:
+    """Looked up once: a table words several sentences at every move."""
+    return catalog(lang).entries[f"TABLE.{key}"]
 
 
 def card_text(card: Card) -> str:
@@ -128,6 +135,8 @@ def action_words(action: Action, lang: str = "es") -> str:
 def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
                 lang: str = "es") -> list[str]:
     """One public event as zero or more lines."""
+    if isinstance(event, ev.Spoke):  # most events are words: first, before the helpers
+        return [_spoke(event, name_of(event.seat, names, lang), lang)]
 
     def n(seat: int | None) -> str:
         return name_of(seat, names, lang)
@@ -158,8 +167,6 @@ def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
         if event.team is None:
             return [t("no_betting_none", lang, lance=lance)]
         return [t("no_betting_team", lang, lance=lance, pair=pair(event.team))]
-    if isinstance(event, ev.Spoke):
-        return [_spoke(event, n(event.seat), lang)]
     if isinstance(event, ev.LanceEnded):
         return [_lance_ended(event, names, players, lang)]
     if isinstance(event, ev.Showdown):
