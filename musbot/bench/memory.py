@@ -66,9 +66,11 @@ class RenderStats:
     """Lists, not deques: a few entries each, and the stand-in's memory counts in the figures."""
 
     def count(self, route: str, channel_id: int | None, content: str | None = None,
-              kwargs: dict[str, Any] | None = None, kind: ChannelKind = "table") -> None:
+              kwargs: dict[str, Any] | None = None, kind: ChannelKind = "table"
+              ) -> tuple[str, ...]:
         """One call; ``channel_id`` None: a call on no channel (opening a DM channel, an
-        interaction's answer)."""
+        interaction's answer). Returns the buttons of its view (by custom_id), serialized once
+        as discord.py does."""
         self.calls[route] += 1
         if channel_id is not None:
             self._window(route, channel_id, kind)
@@ -79,9 +81,9 @@ class RenderStats:
             # What discord.py sends for it: to_dict(), encoded as JSON (with orjson, which it
             # uses when installed, as it is with musbot).
             self.chars += len(orjson.dumps(embed.to_dict()))
-        view: discord.ui.View | None = kwargs.get("view")
-        if view is not None:
-            self.buttons += len(custom_ids(view))
+        ids = custom_ids(kwargs.get("view"))
+        self.buttons += len(ids)
+        return ids
 
     def _window(self, route: str, channel_id: int, kind: ChannelKind) -> None:
         now = self.now()
@@ -145,9 +147,9 @@ class MemoryMessage:
 
     async def edit(self, **kwargs: Any) -> MemoryMessage:
         channel = self.channel
-        channel.stats.count(EDIT, channel.id, kwargs.get("content"), kwargs, channel.kind)
+        ids = channel.stats.count(EDIT, channel.id, kwargs.get("content"), kwargs, channel.kind)
         if "view" in kwargs:
-            channel.shows(self.id, kwargs["view"])
+            channel.shows(self.id, ids)
         return self
 
     async def delete(self) -> None:
@@ -178,20 +180,19 @@ class MemoryChannel:
         return "table" if self._public else "dm"
 
     async def send(self, content: str | None = None, **kwargs: Any) -> MemoryMessage:
-        self.stats.count(POST, self.id, content, kwargs, self.kind)
+        ids = self.stats.count(POST, self.id, content, kwargs, self.kind)
         if not self._public:
             self.stats.dm_posts += 1
         message = MemoryMessage(self, new_id())
-        self.shows(message.id, kwargs.get("view"))
+        self.shows(message.id, ids)
         return message
 
     def get_partial_message(self, message_id: int) -> MemoryMessage:
         return MemoryMessage(self, message_id)
 
-    def shows(self, message_id: int, view: discord.ui.View | None) -> None:
-        """The message now has ``view``'s buttons (None: none)."""
+    def shows(self, message_id: int, ids: tuple[str, ...]) -> None:
+        """The message now has these buttons (by custom_id: :func:`custom_ids`)."""
         self.buttons.pop(message_id, None)
-        ids = custom_ids(view)
         if ids:
             self.buttons[message_id] = ids
             while len(self.buttons) > KEPT_MESSAGES:
@@ -244,21 +245,21 @@ class MemoryResponse:
     def is_done(self) -> bool:
         return self._done
 
-    def _answer(self, content: str | None = None, **kwargs: Any) -> None:
+    def _answer(self, content: str | None = None, **kwargs: Any) -> tuple[str, ...]:
         if self._done:
             raise discord.InteractionResponded(self._interaction)  # type: ignore[arg-type]
         self._done = True
-        self._interaction.stats.count(CALLBACK, None, content, kwargs)
+        return self._interaction.stats.count(CALLBACK, None, content, kwargs)
 
     async def defer(self, **kwargs: Any) -> None:
         self._answer()
 
     async def edit_message(self, **kwargs: Any) -> None:
         """``UPDATE_MESSAGE``: the message the button is under, changed by the answer."""
-        self._answer(kwargs.get("content"), **kwargs)
+        ids = self._answer(kwargs.get("content"), **kwargs)
         message = self._interaction.message
         if message is not None and "view" in kwargs:
-            message.channel.shows(message.id, kwargs["view"])
+            message.channel.shows(message.id, ids)
 
     async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
         self._interaction.answers.append(content or "")
