@@ -19,10 +19,11 @@ tests) and saving through a ``Persist`` (``persist.py``).
    returns a :class:`Result` (the ``Spoke`` event, its page line, the move to journal).
 3. The runner saves it (``TablePersister.save``: the move appended to the table's journal)
    and only then publishes it: ``transport.changed(table)``.
-4. The Discord transport (``musbot.discordio.boards``) captures the table's public face (the
-   page's lines so far, the status as facts: ``status.py``) and asks the channel's governor
-   for an edit of the hand's message (coalesced, within Discord's limits).
-5. The governor makes the edit when the channel's budget allows: the embed rendered then
+4. The Discord transport (``musbot.discordio.boards``) marks the table's public face changed
+   and asks the channel's governor for an edit of the hand's message (coalesced, within
+   Discord's limits).
+5. The governor makes the edit when the channel's budget allows: the face captured then (the
+   page's lines so far, the status as facts: ``status.py``) and rendered
    (``musbot.discordio.embeds``, which words the status) shows «Ana: envido 5.». A refusal
    would have come back in step 2 as ``Typed.error``, worded for its author alone by the cog.
 """
