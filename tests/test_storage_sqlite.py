@@ -360,7 +360,6 @@ async def test_publish_and_subscribe_say_they_need_postgresql(db: Database) -> N
             await call
 
 
-
 async def test_one_journal_entry_is_refused_for_a_missing_table_only(tmp_path: Path) -> None:
     """The one-entry append (storage/live.py) leaves a missing row to the foreign key: False
     then, on the loop's connection and in a batch on the database thread alike, where the

@@ -27,17 +27,13 @@ PAIR_LABELS = ("1", "2")
 def t(key: str, lang: str = "es", **params: Any) -> str:
     """One sentence of the table catalog (a plural one in the form its count asks for), as
     :func:`~musbot.i18n.translate` words it."""
-    return _entry(key, lang).format(**params) if params else _template(key, lang)
+    entry = _entry(key, lang)
+    return entry.format(**params) if params else str(entry)
 
 
 def template(key: str, lang: str = "es") -> str:
     """One sentence of the table catalog with its holes left open."""
-    return _template(key, lang)
-
-
-@functools.cache
-def _template(key: str, lang: str) -> str:
-    return str(catalog(lang).TABLE[key])
+    return str(_entry(key, lang))
 
 
 @functools.cache
