@@ -23,6 +23,7 @@ from musbot.ai.base import ask
 from musbot.ai.reading import (
     ANSWER,
     BANDS,
+    COUNT_CAP,
     DEFAULT_MODEL,
     OPEN,
     ORDAGO_ANSWER,
@@ -183,6 +184,32 @@ def test_learning_is_spread_over_neighbouring_bands_and_fades() -> None:
     assert sum(reading.count(ORDAGO_ANSWER, b, w)
                for b in range(len(BANDS) + 1) for w in range(4)) <= 300.0 + 1e-6
     assert reading.count(ANSWER, band(0.7), 1) == 0.0  # other words untouched
+
+
+def _situation_totals(reading: Reading) -> list[float]:
+    return [sum(reading.count(sit, b, w) for b in range(len(BANDS) + 1) for w in range(4))
+            for sit in (OPEN, ANSWER, ORDAGO_ANSWER)]
+
+
+def test_what_a_table_learns_fades_the_old_words_too() -> None:
+    """The cap on words kept per situation holds on the table's path, where each hand is learnt
+    apart and merged in, and when a stored reading meets what the table learnt meanwhile: a
+    player who changes is followed however long they have been read."""
+    memory = OpponentMemory()
+    view = showdown_view(3)
+    who = ["user:7", "bot:1:normal", "user:8", None]
+    memory.learn(view, who)
+    once = _situation_totals(memory.reading("user:7"))
+    assert 0 < max(once) < COUNT_CAP
+    for _ in range(int(COUNT_CAP / max(once)) * 3):
+        memory.learn(view, who)
+    totals = _situation_totals(memory.reading("user:7"))
+    assert max(totals) == pytest.approx(COUNT_CAP)
+    assert all(t <= COUNT_CAP + 1e-9 for t in totals)
+    stored = Reading()
+    stored.merge(memory.reading("user:7"))
+    stored.merge(memory.reading("user:7"))  # a stored reading meets the table's
+    assert all(t <= COUNT_CAP + 1e-9 for t in _situation_totals(stored))
 
 
 def test_a_table_memory_keeps_people_for_their_server() -> None:

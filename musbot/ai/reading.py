@@ -247,6 +247,13 @@ class Reading:
                     counts[_at(sit, near, said)] += NEIGHBOUR
                     if cells is not None:
                         cells.add(_at(sit, near, said))
+        self._fade(sit)
+        self.words += 1
+
+    def _fade(self, sit: int) -> None:
+        """Past :data:`COUNT_CAP` words in the situation, scales it whole (the reading then
+        reads every cell)."""
+        counts = self.counts
         start, end = _at(sit, 0, 0), _at(sit + 1, 0, 0)
         total = sum(counts[start:end])
         if total > COUNT_CAP:
@@ -254,7 +261,8 @@ class Reading:
             for i in range(start, end):
                 counts[i] *= scale
             self._cells = None
-        self.words += 1
+            if sit != ORDAGO_ANSWER:
+                self._rarity = None
 
     def observe_mus(self, odd: bool) -> None:
         self.mus_odd += odd
@@ -272,6 +280,8 @@ class Reading:
         if self._cells is not None:
             self._cells = None if cells is None else self._cells | cells
         self._rarity = None
+        for sit in range(SITUATIONS):  # what a table learnt fades the old as observe does
+            self._fade(sit)
         self.fit = max(-FIT_CAP, min(FIT_CAP, self.fit + other.fit))
         self.mus_odd += other.mus_odd
         self.mus_seen += other.mus_seen
