@@ -58,7 +58,8 @@ def test_plain_text_escapes_every_markup_character() -> None:
     assert bare_markup(hostile.MASKED_LINK) != []
 
 
-@given(st.text(alphabet=st.sampled_from("ab 1\n\t🪙·#>-\\*_~|`[]<@()"), max_size=40))
+@given(st.text(alphabet=st.sampled_from("ab 1\n\t\r\x0b\x1c\u2003🪙·#>-\\*_~|`[]<@()"),
+               max_size=40))
 def test_plain_leaves_a_line_alone_only_when_it_holds_no_markup(text: str) -> None:
     """A line with nothing to escape is returned as it is (the common case, searched rather
     than rewritten); any other is escaped whole, and reads as typed."""

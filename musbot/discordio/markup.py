@@ -31,15 +31,25 @@ _LINE_START = re.compile(r"^(\s*)([#>-])", re.MULTILINE)
 """Headers, quotes and lists (and ``-#`` small text): markup only at a line's start."""
 
 
-_ANY_MARKUP = re.compile(f"[{re.escape(''.join(sorted(SPECIAL)))}]|{_LINE_START.pattern}",
-                         re.MULTILINE)
-"""Whether a line holds anything to escape: most lines hold nothing, and searching is several
-times cheaper than rewriting (a line with an emoji is translated character by character)."""
+_ANY_SPECIAL = re.compile(f"[{re.escape(''.join(sorted(SPECIAL)))}]")
+_LINE_MARKS = frozenset("#>-")
+
+
+def _holds_markup(text: str) -> bool:
+    """Whether anything in ``text`` is to be escaped: most lines hold nothing, and looking is
+    several times cheaper than rewriting (a line with an emoji is translated character by
+    character). One pattern for both kinds of markup would test for a line's start at every
+    character, so the characters are searched alone and the line starts read as strings."""
+    if _ANY_SPECIAL.search(text) is not None:
+        return True
+    if "\n" in text:
+        return any(line.lstrip()[:1] in _LINE_MARKS for line in text.split("\n"))
+    return text.lstrip()[:1] in _LINE_MARKS
 
 
 def plain(text: str) -> str:
     """``text`` shown literally: each markup character escaped with a backslash."""
-    if _ANY_MARKUP.search(text) is None:
+    if not _holds_markup(text):
         return text
     return _LINE_START.sub(r"\1\\\2", text.translate(_ESCAPED))
 
