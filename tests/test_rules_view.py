@@ -3,6 +3,7 @@ public, §4.7 «all hands are shown», §5 «hands are shown»)."""
 
 from __future__ import annotations
 
+import pytest
 from helpers_rules import D2, cut, make_hand, pass_all, play
 
 from musbot.engine import events as ev
@@ -73,3 +74,17 @@ def test_replay_result_of_an_unfinished_hand():
     assert out["scores"] == [4, 4]
     assert out["game_winner"] is None
     assert ledger(h) == [(0, 1, "grande", "deje")]
+
+
+def test_a_view_cannot_be_changed_by_whoever_holds_it():
+    """§2: a view is what the engine let one seat see; its reader (a DM, a bot) cannot add to it
+    or alter it, and a new view of the same seat is unchanged by any attempt."""
+    h = make_hand(D2)
+    v = h.view(1)
+    for field, value in (("cards", tuple(h.dealt[0])), ("revealed", (tuple(h.dealt[0]),)),
+                         ("seat", 0)):
+        with pytest.raises(AttributeError):
+            setattr(v, field, value)
+    with pytest.raises(AttributeError):
+        v.__dict__  # noqa: B018 — nothing beyond its fields to write into
+    assert h.view(1) == v and v.cards == tuple(h.dealt[1])

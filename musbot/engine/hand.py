@@ -677,7 +677,8 @@ class Hand:
         """Discard rounds finished so far: ``len(view.discards)`` without building a view."""
         return len(self._discard_rounds)
 
-    def view(self, seat: int, **match_info: Any) -> SeatView:
+    def view(self, seat: int, *, games: tuple[int, int] = (0, 0), vacas: tuple[int, int] = (0, 0),
+             hand_number: int = 0, match_winner: int | None = None) -> SeatView:
         """Exactly what ``seat`` may know (OpenSpiel's observer): its own cards, public events,
         discard counts, declarations; every hand only after the showdown. ``seat`` -1 is anyone
         watching the table: no cards and no moves."""
@@ -705,7 +706,10 @@ class Hand:
             history=tuple(self.events),
             revealed=tuple(tuple(h) for h in self.hands) if self._revealed else None,
             corrido=self.corrido,
-            **match_info,
+            games=games,
+            vacas=vacas,
+            hand_number=hand_number,
+            match_winner=match_winner,
         )
 
     # --- records ------------------------------------------------------------------------------

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .cards import Card
@@ -15,10 +14,14 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """Built by the engine for one seat: own cards, public history, and every hand only after the
-    showdown. The DMs, the terminal and the AI read this, never the engine's full state."""
+    showdown. The DMs, the terminal and the AI read this, never the engine's full state.
+
+    Read-only as a tuple is. A frozen dataclass would be too, but it sets each field through
+    ``object.__setattr__``, and a view is built at every move (the table, the DMs, the bots'
+    simulations). ``discards`` holds, per completed mus round, how many cards each seat
+    discarded."""
 
     seat: int
     players: int
@@ -31,7 +34,6 @@ class SeatView:
     scores: tuple[int, int]
     target: int
     discards: tuple[tuple[int, ...], ...]
-    """Per completed mus round, how many cards each seat discarded."""
     declarations: Mapping[Lance, tuple[bool, ...]]
     bet: int
     ordago: bool
