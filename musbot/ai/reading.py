@@ -252,7 +252,7 @@ class Reading:
 
     def _fade(self, sit: int) -> None:
         """Past :data:`COUNT_CAP` words in the situation, scales it whole (the reading then
-        reads every cell)."""
+        reads every cell). Its callers, which changed the counts, forget :meth:`rarity`."""
         counts = self.counts
         start, end = _at(sit, 0, 0), _at(sit + 1, 0, 0)
         total = sum(counts[start:end])
@@ -261,8 +261,6 @@ class Reading:
             for i in range(start, end):
                 counts[i] *= scale
             self._cells = None
-            if sit != ORDAGO_ANSWER:
-                self._rarity = None
 
     def observe_mus(self, odd: bool) -> None:
         self.mus_odd += odd
