@@ -681,7 +681,8 @@ class Hand:
              hand_number: int = 0, match_winner: int | None = None) -> SeatView:
         """Exactly what ``seat`` may know (OpenSpiel's observer): its own cards, public events,
         discard counts, declarations; every hand only after the showdown. ``seat`` -1 is anyone
-        watching the table: no cards and no moves."""
+        watching the table: no cards and no moves. The match's facts default to a hand played
+        alone (no game, no vaca, no winner): here only, the view itself has no defaults."""
         public = seat < 0
         return SeatView(
             seat=-1 if public else seat,

@@ -44,10 +44,10 @@ class SeatView(NamedTuple):
     history: tuple[Event, ...]
     revealed: tuple[tuple[Card, ...], ...] | None
     corrido: bool
-    games: tuple[int, int] = (0, 0)
-    vacas: tuple[int, int] = (0, 0)
-    hand_number: int = 0
-    match_winner: int | None = None
+    games: tuple[int, int]
+    vacas: tuple[int, int]
+    hand_number: int
+    match_winner: int | None
 
     @property
     def team(self) -> int:
