@@ -28,7 +28,8 @@ from discord.ext import commands
 
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
 from musbot.discordio.speech import lang_of
-from musbot.discordio.venue import DiscordVenue, bracket_messages, notifying
+from musbot.discordio.failures import guarded
+from musbot.discordio.venue import DiscordVenue, NewPlace, bracket_messages, notifying
 from musbot.engine import Rules
 from musbot.storage import StorageError, TournamentExists
 from musbot.tournament import (
@@ -87,9 +88,32 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                 shards=shards)
         return self._runner
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(NewPlace)
+
     async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(NewPlace)
         if self._runner is not None:
             self._runner.stop()
+
+    async def new_place(self, interaction: discord.Interaction[Any], tournament_id: int,
+                        match_id: str) -> None:
+        """«Mesa nueva» under a paused match's news: the organiser's, as ``repetir``."""
+
+        async def work() -> None:
+            lang = await self._start(interaction, admin=True)
+            if lang is None:
+                return
+            runner = self.runner
+            await runner.start()
+            cup = runner.cups.get(tournament_id)
+            if cup is None or cup.guild_id != interaction.guild_id:
+                await answer(interaction, say("which", lang_of(interaction, lang)))
+                return
+            await self._organise(interaction, cup, lang,
+                                 lambda t, now: t.replay(match_id, now=now))
+
+        await guarded(interaction, interaction.channel_id, work)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -77,6 +77,8 @@ class Cup:
     places: dict[str, int] = field(default_factory=dict)
     """Match id → the channel where its table is played."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    organiser: int | None = None
+    """Who created it: told when a match needs their word (a table lost)."""
 
     @property
     def name(self) -> str:
@@ -103,6 +105,11 @@ class Venue(Protocol):
     async def news(self, cup: Cup, text: str, users: Sequence[int] = ()) -> None:
         """A sentence of the tournament's (plain text: the venue escapes it), notifying
         ``users`` alone."""
+        ...
+
+    async def paused(self, cup: Cup, match: Match, text: str, users: Sequence[int]) -> None:
+        """A match paused (its table lost): ``text`` told notifying ``users``, with the
+        organiser's way to send it to a new table."""
         ...
 
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
@@ -152,20 +159,41 @@ class TournamentRunner:
             if stored.tournament_id in self.cups:
                 continue  # made here meanwhile
             cup = await self._adopt(stored.tournament_id, stored.guild_id, stored.channel_id,
-                                    stored.tournament)
+                                    stored.tournament, stored.created_by)
             async with cup.lock:
                 await self._catch_up(cup)
         self._arm()
 
     async def _adopt(self, tournament_id: int, guild_id: int, channel_id: int | None,
-                     tournament: Tournament) -> Cup:
+                     tournament: Tournament, organiser: int | None) -> Cup:
         lang = await self._lang(guild_id)
         cup = Cup(tournament_id, guild_id, channel_id, tournament, lang,
-                  await self.db.match_tables(tournament_id))
+                  await self.db.match_tables(tournament_id), organiser=organiser)
         self.cups[tournament_id] = cup
         for match_id, place in cup.places.items():
-            self._by_place[place] = (tournament_id, match_id)
+            self._bind(cup, match_id, place)
         return cup
+
+    def _bind(self, cup: Cup, match_id: str, place: int) -> None:
+        """``place`` is the match's: its table alone is played there (the manager refuses
+        any other), and what that table does is the match's news."""
+        self._by_place[place] = (cup.tournament_id, match_id)
+        self.tables.reserve(place, match_key(cup, match_id))
+
+    def _own_table(self, cup: Cup, match_id: str) -> Table | None:
+        """The match's own table, live in its place: none if the place holds no table, or a
+        table that is not the match's (a table is the match's by the key the runner gave it,
+        or, saved before keys were, by its entrants being the match's four)."""
+        place = cup.places.get(match_id)
+        table = self.tables.get(place) if place is not None else None
+        return table if table is not None and self._owns(cup, match_id, table) else None
+
+    def _owns(self, cup: Cup, match_id: str, table: Table) -> bool:
+        entry = table.state.entry
+        if entry.match:
+            return entry.match == match_key(cup, match_id)
+        match = cup.tournament.matches.get(match_id)
+        return bool(entry) and match is not None and entry.entrants == entrants_of(cup, match)
 
     async def _lang(self, guild_id: int) -> str:
         try:
@@ -177,10 +205,13 @@ class TournamentRunner:
         """What the saved state asks and was not done (lock held)."""
         t = cup.tournament
         for match in list(t.matches.values()):
-            place = cup.places.get(match.id)
-            table = self.tables.get(place) if place is not None else None
+            table = self._own_table(cup, match.id)
             if match.state in (MatchState.READY, MatchState.PLAYING):
-                if table is None:
+                if match.paused_at is not None:
+                    if table is not None and table.lifecycle != "closed" \
+                            and table.hidden is None:
+                        await self._change(cup, lambda t, now, m=match.id: t.resume(m, now=now))
+                elif table is None:
                     await self._open_table(cup, match)
                 elif table.lifecycle in ("playing", "finished"):
                     await self._table_news(cup, match.id, table)
@@ -195,7 +226,8 @@ class TournamentRunner:
         tournament = Tournament.new(settings, seed, now=self.wall())
         stored = await self.db.create_tournament(guild_id, tournament, created_by=organiser,
                                                  channel_id=channel_id)
-        cup = await self._adopt(stored.tournament_id, guild_id, channel_id, stored.tournament)
+        cup = await self._adopt(stored.tournament_id, guild_id, channel_id, stored.tournament,
+                                organiser)
         self._arm()
         return cup
 
@@ -263,6 +295,12 @@ class TournamentRunner:
                     await self._close_table(cup, match, reason="tournament_withdrawn")
                 elif kind is EventKind.MATCH_REOPENED and match is not None:
                     await self.venue.news(cup, say("replayed", lang, match=match.id))
+                elif kind is EventKind.MATCH_PAUSED and match is not None:
+                    await self.venue.paused(cup, match, say(
+                        "match_paused", lang, match=match.id, first=words.side(match, 0),
+                        second=words.side(match, 1)), self._told_of_pause(cup, match))
+                elif kind is EventKind.MATCH_RESUMED and match is not None:
+                    await self.venue.news(cup, say("match_resumed", lang, match=match.id))
                 elif kind is EventKind.BOTH_LATE and match is not None:
                     await self.venue.news(cup, say("both_late", lang, match=match.id))
                 elif kind is EventKind.OVERTIME_LEVEL and match is not None:
@@ -273,8 +311,7 @@ class TournamentRunner:
                     await self.venue.news(cup, say("bot_flagged", lang, match=match.id))
                 elif kind is EventKind.GAME_FORFEITED and match is not None \
                         and event.pair is not None:
-                    place = cup.places.get(match.id)
-                    table = self.tables.get(place) if place is not None else None
+                    table = self._own_table(cup, match.id)
                     if table is not None and not match.decided:
                         await table.give_games((match.forfeits[0], match.forfeits[1]))
                     await self.venue.news(cup, say("game_forfeited", lang, match=match.id,
@@ -319,15 +356,27 @@ class TournamentRunner:
         return settings if self.turn_seconds is None else \
             settings.with_(turn_seconds=self.turn_seconds)
 
+    def _told_of_pause(self, cup: Cup, match: Match) -> list[int]:
+        """Who hears that a match's table was lost: its four players and the organiser."""
+        users = sorted(entrants_of(cup, match))
+        if cup.organiser is not None and cup.organiser not in users:
+            users.append(cup.organiser)
+        return users
+
     async def _open_table(self, cup: Cup, match: Match) -> None:
-        """The match's table, in its place (made now, or the one it had), for its four players
-        only; they are called to sit down. Lock held."""
+        """The match's table, in its place (made now, or the one it had, if it can still be
+        played there), for its four players only; they are called to sit down. Lock held."""
         t = cup.tournament
         words = Words(t, cup.lang)
         first, second = (t.pairs[p] for p in match.pairs if p is not None)
         place = cup.places.get(match.id)
-        if place is not None and self.tables.get(place) is not None:
-            return
+        there = self.tables.get(place) if place is not None else None
+        if there is not None:
+            if self._owns(cup, match.id, there) and there.hidden is None:
+                return
+            if self._owns(cup, match.id, there):  # out of reach (a locked thread)
+                await self.tables.close(there.channel_id, "tournament_moved", match=match.id)
+            place = None  # a new place: this one is taken, or cannot be played in
         if place is None or not await self.venue.reach_place(cup, place):
             title = say("place_title", cup.lang, match=match.id, first=words.pair(first),
                         second=words.pair(second))
@@ -338,12 +387,12 @@ class TournamentRunner:
                 return
             await self.db.add_match_table(cup.tournament_id, match.id, place)
             cup.places[match.id] = place
-        self._by_place[place] = (cup.tournament_id, match.id)
-        entrants = {user: side for side, pair in enumerate((first, second))
-                    for user in pair.players if user is not None}
+        self._bind(cup, match.id, place)
+        entrants = entrants_of(cup, match)
         table = self.tables.open(place, self._settings(cup), guild_id=cup.guild_id,
                                  entrants=entrants,
-                                 given_games=(match.forfeits[0], match.forfeits[1]))
+                                 given_games=(match.forfeits[0], match.forfeits[1]),
+                                 match=match_key(cup, match.id))
         table.show()
         given = "" if not any(match.forfeits) else " " + say(
             "forfeits_so_far", cup.lang, games=f"{match.forfeits[0]}–{match.forfeits[1]}")
@@ -354,8 +403,7 @@ class TournamentRunner:
 
     async def _close_table(self, cup: Cup, match: Match, *,
                            reason: str = "tournament_decided") -> None:
-        place = cup.places.get(match.id)
-        table = self.tables.get(place) if place is not None else None
+        table = self._own_table(cup, match.id)
         if table is None or table.lifecycle == "closed":
             return
         if reason == "tournament_decided":
@@ -366,22 +414,51 @@ class TournamentRunner:
             await self.tables.close(table.channel_id, reason, match=match.id)
 
     def _table_changed(self, table: Table) -> None:
-        """The manager's watcher (the table's lock held): a match's table began or ended."""
+        """The manager's watcher (the table's lock held): a match's own table began, ended,
+        closed, or went out of reach or back. Any other table is no news of the match's."""
         found = self._by_place.get(table.channel_id)
-        if found is None or table.lifecycle not in ("playing", "finished"):
+        cup = self.cups.get(found[0]) if found is not None else None
+        if found is None or cup is None or not self._owns(cup, found[1], table):
             return
-        cup = self.cups.get(found[0])
-        if cup is not None:
-            self._spawn(self._locked_news(cup, found[1], table))
+        self._spawn(self._locked_news(cup, found[1], table))
 
     async def _locked_news(self, cup: Cup, match_id: str, table: Table) -> None:
         async with cup.lock:
-            await self._table_news(cup, match_id, table)
+            if table.lifecycle == "closed" or table.hidden is not None:
+                await self._table_lost(cup, match_id, table)
+                return
+            await self._table_back(cup, match_id, table)
+            if table.lifecycle in ("playing", "finished"):
+                await self._table_news(cup, match_id, table)
+
+    async def _table_lost(self, cup: Cup, match_id: str, table: Table) -> None:
+        """The match's table closed without the tournament closing it (a moderator, its thread
+        deleted) or went out of reach (its thread locked): the match pauses for the organiser,
+        who is told once with its players. Lock held."""
+        match = cup.tournament.matches.get(match_id)
+        if match is None or match.decided or self._own_table(cup, match_id) not in (table, None):
+            return  # decided (the tournament closed it), or played on elsewhere already
+        try:
+            await self._change(cup, lambda t, now: t.pause(match_id, now=now))
+        except (TournamentError, StorageError):
+            log.exception("tournament %s: match %s could not be paused", cup.tournament_id,
+                          match_id)
+
+    async def _table_back(self, cup: Cup, match_id: str, table: Table) -> None:
+        """A paused match's table can be played at again (its thread unlocked): it plays on."""
+        match = cup.tournament.matches.get(match_id)
+        if match is None or match.paused_at is None or self._own_table(cup, match_id) is not table:
+            return
+        try:
+            await self._change(cup, lambda t, now: t.resume(match_id, now=now))
+        except (TournamentError, StorageError):
+            log.exception("tournament %s: match %s could not resume", cup.tournament_id,
+                          match_id)
 
     async def _table_news(self, cup: Cup, match_id: str, table: Table) -> None:
-        """What a match's table says (lock held): begun, or its result."""
+        """What a match's own table says (lock held): begun, or its result."""
         match = cup.tournament.matches.get(match_id)
-        if match is None or match.decided or cup.places.get(match_id) != table.channel_id:
+        if match is None or match.decided or self._own_table(cup, match_id) is not table:
             return
         try:
             if match.state is MatchState.READY and table.lifecycle in ("playing", "finished"):
@@ -409,7 +486,7 @@ class TournamentRunner:
                 continue
             grace, limit = t.settings.grace_minutes, t.settings.round_minutes
             for match in t.ready():
-                if match.ready_at is None:
+                if match.ready_at is None or match.paused_at is not None:
                     continue
                 if match.state is MatchState.READY and "both_late" not in match.flags:
                     times.append(parse_time(match.ready_at)
@@ -460,8 +537,7 @@ class TournamentRunner:
         (:meth:`Tournament.overtime`); a table that has just finished gives its result
         instead."""
         async with cup.lock:
-            place = cup.places.get(match_id)
-            table = self.tables.get(place) if place is not None else None
+            table = self._own_table(cup, match_id)
             if table is not None and table.lifecycle == "finished":
                 await self._table_news(cup, match_id, table)
                 return
@@ -473,8 +549,7 @@ class TournamentRunner:
 
     def _absent(self, cup: Cup, match: Match) -> set[int]:
         """The sides whose two people have not both sat down at the match's table."""
-        place = cup.places.get(match.id)
-        table = self.tables.get(place) if place is not None else None
+        table = self._own_table(cup, match.id)
         seated = set(table.humans()) if table is not None else set()
         absent = set()
         for side, pair_id in enumerate(match.pairs):
@@ -515,6 +590,18 @@ class TournamentRunner:
             return next((c for c in mine if normalise(c.name) == normalise(name)), None)
         live = [c for c in mine if c.tournament.phase in (Phase.SIGNUP, Phase.RUNNING)]
         return live[0] if len(live) == 1 else None
+
+
+def match_key(cup: Cup, match_id: str) -> str:
+    """A match's key on its table (:attr:`musbot.table.entry.Entry.match`)."""
+    return f"{cup.tournament_id}:{match_id}"
+
+
+def entrants_of(cup: Cup, match: Match) -> dict[int, int]:
+    """The match's four people, each with their side (0 or 1)."""
+    t = cup.tournament
+    return {user: side for side, pair_id in enumerate(match.pairs) if pair_id is not None
+            for user in t.pairs[pair_id].players if user is not None}
 
 
 def late(match_id: str, sides: set[int]) -> Callable[[Tournament, datetime], list[Event]]:
@@ -574,5 +661,5 @@ def bot_played(table: Table) -> bool:
     return table.state.records.bot_game
 
 
-__all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played", "result_line",
-           "say", "table_score", "wall_clock"]
+__all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played", "entrants_of",
+           "match_key", "result_line", "say", "table_score", "wall_clock"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Callable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -400,3 +400,96 @@ async def test_a_person_back_before_the_game_ends_leaves_the_match_unflagged() -
         assert occupant is not None and occupant.user_id is not None
         await table.act(occupant.user_id, table.state.decide(seat))
     assert not bot_played(table), "a game all four played"
+
+
+# --- a match is decided by its own table only (issue 42) --------------------------------------
+
+
+async def test_a_match_place_takes_no_other_table_and_a_replay_opens_its_own_again(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, venue = await start(tmp_path / "p.db", clock)
+    cup = await signed(runner, 4, games_to_win=1, rules=Rules(puntos=5))
+    await runner.draw(cup)
+    match = sorted(cup.tournament.ready(), key=lambda m: m.id)[0]
+    place = cup.places[match.id]
+    with pytest.raises(TableError, match="table_exists"):
+        tables.open(place)
+    await runner.change(cup, lambda t, now: t.set_result(match.id, (1, 0), now=now))
+    assert tables.get(place) is None, "the organiser's result closed its table"
+    with pytest.raises(TableError, match="place_reserved"):
+        tables.open(place)  # anyone's casual table in the match's thread
+    with pytest.raises(TableError, match="place_reserved"):
+        tables.open(place, entrants={9: 0, 10: 1}, match="99:W1-1")  # another «match»'s
+    calls = len(venue.calls)
+    await runner.change(cup, lambda t, now: t.replay(match.id, now=now))
+    table = tables.get(place)
+    assert table is not None and table.state.entry.match == f"{cup.tournament_id}:{match.id}"
+    assert match.state is MatchState.READY and len(venue.calls) == calls + 1, "players called"
+    assert venue.calls[-1] == (place, sorted(table.state.entry.entrants))
+    await db.close()
+
+
+async def test_a_match_table_closed_by_anyone_but_the_tournament_pauses_the_match(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, venue = await start(tmp_path / "c.db", clock)
+    cup = await signed(runner, 2, games_to_win=1, grace_minutes=10, round_minutes=60,
+                       rules=Rules(puntos=40))
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    place = cup.places[match.id]
+    table = tables.get(place)
+    assert table is not None
+    for user, pair in table.state.entry.entrants.items():
+        await table.join(user, f"P{user}", pair)
+    assert table.lifecycle == "playing"
+    await runner.idle()
+    assert match.state is MatchState.PLAYING
+    told = len(venue.news_sent)
+    await tables.close(place)  # a moderator's /mus cerrar
+    await runner.idle()
+    assert match.paused_at is not None and match.state is MatchState.PLAYING
+    paused = venue.news_sent[told:]
+    assert len(paused) == 1, paused
+    assert set(paused[0][1]) == set(table.state.entry.entrants) | {1}, \
+        "its four players and the organiser are told, once"
+    await clock.advance(3 * 3600)  # far past the round's time: nothing decides it
+    await runner.idle()
+    assert not match.decided and len(venue.news_sent) == told + 1
+    with pytest.raises(TableError, match="place_reserved"):
+        tables.open(place)
+    await runner.change(cup, lambda t, now: t.replay(match.id, now=now))  # a new table
+    again = tables.get(place)
+    assert again is not None and again is not table and again.lifecycle == "waiting"
+    assert match.paused_at is None and match.state is MatchState.READY
+    await play_tables(tables, set())
+    await runner.idle()
+    assert match.state is MatchState.FINISHED, "its own new table decides it"
+    await db.close()
+
+
+async def test_a_match_table_out_of_reach_pauses_its_time_until_it_is_back(
+        tmp_path: Path) -> None:
+    clock = ManualClock()
+    db, tables, runner, venue = await start(tmp_path / "h.db", clock)
+    cup = await signed(runner, 2, games_to_win=1, grace_minutes=10, round_minutes=60)
+    await runner.draw(cup)
+    [match] = cup.tournament.ready()
+    table = tables.get(cup.places[match.id])
+    assert table is not None
+    ready_at = match.ready_at
+    await clock.advance(5 * 60)
+    await table.hide("hilo cerrado")  # its thread locked by a moderator
+    await runner.idle()
+    assert match.paused_at is not None
+    await clock.advance(2 * 3600)
+    await runner.idle()
+    assert match.state is MatchState.READY and not match.flags, "no walkover, no overtime"
+    await table.unhide()
+    await runner.idle()
+    assert match.paused_at is None
+    assert match.ready_at is not None and ready_at is not None
+    assert (datetime.fromisoformat(match.ready_at) - datetime.fromisoformat(ready_at)
+            == timedelta(hours=2)), "its time moved on by the time it stood still"
+    await db.close()

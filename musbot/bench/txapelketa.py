@@ -91,6 +91,9 @@ class BenchVenue:
     async def news(self, cup: Cup, text: str, users: Sequence[int] = ()) -> None:
         self.news_count += 1
 
+    async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
+        await self.news(cup, text, users)
+
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
         start = time.perf_counter()
         pictures = render(cup.tournament, cup.lang, matches=matches)

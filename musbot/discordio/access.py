@@ -24,7 +24,7 @@ import discord
 
 from musbot.table import Table
 
-from .guard import MISSING_ACCESS, MISSING_PERMISSIONS, RequestGuard
+from .guard import MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_CLOSED, THREAD_LOCKED, RequestGuard
 from .texts import dt
 
 if TYPE_CHECKING:
@@ -55,6 +55,13 @@ def missing(channel: Any, permissions: discord.Permissions) -> list[str]:
     if wanted[1] in lacking:
         return [name for name in lacking if name != "embed_links"]
     return lacking
+
+
+def closed_thread(channel: Any, permissions: discord.Permissions | None = None) -> bool:
+    """A thread a moderator locked: only those who manage threads post there (an archived one
+    that is not locked opens again at the bot's next message)."""
+    manages = permissions is not None and permissions.manage_threads
+    return isinstance(channel, discord.Thread) and channel.locked and not manages
 
 
 def permissions_text(names: list[str], lang: str) -> str:
@@ -94,20 +101,44 @@ class Access:
         channel_id = table.channel_id
         lang = table.lang
         channel = self.transport.client.get_channel(channel_id)
-        names = self._lacking(channel, code)
-        lacking = permissions_text(names, lang)
+        if code in THREAD_CLOSED and await self._reopen(channel):
+            return
         name = str(getattr(channel, "name", channel_id))
-        if not await table.hide(dt("paused_reason", lang, channel=name, missing=lacking)):
+        guild = getattr(getattr(channel, "guild", None), "name", "?")
+        if code in THREAD_CLOSED:
+            reason = dt("thread_closed_reason", lang, channel=name)
+            told = {user_id: dt("thread_closed_dm", table.lang_for(user_id), channel=name,
+                                guild=guild) for user_id in table.humans()}
+        else:
+            names = self._lacking(channel, code)
+            reason = dt("paused_reason", lang, channel=name,
+                        missing=permissions_text(names, lang))
+            told = {user_id: dt("paused_dm", table.lang_for(user_id), channel=name,
+                                guild=guild,
+                                missing=permissions_text(names, table.lang_for(user_id)))
+                    for user_id in table.humans()}
+        if not await table.hide(reason):
             return
         self.pauses += 1
-        log.warning("table %s paused: the bot lost its permissions in the channel (%s)",
-                    channel_id, code)
-        guild = getattr(channel, "guild", None)
-        for user_id in table.humans():  # each in their own language
-            own = table.lang_for(user_id)
-            await self.transport.direct(user_id, dt(
-                "paused_dm", own, channel=name, guild=getattr(guild, "name", "?"),
-                missing=permissions_text(names, own)))
+        log.warning("table %s paused: the bot cannot post in the channel (%s)", channel_id,
+                    code)
+        for user_id, text in told.items():  # each in their own language
+            await self.transport.direct(user_id, text)
+
+    async def _reopen(self, channel: Any) -> bool:
+        """A thread archived but not locked: opened again (as a new message would), and the
+        table goes on there. False if it stays closed."""
+        if not isinstance(channel, discord.Thread) or closed_thread(
+                channel, own_permissions(channel)):
+            return False
+        self.guard.clear(channel.id)
+        try:
+            await channel.edit(archived=False)
+        except discord.HTTPException:
+            self.guard.refuse(channel.id, THREAD_LOCKED, tell=False)
+            return False
+        self.transport.governor.unblock(channel.id)
+        return True
 
     def _lacking(self, channel: Any, code: int) -> list[str]:
         """What the channel lacks, as the gateway's cache says; the cache may not know yet
@@ -144,9 +175,9 @@ class Access:
             channel = self.transport.client.get_channel(table.channel_id)
             permissions = own_permissions(channel)
             lacking = missing(channel, permissions) if permissions is not None else []
-            if lacking:
-                code = MISSING_ACCESS if lacking == [needed(channel)[0]] else \
-                    MISSING_PERMISSIONS
+            if lacking or closed_thread(channel, permissions):
+                code = THREAD_LOCKED if not lacking else MISSING_ACCESS \
+                    if lacking == [needed(channel)[0]] else MISSING_PERMISSIONS
                 self.guard.refuse(table.channel_id, code)
                 if self.transport.pages.table(table.channel_id) is None:  # not shown yet
                     self.transport.spawn(self._pause(table, code))
@@ -161,7 +192,7 @@ class Access:
         """If ``permissions`` are all a table needs there: the channel may be called again,
         and its table, shown again, plays on. True if so."""
         channel = self.transport.client.get_channel(channel_id)
-        if missing(channel, permissions):
+        if missing(channel, permissions) or closed_thread(channel, permissions):
             return False
         lost = channel_id in self.guard.channels()
         self.guard.clear(channel_id)
@@ -187,4 +218,5 @@ class Access:
         return None
 
 
-__all__ = ["NEEDED", "Access", "missing", "needed", "own_permissions", "permissions_text"]
+__all__ = ["NEEDED", "Access", "closed_thread", "missing", "needed", "own_permissions",
+           "permissions_text"]

@@ -36,6 +36,11 @@ log = logging.getLogger(__name__)
 
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+THREAD_ARCHIVED = 50083
+"""A thread archived (and, for the bot, locked: Discord opens an unlocked one by itself at a
+new message) refuses every call about it."""
+THREAD_LOCKED = 160005
+THREAD_CLOSED = frozenset({THREAD_ARCHIVED, THREAD_LOCKED})
 NEW_MESSAGE = "POST /channels/{channel_id}/messages"
 EVERY_CALL = "*"
 INVALID_STATUSES = frozenset({401, 403, 429})
@@ -47,7 +52,7 @@ INVALID_LIMIT = 1000
 Request = Callable[..., Awaitable[Any]]
 RefusedHook = Callable[[int, int], None]
 """Told (channel id, Discord's code) when a channel first refuses the bot: 50001, it cannot see
-it; 50013, it cannot post there."""
+it; 50013, it cannot post there; 50083 or 160005, it is a thread closed (archived, locked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,19 +132,20 @@ class RequestGuard:
             self.answers[(key, str(error.status))] += 1
             if error.status in INVALID_STATUSES:
                 self._count()
-            if error.status == 403 and channel_id is not None:
+            if channel_id is not None and (error.status == 403 or error.code in THREAD_CLOSED):
                 self._refused(int(channel_id), key, error.code)
             raise
         self.answers[(key, "2xx")] += 1
         return answer
 
-    def refuse(self, channel_id: int, code: int) -> None:
+    def refuse(self, channel_id: int, code: int, *, tell: bool = True) -> None:
         """The gateway says the bot lost the channel (50001: it cannot see it; 50013: it cannot
-        post there) before any call was refused: the same as after the first refusal."""
-        self._refused(channel_id, NEW_MESSAGE, code)
+        post there; a thread closed) before any call was refused: the same as after the first
+        refusal (``tell``: its owner is told, unless it is the one refusing it)."""
+        self._refused(channel_id, NEW_MESSAGE, code, tell=tell)
 
-    def _refused(self, channel_id: int, key: str, code: int) -> None:
-        if code == MISSING_ACCESS:
+    def _refused(self, channel_id: int, key: str, code: int, *, tell: bool = True) -> None:
+        if code == MISSING_ACCESS or code in THREAD_CLOSED:
             call = EVERY_CALL
         elif code == MISSING_PERMISSIONS:
             call = key
@@ -148,7 +154,8 @@ class RequestGuard:
         calls = self.refused.setdefault(channel_id, {})
         lost_before = EVERY_CALL in calls or NEW_MESSAGE in calls
         calls[call] = code
-        if not lost_before and call in (EVERY_CALL, NEW_MESSAGE) and self.on_refused is not None:
+        if tell and not lost_before and call in (EVERY_CALL, NEW_MESSAGE) \
+                and self.on_refused is not None:
             self.on_refused(channel_id, code)
 
     def _count(self) -> None:

@@ -25,7 +25,7 @@ import discord
 
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
-from musbot.txapelketa import Cup
+from musbot.txapelketa import Cup, say
 
 from .markup import NO_MENTIONS, mentioning, plain
 from .transport import MESSAGE_LIMIT, DiscordTransport
@@ -92,9 +92,19 @@ class DiscordVenue:
         return thread.id
 
     async def reach_place(self, cup: Cup, channel_id: int) -> bool:
+        """The place is there and a table can be played in it: a thread locked by a moderator
+        cannot (only they may open it again); one archived by Discord for its quiet is opened
+        again."""
         channel = await self._channel(channel_id)
         if channel is None:
             return False
+        if isinstance(channel, discord.Thread) and (channel.locked or channel.archived):
+            if channel.locked:
+                return False
+            try:
+                channel = await channel.edit(archived=False)
+            except (discord.HTTPException, discord.ClientException):
+                return False
         self.transport.bind(channel_id, channel)
         return True
 
@@ -105,6 +115,11 @@ class DiscordVenue:
     async def news(self, cup: Cup, text: str, users: Sequence[int] = ()) -> None:
         await self._post(cup.channel_id, notifying(text, users),
                          mentioning(*users) if users else NO_MENTIONS)
+
+    async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(NewPlace(cup.tournament_id, match.id, say("new_place", cup.lang)))
+        await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
     async def _post(self, channel_id: int | None, content: str,
                     allowed: discord.AllowedMentions, **extra: Any) -> None:
@@ -132,6 +147,31 @@ class DiscordVenue:
             self.transport.governor.post(channel.id, send)
 
 
+class NewPlace(discord.ui.DynamicItem[discord.ui.Button[Any]],
+               template=r"txap:place:(?P<tournament>[0-9]{1,20}):(?P<match>[A-Z0-9-]{1,20})"):
+    """«Mesa nueva»: the organiser sends a paused match to a new table (as
+    ``/txapelketa repetir``). The tournament's cog answers it (``cogs/txapelketa.py``):
+    whoever else presses it is told it is the organiser's."""
+
+    def __init__(self, tournament_id: int, match_id: str, label: str = "…") -> None:
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.primary, label=label[:80],
+            custom_id=f"txap:place:{tournament_id}:{match_id}"))
+        self.tournament_id = tournament_id
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any, /) -> NewPlace:
+        return cls(int(match["tournament"]), str(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Txapelketa")  # type: ignore[attr-defined]
+        handle = getattr(cog, "new_place", None)
+        if handle is not None:
+            await handle(interaction, self.tournament_id, self.match_id)
+
+
 def bracket_messages(cup: Cup, matches: Collection[str] | None
                      ) -> list[tuple[str, list[discord.File]]]:
     """The messages that show the bracket: its pages, ten a message, then (the whole bracket)
@@ -145,4 +185,4 @@ def bracket_messages(cup: Cup, matches: Collection[str] | None
     return messages
 
 
-__all__ = ["DiscordVenue", "bracket_messages", "files", "notifying"]
+__all__ = ["DiscordVenue", "NewPlace", "bracket_messages", "files", "notifying"]

@@ -29,11 +29,15 @@ class Entry:
     once they all sit, never with a bot for one of them."""
     games: tuple[int, int] = (0, 0)
     """Games each pair starts its match with (given for lateness)."""
+    match: str = ""
+    """Which tournament match this table plays (``"tournament id:match id"``): the only
+    table whose result the tournament reads for it (a table saved before this was kept has
+    none, and is known by its entrants alone)."""
 
     @classmethod
     def of(cls, entrants: Mapping[int, int] | None = None,
-           games: tuple[int, int] = (0, 0)) -> Entry:
-        return cls(dict(entrants or {}), games)
+           games: tuple[int, int] = (0, 0), match: str = "") -> Entry:
+        return cls(dict(entrants or {}), games, match)
 
     def __bool__(self) -> bool:
         return bool(self.entrants)
@@ -55,13 +59,15 @@ class Entry:
         """Its keys of the table's saved document (none for an empty entry)."""
         return {**({"entrants": [[user, pair] for user, pair in self.entrants.items()]}
                    if self.entrants else {}),
-                **({"given_games": list(self.games)} if any(self.games) else {})}
+                **({"given_games": list(self.games)} if any(self.games) else {}),
+                **({"tournament_match": self.match} if self.match else {})}
 
     @classmethod
     def from_json(cls, document: Mapping[str, Any]) -> Entry:
         games = document.get("given_games")
         return cls({int(user): int(pair) for user, pair in document.get("entrants", [])},
-                   (0, 0) if not games else (int(games[0]), int(games[1])))
+                   (0, 0) if not games else (int(games[0]), int(games[1])),
+                   str(document.get("tournament_match", "")))
 
 
 def give_games(state: TableState, games: tuple[int, int]) -> Result:

@@ -40,6 +40,8 @@ class TableManager:
         """Each person's own language, shared by its tables (``speakers.py``)."""
         self._tables: dict[int, Table] = {}
         self._watchers = Watchers()
+        self._reserved: dict[int, str] = {}
+        """Channel id → the tournament match whose table alone may be played there."""
 
     def get(self, channel_id: int) -> Table | None:
         return self._tables.get(channel_id)
@@ -49,18 +51,31 @@ class TableManager:
              league_id: int | None = None, bots_alone: bool = False,
              shuffler: Shuffler | None = None, rng: random.Random | None = None,
              first_mano: int | None = None, entrants: Mapping[int, int] | None = None,
-             given_games: tuple[int, int] = (0, 0)) -> Table:
-        """A new table in the channel; refused if one is live there. It deals with the
-        manager's ``shuffler``, ``rng`` and first mano unless given its own (a benchmark's)."""
+             given_games: tuple[int, int] = (0, 0), match: str = "") -> Table:
+        """A new table in the channel; refused if one is live there, or if the channel is a
+        tournament match's place (:meth:`reserve`) and this is not that match's table. It
+        deals with the manager's ``shuffler``, ``rng`` and first mano unless given its own (a
+        benchmark's)."""
         if channel_id in self._tables:
             raise TableError("table_exists")
+        reserved = self._reserved.get(channel_id)
+        if reserved is not None and (not entrants or match != reserved):
+            raise TableError("place_reserved")
         state = TableState(channel_id, settings, guild_id=guild_id, opener_id=opener_id,
                            league_id=league_id, bots_alone=bots_alone,
                            first_mano=self.first_mano if first_mano is None else first_mano,
                            rng=rng or self.rng, shuffler=shuffler or self.shuffler,
                            kept=self.persist is not None,
-                           entry=Entry.of(entrants, given_games))
+                           entry=Entry.of(entrants, given_games, match))
         return self.adopt(state)
+
+    def reserve(self, channel_id: int, match: str) -> None:
+        """The channel is a tournament match's place (``match``: its key, as in
+        :attr:`Entry.match`): no other table opens there, so nothing else can decide it."""
+        self._reserved[channel_id] = match
+
+    def reserved(self, channel_id: int) -> str | None:
+        return self._reserved.get(channel_id)
 
     def adopt(self, state: TableState, *, register: bool = True) -> Table:
         """Runs a table whose state was made elsewhere (restored from the database); one not
@@ -78,7 +93,8 @@ class TableManager:
     def watch(self, watcher: Callable[[Table], None]) -> None:
         """``watcher(table)`` is called (under the table's lock: it must not wait on the table)
         each time a table's lifecycle changes, once the change is saved and shown: a match
-        begun, a match over, a table closed. What runs tournaments hears of its tables so."""
+        begun, a match over, a table closed; and when it goes out of reach or comes back
+        (:meth:`Table.hide`). What runs tournaments hears of its tables so."""
         self._watchers.add(watcher)
 
     def _recovered(self, saved: Table) -> None:

@@ -58,7 +58,7 @@ class Table(TableView):
         """Each person's own language, for what only they read (:meth:`lang_for`)."""
         self._on_close = on_close
         self._on_recovered = on_recovered
-        self._on_lifecycle = on_lifecycle
+        self._on_lifecycle = on_lifecycle or (lambda _table: None)
         self._lifecycle_told: Lifecycle = state.lifecycle  # on_lifecycle hears it once saved
         self._lock = asyncio.Lock()
         self._alarm = Alarm(self.clock, self._ring)
@@ -175,11 +175,15 @@ class Table(TableView):
             if not upkeep.hide(self.state, reason):
                 return False
             await self._play_on()  # nothing to play, nobody to time: the clock stops
+            self._on_lifecycle(self)  # out of reach: news for who watches
             return True
 
     async def unhide(self) -> bool:
         """The table can be seen again (see :func:`upkeep.unhide`); True if it was hidden."""
-        return await self._bookkeeping(lambda: upkeep.unhide(self.state))
+        if not await self._bookkeeping(lambda: upkeep.unhide(self.state)):
+            return False
+        self._on_lifecycle(self)  # hidden or seen again: news too
+        return True
 
     def retry_now(self) -> None:
         """The database takes saves again (another table's was stored): a paused one tries now."""
@@ -268,8 +272,7 @@ class Table(TableView):
             await self._commit(upkeep.ratings(self.state, saved.ratings))
         if self.state.lifecycle != self._lifecycle_told:
             self._lifecycle_told = self.state.lifecycle
-            if self._on_lifecycle is not None:
-                self._on_lifecycle(self)
+            self._on_lifecycle(self)
 
     async def _publish(self, result: Result) -> None:
         for user_id in await publish(self, result):  # their hand could not reach them by DM

@@ -178,6 +178,8 @@ class Match:
     note: str | None = None
     """The disqualification's reason."""
     flags: list[str] = field(default_factory=list)
+    paused_at: str | None = None
+    """When its table was lost (:meth:`Tournament.pause`): its time limits stand still since."""
 
     @property
     def decided(self) -> bool:
@@ -209,7 +211,8 @@ class Match:
                 "tantos": list(self.tantos), "forfeits": list(self.forfeits),
                 "winner": self.winner, "group": self.group, "ready_at": self.ready_at,
                 "started_at": self.started_at, "decided_at": self.decided_at,
-                "note": self.note, "flags": list(self.flags)}
+                "note": self.note, "flags": list(self.flags),
+                **({"paused_at": self.paused_at} if self.paused_at is not None else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
@@ -218,7 +221,8 @@ class Match:
                    (first, second), list(data["pairs"]), MatchState(data["state"]),
                    list(data["games"]), list(data["tantos"]), list(data["forfeits"]),
                    data["winner"], data["group"], data["ready_at"], data["started_at"],
-                   data["decided_at"], data["note"], list(data["flags"]))
+                   data["decided_at"], data["note"], list(data["flags"]),
+                   data.get("paused_at"))
 
 
 class EventKind(StrEnum):
@@ -241,6 +245,12 @@ class EventKind(StrEnum):
     table's result counts) unless the organiser sets one."""
     MATCH_REOPENED = "match_reopened"
     """A replay: the match is to be played again (and what followed it is undone)."""
+    MATCH_PAUSED = "match_paused"
+    """The match's table is gone or cannot be reached (closed by a moderator, its thread
+    deleted or locked): nothing decides the match meanwhile, its time limits stop, and the
+    organiser is asked for a new place (:meth:`Tournament.replay`)."""
+    MATCH_RESUMED = "match_resumed"
+    """A paused match's table can be reached again: it plays on, its time limits run again."""
     MATCH_WITHDRAWN = "match_withdrawn"
     """A match not played yet was taken back by a replay (a later Swiss round, the knockout
     after the groups, the grand final's second match): close its table if one was opened."""

@@ -27,7 +27,7 @@ from .model import (
 )
 from .settings import Format, Lateness, Seeding, Settings
 from .standings import Standing, circle, league_table, swiss_table
-from .timestamps import later, stamp
+from .timestamps import later, parse_time, stamp
 
 STATE_VERSION = 1
 """Of :meth:`Tournament.to_dict`'s document; a newer one is refused, an older one upgraded."""
@@ -187,7 +187,7 @@ class Tournament:
     def due(self, now: datetime) -> list[Due]:
         found = []
         for match in self.matches.values():
-            if match.ready_at is None:
+            if match.ready_at is None or match.paused_at is not None:
                 continue
             if match.state is MatchState.READY and "both_late" not in match.flags:
                 grace = later(match.ready_at,
@@ -504,12 +504,48 @@ class Tournament:
         undone. Refused once anything that followed has started."""
         match = self.match(match_id)
         if match.state in (MatchState.READY, MatchState.PLAYING):
-            return []
+            return self._restart(match, now) if match.paused_at is not None else []
         if match.state is MatchState.PENDING or match.state is MatchState.BYE:
             raise TournamentError("tournament_not_decided", match=match_id)
         events = self._reopen(match, now)
         self._refresh(match, now, events)
         return self._changed(events)
+
+    def pause(self, match_id: str, *, now: datetime) -> list[Event]:
+        """The match's table is gone or out of reach (closed by a moderator, its thread deleted
+        or locked): nothing but the organiser decides the match now, and its time limits stand
+        still until it plays on (:meth:`resume`, :meth:`replay`). Again, it changes nothing."""
+        match = self.match(match_id)
+        if match.state not in (MatchState.READY, MatchState.PLAYING) \
+                or match.paused_at is not None:
+            return []
+        match.paused_at = stamp(now)
+        return self._changed([Event(EventKind.MATCH_PAUSED, match=match_id)])
+
+    def resume(self, match_id: str, *, now: datetime) -> list[Event]:
+        """The paused match's table can be reached again: it plays on where it was, its time
+        limits moved on by the time it was paused."""
+        match = self.match(match_id)
+        if match.paused_at is None or match.decided:
+            return []
+        stood = now - parse_time(match.paused_at)
+        if match.ready_at is not None:
+            match.ready_at = stamp(parse_time(match.ready_at) + stood)
+        match.paused_at = None
+        return self._changed([Event(EventKind.MATCH_RESUMED, match=match_id)])
+
+    def _restart(self, match: Match, now: datetime) -> list[Event]:
+        """A paused match played again from the start at a new table: ready from now, with the
+        games given for lateness it had."""
+        match.paused_at = None
+        match.state = MatchState.READY
+        match.games = list(match.forfeits)
+        match.tantos = [0, 0]
+        match.flags = []
+        match.ready_at = stamp(now)
+        match.started_at = None
+        return self._changed([Event(EventKind.MATCH_REOPENED, match=match.id),
+                              Event(EventKind.MATCH_READY, match=match.id)])
 
     def disqualify(self, pair_id: int, reason: str, *, now: datetime) -> list[Event]:
         """Out of the tournament, with the reason shown: every match of the pair not played yet

@@ -43,6 +43,7 @@ from .recorder import Call, Recorder, Report
 from .state import (
     DM,
     GUILD_TEXT,
+    PUBLIC_THREAD,
     ClockLike,
     Edit,
     FakeChannel,
@@ -467,11 +468,24 @@ class FakeDiscord(World):
         return inter
 
     async def delete_channel(self, bot: discord.Client, channel: int) -> None:
-        """Someone deletes a server channel: CHANNEL_DELETE."""
+        """Someone deletes a server channel (CHANNEL_DELETE) or a thread (THREAD_DELETE)."""
         target = self.channels[channel]
         data = channel_payload(self, target)
         target.deleted = True
-        self._broadcast("CHANNEL_DELETE", lambda: data, guild_id=target.guild_id)
+        if target.type == PUBLIC_THREAD:
+            data = {key: data[key] for key in ("id", "guild_id", "parent_id", "type")}
+            self._broadcast("THREAD_DELETE", lambda: data, guild_id=target.guild_id)
+        else:
+            self._broadcast("CHANNEL_DELETE", lambda: data, guild_id=target.guild_id)
+        await settle()
+
+    async def close_thread(self, bot: discord.Client, thread: int, *, locked: bool = True,
+                           archived: bool = True) -> None:
+        """A moderator locks and archives a thread (or opens it again): THREAD_UPDATE."""
+        target = self.channels[thread]
+        target.locked, target.archived = locked, archived
+        self._broadcast("THREAD_UPDATE", lambda: channel_payload(self, target),
+                        guild_id=target.guild_id)
         await settle()
 
     async def remove_guild(self, bot: discord.Client, guild: int) -> None:

@@ -108,8 +108,10 @@ def channel_payload(world: World, channel: FakeChannel) -> dict[str, Any]:
     if channel.type == PUBLIC_THREAD:
         base.update(parent_id=str(channel.parent_id), owner_id=str(world.bot_user.id),
                     message_count=len(channel.messages), member_count=1,
-                    thread_metadata={"archived": False, "auto_archive_duration": 1440,
-                                     "archive_timestamp": world.ids.iso(), "locked": False})
+                    thread_metadata={"archived": channel.archived,
+                                     "auto_archive_duration": 1440,
+                                     "archive_timestamp": world.ids.iso(),
+                                     "locked": channel.locked})
         return base
     base.update(topic=None, parent_id=None,
                 permission_overwrites=overwrites_payload(world, channel))

@@ -96,6 +96,50 @@ def _may_view(world: FakeDiscord, channel: FakeChannel) -> discord.Permissions:
     return perms
 
 
+MANAGE_THREADS = discord.Permissions(manage_threads=True).value
+
+
+def _open_thread(world: FakeDiscord, channel: FakeChannel, *, posting: bool = False) -> None:
+    """A call about a thread's messages: refused while it is archived (400/50083), but a new
+    message opens an archived thread that is not locked, as Discord does; a locked one takes
+    new messages only from who manages threads (400/160005)."""
+    if channel.type != PUBLIC_THREAD:
+        return
+    manages = bool(bot_permissions(world, channel) & MANAGE_THREADS)
+    if channel.locked and not manages and (posting or channel.archived):
+        if channel.archived:
+            raise WireError(400, errors.THREAD_ARCHIVED, "Thread is archived")
+        raise WireError(400, errors.THREAD_LOCKED, "Thread is locked")
+    if channel.archived:
+        if not posting:
+            raise WireError(400, errors.THREAD_ARCHIVED, "Thread is archived")
+        channel.archived = False
+        world.emit("THREAD_UPDATE", channel_payload(world, channel), channel)
+
+
+@rest("PATCH /channels/{channel_id}")
+def edit_channel(world: FakeDiscord, req: Request) -> Reply:
+    """A thread's archived and locked states (the only channel edit the bot makes): opening an
+    archived thread needs Send Messages in Threads, and Manage Threads if it is locked."""
+    channel = world.channel(req.id("channel_id"))
+    perms = discord.Permissions(_may_view(world, channel))
+    if channel.type != PUBLIC_THREAD:
+        raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
+    body = req.body()
+    if "locked" in body and bool(body["locked"]) != channel.locked and not perms.manage_threads:
+        raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
+    if body.get("archived") is False and channel.archived:
+        if (channel.locked and not perms.manage_threads) or not perms.send_messages_in_threads:
+            raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
+        channel.archived = False
+    elif body.get("archived") is True:
+        channel.archived = True
+    if "locked" in body:
+        channel.locked = bool(body["locked"])
+    world.emit("THREAD_UPDATE", channel_payload(world, channel), channel)
+    return 200, channel_payload(world, channel)
+
+
 def _may_send(world: FakeDiscord, channel: FakeChannel, *, reply: bool = False) -> None:
     """A new message (``reply``: one that quotes another, which needs Read Message History)."""
     if channel.type == DM:
@@ -132,6 +176,7 @@ def create_message(world: FakeDiscord, req: Request) -> Reply:
         else:
             reference = target.id
     _may_send(world, channel, reply=ref is not None)
+    _open_thread(world, channel, posting=True)
     msg = world.post(channel, world.bot_user.id, body, req.files, reference=reference,
                      type=19 if reference else 0)
     world.emit("MESSAGE_CREATE", message_payload(world, msg, gateway=True), channel)
@@ -164,6 +209,7 @@ def _own(world: FakeDiscord, req: Request) -> tuple[FakeChannel, FakeMessage]:
     channel = world.channel(req.id("channel_id"))
     _may_view(world, channel)
     msg = world.visible_message(channel, req.id("message_id"))
+    _open_thread(world, channel)
     return channel, msg
 
 

@@ -179,6 +179,10 @@ class FakeChannel:
     messages: list[int] = field(default_factory=list)
     overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Permission overwrites: a role's or a member's id -> (allowed, denied) bits."""
+    archived: bool = False
+    locked: bool = False
+    """A thread's state: archived (Discord's quiet timer, or a moderator), locked (a moderator:
+    only those who manage threads post there or open it again)."""
 
 
 @dataclass(frozen=True)
