@@ -26,9 +26,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from musbot.discordio.failures import guarded
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
 from musbot.discordio.speech import lang_of
-from musbot.discordio.failures import guarded
 from musbot.discordio.venue import DiscordVenue, NewPlace, bracket_messages, notifying
 from musbot.engine import Rules
 from musbot.storage import StorageError, TournamentExists

@@ -492,4 +492,6 @@ async def test_a_match_table_out_of_reach_pauses_its_time_until_it_is_back(
     assert match.ready_at is not None and ready_at is not None
     assert (datetime.fromisoformat(match.ready_at) - datetime.fromisoformat(ready_at)
             == timedelta(hours=2)), "its time moved on by the time it stood still"
+    told = [text for text, _ in venue.news_sent]
+    assert sum("⏸️" in t for t in told) == 1 and sum("▶️" in t for t in told) == 1
     await db.close()
