@@ -24,8 +24,12 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Say = Callable[[str], object]
-BACKUP_REFUSALS = {"exists": "backup_exists", "no_folder": "backup_no_folder"}
+BACKUP_REFUSALS = {"exists": "backup_exists", "no_folder": "backup_no_folder",
+                   "not_writable": "backup_not_writable"}
 """Each :class:`~musbot.storage.maintenance.BackupRefused` key and its sentence."""
+NOT_A_DATABASE = {"directory": "db_directory", "special": "db_special",
+                  "unreadable": "db_unreadable", "not_sqlite": "db_not_sqlite"}
+"""Each :class:`~musbot.storage.maintenance.NotADatabase` reason and its sentence."""
 
 
 def add_arguments(db_sub: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -74,6 +78,7 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
         BackupRefused,
         NoDatabase,
         NoPgDump,
+        NotADatabase,
         pg_dump_command,
     )
 
@@ -91,8 +96,10 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
         return 2
     except NoDatabase as exc:
         return refuse("db_missing", where=exc.where)
+    except NotADatabase as exc:
+        return refuse(NOT_A_DATABASE[exc.reason], where=exc.where, detail=exc.detail)
     except BackupRefused as exc:
-        return refuse(BACKUP_REFUSALS[exc.key], path=exc.where)
+        return refuse(BACKUP_REFUSALS[exc.key], path=exc.where, detail=exc.detail)
     except BackupFailed as exc:
         return refuse("backup_failed", 1, detail=exc.detail)
     except NoPgDump as exc:
