@@ -128,6 +128,16 @@ async def _on_thread(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connect
     return await conn._execute(work, conn._conn)
 
 
+async def _stopped(opening: aiosqlite.Connection) -> None:
+    """Waits for the thread of a connection that failed to open: aiosqlite stops it but does
+    not wait, and a thread still answering after the event loop has closed (a command that
+    exits at once, ``musbot db copy DIR …``) prints «RuntimeError: Event loop is closed» after
+    the one sentence that said why."""
+    thread = getattr(opening, "_thread", None)
+    if thread is not None and thread.is_alive():
+        await asyncio.to_thread(thread.join, 5.0)
+
+
 def _transaction(raw: sqlite3.Connection, begin: str,
                  work: Callable[[sqlite3.Connection], T]) -> T:
     """``work`` between ``begin`` and COMMIT; rolled back if anything raises."""
@@ -277,10 +287,14 @@ class SqliteBackend(Backend):
     async def connect(self) -> None:
         if self._conn is not None:
             return
+        opening: aiosqlite.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(self.path, isolation_level=None)
+            opening = aiosqlite.connect(self.path, isolation_level=None)
+            conn = await opening
         except (sqlite3.Error, OSError) as exc:
+            if opening is not None:
+                await _stopped(opening)
             self._reraise(exc)
         try:
             await self._prepare_patiently(conn)
