@@ -91,7 +91,7 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     deployment can override the file without editing it."""
     values: dict[str, str | None] = {}
     if env_file is not None and Path(env_file).is_file():
-        values.update(dotenv_values(env_file))
+        values.update(env_values(env_file))
     values.update(os.environ if environ is None else environ)
     token = (values.get("DISCORD_TOKEN") or "").strip() or None
     guild_text = (values.get("DEV_GUILD_ID") or "").strip()
@@ -120,6 +120,18 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     return checked(Config(token=token, dev_guild_id=guild, db=db, shard_count=count,
                           shard_ids=ids, base=base, base_dir=base_dir, log_level=level,
                           log_format=log_format, metrics=metrics))
+
+
+def env_values(env_file: str | Path) -> dict[str, str | None]:
+    """The settings an environment file holds; one that cannot be read, or is not text, is
+    :class:`ConfigError` (one sentence) rather than python-dotenv's traceback."""
+    try:
+        return dict(dotenv_values(env_file, encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError("env_file_unreadable", path=env_file,
+                          detail=exc.strerror or str(exc)) from None
+    except UnicodeDecodeError:
+        raise ConfigError("env_file_not_text", path=env_file) from None
 
 
 def resolve_db(db: str, data_dir: str = "", env_dir: Path | None = None,
@@ -255,12 +267,14 @@ def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
 
 def env_file_from(args: argparse.Namespace) -> Path | None:
     """The file ``--env-file`` names, which must exist (a typo must not start a bot without
-    its settings); without the option, ``.env`` when there is one."""
+    its settings) and not be a directory; without the option, ``.env`` when there is one."""
     named = getattr(args, "env_file", None)
     if named is not None:
-        if not Path(named).is_file():
+        if Path(named).is_dir():
+            raise ConfigError("env_file_directory", path=named)
+        if not Path(named).exists():
             raise ConfigError("env_file_missing", path=named)
-        return Path(named)
+        return Path(named)  # /dev/null too: no settings, said the usual way
     default = Path(DEFAULT_ENV_FILE)
     return default if default.is_file() else None
 

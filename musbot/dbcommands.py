@@ -27,9 +27,6 @@ Say = Callable[[str], object]
 BACKUP_REFUSALS = {"exists": "backup_exists", "no_folder": "backup_no_folder",
                    "not_writable": "backup_not_writable"}
 """Each :class:`~musbot.storage.maintenance.BackupRefused` key and its sentence."""
-NOT_A_DATABASE = {"directory": "db_directory", "special": "db_special",
-                  "unreadable": "db_unreadable", "not_sqlite": "db_not_sqlite"}
-"""Each :class:`~musbot.storage.maintenance.NotADatabase` reason and its sentence."""
 
 
 def add_arguments(db_sub: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -76,11 +73,10 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
     from musbot.storage.maintenance import (
         BackupFailed,
         BackupRefused,
-        NoDatabase,
         NoPgDump,
-        NotADatabase,
         pg_dump_command,
     )
+    from musbot.storage.sqlite import NoDatabase, NotADatabase
 
     lang: str = args.idioma
 
@@ -97,7 +93,7 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
     except NoDatabase as exc:
         return refuse("db_missing", where=exc.where)
     except NotADatabase as exc:
-        return refuse(NOT_A_DATABASE[exc.reason], where=exc.where, detail=exc.detail)
+        return refuse(exc.key, where=exc.where, detail=exc.detail)
     except BackupRefused as exc:
         return refuse(BACKUP_REFUSALS[exc.key], path=exc.where, detail=exc.detail)
     except BackupFailed as exc:

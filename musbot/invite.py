@@ -73,16 +73,14 @@ def add_invite_arguments(parser: argparse.ArgumentParser, lang: str | None = Non
 def client_id_from(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> str | None:
     """The argument, else the environment, else the environment file (like ``musbot run``'s
     token). Raises :class:`~musbot.config.ConfigError` for an ``--env-file`` that is not there."""
-    from dotenv import dotenv_values
-
-    from musbot.config import env_file_from
+    from musbot.config import env_file_from, env_values
 
     env_file = env_file_from(args)
     if args.client_id:
         return str(args.client_id)
     if environ.get(CLIENT_ID_ENV):
         return environ[CLIENT_ID_ENV]
-    value = dotenv_values(env_file).get(CLIENT_ID_ENV) if env_file is not None else None
+    value = env_values(env_file).get(CLIENT_ID_ENV) if env_file is not None else None
     return value or None
 
 

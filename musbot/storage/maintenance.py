@@ -17,7 +17,6 @@ import contextlib
 import os
 import shutil
 import sqlite3
-import stat
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -30,33 +29,12 @@ from . import schema
 from .database import POSTGRES_SCHEMES, backend_for
 from .errors import CorruptDatabase, DatabaseTooNew, DatabaseUnavailable, StorageError
 from .schema import Migration
-from .sqlite import SqliteBackend
+from .sqlite import SqliteBackend, sqlite_file
 from .transfer import TABLES
 from .tx import Dialect
 
 PG_DUMP = "pg_dump"
 PG_RESTORE = "pg_restore"
-SQLITE_HEADER = b"SQLite format 3\x00"
-"""The first 16 bytes of every SQLite database file (an empty file is an empty database)."""
-
-
-class NoDatabase(StorageError):
-    """The SQLite file named does not exist: looking at it must not create it."""
-
-    def __init__(self, where: Path) -> None:
-        super().__init__(f"{where} does not exist")
-        self.where = where
-
-
-class NotADatabase(StorageError):
-    """Something is at the path named, but not an SQLite file this process can read: a
-    directory, a device (``/dev/null``), a file of another kind, one it may not read. Refused
-    before SQLite opens it, which would answer «unable to open database file» or «file is not a
-    database», and beside a device would make a journal file."""
-
-    def __init__(self, where: Path, reason: str, detail: str = "") -> None:
-        super().__init__(f"{where}: {reason} {detail}".rstrip())
-        self.where, self.reason, self.detail = where, reason, detail
 
 
 class BackupRefused(StorageError):
@@ -125,30 +103,6 @@ def sqlite_path(target: str) -> Path | None:
     """The SQLite file ``target`` names (None for PostgreSQL)."""
     backend = backend_for(target)
     return backend.path if isinstance(backend, SqliteBackend) else None
-
-
-def sqlite_file(path: Path) -> Path:
-    """``path``, when it is an SQLite database file this process can read; else
-    :class:`NoDatabase` (nothing there) or :class:`NotADatabase` (why not), so that a command
-    that only reads a database never gets SQLite's own words for a wrong path."""
-    try:
-        mode = path.stat().st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        raise NoDatabase(path) from None
-    except OSError as exc:
-        raise NotADatabase(path, "unreadable", exc.strerror or str(exc)) from None
-    if stat.S_ISDIR(mode):
-        raise NotADatabase(path, "directory")
-    if not stat.S_ISREG(mode):
-        raise NotADatabase(path, "special")
-    try:
-        with path.open("rb") as file:
-            head = file.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        raise NotADatabase(path, "unreadable", exc.strerror or str(exc)) from None
-    if head and head != SQLITE_HEADER:
-        raise NotADatabase(path, "not_sqlite")
-    return path
 
 
 def _read_only(path: Path) -> sqlite3.Connection:

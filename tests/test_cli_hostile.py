@@ -1,0 +1,234 @@
+"""Issue 42: every ``musbot`` command fed what a hostile tester typed — a directory, ``/dev/null``,
+a file that is not a database, a path that is not there, a file nobody may read, a destination
+in a folder that does not exist or under ``/proc``, numbers out of range — answers with one
+sentence on standard error and exit status 2: never a traceback, never a file made or changed.
+
+Each command line runs in this process (``musbot.cli.main``), which is what the real command
+runs, so a refusal costs milliseconds: none of them may start the work it refuses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from musbot.cli import main
+from musbot.storage import Database
+
+UNREADABLE_PROC = Path("/proc/sys/vm/compact_memory")
+"""A regular file nobody may read, root included (/proc/sys checks its own modes)."""
+
+
+def _refused_by_proc() -> bool:
+    try:
+        UNREADABLE_PROC.read_bytes()
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    for name in ("MUSBOT_DB", "MUSBOT_DATA_DIR", "DISCORD_CLIENT_ID", "DISCORD_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    """The exit status of ``musbot ARGV`` and what it said on standard error, argparse's usage
+    lines left out (they come before its one line of error)."""
+    try:
+        status = main(argv)
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    lines = err.splitlines()
+    if lines and lines[0].startswith("usage:"):
+        lines = [line for line in lines[1:] if not line.startswith(" ")]
+    return status, lines
+
+
+class Places:
+    """The paths of a hostile command line, made in a folder of the test's own."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.folder = root / "folder"
+        self.folder.mkdir()
+        self.junk = root / "notes.txt"
+        self.junk.write_text("not a database\n" * 100)
+        self.missing = root / "missing.db"
+        self.nowhere = root / "no-such-folder" / "x.db"
+        self.live = root / "live.db"
+        asyncio.run(_made(self.live))
+        self.foreign = root / "other.db"
+        raw = sqlite3.connect(self.foreign)
+        raw.execute("CREATE TABLE things (x)")
+        raw.close()
+        self.unreadable = self._unreadable()
+
+    def _unreadable(self) -> Path | None:
+        if _refused_by_proc():
+            return UNREADABLE_PROC
+        import os
+
+        if os.geteuid() == 0:
+            return None  # root reads any file of its own: no unreadable file to give
+        path = self.root / "secret.db"
+        path.write_bytes(self.live.read_bytes())
+        path.chmod(0)
+        return path
+
+    def fill(self, words: list[str]) -> list[str]:
+        names = {"{folder}": self.folder, "{junk}": self.junk, "{missing}": self.missing,
+                 "{nowhere}": self.nowhere, "{live}": self.live, "{foreign}": self.foreign,
+                 "{unreadable}": self.unreadable, "{root}": self.root}
+        filled = []
+        for word in words:
+            for name, path in names.items():
+                if name in word:
+                    if path is None:
+                        pytest.skip("no unreadable file here (root, and no /proc/sys)")
+                    word = word.replace(name, str(path))
+            filled.append(word)
+        return filled
+
+    def contents(self) -> dict[str, bytes | None]:
+        """Every file under the folder, and its bytes (the live database's own SQLite files
+        left out: opening it read-only may make them)."""
+        return {str(p.relative_to(self.root)): p.read_bytes() if p.is_file() else None
+                for p in sorted(self.root.rglob("*")) if not p.name.startswith("live.db")}
+
+
+async def _made(path: Path) -> None:
+    async with Database(path):
+        pass
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> Iterator[Places]:
+    made = Places(tmp_path)
+    journal = Path("/dev/null-journal")
+    had_journal = journal.exists()
+    yield made
+    assert journal.exists() == had_journal, "SQLite made /dev/null-journal: /dev/null was opened"
+
+
+BAD_DATABASES = [
+    ("{folder}", "{folder} is a directory, not a database: give the path of the database file"),
+    ("/dev/null", "/dev/null is not a regular file (it is a device, a pipe or a socket)"),
+    ("{junk}", "{junk} is not an SQLite database (its first bytes are not SQLite's)"),
+    ("{missing}", "{missing} does not exist (nothing was created)"),
+    ("{unreadable}", "{unreadable} cannot be read ("),
+    ("{foreign}", "{foreign}: this database was not created by musbot"),
+]
+"""What ``--db`` (or ``db copy``'s SRC) named, and what the refusal says of it."""
+
+DB_COMMANDS = [["db", "check", "--db"], ["db", "migrate", "--db"],
+               ["db", "backup", "{root}/copy.db", "--db"]]
+
+
+@pytest.mark.parametrize(("given", "says"), BAD_DATABASES, ids=[g for g, _ in BAD_DATABASES])
+@pytest.mark.parametrize("command", DB_COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_every_db_command_refuses_what_is_not_a_database_in_one_sentence(
+        command: list[str], given: str, says: str, places: Places,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``db check --db DIR`` and ``--db /dev/null`` said «does not exist»; a file that is not a
+    database was a traceback for ``db backup``, an unreadable one for every command."""
+    before = places.contents()
+    status, err = run(places.fill([*command, given]), capsys)
+    assert status == 2 and len(err) == 1, err
+    assert err[0].startswith("musbot db: ") and places.fill([says])[0] in err[0], err
+    assert places.contents() == before
+
+
+@pytest.mark.parametrize(("given", "says"), BAD_DATABASES, ids=[g for g, _ in BAD_DATABASES])
+def test_db_copy_refuses_a_source_that_is_not_a_database_in_one_sentence(
+        given: str, says: str, places: Places, capsys: pytest.CaptureFixture[str]) -> None:
+    before = places.contents()
+    status, err = run(places.fill(["db", "copy", given, "{root}/copy.db"]), capsys)
+    if given == "{missing}":
+        says = "{missing} does not exist: there is nothing to copy (nothing was created)"
+    assert status == 2 and len(err) == 1, err
+    assert places.fill([says])[0] in err[0], err
+    assert places.contents() == before
+
+
+BAD_TARGETS = [
+    ("{folder}", "{folder} is a directory, not a database"),
+    ("/dev/null", "/dev/null is not a regular file"),
+    ("{junk}", "{junk} is not an SQLite database"),
+    ("{nowhere}", "musbot db copy: the directory {root}/no-such-folder does not exist "
+                  "(nothing was created)."),
+    ("/proc/musbot.db", "musbot db copy: cannot write in /proc ("),
+    ("{unreadable}", "{unreadable} cannot be read ("),
+    ("{foreign}", "{foreign}: this database was not created by musbot"),
+]
+
+
+@pytest.mark.parametrize(("given", "says"), BAD_TARGETS, ids=[g for g, _ in BAD_TARGETS])
+def test_db_copy_refuses_a_target_it_cannot_make_or_use_in_one_sentence(
+        given: str, says: str, places: Places, capsys: pytest.CaptureFixture[str]) -> None:
+    """A target in a folder that does not exist was made, folder and all; /dev/null was opened
+    (and SQLite made /dev/null-journal beside it, as root)."""
+    before = places.contents()
+    status, err = run(places.fill(["db", "copy", "{live}", given]), capsys)
+    assert status == 2 and len(err) == 1, err
+    assert places.fill([says])[0] in err[0], err
+    assert places.contents() == before
+
+
+BAD_BACKUP_DESTINATIONS = [
+    ("/dev/null", "musbot db backup: /dev/null exists already"),
+    ("{junk}", "musbot db backup: {junk} exists already"),
+    ("{nowhere}", "musbot db backup: the directory {root}/no-such-folder does not exist "
+                  "(nothing was written)."),
+    ("/proc/musbot.db", "musbot db backup: cannot write in /proc ("),
+    ("/proc", "musbot db backup: cannot write in /proc ("),
+]
+
+
+@pytest.mark.parametrize(("given", "says"), BAD_BACKUP_DESTINATIONS,
+                         ids=[g for g, _ in BAD_BACKUP_DESTINATIONS])
+def test_db_backup_refuses_a_destination_it_cannot_write_in_one_sentence(
+        given: str, says: str, places: Places, capsys: pytest.CaptureFixture[str]) -> None:
+    before = places.contents()
+    status, err = run(places.fill(["db", "backup", given, "--db", "{live}"]), capsys)
+    assert status == 2 and len(err) == 1, err
+    assert places.fill([says])[0] in err[0], err
+    assert places.contents() == before
+
+
+BAD_ENV_FILES = [
+    ("{folder}", "«{folder}» is a directory, not an environment file (--env-file)"),
+    ("{missing}", "there is no environment file «{missing}» (--env-file)"),
+    ("{unreadable}", "the environment file «{unreadable}» cannot be read ("),
+    ("{root}/binary.env", "the environment file «{root}/binary.env» is not text (UTF-8)"),
+]
+
+
+@pytest.mark.parametrize(("given", "says"), BAD_ENV_FILES, ids=[g for g, _ in BAD_ENV_FILES])
+@pytest.mark.parametrize("command", [["run"], ["invite"],
+                                     ["db", "check"]], ids=" ".join)
+def test_an_env_file_that_cannot_be_read_is_one_sentence(
+        command: list[str], given: str, says: str, places: Places,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--env-file DIR`` said «there is no environment file»; an unreadable one, or one that is
+    not text, was a traceback (PermissionError, UnicodeDecodeError)."""
+    (places.root / "binary.env").write_bytes(b"\xff\xfe\x00 DISCORD_TOKEN=x")
+    status, err = run(places.fill([*command, "--env-file", given]), capsys)
+    assert status == 2 and len(err) == 1, err
+    assert places.fill([says])[0] in err[0], err
+
+
+def test_env_file_may_be_dev_null(places: Places, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty environment, said the usual way: no settings from a file."""
+    status, err = run(["invite", "123456789012345678", "--env-file", "/dev/null"], capsys)
+    assert status == 0 and err == []
