@@ -54,8 +54,9 @@ class Config:
     dev_guild_id: int | None = None
     """Slash commands sync instantly to this server while developing; global sync otherwise."""
     db: str = field(default=DEFAULT_DB, repr=False)
-    """MUSBOT_DB: an SQLite file's path (or ``sqlite:///path``), or ``postgresql://…``, which
-    may hold the database's password: not in a repr either."""
+    """MUSBOT_DB: an SQLite file's path (or an ``sqlite:`` URL, read as SQLAlchemy reads it:
+    ``sqlite:///relative.db``, ``sqlite:////absolute.db``), or ``postgresql://…``, which may
+    hold the database's password: not in a repr either."""
     shard_count: int | None = None
     """MUSBOT_SHARDS / ``--shards``: Discord's gateway shards in all the bot's processes
     (None: one process, unsharded)."""

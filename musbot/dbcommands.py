@@ -91,6 +91,11 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
         print(problem.message(lang), file=sys.stderr)
         return 2
     except NoDatabase as exc:
+        from musbot.storage.database import absolute_reading
+
+        meant = absolute_reading(args.db or "")
+        if meant is not None:
+            return refuse("db_missing_url", where=exc.where, url=meant)
         return refuse("db_missing", where=exc.where)
     except NotADatabase as exc:
         return refuse(exc.key, where=exc.where, detail=exc.detail)

@@ -232,3 +232,48 @@ def test_env_file_may_be_dev_null(places: Places, capsys: pytest.CaptureFixture[
     """An empty environment, said the usual way: no settings from a file."""
     status, err = run(["invite", "123456789012345678", "--env-file", "/dev/null"], capsys)
     assert status == 0 and err == []
+
+
+# --- sqlite:/// URLs --------------------------------------------------------------------------
+
+def test_sqlite_urls_read_as_sqlalchemy_reads_them(tmp_path: Path) -> None:
+    """Three slashes and a relative path, four for an absolute one (``sqlite:////var/x.db``),
+    as SQLAlchemy, which most readers know them from, reads them; everywhere a database is
+    named: MUSBOT_DB (relative to its base, like a plain relative path), ``--db``, the storage."""
+    from musbot.config import resolve_db
+    from musbot.storage.database import backend_for
+    from musbot.storage.sqlite import SqliteBackend
+
+    data = tmp_path / "data"
+    assert resolve_db("sqlite:////srv/musbot/x.db", str(data))[0] == "/srv/musbot/x.db"
+    assert resolve_db("sqlite:///x.db", str(data))[0] == str(data / "x.db")
+    assert resolve_db("sqlite:///sub/x.db", cwd=tmp_path)[0] == str(tmp_path / "sub" / "x.db")
+    assert resolve_db("sub/x.db", cwd=tmp_path)[0] == str(tmp_path / "sub" / "x.db")
+    for url, path in (("sqlite:////srv/musbot/x.db", Path("/srv/musbot/x.db")),
+                      ("sqlite:///sub/x.db", Path("sub/x.db"))):
+        backend = backend_for(url)
+        assert isinstance(backend, SqliteBackend) and backend.path == path
+
+
+def test_db_commands_take_both_forms_and_say_which_was_read(
+        places: Places, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42's tester wrote ``sqlite:///tmp/x/live.db`` for an absolute path and read
+    «/here/tmp/x/live.db does not exist»: right, but not why. The refusal now says that three
+    slashes are relative and gives the four-slash URL."""
+    monkeypatch.chdir(places.root)
+    live = places.live
+    for url in (f"sqlite:///{live}", "sqlite:///live.db"):  # four slashes, then relative
+        assert run(["db", "check", "--db", url], capsys)[0] == 0
+    capsys.readouterr()
+    rest = str(live).lstrip("/")
+    status, err = run(["db", "check", "--db", f"sqlite:///{rest}"], capsys)
+    assert status == 2 and err == [
+        f"musbot db: {places.root / rest} does not exist (nothing was created); sqlite:/// with "
+        f"three slashes is a relative path: an absolute one takes four, sqlite:////{rest}"]
+    status, err = run(["db", "copy", f"sqlite:///{rest}", "copy.db"], capsys)
+    assert status == 2 and err == [
+        f"musbot db copy: {rest} does not exist: there is nothing to copy (nothing was "
+        f"created); sqlite:/// with three slashes is a relative path: an absolute one takes "
+        f"four, sqlite:////{rest}"]
+    assert not (places.root / "copy.db").exists()

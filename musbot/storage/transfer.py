@@ -22,7 +22,7 @@ from pathlib import Path
 from musbot.i18n import translate
 
 from .backend import Snapshot
-from .database import Database, backend_for
+from .database import Database, absolute_reading, backend_for
 from .errors import (
     CopyMismatch,
     CorruptDatabase,
@@ -170,6 +170,9 @@ def refusal(source: str, target: str) -> tuple[str, dict[str, object]] | None:
             try:
                 sqlite_file(source_path)
             except NoDatabase:
+                meant = absolute_reading(source)
+                if meant is not None:
+                    return "copy_no_source_url", {"source": source_path, "url": meant}
                 return "copy_no_source", {"source": source_path}
         if target_path is not None and target_path.exists():
             sqlite_file(target_path)
