@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from dotenv import dotenv_values
 
-from musbot.console import cli_language, cli_text
+from musbot.console import cli_language, cli_text, discord_id
 
 DEFAULT_DB = "data/musbot.db"
 DATA_DIR_DB = "musbot.db"
@@ -286,7 +286,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, lang: str | None = None) 
 
     lang = lang or cli_language([])
     add_env_file_option(parser, lang)
-    parser.add_argument("--dev-guild", dest="dev_guild", type=int, default=None,
+    parser.add_argument("--dev-guild", dest="dev_guild", type=discord_id(lang), default=None,
                         metavar=cli_text("id", lang), help=cli_text("dev_guild", lang))
     parser.add_argument("--shards", dest="shards", default=None, metavar="N",
                         help=cli_text("shards", lang))

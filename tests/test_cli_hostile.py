@@ -277,3 +277,115 @@ def test_db_commands_take_both_forms_and_say_which_was_read(
         f"created); sqlite:/// with three slashes is a relative path: an absolute one takes "
         f"four, sqlite:////{rest}"]
     assert not (places.root / "copy.db").exists()
+
+
+# --- every option of every command, at the boundary --------------------------------------------
+
+A_ID = "123456789012345678"
+BAD_OPTIONS = [
+    # bench engine: --runs 0 was StatisticsError, --hands -5 printed negative hands per second
+    (["bench", "engine", "--runs", "0"],
+     "argument --runs: must be a whole number above 0, not «0»"),
+    (["bench", "engine", "--hands", "-5"], "argument --hands: must be a whole number above 0"),
+    (["bench", "engine", "--comparisons", "0"], "argument --comparisons: must be a whole number "
+                                                "above 0"),
+    (["bench", "engine", "--seed", "x"], "argument --seed: 'x' is not a number"),
+    # bench ai: 0 games «won» 0/0, 0 workers
+    (["bench", "ai", "--games", "0"], "argument --games: must be a whole number above 0"),
+    (["bench", "ai", "--workers", "0"], "argument --workers: must be a whole number from 1 to 64"),
+    (["bench", "ai", "--progress", "-1"], "argument --progress: must be a whole number of 0 or "
+                                          "more, not «-1»"),
+    (["bench", "ai", "--a", "genio"], "there are no bots of level «genio»; levels:"),
+    # bench load: ZeroDivisionError for --tables 0, --minutes 0, --rate 0; --rate -5 never ended
+    (["bench", "load", "--tables", "0"], "argument --tables: must be a whole number above 0"),
+    (["bench", "load", "--minutes", "0"], "argument --minutes: must be a number above 0 and at "
+                                          "most 1440, not «0»"),
+    (["bench", "load", "--minutes", "nan"], "argument --minutes: must be a number above 0"),
+    (["bench", "load", "--minutes", "inf"], "argument --minutes: must be a number above 0"),
+    (["bench", "load", "--rate", "-5"], "argument --rate: must be a number above 0 and at most "
+                                        "1000000, not «-5»"),
+    (["bench", "load", "--closed-seconds", "-1"], "argument --closed-seconds: must be a number "
+                                                  "above 0 and at most 3600"),
+    (["bench", "load", "--outage", "nan"], "argument --outage: must be a number above 0"),
+    (["bench", "load", "--restore", "{folder}"], "argument --restore: «{folder}» is a directory, "
+                                                 "not a database"),
+    (["bench", "load", "--restore", "/dev/null"], "argument --restore: «/dev/null» is not a "
+                                                  "regular file"),
+    (["bench", "load", "--restore", "{junk}"], "argument --restore: «{junk}» is not an SQLite "
+                                               "database"),
+    (["bench", "load", "--restore", "{missing}"], "argument --restore: «{missing}» does not "
+                                                  "exist"),
+    (["bench", "load", "--db", "/dev/null"], "argument --db: «/dev/null» exists already"),
+    (["bench", "load", "--metrics", "nowhere"], "argument --metrics:"),
+    # bench discord (was right already)
+    (["bench", "discord", "--matches", "0"], "argument --matches: must be a whole number from 1 "
+                                             "to 10000"),
+    (["bench", "discord", "--think", "nan"], "argument --think: must be a number of seconds"),
+    # bench repaso: --hands 0 was IndexError
+    (["bench", "repaso", "--hands", "0"], "argument --hands: must be a whole number above 0"),
+    # bench txapelketa: --pairs 1 was TournamentError; --out DIR failed after the whole
+    # tournament (IsADirectoryError)
+    (["bench", "txapelketa", "--pairs", "1"], "argument --pairs: must be a whole number from 2 "
+                                              "to 4096, not «1»"),
+    (["bench", "txapelketa", "--pairs", "300"], "musbot bench txapelketa: the double format takes "
+                                                "at most 256 pairs, not 300 (nothing was played)."),
+    (["bench", "txapelketa", "--late", "2"], "argument --late: must be a number from 0 to 1, "
+                                             "not «2»"),
+    (["bench", "txapelketa", "--late", "nan"], "argument --late: must be a number from 0 to 1"),
+    (["bench", "txapelketa", "--out", "{folder}"], "argument --out: «{folder}» is a directory: "
+                                                   "give a file's name"),
+    (["bench", "txapelketa", "--out", "{nowhere}"], "argument --out: the directory "
+                                                    "{root}/no-such-folder does not exist"),
+    (["bench", "txapelketa", "--out", "/proc/x.png"], "argument --out: cannot write in /proc ("),
+    (["bench", "txapelketa", "--db", "{folder}"], "argument --db: «{folder}» is a directory: "
+                                                  "give a file's name"),
+    (["bench", "txapelketa", "--db", "{live}"], "argument --db: «{live}» exists already: the "
+                                                "benchmark writes only into a new database"),
+    (["bench", "txapelketa", "--db", "{nowhere}"], "argument --db: the directory "
+                                                   "{root}/no-such-folder does not exist"),
+    # play (its numbers were checked already)
+    (["play", "--puntos", "0"], "argument --puntos: must be a whole number from 1 to 1000"),
+    (["play", "--jugadores", "3"], "argument --jugadores: invalid choice: 3"),
+    # repaso
+    (["repaso", "{junk}", "--asiento", "0"], "argument --asiento: must be a whole number from 1 "
+                                             "to 6, not «0»"),
+    (["repaso", "{folder}", "--asiento", "1"], "Cannot read «{folder}»: it is a folder, not a "
+                                               "file."),
+    (["replay", "{missing}", "--idioma", "en"], None),  # a JSON answer on stdout: docs/replay.md
+    # invite: 29 digits said «(digits only)»; 2⁶⁴ and Arabic-Indic digits made a URL
+    (["invite", "9" * 29], "musbot invite: that is not an application id: a Discord id has 17 "
+                           "to 20 digits, and «" + "9" * 29 + "» has 29."),
+    (["invite", str(2**64)], "musbot invite: that is not an application id: a Discord id is at "
+                             "most 18446744073709551615 (2⁶⁴ − 1), not «18446744073709551616»."),
+    (["invite", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨"], "musbot invite: that is not an application id: a "
+                                        "Discord id is only the digits 0 to 9"),
+    (["invite", A_ID, "--guild", "-5"], "argument --guild: a Discord id is only the digits 0 to "
+                                        "9, not «-5»"),
+    (["invite", A_ID, "--guild", "0"], "argument --guild: a Discord id has 17 to 20 digits, and "
+                                       "«0» has 1"),
+    # run
+    (["run", "--dev-guild", "-1"], "argument --dev-guild: a Discord id is only the digits 0 to 9"),
+    (["run", "--shards", "0"], "MUSBOT_SHARDS (--shards) must be a number of shards"),
+]
+
+
+@pytest.mark.parametrize(("argv", "says"), BAD_OPTIONS, ids=[" ".join(a) for a, _ in BAD_OPTIONS])
+def test_every_option_refuses_a_bad_value_in_one_sentence_before_any_work(
+        argv: list[str], says: str | None, places: Places,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command line is refused before it starts its work: were one to start, a benchmark
+    of the defaults would take minutes, and this test milliseconds."""
+    import time
+
+    monkeypatch.chdir(places.root)
+    before = places.contents()
+    started = time.perf_counter()
+    status, err = run(places.fill(argv), capsys)
+    assert status == 2, err
+    if says is None:
+        assert err == []
+    else:
+        assert len(err) == 1, err
+        assert places.fill([says])[0] in err[0], err
+    assert time.perf_counter() - started < 2.0
+    assert places.contents() == before
