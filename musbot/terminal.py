@@ -38,7 +38,7 @@ from musbot.i18n import error_text, translate
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
-from musbot.table.repaso import ReviewRefused
+from musbot.table.repaso import REVIEWER, ReviewRefused
 from musbot.words import (
     CARDS_WORDS,
     HELP_WORDS,
@@ -365,6 +365,8 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input,
     except (ReaderGone, BrokenPipeError):
         silence_stdout()
         return READER_GONE
+    finally:
+        REVIEWER.close()  # the review's worker process, if «repaso» started one
 
 
 def _run(game: Coroutine[Any, Any, int]) -> int:

@@ -389,3 +389,41 @@ def test_every_option_refuses_a_bad_value_in_one_sentence_before_any_work(
         assert places.fill([says])[0] in err[0], err
     assert time.perf_counter() - started < 2.0
     assert places.contents() == before
+
+
+# --- Ctrl-C reaches the workers too ------------------------------------------------------------
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_ctrl_c_during_bench_ai_with_workers_is_quiet() -> None:
+    """Ctrl-C goes to every process of the terminal's foreground group: each of ``bench ai
+    --workers 2``'s workers printed «Process ForkPoolWorker-1: Traceback … KeyboardInterrupt».
+    (The review's worker at the terminal table: tests/test_terminal.py.)"""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "LANG": "C.UTF-8", "PYTHONPATH": str(root), "PYTHONUNBUFFERED": "1"}
+    bench = subprocess.Popen(
+        [sys.executable, "-m", "musbot", "bench", "ai", "--games", "400", "--workers", "2",
+         "--progress", "1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True)
+    try:
+        assert bench.stdout is not None
+        assert bench.stdout.readline().startswith(b"  \xe2\x80\xa6 1 games")  # workers at work
+        # The group's processes take the signal in no set order: the workers first here, so
+        # that one which would print has the time to before the parent ends the pool.
+        workers = Path(f"/proc/{bench.pid}/task/{bench.pid}/children").read_text().split()
+        assert len(workers) == 2, workers
+        for worker in workers:
+            os.kill(int(worker), signal.SIGINT)
+        time.sleep(0.3)
+        os.killpg(bench.pid, signal.SIGINT)
+        asked = time.monotonic()
+        _, err = bench.communicate(timeout=10)
+    finally:
+        bench.kill()
+    assert bench.returncode == 130 and time.monotonic() - asked < 5
+    assert err == b"", err.decode()
