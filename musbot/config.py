@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from dotenv import dotenv_values
 
-from musbot.console import cli_language, cli_text, discord_id
+from musbot.console import cli_language, cli_text, discord_id, id_problem
 
 DEFAULT_DB = "data/musbot.db"
 DATA_DIR_DB = "musbot.db"
@@ -43,8 +43,11 @@ class ConfigError(ValueError):
         self.params = params
 
     def message(self, lang: str) -> str:
-
-        return cli_text(self.code, lang, **self.params)
+        """The sentence; a parameter given as a (key, values) pair is itself a sentence of the
+        catalogue, worded in the same language (a reason inside the refusal)."""
+        params = {name: cli_text(value[0], lang, **value[1]) if isinstance(value, tuple)
+                  else value for name, value in self.params.items()}
+        return cli_text(self.code, lang, **params)
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,9 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
         guild = int(guild_text) if guild_text else None
     except ValueError:
         raise ConfigError("dev_guild_id", value=guild_text) from None
+    problem = id_problem(guild_text) if guild_text else None
+    if problem is not None:  # a number, but no server's: -5, 42
+        raise ConfigError("dev_guild_id_bad", reason=problem)
     env_dir = Path(env_file).resolve().parent \
         if env_file is not None and Path(env_file).is_file() else None
     data_dir = (values.get("MUSBOT_DATA_DIR") or "").strip()

@@ -427,3 +427,21 @@ def test_ctrl_c_during_bench_ai_with_workers_is_quiet() -> None:
         bench.kill()
     assert bench.returncode == 130 and time.monotonic() - asked < 5
     assert err == b"", err.decode()
+
+
+@pytest.mark.parametrize(("value", "reason"), [
+    ("-5", "a Discord id is only the digits 0 to 9, not «-5»"),
+    ("42", "a Discord id has 17 to 20 digits, and «42» has 2"),
+    (str(2**64), "a Discord id is at most 18446744073709551615 (2⁶⁴ − 1), not "
+                 "«18446744073709551616»"),
+])
+def test_dev_guild_id_in_the_environment_is_a_discord_id(
+        value: str, reason: str, places: Places, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As ``run --dev-guild``: DEV_GUILD_ID=-5 was taken, and the slash commands synced to a
+    server that cannot be."""
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DEV_GUILD_ID", value)
+    status, err = run(["run"], capsys)
+    assert status == 2 and err == [
+        f"Invalid configuration: DEV_GUILD_ID must be a server's id: {reason}"]
