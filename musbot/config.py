@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from dotenv import dotenv_values
 
-from musbot.console import cli_language, cli_text
+from musbot.console import cli_language, cli_text, discord_id, id_problem
 
 DEFAULT_DB = "data/musbot.db"
 DATA_DIR_DB = "musbot.db"
@@ -43,8 +43,11 @@ class ConfigError(ValueError):
         self.params = params
 
     def message(self, lang: str) -> str:
-
-        return cli_text(self.code, lang, **self.params)
+        """The sentence; a parameter given as a (key, values) pair is itself a sentence of the
+        catalogue, worded in the same language (a reason inside the refusal)."""
+        params = {name: cli_text(value[0], lang, **value[1]) if isinstance(value, tuple)
+                  else value for name, value in self.params.items()}
+        return cli_text(self.code, lang, **params)
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,9 @@ class Config:
     dev_guild_id: int | None = None
     """Slash commands sync instantly to this server while developing; global sync otherwise."""
     db: str = field(default=DEFAULT_DB, repr=False)
-    """MUSBOT_DB: an SQLite file's path (or ``sqlite:///path``), or ``postgresql://…``, which
-    may hold the database's password: not in a repr either."""
+    """MUSBOT_DB: an SQLite file's path (or an ``sqlite:`` URL, read as SQLAlchemy reads it:
+    ``sqlite:///relative.db``, ``sqlite:////absolute.db``), or ``postgresql://…``, which may
+    hold the database's password: not in a repr either."""
     shard_count: int | None = None
     """MUSBOT_SHARDS / ``--shards``: Discord's gateway shards in all the bot's processes
     (None: one process, unsharded)."""
@@ -91,7 +95,7 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     deployment can override the file without editing it."""
     values: dict[str, str | None] = {}
     if env_file is not None and Path(env_file).is_file():
-        values.update(dotenv_values(env_file))
+        values.update(env_values(env_file))
     values.update(os.environ if environ is None else environ)
     token = (values.get("DISCORD_TOKEN") or "").strip() or None
     guild_text = (values.get("DEV_GUILD_ID") or "").strip()
@@ -99,6 +103,9 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
         guild = int(guild_text) if guild_text else None
     except ValueError:
         raise ConfigError("dev_guild_id", value=guild_text) from None
+    problem = id_problem(guild_text) if guild_text else None
+    if problem is not None:  # a number, but no server's: -5, 42
+        raise ConfigError("dev_guild_id_bad", reason=problem)
     env_dir = Path(env_file).resolve().parent \
         if env_file is not None and Path(env_file).is_file() else None
     data_dir = (values.get("MUSBOT_DATA_DIR") or "").strip()
@@ -120,6 +127,18 @@ def load_config(env_file: str | Path | None = DEFAULT_ENV_FILE,
     return checked(Config(token=token, dev_guild_id=guild, db=db, shard_count=count,
                           shard_ids=ids, base=base, base_dir=base_dir, log_level=level,
                           log_format=log_format, metrics=metrics))
+
+
+def env_values(env_file: str | Path) -> dict[str, str | None]:
+    """The settings an environment file holds; one that cannot be read, or is not text, is
+    :class:`ConfigError` (one sentence) rather than python-dotenv's traceback."""
+    try:
+        return dict(dotenv_values(env_file, encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError("env_file_unreadable", path=env_file,
+                          detail=exc.strerror or str(exc)) from None
+    except UnicodeDecodeError:
+        raise ConfigError("env_file_not_text", path=env_file) from None
 
 
 def resolve_db(db: str, data_dir: str = "", env_dir: Path | None = None,
@@ -255,12 +274,14 @@ def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
 
 def env_file_from(args: argparse.Namespace) -> Path | None:
     """The file ``--env-file`` names, which must exist (a typo must not start a bot without
-    its settings); without the option, ``.env`` when there is one."""
+    its settings) and not be a directory; without the option, ``.env`` when there is one."""
     named = getattr(args, "env_file", None)
     if named is not None:
-        if not Path(named).is_file():
+        if Path(named).is_dir():
+            raise ConfigError("env_file_directory", path=named)
+        if not Path(named).exists():
             raise ConfigError("env_file_missing", path=named)
-        return Path(named)
+        return Path(named)  # /dev/null too: no settings, said the usual way
     default = Path(DEFAULT_ENV_FILE)
     return default if default.is_file() else None
 
@@ -271,7 +292,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, lang: str | None = None) 
 
     lang = lang or cli_language([])
     add_env_file_option(parser, lang)
-    parser.add_argument("--dev-guild", dest="dev_guild", type=int, default=None,
+    parser.add_argument("--dev-guild", dest="dev_guild", type=discord_id(lang), default=None,
                         metavar=cli_text("id", lang), help=cli_text("dev_guild", lang))
     parser.add_argument("--shards", dest="shards", default=None, metavar="N",
                         help=cli_text("shards", lang))

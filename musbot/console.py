@@ -6,10 +6,13 @@ catalogs, argparse worded in that language, and the exit statuses of an interrup
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Final
 
 from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, language_of_locale, translate
@@ -19,6 +22,10 @@ INTERRUPTED: Final = 130
 """Exit status after Ctrl-C: 128 + SIGINT, what a shell reports for a program it stopped."""
 READER_GONE: Final = 141
 """Exit status when standard output was closed by its reader (``| head``): 128 + SIGPIPE."""
+ID_DIGITS: Final = (17, 20)
+"""How many digits a Discord id (a snowflake) has: 17 for the first ones (2015), 20 at most."""
+ID_MOST: Final = 2**64 - 1
+"""A snowflake is an unsigned 64-bit number."""
 
 ARGPARSE_KEYS: Final[Mapping[str, str]] = {
     "usage: ": "argparse_usage",
@@ -124,3 +131,111 @@ def connection_problem(problem: BaseException, lang: str) -> str:
         reason = str(getattr(cause, "strerror", None) or cause or type(cause).__name__)
     host = getattr(problem, "host", None) or "discord.com"
     return cli_text("connect_failed", lang, host=host, reason=reason.rstrip("."))
+
+
+# --- argparse types: a value refused at the boundary, one sentence, exit 2 ---------------------
+
+def whole(lang: str, low: int = 1, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``). Refused by argparse (usage,
+    exit 2) like any bad option, rather than later by the work with a traceback or nonsense
+    (``bench engine --runs 0``: StatisticsError)."""
+
+    def check(text: str) -> int:
+        try:
+            value: int | None = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            if high is not None:
+                message = cli_text("between", lang, low=low, high=high, value=text)
+            elif low == 1:
+                message = cli_text("positive", lang, value=text)
+            else:
+                message = cli_text("at_least", lang, low=low, value=text)
+            raise argparse.ArgumentTypeError(message)
+        return value
+
+    return check
+
+
+def decimal(lang: str, low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number from ``low`` (or, ``above``, more than it) to
+    ``high``; ``nan`` and ``inf`` are refused too (``bench load --minutes inf`` never ends)."""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value > high or value < low or (above and value == low):
+            key = "decimal_above" if above else "decimal_between"
+            raise argparse.ArgumentTypeError(
+                cli_text(key, lang, low=_number(low), high=_number(high), value=text))
+        return value
+
+    return check
+
+
+def _number(value: float) -> str:
+    """1440, 0.5: as people write them (``:g`` writes a million as 1e+06)."""
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def id_problem(text: str) -> tuple[str, dict[str, object]] | None:
+    """Why ``text`` is not a Discord id (a ``CLI`` key and its values), or None: only the
+    digits 0 to 9 (``\\d`` would take Arabic-Indic ones), 17 to 20 of them, at most 2⁶⁴ − 1."""
+    if not text or not all("0" <= c <= "9" for c in text):
+        return "id_chars", {"value": text}
+    low, high = ID_DIGITS
+    if not low <= len(text) <= high:
+        return "id_length", {"value": text, "digits": len(text), "low": low, "high": high}
+    if int(text) > ID_MOST:
+        return "id_range", {"value": text, "most": ID_MOST}
+    return None
+
+
+def discord_id(lang: str) -> Callable[[str], int]:
+    """An argparse type: a Discord id (``--guild``, ``--dev-guild``)."""
+
+    def check(text: str) -> int:
+        problem = id_problem(text)
+        if problem is not None:
+            key, params = problem
+            raise argparse.ArgumentTypeError(cli_text(key, lang, **params))
+        return int(text)
+
+    return check
+
+
+def output_file(lang: str, *, new: str | None = None) -> Callable[[str], Path]:
+    """An argparse type: a file the command will write, checked before it starts (a benchmark
+    that ran for minutes must not then fail to write its result): not a directory, in a folder
+    that is there and takes files; with ``new`` (a ``CLI`` key), a file that is not there yet.
+    Nothing is made."""
+
+    def check(text: str) -> Path:
+        path = Path(text).expanduser()
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(cli_text("out_directory", lang, value=text))
+        if path.exists() or path.is_symlink():
+            if new is not None:
+                raise argparse.ArgumentTypeError(cli_text(new, lang, value=text))
+            try:
+                os.close(os.open(path, os.O_WRONLY))
+            except OSError as exc:
+                raise argparse.ArgumentTypeError(cli_text(
+                    "out_not_writable", lang, value=text, detail=exc.strerror or exc)) from None
+            return path
+        folder = path.parent
+        if not folder.is_dir():
+            raise argparse.ArgumentTypeError(cli_text("out_no_folder", lang, folder=folder))
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            raise argparse.ArgumentTypeError(cli_text(
+                "out_folder_not_writable", lang, folder=folder,
+                detail=exc.strerror or exc)) from None
+        return path
+
+    return check

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Say = Callable[[str], object]
-BACKUP_REFUSALS = {"exists": "backup_exists", "no_folder": "backup_no_folder"}
+BACKUP_REFUSALS = {"exists": "backup_exists", "no_folder": "backup_no_folder",
+                   "not_writable": "backup_not_writable"}
 """Each :class:`~musbot.storage.maintenance.BackupRefused` key and its sentence."""
 
 
@@ -72,10 +73,10 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
     from musbot.storage.maintenance import (
         BackupFailed,
         BackupRefused,
-        NoDatabase,
         NoPgDump,
         pg_dump_command,
     )
+    from musbot.storage.sqlite import NoDatabase, NotADatabase
 
     lang: str = args.idioma
 
@@ -90,9 +91,16 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
         print(problem.message(lang), file=sys.stderr)
         return 2
     except NoDatabase as exc:
+        from musbot.storage.database import absolute_reading
+
+        meant = absolute_reading(args.db or "")
+        if meant is not None:
+            return refuse("db_missing_url", where=exc.where, url=meant)
         return refuse("db_missing", where=exc.where)
+    except NotADatabase as exc:
+        return refuse(exc.key, where=exc.where, detail=exc.detail)
     except BackupRefused as exc:
-        return refuse(BACKUP_REFUSALS[exc.key], path=exc.where)
+        return refuse(BACKUP_REFUSALS[exc.key], path=exc.where, detail=exc.detail)
     except BackupFailed as exc:
         return refuse("backup_failed", 1, detail=exc.detail)
     except NoPgDump as exc:

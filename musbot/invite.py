@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
-from musbot.console import cli_language, cli_text
+from musbot.console import cli_language, cli_text, discord_id, id_problem
 from musbot.i18n import catalog
 
 AUTHORIZE_URL = "https://discord.com/oauth2/authorize"
@@ -42,7 +41,12 @@ REQUIRED_PERMISSIONS = sum(PERMISSIONS.values())
 
 
 class InvalidClientId(ValueError):
-    """Not an application id (a Discord snowflake: digits only)."""
+    """Not an application id: a Discord snowflake, 17 to 20 of the digits 0-9, at most 2⁶⁴ − 1
+    (:func:`~musbot.console.id_problem` says which of these it is not)."""
+
+    def __init__(self, text: str, key: str, params: dict[str, object]) -> None:
+        super().__init__(text)
+        self.key, self.params = key, params
 
 
 def invite_url(client_id: int | str, permissions: int = REQUIRED_PERMISSIONS,
@@ -50,8 +54,9 @@ def invite_url(client_id: int | str, permissions: int = REQUIRED_PERMISSIONS,
     """The authorize URL with exactly the scopes ``bot applications.commands``; ``guild_id``
     preselects a server in Discord's dialog."""
     text = str(client_id).strip()
-    if not re.fullmatch(r"\d{15,22}", text):
-        raise InvalidClientId(text)
+    problem = id_problem(text)
+    if problem is not None:
+        raise InvalidClientId(text, *problem)
     params: dict[str, str] = {"client_id": text, "permissions": str(int(permissions)),
                               "scope": " ".join(SCOPES)}
     if guild_id is not None:
@@ -65,7 +70,8 @@ def add_invite_arguments(parser: argparse.ArgumentParser, lang: str | None = Non
     lang = lang or cli_language([])
     parser.add_argument("client_id", nargs="?", default=None, metavar=cli_text("id", lang),
                         help=cli_text("client_id", lang))
-    parser.add_argument("--guild", type=int, default=None, metavar=cli_text("id", lang),
+    parser.add_argument("--guild", type=discord_id(lang), default=None,
+                        metavar=cli_text("id", lang),
                         help=cli_text("guild", lang))
     add_env_file_option(parser, lang)
 
@@ -73,16 +79,14 @@ def add_invite_arguments(parser: argparse.ArgumentParser, lang: str | None = Non
 def client_id_from(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> str | None:
     """The argument, else the environment, else the environment file (like ``musbot run``'s
     token). Raises :class:`~musbot.config.ConfigError` for an ``--env-file`` that is not there."""
-    from dotenv import dotenv_values
-
-    from musbot.config import env_file_from
+    from musbot.config import env_file_from, env_values
 
     env_file = env_file_from(args)
     if args.client_id:
         return str(args.client_id)
     if environ.get(CLIENT_ID_ENV):
         return environ[CLIENT_ID_ENV]
-    value = dotenv_values(env_file).get(CLIENT_ID_ENV) if env_file is not None else None
+    value = env_values(env_file).get(CLIENT_ID_ENV) if env_file is not None else None
     return value or None
 
 
@@ -102,7 +106,8 @@ def run_invite(args: argparse.Namespace) -> int:
         return 2
     try:
         print(invite_url(client_id, guild_id=args.guild))
-    except InvalidClientId:
-        print(texts["invite_bad_client_id"].format(client_id=client_id), file=sys.stderr)
+    except InvalidClientId as bad:
+        reason = cli_text(bad.key, lang, **bad.params)
+        print(texts["invite_bad_client_id"].format(reason=reason), file=sys.stderr)
         return 2
     return 0

@@ -13,12 +13,15 @@ from typing import IO
 
 from musbot.coach import review_transcript
 from musbot.coach.text import say, text
+from musbot.console import whole
+from musbot.engine.rules import PLAYER_COUNTS
 from musbot.replay import Lang, ReplayError, load
 
 
 def add_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("file", metavar="FILE", help=say("cli_repaso_file", lang))
-    parser.add_argument("--asiento", type=int, required=True, metavar="N",
+    parser.add_argument("--asiento", type=whole(lang, 1, max(PLAYER_COUNTS)), required=True,
+                        metavar="N",
                         help=say("cli_asiento", lang))
     parser.add_argument("--semilla", type=int, default=None, metavar="N",
                         help=say("cli_semilla", lang))

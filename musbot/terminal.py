@@ -30,6 +30,7 @@ from musbot.console import (
     cli_language,
     cli_text,
     silence_stdout,
+    whole,
 )
 from musbot.engine import Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
@@ -37,7 +38,7 @@ from musbot.i18n import error_text, translate
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
-from musbot.table.repaso import ReviewRefused
+from musbot.table.repaso import REVIEWER, ReviewRefused
 from musbot.words import (
     CARDS_WORDS,
     HELP_WORDS,
@@ -157,11 +158,11 @@ def add_play_arguments(parser: argparse.ArgumentParser, lang: str | None = None)
         return cli_text(key, lang)
 
     parser.add_argument("--reyes", type=int, choices=(4, 8), default=8, help=text("reyes"))
-    parser.add_argument("--puntos", type=_whole(1, MAX_PUNTOS, lang), default=None, metavar="N",
+    parser.add_argument("--puntos", type=whole(lang, 1, MAX_PUNTOS), default=None, metavar="N",
                         help=text("puntos"))
-    parser.add_argument("--juegos", type=_whole(1, None, lang), default=3, metavar="N",
+    parser.add_argument("--juegos", type=whole(lang), default=3, metavar="N",
                         help=text("juegos"))
-    parser.add_argument("--vacas", type=_whole(1, None, lang), default=1, metavar="N",
+    parser.add_argument("--vacas", type=whole(lang), default=1, metavar="N",
                         help=text("vacas"))
     parser.add_argument("--real", action="store_true", help=text("real"))
     parser.add_argument("--corrido", action="store_true", help=text("corrido"))
@@ -176,25 +177,6 @@ def add_play_arguments(parser: argparse.ArgumentParser, lang: str | None = None)
     parser.add_argument("--nombre", default=None, metavar=text("name"), help=text("nombre"))
     parser.add_argument("--auto", action="store_true", help=text("auto"))
     parser.add_argument("--seed", type=int, default=None, metavar="N", help=text("seed"))
-
-
-def _whole(low: int, high: int | None, lang: str) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` (to ``high``), refused by argparse (usage,
-    exit 2) like any bad option rather than by the engine with a traceback."""
-
-    def whole(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or value < low or (high is not None and value > high):
-            if high is None:
-                raise argparse.ArgumentTypeError(cli_text("positive", lang, value=text))
-            raise argparse.ArgumentTypeError(cli_text("between", lang, low=low, high=high,
-                                                      value=text))
-        return value
-
-    return whole
 
 
 def _levels(lang: str) -> Callable[[str], list[str]]:
@@ -383,6 +365,8 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input,
     except (ReaderGone, BrokenPipeError):
         silence_stdout()
         return READER_GONE
+    finally:
+        REVIEWER.close()  # the review's worker process, if «repaso» started one
 
 
 def _run(game: Coroutine[Any, Any, int]) -> int:

@@ -65,9 +65,10 @@ def test_bad_dev_guild_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_load_config_reads_env_file_and_environment_wins(tmp_path: Path) -> None:
     env = tmp_path / ".env"
-    env.write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123\nMUSBOT_DB=/tmp/x.db\n")
+    env.write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123456789012345678\nMUSBOT_DB=/tmp/x.db\n")
     config = load_config(env, environ={})
-    assert (config.token, config.dev_guild_id, config.db) == ("from-file", 123, "/tmp/x.db")
+    assert (config.token, config.dev_guild_id, config.db) == \
+        ("from-file", 123456789012345678, "/tmp/x.db")
     assert "from-file" not in repr(config)
     assert load_config(env, environ={"DISCORD_TOKEN": "real"}).token == "real"
     empty = load_config(None, environ={})

@@ -125,12 +125,19 @@ def test_a_missing_file_is_refused_and_not_created(tmp_path: Path,
 
 def test_a_damaged_file_is_said_so_and_left_as_it_was(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    junk = tmp_path / "junk.db"
-    junk.write_bytes(b"not a database, " * 512)
+    """An SQLite database whose pages are damaged (a file that is not SQLite at all is refused as
+    that, exit 2: tests/test_cli_hostile.py)."""
+    damaged = tmp_path / "damaged.db"
+    asyncio.run(made_at(damaged))
+    data = bytearray(damaged.read_bytes())
+    page = 4096
+    data[2 * page:len(data) - page] = b"\xff" * (len(data) - 3 * page)  # all but 3 pages
+    damaged.write_bytes(bytes(data))
     for command in ("check", "migrate"):
-        assert cli("db", command, "--db", str(junk)) == 1
-        assert "the database is damaged (file is not a database)" in capsys.readouterr().err
-    assert junk.read_bytes() == b"not a database, " * 512
+        assert cli("db", command, "--db", str(damaged)) == 1
+        err = capsys.readouterr().err
+        assert "the database is damaged (" in err and err.count("\n") == 1, err
+    assert damaged.read_bytes() == bytes(data)
 
 
 async def play_some(db: Database, hands: int) -> int:
@@ -208,6 +215,137 @@ async def test_backup_from_the_command_line_prints_what_it_wrote(
 async def made_at(path: Path) -> None:
     async with Database(path):
         pass
+
+
+def backup_of(live: Path, dest: Path) -> int:
+    return cli("db", "backup", str(dest), "--db", str(live))
+
+
+def names(folder: Path) -> list[str]:
+    """What is in ``folder`` but the live database and SQLite's files beside it."""
+    return [p.name for p in folder.iterdir() if not p.name.startswith("live.db")]
+
+
+def test_a_backup_never_writes_through_a_link_planted_beside_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42: with ``ln -s victim.db nightly.db.part``, the backup wrote into victim.db and
+    named ``nightly.db`` a link to it. Every name the copy could have used, planted as a link to
+    a file of someone else's, is left alone; the copy is a plain file of its own."""
+    live = tmp_path / "live.db"
+    asyncio.run(made_at(live))
+    victim = tmp_path / "victim.db"
+    victim.write_bytes(b"someone else's file")
+    dest = tmp_path / "nightly.db"
+    planted = [tmp_path / f"nightly.db{suffix}" for suffix in (
+        ".part", ".part-journal", ".part-wal", ".part-shm", "-journal", "-wal", "-shm")]
+    for link in planted:
+        link.symlink_to(victim)
+    assert backup_of(live, dest) == 0, capsys.readouterr().err
+    assert victim.read_bytes() == b"someone else's file"
+    assert not dest.is_symlink() and dest.is_file()
+    assert all(link.is_symlink() and link.resolve() == victim for link in planted)
+    # immutable: the link planted as its journal is not the copy's to read.
+    raw = sqlite3.connect(f"{dest.as_uri()}?immutable=1", uri=True)
+    assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    raw.close()
+    assert sorted(names(tmp_path)) == sorted(
+        ["victim.db", "nightly.db", *(link.name for link in planted)])
+
+
+def no_hard_links(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system without hard links (FAT, some network ones): ``link`` is refused."""
+    import errno
+
+    from musbot.storage import maintenance
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(maintenance.os, "link", refused)
+
+
+@pytest.mark.parametrize("links", [True, False], ids=["hard links", "no hard links"])
+def test_a_destination_that_appears_during_the_backup_is_not_overwritten(
+        links: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link planted at the destination after it was found free, while the copy is made: the
+    copy is not named over it (nor written through it), and nothing of the copy is left."""
+    from musbot.storage import maintenance
+
+    if not links:
+        no_hard_links(monkeypatch)
+    live = tmp_path / "live.db"
+    asyncio.run(made_at(live))
+    victim = tmp_path / "victim.db"
+    victim.write_bytes(b"someone else's file")
+    dest = tmp_path / "nightly.db"
+    found_free = maintenance.destination
+
+    def then_planted(*args: object, **kwargs: object) -> Path:
+        free = found_free(*args, **kwargs)  # type: ignore[arg-type]
+        free.symlink_to(victim)
+        return free
+
+    monkeypatch.setattr(maintenance, "destination", then_planted)
+    assert backup_of(live, dest) == 2
+    assert capsys.readouterr().err == \
+        f"musbot db backup: {dest} exists already: give a new name, or a directory " \
+        "(nothing was written).\n"
+    assert victim.read_bytes() == b"someone else's file" and dest.is_symlink()
+    assert sorted(names(tmp_path)) == ["nightly.db", "victim.db"]
+
+
+def test_without_hard_links_the_copy_is_written_into_a_new_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    no_hard_links(monkeypatch)
+    live = tmp_path / "live.db"
+    asyncio.run(made_at(live))
+    dest = tmp_path / "nightly.db"
+    assert backup_of(live, dest) == 0, capsys.readouterr().err
+    assert not dest.is_symlink() and names(tmp_path) == ["nightly.db"]
+    raw = sqlite3.connect(f"{dest.as_uri()}?mode=ro", uri=True)
+    assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    raw.close()
+
+
+def test_a_backup_of_what_is_not_a_musbot_database_is_refused_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42: ``--db`` naming a file that is not a database was a traceback
+    (``sqlite3.DatabaseError: file is not a database``); an SQLite database of another program
+    was refused naming the copy's temporary file. Both are refused in one sentence naming the
+    source, exit 2, and nothing is written."""
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database\n" * 100)
+    foreign = tmp_path / "other.db"
+    raw = sqlite3.connect(foreign)
+    raw.execute("CREATE TABLE things (x)")
+    raw.close()
+    out = tmp_path / "out"
+    out.mkdir()
+    assert backup_of(junk, out / "copy.db") == 2
+    assert capsys.readouterr().err == (
+        f"musbot db: {junk} is not an SQLite database (its first bytes are not SQLite's): "
+        "check the path (nothing was changed).\n")
+    assert backup_of(foreign, out / "copy.db") == 2
+    assert capsys.readouterr().err == (
+        f"musbot db: {foreign}: this database was not created by musbot (it has tables but no "
+        "musbot schema record); refusing to use it.\n")
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")
+def test_a_backup_into_a_folder_that_takes_no_files_is_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42: a destination under /proc was a traceback (``unable to open database
+    file``)."""
+    live = tmp_path / "live.db"
+    asyncio.run(made_at(live))
+    for dest in (Path("/proc/musbot.db"), Path("/proc")):
+        assert backup_of(live, dest) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("musbot db backup: cannot write in /proc (") and \
+            err.endswith("); nothing was written.\n") and err.count("\n") == 1, err
 
 
 def test_backup_finds_the_database_as_musbot_run_does(

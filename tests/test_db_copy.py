@@ -213,7 +213,7 @@ def test_a_target_that_cannot_be_opened_is_a_sentence_not_a_traceback(
                            "is unavailable") and "s3cret" not in said
     (tmp_path / "other.db").write_bytes(b"not a database" * 300)
     assert main(["--idioma", "en", "db", "copy", source, str(tmp_path / "other.db")]) == 2
-    assert "damaged" in capsys.readouterr().err
+    assert "is not an SQLite database" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("lang", "sentence"), [

@@ -77,3 +77,27 @@ def test_cli_explains_a_missing_or_bad_id(capsys: pytest.CaptureFixture[str],
     assert "DISCORD_CLIENT_ID" in capsys.readouterr().err
     assert run_invite(parse(["not-a-number"])) == 2
     assert "no es un id" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("given", "reason"), [
+    ("9" * 29, "un id de Discord tiene de 17 a 20 cifras, y «" + "9" * 29 + "» tiene 29"),
+    ("18446744073709551616", "un id de Discord es como mucho 18446744073709551615 (2⁶⁴ − 1), "
+                             "no «18446744073709551616»"),
+    ("١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨", "un id de Discord son solo las cifras 0 a 9, no "
+                           "«١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨»"),
+    ("1234567890123456", "un id de Discord tiene de 17 a 20 cifras, y «1234567890123456» tiene 16"),
+    ("12345678901234567a", "un id de Discord son solo las cifras 0 a 9, no «12345678901234567a»"),
+])
+def test_a_bad_id_is_refused_with_its_real_reason(given: str, reason: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42: 29 nines were refused «(son solo cifras)», which they are; 2⁶⁴ and
+    Arabic-Indic digits (``\\d`` matches them) made a URL Discord refuses."""
+    args = parse([given])
+    args.idioma = "es"
+    assert run_invite(args) == 2
+    assert capsys.readouterr().err == f"musbot invite: no es un id de aplicación: {reason}.\n"
+
+
+def test_the_largest_and_smallest_ids_are_taken() -> None:
+    for edge in ("18446744073709551615", "10000000000000000"):
+        assert f"client_id={edge}" in invite_url(edge)

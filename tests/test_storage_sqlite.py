@@ -112,6 +112,24 @@ async def test_a_database_that_is_not_ours_is_refused(tmp_path: Path) -> None:
         await Database.open(path)
 
 
+async def test_a_file_that_cannot_be_opened_leaves_no_thread_behind(tmp_path: Path) -> None:
+    """Issue 42: ``musbot db copy DIR new.db`` said why in one sentence, then, now and then, a
+    traceback «Event loop is closed» from aiosqlite's thread, still answering the failed open
+    after the command's event loop had closed."""
+    import threading
+
+    from musbot.storage import DatabaseUnavailable
+
+    def workers() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if "connection_worker" in t.name}
+
+    before = workers()
+    for _ in range(5):
+        with pytest.raises(DatabaseUnavailable):
+            await Database(tmp_path).connect()  # a directory
+        assert not workers() - before
+
+
 async def test_locked_file_at_open_gives_database_locked(tmp_path: Path) -> None:
     path = tmp_path / "musbot.db"
     holder = sqlite3.connect(path, isolation_level=None)

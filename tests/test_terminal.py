@@ -152,6 +152,37 @@ def test_ctrl_c_at_the_prompt_leaves_at_once() -> None:
     assert err == b""
 
 
+def test_ctrl_c_after_a_review_is_quiet_in_the_review_s_worker_too() -> None:
+    """Issue 42: after «repaso» the review's worker process (spawned, idle) got the terminal's
+    Ctrl-C too, as every process of the foreground group does, and printed a KeyboardInterrupt
+    traceback of its own. It ignores Ctrl-C, the terminal closes it, and nothing is left."""
+    game = _musbot(["play", "--seed", "12"], stdin=subprocess.PIPE, start_new_session=True)
+    try:
+        _read_until(game.stdout, b"\n> ")
+        game.stdin.write(b"repaso\n")  # type: ignore[union-attr]
+        game.stdin.flush()  # type: ignore[union-attr]
+        review = _read_until(game.stdout, "¿Cómo jugué".encode()).partition("¿Cómo".encode())[2]
+        if b"\n> " not in review:
+            _read_until(game.stdout, b"\n> ")  # the prompt again: the worker waits for work
+        time.sleep(0.3)
+        os.killpg(game.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C
+        _, err = game.communicate(timeout=10)
+    finally:
+        game.kill()
+    assert game.returncode == 130
+    assert err == b"", err.decode()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:  # the worker goes with the terminal
+        try:
+            os.killpg(game.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.killpg(game.pid, signal.SIGKILL)
+        pytest.fail("the review's worker outlived the terminal")
+
+
 def test_ctrl_c_stops_a_match_of_bots_at_once() -> None:
     """Bots that never wait on anything used to play on to the end after Ctrl-C (a long match of
     «dificil» bots: many seconds)."""

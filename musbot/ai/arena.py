@@ -196,6 +196,14 @@ def _run(args: tuple[str, str, int, int]) -> GameResult:
     return play_game(*args)
 
 
+def _ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C is the parent's to answer (leaving the pool terminates the
+    workers); a worker that took it printed a traceback of its own, one per worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def play_games(level_a: str, level_b: str, games: int, seed: int,
                workers: int = 1) -> Iterator[GameResult]:
     """Results in game order, from ``workers`` processes (same results for any count)."""
@@ -206,7 +214,7 @@ def play_games(level_a: str, level_b: str, games: int, seed: int,
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_ignore_interrupts) as pool:  # terminated on Ctrl-C
         yield from pool.imap(_run, jobs, chunksize=1)
 
 

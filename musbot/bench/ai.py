@@ -11,7 +11,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from musbot.console import cli_language, cli_text
+from musbot.console import cli_language, cli_text, whole
+
+MAX_WORKERS = 64
+"""More processes than that is no benchmark this machine's kind runs."""
 
 
 def bench_ai(args: argparse.Namespace) -> int:
@@ -98,11 +101,12 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                     help=cli_text("level_a", lang, levels=levels))
     ai.add_argument("--b", default="normal", metavar=cli_text("level", lang),
                     help=cli_text("level_b", lang, levels=levels))
-    ai.add_argument("--games", type=int, default=200, metavar="N", help=cli_text("games", lang))
+    ai.add_argument("--games", type=whole(lang), default=200, metavar="N",
+                    help=cli_text("games", lang))
     ai.add_argument("--seed", type=int, default=1, metavar="N", help=cli_text("bench_seed", lang))
-    ai.add_argument("--workers", type=int, default=1, metavar="N",
+    ai.add_argument("--workers", type=whole(lang, 1, MAX_WORKERS), default=1, metavar="N",
                     help=cli_text("workers", lang))
-    ai.add_argument("--progress", type=int, default=0, metavar="N",
+    ai.add_argument("--progress", type=whole(lang, 0), default=0, metavar="N",
                     help=cli_text("progress", lang))
     ai.add_argument("--json", action="store_true", help=cli_text("json", lang))
     ai.set_defaults(func=bench_ai, target=40)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from musbot.console import cli_text
+from musbot.console import cli_text, whole
 from musbot.engine import Rules
 from musbot.settings import TableSettings
 from musbot.table.result import Saved
@@ -328,7 +328,7 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
     discord = kinds.add_parser("discord", parents=list(parents),
                                help=cli_text("bench_discord", lang),
                                description=cli_text("bench_discord", lang))
-    discord.add_argument("--matches", type=_whole(lang, 1, 10_000), default=20, metavar="N",
+    discord.add_argument("--matches", type=whole(lang, 1, 10_000), default=20, metavar="N",
                          help=cli_text("matches", lang))
     discord.add_argument("--people", type=int, choices=(1, 2, 4), default=1,
                          help=cli_text("people", lang))
@@ -340,21 +340,6 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                          help=cli_text("bench_seed", lang))
     discord.add_argument("--json", action="store_true", help=cli_text("json", lang))
     discord.set_defaults(func=bench_discord)
-
-
-def _whole(lang: str, low: int, high: int) -> Callable[[str], int]:
-
-    def check(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = low - 1
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(cli_text("between", lang, low=low, high=high,
-                                                      value=text))
-        return value
-
-    return check
 
 
 def _seconds(lang: str) -> Callable[[str], float]:

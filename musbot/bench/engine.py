@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from musbot.console import cli_text
+from musbot.console import cli_text, whole
 from musbot.engine import Lance, Match, Rules, tables
 from musbot.engine.cards import DECK
 from musbot.engine.randomplay import random_action
@@ -85,10 +85,11 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
 
     engine = kinds.add_parser("engine", parents=list(parents), help=cli_text("bench_engine", lang),
                               description=cli_text("bench_engine", lang))
-    engine.add_argument("--runs", type=int, default=5, metavar="N", help=cli_text("runs", lang))
-    engine.add_argument("--hands", type=int, default=20000, metavar="N",
+    engine.add_argument("--runs", type=whole(lang), default=5, metavar="N",
+                        help=cli_text("runs", lang))
+    engine.add_argument("--hands", type=whole(lang), default=20000, metavar="N",
                         help=cli_text("hands", lang))
-    engine.add_argument("--comparisons", type=int, default=2_000_000, metavar="N",
+    engine.add_argument("--comparisons", type=whole(lang), default=2_000_000, metavar="N",
                         help=cli_text("comparisons", lang))
     engine.add_argument("--seed", type=int, default=1, metavar="N",
                         help=cli_text("bench_seed", lang))

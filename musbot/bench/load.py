@@ -70,11 +70,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from musbot.ai import warm
-from musbot.console import cli_language, cli_text
+from musbot.console import cli_language, cli_text, decimal, whole
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
 from musbot.engine.randomplay import random_action
@@ -620,18 +619,28 @@ def _refuse(args: argparse.Namespace, key: str, value: str) -> int:
 
 
 
+MAX_MINUTES = 1440.0
+"""The longest open loop ``--minutes`` takes: a day (``inf`` would never end)."""
+MAX_RATE = 1_000_000.0
+"""Actions offered per second at most, a thousand times what one process plays."""
+MAX_CLOSED_SECONDS = 3600.0
+
+
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str = "es", parents: Sequence[argparse.ArgumentParser] = ()) -> None:
 
     load = kinds.add_parser("load", parents=list(parents), help=cli_text("bench_load", lang),
                             description=cli_text("bench_load", lang))
-    load.add_argument("--tables", type=int, default=1000, metavar="N",
+    load.add_argument("--tables", type=whole(lang), default=1000, metavar="N",
                       help=cli_text("tables", lang))
-    load.add_argument("--minutes", type=float, default=1.0, metavar="N",
+    load.add_argument("--minutes", type=decimal(lang, 0, MAX_MINUTES, above=True), default=1.0,
+                      metavar="N",
                       help=cli_text("minutes", lang))
-    load.add_argument("--rate", type=float, default=2000.0, metavar="N",
+    load.add_argument("--rate", type=decimal(lang, 0, MAX_RATE, above=True), default=2000.0,
+                      metavar="N",
                       help=cli_text("rate", lang))
-    load.add_argument("--closed-seconds", type=float, default=None, metavar="N",
+    load.add_argument("--closed-seconds", type=decimal(lang, 0, MAX_CLOSED_SECONDS, above=True),
+                      default=None, metavar="N",
                       help=cli_text("closed_seconds", lang))
     load.add_argument("--seed", type=int, default=1, metavar="N",
                       help=cli_text("bench_seed", lang))
@@ -639,7 +648,8 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=cli_text("gc", lang))
     load.add_argument("--db", action="append", type=_database(lang), metavar="DB",
                       help=cli_text("bench_db", lang))
-    load.add_argument("--outage", type=float, default=None, metavar="N",
+    load.add_argument("--outage", type=decimal(lang, 0, MAX_MINUTES * 60, above=True),
+                      default=None, metavar="N",
                       help=cli_text("bench_outage", lang))
     load.add_argument("--stop-with", default=None, metavar="CMD",
                       help=cli_text("bench_stop_with", lang))
@@ -667,19 +677,33 @@ def _address(lang: str) -> Callable[[str], str]:
     return check
 
 
+RESTORE_REFUSALS = {"directory": "bench_restore_directory", "special": "bench_restore_special",
+                    "unreadable": "bench_restore_unreadable",
+                    "not_sqlite": "bench_restore_not_sqlite"}
+"""Why ``--restore`` cannot read an SQLite path, and each reason's sentence."""
+
+
 def _existing(lang: str) -> Callable[[str], str]:
-    """``--restore``'s check: a database that is there (an SQLite file, or a PostgreSQL URL)."""
-    from musbot.storage.database import SQLITE_SCHEME, backend_for
+    """``--restore``'s check: a database that is there (an SQLite file this process can read,
+    or a PostgreSQL URL)."""
+    from musbot.storage.database import backend_for
+    from musbot.storage.sqlite import NoDatabase, NotADatabase, SqliteBackend, sqlite_file
 
     def check(spec: str) -> str:
         try:
-            kind = backend_for(spec).dialect
+            backend = backend_for(spec)
         except ValueError:
             raise argparse.ArgumentTypeError(
                 cli_text("bench_db_unknown", lang, value=spec)) from None
-        path = Path(spec[len(SQLITE_SCHEME):] if spec.startswith(SQLITE_SCHEME) else spec)
-        if kind == "sqlite" and not path.is_file():
-            raise argparse.ArgumentTypeError(cli_text("bench_db_missing", lang, value=spec))
+        if isinstance(backend, SqliteBackend):
+            try:
+                sqlite_file(backend.path)
+            except NoDatabase:
+                raise argparse.ArgumentTypeError(
+                    cli_text("bench_db_missing", lang, value=spec)) from None
+            except NotADatabase as exc:
+                raise argparse.ArgumentTypeError(cli_text(
+                    RESTORE_REFUSALS[exc.reason], lang, value=spec, detail=exc.detail)) from None
         return spec
 
     return check

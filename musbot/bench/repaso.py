@@ -101,11 +101,11 @@ def bench_repaso(args: argparse.Namespace) -> int:
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     from musbot.coach.text import say
-    from musbot.console import cli_text
+    from musbot.console import cli_text, whole
 
     bench = kinds.add_parser("repaso", parents=list(parents), help=say("bench_repaso", lang),
                              description=say("bench_repaso", lang))
-    bench.add_argument("--hands", type=int, default=200, metavar="N",
+    bench.add_argument("--hands", type=whole(lang), default=200, metavar="N",
                        help=say("bench_hands", lang))
     bench.add_argument("--seed", type=int, default=1, metavar="N", help=say("bench_seed", lang))
     bench.add_argument("--json", action="store_true", help=cli_text("json", lang))

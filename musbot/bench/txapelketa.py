@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -20,12 +21,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from musbot.console import cli_text
+from musbot.console import cli_language, cli_text, decimal, output_file, whole
 from musbot.engine import seeded_shuffler
 from musbot.storage import Database
 from musbot.table import ManualClock, Table, TableManager
 from musbot.table.persist import TablePersister
-from musbot.tournament import Event, Format, MatchState, Phase, Settings, Tournament
+from musbot.tournament import (
+    MAX_PAIRS,
+    Event,
+    Format,
+    MatchState,
+    Phase,
+    Settings,
+    Tournament,
+)
 from musbot.tournament.picture import render
 from musbot.txapelketa import Cup, TournamentRunner
 
@@ -211,9 +220,15 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
 
 
 def bench_txapelketa(args: argparse.Namespace) -> int:
+    limit = MAX_PAIRS[Format(args.format)]
+    if args.pairs > limit:  # the one check that needs two options: before any work too
+        lang = getattr(args, "idioma", None) or cli_language()
+        print(cli_text("bench_pairs_format", lang, format=args.format, limit=limit,
+                       pairs=args.pairs), file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as folder:
-        db_path = Path(args.db) if args.db else Path(folder) / "txapelketa.db"
-        out = Path(args.out) if args.out else Path(tempfile.gettempdir()) / \
+        db_path = args.db or Path(folder) / "txapelketa.db"
+        out = args.out or Path(tempfile.gettempdir()) / \
             f"txapelketa-{args.pairs}-{args.format}.png"
         result = asyncio.run(run_tournament(
             args.pairs, Format(args.format), games=args.games, seed=args.seed,
@@ -239,17 +254,20 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
     bench = kinds.add_parser("txapelketa", parents=list(parents),
                              help=cli_text("bench_txapelketa", lang),
                              description=cli_text("bench_txapelketa", lang))
-    bench.add_argument("--pairs", type=int, default=16, metavar="N",
+    bench.add_argument("--pairs", type=whole(lang, 2, max(MAX_PAIRS.values())), default=16,
+                       metavar="N",
                        help=cli_text("bench_pairs", lang))
     bench.add_argument("--format", default="double", choices=[f.value for f in Format],
                        help=cli_text("bench_format", lang))
     bench.add_argument("--games", type=int, default=3, choices=(1, 2, 3),
                        help=cli_text("bench_games", lang))
-    bench.add_argument("--late", type=float, default=0.1, metavar="P",
+    bench.add_argument("--late", type=decimal(lang, 0, 1), default=0.1, metavar="P",
                        help=cli_text("bench_late", lang))
     bench.add_argument("--seed", type=int, default=1, metavar="N",
                        help=cli_text("bench_seed", lang))
-    bench.add_argument("--db", metavar="FILE", help=cli_text("bench_db_file", lang))
-    bench.add_argument("--out", metavar="PNG", help=cli_text("bench_out", lang))
+    bench.add_argument("--db", type=output_file(lang, new="bench_db_new_only"), metavar="FILE",
+                       help=cli_text("bench_db_file", lang))
+    bench.add_argument("--out", type=output_file(lang), metavar="PNG",
+                       help=cli_text("bench_out", lang))
     bench.add_argument("--json", action="store_true", help=cli_text("json", lang))
     bench.set_defaults(func=bench_txapelketa)

@@ -30,7 +30,8 @@ SQLITE_SCHEME = "sqlite:///"
 def backend_for(target: str | os.PathLike[str], *, busy_timeout: float = 5.0,
                 clock: Callable[[], datetime] = utcnow) -> Backend:
     """The backend a ``MUSBOT_DB`` value names: ``postgresql://…`` (or ``postgres://…``) a
-    PostgreSQL database, a path or ``sqlite:///path`` an SQLite file."""
+    PostgreSQL database, a path or an ``sqlite:`` URL an SQLite file, read as SQLAlchemy reads
+    it: ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db``."""
     text = os.fspath(target)
     if text.startswith(POSTGRES_SCHEMES):
         from .postgres import PostgresBackend  # asyncpg only where it is used
@@ -43,6 +44,15 @@ def backend_for(target: str | os.PathLike[str], *, busy_timeout: float = 5.0,
         raise ValueError(f"unknown database URL {scheme[0]}…: use a file path, "
                          "sqlite:///path or postgresql://…")
     return SqliteBackend(Path(text), busy_timeout=busy_timeout, clock=clock)
+
+
+def absolute_reading(target: str) -> str | None:
+    """For ``sqlite:///x/y.db`` (three slashes: a relative path, as SQLAlchemy reads it), the
+    URL of the absolute path its writer may have meant, ``sqlite:////x/y.db``; None for any
+    other value. Said when the relative file is not there."""
+    if not target.startswith(SQLITE_SCHEME) or target[len(SQLITE_SCHEME):].startswith("/"):
+        return None
+    return f"{SQLITE_SCHEME}/{target[len(SQLITE_SCHEME):]}"
 
 
 class Database(Players, Servers, LiveTables, Matches, Leagues, Profiles, Tournaments, Readings):

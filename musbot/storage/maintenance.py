@@ -18,6 +18,8 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +29,7 @@ from . import schema
 from .database import POSTGRES_SCHEMES, backend_for
 from .errors import CorruptDatabase, DatabaseTooNew, DatabaseUnavailable, StorageError
 from .schema import Migration
-from .sqlite import SqliteBackend
+from .sqlite import SqliteBackend, sqlite_file
 from .transfer import TABLES
 from .tx import Dialect
 
@@ -35,20 +37,13 @@ PG_DUMP = "pg_dump"
 PG_RESTORE = "pg_restore"
 
 
-class NoDatabase(StorageError):
-    """The SQLite file named does not exist: looking at it must not create it."""
-
-    def __init__(self, where: Path) -> None:
-        super().__init__(f"{where} does not exist")
-        self.where = where
-
-
 class BackupRefused(StorageError):
-    """The backup's destination cannot be used (it exists, or its directory does not)."""
+    """The backup's destination cannot be used (it exists, its directory does not, or nothing
+    can be written there)."""
 
-    def __init__(self, key: str, where: Path) -> None:
-        super().__init__(f"{where}: {key}")
-        self.key, self.where = key, where
+    def __init__(self, key: str, where: Path, detail: str = "") -> None:
+        super().__init__(f"{where}: {key} {detail}".rstrip())
+        self.key, self.where, self.detail = key, where, detail
 
 
 class BackupFailed(StorageError):
@@ -112,10 +107,12 @@ def sqlite_path(target: str) -> Path | None:
 
 def _read_only(path: Path) -> sqlite3.Connection:
     """A connection that cannot change the file (nor create it)."""
-    if not path.is_file():
-        raise NoDatabase(path)
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                           isolation_level=None)
+    sqlite_file(path)
+    try:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                               isolation_level=None)
+    except sqlite3.Error as exc:  # gone or locked away since it was looked at
+        raise DatabaseUnavailable(path, str(exc)) from exc
 
 
 def _sqlite_rows(raw: sqlite3.Connection) -> dict[str, int]:
@@ -219,35 +216,89 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def _backup_sqlite(source: Path, dest: Path) -> Backup:
-    """The online backup into ``dest.part``, in one step (one read transaction on the source,
-    so one consistent state of it, while its writers go on into the log); the copy set to a
-    plain rollback journal (one self-contained file), checked, synced, then renamed to
-    ``dest``. A copy that does not check out is removed."""
-    started = datetime.now(UTC)
-    part = dest.with_name(dest.name + ".part")
-    src = _read_only(source)
+@contextlib.contextmanager
+def _work_folder(dest: Path) -> Iterator[Path]:
+    """A new folder beside ``dest`` that only this user may enter, where the copy and SQLite's
+    journal are written before the copy is named; removed afterwards, whatever happened.
+    ``mkdtemp`` makes it under a fresh, unpredictable name (never an existing path, never
+    through a link): nobody can plant a link where the copy will be written, as
+    ``ln -s victim.db nightly.db.part`` did when the copy was ``DEST.part``."""
     try:
-        out = sqlite3.connect(part, isolation_level=None)
-        try:
-            src.backup(out)
-            out.execute("PRAGMA journal_mode = DELETE")
-        finally:
-            out.close()
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
+        work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent))
+    except OSError as exc:
+        raise BackupRefused("not_writable", dest.parent, exc.strerror or str(exc)) from None
+    try:
+        yield work
     finally:
-        src.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _name(copy: Path, dest: Path) -> None:
+    """Gives the checked copy its name without replacing whatever took that name since
+    :func:`destination` found it free (a file, a link, even a dangling one): a hard link is
+    refused where anything is. Where the file system has none, the bytes go into a file created
+    with ``O_EXCL | O_NOFOLLOW``, refused the same way."""
     try:
-        found = _inspect_sqlite(part)
+        os.link(copy, dest)
+        return
+    except FileExistsError:
+        raise BackupRefused("exists", dest) from None
+    except OSError:
+        pass  # no hard links on this file system (EPERM, ENOTSUP, EXDEV…)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(dest, flags, 0o644)
+    except FileExistsError:
+        raise BackupRefused("exists", dest) from None
+    try:
+        with copy.open("rb") as source, os.fdopen(fd, "wb") as out:
+            shutil.copyfileobj(source, out)
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:
+        dest.unlink(missing_ok=True)
+        raise
+
+
+def _source_version(source: Path) -> int:
+    """The schema version of the database to back up, read before anything is written: a file
+    that is not SQLite, or an SQLite database that is not musbot's, is refused naming it."""
+    raw = _read_only(source)
+    try:
+        return SqliteBackend(source)._stored_version(raw)
+    except sqlite3.DatabaseError as exc:
+        raise CorruptDatabase(source, str(exc)) from exc
+    finally:
+        raw.close()
+
+
+def _backup_sqlite(source: Path, dest: Path) -> Backup:
+    """The online backup into a new file of a private folder beside ``dest``
+    (:func:`_work_folder`), in one step (one read transaction on the source, so one consistent
+    state of it, while its writers go on into the log); the copy set to a plain rollback journal
+    (one self-contained file), checked, synced, then named ``dest`` (:func:`_name`). A copy that
+    does not check out is removed with its folder."""
+    started = datetime.now(UTC)
+    _source_version(source)
+    with _work_folder(dest) as work:
+        copy = work / dest.name
+        src = _read_only(source)
+        try:
+            out = sqlite3.connect(copy, isolation_level=None)
+            try:
+                src.backup(out)
+                out.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                out.close()
+        except sqlite3.Error as exc:  # the disk filled up, the folder went away…
+            raise BackupFailed(str(dest), str(exc)) from exc
+        finally:
+            src.close()
+        found = _inspect_sqlite(copy)
         if not found.sound:
             raise BackupFailed(str(dest), "; ".join(found.integrity or ())[:200])
-        _fsync(part)
-        part.rename(dest)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
+        _fsync(copy)
+        _name(copy, dest)
     with contextlib.suppress(OSError):
         _fsync(dest.parent)
     seconds = (datetime.now(UTC) - started).total_seconds()
@@ -288,37 +339,31 @@ async def _backup_postgres(url: str, dest: Path) -> Backup:
     if shutil.which(PG_DUMP) is None or shutil.which(PG_RESTORE) is None:
         raise NoPgDump(public_url(url))
     started = datetime.now(UTC)
-    part = dest.with_name(dest.name + ".part")
     _, password = _without_password(url)
     env = dict(os.environ)
     if password is not None:
         env["PGPASSWORD"] = password
-    conn = await _pg_connect(url)
-    try:
-        async with conn.transaction(isolation="repeatable_read", readonly=True):
-            snapshot = await conn.fetchval("SELECT pg_export_snapshot()")
-            from .postgres import PostgresBackend
+    with _work_folder(dest) as work:
+        part = work / dest.name  # pg_dump writes through whatever the name is: a new folder's
+        conn = await _pg_connect(url)
+        try:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                snapshot = await conn.fetchval("SELECT pg_export_snapshot()")
+                from .postgres import PostgresBackend
 
-            version = await PostgresBackend(url)._stored_version(conn)
-            rows = await _pg_rows(conn)
-            command = pg_dump_command(url, part)
-            await _run([*command[:1], f"--snapshot={snapshot}", *command[1:]], env)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
-    finally:
-        await conn.close()
-    try:
+                version = await PostgresBackend(url)._stored_version(conn)
+                rows = await _pg_rows(conn)
+                command = pg_dump_command(url, part)
+                await _run([*command[:1], f"--snapshot={snapshot}", *command[1:]], env)
+        finally:
+            await conn.close()
         listing = await _run([PG_RESTORE, "--list", str(part)], env)
         dumped = {line.split()[-2] for line in listing.splitlines()
                   if " TABLE DATA " in line and not line.startswith(";")}
         missing = sorted({*rows, "schema_version"} - dumped)
         if missing:
             raise BackupFailed(str(dest), f"no data for {', '.join(missing)} in the dump")
-        part.rename(dest)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
+        _name(part, dest)
     seconds = (datetime.now(UTC) - started).total_seconds()
     return Backup(dest, dest.stat().st_size, version, rows, seconds, "postgresql")
 

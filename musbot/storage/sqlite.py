@@ -21,6 +21,7 @@ import contextlib
 import errno
 import os
 import sqlite3
+import stat
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from datetime import datetime
 from functools import partial
@@ -49,6 +50,8 @@ from .tx import Dialect, LiveWork, Row, Work, work_name
 T = TypeVar("T")
 
 DEFAULT_PATH = Path("data/musbot.db")
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file (an empty file is an empty database)."""
 
 CHECKPOINT_EVERY = 10_000
 """Commits on the loop's connection between two checkpoints (a page each, 40 MB of log at
@@ -126,6 +129,68 @@ async def _on_thread(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connect
     """``work(raw connection)`` on aiosqlite's thread. aiosqlite has no public call for this:
     its worker queue (``_execute``) is used here and nowhere else."""
     return await conn._execute(work, conn._conn)
+
+
+class NoDatabase(StorageError):
+    """The SQLite file named does not exist: looking at it must not create it."""
+
+    def __init__(self, where: Path) -> None:
+        super().__init__(f"{where} does not exist")
+        self.where = where
+
+
+class NotADatabase(StorageError):
+    """Something is at the path named, but not an SQLite file this process can read: a
+    directory, a device (``/dev/null``), a file of another kind, one it may not read. Refused
+    before SQLite opens it, which would answer «unable to open database file» or «file is not a
+    database», and beside a device would make a journal file."""
+
+    KEYS: ClassVar[dict[str, str]] = {
+        "directory": "db_directory", "special": "db_special", "unreadable": "db_unreadable",
+        "not_sqlite": "db_not_sqlite"}
+    """Each reason and its sentence in the ``CLI`` catalogue."""
+
+    def __init__(self, where: Path, reason: str, detail: str = "") -> None:
+        super().__init__(f"{where}: {reason} {detail}".rstrip())
+        self.where, self.reason, self.detail = where, reason, detail
+
+    @property
+    def key(self) -> str:
+        return self.KEYS[self.reason]
+
+
+def sqlite_file(path: Path) -> Path:
+    """``path``, when it is an SQLite database file this process can read; else
+    :class:`NoDatabase` (nothing there) or :class:`NotADatabase` (why not), so that a command
+    that only reads a database never gets SQLite's own words for a wrong path."""
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise NoDatabase(path) from None
+    except OSError as exc:
+        raise NotADatabase(path, "unreadable", exc.strerror or str(exc)) from None
+    if stat.S_ISDIR(mode):
+        raise NotADatabase(path, "directory")
+    if not stat.S_ISREG(mode):
+        raise NotADatabase(path, "special")
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise NotADatabase(path, "unreadable", exc.strerror or str(exc)) from None
+    if head and head != SQLITE_HEADER:
+        raise NotADatabase(path, "not_sqlite")
+    return path
+
+
+async def _stopped(opening: aiosqlite.Connection) -> None:
+    """Waits for the thread of a connection that failed to open: aiosqlite stops it but does
+    not wait, and a thread still answering after the event loop has closed (a command that
+    exits at once, ``musbot db copy DIR …``) prints «RuntimeError: Event loop is closed» after
+    the one sentence that said why."""
+    thread = getattr(opening, "_thread", None)
+    if thread is not None and thread.is_alive():
+        await asyncio.to_thread(thread.join, 5.0)
 
 
 def _transaction(raw: sqlite3.Connection, begin: str,
@@ -277,10 +342,14 @@ class SqliteBackend(Backend):
     async def connect(self) -> None:
         if self._conn is not None:
             return
+        opening: aiosqlite.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(self.path, isolation_level=None)
+            opening = aiosqlite.connect(self.path, isolation_level=None)
+            conn = await opening
         except (sqlite3.Error, OSError) as exc:
+            if opening is not None:
+                await _stopped(opening)
             self._reraise(exc)
         try:
             await self._prepare_patiently(conn)

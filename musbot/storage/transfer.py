@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from pathlib import Path
 from musbot.i18n import translate
 
 from .backend import Snapshot
-from .database import Database, backend_for
+from .database import Database, absolute_reading, backend_for
 from .errors import (
     CopyMismatch,
     CorruptDatabase,
@@ -32,6 +33,7 @@ from .errors import (
     StorageError,
     TargetNotEmpty,
 )
+from .sqlite import NoDatabase, NotADatabase, SqliteBackend, sqlite_file
 from .tx import Dialect, Tx
 
 TABLES = ("players", "servers", "live_tables", "live_moves", "leagues", "league_members",
@@ -152,11 +154,41 @@ async def copy_database(source_target: str, target_target: str) -> CopyReport:
         return CopyReport(counts, already=False)
 
 
-def missing_file(target: str) -> Path | None:
-    """The SQLite file ``target`` names, if it does not exist (opening it would create it)."""
+def _sqlite_path(target: str) -> Path | None:
     backend = backend_for(target)
-    path = getattr(backend, "path", None)
-    return path if isinstance(path, Path) and not path.exists() else None
+    return backend.path if isinstance(backend, SqliteBackend) else None
+
+
+def refusal(source: str, target: str) -> tuple[str, dict[str, object]] | None:
+    """Why the SQLite files named cannot be copied from or into (a ``CLI`` key and its values),
+    found before anything is opened: opening makes a missing file and its folders, and beside a
+    device SQLite makes a journal (``/dev/null-journal``). The source must be an SQLite file
+    this process can read; the target too, or a new file in a folder that takes files."""
+    source_path, target_path = _sqlite_path(source), _sqlite_path(target)
+    try:
+        if source_path is not None:
+            try:
+                sqlite_file(source_path)
+            except NoDatabase:
+                meant = absolute_reading(source)
+                if meant is not None:
+                    return "copy_no_source_url", {"source": source_path, "url": meant}
+                return "copy_no_source", {"source": source_path}
+        if target_path is not None and target_path.exists():
+            sqlite_file(target_path)
+    except NotADatabase as exc:
+        return exc.key, {"where": exc.where, "detail": exc.detail}
+    if target_path is None or target_path.exists():
+        return None
+    folder = target_path.parent
+    if not folder.is_dir():
+        return "copy_no_folder", {"folder": folder}
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return "copy_not_writable", {"folder": folder, "detail": exc.strerror or str(exc)}
+    return None
 
 
 def run_copy(source: str, target: str, *, lang: str = "es",
@@ -173,9 +205,10 @@ def run_copy(source: str, target: str, *, lang: str = "es",
             backend_for(given)
         except ValueError:
             return refuse("copy_bad_url", scheme=given.split(":", 1)[0] + ":")
-    absent = missing_file(source)
-    if absent is not None:
-        return refuse("copy_no_source", source=absent)
+    refused = refusal(source, target)
+    if refused is not None:
+        key, params = refused
+        return refuse(key, **params)
     try:
         report = asyncio.run(copy_database(source, target))
     except CopyMismatch as exc:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import multiprocessing
+import signal
 import time
 import uuid
 import zlib
@@ -85,6 +86,13 @@ class ReviewAsk:
         found = review_transcript(self.transcript, self.seat, self.senas, upto=self.upto,
                                   seed=zlib.crc32(repr(self.key).encode()))
         return text(found, self.lang, hand_number=self.number, show=cards_text)
+
+
+def ignore_interrupts() -> None:
+    """A worker process's start: Ctrl-C reaches every process of the terminal's foreground
+    group, the workers too, and is the parent's to answer (it closes its pool); a worker that
+    took it printed a KeyboardInterrupt traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def answered(ask: ReviewAsk) -> tuple[str, float]:
@@ -243,7 +251,8 @@ class Reviewer:
             return self._executor
         if self._own is None:  # spawned: a fork would copy the bot's threads' locks
             self._own = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=ignore_interrupts)
         return self._own
 
     async def answer(self, user_id: int, ask: ReviewAsk) -> str:
