@@ -347,3 +347,15 @@ def test_lance_results_add_up_a_played_hand_s_scores() -> None:
         table_png(TableSnapshot(names=("A", "B", "C", "D"), mano=0,
                                 hands=tuple(tuple(h) for h in hand.hands), lances=results,
                                 scores=tuple(hand.scores)))  # type: ignore[arg-type]
+
+
+def test_the_bench_prints_times_and_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from musbot.cli import main
+
+    assert main(["bench", "pictures", "--runs", "10", "--seed", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert result["emoji"]["cards"] == 41 and result["emoji"]["max_bytes"] < 16_000
+    assert result["hand"]["max_bytes"] < 60_000 and result["table"]["max_bytes"] < 150_000
+    assert {"p50_ms", "p99_ms", "first_ms"} <= set(result["table"])
