@@ -9,11 +9,13 @@ its cards face up (backs for a hand not shown). Below: each lance, the pair that
 what it scored; then each pair's tantos, as a number and as amarrakos (a stone per five);
 with 8 reyes, a 3 carries «=12» and a 2 «=1», and a line says why.
 
-**Readable on a phone.** Discord shows an attached picture about :data:`DISPLAY_WIDTH` dp
-wide on a phone held upright; the picture is drawn at :data:`SCALE` times that (sharp on
-a phone's dense screen), and its smallest text is :data:`SMALL` dp there. Opaque, light text
-on the felt (:mod:`musbot.pictures.canvas`): both Discord themes. Under 150 KB (about a third
-of that), drawn in about 20 ms.
+**Readable on a phone.** The picture is laid out for a phone's width, :data:`DISPLAY_WIDTH` dp
+(what Discord shows when the picture is tapped), and drawn at :data:`SCALE` times that, sharp
+on a phone's dense screen. In the chat, beside the avatar, Discord shows it narrower, about
+:data:`CHAT_WIDTH` dp: the type is sized for that, names :data:`NAME` dp (13 there) and the
+smallest text :data:`SMALL` dp (10 there). Opaque, light text on the felt
+(:mod:`musbot.pictures.canvas`): both Discord themes. Under 150 KB (about a quarter of that),
+drawn in about 15 ms once the cards are drawn.
 
 The input is a plain frozen value (:class:`TableSnapshot`), built by the caller from what the
 showdown made public, so drawing never touches a live table: :func:`table_png` is pure and
@@ -50,21 +52,23 @@ from .cards import card_image
 from .fonts import font, name_text
 
 DISPLAY_WIDTH = 390
-"""dp across which a phone shows the picture."""
+"""dp across which a phone shows the picture, tapped."""
+CHAT_WIDTH = 290
+"""dp across which Discord shows it in the chat on such a phone."""
 SCALE = 2
 WIDTH = DISPLAY_WIDTH * SCALE
 MARGIN = 8
 CARD_H = 50
 CARD_GAP = 3
-NAME_H = 22
+NAME_H = 26
 ROW_GAP = 14
-LINE_H = 24
-SCORE_H = 34
-NAME = 15
+LINE_H = 28
+SCORE_H = 38
+NAME = 18
 """dp: names, lances."""
-SMALL = 12
-"""dp: the smallest text (a lance's kind, the legend); Android's smallest advised is 12 sp."""
-BIG = 20
+SMALL = 14
+"""dp: the smallest text (a lance's kind, the legend): 10 dp in the chat, 14 tapped."""
+BIG = 24
 
 KINDS = {"paso": "paso", "querido": "apuesta", "deje": "deje", "ordago": "ordago"}
 """A lance's outcome → its word in the ``SCORE_KINDS`` catalogue section."""
@@ -234,7 +238,7 @@ class _Painter:
             target = counts_as(card, snap.reyes) if card is not None else None
             if target is not None:
                 badge(d, (cx + self.card_w / 2, cards_y + self.card_h), f"={target}",
-                      _px(13))  # on the card's foot: its rank and suit stay in sight
+                      _px(15))  # on the card's foot: its rank and suit stay in sight
 
     def lance(self, d: ImageDraw.ImageDraw, result: LanceResult, y: int) -> None:
         face = font(_px(NAME), bold=True)
