@@ -257,7 +257,7 @@ def _back(width: int, height: int) -> Image.Image:
     step = max(4, width // 5)
     for row in range(-1, height // (step // 2) + 2):
         for col in range(-1, width // step + 2):
-            cx = col * step + (step // 2 if row % 2 else 0)
+            cx = col * step + (step // 2 if row & 1 else 0)  # odd rows half a step on
             cy = row * step // 2
             half = step * 0.36
             d.polygon([(cx, cy - half), (cx + half, cy), (cx, cy + half), (cx - half, cy)],

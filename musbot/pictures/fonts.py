@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import unicodedata
 from pathlib import Path
 
 from PIL import ImageFont
 
-from musbot.words import visible_name
+from musbot.words import is_mark, right_to_left, visible_name
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -73,7 +72,7 @@ def drawable(text: str, bold: bool = False) -> str:
     for char in text:
         if ord(char) in known or char == " ":
             out.append(char)
-        elif unicodedata.category(char)[0] == "M" or char == "\u200d" \
+        elif is_mark(char) or char == "\u200d" \
                 or 0xFE00 <= ord(char) <= 0xFE0F or 0x1F3FB <= ord(char) <= 0x1F3FF:
             continue  # a mark, a joiner or a modifier on a character already replaced
         elif not out or out[-1] != missing:
@@ -87,7 +86,7 @@ def visual_order(text: str) -> str:
     out: list[str] = []
     run: list[str] = []
     for char in text:
-        if unicodedata.bidirectional(char) in ("R", "AL") or (run and char == " "):
+        if right_to_left(char) or (run and char == " "):
             run.append(char)
         else:
             if run:

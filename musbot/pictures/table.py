@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from musbot.engine import Rules
 from musbot.engine import events as ev
 from musbot.engine.cards import Card
 from musbot.i18n import catalog, translate
@@ -205,7 +206,7 @@ class _Painter:
 
     def seat(self, img: Image.Image, d: ImageDraw.ImageDraw, seat: int, x: int, y: int) -> None:
         snap = self.snap
-        team = seat % 2
+        team = Rules.team(seat)
         face = font(_px(NAME), bold=True)
         chip = _px(NAME_H - 6)
         cy = y + _px(NAME_H) / 2 - _px(1)
