@@ -10,7 +10,8 @@ reyes: the table's picture marks a 3 that counts as a rey, not the card.
 
 Everything is drawn at four times its size and reduced once (smooth edges without Pillow's
 antialiasing of shapes, which it lacks), from fixed geometry and one font: the same card gives
-the same pixels and the same PNG bytes on every run, in about a millisecond once drawn (cached).
+the same pixels and the same PNG bytes on every run: about 8 ms a card the first time, then
+cached (all 41 emojis: a third of a second, 5.6-10.8 KB each).
 
 - :func:`card_image`, :func:`back_image`: a card (or the back) as a Pillow image of a given
   height, for the hand's and the table's pictures.
