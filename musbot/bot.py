@@ -41,6 +41,7 @@ from musbot.config import (
 )
 from musbot.console import cli_language, cli_text, connection_problem
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
+from musbot.discordio.card_emojis import CardEmojis
 from musbot.discordio.failures import report
 from musbot.discordio.governor import Limits
 from musbot.discordio.markup import NO_MENTIONS
@@ -146,6 +147,11 @@ class MusBot(commands.Bot):
         self.db: Database | None = None
         self.relay: Relay | None = None
         """Sharded on PostgreSQL: DMs for tables of other processes' shards (``relay.py``)."""
+        self.card_emojis = CardEmojis()
+        """The cards as the application's emojis (their markup, or today's text until all are
+        uploaded: ``discordio/card_emojis.py``)."""
+        self.sync_card_emojis = False
+        """Upload the cards' emojis at start-up: set by ``musbot run``; tests that want it too."""
         self.tune_runtime = False
         """Tune the process's garbage collector after start-up (:func:`musbot.runtime.tune_gc`):
         set by ``musbot run``, which owns the process; tests leave theirs alone."""
@@ -173,6 +179,8 @@ class MusBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())  # names in the client's language
         await self.sync_commands()
         warm()  # before any table plays: its first showdown would build these
+        if self.sync_card_emojis:  # in the background: the list, then what is missing
+            self.card_emojis.start(self, clock=self.clock, upload=0 in self.config.own_shards)
         if self.tune_runtime:
             tune_gc()  # start-up is over: what exists now lives as long as the process
             self._collector = asyncio.get_running_loop().create_task(collect_periodically())
@@ -379,6 +387,7 @@ class MusBot(commands.Bot):
             self._collector.cancel()
         if self._storage is not None:
             self._storage.cancel()
+        self.card_emojis.stop()
         for task in list(self._waking):
             task.cancel()
         try:
@@ -508,6 +517,7 @@ async def _serve(config: Config, make: Callable[..., MusBot] = make_bot) -> None
             extra = {"metrics": metrics} if metrics is not None else {}
             bot = make(config, message_content=message_content, **extra)
             bot.tune_runtime = make is make_bot  # the real process; never a test's stand-in
+            bot.sync_card_emojis = True
             current.append(bot)
             remove = stop_on_signals(bot)
             try:

@@ -50,6 +50,16 @@ def columns(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
+def is_mark(char: str) -> bool:
+    """A combining mark: drawn on the character before it, never alone."""
+    return unicodedata.category(char)[0] == "M"
+
+
+def right_to_left(char: str) -> bool:
+    """A letter written right to left (Hebrew, Arabic…)."""
+    return unicodedata.bidirectional(char) in ("R", "AL")
+
+
 def visible_name(name: str | None, limit: int | None = None, fallback: str = "") -> str:
     """A name as it is shown, whatever a nickname holds: one plain line, composed (NFC),
     without control and format characters (direction marks and overrides, zero-width spaces),

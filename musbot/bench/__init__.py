@@ -8,6 +8,7 @@ runtime package: the bot never imports it.
 - :mod:`~musbot.bench.repaso`: «¿Cómo jugué?» reviews, time to answer and the loop's wait.
 - :mod:`~musbot.bench.txapelketa`: a whole tournament of bot-played pairs through the runner,
   the tables and a database.
+- :mod:`~musbot.bench.pictures`: the cards', the hand's and the table's pictures: times, bytes.
 - :mod:`~musbot.bench.memory`: the in-memory discord.py stand-ins the last two count calls with.
 """
 
@@ -25,7 +26,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     """``musbot bench engine|ai|load|discord|repaso``, worded in ``lang``; ``parents`` carry
     the options every subcommand takes (``--idioma``). Each module adds its own subcommand."""
 
-    from . import ai, budget, engine, load, repaso, txapelketa
+    from . import ai, budget, engine, load, pictures, repaso, txapelketa
 
     lang = lang or cli_language([])
     parents = list(parents)
@@ -33,7 +34,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                            description=cli_text("bench", lang))
     kinds = bench.add_subparsers(dest="bench_kind", required=True,
                                  metavar=cli_text("command", lang))
-    for module in (engine, ai, load, budget, repaso, txapelketa):
+    for module in (engine, ai, load, budget, repaso, txapelketa, pictures):
         module.add_arguments(kinds, lang, parents)
 
 

@@ -21,7 +21,9 @@ events are fed to the connection state's parsers. Tests assert on the world's re
         new = world.add_guild("Nuevo", bot_in=False)  # set up first, then the bot added:
         world.add_text_channel(new, "general", system=True)
         await world.invite(bot, new)                # GUILD_CREATE as a join (on_guild_join)
+        world.fail("POST /applications/{application_id}/emojis", 503)  # Discord's bad minute
     assert world.report().rate_limited == 0
+    assert [e.name for e in world.app_emojis.values()] == [...]  # the application's emojis
     assert [m.content for m in world.messages(channel)] == [...]
 
 Sharding: ``commands.AutoShardedBot(..., shard_count=2, shard_ids=[1])`` connects too, and

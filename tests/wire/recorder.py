@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.http import Route
 
+from . import emojis  # noqa: F401  (its routes join the REST router)
 from .errors import FakeResponse, UnsupportedRoute, WireError, to_exception
 from .rest import rest
 from .routing import FileInfo, Request, match
@@ -163,7 +164,14 @@ class Recorder:
                 self._budget.append(now)
             try:
                 handler = (rest if req.kind == "rest" else webhooks).handler(req)
-                status, data = handler(self.world, req)
+                faults = self.world.faults.get(req.route)
+                if not faults:
+                    status, data = handler(self.world, req)
+                elif faults[0].status == 429:
+                    faults.pop(0)
+                    status, data = 429, _too_many(1.0, is_global=False)
+                else:
+                    raise faults.pop(0)
             except WireError as refused:
                 status, data = refused.status, refused.body()
             except UnsupportedRoute:

@@ -9,11 +9,14 @@ import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from . import errors
+
+if TYPE_CHECKING:
+    from .emojis import FakeEmoji
 
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
@@ -394,6 +397,11 @@ class World:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.command_ids: dict[tuple[int | None, int, str], int] = {}
+        self.app_emojis: dict[int, FakeEmoji] = {}
+        """The application's own emojis (``wire/emojis.py``): the world's, so a restarted bot
+        finds them."""
+        self.faults: dict[str, list[errors.WireError]] = {}
+        """Route → refusals it answers next, before its handler runs (:meth:`fail`)."""
         self.bot_user = FakeUser(self.ids.next(), "MusBot", bot=True)
         self.users[self.bot_user.id] = self.bot_user
         self.application_id = self.bot_user.id
@@ -406,6 +414,14 @@ class World:
 
     def now(self) -> float:
         return self.clock.now()
+
+    def fail(self, route: str, status: int, code: int = 0, message: str = "",
+             *, times: int = 1) -> None:
+        """The next ``times`` calls to ``route`` (``"POST /applications/{application_id}/emojis"``)
+        are refused with ``status`` (403, 429, 500, 503…) and JSON ``code``, whatever they ask:
+        Discord having a bad minute. A 429 says to retry after a second."""
+        refusal = errors.WireError(status, code, message or errors.REASONS.get(status, "Error"))
+        self.faults.setdefault(route, []).extend([refusal] * times)
 
     # Lookups that refuse as Discord does.
 

@@ -1,0 +1,124 @@
+"""Type for the pictures: DejaVu Sans, the face Matplotlib ships (and the tournament's bracket
+already draws with), read by Pillow's FreeType; names made safe to draw.
+
+**Licence.** DejaVu Sans is under the Bitstream Vera licence and its public-domain DejaVu
+changes: free to use and to embed, shipped beside the font files as ``LICENSE_DEJAVU`` in
+Matplotlib's ``mpl-data/fonts/ttf`` (a dependency of musbot). Without those files the pictures
+fall back to Pillow's own default face, Aileron Regular (CC0, public domain), which lacks a bold
+and most scripts: still legible, never a crash.
+
+**Determinism.** Text is laid out with Pillow's basic engine, never Raqm (present on some
+machines, not on others), so the same text gives the same pixels everywhere. A run of
+right-to-left letters (Hebrew, Arabic) is put in visual order here, letter by letter, without
+Arabic joining: readable, if not typeset.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+
+from PIL import ImageFont
+
+from musbot.words import is_mark, right_to_left, visible_name
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+MISSING = "□"
+"""Drawn for a character the face lacks (an emoji, a script it does not cover)."""
+ELLIPSIS = "…"
+
+
+@functools.cache
+def font_dir() -> Path | None:
+    """Matplotlib's font folder, found without importing Matplotlib (a second of start-up)."""
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "mpl-data" / "fonts" / "ttf"
+    return folder if (folder / "DejaVuSans.ttf").is_file() else None
+
+
+@functools.lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> Font:
+    """DejaVu Sans (bold) at ``size`` pixels; Aileron (Pillow's default) without it."""
+    folder = font_dir()
+    if folder is not None:
+        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+        return ImageFont.truetype(str(folder / name), size,
+                                  layout_engine=ImageFont.Layout.BASIC)
+    return ImageFont.load_default(size)
+
+
+@functools.cache
+def _charmap(bold: bool) -> frozenset[int]:
+    """The code points the face draws (DejaVu's cmap; Aileron's basic Latin without it)."""
+    folder = font_dir()
+    if folder is None:
+        return frozenset(range(0x20, 0x7F)) | frozenset(range(0xA0, 0x180))
+    from matplotlib.ft2font import FT2Font  # its extension alone, not pyplot
+
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return frozenset(FT2Font(str(folder / name)).get_charmap())
+
+
+def drawable(text: str, bold: bool = False) -> str:
+    """``text`` with every character the face lacks drawn as :data:`MISSING` (kept once for a
+    run of them: an emoji sequence is one mark, not five)."""
+    known = _charmap(bold)
+    missing = MISSING if ord(MISSING) in known else "?"
+    out: list[str] = []
+    for char in text:
+        if ord(char) in known or char == " ":
+            out.append(char)
+        elif is_mark(char) or char == "\u200d" \
+                or 0xFE00 <= ord(char) <= 0xFE0F or 0x1F3FB <= ord(char) <= 0x1F3FF:
+            continue  # a mark, a joiner or a modifier on a character already replaced
+        elif not out or out[-1] != missing:
+            out.append(missing)
+    return "".join(out)
+
+
+def visual_order(text: str) -> str:
+    """Runs of right-to-left letters reversed in place (a left-to-right line keeps its order):
+    the little of the Unicode bidirectional algorithm a one-line name needs."""
+    out: list[str] = []
+    run: list[str] = []
+    for char in text:
+        if right_to_left(char) or (run and char == " "):
+            run.append(char)
+        else:
+            if run:
+                trailing = len(run) - len("".join(run).rstrip(" "))
+                out.extend(reversed(run[:len(run) - trailing]))
+                out.extend(" " * trailing)
+                run = []
+            out.append(char)
+    if run:
+        out.extend(reversed(run))
+    return "".join(out)
+
+
+def fit(text: str, face: Font, width: float) -> str:
+    """``text`` as wide as ``width`` at most, cut with «…» where it must be."""
+    if face.getlength(text) <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest prefix that fits with the ellipsis
+        mid = (low + high + 1) // 2
+        if face.getlength(text[:mid].rstrip() + ELLIPSIS) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + ELLIPSIS if low else ELLIPSIS
+
+
+def name_text(name: str, face: Font, width: float, *, bold: bool = False,
+              fallback: str = "?") -> str:
+    """A person's name ready to draw: what :func:`musbot.words.visible_name` keeps of it (no
+    control or direction characters, no piled marks), capped at 64 characters before it is
+    measured, characters the face lacks as □, right-to-left runs in visual order, and cut with
+    «…» to ``width`` pixels."""
+    shown = visible_name(name, 64, fallback) or fallback
+    return fit(visual_order(drawable(shown, bold)), face, width)
