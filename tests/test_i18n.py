@@ -247,9 +247,20 @@ SPANISH_ONLY = frozenset({
     "vaca", "vacas", "empieza", "habla", "señas", "cartas", "descarta", "nueva", "ronda", "con",
     "sin", "para", "los", "las", "del", "por", "tiene", "hay", "mano", "manos", "partidas",
     "querido", "gana", "mejor", "reparten", "enseñan", "dentro",
+    # The words typed at a table (issue 46): each language shows its own (``WORDS``).
+    "descarto", "todas", "ayuda", "salir", "mesa", "seña", "vuelvo", "repaso",
+    # The bracket's words (the picture and its text).
+    "cuadro", "cuartos", "semifinales", "octavos", "repesca", "grupo", "grupos", "ganador",
+    "perdedor", "clasificación", "amarracos", "amarrakos",
 })
 """Words a Basque or French sentence never has (the shared game words, mus, paso, tanto and
 the Basque calls, are not in it; nor «partida», Basque too: eu.wikipedia.org, «Mus»)."""
+
+
+def without_names(text: str) -> str:
+    """A text without the program's own names, which stay Spanish in every language: the slash
+    commands (/mus mesa), the options (--asiento) and the subcommands (musbot repaso)."""
+    return re.sub(r"\{[^}]*\}|/mus \w+|--[\w-]+|musbot \w+( \w+)?", "", text)
 
 
 def spanish_words(text: str) -> set[str]:
@@ -277,15 +288,15 @@ def test_the_spanish_word_list_finds_spanish() -> None:
 
 @pytest.mark.parametrize("lang", ["eu", "fr"])
 def test_no_sentence_of_the_game_is_left_in_spanish(lang: str) -> None:
-    """Every sentence of the table, the DMs, Discord and the server, in the language: none keeps
-    a Spanish-only word (the command names, /mus mesa… and the terminal's --asiento…, are the
-    program's and stay as they are)."""
+    """Every sentence of the table, the DMs, Discord, the server and the command line, in the
+    language: none keeps a Spanish-only word (the command names, /mus mesa…, musbot repaso and
+    the terminal's --asiento…, are the program's and stay as they are; the replay's sentences
+    name the transcript's keys, «mano» among them)."""
     left = {}
     for key, entry in catalog(lang).entries.items():
-        if key.split(".")[0] in ("CLI", "REPLAY"):
+        if key.split(".")[0] == "REPLAY":
             continue
-        words = set().union(*(spanish_words(re.sub(r"\{[^}]*\}|/mus \w+|--\w+", "", form))
-                              for form in forms(entry)))
+        words = set().union(*(spanish_words(without_names(form)) for form in forms(entry)))
         if words:
             left[key] = words
     assert not left, left
@@ -333,3 +344,60 @@ def test_the_hand_lists_the_senas_it_may_show_in_its_reader_s_language() -> None
     assert "hiru errege" in _senas_line(posibles, "eu")
     assert "trois rois" in _senas_line(posibles, "fr")
     assert "tres reyes" not in _senas_line(posibles, "eu")
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_every_word_shown_to_type_is_read_back_as_what_it_names(lang: str) -> None:
+    """Issue 46: each language shows its own words to type («bota», «kartak», «revue»…),
+    and every one of them, and every move as its table says it, is read by the one grammar
+    as what it names, at any table."""
+    from musbot import commands
+    from musbot.engine.actions import (
+        MUS,
+        NO_HAY_MUS,
+        NO_QUIERO,
+        ORDAGO,
+        PASO,
+        QUIERO,
+        descarte,
+        envido,
+        mas,
+    )
+    from musbot.engine.cards import parse_card
+    from musbot.engine.senas import Sena
+    from musbot.table.render import sena_name, shown, typed_word
+    from musbot.words import REVIEW_WORDS
+
+    hand = [parse_card(c) for c in ("1o", "12c", "5e", "7b")]
+
+    def word(key: str) -> str:
+        return typed_word(key, lang)
+
+    assert commands.parse(f"{word('discard')} 1 3", hand) == descarte(hand[0], hand[2])
+    assert commands.parse(f"{word('discard')} {word('all_cards')}", hand) == descarte(*hand)
+    for key in ("cards", "status", "help", "quit"):
+        assert commands.read(word(key)) == commands.Request(key), key  # type: ignore[arg-type]
+    assert commands.read(word("come_back"), public=True) == commands.Request("come_back")
+    sena = f"{word('sena')} {sena_name(Sena.DOS_REYES, lang)}"
+    assert commands.read(sena) == commands.SendSena(Sena.DOS_REYES)
+    assert word("review") in REVIEW_WORDS
+    for action in (MUS, NO_HAY_MUS, PASO, QUIERO, NO_QUIERO, ORDAGO, envido(), envido(5), mas(3),
+                   descarte(hand[0], hand[1])):
+        assert commands.parse(shown(lang).move(action), hand) == action, action
+
+
+QUOTING_A_DISCARD = ("ERRORS.discard_now", "ERRORS.discard_empty", "TABLE.discard_hint",
+                     "TERMINAL.help_discard", "DISCORD.dm_unknown", "DISCORD.help",
+                     "REPLAY.not_a_move")
+"""Sentences that show how to discard: with the reader's verb."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_a_sentence_that_shows_a_discard_shows_the_reader_s_verb(lang: str) -> None:
+    """«Zure txanda da: descarto 1 3»: now «bota 1 3», «jette 1 3», «discard 1 3»."""
+    verb = catalog(lang).WORDS["discard"]
+    for key in QUOTING_A_DISCARD:
+        text = str(catalog(lang).entries[key])
+        assert re.search(rf"\b{verb} 1", text), (lang, key, text)
+        if lang != DEFAULT_LANGUAGE:
+            assert "descarto" not in text, (lang, key)

@@ -319,3 +319,42 @@ def test_render_counts() -> None:
     assert [render.count("tantos", n) for n in (0, 1, 2)] == ["0 tantos", "1 tanto", "2 tantos"]
     assert render.count("vacas", 1, "en") == "1 vaca" and render.count("juegos", 2, "en") == \
         "2 games"
+
+
+# --- Basque and French all the way (issue 46) -------------------------------------------------
+
+def played(script: list[str], argv: list[str]) -> list[str]:
+    """The lines a session prints once the match has begun (after the help, which lists every
+    language's words)."""
+    lines = "\n".join(session(script, argv)).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("🃏"))
+    return lines[start:]
+
+
+def test_a_basque_player_discards_with_bota_and_reviews_with_errepasoa() -> None:
+    """«bota 1 2 3» was refused («Hori ez da jokaldi bat») though the table says «3 karta bota
+    ditu»; the hint said «descarto 1 3». Seed 15: all four go to mus at the first hand."""
+    out = played(["mus", "bota 1 2 3", "errepasoa"], ["--seed", "15", "--idioma", "eu"])
+    assert "Zure txanda da: bota 1 3 (zenbakiz)." in out
+    assert "Jokalaria: 3 karta bota ditu." in out
+    assert "Nola jokatu nuen 1. eskuan? Erabaki bakoitza, orduan zenekienarekin:" in out
+    assert any("«bota 1o 6c 10e» esan zenuen" in line for line in out)
+    assert not [line for line in out if "descarto" in line or "jokaldi bat" in line]
+
+
+def test_a_french_player_discards_with_jette_and_reviews_with_revue() -> None:
+    out = played(["mus", "jette 3 4", "revue"], ["--seed", "15", "--idioma", "fr"])
+    assert "À vous de parler : jette 1 3 (par numéro)." in out
+    assert "Joueur jette 2 cartes." in out
+    assert any(line.startswith("Comment ai-je joué au coup 1 ?") for line in out)
+    assert not [line for line in out if "descarto" in line or "pas un coup" in line]
+
+
+@pytest.mark.parametrize(("lang", "typed", "said"), [
+    ("eu", "ez dago mus", "Jokalaria: mintza."), ("eu", "mus ez", "Jokalaria: mintza."),
+    ("fr", "passe", "Ce n'est pas un coup. Vouliez-vous dire « paso » ?"),
+])
+def test_the_basque_no_mus_and_the_french_pass(lang: str, typed: str, said: str) -> None:
+    """Seed 12: you speak first at the mus; «passe» is no word of the French table, whose pass
+    is *paso* (MEMO MUS): it is suggested, not the English «pass»."""
+    assert said in played([typed], ["--seed", "12", "--idioma", lang])

@@ -11,10 +11,11 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from musbot.commands import Shown
 from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
 from musbot.engine.actions import MIN_ENVITE
-from musbot.engine.cards import Card, rank, suit
+from musbot.engine.cards import Card, card_code, rank, suit
 from musbot.engine.senas import Sena, senas_de_mano
 from musbot.i18n import Entry, catalog
 
@@ -111,10 +112,26 @@ _SAID: dict[ActionKind, str] = {
 }
 
 
+def typed_word(key: str, lang: str = "es") -> str:
+    """A word a person types, as their language shows it (``WORDS``: «bota», «kartak»,
+    «revue»…): one the grammar reads back as what it names (tests/test_i18n.py)."""
+    return str(catalog(lang).WORDS[key])
+
+
+@functools.cache
+def shown(lang: str = "es") -> Shown:
+    """The moves in ``lang``'s words, for a help listing them and a «did you mean»."""
+    return Shown(move=functools.partial(action_words, lang=lang),
+                 discard=typed_word("discard", lang), all_cards=typed_word("all_cards", lang))
+
+
 def action_words(action: Action, lang: str = "es") -> str:
     """What a player says for this action, in the table's language, as the grammar reads it
-    back (Basque «imido 5», «iduki»; the French rulebook says the same words)."""
+    back (Basque «imido 5», «iduki», «bota 1o 12c»; the French rulebook says the same words,
+    and «jette» for a discard)."""
     kind = action.kind
+    if kind is ActionKind.DESCARTE:
+        return " ".join([typed_word("discard", lang), *(card_code(c) for c in action.cards)])
     if kind is ActionKind.ENVIDO:
         if action.amount == MIN_ENVITE:
             return t("said_envido", lang)
