@@ -156,7 +156,7 @@ BUILT_KEYS = {
     "SENA_NAMES": re.compile(r".*"),
     "RANK_NAMES": re.compile(r".*"), "SUIT_NAMES": re.compile(r".*"),
     "LANCES": re.compile(r".*"),
-    "TABLE": re.compile(r"variant_|.*_n$"),
+    "TABLE": re.compile(r"variant_|.*_n$|team"),  # team…: a side at two or six, render.side
     "DISCORD": re.compile(r"perm_|btn_"),
     "SLASH": re.compile(r".*"),  # by where they are in the command tree: tests/test_translator.py
 }
@@ -401,3 +401,38 @@ def test_a_sentence_that_shows_a_discard_shows_the_reader_s_verb(lang: str) -> N
         assert re.search(rf"\b{verb} 1", text), (lang, key, text)
         if lang != DEFAULT_LANGUAGE:
             assert "descarto" not in text, (lang, key)
+
+
+def test_the_wording_a_native_reader_corrected() -> None:
+    """Issue 46's corrections, each recorded in docs/glossary.md («Wording reviewed»), rendered
+    as a table says them."""
+    from musbot.engine import Lance
+    from musbot.engine import events as ev
+    from musbot.engine.cards import parse_card
+    from musbot.table.render import card_name, event_lines, pair_text
+
+    def said(event: ev.Event, lang: str, players: int = 4) -> str:
+        return " ".join(event_lines(event, NAMES, players=players, target=40, lang=lang))
+
+    deje = ev.LanceEnded(Lance.GRANDE, "deje", 1, 1)
+    assert said(deje, "eu") == "Handia: tira. 2. bikoteak (Bea eta Dani) tanto 1."
+    assert said(ev.LanceEnded(Lance.GRANDE, "deje", 1, 3), "eu").endswith("3 tanto.")
+    scored = said(ev.Scored(0, 2, Lance.PARES, "base", (2, 0)), "eu")
+    assert scored.startswith("Pareak: 1. bikoteak (Ane eta Carmen) +2 (oinarrizko balioa).")
+    assert "Bikotea:" not in scored and "edukitzeagatik" not in scored
+    assert said(ev.CardsReplaced((1, 1, 1, 1)), "eu").startswith("Karta berriak banatzen dira")
+    assert said(ev.CardsReplaced((1, 1, 1, 1)), "fr").startswith("On complète les mains")
+    assert translate("TABLE.showdown_winners", "eu", list="…") == "Esku onenak: …."
+    assert translate("TABLE.status_bot", "eu") == "(bot-a)"
+    assert "bota" not in translate("CLI.run", "eu") and "Gelditu bot-a" in \
+        translate("CLI.db_copy_description", "eu")
+    assert translate("CLI.real", "eu").endswith("beste edozein 31ri irabazten dio")
+    assert error_text(IllegalAction("betting_now", lance=Lance.CHICA), "eu") == \
+        "Orain Txikia jokatzen ari gara."
+    assert "(irteera-kodea 130)" in translate("CLI.play_epilog", "eu")
+    assert pair_text(0, NAMES, 4, "fr", form="pair_bare") == "équipe 1 (Ane et Carmen)"
+    assert [card_name(parse_card(c), "fr") for c in ("3e", "12b", "2c", "1o")] == \
+        ["trois d'épées", "roi de bâtons", "deux de coupes", "as de monnaie"]
+    assert translate("TABLE.pair_heading", "fr", label="Équipe 1") == "Équipe 1 :"
+    assert "un adversaire a des pariak : {pares}" in str(catalog("fr").COACH["line_lance"])
+    assert translate("TABLE.amarrakos_n", "es", n=2) == "2 amarracos"
