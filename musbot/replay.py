@@ -8,7 +8,7 @@ never a traceback nor a guess: a checker that crashes on junk, or reads past it,
 on a real dispute.
 
 The shape is checked by hand, not by a JSON Schema library (a new runtime dependency): each refusal
-must be a sentence of the i18n catalogs, in Spanish or English, where a library words its own
+must be a sentence of the i18n catalogs, in the run's language, where a library words its own
 errors, in English, about schema keywords; and the checks that read two fields at once (scores
 against the target the rules set, seats against the number of hands) a schema states awkwardly or
 not at all. See docs/replay.md.
@@ -20,12 +20,12 @@ import difflib
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import IO, Any, Literal, NoReturn
 
 from musbot.commands import HAND_SIZE, parse
-from musbot.engine import DECK, Hand, MusError, Rules
+from musbot.engine import DECK, Action, Hand, MusError, Rules
 from musbot.engine.cards import Card, parse_card
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import error_text, language_of_locale, translate
@@ -347,12 +347,20 @@ def play(transcript: Transcript) -> dict[str, Any]:
     return played(transcript).result()
 
 
-def played(transcript: Transcript) -> Hand:
-    """The hand after every action, applied through the grammar and the engine: :func:`play`'s
-    output, and what it does not print (its events, its órdagos)."""
+Before = Callable[[int, int, Action, Hand], None]
+"""Told each action (its index, seat and the action read) before it is applied to the hand."""
+
+
+def played(transcript: Transcript, before: Before | None = None,
+           upto: int | None = None) -> Hand:
+    """The hand after every action (its first ``upto``), applied through the grammar and the
+    engine: :func:`play`'s output, and what it does not print (its events, its órdagos). The
+    one reading of a transcript's actions: ``musbot repaso`` reviews a hand through it
+    (``before``), so it refuses what ``musbot replay`` refuses, with the same sentence."""
     hand = deal(transcript)
     whole_deck = transcript.whole_deck
-    for i, (seat, text) in enumerate(transcript.actions):
+    actions = transcript.actions if upto is None else transcript.actions[:upto]
+    for i, (seat, text) in enumerate(actions):
         if hand.finished:
             raise ReplayError("after_end", i, end=i - 1)
         try:
@@ -361,6 +369,8 @@ def played(transcript: Transcript) -> Hand:
             raise RuleBroken(exc, i) from None
         if action is None:
             raise ReplayError("not_a_move", i, text=_cut(text))
+        if before is not None:
+            before(i, seat, action, hand)
         reshuffled = len(hand.reshuffles)
         try:
             hand.apply(seat, action)
@@ -370,7 +380,8 @@ def played(transcript: Transcript) -> Hand:
             raise RuleBroken(exc, i) from None
         if len(hand.reshuffles) > reshuffled and not whole_deck:
             raise _ran_out(transcript, i)
-    if hand.finished and len(transcript.reshuffles) > len(hand.reshuffles):
+    whole = len(actions) == len(transcript.actions)
+    if whole and hand.finished and len(transcript.reshuffles) > len(hand.reshuffles):
         raise ReplayError("reshuffles_unused", given=len(transcript.reshuffles),
                           used=len(hand.reshuffles))
     return hand
