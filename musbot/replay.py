@@ -419,15 +419,17 @@ def run(path: str, out: IO[str] | None = None, lang: Lang | None = None) -> int:
     try:
         result = replay(load(path))
     except ReplayError as exc:
-        _print_json(exc.to_dict(lang), out)
+        print_json(exc.to_dict(lang), out)
         return 2
-    _print_json(result, out, indent=2)
+    print_json(result, out, indent=2)
     return 0
 
 
-def _print_json(obj: dict[str, Any], out: IO[str], indent: int | None = None) -> None:
-    """Readable UTF-8 where the stream takes it; the same JSON with escapes where it does not (a
-    lone surrogate quoted back from the transcript, a stream in a narrower encoding)."""
+def print_json(obj: dict[str, Any], out: IO[str], indent: int | None = None) -> None:
+    """A transcript, an outcome or a refusal as this command prints it (``musbot db hand``
+    prints a stored one the same way, so the two compare line by line). Readable UTF-8 where
+    the stream takes it; the same JSON with escapes where it does not (a lone surrogate quoted
+    back from the transcript, a stream in a narrower encoding)."""
     text = json.dumps(obj, ensure_ascii=False, indent=indent)
     try:
         text.encode(getattr(out, "encoding", None) or "utf-8")
