@@ -159,6 +159,7 @@ BUILT_KEYS = {
     "TABLE": re.compile(r"variant_|.*_n$|team"),  # team…: a side at two or six, render.side
     "DISCORD": re.compile(r"perm_|btn_"),
     "SLASH": re.compile(r".*"),  # by where they are in the command tree: tests/test_translator.py
+    "BENCH": re.compile(r"label_|load_column_"),  # musbot.bench.rows, load_report.comparison
 }
 
 
