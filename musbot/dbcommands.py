@@ -222,7 +222,7 @@ def run_hand(args: argparse.Namespace, say: Say = print) -> int:
     """A stored hand's transcript (``--result``: its stored outcome), printed as ``musbot
     replay`` prints: so ``musbot db hand ID | musbot replay -`` scores it again, to the same
     lines as ``musbot db hand ID --result``. 2 when the database holds no such hand."""
-    from musbot.replay import print_json
+    from musbot.replay import in_print_order, print_json
     from musbot.storage.database import backend_for
     from musbot.storage.maintenance import StoredHand, stored_hand
 
@@ -239,7 +239,7 @@ def run_hand(args: argparse.Namespace, say: Say = print) -> int:
                   file=sys.stderr)
             return 2
         transcript, result = found
-        print_json(result if args.result else transcript, sys.stdout, indent=2)
+        print_json(in_print_order(result if args.result else transcript), sys.stdout, indent=2)
         return 0
 
     return _run(args, work, done, say)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from typing import IO, Any, Literal, NoReturn
 
 from musbot.commands import HAND_SIZE, parse
-from musbot.engine import DECK, Action, Hand, MusError, Rules
+from musbot.engine import DECK, Action, Hand, Lance, MusError, Rules
 from musbot.engine.cards import Card, parse_card
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import error_text, language_of_locale, translate
@@ -423,6 +423,35 @@ def run(path: str, out: IO[str] | None = None, lang: Lang | None = None) -> int:
         return 2
     print_json(result, out, indent=2)
     return 0
+
+
+RESULT_KEYS: tuple[str, ...] = ("winners", "ledger", "scores", "game_winner", "finished", "to_act")
+"""The output's keys, in the order it is printed (docs/replay.md, «Output»)."""
+STEP_KEYS: tuple[str, ...] = ("pair", "tantos", "lance", "kind")
+"""A ledger step's keys, in that order."""
+
+
+def in_print_order(document: Mapping[str, Any]) -> dict[str, Any]:
+    """A transcript (:data:`KEYS`) or an outcome (:data:`RESULT_KEYS`, the lances in their
+    order, :data:`STEP_KEYS`) with its keys in the order docs/replay.md writes them: a stored
+    one, whose keys the database sorted, then prints line for line as this command prints."""
+
+    def ordered(mapping: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+        return {**{k: mapping[k] for k in keys if k in mapping},
+                **{k: v for k, v in mapping.items() if k not in keys}}
+
+    if "winners" not in document:
+        out = ordered(document, KEYS)
+        if isinstance(out.get("rules"), Mapping):
+            out["rules"] = ordered(out["rules"], RULE_KEYS)
+        return out
+    out = ordered(document, RESULT_KEYS)
+    if isinstance(out["winners"], Mapping):
+        out["winners"] = ordered(out["winners"], tuple(lance.nombre for lance in Lance))
+    if isinstance(out.get("ledger"), list):
+        out["ledger"] = [ordered(step, STEP_KEYS) if isinstance(step, Mapping) else step
+                         for step in out["ledger"]]
+    return out
 
 
 def print_json(obj: dict[str, Any], out: IO[str], indent: int | None = None) -> None:

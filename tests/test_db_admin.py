@@ -340,8 +340,12 @@ async def test_100_hands_of_a_bench_load_run_replay_to_their_stored_scores(
         "SELECT hand_id FROM hands ORDER BY hand_id")]
     assert len(ids) == figures["hands"] >= 100
     checked = ids[:: len(ids) // 100][:100]
+    written = tmp_path / "hand.json"
     for hand_id in checked:
-        transcript = await _exported(capsys, hand_id, scratch.target)
-        stored = await _exported(capsys, hand_id, scratch.target, "--result")
-        assert replay(transcript) == stored, hand_id
+        written.write_text(json.dumps(await _exported(capsys, hand_id, scratch.target)))
+        assert await asyncio.to_thread(main, ["replay", str(written)]) == 0
+        replayed = capsys.readouterr().out
+        stored = ["db", "hand", str(hand_id), "--db", scratch.target, "--result"]
+        assert await asyncio.to_thread(main, stored) == 0
+        assert capsys.readouterr().out == replayed, hand_id  # line for line, as documented
     assert len(checked) == 100
