@@ -281,6 +281,29 @@ def test_a_whole_terminal_match_in_basque_or_french_has_no_spanish_word(
     assert not found, found
 
 
+INTERACTIVE = {
+    "eu": ["laguntza", "kartak", "mahaia", "mus", "bota 1 2 3", "keinu itsua", "passe",
+           "errepasoa", "zerbait", "irten"],
+    "fr": ["aide", "cartes", "table", "mus", "jette 1 2 3", "signe aveugle", "passe", "revue",
+           "quelque chose", "quitter"],
+}
+"""Seed 15: the help, the cards, the table, a round of mus, a discard, a seña, a near miss, a
+review, chat, then leaving: each answered in the reader's words."""
+
+
+@pytest.mark.parametrize("lang", ["eu", "fr"])
+def test_an_interactive_game_in_basque_or_french_has_no_spanish_word(lang: str) -> None:
+    """Issue 46: the help and the prompts put the Spanish words first. The help's brackets list
+    every other way a move is typed, Spanish among them, and stay as they are."""
+    from test_terminal import session
+
+    out = "\n".join(session(INTERACTIVE[lang], ["--seed", "15", "--idioma", lang]))
+    lines = [re.sub(r"^  (\S.*?) \(.*\)$", r"\1", line) for line in out.splitlines()]
+    found = {line: spanish_words(line) for line in lines if spanish_words(line)}
+    assert not found, found
+    assert len(lines) > 40 and any(line.startswith(("🔒", "Nola", "Comment")) for line in lines)
+
+
 def test_the_spanish_word_list_finds_spanish() -> None:
     assert spanish_words("🃏 Nueva mano: es mano Bot 4.") == {"nueva", "mano"}
     assert spanish_words(translate("TABLE.lance_querido", "es", lance="Grande", tantos=2)) \
