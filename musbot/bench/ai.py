@@ -13,7 +13,7 @@ from typing import Any
 
 from musbot.console import cli_language, cli_text
 
-from . import figure, rows, say, share
+from .text import figure, rows, say, share
 
 
 def bench_ai(args: argparse.Namespace) -> int:

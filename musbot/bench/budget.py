@@ -38,8 +38,8 @@ from musbot.engine import Rules
 from musbot.settings import TableSettings
 from musbot.table.result import Saved
 
-from . import figure, rows, say
 from .measure import percentile
+from .text import figure, rows, say
 
 if TYPE_CHECKING:  # discord.py and the table layer: imported when a run starts, not by the CLI
     from .memory import MemoryClient

@@ -16,7 +16,7 @@ from musbot.engine import Lance, Match, Rules, tables
 from musbot.engine.cards import DECK
 from musbot.engine.randomplay import random_action
 
-from . import figure, rows, say
+from .text import figure, rows, say
 
 
 def hands_per_second(hands: int, seed: int, rules: Rules | None = None) -> tuple[float, int]:

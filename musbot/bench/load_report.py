@@ -8,8 +8,8 @@ from typing import Any
 
 from musbot.runtime import AUDIT_SECONDS
 
-from . import figure, rows, say, share
 from .databases import PER_HAND_TABLES
+from .text import figure, rows, say, share
 
 NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 

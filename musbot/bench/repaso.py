@@ -17,7 +17,7 @@ from typing import Any
 from musbot.ai import NormalBot
 from musbot.engine import DECK, Hand, Rules
 
-from . import figure, rows, say
+from .text import figure, rows, say
 
 
 def _hands(count: int, seed: int) -> list[tuple[dict[str, Any], int]]:

@@ -33,7 +33,7 @@ from musbot.tournament.labels import FORMAT_KEYS
 from musbot.tournament.picture import render
 from musbot.txapelketa import Cup, TournamentRunner
 
-from . import figure, rows, say
+from .text import figure, rows, say
 
 EPOCH = datetime(2025, 6, 1, 10, tzinfo=UTC)
 NAMES = ("Ane", "Beñat", "Maite", "Koldo", "Itziar", "Xabi", "Nerea", "Jon", "Leire", "Unai",
