@@ -75,9 +75,9 @@ from musbot.words import (
 )
 
 __all__ = ["CANONICAL", "MAX_CHARS", "Command", "Move", "Request", "SendSena", "Shown",
-           "asks_for_cards",
-           "asks_for_help", "asks_for_status", "asks_to_quit", "is_come_back", "parse",
-           "parse_sena", "read", "sena_from_text", "sena_named", "suggest", "vocabulary"]
+           "asks_for_cards", "asks_for_help", "asks_for_status", "asks_to_quit", "is_come_back",
+           "parse", "parse_sena", "read", "sena_from_text", "sena_named", "suggest",
+           "vocabulary"]
 
 _LANCE_BETS: Final[frozenset[ActionKind]] = frozenset(
     {ActionKind.ENVIDO, ActionKind.MAS, ActionKind.ORDAGO, ActionKind.PASO}

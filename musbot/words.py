@@ -11,8 +11,12 @@ Two ways of writing the tables, each for its reader:
 - the words of moves (§2, §4) are written normalised (lowercase, no accents: "mas" is «más»,
   "ordago" is «órdago»), because the parser compares them with normalised tokens;
 - the words that make a whole message («vuelvo», «cartas», «seña …», the terminal's «ayuda»)
-  and the seña names are written as people write them, the first of each the one help texts show;
-  they are compared after :func:`normalise` too.
+  and the seña names are written as people write them; they are compared after
+  :func:`normalise` too.
+
+Which of them each language *shows* (in help texts, hints, a «did you mean») is its
+catalogue's: ``TABLE.said_*`` for the moves, ``WORDS.*`` for the rest, each one of these
+tables' words (tests/test_i18n.py reads every one back).
 
 Sits above the engine: it names the engine's actions and señas, and the engine knows no word.
 """
@@ -247,7 +251,7 @@ NUMBER_WORDS: Final[dict[str, int]] = _number_words()
 
 # ----------------------------------------------------------------------------------------------
 # Whole messages besides the moves: at any table (channel, DM, terminal) and in the terminal.
-# Written as people write them; the first word of each is the one help texts show.
+# Written as people write them, Spanish first.
 # ----------------------------------------------------------------------------------------------
 
 COME_BACK_WORDS: Final[tuple[str, ...]] = (
