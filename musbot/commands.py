@@ -11,8 +11,9 @@ coverage:
   :class:`MalformedCommand`, so the player hears why instead of being silently ignored.
 
 The verbs are those of docs/rules.md §2 (mus phase) and §4 (betting); the señas those of §7.
-Spanish is the table language; Basque and English are accepted too. Matching is case-, accent-
-and punctuation-insensitive (:func:`musbot.words.normalise`).
+Spanish is the table language; Basque, French and English are accepted too, and each reader
+is shown their own first (:class:`Shown`). Matching is case-, accent- and
+punctuation-insensitive (:func:`musbot.words.normalise`).
 
 About 500 lines: the token parser for every form a move takes (numbers as words, «N más»,
 discards by position or card code, bets naming their lance), the whole-message requests, and the
@@ -73,9 +74,10 @@ from musbot.words import (
     normalise,
 )
 
-__all__ = ["MAX_CHARS", "Command", "Move", "Request", "SendSena", "asks_for_cards",
-           "asks_for_help", "asks_for_status", "asks_to_quit", "is_come_back", "parse",
-           "parse_sena", "read", "sena_from_text", "sena_named", "suggest", "vocabulary"]
+__all__ = ["CANONICAL", "MAX_CHARS", "Command", "Move", "Request", "SendSena", "Shown",
+           "asks_for_cards", "asks_for_help", "asks_for_status", "asks_to_quit", "is_come_back",
+           "parse", "parse_sena", "read", "sena_from_text", "sena_named", "suggest",
+           "vocabulary"]
 
 _LANCE_BETS: Final[frozenset[ActionKind]] = frozenset(
     {ActionKind.ENVIDO, ActionKind.MAS, ActionKind.ORDAGO, ActionKind.PASO}
@@ -484,44 +486,75 @@ def _written(phrase: str) -> str:
     return " ".join(_WRITTEN.get(word, word) for word in phrase.split())
 
 
-def vocabulary(amount: int = 5, raise_by: int = 3) -> list[tuple[str, tuple[str, ...]]]:
-    """Each move in its canonical words, with every other way the grammar reads it (Basque,
-    English, synonyms), straight from the word tables: a word added to a table shows up in any
-    help built from this. ``amount`` and ``raise_by`` are the amounts of the examples."""
-    entries = []
-    for action in _FIXED_MOVES:
-        own = normalise(action.text())
-        others = tuple(_written(p) for p, a in FIXED_PHRASES.items() if a == action and p != own)
-        entries.append((action.text(), others))
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """How a reader's language writes the moves: the words a help lists first, and those a
+    suggestion is given in. The defaults are the canonical (Spanish) words;
+    :func:`musbot.table.render.shown` gives a language's, from its catalogue (each one the
+    grammar reads back: tests/test_i18n.py)."""
+
+    move: Callable[[Action], str] = Action.text
+    """A move as the table shows it said («iduki», «3 gehiago»; a discard with its cards)."""
+    discard: str = "descarto"
+    """The discard's verb («bota», «jette»)."""
+    all_cards: str = "todas"
+    """«descarto todas»: the whole hand («denak», «tout»)."""
+
+
+CANONICAL: Final = Shown()
+
+
+def vocabulary(shown: Shown = CANONICAL, amount: int = 5, raise_by: int = 3
+               ) -> list[tuple[str, tuple[str, ...]]]:
+    """Each move in the reader's words (``shown``), with every other way the grammar reads it
+    (the other languages, synonyms), straight from the word tables: a word added to a table
+    shows up in any help built from this. ``amount`` and ``raise_by`` are the amounts of the
+    examples."""
+    entries: list[tuple[str, tuple[str, ...]]] = []
+
+    def entry(firsts: Sequence[str], forms: Iterable[str]) -> None:
+        seen = {normalise(first) for first in firsts}
+        others = []
+        for form in forms:
+            if normalise(form) not in seen:
+                seen.add(normalise(form))
+                others.append(form)
+        entries.append((", ".join(firsts), tuple(others)))
+
+    def fixed(action: Action) -> None:
+        entry([shown.move(action)],
+              [action.text(), *(_written(p) for p, a in FIXED_PHRASES.items() if a == action)])
+
     verb = envido().text()
-    entries.insert(3, (
-        f"{verb}, {envido(amount).text()}",
-        (*(f"{v} {amount}" for v in sorted(ENVIDO_VERBS - {verb})),
-         *(f"{amount} {sorted(TANTOS_WORDS)[-1]} {v}" for v in sorted(POSTFIX_ENVIDO_VERBS))),
-    ))
     more = mas(raise_by).text()
-    entries.insert(4, (
-        more,
-        (*(f"{raise_by} {w}" for w in sorted(MORE_WORDS) if _written(w) not in more.split()),
-         *(f"{verb} {_written(w)}" for w in sorted(MORE_WORDS) if _written(w) in more.split()),
-         *(f"{v} {raise_by}" for v in sorted(RAISE_VERBS | WEAK_RAISE_VERBS))),
-    ))
-    discard = descarte(parse_card("1o"), parse_card("12c")).text()
-    discard_verb = discard.split()[0]
-    entries.append((
-        f"{discard_verb} 1 3, {discard}",
-        tuple(f"{' '.join(v)} 1 3" for v in DISCARD_VERBS if v != (discard_verb,)),
-    ))
-    every = sorted(ALL_CARDS_WORDS, key=lambda w: (w != "todas", w))
-    entries.append((f"{discard_verb} {every[0]}", tuple(f"{discard_verb} {w}" for w in every[1:])))
+    for action in _FIXED_MOVES[:3]:
+        fixed(action)
+    entry([shown.move(envido()), shown.move(envido(amount))],
+          [verb, envido(amount).text(), *(f"{v} {amount}" for v in sorted(ENVIDO_VERBS)),
+           *(f"{amount} {sorted(TANTOS_WORDS)[-1]} {v}" for v in sorted(POSTFIX_ENVIDO_VERBS))])
+    entry([shown.move(mas(raise_by))],
+          [more, *(f"{raise_by} {w}" for w in sorted(MORE_WORDS)
+                 if _written(w) not in more.split()),
+           *(f"{verb} {_written(w)}" for w in sorted(MORE_WORDS) if _written(w) in more.split()),
+           *(f"{v} {raise_by}" for v in sorted(RAISE_VERBS | WEAK_RAISE_VERBS))])
+    for action in _FIXED_MOVES[3:]:
+        fixed(action)
+    by_code = descarte(parse_card("1o"), parse_card("12c"))
+    entry([f"{shown.discard} 1 3", shown.move(by_code)],
+          [*(f"{' '.join(v)} 1 3" for v in DISCARD_VERBS), by_code.text()])
+    entry([f"{shown.discard} {shown.all_cards}"],
+          [f"{shown.discard} {w}" for w in sorted(ALL_CARDS_WORDS)])
     return entries
 
 
-def suggest(text: str, hand: Sequence[Card] | None = None) -> str | None:
+def suggest(text: str, hand: Sequence[Card] | None = None, shown: Shown = CANONICAL
+            ) -> str | None:
     """What a player probably meant by a message :func:`parse` reads as chat: ``envdo`` →
-    «envido», ``no quero`` → «no quiero», ``descatro 1 3`` → «descarto 1 3». None when nothing
-    is close, or when the guess would not parse as a move either: a suggestion can be typed
-    as it is. Legality is not checked, as in :func:`parse`."""
+    «envido», ``no quero`` → «no quiero», ``descatro 1 3`` → «descarto 1 3», said in the
+    reader's words (``shown``: French ``passe`` → «paso», the word the French table shows,
+    not the English «pass» it is nearest to). None when nothing is close, or when the guess
+    would not parse as a move either: a suggestion can be typed as it is. Legality is not
+    checked, as in :func:`parse`."""
     if len(text) > MAX_CHARS:
         return None
     tokens = _tokens(text)
@@ -541,7 +574,20 @@ def suggest(text: str, hand: Sequence[Card] | None = None) -> str | None:
     moves = [guess for guess in guesses if guess != typed and _parses(guess, hand)]
     if not moves:
         return None
-    return _written(_nearest(typed, moves, cutoff=0.0))
+    return _said(_nearest(typed, moves, cutoff=0.0), hand, shown)
+
+
+def _said(guess: str, hand: Sequence[Card] | None, shown: Shown) -> str:
+    """A guess that parses, in the reader's words: the move as their table says it; a discard
+    with the cards as typed (positions stay positions) after the reader's verb."""
+    action = parse(guess, hand)
+    assert action is not None
+    if action.kind is not ActionKind.DESCARTE:
+        return shown.move(action)
+    tokens = guess.split()
+    verb = next(v for v in DISCARD_VERBS if tuple(tokens[: len(v)]) == v)
+    rest = (shown.all_cards if t in ALL_CARDS_WORDS else t for t in tokens[len(verb):])
+    return " ".join((shown.discard, *rest))
 
 
 def _parses(text: str, hand: Sequence[Card] | None) -> bool:

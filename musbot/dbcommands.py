@@ -1,9 +1,10 @@
-"""``musbot db check``, ``db migrate`` and ``db backup``: the administrator's side of
+"""``musbot db check``, ``db migrate``, ``db backup`` and ``db hand``: the administrator's side of
 :mod:`musbot.storage.maintenance`, every sentence from the ``CLI`` catalog.
 
 Exit statuses: 0 done; 1 the database is damaged or unavailable, or the backup did not check
 out (or could not be made here: no ``pg_dump``); 2 refused: a database that is missing, not
-musbot's, or newer than this code, a destination that exists, a mistyped URL.
+musbot's, or newer than this code, a destination that exists, a mistyped URL, a hand it does
+not hold.
 """
 
 from __future__ import annotations
@@ -50,6 +51,22 @@ def add_arguments(db_sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     backup_.add_argument("dest", metavar="DEST", help=cli_text("db_backup_dest", lang))
     database_option(backup_)
     backup_.set_defaults(func=run_backup)
+    hand = db_sub.add_parser("hand", parents=parents, help=cli_text("db_hand", lang),
+                             description=cli_text("db_hand_description", lang))
+    hand.add_argument("hand_id", type=_hand_id(lang), metavar="ID",
+                      help=cli_text("db_hand_id", lang))
+    hand.add_argument("--result", action="store_true", help=cli_text("db_hand_result", lang))
+    database_option(hand)
+    hand.set_defaults(func=run_hand)
+
+
+def _hand_id(lang: str) -> Callable[[str], int]:
+    def check(text: str) -> int:
+        if not text.isdigit() or int(text) < 1:
+            raise argparse.ArgumentTypeError(cli_text("positive", lang, value=text))
+        return int(text)
+
+    return check
 
 
 def target_of(args: argparse.Namespace) -> str:
@@ -204,6 +221,33 @@ def run_backup(args: argparse.Namespace, say: Say = print) -> int:
                      version=made.version, rows=sum(made.rows.values()),
                      hands=made.rows.get("hands", 0), seconds=f"{made.seconds:.2f}"))
         say(cli_text("check_rows", lang, rows=rows_text(made.rows)))
+        return 0
+
+    return _run(args, work, done, say)
+
+
+def run_hand(args: argparse.Namespace, say: Say = print) -> int:
+    """A stored hand's transcript (``--result``: its stored outcome), printed as ``musbot
+    replay`` prints: so ``musbot db hand ID | musbot replay -`` scores it again, to the same
+    lines as ``musbot db hand ID --result``. 2 when the database holds no such hand."""
+    from musbot.replay import in_print_order, print_json
+    from musbot.storage.database import backend_for
+    from musbot.storage.maintenance import StoredHand, stored_hand
+
+    lang: str = args.idioma
+    where: list[str] = []
+
+    async def work(target: str) -> StoredHand | None:
+        where.append(backend_for(target).where)
+        return await stored_hand(target, args.hand_id)
+
+    def done(found: StoredHand | None) -> int:
+        if found is None:
+            print(cli_text("hand_missing", lang, hand=args.hand_id, where=where[0]),
+                  file=sys.stderr)
+            return 2
+        transcript, result = found
+        print_json(in_print_order(result if args.result else transcript), sys.stdout, indent=2)
         return 0
 
     return _run(args, work, done, say)

@@ -1,8 +1,9 @@
 """``musbot repaso FILE --asiento N``: «¿Cómo jugué?» for one seat of a stored hand.
 
-The hand is read as ``musbot replay`` reads it (docs/replay.md; ``-`` is standard input), and
-refused the same way, exit status 2 and a sentence; the review is :mod:`musbot.coach`'s, printed
-in the run's language. A stored transcript keeps no señas, so none are counted.
+The hand is read and played as ``musbot replay`` reads and plays it (docs/replay.md; ``-`` is
+standard input), and whatever the replay refuses is refused here with the same sentence, exit
+status 2; the review is :mod:`musbot.coach`'s, printed in the run's language (``--idioma``). A
+stored transcript keeps no señas, so none are counted.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from musbot.coach import review_transcript
 from musbot.coach.text import say, text
 from musbot.console import whole
 from musbot.engine.rules import PLAYER_COUNTS
-from musbot.replay import Lang, ReplayError, load
+from musbot.replay import Lang, ReplayError, load, read_transcript
 
 
 def add_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -34,13 +35,12 @@ def run(path: str, seat: int, *, seed: int | None = None, lang: Lang = "es",
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        data = load(path)
-        players = len(data["hands"]) if isinstance(data, dict) and \
-            isinstance(data.get("hands"), list) else 4
+        transcript = read_transcript(load(path))
+        players = len(transcript.hands)
         if not 1 <= seat <= players:
             print(say("cli_bad_seat", lang, players=players), file=err)
             return 2
-        found = review_transcript(data, seat - 1, seed=seed)
+        found = review_transcript(transcript, seat - 1, seed=seed)
     except ReplayError as exc:
         print(exc.message(lang), file=err)
         return 2
@@ -49,5 +49,4 @@ def run(path: str, seat: int, *, seed: int | None = None, lang: Lang = "es",
 
 
 def command(args: argparse.Namespace) -> int:
-    lang: Lang = "en" if args.idioma == "en" else "es"
-    return run(args.file, args.asiento, seed=args.semilla, lang=lang)
+    return run(args.file, args.asiento, seed=args.semilla, lang=args.idioma)

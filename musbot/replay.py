@@ -8,7 +8,7 @@ never a traceback nor a guess: a checker that crashes on junk, or reads past it,
 on a real dispute.
 
 The shape is checked by hand, not by a JSON Schema library (a new runtime dependency): each refusal
-must be a sentence of the i18n catalogs, in Spanish or English, where a library words its own
+must be a sentence of the i18n catalogs, in the run's language, where a library words its own
 errors, in English, about schema keywords; and the checks that read two fields at once (scores
 against the target the rules set, seats against the number of hands) a schema states awkwardly or
 not at all. See docs/replay.md.
@@ -20,12 +20,12 @@ import difflib
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import IO, Any, Literal, NoReturn
 
 from musbot.commands import HAND_SIZE, parse
-from musbot.engine import DECK, Hand, MusError, Rules
+from musbot.engine import DECK, Action, Hand, Lance, MusError, Rules
 from musbot.engine.cards import Card, parse_card
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.i18n import error_text, language_of_locale, translate
@@ -347,12 +347,20 @@ def play(transcript: Transcript) -> dict[str, Any]:
     return played(transcript).result()
 
 
-def played(transcript: Transcript) -> Hand:
-    """The hand after every action, applied through the grammar and the engine: :func:`play`'s
-    output, and what it does not print (its events, its órdagos)."""
+Before = Callable[[int, int, Action, Hand], None]
+"""Told each action (its index, seat and the action read) before it is applied to the hand."""
+
+
+def played(transcript: Transcript, before: Before | None = None,
+           upto: int | None = None) -> Hand:
+    """The hand after every action (its first ``upto``), applied through the grammar and the
+    engine: :func:`play`'s output, and what it does not print (its events, its órdagos). The
+    one reading of a transcript's actions: ``musbot repaso`` reviews a hand through it
+    (``before``), so it refuses what ``musbot replay`` refuses, with the same sentence."""
     hand = deal(transcript)
     whole_deck = transcript.whole_deck
-    for i, (seat, text) in enumerate(transcript.actions):
+    actions = transcript.actions if upto is None else transcript.actions[:upto]
+    for i, (seat, text) in enumerate(actions):
         if hand.finished:
             raise ReplayError("after_end", i, end=i - 1)
         try:
@@ -361,6 +369,8 @@ def played(transcript: Transcript) -> Hand:
             raise RuleBroken(exc, i) from None
         if action is None:
             raise ReplayError("not_a_move", i, text=_cut(text))
+        if before is not None:
+            before(i, seat, action, hand)
         reshuffled = len(hand.reshuffles)
         try:
             hand.apply(seat, action)
@@ -370,7 +380,8 @@ def played(transcript: Transcript) -> Hand:
             raise RuleBroken(exc, i) from None
         if len(hand.reshuffles) > reshuffled and not whole_deck:
             raise _ran_out(transcript, i)
-    if hand.finished and len(transcript.reshuffles) > len(hand.reshuffles):
+    whole = len(actions) == len(transcript.actions)
+    if whole and hand.finished and len(transcript.reshuffles) > len(hand.reshuffles):
         raise ReplayError("reshuffles_unused", given=len(transcript.reshuffles),
                           used=len(hand.reshuffles))
     return hand
@@ -408,15 +419,46 @@ def run(path: str, out: IO[str] | None = None, lang: Lang | None = None) -> int:
     try:
         result = replay(load(path))
     except ReplayError as exc:
-        _print_json(exc.to_dict(lang), out)
+        print_json(exc.to_dict(lang), out)
         return 2
-    _print_json(result, out, indent=2)
+    print_json(result, out, indent=2)
     return 0
 
 
-def _print_json(obj: dict[str, Any], out: IO[str], indent: int | None = None) -> None:
-    """Readable UTF-8 where the stream takes it; the same JSON with escapes where it does not (a
-    lone surrogate quoted back from the transcript, a stream in a narrower encoding)."""
+RESULT_KEYS: tuple[str, ...] = ("winners", "ledger", "scores", "game_winner", "finished", "to_act")
+"""The output's keys, in the order it is printed (docs/replay.md, «Output»)."""
+STEP_KEYS: tuple[str, ...] = ("pair", "tantos", "lance", "kind")
+"""A ledger step's keys, in that order."""
+
+
+def in_print_order(document: Mapping[str, Any]) -> dict[str, Any]:
+    """A transcript (:data:`KEYS`) or an outcome (:data:`RESULT_KEYS`, the lances in their
+    order, :data:`STEP_KEYS`) with its keys in the order docs/replay.md writes them: a stored
+    one, whose keys the database sorted, then prints line for line as this command prints."""
+
+    def ordered(mapping: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+        return {**{k: mapping[k] for k in keys if k in mapping},
+                **{k: v for k, v in mapping.items() if k not in keys}}
+
+    if "winners" not in document:
+        out = ordered(document, KEYS)
+        if isinstance(out.get("rules"), Mapping):
+            out["rules"] = ordered(out["rules"], RULE_KEYS)
+        return out
+    out = ordered(document, RESULT_KEYS)
+    if isinstance(out["winners"], Mapping):
+        out["winners"] = ordered(out["winners"], tuple(lance.nombre for lance in Lance))
+    if isinstance(out.get("ledger"), list):
+        out["ledger"] = [ordered(step, STEP_KEYS) if isinstance(step, Mapping) else step
+                         for step in out["ledger"]]
+    return out
+
+
+def print_json(obj: dict[str, Any], out: IO[str], indent: int | None = None) -> None:
+    """A transcript, an outcome or a refusal as this command prints it (``musbot db hand``
+    prints a stored one the same way, so the two compare line by line). Readable UTF-8 where
+    the stream takes it; the same JSON with escapes where it does not (a lone surrogate quoted
+    back from the transcript, a stream in a narrower encoding)."""
     text = json.dumps(obj, ensure_ascii=False, indent=indent)
     try:
         text.encode(getattr(out, "encoding", None) or "utf-8")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import signal
 import sys
@@ -40,12 +41,7 @@ from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
 from musbot.table.repaso import REVIEWER, ReviewRefused
 from musbot.words import (
-    CARDS_WORDS,
-    HELP_WORDS,
-    QUIT_WORDS,
     REVIEW_WORDS,
-    SENA_WORDS,
-    STATUS_WORDS,
 )
 
 YOU = 1
@@ -226,15 +222,16 @@ def make_table(args: argparse.Namespace, transport: TerminalTransport) -> Table:
 
 def help_text(lang: str) -> str:
     """``ayuda``: every move in every word the grammar reads (from its own tables, see
-    :func:`musbot.commands.vocabulary`), then the other requests, each in the first of its
-    words (:mod:`musbot.words`)."""
+    :func:`musbot.commands.vocabulary`), the reader's own first, then the other requests in
+    the reader's words (``WORDS``)."""
     lines = [_tt("help_moves", lang)]
-    for words, others in vocabulary():
+    for words, others in vocabulary(render.shown(lang)):
         item = _tt("help_item", lang, words=words, others=", ".join(others)) if others else words
         lines.append("  " + item)
+    word = functools.partial(render.typed_word, lang=lang)
     lines += [_tt("help_discard", lang), _tt("help_amounts", lang),
-              _tt("help_other", lang, cards=CARDS_WORDS[0], status=STATUS_WORDS[0],
-                  sena=SENA_WORDS[0], help=HELP_WORDS[0], quit=QUIT_WORDS[0])]
+              _tt("help_other", lang, cards=word("cards"), status=word("status"),
+                  sena=word("sena"), help=word("help"), quit=word("quit"))]
     return "\n".join(lines)
 
 
@@ -337,7 +334,7 @@ def _not_a_move(table: Table, words: str, lang: str) -> str:
     """«No es una jugada», with the move it looks like when there is one (``envdo``)."""
     seat = table.seat_of(YOU)
     hand = table.match.view(seat).cards if table.match is not None and seat is not None else None
-    guess = suggest(words, hand)
+    guess = suggest(words, hand, render.shown(lang))
     return _tt("unknown_suggest", lang, words=guess) if guess else _tt("unknown", lang)
 
 

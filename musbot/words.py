@@ -1,4 +1,5 @@
-"""Every word a player types, in Spanish, Basque and English, and the one :func:`normalise`.
+"""Every word a player types, in Spanish, Basque, French and English, and the one
+:func:`normalise`.
 
 The grammar in two files: these tables are its vocabulary, :mod:`musbot.commands` its parser, and
 every place that reads a player's words (the table channel, DMs, the terminal, the replay) goes
@@ -10,8 +11,12 @@ Two ways of writing the tables, each for its reader:
 - the words of moves (§2, §4) are written normalised (lowercase, no accents: "mas" is «más»,
   "ordago" is «órdago»), because the parser compares them with normalised tokens;
 - the words that make a whole message («vuelvo», «cartas», «seña …», the terminal's «ayuda»)
-  and the seña names are written as people write them, the first of each the one help texts show;
-  they are compared after :func:`normalise` too.
+  and the seña names are written as people write them; they are compared after
+  :func:`normalise` too.
+
+Which of them each language *shows* (in help texts, hints, a «did you mean») is its
+catalogue's: ``TABLE.said_*`` for the moves, ``WORDS.*`` for the rest, each one of these
+tables' words (tests/test_i18n.py reads every one back).
 
 Sits above the engine: it names the engine's actions and señas, and the engine knows no word.
 """
@@ -96,7 +101,8 @@ def visible_name(name: str | None, limit: int | None = None, fallback: str = "")
 
 
 # ----------------------------------------------------------------------------------------------
-# Moves (docs/rules.md §2, §4). Spanish first, then Basque, then English; written normalised.
+# Moves (docs/rules.md §2, §4). Spanish first, then Basque, French, English; written normalised.
+# What each language *shows* is its catalogue's (``TABLE.said_*``, ``WORDS.*``), one of these.
 # ----------------------------------------------------------------------------------------------
 
 FIXED_PHRASES: Final[dict[str, Action]] = {
@@ -106,6 +112,8 @@ FIXED_PHRASES: Final[dict[str, Action]] = {
     "no mus": NO_HAY_MUS,
     "corto": NO_HAY_MUS,
     "mintza": NO_HAY_MUS,  # Basque: "we speak", i.e. refuse mus.
+    "ez dago mus": NO_HAY_MUS,  # Basque batua: "there is no mus".
+    "mus ez": NO_HAY_MUS,  # Basque: "mus, no" (MEMO MUS answers ba/ez).
     "cut": NO_HAY_MUS,
     # §4, betting. Bets with amounts are built by the verb tables below.
     "paso": PASO,  # Basque uses "paso" too.
@@ -153,18 +161,22 @@ DISCARD_VERBS: Final[tuple[tuple[str, ...], ...]] = (
     ("me", "descarto"),
     ("descarto",),
     ("descarte",),
+    ("bota",),  # Basque: "throw"; the table says «3 karta bota ditu».
+    ("je", "jette"),  # French: MEMO MUS «on jette le 5», «les cartes jetées».
+    ("jette",),
     ("discard",),
 )
 """Longest first, so "me descarto de 1" is not read as "me descarto" + "de 1"."""
 
-ALL_CARDS_WORDS: Final[frozenset[str]] = frozenset({"todas", "todo", "all"})
-"""``descarto todas``: the whole hand."""
+ALL_CARDS_WORDS: Final[frozenset[str]] = frozenset(
+    {"todas", "todo", "denak", "guztiak", "tout", "toutes", "all"})
+"""``descarto todas``, ``bota denak``, ``jette tout``: the whole hand."""
 
 LIST_CONNECTORS: Final[frozenset[str]] = frozenset(
-    {"y", "e", "de", "del", "la", "las", "el", "los", "eta", "and", "the"}
+    {"y", "e", "de", "del", "la", "las", "el", "los", "eta", "et", "le", "les", "and", "the"}
 )
-"""Skipped in a discard list: ``descarto la 1 y la 3``, ``descarto de 1o``; ``eta`` is Basque
-"and"."""
+"""Skipped in a discard list: ``descarto la 1 y la 3``, ``descarto de 1o``, Basque ``bota 1
+eta 3``, French ``jette le 1 et le 3``."""
 
 LEADING_FILLERS: Final[frozenset[str]] = frozenset(
     {"pues", "vale", "venga", "va", "bueno", "yo", "tambien", "ok", "okay", "i"}
@@ -249,7 +261,7 @@ NUMBER_WORDS: Final[dict[str, int]] = _number_words()
 
 # ----------------------------------------------------------------------------------------------
 # Whole messages besides the moves: at any table (channel, DM, terminal) and in the terminal.
-# Written as people write them; the first word of each is the one help texts show.
+# Written as people write them, Spanish first.
 # ----------------------------------------------------------------------------------------------
 
 COME_BACK_WORDS: Final[tuple[str, ...]] = (
@@ -275,7 +287,7 @@ STATUS_WORDS: Final[tuple[str, ...]] = ("mesa", "estado", "mahaia", "egoera", "t
 QUIT_WORDS: Final[tuple[str, ...]] = ("salir", "irten", "quitter", "quit", "exit")
 """Leaving the terminal's match."""
 
-REVIEW_WORDS: Final[tuple[str, ...]] = ("repaso", "review")
+REVIEW_WORDS: Final[tuple[str, ...]] = ("repaso", "errepasoa", "errepaso", "revue", "review")
 """«¿Cómo jugué?» in the terminal, with a hand's number or alone (the last finished hand)."""
 
 # ----------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from helpers_rules import shuffled_hand
 from table_helpers import ANY_CARD
 from test_terminal import session
@@ -77,3 +78,48 @@ def test_bench_repaso_prints_its_figures(capsys: object) -> None:
     assert figures["reviews"] == 3
     assert 0 < figures["cpu_ms_p50"] <= figures["answer_ms_max"] * 1.5
     assert {"answer_ms_p99", "loop_late_ms_p99"} <= figures.keys()
+
+
+def _refused() -> list[tuple[str, dict[str, object]]]:
+    """Transcripts ``musbot replay`` refuses, each for a reason of its own; docs/replay.md's
+    example 3 (the deck runs out before it was all dealt) first."""
+    from test_replay import documented_examples
+
+    third, kind, _ = documented_examples()[2]
+    assert kind == "refusal"
+    whole = _transcript(3)
+    after_end = {**whole, "actions": [*whole["actions"], [0, "paso"]]}  # type: ignore[list-item]
+    unused = {**whole, "reshuffles": [["1o"]]}
+    hola = {**whole, "actions": [[0, "hola"]]}
+    return [("deck_short", json.loads(third)), ("after_end", after_end),
+            ("reshuffles_unused", unused), ("not_a_move", hola)]
+
+
+@pytest.mark.parametrize("lang", ["es", "eu", "fr", "en"])
+def test_repaso_refuses_what_replay_refuses_with_the_same_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    """Issue 46: `musbot repaso` reviewed docs/replay.md's example 3, which `musbot replay`
+    refuses, and exited 0. Both now play a transcript through one loop."""
+    for name, data in _refused():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        assert main(["--idioma", lang, "replay", str(path)]) == 2, name
+        refusal = json.loads(capsys.readouterr().out)["error"]
+        assert main(["--idioma", lang, "repaso", str(path), "--asiento", "1"]) == 2, name
+        out, err = capsys.readouterr()
+        assert out == "" and err == refusal + "\n", name
+
+
+@pytest.mark.parametrize(("lang", "heading"), [
+    ("eu", "Nola jokatu nuen?"), ("fr", "Comment ai-je joué ?"), ("en", "How did I play?")])
+def test_repaso_speaks_the_language_of_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, heading: str) -> None:
+    """Issue 46: `musbot repaso --idioma eu|fr` printed Spanish."""
+    from test_i18n import spanish_words
+
+    path = tmp_path / "mano.json"
+    path.write_text(json.dumps(_transcript(3)))
+    assert main(["repaso", str(path), "--asiento", "2", "--semilla", "1", "--idioma", lang]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(heading)
+    assert lang == "en" or not spanish_words(out.replace("«dificil»", "")), out

@@ -57,6 +57,9 @@ def spanish(error: MalformedCommand) -> str:
         ("no mus", NO_HAY_MUS),
         ("corto", NO_HAY_MUS),
         ("mintza", NO_HAY_MUS),
+        ("ez dago mus", NO_HAY_MUS),
+        ("Ez dago mus!", NO_HAY_MUS),
+        ("mus ez", NO_HAY_MUS),
         ("cut", NO_HAY_MUS),
     ],
 )
@@ -268,6 +271,16 @@ def test_normalisation(text: str, action: Action) -> None:
         ("Descarto 12o, 7c", cards("12o", "7c")),
         ("descarto 1 5e", cards("12o", "5e")),
         ("pues descarto 4, tío", cards("1b")),
+        ("bota 1 2 3", cards("12o", "7c", "5e")),
+        ("bota 1 eta 3", cards("12o", "5e")),
+        ("bota 1o 12c", cards("1o", "12c")),
+        ("bota denak", cards("12o", "7c", "5e", "1b")),
+        ("bota guztiak", cards("12o", "7c", "5e", "1b")),
+        ("jette 3 4", cards("5e", "1b")),
+        ("je jette le 1 et le 3", cards("12o", "5e")),
+        ("Jette 12o, 7c", cards("12o", "7c")),
+        ("jette tout", cards("12o", "7c", "5e", "1b")),
+        ("jette toutes", cards("12o", "7c", "5e", "1b")),
     ],
 )
 def test_discards(text: str, expected: tuple[Card, ...]) -> None:
@@ -475,6 +488,13 @@ def test_every_code_is_worded() -> None:
         "gehiago",
         "biak",
         "kaixo",
+        "bota de vino",
+        "la bota",
+        "bota eso",
+        "jette un oeil",
+        "je jette l'éponge",
+        "ez dago mus hemen",
+        "mus ez da erraza",
         "<@123456> paso",
         "paso <:kek:123>",
         "envido: 5",
@@ -624,12 +644,51 @@ A_HAND = [parse_card(c) for c in ("1o", "12c", "5e", "7b")]
     ("noquiero", "no quiero"), ("nohay mus", "no hay mus"), ("quero", "quiero"),
     ("ordgo", "órdago"), ("3 mass", "3 más"), ("pase", "paso"), ("muss", "mus"),
     ("descatro 1 3", "descarto 1 3"), ("descrato 1o 12c", "descarto 1o 12c"),
-    ("revdo 4", "revido 4"), ("idki", "iduki"), ("fodl", "fold"), ("Envdo!", "envido"),
+    ("revdo 4", "4 más"), ("idki", "quiero"), ("fodl", "no quiero"), ("Envdo!", "envido"),
+    ("descatro todsa", "descarto todas"),
 ])
 def test_a_near_miss_of_a_command_word_gets_a_suggestion(typed: str, meant: str) -> None:
+    """Said in the canonical (Spanish) words: a near miss of any language's word is the move
+    as a Spanish table says it («idki» is «quiero»)."""
     assert parse(typed, A_HAND) is None
     assert suggest(typed, A_HAND) == meant
     assert parse(meant, A_HAND) is not None
+
+
+@pytest.mark.parametrize(("lang", "typed", "meant"), [
+    ("fr", "passe", "paso"), ("fr", "pass", None), ("fr", "idki", "iduki"),
+    ("fr", "no quero", "tira"), ("fr", "envdo 5", "5 tantos imido"),
+    ("fr", "jete 3 4", "jette 3 4"), ("fr", "descatro 1o 12c", "jette 1o 12c"),
+    ("fr", "jette toute", "jette tout"),
+    ("eu", "botaa 1 2 3", "bota 1 2 3"), ("eu", "descatro todas", "bota denak"),
+    ("eu", "quero", "iduki"), ("eu", "nohay mus", "mintza"), ("eu", "3 mass", "3 gehiago"),
+    ("en", "passe", "paso"), ("en", "descatro 1 3", "discard 1 3"), ("es", "passe", "paso"),
+])
+def test_a_suggestion_is_in_the_reader_s_words(lang: str, typed: str, meant: str | None
+                                                ) -> None:
+    """Issue 46: the French «passe» got «pass»; the suggestion is the move in the words the
+    reader's table shows (docs/glossary.md), and it parses as that move."""
+    from musbot.table.render import shown
+
+    said = suggest(typed, A_HAND, shown(lang))
+    assert said == meant
+    if meant is not None:
+        assert parse(meant, A_HAND) == parse(suggest(typed, A_HAND) or "", A_HAND)
+
+
+def test_no_typed_word_of_one_move_is_another_s_near_miss() -> None:
+    """Every word the tables hold, typed alone or as a discard's verb, reads as its own move:
+    a new language's word («bota», «jette», «mus ez») never makes another ambiguous, and no
+    word gets a suggestion (it is no near miss)."""
+    for phrase, action in words.FIXED_PHRASES.items():
+        assert parse(phrase) == action and suggest(phrase) is None, phrase
+    for verb in words.DISCARD_VERBS:
+        typed = " ".join(verb)
+        assert parse(f"{typed} 1 3", A_HAND) == descarte(A_HAND[0], A_HAND[2]), typed
+        for other in (*words.FIXED_PHRASES, *words.ENVIDO_VERBS, *words.RAISE_VERBS):
+            assert typed != other
+    for word in words.ALL_CARDS_WORDS:
+        assert parse(f"descarto {word}", A_HAND) == descarte(*A_HAND), word
 
 
 @pytest.mark.parametrize("typed", [
@@ -644,10 +703,36 @@ def test_no_suggestion_without_a_close_move(typed: str) -> None:
 
 def test_vocabulary_comes_from_the_word_tables() -> None:
     words = {canonical_words: others for canonical_words, others in vocabulary()}
-    assert words["no hay mus"] == ("no mus", "corto", "mintza", "cut")
+    assert words["no hay mus"] == ("no mus", "corto", "mintza", "ez dago mus", "mus ez", "cut")
     assert words["quiero"] == ("iduki", "idoki", "eduki", "kanta", "call")
     assert "echo órdago" in words["órdago"] and "hordago" in words["órdago"]
     assert "descarto 1 3, descarto 1o 12c" in words
+    assert "bota 1 3" in words["descarto 1 3, descarto 1o 12c"]
+
+
+@pytest.mark.parametrize(("lang", "first"), [
+    ("es", ["mus", "no hay mus", "paso", "envido, envido 5", "3 más", "quiero", "no quiero",
+            "órdago", "descarto 1 3, descarto 1o 12c", "descarto todas"]),
+    ("eu", ["mus", "mintza", "paso", "imido, 5 tanto imido", "3 gehiago", "iduki", "tira",
+            "hordago", "bota 1 3, bota 1o 12c", "bota denak"]),
+    ("fr", ["mus", "mintza", "paso", "imido, 5 tantos imido", "3 tantos gehiago", "iduki",
+            "tira", "hordago", "jette 1 3, jette 1o 12c", "jette tout"]),
+])
+def test_the_help_lists_the_reader_s_words_first(lang: str, first: list[str]) -> None:
+    """Issue 46: the help put «no hay mus, … descarto» first, the Basque words in brackets;
+    now each move first in the words the reader's table shows, the Spanish among the others,
+    every word still listed once."""
+    from musbot.table.render import shown
+
+    entries = vocabulary(shown(lang))
+    assert [words for words, _ in entries] == first
+    spanish = dict(vocabulary())
+    for (mine, others), (canonical, theirs) in zip(entries, spanish.items(), strict=True):
+        listed = [*mine.split(", "), *others]
+        assert len(listed) == len(set(listed))
+        if canonical.startswith("descarto todas"):  # said with the reader's verb
+            continue
+        assert {*canonical.split(", "), *theirs} <= set(listed)
 
 
 @pytest.mark.parametrize(("text", "expected"), [

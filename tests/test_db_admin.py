@@ -1,4 +1,5 @@
-"""``musbot db check``, ``db migrate`` and ``db backup`` (issue 27), on a real SQLite file and a
+"""``musbot db check``, ``db migrate``, ``db backup`` (issue 27) and ``db hand`` (issue 46), on a
+real SQLite file and a
 real PostgreSQL database: an old schema is reported and then migrated, a newer one refused
 untouched, a live database backed up under a stream of writes into a checked copy that holds
 every hand finished before the backup began."""
@@ -6,18 +7,23 @@ every hand finished before the backup began."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import random
 import shutil
 import sqlite3
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 from db_helpers import create_pg_database, drop_pg_database, four, hand, select
 
 from musbot.cli import main
+from musbot.engine.cards import CARD_CODES
+from musbot.replay import replay
 from musbot.storage import SCHEMA_VERSION, Database
 from musbot.storage.maintenance import backup, inspect
 from musbot.storage.schema import MIGRATIONS, split_statements
@@ -418,3 +424,66 @@ async def test_without_pg_dump_backup_says_how_without_the_password(
     err = capsys.readouterr().err
     assert "pg_dump is not installed here" in err and "pg_dump --format=custom" in err
     assert "s3cret" not in err and not dest.exists()
+
+
+# --- musbot db hand: a stored hand, written for musbot replay (issue 46) ------------------------
+
+async def _exported(capsys: pytest.CaptureFixture[str], hand_id: int, target: str,
+                    *more: str) -> Any:
+    assert await asyncio.to_thread(main, ["db", "hand", str(hand_id), "--db", target, *more]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+async def test_a_stored_hand_is_written_as_a_transcript_replay_scores_to_its_result(
+        target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """«Anybody can check any score» held only for hand-written files: `musbot db hand ID`
+    writes one the bot stored, `--result` what it stored as its outcome, reading the database
+    without changing it (a missing hand: exit 2 and a sentence)."""
+    from musbot.engine import Hand, Rules
+    from musbot.engine.cards import parse_card
+    from musbot.engine.randomplay import random_action
+
+    rng = random.Random(5)
+    deck = [parse_card(c) for c in CARD_CODES]
+    rng.shuffle(deck)
+    played = Hand(Rules(), [deck[i:i + 4] for i in range(0, 16, 4)], deck[16:])
+    while played.to_act is not None:
+        played.apply(played.to_act, random_action(played.legal_actions(played.to_act), rng))
+    async with Database(target) as db:
+        match = await db.start_match(four())
+        hand_id = await db.record_hand(match, 1, played.transcript(), played.result())
+    before = await inspect(target)
+    transcript = await _exported(capsys, hand_id, target)
+    assert transcript == played.transcript()
+    assert replay(transcript) == await _exported(capsys, hand_id, target, "--result") == \
+        played.result()
+    missing = ["--idioma", "eu", "db", "hand", str(hand_id + 1), "--db", target]
+    assert await asyncio.to_thread(main, missing) == 2
+    assert f"ez dago {hand_id + 1} eskurik" in capsys.readouterr().err
+    assert await inspect(target) == before
+
+
+async def test_100_hands_of_a_bench_load_run_replay_to_their_stored_scores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 46: a short `bench load` run (four tables of random moves through the real table
+    layer and storage), then 100 of its stored hands, spread over the run, each written by
+    `musbot db hand` and scored again by the replay to the result the bot stored."""
+    from musbot.bench.databases import Scratch
+    from musbot.bench.load import run_load
+
+    scratch = Scratch(str(tmp_path / "load.db"), "sqlite")
+    await scratch.create()
+    figures = await run_load(4, 0.01, 60.0, 1.0, 1, scratch, tune=False)
+    ids = [row[0] for row in sqlite3.connect(scratch.target).execute(
+        "SELECT hand_id FROM hands ORDER BY hand_id")]
+    assert len(ids) == figures["hands"] >= 100
+    checked = ids[:: len(ids) // 100][:100]
+    written = tmp_path / "hand.json"
+    for hand_id in checked:
+        written.write_text(json.dumps(await _exported(capsys, hand_id, scratch.target)))
+        assert await asyncio.to_thread(main, ["replay", str(written)]) == 0
+        replayed = capsys.readouterr().out
+        stored = ["db", "hand", str(hand_id), "--db", scratch.target, "--result"]
+        assert await asyncio.to_thread(main, stored) == 0
+        assert capsys.readouterr().out == replayed, hand_id  # line for line, as documented
+    assert len(checked) == 100

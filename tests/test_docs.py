@@ -1,4 +1,5 @@
-"""The documents in docs/: what the code and the tests cite there exists, and links resolve.
+"""The documents in docs/ and README.md: what the code and the tests cite there exists, and what
+they link to and name (files, modules) exists.
 
 The § numbers of docs/rules.md are cited all over the tests and docstrings; a renumbered or dropped
 section would leave those citations leading nowhere, as the old links outside the repository did.
@@ -6,6 +7,8 @@ section would leave those citations leading nowhere, as the old links outside th
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
 from pathlib import Path
 
@@ -60,11 +63,68 @@ def test_no_reference_to_the_documents_outside_the_repository() -> None:
     assert stale == []
 
 
-@pytest.mark.parametrize("doc", ["README.md", "docs/rules.md", "docs/replay.md"])
-def test_relative_links_resolve(doc: str) -> None:
-    path = ROOT / doc
-    if not path.exists():
-        pytest.fail(f"{doc} is missing")
-    links = re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8"))
-    local = [link.split("#")[0] for link in links if "://" not in link and link.split("#")[0]]
-    assert [link for link in local if not (path.parent / link).exists()] == []
+DOCUMENTS = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+NAMED_PATH = re.compile(r"(?<![\w/.-])((?:musbot|cogs|tests|tools|deploy|docs)/[\w./-]*[\w/])")
+"""A file or folder of the repository named in a document: `musbot/i18n/locale/`,
+`tests/test_hostile.py`, `deploy/musbot.service`."""
+NAMED_MODULE = re.compile(r"(?<![\w./-])(musbot(?:\.[A-Za-z_]\w*)+)")
+"""A module named dotted, maybe with an attribute: `musbot.runtime`, `musbot.engine.Rules`."""
+FILE_NAMES = frozenset({"db", "dump", "pot", "po", "json", "md", "py", "service", "toml"})
+"""Last parts that make a dotted name a file's (musbot.db, musbot.pot), not a module's."""
+
+
+def anchors(doc: Path) -> set[str]:
+    """The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces
+    as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", doc.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=lambda d: str(d.relative_to(ROOT)))
+def test_relative_links_resolve(doc: Path) -> None:
+    """Every relative link of README.md and docs/: its file, and its anchor in that file."""
+    broken = []
+    for link in LINK.findall(doc.read_text(encoding="utf-8")):
+        if "://" in link or link.startswith("mailto:"):
+            continue
+        target, _, anchor = link.partition("#")
+        path = (doc.parent / target).resolve() if target else doc
+        if not (path.exists() and (not anchor or path.suffix != ".md"
+                                   or anchor in anchors(path))):
+            broken.append(link)
+    assert broken == []
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=lambda d: str(d.relative_to(ROOT)))
+def test_every_path_and_module_named_exists(doc: Path) -> None:
+    """Issue 46: docs/replay.md named musbot/i18n/es.py, gone since the catalogues became
+    gettext's; docs/glossary.md a docs/rules.fr.md that never was."""
+    text = doc.read_text(encoding="utf-8")
+    missing = [name for name in NAMED_PATH.findall(text) if not (ROOT / name).exists()]
+    for name in NAMED_MODULE.findall(text):
+        if name.rsplit(".", 1)[1] in FILE_NAMES:
+            continue
+        parts = name.split(".")
+        found = next((i for i in range(len(parts), 1, -1)
+                      if importlib.util.find_spec(".".join(parts[:i])) is not None), None)
+        if found is None or not _has(".".join(parts[:found]), parts[found:]):
+            missing.append(name)
+    assert missing == []
+
+
+def _has(module: str, attributes: list[str]) -> bool:
+    value: object = importlib.import_module(module)
+    for name in attributes:
+        if not hasattr(value, name):
+            return False
+        value = getattr(value, name)
+    return True
+
+
+def test_the_named_paths_are_found() -> None:
+    """The patterns still see what the documents name."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "musbot/engine/" in NAMED_PATH.findall(readme)
+    assert "musbot.engine.Rules" in NAMED_MODULE.findall((DOCS / "rules.md").read_text())
+    assert "variants-at-a-glance" in anchors(DOCS / "rules.md")

@@ -156,9 +156,10 @@ BUILT_KEYS = {
     "SENA_NAMES": re.compile(r".*"),
     "RANK_NAMES": re.compile(r".*"), "SUIT_NAMES": re.compile(r".*"),
     "LANCES": re.compile(r".*"),
-    "TABLE": re.compile(r"variant_|.*_n$"),
+    "TABLE": re.compile(r"variant_|.*_n$|team"),  # team…: a side at two or six, render.side
     "DISCORD": re.compile(r"perm_|btn_"),
     "SLASH": re.compile(r".*"),  # by where they are in the command tree: tests/test_translator.py
+    "BENCH": re.compile(r"label_|load_column_"),  # musbot.bench.rows, load_report.comparison
 }
 
 
@@ -247,9 +248,20 @@ SPANISH_ONLY = frozenset({
     "vaca", "vacas", "empieza", "habla", "señas", "cartas", "descarta", "nueva", "ronda", "con",
     "sin", "para", "los", "las", "del", "por", "tiene", "hay", "mano", "manos", "partidas",
     "querido", "gana", "mejor", "reparten", "enseñan", "dentro",
+    # The words typed at a table (issue 46): each language shows its own (``WORDS``).
+    "descarto", "todas", "ayuda", "salir", "mesa", "seña", "vuelvo", "repaso",
+    # The bracket's words (the picture and its text).
+    "cuadro", "cuartos", "semifinales", "octavos", "repesca", "grupo", "grupos", "ganador",
+    "perdedor", "clasificación", "amarracos", "amarrakos",
 })
 """Words a Basque or French sentence never has (the shared game words, mus, paso, tanto and
 the Basque calls, are not in it; nor «partida», Basque too: eu.wikipedia.org, «Mus»)."""
+
+
+def without_names(text: str) -> str:
+    """A text without the program's own names, which stay Spanish in every language: the slash
+    commands (/mus mesa), the options (--asiento) and the subcommands (musbot repaso)."""
+    return re.sub(r"\{[^}]*\}|/mus \w+|--[\w-]+|musbot \w+( \w+)?", "", text)
 
 
 def spanish_words(text: str) -> set[str]:
@@ -269,6 +281,29 @@ def test_a_whole_terminal_match_in_basque_or_french_has_no_spanish_word(
     assert not found, found
 
 
+INTERACTIVE = {
+    "eu": ["laguntza", "kartak", "mahaia", "mus", "bota 1 2 3", "keinu itsua", "passe",
+           "errepasoa", "zerbait", "irten"],
+    "fr": ["aide", "cartes", "table", "mus", "jette 1 2 3", "signe aveugle", "passe", "revue",
+           "quelque chose", "quitter"],
+}
+"""Seed 15: the help, the cards, the table, a round of mus, a discard, a seña, a near miss, a
+review, chat, then leaving: each answered in the reader's words."""
+
+
+@pytest.mark.parametrize("lang", ["eu", "fr"])
+def test_an_interactive_game_in_basque_or_french_has_no_spanish_word(lang: str) -> None:
+    """Issue 46: the help and the prompts put the Spanish words first. The help's brackets list
+    every other way a move is typed, Spanish among them, and stay as they are."""
+    from test_terminal import session
+
+    out = "\n".join(session(INTERACTIVE[lang], ["--seed", "15", "--idioma", lang]))
+    lines = [re.sub(r"^  (\S.*?) \(.*\)$", r"\1", line) for line in out.splitlines()]
+    found = {line: spanish_words(line) for line in lines if spanish_words(line)}
+    assert not found, found
+    assert len(lines) > 40 and any(line.startswith(("🔒", "Nola", "Comment")) for line in lines)
+
+
 def test_the_spanish_word_list_finds_spanish() -> None:
     assert spanish_words("🃏 Nueva mano: es mano Bot 4.") == {"nueva", "mano"}
     assert spanish_words(translate("TABLE.lance_querido", "es", lance="Grande", tantos=2)) \
@@ -277,15 +312,15 @@ def test_the_spanish_word_list_finds_spanish() -> None:
 
 @pytest.mark.parametrize("lang", ["eu", "fr"])
 def test_no_sentence_of_the_game_is_left_in_spanish(lang: str) -> None:
-    """Every sentence of the table, the DMs, Discord and the server, in the language: none keeps
-    a Spanish-only word (the command names, /mus mesa… and the terminal's --asiento…, are the
-    program's and stay as they are)."""
+    """Every sentence of the table, the DMs, Discord, the server and the command line, in the
+    language: none keeps a Spanish-only word (the command names, /mus mesa…, musbot repaso and
+    the terminal's --asiento…, are the program's and stay as they are; the replay's sentences
+    name the transcript's keys, «mano» among them)."""
     left = {}
     for key, entry in catalog(lang).entries.items():
-        if key.split(".")[0] in ("CLI", "REPLAY"):
+        if key.split(".")[0] == "REPLAY":
             continue
-        words = set().union(*(spanish_words(re.sub(r"\{[^}]*\}|/mus \w+|--\w+", "", form))
-                              for form in forms(entry)))
+        words = set().union(*(spanish_words(without_names(form)) for form in forms(entry)))
         if words:
             left[key] = words
     assert not left, left
@@ -333,3 +368,95 @@ def test_the_hand_lists_the_senas_it_may_show_in_its_reader_s_language() -> None
     assert "hiru errege" in _senas_line(posibles, "eu")
     assert "trois rois" in _senas_line(posibles, "fr")
     assert "tres reyes" not in _senas_line(posibles, "eu")
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_every_word_shown_to_type_is_read_back_as_what_it_names(lang: str) -> None:
+    """Issue 46: each language shows its own words to type («bota», «kartak», «revue»…),
+    and every one of them, and every move as its table says it, is read by the one grammar
+    as what it names, at any table."""
+    from musbot import commands
+    from musbot.engine.actions import (
+        MUS,
+        NO_HAY_MUS,
+        NO_QUIERO,
+        ORDAGO,
+        PASO,
+        QUIERO,
+        descarte,
+        envido,
+        mas,
+    )
+    from musbot.engine.cards import parse_card
+    from musbot.engine.senas import Sena
+    from musbot.table.render import sena_name, shown, typed_word
+    from musbot.words import REVIEW_WORDS
+
+    hand = [parse_card(c) for c in ("1o", "12c", "5e", "7b")]
+
+    def word(key: str) -> str:
+        return typed_word(key, lang)
+
+    assert commands.parse(f"{word('discard')} 1 3", hand) == descarte(hand[0], hand[2])
+    assert commands.parse(f"{word('discard')} {word('all_cards')}", hand) == descarte(*hand)
+    for key in ("cards", "status", "help", "quit"):
+        assert commands.read(word(key)) == commands.Request(key), key  # type: ignore[arg-type]
+    assert commands.read(word("come_back"), public=True) == commands.Request("come_back")
+    sena = f"{word('sena')} {sena_name(Sena.DOS_REYES, lang)}"
+    assert commands.read(sena) == commands.SendSena(Sena.DOS_REYES)
+    assert word("review") in REVIEW_WORDS
+    for action in (MUS, NO_HAY_MUS, PASO, QUIERO, NO_QUIERO, ORDAGO, envido(), envido(5), mas(3),
+                   descarte(hand[0], hand[1])):
+        assert commands.parse(shown(lang).move(action), hand) == action, action
+
+
+QUOTING_A_DISCARD = ("ERRORS.discard_now", "ERRORS.discard_empty", "TABLE.discard_hint",
+                     "TERMINAL.help_discard", "DISCORD.dm_unknown", "DISCORD.help",
+                     "REPLAY.not_a_move")
+"""Sentences that show how to discard: with the reader's verb."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_a_sentence_that_shows_a_discard_shows_the_reader_s_verb(lang: str) -> None:
+    """«Zure txanda da: descarto 1 3»: now «bota 1 3», «jette 1 3», «discard 1 3»."""
+    verb = catalog(lang).WORDS["discard"]
+    for key in QUOTING_A_DISCARD:
+        text = str(catalog(lang).entries[key])
+        assert re.search(rf"\b{verb} 1", text), (lang, key, text)
+        if lang != DEFAULT_LANGUAGE:
+            assert "descarto" not in text, (lang, key)
+
+
+def test_the_wording_a_native_reader_corrected() -> None:
+    """Issue 46's corrections, each recorded in docs/glossary.md («Wording reviewed»), rendered
+    as a table says them."""
+    from musbot.engine import Lance
+    from musbot.engine import events as ev
+    from musbot.engine.cards import parse_card
+    from musbot.table.render import card_name, event_lines, pair_text
+
+    def said(event: ev.Event, lang: str, players: int = 4) -> str:
+        return " ".join(event_lines(event, NAMES, players=players, target=40, lang=lang))
+
+    deje = ev.LanceEnded(Lance.GRANDE, "deje", 1, 1)
+    assert said(deje, "eu") == "Handia: tira. 2. bikoteak (Bea eta Dani) tanto 1."
+    assert said(ev.LanceEnded(Lance.GRANDE, "deje", 1, 3), "eu").endswith("3 tanto.")
+    scored = said(ev.Scored(0, 2, Lance.PARES, "base", (2, 0)), "eu")
+    assert scored.startswith("Pareak: 1. bikoteak (Ane eta Carmen) +2 (oinarrizko balioa).")
+    assert "Bikotea:" not in scored and "edukitzeagatik" not in scored
+    assert said(ev.CardsReplaced((1, 1, 1, 1)), "eu").startswith("Karta berriak banatzen dira")
+    assert said(ev.CardsReplaced((1, 1, 1, 1)), "fr").startswith("On complète les mains")
+    assert translate("TABLE.showdown_winners", "eu", list="…") == "Esku onenak: …."
+    assert translate("TABLE.status_bot", "eu") == "(bot-a)"
+    assert "bota" not in translate("CLI.run", "eu") and "Gelditu bot-a" in \
+        translate("CLI.db_copy_description", "eu")
+    assert translate("CLI.real", "eu").endswith("beste edozein 31ri irabazten dio")
+    assert error_text(IllegalAction("betting_now", lance=Lance.CHICA), "eu") == \
+        "Orain Txikia jokatzen ari gara."
+    assert "(irteera-kodea 130)" in translate("CLI.play_epilog", "eu")
+    assert pair_text(0, NAMES, 4, "fr", form="pair_bare") == "équipe 1 (Ane et Carmen)"
+    assert [card_name(parse_card(c), "fr") for c in ("3e", "12b", "2c", "1o")] == \
+        ["trois d'épées", "roi de bâtons", "deux de coupes", "as de monnaie"]
+    assert translate("TABLE.pair_heading", "fr", label="Équipe 1") == "Équipe 1 :"
+    assert "un adversaire a des pariak : {pares}" in str(catalog("fr").COACH["line_lance"])
+    assert translate("TABLE.amarrakos_n", "es", n=2) == "2 amarracos"

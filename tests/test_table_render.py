@@ -1,4 +1,4 @@
-"""Rendering: scores in tantos and amarrakos, cards with suit emoji, status, private hand text."""
+"""Rendering: scores in tantos and amarracos, cards with suit emoji, status, private hand text."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ def a_hand() -> Hand:
                           cards("4e 5b 6o 7c")], cards("10o 10c"), mano=0)
 
 
-def test_tantos_amarrakos_and_dentro() -> None:
-    # docs/rules.md §5: amarrakos of 5 tantos; a pair at target − 5 or more is «dentro».
-    assert render.tantos_text(23, 40) == "23 tantos (4 amarrakos y 3)"
+def test_tantos_amarracos_and_dentro() -> None:
+    # docs/rules.md §5: amarracos of 5 tantos; a pair at target − 5 or more is «dentro».
+    assert render.tantos_text(23, 40) == "23 tantos (4 amarracos y 3)"
     assert not render.tantos_text(34, 40).endswith("dentro")
     assert render.tantos_text(35, 40).endswith("— dentro")
-    assert render.score_text((35, 2), 40).startswith("Pareja 1: 35 tantos (7 amarrakos y 0)")
+    assert render.score_text((35, 2), 40, 4).startswith("Pareja 1: 35 tantos (7 amarracos y 0)")
 
 
 def test_cards_with_suit_emoji() -> None:
@@ -102,7 +102,7 @@ def test_lines_for_betting() -> None:
 
 
 def test_english() -> None:
-    assert render.tantos_text(7, 40, "en") == "7 tantos (1 amarrako and 2)"
+    assert render.tantos_text(7, 40, "en") == "7 tantos (1 amarraco and 2)"
     line = render.event_lines(ev.MatchWon(1), NAMES, players=4, target=40, lang="en")
     assert line == ["🎉 Match to pair 2 (Bea and Dani)!"]
 
@@ -136,8 +136,8 @@ def test_a_won_game_tells_the_games_count() -> None:
 
 
 def test_counted_words_agree_with_their_number() -> None:
-    assert render.tantos_text(1, 40) == "1 tanto (0 amarrakos y 1)"
-    assert render.tantos_text(5, 40) == "5 tantos (1 amarrako y 0)"
+    assert render.tantos_text(1, 40) == "1 tanto (0 amarracos y 1)"
+    assert render.tantos_text(5, 40) == "5 tantos (1 amarraco y 0)"
     assert status.rules_text(Rules(juegos=1, vacas=1)).splitlines()[0] == \
         "Mesa de 4 · a 40 tantos · 1 juego por vaca · 1 vaca"
     assert status.rules_text(Rules(puntos=1, vacas=2), "en").splitlines()[0] == \

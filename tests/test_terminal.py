@@ -313,26 +313,30 @@ def test_games_count_is_shown_when_a_game_is_won() -> None:
 
 
 def test_singular_and_plural() -> None:
-    """«1 tantos», «1 vaca(s)»: now «1 tanto», «1 vaca», «1 amarrako», «1 juego»."""
+    """«1 tantos», «1 vaca(s)»: now «1 tanto», «1 vaca», «1 amarraco», «1 juego»."""
     text = "\n".join(run_auto(["--seed", "7", "--juegos", "1", "--vacas", "1"])[1])
     assert "Mesa de 4 · a 40 tantos · 1 juego por vaca · 1 vaca" in text
-    assert "vaca(s)" not in text and not re.search(r"\b1 (tantos|amarrakos)\b", text)
-    assert "1 tanto (0 amarrakos y 1)" in text
+    assert "vaca(s)" not in text and not re.search(r"\b1 (tantos|amarracos)\b", text)
+    assert "1 tanto (0 amarracos y 1)" in text
     english = "\n".join(run_auto(["--seed", "7", "--juegos", "1", "--idioma", "en"])[1])
     assert "4-player table · to 40 tantos · 1 game a vaca · 1 vaca" in english
-    assert not re.search(r"\b1 tantos", english) and "1 tanto (0 amarrakos and 1)" in english
+    assert not re.search(r"\b1 tantos", english) and "1 tanto (0 amarracos and 1)" in english
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_seats_and_pairs_are_numbered_from_1(players: int, lang: str) -> None:
+    """Issue 46: at two or six a side is one person or three: a team, not a pair."""
     out = "\n".join(session(["cartas", "mesa", "paso", "mesa"],
                             ["--seed", "4", "--jugadores", str(players), "--idioma", lang]))
-    seat, pair = ("asiento", "pareja") if lang == "es" else ("seat", "pair")
+    seat, pair, team = ("asiento", "pareja", "equipo") if lang == "es" else \
+        ("seat", "pair", "team")
+    side, other = (pair, team) if players == 4 else (team, pair)
     seats = {int(n) for n in re.findall(rf"(?i)\b{seat} (\d+)", out)}
-    pairs = {int(n) for n in re.findall(rf"(?i)\b{pair} (\d+)", out)}
+    pairs = {int(n) for n in re.findall(rf"(?i)\b{side} (\d+)", out)}
     assert seats and min(seats) == 1 and max(seats) <= players
     assert pairs == {1, 2}
+    assert not re.search(rf"(?i)\b{other} \d", out), "one person or three are no pair"
     assert f"Bot {players}" in out and "Bot 0" not in out
 
 
@@ -350,3 +354,53 @@ def test_render_counts() -> None:
     assert [render.count("tantos", n) for n in (0, 1, 2)] == ["0 tantos", "1 tanto", "2 tantos"]
     assert render.count("vacas", 1, "en") == "1 vaca" and render.count("juegos", 2, "en") == \
         "2 games"
+
+
+# --- Basque and French all the way (issue 46) -------------------------------------------------
+
+def played(script: list[str], argv: list[str]) -> list[str]:
+    """The lines a session prints once the match has begun (after the help, which lists every
+    language's words)."""
+    lines = "\n".join(session(script, argv)).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("🃏"))
+    return lines[start:]
+
+
+def test_a_basque_player_discards_with_bota_and_reviews_with_errepasoa() -> None:
+    """«bota 1 2 3» was refused («Hori ez da jokaldi bat») though the table says «3 karta bota
+    ditu»; the hint said «descarto 1 3». Seed 15: all four go to mus at the first hand."""
+    out = played(["mus", "bota 1 2 3", "errepasoa"], ["--seed", "15", "--idioma", "eu"])
+    assert "Zure txanda da: bota 1 3 (zenbakiz)." in out
+    assert "Jokalaria: 3 karta bota ditu." in out
+    assert "Nola jokatu nuen 1. eskuan? Erabaki bakoitza, orduan zenekienarekin:" in out
+    assert any("«bota 1o 6c 10e» esan zenuen" in line for line in out)
+    assert not [line for line in out if "descarto" in line or "jokaldi bat" in line]
+
+
+def test_a_french_player_discards_with_jette_and_reviews_with_revue() -> None:
+    out = played(["mus", "jette 3 4", "revue"], ["--seed", "15", "--idioma", "fr"])
+    assert "À vous de parler : jette 1 3 (par numéro)." in out
+    assert "Joueur jette 2 cartes." in out
+    assert any(line.startswith("Comment ai-je joué au coup 1 ?") for line in out)
+    assert not [line for line in out if "descarto" in line or "pas un coup" in line]
+
+
+@pytest.mark.parametrize(("lang", "typed", "said"), [
+    ("eu", "ez dago mus", "Jokalaria: mintza."), ("eu", "mus ez", "Jokalaria: mintza."),
+    ("fr", "passe", "Ce n'est pas un coup. Vouliez-vous dire « paso » ?"),
+])
+def test_the_basque_no_mus_and_the_french_pass(lang: str, typed: str, said: str) -> None:
+    """Seed 12: you speak first at the mus; «passe» is no word of the French table, whose pass
+    is *paso* (MEMO MUS): it is suggested, not the English «pass»."""
+    assert said in played([typed], ["--seed", "12", "--idioma", lang])
+
+
+@pytest.mark.parametrize(("lang", "side", "not_said"), [
+    ("eu", "1. taldea", "bikote"), ("es", "Equipo 1", "areja"), ("fr", "Équipe 1 :", "Équipe 1:"),
+])
+def test_a_side_of_one_or_three_is_a_team(lang: str, side: str, not_said: str) -> None:
+    """Issue 46: «bikotea» named one person or three; French put no space before its colon."""
+    for players in ("2", "6"):
+        text = "\n".join(run_auto(["--seed", "11", "--jugadores", players, "--puntos", "10",
+                                   "--juegos", "1", "--idioma", lang])[1])
+        assert side in text and not_said not in text, (lang, players)

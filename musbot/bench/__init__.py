@@ -10,6 +10,9 @@ runtime package: the bot never imports it.
   the tables and a database.
 - :mod:`~musbot.bench.pictures`: the cards', the hand's and the table's pictures: times, bytes.
 - :mod:`~musbot.bench.memory`: the in-memory discord.py stand-ins the last two count calls with.
+
+What they print is in the run's language (``--idioma``, else ``LANG``):
+:mod:`~musbot.bench.text`; the JSON line of ``--json`` is the same in every language.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from typing import Any
 
 from musbot.console import cli_language, cli_text, whole
 
+from .text import figure, rows, say, share
+
 MAX_WORKERS = 64
 """More processes than that is no benchmark this machine's kind runs."""
 
@@ -21,10 +23,9 @@ def bench_ai(args: argparse.Namespace) -> int:
     from musbot.ai.arena import OrdagoTally, bench_levels, percentile, play_games, wilson
 
     levels = bench_levels()
+    lang = getattr(args, "idioma", None) or cli_language()
     for level in (args.a, args.b):
         if level not in levels:
-
-            lang = getattr(args, "idioma", None) or cli_language()
             print(cli_text("unknown_level", lang, level=level, levels=", ".join(sorted(levels))),
                   file=sys.stderr)
             return 2
@@ -47,7 +48,8 @@ def bench_ai(args: argparse.Namespace) -> int:
         ordagos_a.add(game.ordagos_a)
         ordagos_b.add(game.ordagos_b)
         if args.progress and (game.index + 1) % args.progress == 0:
-            print(f"  … {game.index + 1} games, A {wins / (game.index + 1):.1%}", flush=True)
+            print(say("ai_progress", lang, games=game.index + 1,
+                      share=share(wins / (game.index + 1), lang)), flush=True)
     wall = time.perf_counter() - wall
     n = len(diffs)
     lo, hi = wilson(wins, n)
@@ -62,29 +64,39 @@ def bench_ai(args: argparse.Namespace) -> int:
         "b_decision_ms_p50": round(percentile(times_b, 50) * ms, 3),
         "b_decision_ms_p99": round(percentile(times_b, 99) * ms, 3),
     }
-    print(f"musbot bench ai — {args.a} (A) vs {args.b} (B), {n} games to "
-          f"{args.target} tantos, seed {args.seed}, {args.workers} worker(s), {wall:.0f} s")
-    print(f"  A wins:            {wins}/{n} = {result['win_rate']:.1%} "
-          f"(95% Wilson CI {lo:.1%}–{hi:.1%})")
-    print(f"  tantos A − B:      {result['mean_tantos_diff']:+.2f} per game (mean), "
-          f"{hands / max(n, 1):.1f} hands per game")
-    print(f"  decision CPU time: A ({args.a}) median {result['decision_ms_p50']:.3f} ms, "
-          f"p99 {result['decision_ms_p99']:.3f} ms, max {max(times_a, default=0) * ms:.1f} ms "
-          f"over {len(times_a)} decisions")
-    print(f"                     B ({args.b}) median {result['b_decision_ms_p50']:.3f} ms, "
-          f"p99 {result['b_decision_ms_p99']:.3f} ms, max {max(times_b, default=0) * ms:.1f} ms "
-          f"over {len(times_b)} decisions")
+
+    def fig(value: float, spec: str) -> str:
+        return figure(value, spec, lang)
+
+    def times(side: str, level: str, p50: float, p99: float, all_: list[float]) -> str:
+        return say("ai_decisions", lang, side=side, level=level, p50=fig(p50, ".3f"),
+                   p99=fig(p99, ".3f"), max=fig(max(all_, default=0) * ms, ".1f"),
+                   count=len(all_))
+
+    print(say("ai_head", lang, a=args.a, b=args.b, games=n, target=args.target,
+              seed=args.seed, workers=args.workers, seconds=fig(wall, ".0f")))
+    lines = [
+        ("ai_wins", say("ai_wins", lang, wins=wins, games=n, rate=share(result["win_rate"], lang),
+                        low=share(lo, lang), high=share(hi, lang))),
+        ("ai_tantos", say("ai_tantos", lang, diff=fig(result["mean_tantos_diff"], "+.2f"),
+                          hands=fig(hands / max(n, 1), ".1f"))),
+        ("ai_decisions", times("A", args.a, result["decision_ms_p50"],
+                               result["decision_ms_p99"], times_a)),
+        ("", times("B", args.b, result["b_decision_ms_p50"], result["b_decision_ms_p99"],
+                   times_b)),
+    ]
     if bets:
         result["bluff_rate"] = round(bluffs / bets, 4)
-        print(f"  A's bets/raises:   {bets}, of which bluffs (under 40 % at the lance) "
-              f"{bluffs} = {bluffs / bets:.1%}")
+        lines.append(("ai_bets", say("ai_bets", lang, bets=bets, bluffs=bluffs,
+                                     share=share(bluffs / bets, lang))))
     result["ordagos"] = {"a": vars(ordagos_a), "b": vars(ordagos_b)}
-    print("  órdagos:           called  accepted (forced)  won by the caller (forced)")
     for side, level, tally in (("A", args.a, ordagos_a), ("B", args.b, ordagos_b)):
-        share = f" {tally.won / tally.accepted:.0%}" if tally.accepted else ""
-        print(f"    {side} ({level}){'':<{max(0, 12 - len(level))}}{tally.called:>6}"
-              f"  {tally.accepted:>8} ({tally.forced:>4})  {tally.won:>5}{share:<5}"
-              f" ({tally.won_forced})")
+        won = share(tally.won / tally.accepted, lang, 0) if tally.accepted else "—"
+        lines.append(("ai_ordagos" if side == "A" else "", say(
+            "ai_ordagos", lang, side=side, level=level, called=tally.called,
+            accepted=tally.accepted, forced=tally.forced, won=tally.won, share=won,
+            won_forced=tally.won_forced)))
+    print("\n".join(rows(lines, lang)))
     if args.json:
         print(json.dumps(result))
     return 0

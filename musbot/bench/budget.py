@@ -39,6 +39,7 @@ from musbot.settings import TableSettings
 from musbot.table.result import Saved
 
 from .measure import percentile
+from .text import figure, rows, say
 
 if TYPE_CHECKING:  # discord.py and the table layer: imported when a run starts, not by the CLI
     from .memory import MemoryClient
@@ -275,48 +276,56 @@ def figures(run: Run, matches: int, people: int, think: float, input_: Input, se
     }
 
 
-def report(r: dict[str, Any]) -> str:
+def report(r: dict[str, Any], lang: str = "es") -> str:
     from .memory import CHANNEL_LIMIT, WINDOW
 
+    def fig(value: float, spec: str = ",") -> str:
+        return figure(value, spec, lang)
+
     worst, over = r["worst_window"], r["over_limit"]
-    who = f"{r['people']} {'person' if r['people'] == 1 else 'people'}"
+    who = say("discord_people", lang, people=r["people"])
     if r["bots"]:
-        who += f" and {r['bots']} bot{'s' if r['bots'] != 1 else ''}"
-    lines = [
-        f"musbot bench discord — {r['matches']} match{'es' if r['matches'] != 1 else ''} of "
-        f"{who} (bots think "
-        f"{r['bot_delay_s']} s; a person moves {r['think_s']} s after the table message shows "
-        f"their turn; moves {r['input']}), seed {r['seed']}; real table layer, "
-        "DiscordTransport and Governor on a manual clock, in-memory channels",
-        f"  moves:            {r['moves']:,} ({r['person_moves']:,} by people: "
-        f"{r['pressed']:,} with buttons, {r['typed']:,} typed; {r['bot_moves']:,} by bots) in "
-        f"{r['hands']:,} hands, {r['minutes_per_match']} min of play per match",
-        f"  global budget:    {r['budget_per_move']:.3f} calls per move ({r['budget_calls']:,} "
-        "in all); by route per move: "
-        + ", ".join(f"{route} {n:.3f}" for route, n in r["per_move"].items())
-        + f" (of the messages, DMs {r['dm_posts_per_move']:.3f})",
-        f"  interactions:     {r['interaction_answers_per_move']:.3f} answers per move "
-        f"(buttons' UPDATE_MESSAGE, modals: outside the global budget); {r['presses']:,} "
-        "buttons pressed",
-        f"  one channel, worst {WINDOW:.0f} s: table messages {worst['table_messages']}, "
-        f"table edits {worst['table_edits']}, DMs {worst['dm_messages']}; calls over "
-        f"Discord's {CHANNEL_LIMIT}: {over['table_messages']} / {over['table_edits']} / "
-        f"{over['dm_messages']}",
-        f"  DMs:              {r['dms_per_hand']:.2f} per hand ({r['dms_per_person_hand']:.2f} "
-        f"per person), {r['dm_channels_opened']} DM channels opened",
-        f"  turn shown:       p50 {r['turn_shown_s_p50']:.1f} s, p99 "
-        f"{r['turn_shown_s_p99']:.1f} s, max {r['turn_shown_s_max']:.1f} s after a person's "
-        f"turn began (to ±{STEP} s)"
-        + (f"; {r['unshown']} turns not shown in time, typed" if r["unshown"] else "")
-        + (f"; {r['refused']} moves refused" if r["refused"] else ""),
-    ]
+        who = say("discord_people_bots", lang, people=who, bots=r["bots"])
+    turn = say("discord_turn", lang, p50=fig(r["turn_shown_s_p50"], ".1f"),
+               p99=fig(r["turn_shown_s_p99"], ".1f"), max=fig(r["turn_shown_s_max"], ".1f"),
+               step=fig(STEP, "g"))
+    if r["unshown"]:
+        turn += say("discord_unshown", lang, count=r["unshown"])
+    if r["refused"]:
+        turn += say("discord_refused", lang, count=r["refused"])
+    routes = ", ".join(f"{route} {fig(n, '.3f')}" for route, n in r["per_move"].items())
+    lines = [say("discord_head", lang, matches=r["matches"], who=who,
+                 delay=fig(r["bot_delay_s"], "g"), think=fig(r["think_s"], "g"),
+                 input=r["input"], seed=r["seed"])]
+    lines += rows([
+        ("discord_moves", say("discord_moves", lang, moves=fig(r["moves"]),
+                              people=fig(r["person_moves"]), pressed=fig(r["pressed"]),
+                              typed=fig(r["typed"]), bots=fig(r["bot_moves"]),
+                              hands=fig(r["hands"]), minutes=fig(r["minutes_per_match"], "g"))),
+        ("discord_budget", say("discord_budget", lang,
+                               calls=fig(r["budget_per_move"], ".3f"),
+                               total=fig(r["budget_calls"]), routes=routes,
+                               dms=fig(r["dm_posts_per_move"], ".3f"))),
+        ("discord_interactions", say("discord_interactions", lang,
+                                     answers=fig(r["interaction_answers_per_move"], ".3f"),
+                                     presses=fig(r["presses"]))),
+        ("discord_window", say("discord_window", lang, window=fig(WINDOW, ".0f"),
+                               messages=worst["table_messages"], edits=worst["table_edits"],
+                               dms=worst["dm_messages"], limit=CHANNEL_LIMIT,
+                               over=f"{over['table_messages']} / {over['table_edits']} / "
+                                    f"{over['dm_messages']}")),
+        ("discord_dms", say("discord_dms", lang, per_hand=fig(r["dms_per_hand"], ".2f"),
+                            per_person=fig(r["dms_per_person_hand"], ".2f"),
+                            opened=r["dm_channels_opened"])),
+        ("discord_turn", turn),
+    ], lang)
     return "\n".join(lines)
 
 
 def bench_discord(args: argparse.Namespace) -> int:
     result = asyncio.run(run_matches(args.matches, args.people, args.think, args.input,
                                      args.seed))
-    print(report(result))
+    print(report(result, args.idioma))
     if args.json:
         print(json.dumps(result))
     return 0

@@ -16,6 +16,8 @@ from musbot.engine import Lance, Match, Rules, tables
 from musbot.engine.cards import DECK
 from musbot.engine.randomplay import random_action
 
+from .text import figure, rows, say
+
 
 def hands_per_second(hands: int, seed: int, rules: Rules | None = None) -> tuple[float, int]:
     """Full hands (secure deal, mus phase, lances with random legal betting, tanteo) per second,
@@ -70,11 +72,16 @@ def bench_engine(args: argparse.Namespace) -> int:
         "hands_per_s": round(statistics.median(hand_rates)),
         "comparisons_per_s": round(statistics.median(cmp_rates)),
     }
-    print(f"musbot bench engine — median of {args.runs} runs, single thread")
-    print(f"  full hands/s:       {result['hands_per_s']:>12,}  "
-          f"(runs: {', '.join(f'{r:,.0f}' for r in hand_rates)})")
-    print(f"  comparisons/s:      {result['comparisons_per_s']:>12,}  "
-          f"(runs: {', '.join(f'{r:,.0f}' for r in cmp_rates)})")
+    lang = args.idioma
+
+    def rate(value: float, runs: list[float]) -> str:
+        return say("engine_rate", lang, rate=figure(value, ">12,.0f", lang),
+                   runs=", ".join(figure(r, ",.0f", lang) for r in runs))
+
+    print(say("engine_head", lang, runs=args.runs))
+    print("\n".join(rows([("hands_per_s", rate(result["hands_per_s"], hand_rates)),
+                          ("comparisons_per_s", rate(result["comparisons_per_s"], cmp_rates))],
+                         lang)))
     if args.json:
         print(json.dumps(result))
     return 0

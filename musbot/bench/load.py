@@ -557,6 +557,7 @@ def bench_load(args: argparse.Namespace) -> int:
     acknowledged move is missing from it at the end; 2 for a database it would not use."""
     from musbot.storage import StorageError
 
+    lang = args.idioma
     if args.restore is not None:
         return _restore_only(args)
     if (args.outage is not None and not 0 < args.outage < args.minutes * 60.0) or \
@@ -572,13 +573,13 @@ def bench_load(args: argparse.Namespace) -> int:
     try:
         if len(specs) == 1:
             results.append(asyncio.run(run_on(specs[0], *options)))
-            print(report(results[0]))
+            print(report(results[0], lang))
         else:
             spawn = multiprocessing.get_context("spawn")
             for spec in specs:
                 with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
                     results.append(pool.submit(run_in_process, spec, *options).result())
-                print(report(results[-1]), end="\n\n", flush=True)
+                print(report(results[-1], lang), end="\n\n", flush=True)
     except BadTarget as bad:
         return _refuse(args, bad.key, bad.value)
     except (OSError, StorageError) as problem:
@@ -588,7 +589,7 @@ def bench_load(args: argparse.Namespace) -> int:
             print(json.dumps(results[0]))
     else:
         summary = compared(results)
-        print(comparison(summary))
+        print(comparison(summary, lang))
         if args.json:
             print(json.dumps(summary))
     missing = sum(r["acknowledged_lost"] for r in results)
@@ -605,7 +606,7 @@ def _restore_only(args: argparse.Namespace) -> int:
         result = asyncio.run(run_restore(args.restore))
     except (OSError, StorageError) as problem:
         return _refuse(args, "bench_db_failed", str(problem))
-    print(restore_report(result))
+    print(restore_report(result, args.idioma))
     if args.json:
         print(json.dumps(result))
     return 0

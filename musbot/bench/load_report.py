@@ -1,5 +1,5 @@
 """What ``musbot bench load`` prints: one run's figures, and a table comparing the runs when it
-was given several databases."""
+was given several databases; in the run's language (the ``BENCH`` catalogue)."""
 
 from __future__ import annotations
 
@@ -9,134 +9,143 @@ from typing import Any
 from musbot.runtime import AUDIT_SECONDS
 
 from .databases import PER_HAND_TABLES
+from .text import figure, rows, say, share
 
 NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
-def report(r: dict[str, Any]) -> str:
+def report(r: dict[str, Any], lang: str = "es") -> str:
     n = r["tables"]
     rest = r["rest"]
     backend = r.get("backend", "sqlite")
-    lines = [
-        f"musbot bench load — {n} tables, real table layer + {NAMES[backend]} + Discord "
-        "rendering, one process",
-        f"  model: open loop, Poisson arrivals at {r['rate']:,.0f} actions/s in total "
-        f"({r['rate'] / n:.2f}/s per table) for {r['seconds']:.1f} s; latency from each "
-        "action's scheduled time (queueing counts) to saved + rendered",
-        f"  actions/s:        {r['actions_per_s']:>10,.1f} sustained ({r['actions']:,} actions"
-        + (f", {r['unissued']:,} never issued: overloaded" if r["unissued"] else "") + ")",
-        f"  latency:          p50 {r['latency_ms_p50']:.2f} ms, p99 {r['latency_ms_p99']:.2f} ms,"
-        f" max {r['latency_ms_max']:.2f} ms; of it, waiting for the save: p50 "
-        f"{r['save_ms_p50']:.2f} ms, p99 {r['save_ms_p99']:.2f} ms, "
-        f"max {r['save_ms_max']:.1f} ms "
-        f"({r['journal_share']:.0%} of the saves a journal entry, the rest a whole state)",
-        f"  host:             {_host_line(r)}",
-        f"  CPU per action:   {_cpu_line(r)}; the event loop's thread was busy "
-        f"{r['loop_busy']:.0%} of the time (what decides the queueing in the tail)",
-        f"  max throughput:   {r['max_actions_per_s']:>10,.1f} actions/s (closed loop "
-        f"{r['closed_seconds']:.1f} s: each table acts as soon as its last action is done; "
-        f"latency p50 {r['closed_latency_ms_p50']:.1f} ms = tables/throughput, Little's law)",
-        f"  engine share:     {r['engine_share']:.1%} of the process CPU "
-        f"({r['engine_ms_per_action']:.4f} ms per action: the same actions replayed through "
-        "the engine alone, apply + every seat's view)",
-        f"  memory:           peak RSS {r['rss_mb']:.1f} MB; {r['kb_per_table']:.1f} KB per live "
-        "table (RSS growth over the open-loop run / tables)",
-        f"  database:         {_database_line(r)}",
-        f"  restore:          {r['restored']}/{r['live_tables']} live tables in "
-        f"{r['restore_s']:.3f} s (open + "
-        + ("integrity check" if backend == "sqlite" else "schema check")
-        + f" + load + replay), announced in "
-        f"{r['announce_s']:.3f} s; set-up of the tables took {r['setup_s']:.2f} s",
-        f"  garbage collector ({r['gc']}): {r['gc_collections']:,} collections "
-        f"({r['gc_full']} full), "
-        f"longest pause {r['gc_max_ms']:.1f} ms (by generation "
-        f"{' / '.join(f'{p:.1f}' for p in r['gc_max_ms_by_generation'])} ms), "
-        f"{r['gc_total_s']:.2f} s in all; the audit of every object (every "
-        f"{AUDIT_SECONDS / 60:.0f} min with --gc tuned) walked "
-        f"{r['gc_audit_walk_ms']:.1f} ms "
-        + ("in a copy of the process, stopping the bot " if r["gc_audit_forked"] else
-           "here, stopping the bot ")
-        + f"{r['gc_audit_ms']:.1f} ms, and found "
-        + (f"{r['gc_audit_found']:,}" if r["gc_audit_found"] is not None else "(no answer)")
-        + " unreachable objects",
-        f"  REST calls:       {rest['budget_per_action']:.3f} per action against the global "
-        f"budget in the open loop; by route per action: "
-        + ", ".join(f"{route} {n:.3f}" for route, n in rest["per_action"].items()),
-        "                    worst 5 s in one channel: "
-        + ", ".join(f"{route} {n}" for route, n in rest["worst_window"].items()),
-        f"  storage faults:   {_faults_line(r)}",
-    ]
+
+    def fig(value: float, spec: str = ",") -> str:
+        return figure(value, spec, lang)
+
+    sustained = say("load_sustained", lang, rate=fig(r["actions_per_s"], ",.1f"),
+                    actions=fig(r["actions"]))
+    if r["unissued"]:
+        sustained = say("load_sustained_overloaded", lang, rate=fig(r["actions_per_s"], ",.1f"),
+                        actions=fig(r["actions"]), unissued=fig(r["unissued"]))
+    audit = say("load_gc_audit_forked" if r["gc_audit_forked"] else "load_gc_audit_here", lang,
+                every=fig(AUDIT_SECONDS / 60, ".0f"), walk=fig(r["gc_audit_walk_ms"], ".1f"),
+                pause=fig(r["gc_audit_ms"], ".1f"),
+                found=say("load_no_answer", lang) if r["gc_audit_found"] is None
+                else fig(r["gc_audit_found"]))
+    lines = [say("load_head", lang, tables=n, backend=NAMES[backend])]
+    lines += rows([
+        ("load_model", say("load_model", lang, rate=fig(r["rate"], ",.0f"),
+                           per_table=fig(r["rate"] / n, ".2f"), seconds=fig(r["seconds"], ".1f"))),
+        ("load_actions", sustained),
+        ("load_latency", say("load_latency", lang, p50=fig(r["latency_ms_p50"], ".2f"),
+                             p99=fig(r["latency_ms_p99"], ".2f"),
+                             max=fig(r["latency_ms_max"], ".2f"),
+                             save_p50=fig(r["save_ms_p50"], ".2f"),
+                             save_p99=fig(r["save_ms_p99"], ".2f"),
+                             save_max=fig(r["save_ms_max"], ".1f"),
+                             journal=share(r["journal_share"], lang, 0))),
+        ("load_host", _host_line(r, lang)),
+        ("load_cpu", say("load_cpu", lang, cpu=_cpu_line(r, lang),
+                         busy=share(r["loop_busy"], lang, 0))),
+        ("load_max", say("load_max", lang, rate=fig(r["max_actions_per_s"], ",.1f"),
+                         seconds=fig(r["closed_seconds"], ".1f"),
+                         p50=fig(r["closed_latency_ms_p50"], ".1f"))),
+        ("load_engine", say("load_engine", lang, share=share(r["engine_share"], lang),
+                            ms=fig(r["engine_ms_per_action"], ".4f"))),
+        ("load_memory", say("load_memory", lang, rss=fig(r["rss_mb"], ".1f"),
+                            kb=fig(r["kb_per_table"], ".1f"))),
+        ("load_database", _database_line(r, lang)),
+        ("load_restore", say("load_restore", lang, restored=r["restored"],
+                             live=r["live_tables"], seconds=fig(r["restore_s"], ".3f"),
+                             check=_check(backend, lang), announced=fig(r["announce_s"], ".3f"),
+                             setup=fig(r["setup_s"], ".2f"))),
+        ("load_gc", say("load_gc", lang, gc=r["gc"], collections=fig(r["gc_collections"]),
+                        full=r["gc_full"], max=fig(r["gc_max_ms"], ".1f"),
+                        by=" / ".join(fig(p, ".1f") for p in r["gc_max_ms_by_generation"]),
+                        total=fig(r["gc_total_s"], ".2f"), audit=audit)),
+        ("load_rest", say("load_rest", lang, budget=fig(rest["budget_per_action"], ".3f"),
+                          routes=", ".join(f"{route} {fig(n, '.3f')}"
+                                           for route, n in rest["per_action"].items()))),
+        ("", say("load_rest_window", lang, routes=", ".join(
+            f"{route} {n}" for route, n in rest["worst_window"].items()))),
+        ("load_faults", _faults_line(r, lang)),
+    ], lang)
     return "\n".join(lines)
 
 
-def _faults_line(r: dict[str, Any]) -> str:
+def _check(backend: str, lang: str) -> str:
+    return say("load_check_integrity" if backend == "sqlite" else "load_check_schema", lang)
+
+
+def _faults_line(r: dict[str, Any], lang: str) -> str:
     """Saves that failed, moves refused for them, pauses, and the moves the database does not
     give back at the end (any is a failed run)."""
     outage = ""
     if r.get("outage_s") is not None:
-        how = "the server stopped" if r.get("outage_by") == "server" else "writes failing"
-        resumed = "not every table played again" if r.get("resume_s") is None else \
-            f"every table played again {r['resume_s']:.2f} s after it ended"
-        outage = f"an outage of {r['outage_s']:g} s mid-run ({how}): {resumed}; "
+        how = say("load_outage_server" if r.get("outage_by") == "server" else
+                  "load_outage_writes", lang)
+        resumed = say("load_outage_not_resumed", lang) if r.get("resume_s") is None else \
+            say("load_outage_resumed", lang, seconds=figure(r["resume_s"], ".2f", lang))
+        outage = say("load_outage", lang, seconds=figure(r["outage_s"], "g", lang), how=how,
+                     resumed=resumed)
     lost = r["acknowledged_lost"]
-    return (f"{outage}{r['saves_failed']:,} saves failed, {r['moves_refused']:,} moves refused, "
-            f"longest pause {r['pause_max_s']:.2f} s; "
-            + ("every acknowledged move is in the database" if not lost else
-               f"{lost:,} ACKNOWLEDGED MOVES MISSING from the database"))
+    end = say("load_none_lost", lang) if not lost else \
+        say("load_lost", lang, lost=figure(lost, ",", lang))
+    return outage + say("load_faults", lang, failed=figure(r["saves_failed"], ",", lang),
+                        refused=figure(r["moves_refused"], ",", lang),
+                        pause=figure(r["pause_max_s"], ".2f", lang), end=end)
 
 
-def restore_report(r: dict[str, Any]) -> str:
+def restore_report(r: dict[str, Any], lang: str = "es") -> str:
     """``--restore``: how the tables of an existing database came back."""
     return "\n".join([
-        f"musbot bench load --restore — {NAMES[r['backend']]}, {r['db']}",
-        f"  restore:          {r['restored']:,} live tables ({r['playing']:,} with a match in "
-        f"play) in {r['restore_s']:.3f} s (open + "
-        + ("integrity check" if r["backend"] == "sqlite" else "schema check")
-        + f" + load + replay), announced in {r['announce_s']:.3f} s; "
-        f"{r['kb_per_table']:.1f} KB per restored table",
+        say("load_restore_head", lang, backend=NAMES[r["backend"]], db=r["db"]),
+        *rows([("load_restore", say(
+            "load_restore_only", lang, restored=figure(r["restored"], ",", lang),
+            playing=figure(r["playing"], ",", lang), seconds=figure(r["restore_s"], ".3f", lang),
+            check=_check(r["backend"], lang), announced=figure(r["announce_s"], ".3f", lang),
+            kb=figure(r["kb_per_table"], ".1f", lang)))], lang),
     ])
 
 
-def _cpu_line(r: dict[str, Any]) -> str:
+def _cpu_line(r: dict[str, Any], lang: str) -> str:
+    cpu = figure(r["cpu_ms_per_action"], ".3f", lang)
     if r.get("backend", "sqlite") == "sqlite":
-        return f"{r['cpu_ms_per_action']:.3f} ms (process CPU, SQLite's thread included)"
-    line = f"{r['cpu_ms_per_action']:.3f} ms (process CPU, asyncpg's side included)"
+        return say("load_cpu_sqlite", lang, cpu=cpu)
     server = r.get("server_cpu_ms_per_action")
     if server is None:
-        return line + ", and the PostgreSQL server's not measured (not on this machine)"
-    return (line + f" + {server:.3f} ms in the PostgreSQL server's processes serving this "
-            f"database (from /proc; its background writers not counted) = "
-            f"{r['cpu_ms_per_action'] + server:.3f} ms")
+        return say("load_cpu_pg_unmeasured", lang, cpu=cpu)
+    return say("load_cpu_pg", lang, cpu=cpu, server=figure(server, ".3f", lang),
+               total=figure(r["cpu_ms_per_action"] + server, ".3f", lang))
 
 
-def _database_line(r: dict[str, Any]) -> str:
-    tables = ", ".join(PER_HAND_TABLES)
+def _database_line(r: dict[str, Any], lang: str) -> str:
     if r.get("backend", "sqlite") == "sqlite":
-        how = "from dbstat" if r.get("size_measure") == "dbstat" else "the whole file"
-        size = f"file {r['db_mb']:.1f} MB"
+        how = say("load_size_dbstat" if r.get("size_measure") == "dbstat" else
+                  "load_size_file", lang)
+        size = say("load_file_mb", lang, mb=figure(r["db_mb"], ".1f", lang))
     else:
-        how = ("pg_total_relation_size: heap, indexes, TOAST, free-space and visibility maps, "
-               "no VACUUM")
-        size = f"database {r['db_mb']:.1f} MB (pg_database_size, its catalogs included)"
-    return (f"{r['db_bytes_per_hand']:,.0f} bytes per finished hand ({r['hands']:,} hands; "
-            f"{tables} with indexes, {how}); live state {r['state_bytes']:,.0f} bytes per "
-            f"table; {size}; {r.get('db', '')}")
+        how = say("load_size_pg", lang)
+        size = say("load_database_mb", lang, mb=figure(r["db_mb"], ".1f", lang))
+    return say("load_database", lang, bytes=figure(r["db_bytes_per_hand"], ",.0f", lang),
+               hands=figure(r["hands"], ",", lang), tables=", ".join(PER_HAND_TABLES), how=how,
+               state=figure(r["state_bytes"], ",.0f", lang), size=size, db=r.get("db", ""))
 
 
-def _host_line(r: dict[str, Any]) -> str:
+def _host_line(r: dict[str, Any], lang: str) -> str:
     if r["steal_share"] is None:
-        return "steal not measured (no /proc/stat)"
+        return say("load_steal_unmeasured", lang)
     others = r.get("others_cores")
     line = ""
     if others is not None:
-        line = (f"other processes kept {others:.2f} of the {r.get('cores') or '?'} cores busy "
-                "during the open loop; ")
-    line += (f"{r['steal_share']:.1%} of the machine's CPU time stolen by the hypervisor during "
-             f"the open loop, {r['steal_share_worst']:.0%} in its worst half-second; ")
+        line = say("load_others", lang, others=figure(others, ".2f", lang),
+                   cores=r.get("cores") or "?")
+    line += say("load_steal", lang, steal=share(r["steal_share"], lang),
+                worst=share(r["steal_share_worst"], lang, 0))
     if r["calm_latency_ms_p99"] is None:
-        return line + "too few actions in half-seconds without steal for their own p99"
-    return line + (f"p99 {r['calm_latency_ms_p99']:.2f} ms over the {r['calm_share']:.0%} of "
-                   "the actions due and done in half-seconds without steal")
+        return line + say("load_calm_few", lang)
+    return line + say("load_calm", lang, p99=figure(r["calm_latency_ms_p99"], ".2f", lang),
+                      share=share(r["calm_share"], lang, 0))
 
 
 def compared(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -146,22 +155,27 @@ def compared(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "p99_vs_first": [round(r["latency_ms_p99"] / first, 2) for r in runs]}
 
 
-def comparison(summary: dict[str, Any]) -> str:
+def comparison(summary: dict[str, Any], lang: str = "es") -> str:
     runs = summary["runs"]
-    lines = ["musbot bench load — the same load on each database, each run in a process of its "
-             "own",
-             f"  {'database':<12}{'CPU ms/action':>22}{'p50 ms':>9}{'p99 ms':>9}"
-             f"{'× first':>9}{'steal':>7}{'others':>8}{'bytes/hand':>12}{'restore s':>11}"]
+    columns = [say(f"load_column_{key}", lang) for key in
+               ("database", "cpu", "p50", "p99", "first", "steal", "others", "bytes", "restore")]
+    widths = [max(12, len(columns[0]) + 1), *(max(w, len(c) + 1) for w, c in zip(
+        (22, 9, 9, 9, 7, 8, 12, 11), columns[1:], strict=True))]
+    lines = [say("load_comparison_head", lang),
+             "  " + columns[0].ljust(widths[0])
+             + "".join(c.rjust(w) for c, w in zip(columns[1:], widths[1:], strict=True))]
     for r, ratio in zip(runs, summary["p99_vs_first"], strict=True):
         server = r.get("server_cpu_ms_per_action")
-        cpu = f"{r['cpu_ms_per_action']:.3f}" + (f" + {server:.3f}" if server is not None
-                                                  else "")
-        steal = "—" if r["steal_share"] is None else f"{r['steal_share']:.1%}"
-        others = "—" if r.get("others_cores") is None else f"{r['others_cores']:.2f}"
-        lines.append(f"  {NAMES[r['backend']]:<12}{cpu:>22}{r['latency_ms_p50']:>9.2f}"
-                     f"{r['latency_ms_p99']:>9.2f}{ratio:>8.2f}×{steal:>7}{others:>8}"
-                     f"{r['db_bytes_per_hand']:>12,.0f}{r['restore_s']:>11.3f}")
-    lines.append("  CPU: the bot's process + the PostgreSQL server's processes for the database; "
-                 "× first: p99 over the first run's; others: cores other processes kept busy "
-                 "(compare at similar steal and others)")
+        cpu = figure(r["cpu_ms_per_action"], ".3f", lang) + \
+            (f" + {figure(server, '.3f', lang)}" if server is not None else "")
+        steal = "—" if r["steal_share"] is None else share(r["steal_share"], lang)
+        others = "—" if r.get("others_cores") is None else \
+            figure(r["others_cores"], ".2f", lang)
+        cells = [cpu, figure(r["latency_ms_p50"], ".2f", lang),
+                 figure(r["latency_ms_p99"], ".2f", lang), figure(ratio, ".2f", lang) + "×",
+                 steal, others, figure(r["db_bytes_per_hand"], ",.0f", lang),
+                 figure(r["restore_s"], ".3f", lang)]
+        lines.append("  " + NAMES[r["backend"]].ljust(widths[0])
+                     + "".join(c.rjust(w) for c, w in zip(cells, widths[1:], strict=True)))
+    lines.append("  " + say("load_comparison_note", lang))
     return "\n".join(lines)

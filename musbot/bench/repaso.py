@@ -17,6 +17,8 @@ from typing import Any
 from musbot.ai import NormalBot
 from musbot.engine import DECK, Hand, Rules
 
+from .text import figure, rows, say
+
 
 def _hands(count: int, seed: int) -> list[tuple[dict[str, Any], int]]:
     """Finished hands of four «normal» bots at random scores, each with the seat to review."""
@@ -87,14 +89,19 @@ def bench_repaso(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"musbot bench repaso — {result['reviews']} reviews of hands of four «normal» bots, "
-          f"seed {args.seed}")
-    print(f"  time to answer:  p50 {result['answer_ms_p50']} ms, p99 {result['answer_ms_p99']} "
-          f"ms, max {result['answer_ms_max']} ms")
-    print(f"  CPU per review:  p50 {result['cpu_ms_p50']} ms, p99 {result['cpu_ms_p99']} ms "
-          f"(the rest of the time to answer is waiting for a core)")
-    print(f"  event loop late: p99 {result['loop_late_ms_p99']} ms, "
-          f"max {result['loop_late_ms_max']} ms")
+    lang = args.idioma
+
+    def ms(key: str) -> str:
+        return figure(result[key], "g", lang)
+
+    print(say("repaso_head", lang, reviews=result["reviews"], seed=args.seed))
+    print("\n".join(rows([
+        ("repaso_answer", say("repaso_answer", lang, p50=ms("answer_ms_p50"),
+                              p99=ms("answer_ms_p99"), max=ms("answer_ms_max"))),
+        ("repaso_cpu", say("repaso_cpu", lang, p50=ms("cpu_ms_p50"), p99=ms("cpu_ms_p99"))),
+        ("repaso_late", say("repaso_late", lang, p99=ms("loop_late_ms_p99"),
+                            max=ms("loop_late_ms_max"))),
+    ], lang)))
     return 0
 
 

@@ -3,8 +3,9 @@ the tournament runner (:mod:`musbot.txapelketa`), a live table per match with it
 entrants, every move saved by the table persister into a real database (a temporary SQLite
 file unless ``--db``), results read from the finished tables, a share of pairs that never sit
 down (walkovers after the grace time, on a manual clock), and the bracket drawn after every
-match as on Discord. Prints the matches played, games, hands, the champion, the wall time and
-where the final bracket's first page was written.
+match as on Discord, in the language of the run (the server's language is set to it). Prints
+the matches played, games, hands, the champion, the wall time and where the final bracket's
+first page was written.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from typing import Any
 
 from musbot.console import cli_language, cli_text, decimal, output_file, whole
 from musbot.engine import seeded_shuffler
-from musbot.storage import Database
+from musbot.i18n import catalog
+from musbot.settings import TableSettings
+from musbot.storage import Database, ServerSettings
 from musbot.table import ManualClock, Table, TableManager
 from musbot.table.persist import TablePersister
 from musbot.tournament import (
@@ -35,8 +38,11 @@ from musbot.tournament import (
     Settings,
     Tournament,
 )
+from musbot.tournament.labels import FORMAT_KEYS
 from musbot.tournament.picture import render
 from musbot.txapelketa import Cup, TournamentRunner
+
+from .text import figure, rows, say
 
 EPOCH = datetime(2025, 6, 1, 10, tzinfo=UTC)
 NAMES = ("Ane", "Beñat", "Maite", "Koldo", "Itziar", "Xabi", "Nerea", "Jon", "Leire", "Unai",
@@ -150,7 +156,7 @@ def organiser_result(match_id: str, games: int
 
 
 async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late_rate: float,
-                         db_path: Path, out: Path) -> dict[str, Any]:
+                         db_path: Path, out: Path, lang: str = "es") -> dict[str, Any]:
     clock = ManualClock()
     rng = random.Random(seed)
     started = time.perf_counter()
@@ -172,6 +178,9 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
         await runner.start()
         settings = Settings(f"Bench {pairs}", format=fmt, games_to_win=games,
                             grace_minutes=10, round_minutes=240)
+        # The server's language is the tournament's: its news, and the bracket drawn after
+        # every match and written at the end.
+        await db.save_server_settings(1, ServerSettings(table=TableSettings(language=lang)))
         cup = await runner.create(1, 1, settings, organiser=None, seed=seed)
         users = list(range(1000, 1000 + 2 * pairs))
         for first, second in zip(users[::2], users[1::2], strict=True):
@@ -197,7 +206,7 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
                     await runner.change(cup, organiser_result(match.id, games))
         wall = time.perf_counter() - started
         t = cup.tournament
-        final = render(t, "es")
+        final = render(t, cup.lang)
         out.write_bytes(final[0].png)
         played = [m for m in t.matches.values() if m.state is MatchState.FINISHED]
         champion = t.champion
@@ -220,9 +229,9 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
 
 
 def bench_txapelketa(args: argparse.Namespace) -> int:
+    lang = args.idioma or cli_language()
     limit = MAX_PAIRS[Format(args.format)]
     if args.pairs > limit:  # the one check that needs two options: before any work too
-        lang = getattr(args, "idioma", None) or cli_language()
         print(cli_text("bench_pairs_format", lang, format=args.format, limit=limit,
                        pairs=args.pairs), file=sys.stderr)
         return 2
@@ -232,18 +241,26 @@ def bench_txapelketa(args: argparse.Namespace) -> int:
             f"txapelketa-{args.pairs}-{args.format}.png"
         result = asyncio.run(run_tournament(
             args.pairs, Format(args.format), games=args.games, seed=args.seed,
-            late_rate=args.late, db_path=db_path, out=out))
-    print(f"musbot bench txapelketa — {result['pairs']} pairs, {result['format']}, "
-          f"matches to {result['games_to_win']} games")
-    print(f"  matches decided:     {result['matches']:>8}  (at the tables: "
-          f"{result['played_at_tables']}, walkovers: {result['walkovers']}, byes: "
-          f"{result['byes']})")
-    print(f"  games, hands, moves: {result['games']:>8}, {result['hands']}, {result['moves']}")
-    print(f"  champion:            {' / '.join(result['champion'] or ['-'])}")
-    print(f"  wall time:           {result['wall_seconds']:>8} s (bracket drawn "
-          f"{result['bracket_drawings']} times in {result['bracket_seconds']} s; largest page "
-          f"{result['largest_page_bytes']:,} bytes)")
-    print(f"  final bracket:       {result['final_bracket']} ({result['final_pages']} pages)")
+            late_rate=args.late, db_path=db_path, out=out, lang=lang))
+    r = result
+    print(say("txapelketa_head", lang, pairs=r["pairs"],
+              format=catalog(lang).TOURNAMENT[FORMAT_KEYS[Format(r["format"])]],
+              games=r["games_to_win"]))
+    print("\n".join(rows([
+        ("txapelketa_matches", say("txapelketa_matches", lang, matches=r["matches"],
+                                   tables=r["played_at_tables"], walkovers=r["walkovers"],
+                                   byes=r["byes"])),
+        ("txapelketa_games", say("txapelketa_games", lang, games=r["games"], hands=r["hands"],
+                                 moves=r["moves"])),
+        ("txapelketa_champion", " / ".join(r["champion"] or ["-"])),
+        ("txapelketa_wall", say("txapelketa_wall", lang,
+                                seconds=figure(r["wall_seconds"], "g", lang),
+                                drawings=r["bracket_drawings"],
+                                drawing=figure(r["bracket_seconds"], "g", lang),
+                                largest=figure(r["largest_page_bytes"], ",", lang))),
+        ("txapelketa_bracket", say("txapelketa_bracket", lang, path=r["final_bracket"],
+                                   pages=r["final_pages"])),
+    ], lang)))
     if args.json:
         print(json.dumps(result))
     return 0

@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from musbot.commands import parse
-from musbot.engine import Action, ActionKind, Card, Lance, MusError, SeatView
+from musbot.engine import Action, ActionKind, Card, Hand, Lance, SeatView
 from musbot.engine.senas import SenaSeen
 
 from .chances import (
@@ -28,6 +27,9 @@ from .chances import (
     weighed,
 )
 from .options import ROLLOUT_BUDGET, ROLLOUT_MIN, ROLLOUT_WORLDS, Option, candidates, weigh
+
+if TYPE_CHECKING:
+    from musbot.replay import Transcript
 
 ADVICE_MIN = 0.25
 """Tantos a decision must have cost to be worth a line of advice; below, the hand was well
@@ -135,50 +137,50 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
 # --- from a stored hand -----------------------------------------------------------------------
 
 
-def decisions(transcript: Mapping[str, Any], seat: int,
+def decisions(transcript: Mapping[str, Any] | Transcript, seat: int,
               senas: Sequence[Sequence[SenaSeen]] | None = None,
               upto: int | None = None) -> tuple[list[Decision], bool]:
     """The seat's decisions in a docs/replay.md transcript (its first ``upto`` actions), and
     whether the hand was over by then. ``senas[i]``: what had reached the seat that spoke the
-    ``i``-th action. Raises :class:`~musbot.replay.ReplayError` for a transcript the replay
-    refuses."""
-    from musbot.replay import ReplayError, RuleBroken, deal, read_transcript
+    ``i``-th action. The hand is played by the replay's own loop
+    (:func:`musbot.replay.played`), so a transcript is refused exactly as ``musbot replay``
+    refuses it (:class:`~musbot.replay.ReplayError`)."""
+    from musbot.replay import ReplayError, played
 
-    t = read_transcript(dict(transcript))
+    t = _transcript(transcript)
     if not 0 <= seat < len(t.hands):
         raise ReplayError("action_seat", None, last=len(t.hands) - 1, found=seat)
-    hand = deal(t)
     out: list[Decision] = []
     thrown: set[Card] = set()
-    actions = t.actions if upto is None else t.actions[:upto]
-    for i, (who, text) in enumerate(actions):
-        if hand.finished:
-            raise ReplayError("after_end", i, end=i - 1)
-        try:
-            action = parse(text, hand.hands[who])
-            if action is None:
-                raise ReplayError("not_a_move", i, text=text[:40])
-            if who == seat:
-                seen = tuple(senas[i]) if senas is not None and i < len(senas) else ()
-                out.append(Decision(hand.view(seat), action, seen, frozenset(thrown)))
-                if action.kind is ActionKind.DESCARTE:
-                    thrown.update(action.cards)
-            hand.apply(who, action)
-        except MusError as exc:
-            raise RuleBroken(exc, i) from None
-    return out, hand.finished
+
+    def keep(i: int, who: int, action: Action, hand: Hand) -> None:
+        if who != seat:
+            return
+        seen = tuple(senas[i]) if senas is not None and i < len(senas) else ()
+        out.append(Decision(hand.view(seat), action, seen, frozenset(thrown)))
+        if action.kind is ActionKind.DESCARTE:
+            thrown.update(action.cards)
+
+    return out, played(t, keep, upto).finished
 
 
-def review_transcript(transcript: Mapping[str, Any], seat: int,
+def _transcript(transcript: Mapping[str, Any] | Transcript) -> Transcript:
+    from musbot.replay import Transcript, read_transcript
+
+    return transcript if isinstance(transcript, Transcript) else \
+        read_transcript(dict(transcript))
+
+
+def review_transcript(transcript: Mapping[str, Any] | Transcript, seat: int,
                       senas: Sequence[Sequence[SenaSeen]] | None = None, *,
                       upto: int | None = None, seed: int | None = None,
                       worlds: int = WORLDS, rollout_worlds: int = ROLLOUT_WORLDS) -> Review:
     """:func:`review` of the seat's decisions in a stored hand."""
-    found, finished = decisions(transcript, seat, senas, upto)
-    players = len(transcript.get("hands", ())) or 4
+    t = _transcript(transcript)
+    found, finished = decisions(t, seat, senas, upto)
     result = review(found, seat, seed=seed, worlds=worlds, rollout_worlds=rollout_worlds,
                     finished=finished)
-    return Review(seat, result.decisions, players, finished)
+    return Review(seat, result.decisions, len(t.hands), finished)
 
 
 __all__ = ["ADVICE_MIN", "Decision", "DecisionReview", "Review", "decisions", "review",

@@ -1,6 +1,6 @@
 """What an administrator does to a database besides running the bot on it: look at it without
-changing it (:func:`inspect`), bring its schema up to date (:func:`migrate`) and back it up while
-the bot runs (:func:`backup`).
+changing it (:func:`inspect`, and one stored hand: :func:`stored_hand`), bring its schema up to
+date (:func:`migrate`) and back it up while the bot runs (:func:`backup`).
 
 An SQLite file in WAL mode cannot be copied as a file while the bot writes: the last commits
 live in ``musbot.db-wal`` until a checkpoint, and a copy of the two files taken a moment apart
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import sqlite3
@@ -23,11 +24,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from . import schema
 from .database import POSTGRES_SCHEMES, backend_for
-from .errors import CorruptDatabase, DatabaseTooNew, DatabaseUnavailable, StorageError
+from .errors import (
+    CorruptDatabase,
+    DatabaseTooNew,
+    DatabaseUnavailable,
+    ForeignDatabase,
+    StorageError,
+)
 from .schema import Migration
 from .sqlite import SqliteBackend, sqlite_file
 from .transfer import TABLES
@@ -176,6 +184,53 @@ async def inspect(target: str) -> Inspection:
     if path is None:
         return await _inspect_postgres(target)
     return await asyncio.to_thread(_inspect_sqlite, path)
+
+
+StoredHand = tuple[Any, Any]
+"""A finished hand as the bot stored it: its docs/replay.md transcript and result."""
+HAND = "SELECT transcript, result FROM hands WHERE hand_id = {}"
+
+
+def _sqlite_hand(path: Path, hand_id: int) -> tuple[str, str] | None:
+    raw = _read_only(path)
+    try:
+        row = raw.execute(HAND.format("?"), (hand_id,)).fetchone()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            raise ForeignDatabase(path) from exc
+        raise CorruptDatabase(path, str(exc)) from exc
+    except sqlite3.DatabaseError as exc:
+        raise CorruptDatabase(path, str(exc)) from exc
+    finally:
+        raw.close()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+async def _pg_hand(url: str, hand_id: int) -> tuple[str, str] | None:
+    import asyncpg
+
+    from .postgres import public_url
+
+    conn = await _pg_connect(url)
+    try:
+        row = await conn.fetchrow(HAND.format("$1").replace("transcript, result",
+                                                            "transcript::text, result::text"),
+                                  hand_id)
+    except asyncpg.UndefinedTableError as exc:
+        raise ForeignDatabase(public_url(url)) from exc
+    finally:
+        await conn.close()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+async def stored_hand(target: str, hand_id: int) -> StoredHand | None:
+    """The finished hand ``hand_id`` (the ``hands`` table's key) of the database ``target``
+    names, read and changed in nothing: what ``musbot db hand`` writes, for ``musbot replay``
+    to score again. None when there is no such hand."""
+    path = sqlite_path(target)
+    row = await _pg_hand(target, hand_id) if path is None else \
+        await asyncio.to_thread(_sqlite_hand, path, hand_id)
+    return None if row is None else (json.loads(row[0]), json.loads(row[1]))
 
 
 async def migrate(target: str) -> tuple[Inspection, Inspection]:

@@ -11,10 +11,11 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from musbot.commands import Shown
 from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
 from musbot.engine.actions import MIN_ENVITE
-from musbot.engine.cards import Card, rank, suit
+from musbot.engine.cards import Card, card_code, rank, suit
 from musbot.engine.senas import Sena, senas_de_mano
 from musbot.i18n import Entry, catalog
 
@@ -67,12 +68,26 @@ def name_of(seat: int | None, names: Names, lang: str = "es") -> str:
     return names.get(seat) or str(catalog(lang).SEAT.format(seat=seat + 1))
 
 
-def pair_text(team: int, names: Names, players: int, lang: str = "es") -> str:
-    """«la pareja 1 (Ana y Carlos)»: pairs by label and by who sits in them."""
+def side(key: str, players: int) -> str:
+    """The catalogue key that names a side: ``pair…`` at four, ``team…`` at two or six, where a
+    side is one person or three (docs/rules.md §8) and Basque says *taldea*, not *bikotea*."""
+    return key if players == 4 else key.replace("pair", "team", 1)
+
+
+def pair_label(team: int, players: int, lang: str = "es") -> str:
+    """«Pareja 1», «1. bikotea»; «Equipo 1», «1. taldea» at two or six."""
+    return t(side("pair_label", players), lang, label=PAIR_LABELS[team])
+
+
+def pair_text(team: int, names: Names, players: int, lang: str = "es", *,
+              form: str = "pair") -> str:
+    """«la pareja 1 (Ana y Carlos)»: pairs by label and by who sits in them. ``form`` is the
+    sentence's: ``pair`` (its object, or after a colon), ``pair_agent`` (the one who takes:
+    Basque «1. bikoteak (…)»), ``pair_bare`` (without the article: «Place 1, équipe 1»)."""
     members = [name_of(s, names, lang) for s in range(team, players, 2)]
     joined = t("and", lang).join([", ".join(members[:-1]), members[-1]] if len(members) > 2
                                  else members)
-    return t("pair", lang, label=PAIR_LABELS[team], names=joined)
+    return t(side(form, players), lang, label=PAIR_LABELS[team], names=joined)
 
 
 def count(noun: str, n: int, lang: str = "es") -> str:
@@ -91,15 +106,15 @@ def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
     return text
 
 
-def score_text(scores: Sequence[int], target: int, lang: str = "es") -> str:
-    return _score_text(scores[0], scores[1], target, lang)
+def score_text(scores: Sequence[int], target: int, players: int, lang: str = "es") -> str:
+    return _score_text(scores[0], scores[1], target, players, lang)
 
 
 @functools.lru_cache(maxsize=4096)
-def _score_text(a: int, b: int, target: int, lang: str) -> str:
+def _score_text(a: int, b: int, target: int, players: int, lang: str) -> str:
     """Cached: the table message shows the score at every edit (a thousand a second on a busy
     bot) and it changes only when a hand ends."""
-    parts = [t("score", lang, label=t("pair_label", lang, label=PAIR_LABELS[team]),
+    parts = [t("score", lang, label=pair_label(team, players, lang),
                tantos=tantos_text(tantos, target, lang)) for team, tantos in ((0, a), (1, b))]
     return t("score_line", lang, a=parts[0], b=parts[1])
 
@@ -111,10 +126,26 @@ _SAID: dict[ActionKind, str] = {
 }
 
 
+def typed_word(key: str, lang: str = "es") -> str:
+    """A word a person types, as their language shows it (``WORDS``: «bota», «kartak»,
+    «revue»…): one the grammar reads back as what it names (tests/test_i18n.py)."""
+    return str(catalog(lang).WORDS[key])
+
+
+@functools.cache
+def shown(lang: str = "es") -> Shown:
+    """The moves in ``lang``'s words, for a help listing them and a «did you mean»."""
+    return Shown(move=functools.partial(action_words, lang=lang),
+                 discard=typed_word("discard", lang), all_cards=typed_word("all_cards", lang))
+
+
 def action_words(action: Action, lang: str = "es") -> str:
     """What a player says for this action, in the table's language, as the grammar reads it
-    back (Basque «imido 5», «iduki»; the French rulebook says the same words)."""
+    back (Basque «imido 5», «iduki», «bota 1o 12c»; the French rulebook says the same words,
+    and «jette» for a discard)."""
     kind = action.kind
+    if kind is ActionKind.DESCARTE:
+        return " ".join([typed_word("discard", lang), *(card_code(c) for c in action.cards)])
     if kind is ActionKind.ENVIDO:
         if action.amount == MIN_ENVITE:
             return t("said_envido", lang)
@@ -137,8 +168,8 @@ def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
     def n(seat: int | None) -> str:
         return name_of(seat, names, lang)
 
-    def pair(team: int) -> str:
-        return pair_text(team, names, players, lang)
+    def pair(team: int, form: str = "pair") -> str:
+        return pair_text(team, names, players, lang, form=form)
     if isinstance(event, ev.HandStarted):
         key = "hand_started_corrido" if event.corrido else "hand_started"
         return [t(key, lang, mano=n(event.mano))]
@@ -162,7 +193,7 @@ def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
         lance = lance_name(event.lance, lang)
         if event.team is None:
             return [t("no_betting_none", lang, lance=lance)]
-        return [t("no_betting_team", lang, lance=lance, pair=pair(event.team))]
+        return [t("no_betting_team", lang, lance=lance, pair=pair(event.team, "pair_agent"))]
     if isinstance(event, ev.LanceEnded):
         return [_lance_ended(event, names, players, lang)]
     if isinstance(event, ev.Showdown):
@@ -180,12 +211,13 @@ def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
             return []
         kind = catalog(lang).SCORE_KINDS.get(event.kind, event.kind)
         return [t("scored", lang, lance=lance_name(event.lance, lang), tantos=event.tantos,
-                  pair=pair(event.team), kind=kind, score=score_text(event.scores, target, lang))]
+                  pair=pair(event.team, "pair_agent"), kind=kind,
+                  score=score_text(event.scores, target, players, lang))]
     if isinstance(event, ev.GameWon):
         return [t("game_won_ordago" if event.ordago else "game_won", lang,
                   pair=pair(event.team), a=event.games[0], b=event.games[1])]
     if isinstance(event, ev.HandEnded):
-        return [t("hand_ended", lang, score=score_text(event.scores, target, lang))]
+        return [t("hand_ended", lang, score=score_text(event.scores, target, players, lang))]
     if isinstance(event, ev.VacaWon):
         return [t("vaca_won", lang, pair=pair(event.team), a=event.vacas[0], b=event.vacas[1])]
     if isinstance(event, ev.MatchWon):
@@ -206,8 +238,8 @@ def _spoke(event: ev.Spoke, name: str, lang: str) -> str:
 def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) -> str:
     lance = lance_name(event.lance, lang)
     if event.outcome == "deje" and event.team is not None:
-        return t("lance_deje", lang, lance=lance, pair=pair_text(event.team, names, players, lang),
-                 tantos=event.tantos)
+        return t("lance_deje", lang, lance=lance, tantos=event.tantos,
+                 pair=pair_text(event.team, names, players, lang, form="pair_agent"))
     if event.outcome == "querido":
         return t("lance_querido", lang, lance=lance, tantos=event.tantos)
     if event.outcome == "ordago":
@@ -286,7 +318,7 @@ def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sen
     señas this hand may show, señas received this hand, and the moves when it is this seat's
     turn. Only for the seat the view belongs to."""
     lines = [t("you_are", lang, seat=view.seat + 1,
-               pair=pair_text(view.team, names, view.players, lang),
+               pair=pair_text(view.team, names, view.players, lang, form="pair_bare"),
                mano=name_of(view.mano, names, lang))]
     lines += _cards_lines(view.cards, view.rules.reyes, view.rules.real, senas_allowed, lang)
     if received:

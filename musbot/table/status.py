@@ -16,7 +16,7 @@ from typing import NamedTuple
 from musbot.engine import Lance, SeatView
 from musbot.engine.rules import Rules
 
-from .render import PAIR_LABELS, Names, count, lance_name, name_of, score_text, t
+from .render import Names, count, lance_name, name_of, pair_label, score_text, t
 
 NameList = tuple[tuple[int, str], ...]
 """Seats' names as ``tuple(names.items())``: hashable, so worded lines can be cached."""
@@ -37,19 +37,20 @@ class StatusFacts(NamedTuple):
     bettor: int | None
     bet: int
     to_act: int | None
+    players: int
 
 
 def status_facts(view: SeatView) -> StatusFacts:
     """The public facts of any seat's view (its cards are not read)."""
     return StatusFacts(view.scores, view.target, view.games, view.vacas, view.match_winner,
                        view.mano, view.phase, view.lance, view.ordago, view.bettor, view.bet,
-                       view.to_act)
+                       view.to_act, view.players)
 
 
 def facts_lines(facts: StatusFacts, names: NameList, lang: str = "es") -> tuple[str, ...]:
     """The status lines of ``facts``, with the seats' ``names``."""
     by_seat = dict(names)
-    lines = [score_text(facts.scores, facts.target, lang),
+    lines = [score_text(facts.scores, facts.target, facts.players, lang),
              t("status_games", lang, a=facts.games[0], b=facts.games[1], c=facts.vacas[0],
                d=facts.vacas[1])]
     if facts.match_winner is not None:
@@ -103,7 +104,7 @@ def seats_lines(names: Names, notes: Mapping[int, str], players: int,
     """«Asiento 1: Ana (bot)» for every seat, grouped by pair."""
     lines = []
     for team in (0, 1):
-        lines.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ":")
+        lines.append(t("pair_heading", lang, label=pair_label(team, players, lang)))
         for seat in range(team, players, 2):
             label = _seat_label(names, notes, seat, lang)
             lines.append("  " + t("status_seat", lang, seat=seat + 1, name=label))
@@ -134,7 +135,8 @@ def _seats_text(names: NameList, notes: NameList, players: int, lang: str) -> st
     pairs = []
     for team in (0, 1):
         members = [_seat_label(by_seat, noted, seat, lang) for seat in range(team, players, 2)]
-        pairs.append(t("pair_label", lang, label=PAIR_LABELS[team]) + ": " + ", ".join(members))
+        pairs.append(t("pair_members", lang, label=pair_label(team, players, lang),
+                       members=", ".join(members)))
     return " · ".join(pairs)
 
 
