@@ -280,19 +280,26 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             await answer(interaction, say("already_signed", lang_of(interaction, lang),
                                           name=cup.name))
             return
-        await answer(interaction, say("done", lang_of(interaction, lang)))
-        if any(e.kind is EventKind.PAIRED for e in events) and pareja is not None:
-            text = plain(say("paired", lang, name=cup.name, first=seat_name(user),
-                             second=seat_name(pareja)))
-            await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
-        elif pareja is not None:
+        own = lang_of(interaction, lang)
+        invited = any(e.kind is EventKind.INVITED for e in events)
+        paired = any(e.kind is EventKind.PAIRED for e in events)
+        if pareja is not None and not invited and not paired:  # told before: no second ping
+            await answer(interaction, plain(say("invited_quietly", own,
+                                                partner=seat_name(pareja))))
+        else:
+            await answer(interaction, say("done", own))
+        if invited and pareja is not None:  # the one public ping a sign-up may make
             text = say("invited", lang, name=cup.name, first=seat_name(user))
             await interaction.followup.send(notifying(text, [pareja.id]),
                                             allowed_mentions=mentioning(pareja.id))
-        else:
-            await interaction.followup.send(plain(say("signed_alone", lang, name=cup.name,
-                                                      person=seat_name(user))),
-                                            allowed_mentions=NO_MENTIONS)
+        await self._signups(cup, lang)
+
+    async def _signups(self, cup: Cup, lang: str) -> None:
+        """The sign-ups as they stand, on the tournament's one sign-up message (edited as people
+        sign up, within the channel's edits: not a message per sign-up)."""
+        venue = self.runner.venue
+        if isinstance(venue, DiscordVenue):
+            await venue.signups(cup, entry_list(cup, lang))
 
     @app_commands.command(name="retirarse", description="Te borra del torneo antes del sorteo")
     @app_commands.describe(nombre="nombre del torneo")
@@ -305,6 +312,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         user = interaction.user.id
         await self.runner.change(cup, lambda t, now: t.withdraw(user, now=now))
         await answer(interaction, say("withdrawn", lang_of(interaction, lang), name=cup.name))
+        await self._signups(cup, lang)
 
     @app_commands.command(name="lista", description="Quién está apuntado, y las parejas")
     @app_commands.describe(nombre="nombre del torneo")

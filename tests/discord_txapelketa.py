@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from discord_cogs import MANAGE_SERVER, Server, public
+from discord_cogs import MANAGE_SERVER, Server, private, public
 from discord_match import OPEN, Person, seeded
 from wire import FakeDiscord, FakeMessage
 from wire.routing import FileInfo
@@ -73,7 +73,17 @@ async def sign_up_pairs(server: Server, name: str, people: Sequence[Person]) -> 
         invite = await server.ask(first, "txapelketa apuntarse", pareja=second.user)
         assert f"<@{second.user}>" in public(invite)
         confirm = await server.ask(second, "txapelketa apuntarse", pareja=first.user)
-        assert f"juegan «{name}» en pareja" in public(confirm)
+        assert "Hecho" in private(confirm), "no message of its own: the sign-ups' one"
+        await server.advance(2)  # its edit, within the channel's
+        assert f"• {first.name} y {second.name}" in signups(server, name).content
+
+
+def signups(server: Server, name: str) -> FakeMessage:
+    """The tournament's one sign-up message, as it reads now (edited as people sign up)."""
+    found = [m for m in server.world.messages(server.channel, deleted=False)
+             if m.content.startswith(f"«{name}» (")]
+    assert len(found) == 1, [m.content[:60] for m in found]
+    return found[0]
 
 
 def pinged(world: FakeDiscord, channel: int) -> set[int]:

@@ -96,8 +96,9 @@ async def test_private_answers_speak_the_persons_language_and_news_the_servers(
         await created(server)
         alone = await server.ask(bea, "txapelketa apuntarse")
         told = [(m.ephemeral, m.text()) for m in alone.messages()]
-        assert told == [(True, "C'est fait."),
-                        (False, "Beñat se apunta a «Kopa»: la pareja se sortea al cierre.")]
+        assert told == [(True, "C'est fait.")], "the channel's news: the sign-ups' message"
+        [board] = [m for m in world.messages(server.channel) if m.content.startswith("«Kopa» (")]
+        assert "• Beñat, sin pareja (se sortea)" in board.content, "in the server's Spanish"
         listed = await server.ask(bea, "txapelketa lista")
         assert "« Kopa » (" in private(listed)
         again = await server.ask(bea, "txapelketa apuntarse")

@@ -23,6 +23,7 @@ from discord_txapelketa import (
     make_world,
     pinged,
     sign_up_pairs,
+    signups,
     threads,
 )
 
@@ -50,15 +51,31 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
     await sign_up_pairs(server, "Nagusia", people[:12])
     for person in people[12:16]:
         alone = await server.ask(person, "txapelketa apuntarse")
-        assert "la pareja se sortea" in public(alone)
+        assert "Hecho" in private(alone)
+        await server.advance(2)
+        assert f"• {person.name}, sin pareja (se sortea)" in signups(server, "Nagusia").content
     leaving = await server.ask(admin, "txapelketa apuntarse")
     await server.ask(admin, "txapelketa retirarse")
     listed = await server.ask(people[5], "txapelketa lista")
     assert "Ane y Beñat" in private(listed) and "Maite" not in private(listed)
-    assert public(leaving)
+    assert "Hecho" in private(leaving)
+    await server.advance(2)
+    board = signups(server, "Nagusia").content
+    assert "Maite" not in board and board.count("\n") == 6 + 4, "one message, edited: 6 pairs, 4"
+    # Twenty changes of partner: the two people named are each notified once, and the
+    # channel gets no message per sign-up.
+    fickle, fer, gorka = people[12], people[13], people[14]
+    before = len(world.messages(server.channel))
+    for partner in [fer, gorka] * 10:
+        await server.ask(fickle, "txapelketa apuntarse", pareja=partner.user)
+    await server.advance(2)
+    posted = world.messages(server.channel)[before:]
+    assert [m.pinged for m in posted] == [{fer.user}, {gorka.user}], \
+        [m.content[:50] for m in posted]
+    await server.ask(fickle, "txapelketa apuntarse")  # alone again, as before
     # Each invitation notified the partner it named, and nobody else was ever notified.
     invited = pinged(world, server.channel)
-    assert invited == {p.user for p in people[1:12:2]}
+    assert invited == {p.user for p in people[1:12:2]} | {fer.user, gorka.user}
 
     # --- the draw: 6 pairs and 2 drawn from the 4 alone ---------------------------------
     drawn = await server.ask(admin, "txapelketa sortear")

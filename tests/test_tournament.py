@@ -112,7 +112,8 @@ def test_every_code_the_core_raises_is_worded_in_every_language() -> None:
 
 def test_naming_each_other_makes_a_pair_and_an_unanswered_invitation_is_drawn_alone() -> None:
     t = Tournament.new(Settings("T"), 3, now=T0)
-    assert kinds(t.sign_up(1, "Ane", partner=2, now=T0)) == [EventKind.SIGNED_UP]
+    assert kinds(t.sign_up(1, "Ane", partner=2, now=T0)) == [EventKind.SIGNED_UP,
+                                                              EventKind.INVITED]
     assert t.signed_pairs() == [] and t.solos() == [1]
     assert kinds(t.sign_up(2, "Bea", partner=1, now=T0)) == [EventKind.SIGNED_UP,
                                                                EventKind.PAIRED]
@@ -740,3 +741,23 @@ def test_pair_ratings_rise_for_the_winner_and_fall_for_the_loser() -> None:
     assert winner[0] > start[0] > loser[0]
     assert winner[1] < start[1] and loser[1] < start[1]
     assert ratings.display(*winner) > ratings.display(*loser)
+
+
+def test_a_person_is_invited_once_and_an_author_names_few_partners() -> None:
+    """Issue 42: alternating «apuntarse pareja:@Fer» and «pareja:@Gorka» pinged Fer at each
+    change. A person named as a partner is notified once per tournament (whoever names them),
+    and one person names at most INVITES_PER_PERSON partners."""
+    t = Tournament.new(Settings("T"), 3, now=T0)
+    invited = []
+    for partner in (10, 11, 10, 11, 10, 11):
+        invited += [e.user for e in t.sign_up(1, "Eli", partner=partner, now=T0)
+                    if e.kind is EventKind.INVITED]
+    assert invited == [10, 11], "each told once, however often named"
+    assert [e.kind for e in t.sign_up(2, "Jon", partner=10, now=T0)] == [EventKind.SIGNED_UP]
+    t.sign_up(1, "Eli", partner=12, now=T0)
+    with pytest.raises(TournamentError, match="tournament_invites_spent"):
+        t.sign_up(1, "Eli", partner=13, now=T0)
+    assert t.sign_up(1, "Eli", partner=10, now=T0), "one already named may be named again"
+    again = Tournament.from_dict(t.to_dict())
+    assert again.invited == t.invited
+    assert again.forget(10) and all(10 not in named for named in again.invited.values())

@@ -61,6 +61,9 @@ class DiscordVenue:
     def __init__(self, client: discord.Client, transport: DiscordTransport) -> None:
         self.client = client
         self.transport = transport
+        self._signups: dict[int, discord.Message | None] = {}
+        """Tournament id → its sign-up message (None while it is being posted)."""
+        self._signup_text: dict[int, str] = {}
 
     async def _channel(self, channel_id: int | None) -> Any:
         if channel_id is None:
@@ -115,6 +118,44 @@ class DiscordVenue:
     async def news(self, cup: Cup, text: str, users: Sequence[int] = ()) -> None:
         await self._post(cup.channel_id, notifying(text, users),
                          mentioning(*users) if users else NO_MENTIONS)
+
+    async def signups(self, cup: Cup, text: str) -> None:
+        """The sign-ups as they stand (``text``, escaped already) on one message of the
+        tournament's channel: posted once, then edited, each edit showing the latest list
+        (the governor merges edits that come faster than the channel takes them)."""
+        channel = await self._channel(cup.channel_id)
+        if channel is None:
+            return
+        tid = cup.tournament_id
+        self._signup_text[tid] = text[:MESSAGE_LIMIT]
+        if tid not in self._signups:
+            self._signups[tid] = None
+
+            async def send() -> discord.Message:
+                return await channel.send(self._signup_text[tid], allowed_mentions=NO_MENTIONS)
+
+            posted = self.transport.governor.post(channel.id, send)
+            posted.add_done_callback(lambda done: self._posted(cup, channel, text, done))
+        elif self._signups[tid] is not None:
+            self._edit_signups(tid, channel)
+
+    def _posted(self, cup: Cup, channel: Any, shown: str, done: asyncio.Future[Any]) -> None:
+        tid = cup.tournament_id
+        if done.cancelled() or done.exception() is not None:
+            self._signups.pop(tid, None)  # the next sign-up posts it again
+            return
+        self._signups[tid] = done.result()
+        if self._signup_text.get(tid) != shown:
+            self._edit_signups(tid, channel)  # signed up while it was being posted
+
+    def _edit_signups(self, tid: int, channel: Any) -> None:
+        async def edit() -> None:
+            message = self._signups.get(tid)
+            if message is not None:
+                await message.edit(content=self._signup_text[tid],
+                                   allowed_mentions=NO_MENTIONS)
+
+        self.transport.governor.edit(channel.id, ("signups", tid), edit)
 
     async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
         view = discord.ui.View(timeout=None)

@@ -19,6 +19,8 @@ def join(state: TableState, user_id: int, name: str, pair: int | None = None) ->
     already = state.seat_of(user_id)
     if already is not None:
         raise TableError("already_seated", number=already + 1)
+    if user_id in state.left_deal and state.lifecycle == "playing":
+        raise TableError("left_this_deal")
     pair = state.entry.pair_of(user_id, pair)
     seat = state.seating.free_seat(pair, take_bots=True)
     old = state.seats[seat]
@@ -50,6 +52,10 @@ def leave(state: TableState, user_id: int) -> Result:
         return Result(save=Save.WHOLE, shown=True)
     state.seats[seat] = Seat.robot(person.name, state.settings.bot_level)
     state.records.bot_took_over()
+    match = state.match
+    if match is not None and not match.finished:
+        state.handbook.left(seat, len(match.hand.actions))
+        state.left_deal.add(user_id)
     state.say("left_bot", name=shown)
     if not state.humans():
         return close(state, "closed_empty")

@@ -102,16 +102,37 @@ def answered(ask: ReviewAsk) -> tuple[str, float]:
     return text, time.process_time() - start
 
 
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """The person dealt a seat's cards in a hand; ``upto``: the actions of the hand played
+    when they left it (None: they held it to the end)."""
+
+    user_id: int
+    upto: int | None = None
+
+    def to_json(self) -> list[int | None]:
+        return [self.user_id, self.upto]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Holder:
+        return cls(int(data[0]), None if data[1] is None else int(data[1]))
+
+
 @dataclass(slots=True)
 class _Hand:
     number: int
     packed: bytes
     """The transcript, as compressed JSON."""
     senas: dict[int, tuple[SenaSeen, ...]] = field(default_factory=dict)
+    holders: dict[int, Holder] = field(default_factory=dict)
+    """Seat → who was dealt its cards, and how far they played them (a hand kept before
+    holders were has none: nobody's to review)."""
 
     @property
     def transcript(self) -> dict[str, Any]:
         return dict(orjson.loads(zlib.decompress(self.packed)))
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,38 +143,69 @@ class KeptBook:
     match_id: str
     finished: tuple[_Hand, ...]
     current: dict[int, tuple[SenaSeen, ...]]
+    holders: dict[int, Holder] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """:meth:`HandBook.to_json` as it was."""
         return {"match_id": self.match_id,
                 "finished": [{"number": h.number,
                               "packed": base64.b64encode(h.packed).decode("ascii"),
-                              "senas": _senas_json(h.senas)} for h in self.finished],
-                "current": _senas_json(self.current)}
+                              "senas": _senas_json(h.senas),
+                              "holders": _holders_json(h.holders)} for h in self.finished],
+                "current": _senas_json(self.current),
+                "holders": _holders_json(self.holders)}
 
 
 class HandBook:
-    """The hands of the match in play a seat may ask a review of."""
+    """The hands of the match in play, each reviewed only by the person dealt a seat's cards
+    in it, and only as far as they played them: whoever sits there later, or took the seat
+    over during the hand, learns nothing of it here."""
 
     def __init__(self) -> None:
         self.match_id = uuid.uuid4().hex
         self.finished: deque[_Hand] = deque(maxlen=KEPT)
         self.current: dict[int, tuple[SenaSeen, ...]] = {}
         """The señas each word of the hand in play was said with, by the word's index."""
+        self.holders: dict[int, Holder] = {}
+        """Seat → who was dealt its cards in the hand in play."""
 
     def spoke(self, index: int, seen: Sequence[SenaSeen]) -> None:
         if seen:
             self.current[index] = tuple(seen)
 
+    def dealt(self, seats: dict[int, Any]) -> None:
+        """A new hand is dealt to ``seats`` (seat → its occupant): each person holds theirs."""
+        self.holders = {seat: Holder(o.user_id) for seat, o in seats.items()
+                        if o is not None and o.user_id is not None}
+
+    def left(self, seat: int, played: int) -> None:
+        """The seat's holder left the hand after ``played`` of its actions: what came after
+        is the bot's, not theirs to review."""
+        holder = self.holders.get(seat)
+        if holder is not None and holder.upto is None:
+            self.holders[seat] = Holder(holder.user_id, played)
+
+    def forget(self, user_id: int) -> bool:
+        """«Forget me»: no hand kept is theirs to review any more."""
+        found = False
+        for holders in (self.holders, *(kept.holders for kept in self.finished)):
+            for seat, holder in list(holders.items()):
+                if holder.user_id == user_id:
+                    del holders[seat]
+                    found = True
+        return found
+
     def hand_over(self, number: int, transcript: dict[str, Any]) -> None:
         self.finished.append(_Hand(number, zlib.compress(orjson.dumps(transcript), 1),
-                                   self.current))
+                                   self.current, self.holders))
         self.current = {}
+        self.holders = {}
 
     def new_match(self) -> None:
         self.match_id = uuid.uuid4().hex
         self.finished.clear()
         self.current = {}
+        self.holders = {}
 
     # --- saved with the table ------------------------------------------------------------------
 
@@ -164,7 +216,8 @@ class HandBook:
 
     def kept(self) -> KeptBook:
         """The book as it is now, sharing its finished hands (a finished hand never changes)."""
-        return KeptBook(self.match_id, tuple(self.finished), dict(self.current))
+        return KeptBook(self.match_id, tuple(self.finished), dict(self.current),
+                        dict(self.holders))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> HandBook:
@@ -181,14 +234,17 @@ class HandBook:
             except zlib.error as exc:
                 raise ValueError(f"damaged hand transcript: {exc}") from exc
             book.finished.append(_Hand(int(kept["number"]), packed,
-                                       _senas_from(kept["senas"])))
+                                       _senas_from(kept["senas"]),
+                                       _holders_from(kept.get("holders", []))))
         book.current = _senas_from(data["current"])
+        book.holders = _holders_from(data.get("holders", []))
         return book
 
-    def ask(self, match: Match | None, seat: int, number: int | None,
+    def ask(self, match: Match | None, user_id: int, number: int | None,
             lang: str) -> ReviewAsk:
-        """The review of hand ``number`` (None: the last finished one, or the hand in play
-        before any has finished) for ``seat``, or :class:`ReviewRefused`."""
+        """The person's review of hand ``number`` (None: the last finished one, or the hand in
+        play before any has finished), of the seat they were dealt in it and as far as they
+        played it; or :class:`ReviewRefused`, for a hand they held no cards of too."""
         if match is None:
             raise ReviewRefused("no_hands")
         in_play = match.hand if not match.hand.finished and not match.finished else None
@@ -201,13 +257,19 @@ class HandBook:
                 raise ReviewRefused("no_hands")
         for kept in self.finished:
             if kept.number == number:
+                seat, upto = _held(kept.holders, user_id, number)
                 transcript = kept.transcript
+                played = len(transcript["actions"])
                 return ReviewAsk(transcript, seat, number, _aligned(kept.senas),
-                                 len(transcript["actions"]), lang, self.match_id)
+                                 played if upto is None else min(upto, played), lang,
+                                 self.match_id)
         if in_play is not None and number == match.hand_number:
+            seat, upto = _held(self.holders, user_id, number)
             transcript = in_play.transcript()
+            played = len(transcript["actions"])
             return ReviewAsk(transcript, seat, number, _aligned(self.current),
-                             len(transcript["actions"]), lang, self.match_id)
+                             played if upto is None else min(upto, played), lang,
+                             self.match_id)
         numbers = [k.number for k in self.finished]
         if in_play is not None:
             numbers.append(match.hand_number)
@@ -215,6 +277,22 @@ class HandBook:
             raise ReviewRefused("no_hands")
         raise ReviewRefused("no_hand", number=number, kept=KEPT,
                             numbers=", ".join(map(str, numbers)))
+
+
+def _held(holders: dict[int, Holder], user_id: int, number: int) -> tuple[int, int | None]:
+    """The seat the person was dealt in the hand, and how far they played it."""
+    for seat, holder in holders.items():
+        if holder.user_id == user_id:
+            return seat, holder.upto
+    raise ReviewRefused("not_your_hand", number=number)
+
+
+def _holders_json(holders: dict[int, Holder]) -> list[list[Any]]:
+    return [[seat, *holder.to_json()] for seat, holder in sorted(holders.items())]
+
+
+def _holders_from(data: list[list[Any]]) -> dict[int, Holder]:
+    return {int(item[0]): Holder.from_json(item[1:]) for item in data}
 
 
 def _senas_json(senas: dict[int, tuple[SenaSeen, ...]]) -> list[list[Any]]:
@@ -284,4 +362,4 @@ REVIEWER = Reviewer()
 """The process's reviewer: every table's reviews queue on its one worker."""
 
 
-__all__ = ["KEPT", "REVIEWER", "HandBook", "ReviewAsk", "ReviewRefused", "Reviewer"]
+__all__ = ["KEPT", "REVIEWER", "HandBook", "Holder", "ReviewAsk", "ReviewRefused", "Reviewer"]

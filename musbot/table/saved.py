@@ -82,6 +82,7 @@ def to_json(state: TableState) -> dict[str, Any]:
         "outbox": state.records.outbox,
         "readings_off": state.readings.to_json(state.humans()),
         "repaso": state.handbook.to_json(),
+        **({"left_deal": sorted(state.left_deal)} if state.left_deal else {}),
         "bot_readings": state.readings.bots(state.seats, state.settings.bot_level),
         **state.pages.to_json(),
     }
@@ -197,6 +198,7 @@ def _build(document: dict[str, Any], kept: bool, shuffler: Shuffler,
     state.readings = TableReadings.from_json(document.get("readings_off"),
                                              document.get("bot_readings"))
     state.handbook = HandBook.from_json(document.get("repaso"))  # None: saved before books
+    state.left_deal = {int(user) for user in document.get("left_deal", [])}
     _restore_pages(state, document)
     return state
 

@@ -88,6 +88,8 @@ class TableState:
         """How the bots read each player who sat here, across matches (``readings.py``)."""
         self.handbook = HandBook()
         """The match's last hands, for «¿Cómo jugué?» (saved with the table)."""
+        self.left_deal: set[int] = set()
+        """Who left the hand in play: nobody holds two hands of one deal (``lobby.join``)."""
 
     # --- what anyone may ask --------------------------------------------------------------
 
@@ -308,6 +310,8 @@ class TableState:
                 if occupant is not None:
                     occupant.dm_warned = False
             self.readings.dealt(self.seats, self.settings.bot_level)
+            self.handbook.dealt(dict(enumerate(self.seats)))
+            self.left_deal.clear()
         self.senas = SenaLog()
         match = self.match
         if match is None or match.finished:
@@ -350,11 +354,9 @@ class TableState:
 
     def review_ask(self, user_id: int, number: int | None = None,
                    lang: str | None = None) -> ReviewAsk:
-        """«¿Cómo jugué?»: what a review of the person's seat in hand ``number`` needs (the
-        last finished hand by default), in ``lang`` (the reader's; the table's by default), or
-        :class:`~musbot.table.repaso.ReviewRefused`."""
-        seat = self.require_seat(user_id)
-        return self.handbook.ask(self.match, seat, number, lang or self.lang)
+        """«¿Cómo jugué?»: what the review of hand ``number`` needs (see ``repaso.py``: only of
+        the seat whose cards the person held), in ``lang``, or a ``ReviewRefused``."""
+        return self.handbook.ask(self.match, user_id, number, lang or self.lang)
 
     # --- señas --------------------------------------------------------------------------------
 

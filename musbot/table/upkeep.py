@@ -84,6 +84,9 @@ def scrub_user(state: TableState, user_id: int, name: str) -> Result:
         found = True
     if state.readings.forget(user_id, seated=seat is not None):
         found = True  # how they bet, as the bots read it
+    if state.handbook.forget(user_id):
+        found = True  # the hands they may review
+    state.left_deal.discard(user_id)
     match = state.match
     events = match.hand.events if match is not None else []
     old_names |= {visible_name(old) for old in old_names}  # as the pages showed them

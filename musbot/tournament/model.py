@@ -227,6 +227,8 @@ class Match:
 
 class EventKind(StrEnum):
     SIGNED_UP = "signed_up"
+    INVITED = "invited"
+    """A person named as a partner for the first time in this tournament: notified (once)."""
     PAIRED = "paired"
     """Two people named each other: a pair is formed (before the draw)."""
     WITHDRAWN = "withdrawn"

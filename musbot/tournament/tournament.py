@@ -30,6 +30,9 @@ from .standings import Standing, circle, league_table, swiss_table
 from .timestamps import later, parse_time, stamp
 
 STATE_VERSION = 1
+INVITES_PER_PERSON = 3
+"""Partners one person may name in a tournament's sign-ups: each named person is notified
+(once per tournament, whoever names them), so naming is budgeted, not a way to ping people."""
 """Of :meth:`Tournament.to_dict`'s document; a newer one is refused, an older one upgraded."""
 
 MAX_PAIRS = {Format.KNOCKOUT: 512, Format.DOUBLE: 256, Format.GROUPS: 512,
@@ -82,7 +85,8 @@ class Tournament:
                  pairs: Iterable[Pair] = (), matches: Iterable[Match] = (),
                  unpaired: Iterable[int] = (), plan: Mapping[str, int] | None = None,
                  drawn_at: str | None = None, finished_at: str | None = None,
-                 cancelled: str | None = None, revision: int = 0) -> None:
+                 cancelled: str | None = None, revision: int = 0,
+                 invited: Mapping[int, Sequence[int]] | None = None) -> None:
         self.settings = settings
         self.seed = seed
         """Everything random (who partners whom, the random draw, ties in the seeding) comes
@@ -101,6 +105,9 @@ class Tournament:
         self.cancelled = cancelled
         self.revision = revision
         """Grows by one with every change (what a save can compare)."""
+        self.invited: dict[int, list[int]] = {int(k): [int(u) for u in v]
+                                              for k, v in (invited or {}).items()}
+        """Who named whom as a partner in the sign-ups (:data:`INVITES_PER_PERSON`)."""
         self._order: dict[str, int] = {}
         self._dependents: dict[str, list[str]] = {}
         self._by_pair: dict[int, list[str]] = {}
@@ -220,11 +227,18 @@ class Tournament:
         old = self.entries.get(user_id)
         if old is not None and (old.name, old.partner) == (name, partner):
             return []
+        named = self.invited.get(user_id, [])
+        if partner is not None and partner not in named and len(named) >= INVITES_PER_PERSON:
+            raise TournamentError("tournament_invites_spent", limit=INVITES_PER_PERSON)
         self.entries[user_id] = Entry(user_id, name, partner, stamp(now))
         events = [Event(EventKind.SIGNED_UP, user=user_id)]
         other = self.entries.get(partner) if partner is not None else None
         if other is not None and other.partner == user_id:
             events.append(Event(EventKind.PAIRED, user=partner))
+        elif partner is not None and not any(partner in v for v in self.invited.values()):
+            events.append(Event(EventKind.INVITED, user=partner))  # told once, by anyone
+        if partner is not None and partner not in named:
+            self.invited[user_id] = [*named, partner]
         return self._changed(events)
 
     def withdraw(self, user_id: int, *, now: datetime) -> list[Event]:
@@ -602,6 +616,12 @@ class Tournament:
         if user_id in self.unpaired:
             self.unpaired.remove(user_id)
             found = True
+        if self.invited.pop(user_id, None) is not None:
+            found = True
+        for author, named in list(self.invited.items()):
+            if user_id in named:
+                self.invited[author] = [u for u in named if u != user_id]
+                found = True
         return found
 
     def people(self) -> set[int]:
@@ -609,6 +629,7 @@ class Tournament:
         found = set(self.entries) | set(self.unpaired)
         found |= {e.partner for e in self.entries.values() if e.partner is not None}
         found |= {u for p in self.pairs for u in p.players if u is not None}
+        found |= set(self.invited) | {u for named in self.invited.values() for u in named}
         return found
 
     # --- the machinery ---------------------------------------------------------------------
@@ -942,7 +963,9 @@ class Tournament:
                 "entries": [e.to_json() for e in self.entries.values()],
                 "unpaired": list(self.unpaired),
                 "pairs": [p.to_json() for p in self.pairs],
-                "matches": [m.to_json() for m in self.matches.values()]}
+                "matches": [m.to_json() for m in self.matches.values()],
+                **({"invited": [[author, list(named)] for author, named in
+                                sorted(self.invited.items())]} if self.invited else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
@@ -960,7 +983,8 @@ class Tournament:
                        matches=[Match.from_json(m) for m in data["matches"]],
                        unpaired=[int(u) for u in data["unpaired"]], plan=data["plan"],
                        drawn_at=data["drawn_at"], finished_at=data["finished_at"],
-                       cancelled=data["cancelled"], revision=int(data["revision"]))
+                       cancelled=data["cancelled"], revision=int(data["revision"]),
+                       invited={int(a): named for a, named in data.get("invited", [])})
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, TournamentError):
                 raise
