@@ -408,8 +408,8 @@ def test_ctrl_c_during_bench_ai_with_workers_is_quiet() -> None:
     env = {**os.environ, "LANG": "C.UTF-8", "PYTHONPATH": str(root), "PYTHONUNBUFFERED": "1"}
     bench = subprocess.Popen(
         [sys.executable, "-m", "musbot", "bench", "ai", "--games", "400", "--workers", "2",
-         "--progress", "1", "--idioma", "en"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        start_new_session=True)
+         "--progress", "1", "--idioma", "en"], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True)
     try:
         assert bench.stdout is not None
         assert bench.stdout.readline().startswith(b"  \xe2\x80\xa6 1 games")  # workers at work
