@@ -122,7 +122,7 @@ def edit_channel(world: FakeDiscord, req: Request) -> Reply:
     """A thread's archived and locked states (the only channel edit the bot makes): opening an
     archived thread needs Send Messages in Threads, and Manage Threads if it is locked."""
     channel = world.channel(req.id("channel_id"))
-    perms = discord.Permissions(_may_view(world, channel))
+    perms = _may_view(world, channel)
     if channel.type != PUBLIC_THREAD:
         raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
     body = req.body()
