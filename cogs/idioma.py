@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 from discord import app_commands
 
-from musbot.discordio.speech import lang_of
+from musbot.discordio.speech import lang_of, locale_of
 from musbot.i18n import LANGUAGE_CODES, LANGUAGE_NAMES, language_of_locale
 
 from ._common import MusSubcommandCog, answer, mus_group, say, server_lang
@@ -67,7 +67,7 @@ class Idioma(MusSubcommandCog):
         speakers = self.bot.tables.speakers
         user_id = interaction.user.id
         server = await server_lang(self.bot.db, interaction.guild_id)
-        client = language_of_locale(str(interaction.locale or ""))
+        client = language_of_locale(locale_of(interaction))
         if value is None:
             await answer(interaction, _now(speakers.chosen(user_id), client, server))
             return

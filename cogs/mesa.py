@@ -85,8 +85,16 @@ class IdleTables:
                 limit = max(limit, PAUSED_IDLE_SECONDS)
             if not minutes or now - since < limit:
                 continue
+
+            def stirred(table: Table = table, limit: float = limit) -> bool:
+                """Looked at again under the table's lock: a move may have come meanwhile."""
+                last = self.bot.transport.pages.changed_at(table.channel_id)
+                return last is not None and self.clock.now() - last < limit
+
             try:
-                await self.bot.tables.close(table.channel_id, "closed_idle", minutes=minutes)
+                if not await self.bot.tables.close(table.channel_id, "closed_idle",
+                                                   unless=stirred, minutes=minutes):
+                    continue
             except TableError:
                 continue  # closed meanwhile
             log.info("table %s closed after %d idle minutes", table.channel_id, minutes)

@@ -42,7 +42,7 @@ from musbot.config import (
 from musbot.console import cli_language, cli_text, connection_problem
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.card_emojis import CardEmojis
-from musbot.discordio.failures import report
+from musbot.discordio.failures import refuse_forged, report
 from musbot.discordio.governor import Limits
 from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
@@ -69,6 +69,8 @@ CLOSING_EDITS_SECONDS = 5.0
 CLOSING_READINGS_SECONDS = 5.0
 """How long a shutdown with persistence waits to store what the tables' bots learnt of their
 people since the last store (``TablePersister.store_readings``)."""
+CLOSING_REVIEWS_SECONDS = 3.0
+"""How long a shutdown waits for the reviews in flight to be answered that they cannot be."""
 FIRST_EXTENSION = "cogs.mesa"
 """Owns the ``/mus`` group, to which the other feature cogs add their subcommands."""
 STORAGE_FIRST_RETRY = 1.0
@@ -107,8 +109,11 @@ class MusTree(app_commands.CommandTree[Any]):
     language (``discordio/speech.py``)."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        await hear(interaction)
-        return True
+        try:
+            await hear(interaction)
+        except Exception:  # hearing a language must never leave a command unanswered
+            log.exception("the language of interaction %s could not be read", interaction.id)
+        return not await refuse_forged(interaction)  # options as the command declares them
 
 
 class MusBot(commands.Bot):
@@ -402,7 +407,8 @@ class MusBot(commands.Bot):
                 await asyncio.wait_for(self.transport.flush(), CLOSING_EDITS_SECONDS)
         except Exception:
             log.warning("stopping tables failed", exc_info=True)
-        REVIEWER.close()  # the review worker process, if one was started
+        # Reviews in flight are answered (that they cannot be now), then the worker goes.
+        await REVIEWER.stop(CLOSING_REVIEWS_SECONDS)
         if self.relay is not None:
             await self.relay.stop()
             self.relay = None

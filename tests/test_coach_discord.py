@@ -92,3 +92,37 @@ def test_a_long_review_is_sent_in_whole_lines_within_the_limit() -> None:
     parts = _parts(text)
     assert len(parts) > 1 and all(len(p) <= 2000 for p in parts)
     assert "\n".join(parts) == text
+
+
+async def test_a_review_in_flight_when_the_bot_stops_is_answered(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Issue 42: SIGTERM while a review was being computed left its «thinking…» forever. The
+    bot's stop answers it first, in its reader's language: ask again in a minute."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import musbot.table.repaso as repaso
+
+    scene = await _connected(tmp_path, ("Ana",))
+    [ana] = scene.people
+    await scene.slash(ana, "mus mesa", senas=False)
+    await scene.slash(ana, "mus unirse")
+    await scene.slash(ana, "mus empezar")
+    release = threading.Event()
+
+    def endless(ask: Any) -> tuple[str, float]:
+        release.wait(10)
+        return "late", 0.0
+
+    monkeypatch.setattr(repaso, "answered", endless)
+    monkeypatch.setattr(repaso.REVIEWER, "_executor", ThreadPoolExecutor(1))
+    asked = await scene.slash(ana, "mus repaso")
+    for _ in range(100):  # the review is on the worker
+        if repaso.REVIEWER._waiting:
+            break
+        await asyncio.sleep(0.01)
+    assert repaso.REVIEWER._waiting, "in flight"
+    await scene.bot.close()
+    release.set()
+    [text] = asked.ephemeral_texts()
+    assert "reiniciando" in text and "pídelo otra vez" in text

@@ -18,7 +18,6 @@ from test_i18n import spanish_words
 from musbot.coach.review import decisions
 from musbot.engine import MusError, Rules, SeatView
 from musbot.engine.senas import senas_posibles
-from musbot.table import TableError
 from musbot.table.repaso import KEPT, Reviewer, ReviewRefused
 from musbot.table.saved import from_json, to_json
 from musbot.table.state import TableState
@@ -133,9 +132,10 @@ async def test_the_table_keeps_the_last_hands_and_words_refusals() -> None:
         table.state.review_ask(users[1], 1)
     assert refused.value.key == "no_hand"
     assert str(finished) in refused.value.text("en")
-    # Someone not seated is told so, by the table's one error path.
-    with pytest.raises(TableError):
+    # Someone who held no cards of it is told so: a hand is its holder's to review.
+    with pytest.raises(ReviewRefused) as stranger:
         await table.review(99, reviewer=reviewer)
+    assert stranger.value.key == "not_your_hand"
     # The same review again is answered from the cache, at once.
     again = await table.review(users[1], reviewer=reviewer)
     assert again == text

@@ -158,6 +158,7 @@ async def test_a_locked_match_thread_pauses_the_table_and_the_match_until_it_ope
             for p in server.people[:4]}
     assert all(count >= 1 for count in told.values()), told
     [news] = paused_news(server)
+    assert len(news.pinged) == 5, "its players and the organiser told, once"
     assert not the_cup(server).tournament.matches["W1-1"].decided
     refusals = world.report().refusals
     assert sum(refusals.values()) <= 2, refusals

@@ -295,6 +295,72 @@ async def test_a_table_in_play_is_not_idle(tmp_path: Path) -> None:
     assert scene.bot.tables.get(scene.channel) is table and table.lifecycle != "closed"
 
 
+async def test_the_idle_sweep_never_closes_a_table_whose_last_move_is_newer_than_its_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42: the sweep found a table idle, then waited for the server's settings (the
+    database), and closed it although a player had sat down meanwhile. It looks again under
+    the table's lock."""
+    scene = make_scene(tmp_path, ("Ana",))
+    ana = scene.people[0]
+    world = scene.world
+    await world.connect(scene.bot)
+    await world.slash(scene.bot, world.owner.id, scene.channel, "mus config", inactividad=5)
+    await scene.slash(ana, "mus mesa")
+    table = scene.table()
+    idle = scene.bot.cogs["Mesa"].idle  # type: ignore[attr-defined]
+    idle.stop()  # this test sweeps by itself
+    await scene.advance(6 * 60)
+    settings = idle._idle_minutes
+
+    async def meanwhile(guild_id: int | None) -> int:
+        await table.join(ana.user, "Ana")  # a move while the sweep waits for the database
+        return await settings(guild_id)
+
+    monkeypatch.setattr(idle, "_idle_minutes", meanwhile)
+    assert await idle.sweep() == 0
+    assert scene.bot.tables.get(scene.channel) is table and table.lifecycle == "waiting"
+    monkeypatch.setattr(idle, "_idle_minutes", settings)
+    await scene.advance(6 * 60)
+    assert await idle.sweep() == 1, "idle for its limit since that move: closed"
+
+
+@pytest.mark.parametrize("forge", [
+    pytest.param(lambda p: p.update(locale=5), id="a locale that is a number"),
+    pytest.param(lambda p: p.update(locale=["es"]), id="a locale that is a list"),
+    pytest.param(lambda p: _option(p).update(value="tres"), id="an integer option as text"),
+    pytest.param(lambda p: _option(p).update(value=True), id="an integer option as a boolean"),
+    pytest.param(lambda p: _option(p).update(value=10**9), id="an integer option out of range"),
+    pytest.param(lambda p: _option(p).update(name="nada"), id="an option the command lacks"),
+])
+async def test_a_forged_interaction_gets_one_sentence_and_nothing_changes(
+        tmp_path: Path, forge: Any) -> None:
+    """Issue 42: a non-string locale or «mesas_persona: "tres"» left the interaction
+    unanswered («Task exception was never retrieved», TypeErrors in the log). Discord checks
+    what its clients send and discord.py trusts it; the bot checks at its door."""
+    from discord_cogs import connected, make_server, only
+
+    server = make_server(tmp_path)
+    async with connected(server):
+        inter = await server.world.slash(server.bot, server.admin.user, server.channel,
+                                         "mus config", mesas_persona=3, forge=forge)
+        await server.answered(inter)
+        answer = only(inter)
+        assert answer.ephemeral
+        db = server.bot.db
+        assert db is not None
+        saved = (await db.server_settings(server.guild)).max_tables_per_person
+        if not isinstance(inter.payload["locale"], str):  # read as no locale: it runs
+            assert answer.text().startswith("Guardado") and saved == 3
+            return
+        assert len(answer.text().splitlines()) == 1 and "opciones" in answer.text()
+        assert saved != "tres" and saved != 10**9, "nothing saved"
+
+
+def _option(payload: dict[str, Any]) -> dict[str, Any]:
+    """The first option of ``/mus config …`` in an interaction's payload."""
+    return payload["data"]["options"][0]["options"][0]
+
+
 # --- 7: a forgotten player ---------------------------------------------------------------------
 
 

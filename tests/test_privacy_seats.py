@@ -1,4 +1,4 @@
-"""Privacy across seat changes (RULES.md §2, a hand is seen by whoever holds it; issue 42): people
+"""Privacy across seat changes (docs/rules.md §2: the cards are not public; issue 42): people
 leave mid-hand, take over bots' seats, come back, and ask for reviews, over whole matches. Every
 private text each person gets, and every review they may ask for, is held against what that
 person was dealt or shown: the cards of the seat they held when it was sent, or cards the

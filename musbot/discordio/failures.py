@@ -144,6 +144,77 @@ async def report(target: discord.Interaction[Any] | commands.Context[Any],
         log.warning("could not tell a failure at table %s", where, exc_info=True)
 
 
+_OPTION = discord.AppCommandOptionType
+_SNOWFLAKE_TYPES = frozenset({_OPTION.user, _OPTION.channel, _OPTION.role, _OPTION.mentionable,
+                              _OPTION.attachment})
+
+
+def forged_option(interaction: discord.Interaction[Any]) -> str | None:
+    """The name of an option whose value is not what the command declares (its type, range,
+    length or choices), or None. Discord checks these for its clients, and discord.py trusts
+    it: a forged payload would reach the command with ``mesas_persona="tres"``."""
+    command = interaction.command
+    data = interaction.data
+    if not isinstance(command, app_commands.Command) or not isinstance(data, dict):
+        return None
+    options: Any = data.get("options", [])
+    while isinstance(options, list) and len(options) == 1 and isinstance(options[0], dict) \
+            and options[0].get("type") in (1, 2):  # a subcommand (group): its options
+        options = options[0].get("options", [])
+    if not isinstance(options, list):
+        return "options"
+    declared = {p.display_name: p for p in command.parameters}
+    typing = interaction.type is discord.InteractionType.autocomplete
+    for option in options:
+        if not isinstance(option, dict) or option.get("name") not in declared:
+            return str(option.get("name", "?")) if isinstance(option, dict) else "?"
+        if not _fits(declared[option["name"]], option.get("value"), partial=typing
+                     and bool(option.get("focused"))):
+            return str(option["name"])
+    return None
+
+
+def _fits(parameter: app_commands.Parameter, value: Any, *, partial: bool) -> bool:
+    kind = parameter.type
+    if partial:  # what is being typed: text, of any length, for any type
+        return isinstance(value, str)
+    if kind is discord.AppCommandOptionType.string:
+        ok = isinstance(value, str) and (parameter.min_value is None or
+                                         len(value) >= parameter.min_value) \
+            and (parameter.max_value is None or len(value) <= parameter.max_value)
+    elif kind in (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number):
+        numbers = (int,) if kind is discord.AppCommandOptionType.integer else (int, float)
+        ok = isinstance(value, numbers) and not isinstance(value, bool) \
+            and (parameter.min_value is None or value >= parameter.min_value) \
+            and (parameter.max_value is None or value <= parameter.max_value)
+    elif kind is discord.AppCommandOptionType.boolean:
+        ok = isinstance(value, bool)
+    elif kind in _SNOWFLAKE_TYPES:
+        ok = isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20
+    else:
+        ok = True
+    if kind is discord.AppCommandOptionType.string:
+        return ok  # text is text: the command words its own refusal of an unknown choice
+    return ok and (not parameter.choices or value in [c.value for c in parameter.choices])
+
+
+async def refuse_forged(interaction: discord.Interaction[Any]) -> bool:
+    """Answers a command whose options are not what it declares with one sentence (the
+    person's language); True if it did, and the command must not run."""
+    name = forged_option(interaction)
+    if name is None:
+        return False
+    log.warning("interaction %s: option %r is not what /%s declares", interaction.id, name,
+                getattr(interaction.command, "qualified_name", "?"))
+    if interaction.type is discord.InteractionType.autocomplete:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.autocomplete([])
+        return True
+    with contextlib.suppress(discord.HTTPException):
+        await answer_privately(interaction, dt("bad_argument", lang_of(interaction)))
+    return True
+
+
 async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
                        error: MusError, *, reference: discord.Message | None = None) -> None:
     """A move typed in a table's channel (the message ``reference``) and refused: answered to

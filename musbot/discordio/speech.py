@@ -72,8 +72,15 @@ async def hear(interaction: discord.Interaction[Any]) -> None:
     if speakers is None:
         return
     user_id = interaction.user.id
-    speakers.saw_locale(user_id, str(interaction.locale or ""))
+    speakers.saw_locale(user_id, locale_of(interaction))
     await recall(interaction.client, user_id)
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The client's locale as Discord names it (``es-ES``); empty when the payload's is not a
+    string (a forged interaction: its value is data, read as data)."""
+    value = getattr(interaction.locale, "value", interaction.locale)
+    return value if isinstance(value, str) else ""
 
 
 def person_lang(client: Any, user_id: int, fallback: str | None = None) -> str:
@@ -91,9 +98,10 @@ def lang_of(interaction: discord.Interaction[Any] | None, fallback: str | None =
         return fallback or DEFAULT_LANGUAGE
     speakers = speakers_of(interaction.client)
     if speakers is not None:
-        speakers.saw_locale(interaction.user.id, str(interaction.locale or ""))
+        speakers.saw_locale(interaction.user.id, locale_of(interaction))
         return person_lang(interaction.client, interaction.user.id, fallback)
-    return language_of_locale(str(interaction.locale or "")) or fallback or DEFAULT_LANGUAGE
+    return language_of_locale(locale_of(interaction)) or fallback or DEFAULT_LANGUAGE
 
 
-__all__ = ["READ_SECONDS", "hear", "lang_of", "person_lang", "recall", "speakers_of"]
+__all__ = ["READ_SECONDS", "hear", "lang_of", "locale_of", "person_lang", "recall",
+           "speakers_of"]

@@ -34,7 +34,7 @@ from musbot.engine import (
     mas,
 )
 from musbot.table import Table, TableError
-from musbot.table.repaso import ReviewRefused
+from musbot.table.repaso import REVIEWER, ReviewRefused
 
 from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view
@@ -246,13 +246,14 @@ async def show_review(interaction: discord.Interaction[Any], table: Table,
                       number: int | None = None) -> None:
     """«¿Cómo jugué?»: the presser's review of a hand, privately; computed off the event loop
     (:meth:`Table.review`), so the answer is deferred first. Not seated: the one error path."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        text = await table.review(interaction.user.id, number)
-    except ReviewRefused as refused:
-        text = refused.text(table.lang_for(interaction.user.id))
-    for part in _parts(text):
-        await answer_privately(interaction, part)
+    async with REVIEWER.answering():  # a bot stopping answers it first
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text = await table.review(interaction.user.id, number)
+        except ReviewRefused as refused:
+            text = refused.text(table.lang_for(interaction.user.id))
+        for part in _parts(text):
+            await answer_privately(interaction, part)
 
 
 def _parts(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -120,13 +120,18 @@ class TableManager:
         chosen = waiting[0] if waiting else playing[0] if playing else seated[-1]
         return chosen, len(seated) > 1
 
-    async def close(self, channel_id: int, reason: str = "closed", **params: object) -> None:
-        """Closes the channel's table for good, its page saying why (see :meth:`Table.close`)."""
+    async def close(self, channel_id: int, reason: str = "closed", *,
+                    unless: Callable[[], bool] | None = None, **params: object) -> bool:
+        """Closes the channel's table for good, its page saying why (see :meth:`Table.close`);
+        whether it closed."""
         table = self._tables.get(channel_id)
         if table is None:
             raise TableError("no_table")
-        await table.close(reason, **params)
+        await table.close(reason, unless=unless, **params)
+        if table.lifecycle != "closed":
+            return False
         self._tables.pop(channel_id, None)
+        return True
 
     async def close_all(self) -> None:
         """Close every table for good (with persistence, their saved states are deleted too);

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import multiprocessing
 import signal
 import time
 import uuid
 import zlib
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -320,6 +321,10 @@ class Reviewer:
         self._executor = executor
         self._own: Executor | None = None
         self._busy: set[int] = set()
+        self._waiting: set[asyncio.Future[None]] = set()
+        """One per review in flight: set when the bot stops, so none is left unanswered."""
+        self._answering = 0
+        """Reviews asked and not answered to their person yet (:meth:`answering`)."""
         self._cache: OrderedDict[tuple[object, ...], str] = OrderedDict()
         self.cpu: list[float] = []
         """The worker's CPU seconds for each review computed (``musbot bench repaso``)."""
@@ -341,16 +346,44 @@ class Reviewer:
         if user_id in self._busy:
             raise ReviewRefused("busy")
         self._busy.add(user_id)
+        loop = asyncio.get_running_loop()
+        stopping = loop.create_future()
+        self._waiting.add(stopping)
         try:
-            loop = asyncio.get_running_loop()
-            text, cpu = await loop.run_in_executor(self._pool(), answered, ask)
+            work = loop.run_in_executor(self._pool(), answered, ask)
+            await asyncio.wait((work, stopping), return_when=asyncio.FIRST_COMPLETED)
+            if not work.done():
+                work.cancel()
+                raise ReviewRefused("stopping")
+            text, cpu = work.result()
             self.cpu.append(cpu)
         finally:
             self._busy.discard(user_id)
+            self._waiting.discard(stopping)
         self._cache[ask.key] = text
         while len(self._cache) > CACHED:
             self._cache.popitem(last=False)
         return text
+
+    @contextlib.asynccontextmanager
+    async def answering(self) -> AsyncIterator[None]:
+        """Around a review asked and answered to its person: :meth:`stop` waits for it."""
+        self._answering += 1
+        try:
+            yield
+        finally:
+            self._answering -= 1
+
+    async def stop(self, grace: float) -> None:
+        """The bot stops: every review in flight is answered at once, that it could not be
+        given now (``stopping``), within ``grace`` seconds; then the worker goes."""
+        for waiting in list(self._waiting):
+            if not waiting.done():
+                waiting.set_result(None)
+        deadline = time.monotonic() + grace
+        while self._answering and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        self.close()
 
     def close(self) -> None:
         if self._own is not None:

@@ -106,8 +106,7 @@ class Table(TableView):
 
     async def review(self, user_id: int, number: int | None = None,
                      reviewer: Reviewer | None = None) -> str:
-        """«¿Cómo jugué?»: asked under the lock, answered in a worker while the table plays on;
-        a private answer, in the reader's language (:meth:`lang_for`)."""
+        """«¿Cómo jugué?»: asked under the lock, answered in a worker, in the reader's language."""
         async with self._lock:
             ask = self.state.review_ask(user_id, number, self.lang_for(user_id))
         return await (reviewer or REVIEWER).answer(user_id, ask)
@@ -117,8 +116,7 @@ class Table(TableView):
         return sena
 
     async def typed(self, user_id: int, text: str, *, public: bool = False) -> Typed:
-        """What a seated person typed (``public``: in the channel), read against the cards they
-        hold now (``spoken.py``); a refusal is in the answer, for the surface to word."""
+        """What a seated person typed (``public``: in the channel), read by ``spoken.py``."""
         async with self._lock:
             command, result = spoken.typed(self.state, user_id, text, public=public)
             try:
@@ -130,10 +128,12 @@ class Table(TableView):
                 return Typed(command, error)
             return Typed(command)
 
-    async def close(self, reason: str = "closed", **params: object) -> None:
-        """Closes the table for good; its page says why (``reason``, a sentence of the table
-        catalog, with ``params``)."""
-        await self._locked(lambda: upkeep.close(self.state, reason, **params))
+    async def close(self, reason: str = "closed", *, unless: Callable[[], bool] | None = None,
+                    **params: object) -> None:
+        """Closes the table for good, unless ``unless()`` says otherwise under the lock (the
+        idle sweep: a move came meanwhile); its page says why (``reason``, with ``params``)."""
+        await self._locked(lambda: Result() if unless is not None and unless()
+                           else upkeep.close(self.state, reason, **params))
 
     async def close_unreachable(self) -> None:
         """The channel is gone: each person seated is told by DM; the match counts nowhere."""

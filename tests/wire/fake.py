@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -410,10 +410,13 @@ class FakeDiscord(World):
                                     custom_id=custom_id)
 
     async def slash(self, bot: discord.Client, user: int, channel: int, command: str, /,
-                    options: Mapping[str, Any] | None = None, **kwargs: Any
+                    options: Mapping[str, Any] | None = None, *,
+                    forge: Callable[[dict[str, Any]], None] | None = None, **kwargs: Any
                     ) -> FakeInteraction:
         """``user`` runs ``/command`` (subcommands as words: ``"mus mesa"``) with options
-        given as keywords (or ``options`` for names that are not identifiers)."""
+        given as keywords (or ``options`` for names that are not identifiers). ``forge``
+        changes the payload as a hostile client could before the gateway delivers it (a
+        locale that is no string, an integer option given as text)."""
         target = self.channels[channel]
         given = {**(options or {}), **kwargs}
         data = command_data(self, target, command, given, user=user)
@@ -421,7 +424,7 @@ class FakeDiscord(World):
         if target.guild_id is not None:
             self.guilds[target.guild_id].members.add(user)
         return await self._interact(attachment, APPLICATION_COMMAND, user, target, data, None,
-                                    command=command)
+                                    command=command, forge=forge)
 
     async def autocomplete(self, bot: discord.Client, user: int, channel: int, command: str,
                            /, focused: str, typed: str = "", **others: Any
@@ -451,7 +454,8 @@ class FakeDiscord(World):
 
     async def _interact(self, attachment: Attachment, kind: int, user: int,
                         channel: FakeChannel, data: dict[str, Any], message: FakeMessage | None,
-                        *, custom_id: str | None = None, command: str | None = None
+                        *, custom_id: str | None = None, command: str | None = None,
+                        forge: Callable[[dict[str, Any]], None] | None = None
                         ) -> FakeInteraction:
         if channel.deleted:
             raise ValueError("that channel was deleted")
@@ -463,6 +467,8 @@ class FakeDiscord(World):
         self.interactions[inter.id] = inter
         self.by_token[inter.token] = inter
         inter.payload = interaction_payload(self, inter, data, message)
+        if forge is not None:
+            forge(inter.payload)
         feed(self, attachment, "INTERACTION_CREATE", inter.payload)
         await settle()
         return inter
