@@ -80,6 +80,9 @@ class FakeDiscord(World):
         messages…), as Discord does."""
         self.guild_ready_timeout = guild_ready_timeout
         self.recorder = Recorder(self, global_limit=global_limit)
+        self.inputs: list[tuple[int, dict[str, Any]]] = []
+        """What people did, each with how many calls the bot had made by then
+        (``wire.look`` writes them among the calls)."""
         self.adapter = FakeWebhookAdapter(self)
         self._attached: dict[discord.Client, Attachment] = {}
 
@@ -390,6 +393,9 @@ class FakeDiscord(World):
         bot = attachment.bot
         msg = self.add_message(FakeMessage(self.ids.next(), channel.id, self.user(user).id,
                                            self.now(), content=content))
+        self._input({"event": "MESSAGE_CREATE", "user_id": str(user),
+                     "channel_id": str(channel.id), "dm": channel.type == DM,
+                     "message_id": str(msg.id), "content": content})
         guild = channel.guild_id is not None
         if wants(bot, "MESSAGE_CREATE", channel.guild_id):
             data = message_payload(self, msg, gateway=True)
@@ -467,11 +473,23 @@ class FakeDiscord(World):
         self.interactions[inter.id] = inter
         self.by_token[inter.token] = inter
         inter.payload = interaction_payload(self, inter, data, message)
+        self._input({"event": "INTERACTION_CREATE", "user_id": str(user),
+                     "channel_id": str(channel.id), "dm": channel.type == DM,
+                     "kind": {COMPONENT: "component", MODAL_SUBMIT: "modal"}.get(kind, "command"),
+                     "interaction_id": str(inter.id), "token": inter.token, "data": data,
+                     "message_id": None if message is None else str(message.id),
+                     "label": custom_id or command})
         if forge is not None:
             forge(inter.payload)
         feed(self, attachment, "INTERACTION_CREATE", inter.payload)
         await settle()
         return inter
+
+    def _input(self, event: dict[str, Any]) -> None:
+        user = self.users.get(int(event["user_id"]))
+        self.inputs.append((len(self.recorder.calls), {
+            "via": "gateway", "virt": self.now(), "author": getattr(user, "name", "?"),
+            **event}))
 
     async def delete_channel(self, bot: discord.Client, channel: int) -> None:
         """Someone deletes a server channel (CHANNEL_DELETE) or a thread (THREAD_DELETE)."""

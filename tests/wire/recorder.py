@@ -256,7 +256,8 @@ def _file_info(file: discord.File) -> FileInfo:
     position = fp.tell()
     data = fp.read()
     fp.seek(position)
-    return FileInfo(file.filename or "file", len(data), file.description, bytes(data[:24]))
+    return FileInfo(file.filename or "file", len(data), file.description, bytes(data[:24]),
+                    bytes(data))
 
 
 def _roundtrip(value: Any) -> Any:

@@ -26,6 +26,8 @@ class FileInfo:
     description: str | None = None
     head: bytes = b""
     """Its first 24 bytes (a file type's signature; a PNG's width and height too)."""
+    data: bytes = field(default=b"", repr=False)
+    """All of it: what ``wire.look`` writes for the pictures to be seen."""
 
 
 @dataclass
