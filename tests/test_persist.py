@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from db_helpers import select
-from table_helpers import FakeTransport, persistent, play_humans, seat_humans, typed
+from table_helpers import FakeTransport, make_table, persistent, play_humans, seat_humans, typed
 
 from musbot.ai import HeuristicBot
 from musbot.engine import Rules, seeded_shuffler
@@ -791,3 +791,25 @@ async def test_the_first_table_saved_again_hurries_the_other_paused_ones(
         await asyncio.sleep(0.01)
         await bot.clock.advance(0)  # what is due now (an attempt made at once) goes off
     assert not second.paused and not first.paused
+
+
+async def test_a_page_restored_says_what_it_said_whoever_sits_there_now() -> None:
+    """Issue 43: once all four people left a finished league table, its last hand's message
+    was worded again as «el asiento 1: envido (van 2)…», their names gone. A page keeps the
+    names its lines were worded with; only «forget me» words them anew."""
+    from musbot.table.saved import from_json, to_json
+
+    table, _, _ = make_table(seed=5, rules=Rules(puntos=5, juegos=1, vacas=1))
+    users = await seat_humans(table)
+    await table.start(users[0])
+    await play_humans(table, random.Random(5), via_text=False)
+    assert table.lifecycle == "finished"
+    said = list(table.state.page.lines)
+    assert any("P1" in line for line in said)
+    for user in users.values():
+        await table.leave(user)
+    shown = list(table.state.page.lines)  # and who left, in notes of the table's own
+    restored = from_json(to_json(table.state))
+    assert restored.page.lines == shown, "the names it was played with"
+    again = from_json(to_json(restored))
+    assert again.page.lines == shown and shown[:len(said)] == said

@@ -90,11 +90,9 @@ class Board:
     """The table it shows, once it has shown it."""
     lang: str = "es"
     face: Face | None = None
-    """The table's public face, as last worded for a message."""
-    stale: bool = False
-    """The table changed since :attr:`face` was captured: the next message to show it captures
-    it again (most changes of a busy table never reach a message: a channel takes an edit a
-    second)."""
+    """What the table last published (captured right after its change was saved: an immutable
+    snapshot, so a message never shows anything unsaved, nor words the past with who sits
+    there now)."""
     live: PageView | None = None
     restored: bool = False
     """The table just came back after a restart: its page is shown again at once."""
@@ -195,7 +193,7 @@ class Boards:
                 return  # not reachable (yet): a restored table is shown once it resumes
             board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
         board.table = table
-        board.stale = True
+        board.face = Face.capture(table)
         board.lang = table.lang
         page = table.state.page
         now = self.clock.now()
@@ -241,25 +239,8 @@ class Boards:
     def _final(self, board: Board, view: PageView) -> bool:
         return view is not board.live or view.page.final
 
-    def face(self, board: Board) -> Face | None:
-        """The table's public face as it may be shown now: captured again if the table changed
-        since, unless a change of it is being saved (nothing of it may be shown before it is
-        stored: the last face then, the change's own publishing shows it next)."""
-        table = board.table
-        if board.stale and table is not None and not table.saving:
-            board.face = Face.capture(table)
-            board.stale = False
-        return board.face
-
-    async def _published(self, board: Board, view: PageView) -> None:
-        """Before a message words the live page: the change being saved, if any, published
-        first (else its edit would show the face before it, and the next edit may be held
-        long). A finished page's words are final: nothing to wait for."""
-        if view is board.live and board.table is not None:
-            await board.table.not_saving()
-
     def _face_of(self, board: Board, view: PageView) -> Face | None:
-        face = self.face(board) if view is board.live else None
+        face = board.face if view is board.live else None
         if face is not None and face.page is view.page:
             return face
         if view.page.final:
@@ -277,7 +258,6 @@ class Boards:
         first = view.next_first()
 
         async def send() -> discord.Message | None:
-            await self._published(board, view)
             rendered = self._render(board, view, first)
             if rendered is None:
                 return None
@@ -312,13 +292,12 @@ class Boards:
         last = view.last
         if last is None:
             return
-        face = None if board.stale and view is board.live else self._face_of(board, view)
+        face = self._face_of(board, view)
         if face is not None and last.signature == face.signature(last.first,
                                                                   self._final(board, view)):
-            return  # shows that already (a changed table's face is captured when it is shown)
+            return  # shows that already
 
         async def apply() -> None:
-            await self._published(board, view)
             if last.frozen or view.last is not last:
                 return
             rendered = self._render(board, view, last.first)

@@ -13,6 +13,7 @@ instead of showing the same moves twice.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,8 +21,10 @@ from typing import Any
 
 from musbot.engine import events as ev
 
-EventLines = Callable[[ev.Event], list[str]]
-"""Renders one public event as lines (see :func:`musbot.table.render.event_lines`)."""
+EventLines = Callable[..., list[str]]
+"""Renders one public event as lines (see :func:`musbot.table.render.event_lines`); called with
+``names=`` it words them with those names instead of its own."""
+NameList = tuple[tuple[int, str], ...]
 
 
 @dataclass(slots=True)
@@ -46,15 +49,31 @@ class Page:
     """Bumped when lines already shown are worded again (a name forgotten, see
     :meth:`rename`; moves undone after a failed save, see :meth:`Pages.adopt`): a transport
     showing them shows them again."""
+    names: list[tuple[int, NameList]] = field(default_factory=list)
+    """The seats' names the events were worded with, each from the event it began at: a page
+    rebuilt after a restart says what it said, whoever sits there now (only a person who asked
+    to be forgotten is worded anew, :meth:`rename`)."""
 
     def note(self, text: str) -> None:
         self.lines.append(text)
         self.notes.append((self.events, text))
 
-    def add_events(self, events: Sequence[ev.Event], render: EventLines) -> None:
+    def add_events(self, events: Sequence[ev.Event], render: EventLines,
+                   names: NameList | None = None) -> None:
+        if names is not None and (not self.names or self.names[-1][1] != names):
+            self.names.append((self.events, names))
         for event in events:
             self.lines.extend(render(event))
             self.events += 1
+
+    def names_at(self, events: int) -> NameList | None:
+        """The names the page's event number ``events`` was worded with (None: not kept)."""
+        found = None
+        for since, names in self.names:
+            if since > events:
+                break
+            found = names
+        return found
 
     @classmethod
     def rebuild(cls, saved: dict[str, Any], events: Sequence[ev.Event], render: EventLines,
@@ -64,6 +83,9 @@ class Page:
         their places; ``tail`` are events after the hand's own (a won vaca, the match)."""
         page = cls(int(saved["number"]), saved.get("hand"),
                    refs=[(int(ref), int(first)) for ref, first in saved.get("refs", ())])
+        kept = [(int(since), tuple((int(seat), str(name)) for seat, name in names))
+                for since, names in saved.get("names", ())]
+        page.names = kept
         notes = [(int(pos), str(text)) for pos, text in saved.get("notes", ())]
         waiting = iter(notes)
         pending = next(waiting, None)
@@ -71,7 +93,9 @@ class Page:
             while pending is not None and pending[0] <= page.events:
                 page.note(pending[1])
                 pending = next(waiting, None)
-            page.add_events([event], render)
+            then = page.names_at(page.events)
+            page.add_events([event], render if then is None else
+                            functools.partial(render, names=dict(then)))
         while pending is not None:
             page.note(pending[1])
             pending = next(waiting, None)
@@ -82,7 +106,8 @@ class Page:
         """What a restart needs besides the engine's events: notes, references, not lines."""
         return {"number": self.number, "hand": self.hand_number,
                 "notes": [list(note) for note in self.notes],
-                "refs": [list(ref) for ref in self.refs], "final": self.final}
+                "refs": [list(ref) for ref in self.refs], "final": self.final,
+                "names": [[since, [list(n) for n in names]] for since, names in self.names]}
 
     def to_json_final(self) -> dict[str, Any]:
         """A finished page keeps its lines: its hand's events are gone from the match."""
@@ -96,6 +121,8 @@ class Page:
         transport showing the page keeps its place in it."""
         pattern = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
         self.notes = [(pos, pattern.sub(new, text)) for pos, text in self.notes]
+        self.names = [(since, tuple((seat, new if name == old else name) for seat, name in names))
+                      for since, names in self.names]
         lines = render_again(self) if render_again is not None else \
             [pattern.sub(new, line) for line in self.lines]
         self.lines[:] = [pattern.sub(new, line) for line in lines]
@@ -120,15 +147,20 @@ class Pages:
         """The page before, finished: kept (and saved) until the next one finishes, so a
         transport that had not shown its end yet (a restart in between) still can."""
 
-    def add_events(self, events: Sequence[ev.Event], hand_number: int, render: EventLines
-                   ) -> None:
+    def add_events(self, events: Sequence[ev.Event], hand_number: int, render: EventLines,
+                   names: NameList | None = None) -> None:
         """Each hand on a page of its own: a deal (``HandStarted``) turns the page, to the
-        match's ``hand_number`` (the only deal a batch of events may hold)."""
+        match's ``hand_number`` (the only deal a batch of events may hold). ``names``: the
+        seats' names ``render`` words them with, kept with the page (by default those bound
+        to ``render``, a partial of :func:`~musbot.table.render.event_lines`)."""
+        if names is None:
+            bound = getattr(render, "keywords", {}).get("names")
+            names = tuple(bound.items()) if bound is not None else None
         for event in events:
             if isinstance(event, ev.HandStarted) and \
                     (self.page.hand_number is None or self.page.events):
                 self.turn(hand_number)
-            self.page.add_events([event], render)
+            self.page.add_events([event], render, names)
 
     def turn(self, hand_number: int) -> None:
         """A new page for hand ``hand_number`` (nothing to do if the current one is it, fresh)."""

@@ -68,11 +68,6 @@ class Table(TableView):
         self._records = Backoff(self.clock, self._lock, self._store_records)
         """While match records wait in the outbox: the next save, which stores them."""
         self._paused_since: float | None = None
-        self.saving = False
-        """A change is applied to the state and its save is under way: nothing of it may be
-        shown yet (a transport that words the state late, at an edit, waits for its
-        publishing: :meth:`not_saving`)."""
-        self._save_ended: asyncio.Future[None] | None = None
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -194,14 +189,6 @@ class Table(TableView):
         """Has the transport show the table as it is (a new table, its message asked for)."""
         self.transport.changed(self)
 
-    async def not_saving(self) -> None:
-        """Returns once no change of the table is being saved (at once, nearly always): then the
-        state is what was last published."""
-        while self.saving:
-            if self._save_ended is None:
-                self._save_ended = asyncio.get_running_loop().create_future()
-            await asyncio.shield(self._save_ended)
-
     def suspend(self) -> None:
         """Clean shutdown: clock and bots stop, the table stays as saved (unlike :meth:`close`)."""
         self._alarm.cancel()
@@ -248,17 +235,11 @@ class Table(TableView):
             return
         saved = Saved()
         if result.save and self.persist is not None:
-            self.saving = True
             try:
                 saved = await self.persist.save(self, result)
             except Unsaved as failure:
                 self._pause(failure)
                 raise NotSaved() from failure.error
-            finally:
-                self.saving = False
-                if self._save_ended is not None:
-                    self._save_ended.set_result(None)
-                    self._save_ended = None
             if saved.recovered and self._on_recovered is not None:
                 self._on_recovered(self)
             if saved.readings is not None:
