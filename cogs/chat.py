@@ -52,6 +52,9 @@ class Chat(commands.Cog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None:  # any message under a table pushes it up the channel
+            self.bot.transport.seen(message.channel.id, message.id,
+                                    None if message.author.bot else message.author.id)
         if message.author.bot or not message.content:
             return
         if message.guild is None:

@@ -2,14 +2,13 @@
 
 Thin by design: each command finds the channel's table and calls one of its coroutines; what
 happened shows on the table's own message, so the command only acknowledges (privately for
-slash commands, with a ✅ reaction for typed ones). Refusals and failures go through the bot's
-one error path (``musbot.discordio.failures``).
+slash commands, with a short reply that deletes itself for typed ones). Refusals and failures
+go through the bot's one error path (``musbot.discordio.failures``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -20,7 +19,7 @@ from discord.ext import commands
 
 from musbot.discordio import ui
 from musbot.discordio.markup import seat_name
-from musbot.discordio.speech import lang_of, recall
+from musbot.discordio.speech import lang_of, person_lang, recall
 from musbot.discordio.texts import dt
 from musbot.engine import InvalidRules
 from musbot.settings import TableSettings
@@ -310,9 +309,10 @@ class Mesa(commands.Cog):
         """Acknowledged privately, in the author's language (else ``lang``, the table's)."""
         if ctx.interaction is not None:
             await ctx.send(dt(key, lang_of(ctx.interaction, lang)), ephemeral=True)
-        else:
-            with contextlib.suppress(discord.HTTPException):
-                await ctx.message.add_reaction("✅")
+        else:  # a typed «!mus …»: a short reply that deletes itself, within the budget
+            await self.bot.transport.say_briefly(
+                ctx.channel.id, dt(key, person_lang(self.bot, ctx.author.id, lang)),
+                reference=ctx.message, author=ctx.author.id)
 
 
 async def setup(bot: MusBot) -> None:

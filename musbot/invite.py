@@ -6,9 +6,13 @@ messages; no External Emojis, the card suits are Unicode emoji):
 - View Channels: see the channel a table is opened in;
 - Send Messages, Send Messages in Threads: the game is spoken in the channel, or in a thread;
 - Embed Links: the table message is an embed;
-- Attach Files: the rating chart of ``/mus perfil`` is a PNG;
+- Attach Files: the rating chart of ``/mus perfil``, a showdown's picture, the brackets;
 - Read Message History: answering a typed move replies to that message;
-- Add Reactions: a typed command is acknowledged with ✅.
+- Create Public Threads: a tournament plays each match in a thread of its own.
+
+No Add Reactions: a typed move is acknowledged by the table message itself, within a second,
+and a reaction per move would spend a call of the bot's budget on each (a typed ``!mus``
+command is answered by a short reply that deletes itself).
 """
 
 from __future__ import annotations
@@ -27,12 +31,12 @@ SCOPES = ("bot", "applications.commands")
 CLIENT_ID_ENV = "DISCORD_CLIENT_ID"
 
 PERMISSIONS: Mapping[str, int] = {
-    "add_reactions": 1 << 6,
     "view_channel": 1 << 10,
     "send_messages": 1 << 11,
     "embed_links": 1 << 14,
     "attach_files": 1 << 15,
     "read_message_history": 1 << 16,
+    "create_public_threads": 1 << 35,
     "send_messages_in_threads": 1 << 38,
 }
 """Discord's permission bits, by discord.py's attribute names (a test checks them against it)."""

@@ -131,7 +131,8 @@ class TerminalTransport:
                     offer: str | None = None) -> None:
         self.output(text)
 
-    async def private(self, table: Table, user_id: int, text: str) -> None:
+    async def private(self, table: Table, user_id: int, text: str, *,
+                      cards: bool = False) -> None:
         if user_id == YOU:
             self.output(_tt("private", self.lang, text=text))
 

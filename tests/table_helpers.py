@@ -82,7 +82,8 @@ class FakeTransport:
         await self._pause()
         self._record(Sent("public", table.channel_id, text))
 
-    async def private(self, table: Table, user_id: int, text: str) -> None:
+    async def private(self, table: Table, user_id: int, text: str, *,
+                      cards: bool = False) -> None:
         await self._pause()
         if user_id in self.dm_closed:
             raise DmClosed(user_id)

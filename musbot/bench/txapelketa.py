@@ -67,7 +67,8 @@ class QuietTransport:
                     offer: str | None = None) -> None:
         return None
 
-    async def private(self, table: Table, user_id: int, text: str) -> None:
+    async def private(self, table: Table, user_id: int, text: str, *,
+                      cards: bool = False) -> None:
         return None
 
     def private_changed(self, table: Table, user_id: int) -> None:

@@ -14,7 +14,9 @@ Nothing here logs what a message says.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import io
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
@@ -23,15 +25,25 @@ from typing import Any
 
 import discord
 
+from musbot.pictures.table import table_png
 from musbot.table import Clock, Page, Table
 
 from . import ui
-from .embeds import Escaped, Face, Rendered, render_page
+from .embeds import HAND_VERBS, Cards, Escaped, Face, Rendered, picture_name, render_page
 from .governor import Governor
+from .markup import NO_MENTIONS, mentioning
+from .texts import dt
 
 log = logging.getLogger(__name__)
 
 RECENT_PAGES = 3
+REPOST_BELOW = 4
+"""Messages below the live table message after which it is posted again at the bottom: a
+hand's words typed under it never push it off a phone's screen (at most five messages up)."""
+WATCHING_SECONDS = 30.0
+"""A person heard at the table this recently is watching it: their turn is told by the table
+message itself (its title names who speaks). Anyone else is called, by a mention that pings
+them alone."""
 HOLD_SECONDS = 15.0
 """While bots play, the page waits for the next person's turn to show their moves in one edit;
 in a longer stretch of bots (a person away, a whole hand of bots) it is edited at most this
@@ -66,6 +78,8 @@ class PageView:
     posting: bool = False
     """A message for it is queued or on its way."""
     escaped: Escaped = field(default_factory=Escaped)
+    pictured: bool = False
+    """Its showdown's picture went with its message (drawn once, off the event loop)."""
 
     @property
     def last(self) -> Shown | None:
@@ -103,6 +117,17 @@ class Board:
     changed_at: float | None = None
     """When the table last changed, or was shown again: what an idle table's time counts
     from."""
+    below: set[int] = field(default_factory=set)
+    """Messages seen in the channel after the live message (:data:`REPOST_BELOW`)."""
+    heard: dict[int, float] = field(default_factory=dict)
+    """When each person was last heard at the table (a word typed, a button pressed)."""
+    told_turn: int | None = None
+    """The last turn whose person was told (called, or seen watching)."""
+    call: tuple[int, int, str] | None = None
+    """(person, turn, text) the live message calls while that turn stands: its content,
+    mentioning them alone, on a message posted anew (an edit notifies nobody)."""
+    dm_call: tuple[int, int] | None = None
+    """(person, turn) called by DM, that DM taken back once the turn is played."""
 
 
 class Boards:
@@ -110,12 +135,19 @@ class Boards:
     (remembering a page's messages) without holding up the channel."""
 
     def __init__(self, client: discord.Client, governor: Governor, clock: Clock,
-                 spawn: Callable[[Coroutine[Any, Any, Any]], None]) -> None:
+                 spawn: Callable[[Coroutine[Any, Any, Any]], None], *,
+                 calls: dict[int, str] | None = None,
+                 call_by_dm: Callable[[int, int, bool], None] | None = None) -> None:
+        """``calls``: how each person asked to be called (``/mus avisos``; a mention unless
+        ``dm``); ``call_by_dm(channel, person, on)`` calls them by DM (``on``) and takes the DM
+        back once their turn is played."""
         self.client = client
         self.governor = governor
         self.clock = clock
         self.boards: dict[int, Board] = {}
         self._spawn = spawn
+        self.calls = calls if calls is not None else {}
+        self._call_by_dm = call_by_dm
 
     def table(self, channel_id: int) -> Table | None:
         """The table a channel's board shows (None: none shown there)."""
@@ -145,13 +177,72 @@ class Boards:
             self._finish(board, PageView(previous, _shown(previous)))
         board.live = PageView(table.state.page, _shown(table.state.page))
 
+    def _tell_turn(self, board: Board, face: Face) -> bool:
+        """A new turn of a person's: told by the table message if they are watching, else
+        called by it (:data:`WATCHING_SECONDS`). True if the message must call them now."""
+        if board.call is not None and board.call[1] != face.turn:
+            board.call = None  # that turn is played: its call goes with the next edit
+        if board.dm_call is not None and board.dm_call[1] != face.turn:
+            if self._call_by_dm is not None:
+                self._call_by_dm(board.channel_id, board.dm_call[0], False)
+            board.dm_call = None
+        speaker = face.speaker
+        if speaker is None or face.turn == board.told_turn:
+            return False
+        board.told_turn = face.turn
+        heard = board.heard.get(speaker)
+        if heard is not None and self.clock.now() - heard < WATCHING_SECONDS:
+            return False
+        if self.calls.get(speaker) == "dm" and self._call_by_dm is not None:
+            board.dm_call = (speaker, face.turn)
+            self._call_by_dm(board.channel_id, speaker, True)
+            return False
+        board.call = (speaker, face.turn, dt("turn_call", board.lang, mention=f"<@{speaker}>"))
+        return True
+
+    def remind(self, channel_id: int, user_id: int, text: str) -> bool:
+        """The turn's reminder, as the live message's call (posted anew at the bottom, so it
+        notifies the person alone, and goes with the turn). False: no live hand to carry it."""
+        board = self.boards.get(channel_id)
+        face = board.face if board is not None else None
+        if board is None or face is None or face.speaker != user_id or board.live is None \
+                or not board.live.messages:
+            return False
+        board.call = (user_id, face.turn, text)
+        self.repost(channel_id)
+        return True
+
+    def lang_of(self, channel_id: int, user_id: int) -> str:
+        """The person's language, as the table they sit at knows it."""
+        table = self.table(channel_id)
+        return table.lang_for(user_id) if table is not None else "es"
+
+    def heard(self, channel_id: int, user_id: int) -> None:
+        """The person did something at the table (typed, pressed): they are watching it."""
+        board = self.boards.get(channel_id)
+        if board is not None:
+            board.heard[user_id] = self.clock.now()
+
+    def seen(self, channel_id: int, message_id: int) -> None:
+        """A message in the channel (anyone's): past :data:`REPOST_BELOW` of them below the
+        live message, it is posted again at the bottom."""
+        board = self.boards.get(channel_id)
+        live = board.live if board is not None else None
+        if board is None or live is None or live.last is None or live.posting \
+                or message_id <= live.last.message_id or live.page.final:
+            return
+        board.below.add(message_id)
+        if len(board.below) >= REPOST_BELOW:
+            self.repost(channel_id)
+
     def repost(self, channel_id: int) -> None:
-        """«/mus mesa» where a table is open: its live message again at the channel's bottom
-        (the old one is deleted, so no move is shown twice)."""
+        """The live message again at the channel's bottom (``/mus mesa``, a call, words typed
+        under it): the old one is deleted, so no move is shown twice."""
         board = self.boards.get(channel_id)
         if board is None or board.live is None or board.live.posting:
             return
-        board.changed_at = self.clock.now()  # someone asked for it: not idle
+        board.changed_at = self.clock.now()  # shown again: not idle
+        board.below = set()
         live = board.live
         last = live.last
         if last is not None and not last.frozen:
@@ -159,6 +250,18 @@ class Boards:
             self.governor.forget_edit(channel_id, last.message_id)
             self.governor.delete(channel_id, self.clock.now(), self._remover(board, last))
         self._post_page(board, live)
+
+    def page(self, channel_id: int, number: int) -> Page | None:
+        """The channel's page ``number``, if it is still kept (the live one, a few finished
+        ones, or the table's last two)."""
+        board = self.boards.get(channel_id)
+        views = [] if board is None else [board.live, *board.recent.values()]
+        found = [v.page for v in views if v is not None and v.page.number == number]
+        table = board.table if board is not None else None
+        if table is not None:
+            found += [p for p in (table.state.page, table.state.pages.previous)
+                      if p is not None and p.number == number]
+        return found[0] if found else None
 
     def changed_at(self, channel_id: int) -> float | None:
         """When the channel's table last changed or was shown again (None: not shown yet)."""
@@ -193,8 +296,9 @@ class Boards:
                 return  # not reachable (yet): a restored table is shown once it resumes
             board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
         board.table = table
-        board.face = Face.capture(table)
+        board.face = face = Face.capture(table)
         board.lang = table.lang
+        called = self._tell_turn(board, face)
         page = table.state.page
         now = self.clock.now()
         board.changed_at = now
@@ -214,6 +318,9 @@ class Boards:
             return  # the post renders the latest face when it goes
         if not live.messages:
             self._post_page(board, live)
+            return
+        if called:  # posted anew at the bottom, notifying the person whose turn it is
+            self.repost(table.channel_id)
             return
         hold = None if board.unsettled_since is None or board.restored else \
             board.unsettled_since + HOLD_SECONDS
@@ -251,7 +358,26 @@ class Boards:
         face = self._face_of(board, view)
         if face is None:
             return None
-        return render_page(face, first, final=self._final(board, view), escaped=view.escaped)
+        return render_page(face, first, final=self._final(board, view), escaped=view.escaped,
+                           cards=self._cards())
+
+    def _cards(self) -> Cards | None:
+        """The cards of a finished hand as the bot's custom emojis, once they are all there."""
+        emojis = getattr(self.client, "card_emojis", None)
+        if emojis is None or not emojis.ready:
+            return None
+        return emojis.in_text
+
+    async def _files(self, view: PageView, rendered: Rendered) -> dict[str, Any]:
+        """A finished hand's showdown picture, the first time its message shows it: drawn in a
+        thread (a fifth of a core's 20 ms), attached once; later edits keep it."""
+        picture = view.page.picture
+        if view.pictured or picture is None or rendered.embed.image.url is None:
+            return {}
+        png = await asyncio.to_thread(table_png, picture)
+        view.pictured = True
+        return {"attachments": [discord.File(io.BytesIO(png), filename=picture_name(view.page),
+                                             description=rendered.embed.title)]}
 
     def _post_page(self, board: Board, view: PageView) -> None:
         view.posting = True
@@ -261,8 +387,15 @@ class Boards:
             rendered = self._render(board, view, first)
             if rendered is None:
                 return None
-            buttons = self._view(board, rendered.view_verbs)
+            buttons = self._view(board, rendered.view_verbs, view.page)
             extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
+            files = await self._files(view, rendered)
+            if files:
+                extra["files"] = files["attachments"]
+            call = board.call if view is board.live else None
+            if call is not None:
+                extra["content"] = call[2]
+                extra["allowed_mentions"] = mentioning(call[0])
             message = await board.channel.send(embed=rendered.embed, **extra)
             shown = Shown(message.id, first)
             shown.shows(rendered)
@@ -304,9 +437,13 @@ class Boards:
             if rendered is None or rendered.signature == last.signature:
                 return
             message = board.channel.get_partial_message(last.message_id)  # type: ignore[attr-defined]
+            call = board.call if view is board.live else None
             try:
-                await message.edit(embed=rendered.embed,
-                                   view=self._view(board, rendered.view_verbs))
+                await message.edit(content=call[2] if call is not None else None,
+                                   embed=rendered.embed,
+                                   view=self._view(board, rendered.view_verbs, view.page),
+                                   allowed_mentions=NO_MENTIONS,
+                                   **await self._files(view, rendered))
             except discord.NotFound:
                 # Deleted by someone: the page goes on in a new message.
                 view.messages.remove(last)
@@ -335,16 +472,19 @@ class Boards:
                 self.boards.pop(board.channel_id, None)
         self._spawn(drop())
 
-    def _view(self, board: Board, verbs: tuple[str, ...]) -> discord.ui.View | None:
-        if not verbs or board.face is None:
+    def _view(self, board: Board, verbs: tuple[str, ...], page: Page) -> discord.ui.View | None:
+        if not verbs:
             return None
-        return ui.page_view(verbs, board.face.lang)
+        if verbs == HAND_VERBS:
+            return ui.hand_view(page.number, board.lang)
+        return ui.page_view(verbs, board.face.lang if board.face is not None else board.lang)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A button pressed on a table's message did its work: the page the presser sees is
         brought up to date by the interaction's own answer (``UPDATE_MESSAGE``, outside the
         global budget), so the channel's edit for it is saved: the live page as it is now, or
         a page the move just finished in its final form. Elsewhere only acknowledged."""
+        self.heard(table.channel_id, interaction.user.id)
         if interaction.response.is_done():
             return
         board = self.boards.get(table.channel_id)
@@ -367,8 +507,11 @@ class Boards:
             return
         self.governor.forget_edit(board.channel_id, last.message_id)
         try:
-            await interaction.response.edit_message(embed=rendered.embed,
-                                                    view=self._view(board, rendered.view_verbs))
+            call = board.call if view is board.live else None
+            await interaction.response.edit_message(
+                content=call[2] if call is not None else None, embed=rendered.embed,
+                view=self._view(board, rendered.view_verbs, view.page),
+                allowed_mentions=NO_MENTIONS)
         except discord.HTTPException:
             self._edit_page(board, view)  # the answer did not make it: the channel's edit does
             raise

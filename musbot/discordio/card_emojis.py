@@ -50,6 +50,10 @@ UPLOAD_GAP = 0.5
 RETRY_FIRST = 60.0
 RETRY_MAX = 3600.0
 BACK_TEXT = "🂠"
+_BY_TEXT: dict[str, Card] = {card_text(card): card for card in range(40)}
+CARD_TEXT = re.compile("(?<![0-9])(?:" + "|".join(
+    re.escape(text) for text in sorted(_BY_TEXT, key=len, reverse=True)) + ")")
+"""A card as the table's text writes it (``render.card_text``), not part of a longer number."""
 
 
 def emoji_name(card: Card | None) -> str:
@@ -153,6 +157,14 @@ class CardEmojis:
 
     def cards_text(self, cards: Iterable[Card | None]) -> str:
         return " ".join(self.text(c) for c in cards)
+
+    def in_text(self, text: str) -> str:
+        """``text`` with every card the table writes (``12🪙``) as its emoji, once they are all
+        known (else as it is): for what is already public, a showdown."""
+        if not self.ready:
+            return text
+        return CARD_TEXT.sub(lambda found: self._markup.get(_BY_TEXT[found.group(0)])
+                             or found.group(0), text)
 
     def missing(self) -> list[str]:
         return [name for name in self.wanted if name not in self._ids]

@@ -14,7 +14,7 @@ from musbot.table import Table, TableManager
 from musbot.table.render import sena_name
 from musbot.table.spoken import CARDS, COME_BACK
 
-from .discard import discard_view
+from .discard import discard_view, emojis_of
 from .failures import refuse_direct
 from .texts import dt, error
 from .transport import DiscordTransport
@@ -45,7 +45,8 @@ async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
         await refuse_direct(transport, user_id, outcome.error, table, where)
     elif outcome.command == CARDS and outcome.text is not None:
         await transport.direct(user_id, outcome.text + where,
-                               view=discard_view(table, user_id))
+                               view=discard_view(table, user_id,
+                                                 emojis=emojis_of(transport.client)))
     elif isinstance(outcome.command, SendSena):
         await transport.direct(user_id, dt("sena_sent", lang,
                                            sena=sena_name(outcome.command.sena, lang)) + where)

@@ -20,6 +20,7 @@ from musbot.table import Table, TableError
 from musbot.table.render import card_text
 
 from .callbacks import Guarded, services
+from .card_emojis import CardEmojis
 from .failures import answer_privately
 from .markup import plain
 from .texts import dt, error
@@ -34,6 +35,11 @@ class Press(Protocol):
 
     @property
     def user_id(self) -> int: ...
+
+    @property
+    def emojis(self) -> CardEmojis | None:
+        """The bot's card emojis, for the buttons shown anew."""
+        ...
 
     async def say(self, text: str) -> None:
         """A refusal, to the presser alone."""
@@ -54,6 +60,10 @@ class InteractionPress:
     def user_id(self) -> int:
         return self.interaction.user.id
 
+    @property
+    def emojis(self) -> CardEmojis | None:
+        return emojis_of(self.interaction.client)
+
     async def say(self, text: str) -> None:
         await answer_privately(self.interaction, text)
 
@@ -71,11 +81,11 @@ class DiscardToggle(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     buttons of other cards refuse instead of discarding the wrong ones."""
 
     def __init__(self, channel_id: int, token: str, mask: int, pos: int,
-                 label: str = "?") -> None:
+                 label: str = "?", emoji: discord.PartialEmoji | None = None) -> None:
         picked = bool(mask >> pos & 1)
         super().__init__(discord.ui.Button(
-            label=label, custom_id=f"mus:dt:{channel_id}:{token}:{mask}:{pos}",
-            style=discord.ButtonStyle.primary if picked else discord.ButtonStyle.secondary))
+            label=label, custom_id=f"mus:dt:{channel_id}:{token}:{mask}:{pos}", emoji=emoji,
+            style=discord.ButtonStyle.danger if picked else discord.ButtonStyle.secondary))
         self.channel_id = channel_id
         self.token = token
         self.mask = mask
@@ -93,7 +103,8 @@ class DiscardToggle(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def pressed(self, press: Press, table: Table) -> None:
         if await _still_current(press, table, self.token) is not None:
-            await press.show(discard_view(table, press.user_id, self.mask ^ (1 << self.pos)))
+            await press.show(discard_view(table, press.user_id, self.mask ^ (1 << self.pos),
+                                          press.emojis))
 
 
 class DiscardConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -135,7 +146,7 @@ class DiscardConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         except MusError as problem:
             await press.say(plain(error_text(problem, table.lang_for(press.user_id),
                                              table.names())))
-            controls = discard_view(table, press.user_id, self.mask)
+            controls = discard_view(table, press.user_id, self.mask, press.emojis)
             if controls is not None:
                 await press.show(controls)
 
@@ -202,19 +213,25 @@ class DiscardButtons:
     """One per card, in the hand's order: only ever shown to the cards' holder."""
     mask: int
     lang: str
+    emojis: tuple[str | None, ...] = ()
+    """Each card's custom emoji (its markup), where the bot has them: the card as a picture
+    beside its number on the button."""
 
     def view(self) -> discord.ui.View:
         controls = discord.ui.View(timeout=None)
         for pos, label in enumerate(self.labels):
-            controls.add_item(DiscardToggle(self.channel_id, self.token, self.mask, pos,
-                                            label=label))
+            markup = self.emojis[pos] if pos < len(self.emojis) else None
+            controls.add_item(DiscardToggle(
+                self.channel_id, self.token, self.mask, pos, label=label,
+                emoji=discord.PartialEmoji.from_str(markup) if markup else None))
         controls.add_item(DiscardConfirm(self.channel_id, self.token, self.mask, self.lang))
         return controls
 
 
-def discard_buttons(table: Table, user_id: int, mask: int = 0) -> DiscardButtons | None:
+def discard_buttons(table: Table, user_id: int, mask: int = 0,
+                    emojis: CardEmojis | None = None) -> DiscardButtons | None:
     """Toggle buttons for the user's cards 1–4 and a confirm, or None outside their discard
-    phase."""
+    phase; the cards as ``emojis`` (the bot's, :func:`emojis_of`) once they are there."""
     seat = table.seat_of(user_id)
     match = table.match
     if seat is None or match is None or match.finished:
@@ -223,11 +240,23 @@ def discard_buttons(table: Table, user_id: int, mask: int = 0) -> DiscardButtons
     if view.phase != "descarte":
         return None
     token = discard_token(table.state.match_key, view.hand_number, len(view.discards))
-    labels = tuple(f"{pos + 1} · {card_text(card)}" for pos, card in enumerate(view.cards))
-    return DiscardButtons(table.channel_id, token, labels, mask, table.lang_for(user_id))
+    if emojis is not None and emojis.ready:
+        labels = tuple(str(pos + 1) for pos in range(len(view.cards)))
+        markups = tuple(emojis.markup(card) for card in view.cards)
+    else:
+        labels = tuple(f"{pos + 1} · {card_text(card)}" for pos, card in enumerate(view.cards))
+        markups = ()
+    return DiscardButtons(table.channel_id, token, labels, mask, table.lang_for(user_id),
+                          markups)
 
 
-def discard_view(table: Table, user_id: int, mask: int = 0) -> discord.ui.View | None:
+def discard_view(table: Table, user_id: int, mask: int = 0,
+                 emojis: CardEmojis | None = None) -> discord.ui.View | None:
     """:func:`discard_buttons` as a view."""
-    buttons = discard_buttons(table, user_id, mask)
+    buttons = discard_buttons(table, user_id, mask, emojis)
     return None if buttons is None else buttons.view()
+
+
+def emojis_of(client: Any) -> CardEmojis | None:
+    """The bot's card emojis (``card_emojis.py``), if it has them."""
+    return getattr(client, "card_emojis", None)

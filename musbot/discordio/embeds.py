@@ -11,12 +11,15 @@ markdown and no mention there).
 from __future__ import annotations
 
 import functools
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from musbot.table import Page, Table, status, texts
+from musbot.table import Page, Table, render, status, texts
+from musbot.table.clockwork import REMINDER_SECONDS
 from musbot.table.status import NameList, StatusFacts
 
 from . import ui
@@ -32,8 +35,9 @@ FINISHED_COLOUR = discord.Colour.dark_grey()
 
 @dataclass(frozen=True, slots=True)
 class Face:
-    """What a live page shows besides its lines: the table as last published, captured when a
-    message is to show it (``boards.py``), as facts worded when shown."""
+    """What a table published after its last saved change, as a table message shows it: an
+    immutable snapshot (``boards.py`` captures it as the change is published, never later), of
+    facts worded only when a message shows them."""
 
     page: Page
     count: int
@@ -50,6 +54,14 @@ class Face:
     facts: StatusFacts | None = None
     """The match's status (see :mod:`musbot.table.status`), with the seats' ``names``."""
     names: NameList = ()
+    section: int = 0
+    """Where the part of the hand in play begins among the lines (``Page.section``)."""
+    deadline: int | None = None
+    """When the turn of the person to act runs out (Unix time), for Discord to count down."""
+    speaker: int | None = None
+    """The person whose turn it is (a person's own turn, not one a bot plays for them)."""
+    turn: int = 0
+    """The table's turn (``TableState.turn``): a new one is a new turn to tell."""
 
     @classmethod
     def capture(cls, table: Table) -> Face:
@@ -68,11 +80,14 @@ class Face:
             worded, facts = (), status.status_facts(match.view(-1))
         verbs = tuple(ui.board_verbs(table))
         if table.settled and table.lifecycle == "playing":
-            verbs = (*verbs, *ui.action_verbs(table))
+            verbs = (*ui.action_verbs(table), *verbs)
         seats = status.seats_text(names, texts.seat_notes(table.state), table.state.players,
                                   lang)
+        seat = table.state.person_to_act()
+        speaker = table.seats[seat].user_id if seat is not None else None  # type: ignore[union-attr]
         return cls(page, len(page.lines), page_title(page, lang), worded, seats, verbs, lang,
-                   closed, facts, names if facts is not None else ())
+                   closed, facts, names, page.section, turn_ends(table), speaker,
+                   table.state.turn)
 
     def status_lines(self) -> tuple[str, ...]:
         if self.facts is None:
@@ -82,14 +97,32 @@ class Face:
     def signature(self, first: int, final: bool) -> tuple[Any, ...]:
         """Equal signatures, equal messages: an edit that would change nothing is not made."""
         if final:
-            return (self.page.number, self.page.revision, first, self.count, "final")
+            return (self.page.number, self.page.revision, first, self.count, "final",
+                    self.page.summary)
         return (self.page.number, self.page.revision, first, self.count, self.status,
-                self.facts, self.names, self.verbs, self.footer)
+                self.facts, self.names, self.verbs, self.footer, self.section, self.deadline)
 
     @classmethod
     def finished(cls, page: Page, lang: str) -> Face:
         """A finished page: its lines (all saved) and its title are all it shows."""
         return cls(page, len(page.lines), page_title(page, lang), (), "", (), lang, True)
+
+
+def turn_ends(table: Table) -> int | None:
+    """When the turn of the person to act runs out, in Unix time: the clock's deadline for this
+    turn, or (the turn just begun, its alarm not set yet) a whole turn from now."""
+    state = table.state
+    seat = state.person_to_act()
+    seconds = state.settings.turn_seconds
+    if seat is None or seconds is None:
+        return None
+    now = table.clock.now()
+    due = state.deadline
+    if due is not None and due.turn == state.turn and due.seat == seat:
+        end = due.at + (REMINDER_SECONDS if due.step == "remind" else 0.0)
+    else:
+        end = now + seconds
+    return round(time.time() + end - now)
 
 
 def page_title(page: Page, lang: str) -> str:
@@ -148,11 +181,113 @@ class Escaped:
         return lines
 
 
-def render_page(face: Face, first: int, *, final: bool, escaped: Escaped | None = None
+Cards = Callable[[str], str]
+"""What a message does to the cards in a text before it goes (custom emojis for them)."""
+
+
+def render_page(face: Face, first: int, *, final: bool, escaped: Escaped | None = None,
+                cards: Cards | None = None) -> Rendered:
+    """The message showing ``face``'s page from line ``first``. A hand in play reads as a Mus
+    table: its title the hand, the part of it in play and who speaks; fields the score, the
+    envite standing and the turn's clock; its text only the words of the part in play. A
+    finished hand collapses to its summary (its whole log one press away, «Ver jugada»). The
+    lobby, a closed table and a page from before summaries show their lines and status.
+    ``escaped``: the page's lines escaped by an earlier render; ``cards``: applied to the
+    cards a finished hand's summary shows."""
+    page = face.page
+    if first == 0 and page.hand_number is not None and not face.closed:
+        if final and page.summary:
+            return _finished_hand(face, cards)
+        if not final and face.facts is not None:
+            return _live_hand(face, escaped)
+    return _lines_page(face, first, final=final, escaped=escaped)
+
+
+def _live_hand(face: Face, escaped: Escaped | None) -> Rendered:
+    facts = face.facts
+    assert facts is not None
+    lines = (escaped or Escaped()).upto(face.page, face.count)[face.section:face.count]
+    text = "\n".join(lines)
+    while len(text) > DESCRIPTION_LIMIT and len(lines) > 1:  # the part's latest words
+        lines = lines[1:]
+        text = "\n".join(lines)
+    worded = _live_words(facts, face.names, face.lang, face.page.hand_number or 0)
+    embed = discord.Embed(title=worded[0][:TITLE_LIMIT], description=text[:DESCRIPTION_LIMIT]
+                          or None, colour=EMBED_COLOUR)
+    for name, value in worded[1]:
+        embed.add_field(name=name, value=value, inline=True)
+    if face.deadline is not None and facts.to_act is not None:
+        embed.add_field(name=dt("field_time", face.lang), value=f"<t:{face.deadline}:R>",
+                        inline=True)
+    embed.set_footer(text=worded[2][:FOOTER_LIMIT])
+    return Rendered(embed, face.verbs, face.count, False, face.signature(0, False))
+
+
+@functools.lru_cache(maxsize=4096)
+def _live_words(facts: StatusFacts, names: NameList, lang: str, number: int
+                ) -> tuple[str, tuple[tuple[str, str], ...], str]:
+    """A hand in play's title, fields and footer: cached, the same at every edit until the
+    score, the part of the hand, the envite or the turn changes."""
+    by_seat = dict(names)
+    if facts.phase == "mus":
+        part = dt("part_mus", lang)
+    elif facts.phase == "descarte":
+        part = dt("part_descarte", lang)
+    elif facts.lance is not None:
+        part = render.lance_name(facts.lance, lang)
+    else:
+        part = ""
+    key = "hand_title_turn" if facts.to_act is not None else "hand_title_part"
+    title = dt(key, lang, number=number, part=part,
+               name=render.name_of(facts.to_act, by_seat, lang))
+    fields = []
+    for team in (0, 1):
+        members = ", ".join(render.name_of(s, by_seat, lang)
+                            for s in range(team, facts.players, 2))
+        fields.append((render.pair_label(team, facts.players, lang)[:256],
+                       plain(members)[:300] + "\n"
+                       + render.tantos_text(facts.scores[team], facts.target, lang)))
+    if facts.ordago:
+        bet = dt("bet_ordago", lang, name=render.name_of(facts.bettor, by_seat, lang))
+    elif facts.bet:
+        bet = dt("bet_envite", lang, bet=facts.bet,
+                 name=render.name_of(facts.bettor, by_seat, lang))
+    else:
+        bet = "—"
+    fields.append((dt("field_bet", lang), plain(bet)[:1024]))
+    footer = " · ".join([render.t("status_games", lang, a=facts.games[0], b=facts.games[1],
+                                  c=facts.vacas[0], d=facts.vacas[1]),
+                         render.t("status_mano", lang,
+                                  name=render.name_of(facts.mano, by_seat, lang)).rstrip(".")])
+    return title, tuple(fields), footer
+
+
+def _finished_hand(face: Face, cards: Cards | None) -> Rendered:
+    page = face.page
+    after = [text for position, text in page.notes if position >= page.events]
+    shown = [plain(line) for line in (*page.summary, *after)]
+    text = "\n".join(shown)
+    if cards is not None:
+        text = cards(text)
+    embed = discord.Embed(title=face.title[:TITLE_LIMIT],
+                          description=text[:DESCRIPTION_LIMIT] or None, colour=FINISHED_COLOUR)
+    if page.picture is not None or page.pictured:
+        embed.set_image(url=f"attachment://{picture_name(page)}")
+    return Rendered(embed, HAND_VERBS, face.count, False, face.signature(0, True))
+
+
+HAND_VERBS = ("log", "repaso")
+"""A finished hand's buttons: its whole log, and «¿Cómo jugué?» (``ui.hand_view``)."""
+
+
+def picture_name(page: Page) -> str:
+    return f"mano-{page.number}.png"
+
+
+def _lines_page(face: Face, first: int, *, final: bool, escaped: Escaped | None
                 ) -> Rendered:
-    """The message showing ``face``'s lines from ``first``: the status and the buttons when the
-    page is live, only the lines (and no buttons) once it is finished or continued elsewhere.
-    ``escaped``: the page's lines escaped by an earlier render."""
+    """A page's lines from ``first`` with the status and the buttons while it is live (the
+    lobby), only the lines once it is finished or continued elsewhere."""
     lines = (escaped or Escaped()).upto(face.page, face.count)[first:face.count]
     worded = "" if final else "\n".join(plain(line) for line in face.status_lines())
     reserve = len(worded) + 2 if worded else 0

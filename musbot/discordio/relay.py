@@ -23,8 +23,9 @@ import discord
 from musbot.storage import Database, StorageError, TablePlace
 from musbot.table import Table
 
+from .card_emojis import CardEmojis
 from .direct import Owner, handle_dm
-from .discard import discard_item
+from .discard import discard_item, emojis_of
 from .failures import expected, failure_text
 from .texts import dt, error
 from .transport import DiscordTransport
@@ -253,6 +254,10 @@ class RelayedPress:
     @property
     def user_id(self) -> int:
         return self._user_id
+
+    @property
+    def emojis(self) -> CardEmojis | None:
+        return emojis_of(self.transport.client)
 
     async def say(self, text: str) -> None:
         await self.transport.direct(self._user_id, text)

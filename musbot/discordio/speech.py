@@ -42,7 +42,8 @@ async def recall(client: Any, user_id: int, *, again: bool = False) -> None:
     db = getattr(client, "db", None)
     if speakers is None or db is None or (speakers.known(user_id) and not again):
         return
-    read = asyncio.ensure_future(_read(speakers, db, user_id))
+    calls = getattr(getattr(client, "transport", None), "calls", None)
+    read = asyncio.ensure_future(_read(speakers, db, user_id, calls))
     _READS.add(read)
     read.add_done_callback(_READS.discard)
     try:
@@ -56,13 +57,19 @@ _READS: set[asyncio.Task[None]] = set()
 """Reads still on their way after their interaction went on without them."""
 
 
-async def _read(speakers: Speakers, db: Any, user_id: int) -> None:
+async def _read(speakers: Speakers, db: Any, user_id: int, calls: dict[int, str] | None
+                ) -> None:
+    """The person's own choices: their language, and (``calls``) how they are told their
+    turn (``/mus avisos``)."""
     try:
         chosen = await db.person_language(user_id)
+        way = await db.person_call(user_id) if calls is not None else None
     except StorageError as problem:
         log.info("language of user %s not read: %s", user_id, problem)
         return
     speakers.loaded((user_id,), {user_id: chosen} if chosen is not None else {})
+    if calls is not None and way is not None:
+        calls[user_id] = way
 
 
 async def hear(interaction: discord.Interaction[Any]) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass
@@ -30,13 +31,15 @@ from typing import Any
 
 import discord
 
+from musbot.pictures.hand import hand_png
 from musbot.table import Clock, DmClosed, RealClock, Table
+from musbot.table.render import cards_text
 
 from . import ui
 from .access import Access
 from .boards import Board, Boards
 from .callbacks import release
-from .discard import DiscardButtons, discard_buttons, discard_view
+from .discard import DiscardButtons, discard_buttons, discard_view, emojis_of
 from .governor import Governor, Limits, Waited
 from .markup import NO_MENTIONS, mentioning, plain, plain_with
 from .texts import dt
@@ -67,6 +70,22 @@ class _Ephemeral:
     task: asyncio.Task[None] | None = None
 
 
+@dataclass
+class _Called:
+    """A turn's call by DM: its message once sent; ``over``, the turn played."""
+
+    message_id: int | None = None
+    over: bool = False
+
+
+@dataclass
+class _Prompt:
+    """A discard prompt by DM: the hand it is for, and its message once sent."""
+
+    hand: int
+    message_id: int | None = None
+
+
 class DiscordTransport:
     """A :class:`~musbot.table.Transport` over a discord.py client."""
 
@@ -78,7 +97,11 @@ class DiscordTransport:
         self.clock: Clock = clock or RealClock()
         self.governor = Governor(self.clock, limits, waited=waited)
         self.reply_seconds = reply_seconds
-        self.pages = Boards(client, self.governor, self.clock, self.spawn)
+        self.calls: dict[int, str] = {}
+        """How each person asked to be told their turn (``/mus avisos``), as far as known."""
+        self._called: dict[tuple[int, int], _Called] = {}
+        self.pages = Boards(client, self.governor, self.clock, self.spawn, calls=self.calls,
+                            call_by_dm=self._call_by_dm)
         self.access = Access(self)
         """The channels whose permissions a table lost (``access.py``)."""
         self.guard = self.access.guard
@@ -88,6 +111,12 @@ class DiscordTransport:
         self._dm_channels: dict[int, int] = {}
         """Each user's DM channel id, opened once (or learnt from a DM they sent)."""
         self._ephemerals: dict[tuple[int, int], _Ephemeral] = {}
+        self._prompts: dict[tuple[int, int], _Prompt] = {}
+        """(table channel, user) → their discard prompt by DM while it stands: the hand dealt
+        after the discard becomes that message (its buttons gone), rather than one more DM."""
+        self._dm_table: dict[int, int] = {}
+        """Each user's last DM's table: the header naming a table is only said when it
+        changes."""
         self._answered: dict[tuple[int, int], float] = {}
         """When each person was last answered in each channel (:meth:`_may_answer`)."""
         self._tasks: dict[asyncio.Task[Any], Coroutine[Any, Any, Any]] = {}
@@ -114,6 +143,13 @@ class DiscordTransport:
 
     def changed(self, table: Table) -> None:
         self.pages.changed(table)
+
+    def seen(self, channel_id: int, message_id: int, author_id: int | None = None) -> None:
+        """A message in a channel (anyone's, the bot's own too): the table there stays in view,
+        and its author, heard, is watching it."""
+        if author_id is not None:
+            self.pages.heard(channel_id, author_id)
+        self.pages.seen(channel_id, message_id)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A button pressed on a table's message: see :meth:`Boards.acknowledge`."""
@@ -146,6 +182,8 @@ class DiscordTransport:
         view = ui.single_view(offer, table.lang) if offer is not None else None
 
         content = plain_with(text, self.mention(user_id))[:MESSAGE_LIMIT]
+        if offer is None and self.pages.remind(channel_id, user_id, content):
+            return  # the live message calls them, and goes with their turn
 
         async def send() -> discord.Message:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
@@ -154,18 +192,51 @@ class DiscordTransport:
 
         self.governor.post(channel_id, send)
 
-    async def private(self, table: Table, user_id: int, text: str) -> None:
+    async def private(self, table: Table, user_id: int, text: str, *,
+                      cards: bool = False) -> None:
         if user_id in self.prefers_ephemeral:
             raise DmClosed(user_id)
+        prompt = self._prompts.pop((table.channel_id, user_id), None) if cards else None
+        match = table.match
+        if prompt is not None and match is not None and prompt.hand == match.hand_number \
+                and prompt.message_id is not None:  # the new cards, where it asked
+            self._edit_prompt(user_id, prompt, plain(text), _hand_picture(table, user_id))
+            return
+        if prompt is not None:
+            self._edit_prompt(user_id, prompt, None)  # stale: its buttons go
         content = self._dm_header(table, user_id) + plain(text)
+        picture = _hand_picture(table, user_id) if cards else None
         for chunk in _chunks(content):
-            self._dm(table, user_id, chunk)
+            self._dm(table, user_id, chunk, picture=picture)
+            picture = None
+
+    def _edit_prompt(self, user_id: int, prompt: _Prompt, text: str | None,
+                     picture: HandPicture | None = None) -> None:
+        """A discard prompt's DM without its buttons, showing ``text`` (None: as it was) and
+        ``picture`` (the hand it dealt)."""
+        message_id = prompt.message_id
+        if message_id is None:
+            return
+
+        async def apply() -> None:
+            channel: Any = await self._dm_channel(user_id)
+            extra: dict[str, Any] = {} if text is None else {"content": text[:MESSAGE_LIMIT]}
+            if picture is not None:
+                png = await asyncio.to_thread(picture.png)
+                extra["attachments"] = [discord.File(io.BytesIO(png), filename="mano.png",
+                                                     description=picture.alt)]
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await channel.get_partial_message(message_id).edit(view=None, **extra)
+
+        self.governor.edit(("dm", user_id), message_id, apply)
 
     def _dm(self, table: Table | None, user_id: int, content: str,
             view: discord.ui.View | None = None, *,
-            buttons: DiscardButtons | None = None) -> None:
+            buttons: DiscardButtons | None = None, prompt: _Prompt | None = None,
+            picture: HandPicture | None = None) -> None:
         """``buttons``: a discard prompt's, made into ``view`` as the DM goes (a queued DM keeps
-        their data)."""
+        their data); ``prompt`` learns the message that shows them; ``picture``: the hand drawn,
+        attached (drawn as the DM goes, off the event loop)."""
         async def send() -> discord.Message | None:
             if user_id in self.prefers_ephemeral:
                 return None
@@ -173,7 +244,14 @@ class DiscordTransport:
             shown = buttons.view() if buttons is not None else view
             try:
                 extra: dict[str, Any] = {"view": shown} if shown is not None else {}
-                return await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
+                if picture is not None:
+                    png = await asyncio.to_thread(picture.png)
+                    extra["file"] = discord.File(io.BytesIO(png), filename="mano.png",
+                                                 description=picture.alt)
+                message = await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
+                if prompt is not None:
+                    prompt.message_id = message.id
+                return message
             except discord.Forbidden as refused:
                 log.info("DM refused for user %s (code %s)", user_id, refused.code)
                 if refused.code == DM_CLOSED_CODE:
@@ -185,6 +263,44 @@ class DiscordTransport:
                 release(shown)
 
         self.governor.post(("dm", user_id), send)
+
+    def _call_by_dm(self, channel_id: int, user_id: int, on: bool) -> None:
+        """«It is your turn» by DM (``on``), or that DM deleted (the turn played)."""
+        key = (channel_id, user_id)
+        if not on:
+            called = self._called.pop(key, None)
+            if called is None:
+                return
+            called.over = True
+            if called.message_id is not None:
+                self._delete_dm(user_id, called.message_id)
+            return
+        board = self.boards.get(channel_id)
+        channel = board.channel if board is not None else None
+        lang = self.pages.lang_of(channel_id, user_id)
+        text = dt("turn_call_dm", lang, channel=plain(str(getattr(channel, "name", "?"))),
+                  guild=plain(str(getattr(getattr(channel, "guild", None), "name", "?"))))
+        called = self._called[key] = _Called()
+
+        async def send() -> None:
+            if user_id in self.prefers_ephemeral or called.over:
+                return
+            dm = await self._dm_channel(user_id)
+            with contextlib.suppress(discord.Forbidden):
+                message = await dm.send(text, allowed_mentions=NO_MENTIONS)
+                called.message_id = message.id
+                if called.over:  # played meanwhile
+                    self._delete_dm(user_id, message.id)
+
+        self.governor.post(("dm", user_id), send)
+
+    def _delete_dm(self, user_id: int, message_id: int) -> None:
+        async def remove() -> None:
+            dm: Any = await self._dm_channel(user_id)
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await dm.get_partial_message(message_id).delete()
+
+        self.governor.delete(("dm", user_id), self.clock.now(), remove)
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """The user's DM channel, without a ``GET /users/{id}``: opened once
@@ -292,10 +408,16 @@ class DiscordTransport:
         «Ver mis cartas»)."""
         if user_id in self.prefers_ephemeral:
             return
-        buttons = discard_buttons(table, user_id)
+        buttons = discard_buttons(table, user_id, emojis=emojis_of(self.client))
         content = self._dm_header(table, user_id) + plain(text) + "\n" + \
             dt("discard_prompt", table.lang_for(user_id))
-        self._dm(table, user_id, content[:MESSAGE_LIMIT], buttons=buttons)
+        old = self._prompts.pop((table.channel_id, user_id), None)
+        if old is not None:
+            self._edit_prompt(user_id, old, None)  # an earlier round's: its buttons go
+        match = table.match
+        prompt = _Prompt(match.hand_number if match is not None else 0)
+        self._prompts[(table.channel_id, user_id)] = prompt
+        self._dm(table, user_id, content[:MESSAGE_LIMIT], buttons=buttons, prompt=prompt)
 
     def mention(self, user_id: int) -> str:
         return f"<@{user_id}>"
@@ -319,7 +441,7 @@ class DiscordTransport:
                 if text == ephemeral.text:
                     continue
                 ephemeral.text = text
-                controls = discard_view(table, user_id)
+                controls = discard_view(table, user_id, emojis=emojis_of(self.client))
                 await ephemeral.interaction.edit_original_response(content=text, view=controls)
         except asyncio.CancelledError:
             raise
@@ -328,9 +450,11 @@ class DiscordTransport:
             self._ephemerals.pop((table.channel_id, user_id), None)
 
     def _dm_header(self, table: Table | None, user_id: int) -> str:
-        """«Mesa de #mus en Txoko», in the reader's language, atop a DM about a table."""
-        if table is None:
+        """«Mesa de #mus en Txoko», in the reader's language, atop a DM about a table other
+        than the last one's (the DMs before said it)."""
+        if table is None or self._dm_table.get(user_id) == table.channel_id:
             return ""
+        self._dm_table[user_id] = table.channel_id
         board = self.boards.get(table.channel_id)
         channel = board.channel if board is not None else None
         guild = getattr(channel, "guild", None)
@@ -361,6 +485,35 @@ async def _quietly(work: Awaitable[Any]) -> None:
         raise
     except Exception:
         log.warning("table bookkeeping after a Discord call failed", exc_info=True)
+
+
+@dataclass(frozen=True, slots=True)
+class HandPicture:
+    """A person's hand to draw for their DM (``musbot.pictures.hand``): their cards in the
+    order the table numbers them for a discard, the newest marked."""
+
+    cards: tuple[int, ...]
+    new: frozenset[int]
+    reyes: int
+    lang: str
+    alt: str
+
+    def png(self) -> bytes:
+        return hand_png(self.cards, new=self.new, reyes=self.reyes, lang=self.lang)
+
+
+def _hand_picture(table: Table, user_id: int) -> HandPicture | None:
+    """The person's hand as it is now (their own seat's view only)."""
+    seat = table.seat_of(user_id)
+    match = table.match
+    if seat is None or match is None or match.finished:
+        return None
+    view = match.view(seat)
+    fresh = view.discards[-1][seat] if view.discards else 0
+    new = frozenset(view.cards[len(view.cards) - fresh:]) if fresh else frozenset()
+    lang = table.lang_for(user_id)
+    return HandPicture(tuple(view.cards), new, view.rules.reyes, lang,
+                       dt("hand_picture_alt", lang, cards=cards_text(view.cards)))
 
 
 def _chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -37,7 +37,7 @@ from musbot.table import Table, TableError
 from musbot.table.repaso import REVIEWER, ReviewRefused
 
 from .callbacks import Guarded, services, table_or_say
-from .discard import discard_view
+from .discard import discard_view, emojis_of
 from .failures import answer_privately, guarded, report
 from .markup import plain, seat_name
 from .speech import recall
@@ -88,6 +88,9 @@ _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
 }
 """Labels from the ``DISCORD`` catalogue."""
 MESSAGE_LIMIT = 2000
+MOVES_A_ROW = 3
+"""Move buttons side by side: three short labels fit a phone's 390 px."""
+BUTTONS_A_ROW = 4
 
 
 # --- the dynamic items --------------------------------------------------------------------------
@@ -128,12 +131,65 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_or_say(interaction, self.channel_id)
+        if self.verb == "ordago":  # one tap must not lose a match: asked again, privately
+            table.state.require_seat(interaction.user.id)
+            lang = table.lang_for(interaction.user.id)
+            await interaction.response.send_message(
+                dt("ordago_sure", lang), ephemeral=True,
+                view=ordago_view(table.state.turn, lang))
+            return
         if self.verb == "envidon":
             table.state.require_seat(interaction.user.id)
             await interaction.response.send_modal(
                 EnvidoModal(self.channel_id, table.lang_for(interaction.user.id)))
             return
         await perform(interaction, table, ACTIONS[self.verb])
+
+
+class OrdagoConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"mus:oc:(?P<answer>yes|no):(?P<turn>[0-9]{1,9})"):
+    """«¿Órdago? Sí / No», answered to the «Órdago» button (a typed «órdago» needs none). The
+    turn it was asked at is in its custom_id: a «Sí» pressed once the turn has moved on is
+    refused, never an órdago somewhere else."""
+
+    def __init__(self, answer: str, turn: int, lang: str = "es") -> None:
+        yes = answer == "yes"
+        super().__init__(discord.ui.Button(
+            label=dt("btn_ordago_yes" if yes else "btn_ordago_no", lang),
+            style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+            custom_id=f"mus:oc:{answer}:{turn}"))
+        self.answer = answer
+        self.turn = turn
+        self.channel_id = 0
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any, /) -> OrdagoConfirm:
+        button = cls(match["answer"], int(match["turn"]))
+        button.channel_id = interaction.channel_id or 0
+        return button
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        table = await table_or_say(interaction, self.channel_id)
+        lang = table.lang_for(interaction.user.id)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=dt("ordago_dropped", lang),
+                                                    view=None)
+            return
+        if table.state.turn != self.turn:
+            await interaction.response.edit_message(content=dt("ordago_late", lang),
+                                                    view=None)
+            return
+        await table.act(interaction.user.id, ORDAGO)
+        await interaction.response.edit_message(content=dt("ordago_said", lang), view=None)
+
+
+@functools.lru_cache(maxsize=256)
+def ordago_view(turn: int, lang: str = "es") -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OrdagoConfirm("yes", turn, lang))
+    view.add_item(OrdagoConfirm("no", turn, lang))
+    return view
 
 
 class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -178,7 +234,52 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await run_for(interaction, table, lambda: table.rematch(user.id))
 
 
-TABLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ActionButton, TableButton)
+class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"mus:h:(?P<verb>log|repaso):(?P<page>[0-9]{1,9})"):
+    """A finished hand's buttons: its whole log («Ver jugada») and «¿Cómo jugué?», answered
+    to the presser alone. The page is the table's page number (a hand's number repeats from
+    match to match); the table is the message's channel."""
+
+    def __init__(self, verb: str, page: int, lang: str = "es") -> None:
+        label = dt("btn_log" if verb == "log" else "btn_repaso", lang)
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"mus:h:{verb}:{page}"))
+        self.verb = verb
+        self.page = page
+        self.channel_id = 0
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any, /) -> HandButton:
+        button = cls(match["verb"], int(match["page"]))
+        button.channel_id = interaction.channel_id or 0
+        return button
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        table = await table_or_say(interaction, self.channel_id)
+        page = services(interaction).transport.pages.page(self.channel_id, self.page)
+        lang = table.lang_for(interaction.user.id)
+        if page is None or page.hand_number is None:
+            await answer_privately(interaction, dt("hand_gone", lang))
+            return
+        if self.verb == "repaso":
+            await show_review(interaction, table, page.hand_number)
+            return
+        for part in _parts("\n".join(plain(line) for line in page.lines)):
+            await answer_privately(interaction, part)
+
+
+@functools.lru_cache(maxsize=1024)
+def hand_view(page: int, lang: str = "es") -> discord.ui.View:
+    """A finished hand's message's buttons (see :class:`HandButton`)."""
+    view = discord.ui.View(timeout=None)
+    for verb in ("log", "repaso"):
+        view.add_item(HandButton(verb, page, lang))
+    return view
+
+
+TABLE_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ActionButton, TableButton,
+                                                               HandButton, OrdagoConfirm)
 """The buttons of the table's messages (the discard buttons are in ``discard.py``)."""
 
 
@@ -235,7 +336,7 @@ async def show_cards(interaction: discord.Interaction[Any], table: Table) -> Non
     phase is on; remembered so the transport can refresh it while it lives."""
     user_id = interaction.user.id
     text = plain(table.private_text(user_id))
-    controls = discard_view(table, user_id)
+    controls = discard_view(table, user_id, emojis=emojis_of(interaction.client))
     extra: dict[str, Any] = {"view": controls} if controls is not None else {}
     await interaction.response.send_message(text, ephemeral=True, **extra)
     services(interaction).transport.remember_ephemeral(table.channel_id, user_id, interaction,
@@ -288,12 +389,22 @@ def page_view(verbs: tuple[str, ...], lang: str = "es") -> discord.ui.View:
     once per row of buttons and language for every table: the buttons name no channel, and
     discord.py keeps nothing of a sent view whose items are all DynamicItems."""
     view = discord.ui.View(timeout=None)
-    for verb in verbs:
-        if verb in ACTIONS or verb == "envidon":
-            view.add_item(ActionButton(verb, lang))
-    for verb in verbs:
-        if verb in TABLE_VERBS:
-            view.add_item(TableButton(verb, lang))
+    moves = [verb for verb in verbs if verb in ACTIONS or verb == "envidon"]
+    placed = [0] * 5
+    row = 0
+    for i, verb in enumerate(moves):  # the answers first, three a row: two rows on a phone
+        row = i // MOVES_A_ROW
+        button: ActionButton | TableButton = ActionButton(verb, lang)
+        button.item.row = row
+        placed[row] += 1
+        view.add_item(button)
+    for verb in (v for v in verbs if v in TABLE_VERBS):  # then the table's, where room is
+        if placed[row] >= BUTTONS_A_ROW:
+            row += 1
+        button = TableButton(verb, lang)
+        button.item.row = row
+        placed[row] += 1
+        view.add_item(button)
     return view
 
 
@@ -306,21 +417,24 @@ def single_view(verb: str, lang: str = "es") -> discord.ui.View:
 
 
 def board_verbs(table: Table | None) -> list[str]:
+    """The table's own buttons for the moment: sitting down only before the match (and only
+    in a pair with a seat free; with all seats taken, «Empezar» alone), during a hand only what
+    belongs to it (one's cards, coming back), the rematch once the match is over. A finished
+    hand's «¿Cómo jugué?» is on that hand's message (:func:`hand_view`)."""
     if table is None or table.lifecycle == "closed":
         return []
     if table.lifecycle == "waiting":
-        return ["join1", "join2", "bot", "start"]
+        free = [pair for pair in (0, 1) if any(
+            table.seats[seat] is None for seat in range(pair, len(table.seats), 2))]
+        verbs = [f"join{pair + 1}" for pair in free]
+        return [*verbs, "bot", "start"] if free else ["start"]
     match = table.match
-    reviewable = ["repaso"] if match is not None and (match.finished or match.hand_number > 1) \
-        else []
     if table.lifecycle == "finished" or (match is not None and match.finished):
-        return ["rematch", *reviewable]
+        return ["rematch"]
     verbs = ["cards"]
-    if any(s is not None and s.bot is not None and not s.human for s in table.seats):
-        verbs.insert(0, "join")
     if any(s is not None and s.away for s in table.seats):
         verbs.append("back")
-    return [*verbs, *reviewable]
+    return verbs
 
 
 def rules_summary(table: Table | None, lang: str = "es") -> str:
@@ -333,7 +447,22 @@ def rules_summary(table: Table | None, lang: str = "es") -> str:
 
 
 __all__ = [
-    "ACTIONS", "TABLE_ITEMS", "TABLE_VERBS", "ActionButton", "EnvidoModal", "TableButton",
-    "action_verbs", "board_verbs", "page_view", "perform", "rules_summary", "show_cards",
-    "show_review", "single_view",
+    "ACTIONS",
+    "TABLE_ITEMS",
+    "TABLE_VERBS",
+    "ActionButton",
+    "EnvidoModal",
+    "HandButton",
+    "OrdagoConfirm",
+    "TableButton",
+    "action_verbs",
+    "board_verbs",
+    "hand_view",
+    "ordago_view",
+    "page_view",
+    "perform",
+    "rules_summary",
+    "show_cards",
+    "show_review",
+    "single_view",
 ]

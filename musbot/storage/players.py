@@ -11,6 +11,8 @@ from .store import Store
 from .tournaments import forget_in_tournaments
 from .tx import Tx
 
+CALLS = ("mention", "dm")
+"""How a person not watching the table is told their turn: a mention there, or a DM."""
 TOUCH_PLAYER = (
     "INSERT INTO players (user_id, display_name, created_at) VALUES (?, ?, ?) "
     "ON CONFLICT (user_id) DO UPDATE SET "
@@ -20,7 +22,7 @@ TOUCH_PLAYER = (
 league) is a player again from then on; the forgotten past stays anonymous."""
 
 USER_TABLES = ("rating_history", "ratings", "league_members", "person_languages",
-               "player_readings")
+               "person_calls", "player_readings")
 """Where a user's own rows are (besides ``players`` and the seats of ``match_seats``): what
 forgetting deletes."""
 NAMED_TABLES = ("players", "live_tables", *USER_TABLES)
@@ -89,6 +91,21 @@ class Players(Store):
             "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
             " chosen_at = excluded.chosen_at", user_id, language, self._now()))
 
+    async def person_call(self, user_id: int) -> str | None:
+        """How the person asked to be told their turn (``/mus avisos``): ``mention`` or ``dm``;
+        None if they never chose (a mention)."""
+        return await self._read(lambda tx: tx.fetchval(
+            "SELECT way FROM person_calls WHERE user_id = ?", user_id))
+
+    async def set_person_call(self, user_id: int, way: str) -> None:
+        """Saves how the person is told their turn. ValueError for another way."""
+        if way not in CALLS:
+            raise ValueError(f"unknown way to call {way!r}")
+        await self._write(lambda tx: tx.execute(
+            "INSERT INTO person_calls (user_id, way, chosen_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET way = excluded.way,"
+            " chosen_at = excluded.chosen_at", user_id, way, self._now()))
+
     async def forget_player(self, user_id: int) -> bool:
         """Erase what identifies the player: name, ratings, memberships, chosen language, how
         the bots read their betting on every server, their places in tournaments
@@ -102,7 +119,9 @@ class Players(Store):
         async def write(tx: Tx) -> bool:
             known = await tx.fetchval(
                 "SELECT 1 FROM players WHERE user_id = ? UNION ALL "
-                "SELECT 1 FROM person_languages WHERE user_id = ?", user_id, user_id) is not None
+                "SELECT 1 FROM person_languages WHERE user_id = ? UNION ALL "
+                "SELECT 1 FROM person_calls WHERE user_id = ?", user_id, user_id,
+                user_id) is not None
             await tx.execute(
                 "UPDATE match_seats SET kind = 'anonymous', player_id = NULL WHERE player_id = ?",
                 user_id)

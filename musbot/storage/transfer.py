@@ -38,9 +38,9 @@ from .tx import Dialect, Tx
 
 TABLES = ("players", "servers", "live_tables", "live_moves", "leagues", "league_members",
           "seasons", "matches", "match_seats", "games", "hands", "ledger", "ordagos", "ratings",
-          "rating_history", "person_languages", "tournaments", "tournament_people",
-          "tournament_podium", "tournament_tables", "pair_ratings", "pair_rating_keys",
-          "player_readings")
+          "rating_history", "person_languages", "person_calls", "tournaments",
+          "tournament_people", "tournament_podium", "tournament_tables", "pair_ratings",
+          "pair_rating_keys", "player_readings")
 """Every table of musbot's schema (but ``schema_version``, which each side's own migrations
 write), each after the tables it references."""
 

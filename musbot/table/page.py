@@ -25,6 +25,8 @@ EventLines = Callable[..., list[str]]
 """Renders one public event as lines (see :func:`musbot.table.render.event_lines`); called with
 ``names=`` it words them with those names instead of its own."""
 NameList = tuple[tuple[int, str], ...]
+_SECTIONS = (ev.LanceStarted, ev.CardsReplaced)
+"""Events that begin a part of a hand of its own (a lance, a new mus round)."""
 
 
 @dataclass(slots=True)
@@ -49,6 +51,17 @@ class Page:
     """Bumped when lines already shown are worded again (a name forgotten, see
     :meth:`rename`; moves undone after a failed save, see :meth:`Pages.adopt`): a transport
     showing them shows them again."""
+    section: int = 0
+    """Where the part of the hand in play begins among the lines (its deal, a new mus round,
+    the lance being played): what a table shows at a glance, the rest one press away."""
+    summary: tuple[str, ...] = ()
+    """The finished hand in a few lines (each lance's result, the showdown, the score):
+    worded by the table when the hand ends, with the names it was played with."""
+    picture: Any = None
+    """The showdown seen from above (``musbot.pictures.table``'s input), made when the hand
+    ends; not saved: a restored page's message has its picture already (:attr:`pictured`)."""
+    pictured: bool = False
+    """The hand's message shows the showdown's picture."""
     names: list[tuple[int, NameList]] = field(default_factory=list)
     """The seats' names the events were worded with, each from the event it began at: a page
     rebuilt after a restart says what it said, whoever sits there now (only a person who asked
@@ -63,6 +76,8 @@ class Page:
         if names is not None and (not self.names or self.names[-1][1] != names):
             self.names.append((self.events, names))
         for event in events:
+            if isinstance(event, _SECTIONS):
+                self.section = len(self.lines)
             self.lines.extend(render(event))
             self.events += 1
 
@@ -100,6 +115,8 @@ class Page:
             page.note(pending[1])
             pending = next(waiting, None)
         page.final = bool(saved.get("final", False))
+        page.summary = tuple(str(x) for x in saved.get("summary", ()))
+        page.pictured = bool(saved.get("pictured", False))
         return page
 
     def to_json(self) -> dict[str, Any]:
@@ -107,12 +124,16 @@ class Page:
         return {"number": self.number, "hand": self.hand_number,
                 "notes": [list(note) for note in self.notes],
                 "refs": [list(ref) for ref in self.refs], "final": self.final,
-                "names": [[since, [list(n) for n in names]] for since, names in self.names]}
+                "names": [[since, [list(n) for n in names]] for since, names in self.names],
+                **({"summary": list(self.summary)} if self.summary else {}),
+                **({"pictured": True} if self.pictured else {})}
 
     def to_json_final(self) -> dict[str, Any]:
         """A finished page keeps its lines: its hand's events are gone from the match."""
         return {"number": self.number, "hand": self.hand_number, "lines": list(self.lines),
-                "refs": [list(ref) for ref in self.refs], "final": True}
+                "refs": [list(ref) for ref in self.refs], "final": True,
+                **({"summary": list(self.summary)} if self.summary else {}),
+                **({"pictured": True} if self.pictured else {})}
 
     def rename(self, old: str, new: str, render_again: Callable[[Page], list[str]] | None
                ) -> None:
@@ -132,7 +153,8 @@ class Page:
     def from_json_final(cls, saved: dict[str, Any]) -> Page:
         return cls(int(saved["number"]), saved.get("hand"), lines=[str(x) for x in saved["lines"]],
                    refs=[(int(ref), int(first)) for ref, first in saved.get("refs", ())],
-                   final=True)
+                   final=True, summary=tuple(str(x) for x in saved.get("summary", ())),
+                   pictured=bool(saved.get("pictured", False)))
 
 
 class Pages:
@@ -211,6 +233,8 @@ class Pages:
             if old is None:
                 return new
             old.hand_number, old.events, old.final = new.hand_number, new.events, new.final
+            old.section, old.summary, old.names = new.section, new.summary, new.names
+            old.pictured = new.pictured
             if old.lines != new.lines:  # moves undone: lines taken back, others may follow
                 old.lines[:] = new.lines
                 old.revision += 1

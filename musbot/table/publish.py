@@ -28,8 +28,11 @@ async def publish(table: Table, result: Result) -> list[int]:
     transport = table.transport
     if result.shown:
         transport.changed(table)
+    # A seña that came with a deal is in that hand's DM already: one DM per event.
+    dealt = {notice.user_id for notice in result.notices if isinstance(notice, HandDealt)}
     refused = [notice.user_id for notice in result.notices
-               if not await _notify(table, notice)]
+               if not (isinstance(notice, SenaShown) and notice.user_id in dealt)
+               and not await _notify(table, notice)]
     if result.events:
         for user_id in table.humans():
             transport.private_changed(table, user_id)
@@ -43,7 +46,7 @@ async def _notify(table: Table, notice: Notice) -> bool:
     try:
         if isinstance(notice, HandDealt):
             await transport.private(table, notice.user_id,
-                                    texts.private_text(state, notice.seat, own))
+                                    texts.private_text(state, notice.seat, own), cards=True)
         elif isinstance(notice, SenaShown):
             await transport.private(table, notice.user_id, texts.sena_text(
                 state, notice.sender, notice.sena, caught=notice.caught, lang=own))

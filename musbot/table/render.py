@@ -280,12 +280,13 @@ def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
 
 @functools.lru_cache(maxsize=8192)
 def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed: bool,
-                 lang: str) -> tuple[str, ...]:
+                 lang: str, new: int = 0) -> tuple[str, ...]:
     """The cards and señas part of :func:`hand_text`, the same all hand long for a seat: cached
     (a seat's text is rendered again whenever its moves change). Every deal misses it, new cards
     at every seat, so its parts are cached on their own."""
     lines = [t("your_cards", lang)]
-    lines += [_card_line(i, c, reyes, lang) for i, c in enumerate(cards, start=1)]
+    lines += [_card_line(i, c, reyes, lang, i > len(cards) - new)
+              for i, c in enumerate(cards, start=1)]
     if senas_allowed:
         lines.append(_senas_line(senas_de_mano(cards, reyes, real), lang))
     else:
@@ -294,12 +295,13 @@ def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed:
 
 
 @functools.cache
-def _card_line(position: int, card: Card, reyes: int, lang: str) -> str:
-    """With 8 reyes a 3 is a rey and a 2 an as (§1): said beside the card, where it is read."""
+def _card_line(position: int, card: Card, reyes: int, lang: str, new: bool = False) -> str:
+    """With 8 reyes a 3 is a rey and a 2 an as (§1): said beside the card, where it is read.
+    ``new``: dealt in the last discard, and marked so."""
     text = f"{card_text(card)} {card_name(card, lang)}"
     if reyes == 8 and rank(card) in _COUNTS_AS:
         text = t(_COUNTS_AS[rank(card)], lang, card=text)
-    return t("card_line", lang, n=position, card=text)
+    return t("card_line_new" if new else "card_line", lang, n=position, card=text)
 
 
 _COUNTS_AS = {3: "card_as_rey", 2: "card_as_as"}
@@ -320,7 +322,9 @@ def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sen
     lines = [t("you_are", lang, seat=view.seat + 1,
                pair=pair_text(view.team, names, view.players, lang, form="pair_bare"),
                mano=name_of(view.mano, names, lang))]
-    lines += _cards_lines(view.cards, view.rules.reyes, view.rules.real, senas_allowed, lang)
+    new = view.discards[-1][view.seat] if view.discards else 0  # the last ones dealt (§2)
+    lines += _cards_lines(view.cards, view.rules.reyes, view.rules.real, senas_allowed, lang,
+                          new)
     if received:
         lines.append(t("senas_received", lang))
         lines += ["  " + sena_text(sender, sena, caught=caught, lang=lang)

@@ -21,7 +21,7 @@ from musbot.engine import events as ev
 from musbot.engine.senas import Sena, SenaLog, check_sena, senas_open
 from musbot.settings import TableSettings
 
-from . import render
+from . import ending, render
 from .clockwork import Deadline
 from .entry import Entry
 from .page import EventLines, Page, Pages
@@ -37,8 +37,7 @@ _DEALS = (ev.HandStarted, ev.CardsReplaced, ev.Reshuffled)
 """Events with cards from the shuffler: only a whole saved state keeps them."""
 
 UNSEEDED = random.Random()
-"""The bots' and the mano's chance where no seed was given: one generator for every table
-(a Mersenne twister's state is 2.5 KB; a thousand live tables need not each keep one)."""
+"""The chance where no seed was given: one generator for all tables (each would keep 2.5 KB)."""
 
 
 class TableState:
@@ -288,13 +287,14 @@ class TableState:
             self.handbook.hand_over(number, transcript)
             self._record("hand", into=result, number=number, transcript=transcript,
                          result=hand.result(), ordagos=[o.to_dict() for o in hand.ordagos()])
-            self._hand_over(hand, number)
         if match.winner is not None:
             self.lifecycle = "finished"
             self.deadline = None
             self._record("finish", into=result, winner=match.winner, summary=match.summary(),
                          rated=self.records.rated)
         self.pages.add_events(events, match.hand_number, self.event_renderer())
+        if hand.finished:
+            self._hand_over(hand, number, events)
         if any(isinstance(e, (ev.HandStarted, ev.CardsReplaced)) for e in events):
             result.merge(self._dealt(events))
         else:
@@ -341,8 +341,9 @@ class TableState:
         return [DiscardRound(occupant.user_id, seat) for seat, occupant in enumerate(self.seats)
                 if occupant is not None and occupant.user_id is not None]
 
-    def _hand_over(self, hand: Any, number: int) -> None:
-        """Bots that learn from showdowns get their own seat's view of the hand just ended."""
+    def _hand_over(self, hand: Any, number: int, events: Sequence[ev.Event]) -> None:
+        """The page gets the hand's summary (``ending.py``); the bots, their seat's view of it."""
+        ending.hand_ended(self, hand, number, events)
         for seat, occupant in enumerate(self.seats):
             if occupant is not None and occupant.bot is not None:
                 hand_over(occupant.bot, hand, seat, number)
@@ -354,8 +355,7 @@ class TableState:
 
     def review_ask(self, user_id: int, number: int | None = None,
                    lang: str | None = None) -> ReviewAsk:
-        """«¿Cómo jugué?»: what the review of hand ``number`` needs (see ``repaso.py``: only of
-        the seat whose cards the person held), in ``lang``, or a ``ReviewRefused``."""
+        """«¿Cómo jugué?» of hand ``number``, by whoever held its cards (``repaso.py``)."""
         return self.handbook.ask(self.match, user_id, number, lang or self.lang)
 
     # --- señas --------------------------------------------------------------------------------

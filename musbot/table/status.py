@@ -116,7 +116,8 @@ def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], r
     """The table at a glance: seats by pair, score, lance, standing bet, whose turn."""
     lines = [_status_head(rules, tuple(names.items()), tuple(notes.items()), lang)]
     if view is None:
-        lines.append(t("status_waiting", lang))
+        full = len(names) >= rules.jugadores
+        lines.append(t("status_ready" if full else "status_waiting", lang))
         return "\n".join(lines)
     lines += status_lines(view, names, lang)
     return "\n".join(lines)

@@ -38,9 +38,11 @@ class Transport(Protocol):
         (``"cards"``: «Ver mis cartas»)."""
         ...
 
-    async def private(self, table: Table, user_id: int, text: str) -> None:
-        """A message only ``user_id`` sees (a DM) about ``table``. Raises :class:`DmClosed` if
-        it is known it cannot be delivered; a refusal found out later is reported with
+    async def private(self, table: Table, user_id: int, text: str, *,
+                      cards: bool = False) -> None:
+        """A message only ``user_id`` sees (a DM) about ``table``; ``cards``: it is their hand
+        (dealt, or new cards after a discard). Raises :class:`DmClosed` if it is known it
+        cannot be delivered; a refusal found out later is reported with
         :meth:`Table.private_refused`."""
         ...
 
