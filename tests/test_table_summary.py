@@ -186,6 +186,7 @@ def test_the_score_once_as_the_hand_ended_and_the_games_and_vacas_after_it(lang:
         score = score_line(ended.scores, rules.puntos, rules.jugadores, lang,
                            dentro=game is None)
         assert lines.count(score) == 1
+        assert [int(n) for n in re.findall(r": (\d+)", score)] == list(ended.scores)
         if not isinstance(game, ev.GameWon):
             assert lines[-1] == score
             continue
