@@ -21,7 +21,8 @@ from ._common import MusSubcommandCog, answer, bot_database, own_lang
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
-WAYS: Final = ("mention", "dm")
+WAYS: Final = {"mention": "calls_mention", "dm": "calls_dm"}
+"""Each way of being called, and the sentence that says it."""
 
 
 class Avisos(MusSubcommandCog):
@@ -50,14 +51,14 @@ class Avisos(MusSubcommandCog):
         user = interaction.user.id
         if way is None:
             chosen = await db.person_call(user) or "mention"
-            await answer(interaction, dt(f"calls_{chosen}", lang))
+            await answer(interaction, dt(WAYS[chosen], lang))
             return
         if way not in WAYS:
             await answer(interaction, dt("calls_unknown", lang))
             return
         await db.set_person_call(user, way)
         self.bot.transport.calls[user] = way
-        await answer(interaction, dt(f"calls_{way}", lang))
+        await answer(interaction, dt(WAYS[way], lang))
 
 
 async def setup(bot: MusBot) -> None:

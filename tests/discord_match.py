@@ -26,8 +26,11 @@ from musbot.storage import Database, StorageError
 from musbot.storage.postgres import PostgresBackend
 from musbot.storage.sqlite import SqliteBackend
 from musbot.table import ManualClock, Table, render
+from musbot.table.summary import hand_summary
 
 HAND_TITLE = re.compile(r"^🃏 Mano (\d+)")
+TROPHIES = ("🏆", "🐄", "🎉")
+"""How a summary's line of a game, a vaca or a match won begins."""
 SHOWDOWN = render.t("showdown")
 
 
@@ -74,6 +77,7 @@ class Scene:
             await self._database_done()
             bots = [self.bot, *self.others]
             busy = any(t._lock.locked() for b in bots for t in b.tables) or \
+                any(b.transport.drawing for b in bots) or \
                 any(b.relay is not None and b.relay.busy for b in bots) or \
                 any(_postgresql_busy(b) for b in bots)
             now = (len(self.world.calls), tuple(t.state.turn for t in self.bot.tables),
@@ -337,9 +341,8 @@ def hand_pages(world: FakeDiscord, channel: int) -> dict[int, list[FakeMessage]]
     return pages
 
 
-def hand_event_lines(transcript: dict[str, Any], names: dict[int, str]) -> list[str]:
-    """What the engine says happened in a stored hand, as the table words it: the oracle for
-    «every saved move shown once and in order», built from the transcript, not the table."""
+def hand_events(transcript: dict[str, Any]) -> tuple[Rules, list[Any]]:
+    """A stored hand played again by the engine: its rules and its events."""
     rules = Rules(reyes=transcript["rules"]["reyes"], puntos=transcript["rules"]["puntos"],
                   real=transcript["rules"]["real"])
     hand = Hand(rules, [[parse_card(c) for c in h] for h in transcript["hands"]],
@@ -350,7 +353,14 @@ def hand_event_lines(transcript: dict[str, Any], names: dict[int, str]) -> list[
         action = parse(text, hand.hands[seat])
         assert action is not None
         hand.apply(seat, action)
-    return [line for event in hand.events
+    return rules, list(hand.events)
+
+
+def hand_event_lines(transcript: dict[str, Any], names: dict[int, str]) -> list[str]:
+    """What the engine says happened in a stored hand, as the table words it, line by line:
+    what «Ver jugada» shows, built from the transcript, not the table."""
+    rules, events = hand_events(transcript)
+    return [line for event in events
             for line in render.event_lines(event, names, players=rules.jugadores,
                                            target=rules.puntos)]
 
@@ -370,14 +380,17 @@ async def stored_hands(path: Path) -> list[tuple[dict[str, Any], dict[str, Any]]
 def assert_pages_show_stored_moves(pages: dict[int, list[FakeMessage]],
                                    stored: Sequence[tuple[dict[str, Any], Any]],
                                    names: dict[int, str]) -> None:
-    """Every stored hand's moves shown once, in order, in that hand's messages. A won game's
-    count is the match's, not the stored hand's: left out of the oracle."""
+    """Every stored hand shown once, in one message: its summary as the engine's events of
+    the stored hand word it (the oracle is built from the transcript, not the table). A won
+    game's, vaca's or match's line is the match's, not the stored hand's: left out."""
     for number, (transcript, _) in enumerate(stored, start=1):
-        shown = [line for message in pages[number] for line in page_lines(message)
-                 if not line.startswith("🏆")]
-        expected = [line for line in hand_event_lines(transcript, names)
-                    if not line.startswith("🏆")]
-        assert [line for line in shown if line in set(expected)] == expected, number
+        assert len(pages[number]) == 1, f"hand {number} in {len(pages[number])} messages"
+        rules, events = hand_events(transcript)
+        expected = [line for line in hand_summary(events, names, players=rules.jugadores,
+                                                  target=rules.puntos, reyes=rules.reyes)
+                    if line[:1] not in TROPHIES]
+        shown = [line for line in page_lines(pages[number][0]) if line[:1] not in TROPHIES]
+        assert shown == expected, (number, shown, expected)
 
 
 def public_texts(world: FakeDiscord, channel: int) -> list[str]:

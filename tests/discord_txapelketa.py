@@ -91,6 +91,12 @@ def pinged(world: FakeDiscord, channel: int) -> set[int]:
     return {user for m in world.messages(channel) for user in m.pinged}
 
 
+def is_turn_call(message: FakeMessage) -> bool:
+    """A table message posted anew to call the person whose turn it is (``boards.py``): the
+    table's embed under a mention (which the next edit takes away)."""
+    return bool(message.embeds) and len(message.pinged) == 1
+
+
 def threads(server: Server) -> list[int]:
     """The threads the bot opened in the tournament's channel, oldest first."""
     return [c.id for c in server.world.channels.values()
@@ -137,7 +143,8 @@ class Players:
                     if user in self.late or table.seat_of(user) is not None:
                         continue
                     message = table_message(server, table.channel_id)
-                    button = next(c for c in message.custom_ids() if c.endswith(":join1"))
+                    button = next(c for c in message.custom_ids()  # a reserved table seats
+                                  if c.endswith((":join1", ":join2")))  # each with their pair
                     await server.world.press(server.bot, user, message.id, button)
                     await server.settle()
                     return True
@@ -223,7 +230,8 @@ def assert_final_text(server: Server, final: Tournament) -> str:
 def assert_within_budget(world: FakeDiscord, moves: int) -> str:
     """No 429, the global budget and each channel's limits kept; the figures, for the log."""
     report = world.report()
-    assert report.rate_limited == 0 and report.global_rate_limited == 0
+    limited = [(c.route, c.channel_id, c.at) for c in world.calls if c.rate_limited]
+    assert report.rate_limited == 0 and report.global_rate_limited == 0, limited[:10]
     assert report.busiest_second <= 50
     assert max(report.worst_creations.values()) <= 5
     assert max(report.worst_edits.values(), default=0) <= 5

@@ -108,7 +108,7 @@ async def names(tmp: Path) -> dict[str, Any]:
         table = scene.table()
         await play_until(scene, lambda: table.state.awaits(mallory.user))
         refused = await scene.say(linky, "paso")  # out of turn: «habla <Mallory's name>»
-        await scene.advance(1)
+        await scene.advance(5)  # after the table's own messages
         answer = next(m for m in _bot_messages(scene) if m.reference == refused)
         await scene.advance(50)  # Mallory's reminder
         await play_until(scene, lambda: table.match is not None and table.match.hand_number > 1)
@@ -125,7 +125,8 @@ async def names(tmp: Path) -> dict[str, Any]:
             "profile": profile.public_texts(),
             "names": scene.table().names(),
             "page": page,
-            "footer": scene.live_message().embeds[0].get("footer", {}).get("text", ""),
+            "seats": "\n".join(f.get("value", "") for f in
+                                scene.live_message().embeds[0].get("fields", [])),
             "victim": victim,
         }
     finally:
@@ -237,6 +238,7 @@ async def permissions(tmp: Path) -> dict[str, Any]:
             await scene.advance(1)
             resumed = table.hidden is None
             shown_again = len(world.messages(scene.channel)) > messages
+            says_it = any("tras una pausa" in line for line in page_lines(scene.live_message()))
             await play_until(scene, lambda at=paused_turn: table.state.turn > at, limit=300)
             figures[lost] = {
                 "invalid_requests": len(refused),
@@ -246,8 +248,7 @@ async def permissions(tmp: Path) -> dict[str, Any]:
                 "told": {name: len(texts) for name, texts in told.items()},
                 "resumed": resumed,
                 "shown_again": shown_again,
-                "page_says_it": any("tras una pausa" in line
-                                    for line in page_lines(scene.live_message())),
+                "page_says_it": says_it,
             }
         figures["invalid_requests"] = len(world.invalid_requests())
         return figures

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from discord_match import Scene, make_scene
+from discord_match import Scene, hand_pages, make_scene
 from table_helpers import cards_mentioned
 
 from musbot.engine import parse_card
@@ -31,8 +31,9 @@ async def _answered(scene: Scene, inter: Any) -> list[str]:
     raise AssertionError("the review was never answered")
 
 
-def _verbs(message: Any) -> list[str]:
-    return [c.rsplit(":", 1)[-1] for c in message.custom_ids()]
+def _review(message: Any) -> list[str]:
+    """A finished hand's «¿Cómo jugué?» button (``mus:h:repaso:<page>``), if it has one."""
+    return [c for c in message.custom_ids() if c.startswith("mus:h:repaso:")]
 
 
 async def test_the_review_button_and_command_answer_privately(tmp_path: Path) -> None:
@@ -42,11 +43,11 @@ async def test_the_review_button_and_command_answer_privately(tmp_path: Path) ->
     await scene.slash(ana, "mus unirse")
     await scene.slash(ana, "mus empezar")
     table = scene.table()
-    assert "repaso" not in _verbs(scene.live_message()), "no hand is over yet"
+    assert not _review(scene.live_message()), "no hand is over yet: no «¿Cómo jugué?»"
     for _ in range(600):
         match = table.match
         assert match is not None
-        if match.hand_number > 1 and "repaso" in _verbs(scene.live_message()):
+        if match.hand_number > 1 and _review(hand_pages(scene.world, scene.channel)[1][0]):
             break
         if table.state.awaits(ana.user):
             await scene.play_turn(ana)
@@ -55,7 +56,9 @@ async def test_the_review_button_and_command_answer_privately(tmp_path: Path) ->
     seat = table.seat_of(ana.user)
     assert seat is not None
     first = table.state.handbook.finished[0]
-    pressed = await scene.press(ana, "repaso")
+    finished = hand_pages(scene.world, scene.channel)[1][0]  # the button is on the hand's own
+    pressed = await scene.world.press(scene.bot, ana.user, finished.id, _review(finished)[0])
+    await scene.settle()
     [text] = await _answered(scene, pressed)
     assert text.startswith("¿Cómo jugué en la mano 1?")
     # Nobody else's dealt cards are named in it (Ana's own are).
@@ -71,13 +74,15 @@ async def test_the_review_button_and_command_answer_privately(tmp_path: Path) ->
     assert (await _answered(scene, gone))[0].startswith("No tengo la mano 99")
     # A private answer: in the reader's language (her client's, now French), not the table's.
     scene.world.set_locale(ana.user, "fr")
-    again = await scene.press(ana, "repaso")
+    again = await scene.world.press(scene.bot, ana.user, finished.id, _review(finished)[0])
+    await scene.settle()
     [french] = await _answered(scene, again)
     assert french.startswith("Comment ai-je joué au coup 1 ?") and "dijiste" not in french
     gone = await scene.slash(ana, "mus repaso", mano=99)
     assert (await _answered(scene, gone))[0].startswith("Je n'ai pas le coup 99")
     # Someone not seated is answered privately too, and no review is computed for them.
-    other = await scene.press(carlos, "repaso")
+    other = await scene.world.press(scene.bot, carlos.user, finished.id, _review(finished)[0])
+    await scene.settle()
     [refusal] = await _answered(scene, other)
     assert "¿Cómo jugué" not in refusal
     # Nothing of it reached the channel.

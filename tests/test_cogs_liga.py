@@ -245,7 +245,8 @@ async def test_profile_with_rating_chart(tmp_path: Path) -> None:
     assert lines[4].startswith("Puntuación: ")
     (chart,) = message.attachments
     assert chart["filename"] == "puntuacion.png" and chart["size"] > 1000
-    (upload,) = [f for c in server.world.calls for f in c.files]
+    (upload,) = [f for c in server.world.calls for f in c.files
+                 if f.filename == "puntuacion.png"]
     assert upload.head.startswith(b"\x89PNG\r\n\x1a\n")
 
 

@@ -80,6 +80,7 @@ async def populate(path: Path) -> None:
         await db.save_player_readings(10**17, {2**62: {"v": 1, "words": 4}, 3: {"v": 1}})
         await db.set_person_language(2**62, "eu")
         await db.set_person_language(3, "fr")
+        await db.set_person_call(3, "dm")
 
 
 def dump(target: str) -> dict[str, list[tuple[Any, ...]]]:

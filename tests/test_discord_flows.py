@@ -47,9 +47,10 @@ async def test_a_match_longer_than_a_token_lives_played_on_the_buttons(tmp_path:
                 await scene.advance(0.5)
                 continue
             live = await scene.shown_turn(ana)
-            # Current at every turn: every saved line, and whose turn it is.
-            assert page_lines(live) == table.state.page.lines
-            assert f"Habla {ana.name}." in live.embeds[0]["description"]
+            # Current at every turn: the part of the hand in play, and whose turn it is.
+            page = table.state.page
+            assert page_lines(live) == page.lines[page.section:]
+            assert live.embeds[0]["title"].endswith(f" · habla {ana.name}")
             checked += 1
             await scene.advance(15)
             if table.state.awaits(ana.user):

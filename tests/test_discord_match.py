@@ -9,6 +9,7 @@ stored move shown once and in order; no card of anyone in public before its show
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from discord_match import (
@@ -58,4 +59,14 @@ async def test_one_person_and_three_bots_within_discords_budget(tmp_path: Path) 
     assert_pages_show_stored_moves(pages, stored, names)
     # Nobody's cards in public before the showdown that shows them.
     texts = public_texts(world, channel)
-    assert texts and all(not ANY_CARD.search(text.split(SHOWDOWN)[0]) for text in texts)
+    assert texts and all(not ANY_CARD.search(before_showdown(text)) for text in texts)
+
+
+SHOWN_HANDS = re.compile(r"^(?:Pareja|Equipo) \d — .*$", re.MULTILINE)
+"""A finished hand's summary line of the hands its showdown showed (``table/summary.py``)."""
+
+
+def before_showdown(text: str) -> str:
+    """What a public text says before any showdown: the log's lines up to «Se enseñan las
+    cartas», without a finished hand's summary lines of the hands shown."""
+    return SHOWN_HANDS.sub("", text.split(SHOWDOWN)[0])

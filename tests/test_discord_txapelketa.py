@@ -19,6 +19,7 @@ from discord_txapelketa import (
     assert_final_text,
     assert_pictures_fit,
     assert_within_budget,
+    is_turn_call,
     make_bot,
     make_world,
     pinged,
@@ -145,8 +146,10 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
     assert pinged(world, server.channel) == invited | announced.pinged
     # In the threads, each match's call notified its four players and nobody else.
     for place in threads(server):
-        called = [m for m in world.messages(place) if m.pinged]
+        called = [m for m in world.messages(place) if m.pinged and not is_turn_call(m)]
         assert len(called) >= 1 and all(len(m.pinged) == 4 for m in called)
+        turns = [m for m in world.messages(place) if is_turn_call(m)]
+        assert all(len(m.pinged) == 1 for m in turns), "a turn's call, to that person alone"
 
     # --- the bracket: after each match, within Discord's limits -----------------------
     assert_pictures_fit(server, at_least=len(played))  # the pages of each match, after it

@@ -92,15 +92,14 @@ async def test_names_are_text_and_ping_only_whom_a_message_addresses(tmp_path: P
     assert bare_markup(profile.replace("**", "", 2)) == []
     # The page: every line plain text, whatever the names hold.
     assert bare_markup(found["page"]) == []
-    assert plain(hostile.MASKED_LINK) + ": mus." in found["page"] or \
-        plain(hostile.MASKED_LINK) + ": no hay mus." in found["page"]
+    assert plain("[premio]") in found["page"], "the link's name, as text"
     # Told apart and visible: the person called «Bot 6» is marked, the invisible name is the
-    # username, and the footer (no markdown there) names them all as they are shown.
+    # username, and the pairs' fields name them all as they are shown (escaped there).
     names = found["names"]
     assert names[2] == "Bot 6 (asiento 3)" and names[5] == "Bot 6"
     assert names[3] == "zuri"
     assert len({name.casefold() for name in names.values()}) == 6
-    assert "Bot 6 (asiento 3)" in found["footer"] and "zuri" in found["footer"]
+    assert "Bot 6 (asiento 3)" in found["seats"] and "zuri" in found["seats"]
 
 
 async def test_two_people_of_one_name_are_both_marked(tmp_path: Path) -> None:
@@ -461,7 +460,9 @@ async def test_a_discard_prompt_from_the_last_match_refuses_in_the_rematch(tmp_p
     assert first is not None
     round_ = (first.hand_number, first.hand.mus_rounds)
     [stale] = [m for m in world.dms(ana.user) if any(":dc:" in c for c in m.custom_ids())]
+    toggle = next(c for c in stale.custom_ids() if c.startswith("mus:dt:") and c.endswith(":0"))
     await play_to_the_end(scene)
+    assert stale.custom_ids() == [], "once the hand moved on, its prompt's buttons are gone"
     rematch = await scene.press(ana, "rematch")
     assert rematch.response_type == UPDATE_MESSAGE and table.match is not first
     match = table.match
@@ -479,7 +480,8 @@ async def test_a_discard_prompt_from_the_last_match_refuses_in_the_rematch(tmp_p
     seat = table.seat_of(ana.user)
     assert seat is not None
     held = match.view(seat).cards
-    toggle = next(c for c in stale.custom_ids() if c.startswith("mus:dt:") and c.endswith(":0"))
+    stale.components = [{"type": 1, "components": [  # a client that kept the old buttons
+        {"type": 2, "custom_id": toggle, "style": 2, "label": "1"}]}]
     pressed = await world.press(scene.bot, ana.user, stale.id, toggle)
     await scene.settle()
     assert pressed.ephemeral_texts() == [

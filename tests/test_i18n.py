@@ -422,7 +422,9 @@ def test_a_sentence_that_shows_a_discard_shows_the_reader_s_verb(lang: str) -> N
     verb = catalog(lang).WORDS["discard"]
     for key in QUOTING_A_DISCARD:
         text = str(catalog(lang).entries[key])
-        assert re.search(rf"\b{verb} 1", text), (lang, key, text)
+        # The hint says the verb and what follows it, with no numbers that read as advice.
+        shown = rf"\b{verb}\b" if key == "TABLE.discard_hint" else rf"\b{verb} 1"
+        assert re.search(shown, text), (lang, key, text)
         if lang != DEFAULT_LANGUAGE:
             assert "descarto" not in text, (lang, key)
 

@@ -80,9 +80,13 @@ async def test_a_table_message_keeps_the_match_as_facts_and_words_them_only_when
     lines = face.status_lines()
     assert len(worded) == 1
     assert "\n".join(lines) in table.status()
-    rendered = render_page(face, 0, final=False)
-    assert rendered.embed.description is not None
-    assert rendered.embed.description.endswith("\n".join(lines))
+    rendered = render_page(face, 0, final=False)  # issue 43: a Mus table at a glance
+    embed = rendered.embed
+    assert embed.title == "🃏 Mano 1 · Mus · habla P1", "the hand, its part, who speaks"
+    fields = {f.name: f.value for f in embed.fields}
+    assert fields["Pareja 1"] == "P1, P3\n0 tantos (0 amarracos y 0)"
+    assert fields["En juego"] == "—" and fields["Tiempo"].startswith("<t:")
+    assert embed.description == "¡Empieza la partida!\n🃏 Nueva mano: es mano P1."
     await table.act(1, MUS)
     moved = Face.capture(table)
     assert moved.signature(0, False) != face.signature(0, False)

@@ -370,7 +370,7 @@ def test_a_basque_player_discards_with_bota_and_reviews_with_errepasoa() -> None
     """«bota 1 2 3» was refused («Hori ez da jokaldi bat») though the table says «3 karta bota
     ditu»; the hint said «descarto 1 3». Seed 15: all four go to mus at the first hand."""
     out = played(["mus", "bota 1 2 3", "errepasoa"], ["--seed", "15", "--idioma", "eu"])
-    assert "Zure txanda da: bota 1 3 (zenbakiz)." in out
+    assert "Zure txanda da: «bota» eta botatzen dituzun karten zenbakiak." in out
     assert "Jokalaria: 3 karta bota ditu." in out
     assert "Nola jokatu nuen 1. eskuan? Erabaki bakoitza, orduan zenekienarekin:" in out
     assert any("«bota 1o 6c 10e» esan zenuen" in line for line in out)
@@ -379,7 +379,7 @@ def test_a_basque_player_discards_with_bota_and_reviews_with_errepasoa() -> None
 
 def test_a_french_player_discards_with_jette_and_reviews_with_revue() -> None:
     out = played(["mus", "jette 3 4", "revue"], ["--seed", "15", "--idioma", "fr"])
-    assert "À vous de parler : jette 1 3 (par numéro)." in out
+    assert "À vous de parler : « jette » et les numéros des cartes que vous jetez." in out
     assert "Joueur jette 2 cartes." in out
     assert any(line.startswith("Comment ai-je joué au coup 1 ?") for line in out)
     assert not [line for line in out if "descarto" in line or "pas un coup" in line]

@@ -45,6 +45,10 @@ def strings(command: Any) -> Iterator[tuple[str, str]]:
     for param in command.parameters:
         yield f"SLASH.name.{param.name}", param.name
         yield f"SLASH.about.{path}.{param.name}", param.description
+        for choice in param.choices:  # choices named by words (not numbers nor languages)
+            if isinstance(choice.value, str) and choice.name != choice.value \
+                    and choice.value not in LANGUAGE_CODES and choice.value != "discord":
+                yield f"SLASH.choice.{choice.value}", choice.name
 
 
 def test_discord_has_no_basque_locale_and_ours_are_mapped() -> None:

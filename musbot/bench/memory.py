@@ -256,7 +256,8 @@ class MemoryResponse:
 
     async def edit_message(self, **kwargs: Any) -> None:
         """``UPDATE_MESSAGE``: the message the button is under, changed by the answer."""
-        ids = self._answer(kwargs.get("content"), **kwargs)
+        content = kwargs.pop("content", None)
+        ids = self._answer(content, **kwargs)
         message = self._interaction.message
         if message is not None and "view" in kwargs:
             message.channel.shows(message.id, ids)

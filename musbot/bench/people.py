@@ -21,7 +21,7 @@ from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.discard import discard_token
 from musbot.discordio.failures import refuse_direct, refuse_typed
 from musbot.discordio.texts import dt
-from musbot.discordio.ui import EnvidoModal
+from musbot.discordio.ui import EnvidoModal, OrdagoConfirm
 from musbot.engine import MIN_ENVITE, Action, ActionKind
 from musbot.table import Table
 
@@ -132,7 +132,7 @@ class Hands:
         board = self.transport.boards.get(table.channel_id)
         live = board.live if board is not None else None
         last = live.last if live is not None else None
-        face = self.transport.pages.face(board) if board is not None else None
+        face = board.face if board is not None else None
         if live is None or last is None or face is None or live.posting or last.frozen or \
                 face.page is not live.page or last.signature != face.signature(last.first, False):
             return False
@@ -184,6 +184,17 @@ class Hands:
             await modal.submit(submit, str(action.amount))  # type: ignore[arg-type]  # a stand-in
             self._refusals(submit)
             return
+        if action.kind is ActionKind.ORDAGO:  # the button asks again, privately: «Sí»
+            turn = table.state.turn
+            await self.press_table(person, table, VERBS[action.kind])
+            confirm = self.interaction(person, None, table.channel_id)
+            found = OrdagoConfirm.__discord_ui_compiled_template__.fullmatch(
+                f"mus:oc:yes:{turn}")
+            item = await OrdagoConfirm.from_custom_id(confirm, None, found)  # type: ignore[arg-type]
+            self.tally.presses += 1
+            await item.run(confirm)  # type: ignore[arg-type]
+            self._refusals(confirm)
+            return
         self._refusals(await self.press_table(person, table, VERBS[action.kind]))
 
     async def _discard_with_buttons(self, person: Person, table: Table, action: Action) -> None:
@@ -214,6 +225,7 @@ class Hands:
         """A move typed in the table's channel, as ``cogs/chat.py`` hands it to the table."""
         channel = self.client.channel(table.channel_id)
         said = MemoryMessage(channel, new_id())  # the person's message, a reply's reference
+        self.transport.seen(table.channel_id, said.id, person.user)  # as the chat cog does
         outcome = await table.typed(person.user, text, public=True)
         if outcome.error is not None:
             self.tally.refused += 1

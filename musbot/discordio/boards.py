@@ -39,7 +39,10 @@ log = logging.getLogger(__name__)
 RECENT_PAGES = 3
 REPOST_BELOW = 4
 """Messages below the live table message after which it is posted again at the bottom: a
-hand's words typed under it never push it off a phone's screen (at most five messages up)."""
+hand's words typed under it never push it off a phone's screen (at most five messages up).
+It goes down with the table's next change (a post and a delete where an edit was due); chat
+alone brings it down at most every :data:`REPOST_QUIET` seconds."""
+REPOST_QUIET = 15.0
 WATCHING_SECONDS = 30.0
 """A person heard at the table this recently is watching it: their turn is told by the table
 message itself (its title names who speaks). Anyone else is called, by a mention that pings
@@ -119,6 +122,7 @@ class Board:
     from."""
     below: set[int] = field(default_factory=set)
     """Messages seen in the channel after the live message (:data:`REPOST_BELOW`)."""
+    reposted_at: float = float("-inf")
     heard: dict[int, float] = field(default_factory=dict)
     """When each person was last heard at the table (a word typed, a button pressed)."""
     told_turn: int | None = None
@@ -148,6 +152,8 @@ class Boards:
         self._spawn = spawn
         self.calls = calls if calls is not None else {}
         self._call_by_dm = call_by_dm
+        self.drawing = 0
+        """Showdown pictures being drawn now (in a thread)."""
 
     def table(self, channel_id: int) -> Table | None:
         """The table a channel's board shows (None: none shown there)."""
@@ -232,7 +238,8 @@ class Boards:
                 or message_id <= live.last.message_id or live.page.final:
             return
         board.below.add(message_id)
-        if len(board.below) >= REPOST_BELOW:
+        if len(board.below) >= REPOST_BELOW and \
+                self.clock.now() - board.reposted_at >= REPOST_QUIET:
             self.repost(channel_id)
 
     def repost(self, channel_id: int) -> None:
@@ -241,7 +248,7 @@ class Boards:
         board = self.boards.get(channel_id)
         if board is None or board.live is None or board.live.posting:
             return
-        board.changed_at = self.clock.now()  # shown again: not idle
+        board.changed_at = board.reposted_at = self.clock.now()  # shown again: not idle
         board.below = set()
         live = board.live
         last = live.last
@@ -319,8 +326,8 @@ class Boards:
         if not live.messages:
             self._post_page(board, live)
             return
-        if called:  # posted anew at the bottom, notifying the person whose turn it is
-            self.repost(table.channel_id)
+        if called or len(board.below) >= REPOST_BELOW:  # anew at the bottom: in view, and
+            self.repost(table.channel_id)  # notifying the person whose turn it is
             return
         hold = None if board.unsettled_since is None or board.restored else \
             board.unsettled_since + HOLD_SECONDS
@@ -374,7 +381,11 @@ class Boards:
         picture = view.page.picture
         if view.pictured or picture is None or rendered.embed.image.url is None:
             return {}
-        png = await asyncio.to_thread(table_png, picture)
+        self.drawing += 1
+        try:
+            png = await asyncio.to_thread(table_png, picture)
+        finally:
+            self.drawing -= 1
         view.pictured = True
         return {"attachments": [discord.File(io.BytesIO(png), filename=picture_name(view.page),
                                              description=rendered.embed.title)]}
@@ -475,9 +486,10 @@ class Boards:
     def _view(self, board: Board, verbs: tuple[str, ...], page: Page) -> discord.ui.View | None:
         if not verbs:
             return None
+        lang = board.face.lang if board.face is not None else board.lang
         if verbs == HAND_VERBS:
-            return ui.hand_view(page.number, board.lang)
-        return ui.page_view(verbs, board.face.lang if board.face is not None else board.lang)
+            return ui.hand_view(page.number, lang)
+        return ui.page_view(verbs, lang, page.number)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A button pressed on a table's message did its work: the page the presser sees is

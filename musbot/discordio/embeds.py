@@ -195,10 +195,10 @@ def render_page(face: Face, first: int, *, final: bool, escaped: Escaped | None 
     ``escaped``: the page's lines escaped by an earlier render; ``cards``: applied to the
     cards a finished hand's summary shows."""
     page = face.page
-    if first == 0 and page.hand_number is not None and not face.closed:
-        if final and page.summary:
-            return _finished_hand(face, cards)
-        if not final and face.facts is not None:
+    if first == 0 and page.hand_number is not None:
+        if page.summary:  # the hand is over (the match's last one stays the live page)
+            return _finished_hand(face, cards, final=final)
+        if not final and not face.closed and face.facts is not None:
             return _live_hand(face, escaped)
     return _lines_page(face, first, final=final, escaped=escaped)
 
@@ -262,7 +262,7 @@ def _live_words(facts: StatusFacts, names: NameList, lang: str, number: int
     return title, tuple(fields), footer
 
 
-def _finished_hand(face: Face, cards: Cards | None) -> Rendered:
+def _finished_hand(face: Face, cards: Cards | None, *, final: bool) -> Rendered:
     page = face.page
     after = [text for position, text in page.notes if position >= page.events]
     shown = [plain(line) for line in (*page.summary, *after)]
@@ -273,7 +273,8 @@ def _finished_hand(face: Face, cards: Cards | None) -> Rendered:
                           description=text[:DESCRIPTION_LIMIT] or None, colour=FINISHED_COLOUR)
     if page.picture is not None or page.pictured:
         embed.set_image(url=f"attachment://{picture_name(page)}")
-    return Rendered(embed, HAND_VERBS, face.count, False, face.signature(0, True))
+    verbs = HAND_VERBS if final or face.closed else (*face.verbs, *HAND_VERBS)  # a rematch
+    return Rendered(embed, verbs, face.count, False, face.signature(0, final))
 
 
 HAND_VERBS = ("log", "repaso")

@@ -222,6 +222,17 @@ class Governor:
         self._calls.append(self.clock.now())
         self.counts["extra"] += 1
 
+    async def spend_in_turn(self) -> None:
+        """:meth:`spend`, once the global budget has room for it: a call a lane's call makes
+        first (a DM's channel opened) waits as the lane's own did."""
+        while True:
+            now = self.clock.now()
+            free = _free_at(self._calls, self.limits.calls_per_second, 1.0, now)
+            if free <= now:
+                break
+            await self.clock.sleep(free - now)
+        self.spend()
+
     def block(self, lane: Hashable) -> None:
         """The bot may no longer write there: what the lane had queued is dropped (posts'
         futures cancelled) and what is asked of it later too, until :meth:`unblock`."""

@@ -97,6 +97,7 @@ class DiscordTransport:
         self.clock: Clock = clock or RealClock()
         self.governor = Governor(self.clock, limits, waited=waited)
         self.reply_seconds = reply_seconds
+        self._drawing = 0
         self.calls: dict[int, str] = {}
         """How each person asked to be told their turn (``/mus avisos``), as far as known."""
         self._called: dict[tuple[int, int], _Called] = {}
@@ -222,7 +223,7 @@ class DiscordTransport:
             channel: Any = await self._dm_channel(user_id)
             extra: dict[str, Any] = {} if text is None else {"content": text[:MESSAGE_LIMIT]}
             if picture is not None:
-                png = await asyncio.to_thread(picture.png)
+                png = await self._draw(picture)
                 extra["attachments"] = [discord.File(io.BytesIO(png), filename="mano.png",
                                                      description=picture.alt)]
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
@@ -245,7 +246,7 @@ class DiscordTransport:
             try:
                 extra: dict[str, Any] = {"view": shown} if shown is not None else {}
                 if picture is not None:
-                    png = await asyncio.to_thread(picture.png)
+                    png = await self._draw(picture)
                     extra["file"] = discord.File(io.BytesIO(png), filename="mano.png",
                                                  description=picture.alt)
                 message = await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
@@ -263,6 +264,19 @@ class DiscordTransport:
                 release(shown)
 
         self.governor.post(("dm", user_id), send)
+
+    async def _draw(self, picture: HandPicture) -> bytes:
+        """A hand's picture, drawn in a thread (a few milliseconds: not on the event loop)."""
+        self._drawing += 1
+        try:
+            return await asyncio.to_thread(picture.png)
+        finally:
+            self._drawing -= 1
+
+    @property
+    def drawing(self) -> int:
+        """Pictures being drawn now, for DMs and for tables' messages."""
+        return self._drawing + self.pages.drawing
 
     def _call_by_dm(self, channel_id: int, user_id: int, on: bool) -> None:
         """«It is your turn» by DM (``on``), or that DM deleted (the turn played)."""
@@ -308,7 +322,7 @@ class DiscordTransport:
         known = self._dm_channels.get(user_id)
         if known is not None:
             return self.client.get_partial_messageable(known, type=discord.ChannelType.private)
-        self.governor.spend()
+        await self.governor.spend_in_turn()
         channel = await self.client.create_dm(discord.Object(id=user_id))
         self._dm_channels[user_id] = channel.id
         return channel

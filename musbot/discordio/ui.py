@@ -384,7 +384,7 @@ def action_verbs(table: Table) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1024)
-def page_view(verbs: tuple[str, ...], lang: str = "es") -> discord.ui.View:
+def page_view(verbs: tuple[str, ...], lang: str = "es", page: int = 0) -> discord.ui.View:
     """A page message's buttons: the moves first, then the table's (see ``pages.Face``). Built
     once per row of buttons and language for every table: the buttons name no channel, and
     discord.py keeps nothing of a sent view whose items are all DynamicItems."""
@@ -394,18 +394,24 @@ def page_view(verbs: tuple[str, ...], lang: str = "es") -> discord.ui.View:
     row = 0
     for i, verb in enumerate(moves):  # the answers first, three a row: two rows on a phone
         row = i // MOVES_A_ROW
-        button: ActionButton | TableButton = ActionButton(verb, lang)
+        button: ActionButton | TableButton | HandButton = ActionButton(verb, lang)
         button.item.row = row
         placed[row] += 1
         view.add_item(button)
-    for verb in (v for v in verbs if v in TABLE_VERBS):  # then the table's, where room is
-        if placed[row] >= BUTTONS_A_ROW:
+    for verb in (v for v in verbs if v in TABLE_VERBS or v in HAND_BUTTONS):
+        if placed[row] >= BUTTONS_A_ROW:  # then the table's, where room is
             row += 1
-        button = TableButton(verb, lang)
+        button = HandButton(HAND_BUTTONS[verb], page, lang) if verb in HAND_BUTTONS else \
+            TableButton(verb, lang)
         button.item.row = row
         placed[row] += 1
         view.add_item(button)
     return view
+
+
+HAND_BUTTONS = {"log": "log", "repaso": "repaso"}
+"""A finished hand's verbs as its :class:`HandButton`'s (the match's last hand, live, shows
+them beside «Revancha»)."""
 
 
 @functools.lru_cache(maxsize=256)

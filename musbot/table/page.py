@@ -144,6 +144,8 @@ class Page:
         self.notes = [(pos, pattern.sub(new, text)) for pos, text in self.notes]
         self.names = [(since, tuple((seat, new if name == old else name) for seat, name in names))
                       for since, names in self.names]
+        self.summary = tuple(_cut_forms(old).sub(new, pattern.sub(new, line))
+                             for line in self.summary)
         lines = render_again(self) if render_again is not None else \
             [pattern.sub(new, line) for line in self.lines]
         self.lines[:] = [pattern.sub(new, line) for line in lines]
@@ -155,6 +157,15 @@ class Page:
                    refs=[(int(ref), int(first)) for ref, first in saved.get("refs", ())],
                    final=True, summary=tuple(str(x) for x in saved.get("summary", ())),
                    pictured=bool(saved.get("pictured", False)))
+
+
+def _cut_forms(name: str) -> re.Pattern[str]:
+    """A name as a summary may have shortened it (``summary.py``: its start and «…», maybe
+    its last two characters): what «forget me» takes out of a summary with the name."""
+    starts = "|".join(re.escape(name[:k]) for k in range(len(name) - 1, 2, -1))
+    if not starts:
+        return re.compile(r"(?!x)x")
+    return re.compile(rf"(?<!\w)(?:{starts})…(?:{re.escape(name[-2:])})?")
 
 
 class Pages:
