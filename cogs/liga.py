@@ -11,8 +11,14 @@ A write may wait for another process's lock on the database file (up to its ``bu
 defers first, privately: a refusal found by the write (the name is taken, the database is busy)
 stays private, and the news of a change follows in a public message of its own. Reads are
 answered directly (in WAL mode no lock blocks them). Public texts hold names people chose: they
-are shown as typed (``markup.plain``; in the standings' code block, as they are), never mention
-anyone, and long ones are cut to what a message holds.
+are shown as typed (``markup.plain``), never mention anyone, and long ones are cut to what a
+message holds.
+
+The standings are an embed read on a phone as well as on a desktop: Discord shows a phone about
+34 characters of an embed's line, so each player takes two short lines (rank and name; rating,
+matches and wins) rather than one row of a wide table, :data:`PAGE_ROWS` players a page. The
+figure is a rating (OpenSkill, ``storage/ratings.py``), not league points, and the footer says
+so, and that a match with a bot at the table leaves it as it was.
 
 A table counts for a league when it is marked with ``/liga mesa <nombre>`` before its match
 starts (by someone seated there, or who manages the server); ``/liga mesa`` alone makes it a
@@ -22,7 +28,7 @@ and, when every seat is a person, the ratings change (storage decides that).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -45,14 +51,13 @@ from musbot.storage import (
     UnknownLeague,
     UnknownSeason,
 )
-from musbot.words import normalise
+from musbot.words import normalise, visible_name
 
 from ._common import answer, bot_database, manages_server, say, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
-NAME_WIDTH = 20
 RESULTS = 10
 NAME_MAX = 50
 """A new league's name at most: it fits in every sentence, in the standings' title and in an
@@ -61,6 +66,16 @@ LOOKUP_MAX = 100
 """A league name typed to find one: what an autocomplete choice can hold."""
 MESSAGE_LIMIT = 2000
 NO_MENTIONS = discord.AllowedMentions.none()
+PAGE_ROWS = 20
+"""Players on one page of the standings: 40 short lines, a phone's screen and a half, and far
+within an embed's description (each player takes at most about 110 characters)."""
+LINE_WIDTH = 32
+"""Columns a name's line takes at most (escapes and bold marks aside): a phone shows about 34
+of an embed description's line before it wraps. The figures' line is not cut: it stays within
+34 in every language up to 999 matches (``tests/test_cogs_liga.py``)."""
+BOLD_WIDER = 3
+"""Columns a bold line gives up: its letters are wider (a name of 32 bold columns wraps)."""
+STANDINGS_COLOUR = discord.Colour.teal()
 
 NewName = app_commands.Range[str, 1, NAME_MAX]
 LeagueName = app_commands.Range[str, 1, LOOKUP_MAX]
@@ -145,9 +160,11 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
 
     @app_commands.command(name="tabla", description="La clasificación de una temporada")
     @app_commands.describe(nombre="nombre de la liga",
-                           temporada="número de temporada (la actual si no se dice)")
+                           temporada="número de temporada (la actual si no se dice)",
+                           pagina="página de la tabla, de 20 en 20 (la primera si no se dice)")
     async def tabla(self, interaction: discord.Interaction[Any], nombre: LeagueName,
-                    temporada: app_commands.Range[int, 1] | None = None) -> None:
+                    temporada: app_commands.Range[int, 1] | None = None,
+                    pagina: app_commands.Range[int, 1] | None = None) -> None:
         lang = await self._start(interaction)
         if lang is None:
             return
@@ -166,9 +183,9 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         title = say("standings_title", lang, name=plain(league.name), season=season.number,
                     closed="" if season.is_open else say("standings_closed", lang))
-        table = standings_text(rows, lang, room=MESSAGE_LIMIT - len(title) - 1)
-        await answer(interaction, title + "\n" + table, ephemeral=False,
-                     allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(
+            embed=standings_embed(rows, title, lang, page=pagina or 1),
+            allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="partidas", description="Los últimos resultados de una liga")
     @app_commands.describe(nombre="nombre de la liga")
@@ -283,29 +300,41 @@ def fitted(lines: list[str], render: Callable[[list[str]], str], room: int,
     return text
 
 
-def standings_text(rows: list[Standing], lang: str = "es", room: int = MESSAGE_LIMIT) -> str:
-    """The season's table as a monospaced block: played, won, lost, games and tantos
-    difference, rating; the top rows that fit in ``room`` characters."""
-    if not rows:
-        return say("standings_empty", lang)
-    header = _standings_line(*say("standings_header", lang).split("|"))
-    lines = [_standings_line(
-        i, (row.name or say("unnamed", lang))[:NAME_WIDTH], row.played, row.won, row.lost,
-        f"{row.games_diff:+d}", f"{row.tantos_diff:+d}", "—" if row.rating is None else row.rating)
-        for i, row in enumerate(rows, 1)]
+def standings_embed(rows: Sequence[Standing], title: str, lang: str = "es", *,
+                    page: int = 1) -> discord.Embed:
+    """One page of the season's table (the last one if ``page`` is past it): for each player,
+    their rank and name, then their rating, matches and wins (:func:`standing_lines`); the
+    rated first, by rating, then under a heading of their own the members without one yet. The
+    footer says what the figure is, and which page this is of how many."""
+    pages = max(1, -(-len(rows) // PAGE_ROWS))
+    page = min(max(page, 1), pages)
+    first = (page - 1) * PAGE_ROWS
+    shown = rows[first:first + PAGE_ROWS]
+    lines: list[str] = []
+    for i, row in enumerate(shown):
+        if row.rating is None and (i == 0 or shown[i - 1].rating is not None):
+            lines.append(f"*{say('standings_unrated', lang)}*")
+        lines += standing_lines(None if row.rating is None else first + i + 1, row, lang)
+    footer = say("rating_note", lang)
+    if pages > 1:
+        footer += "\n" + say("standings_page", lang, page=page, pages=pages)
+    embed = discord.Embed(title=title, colour=STANDINGS_COLOUR,
+                          description="\n".join(lines) or say("standings_empty", lang))
+    return embed.set_footer(text=footer)
 
-    def block(shown: list[str]) -> str:
-        body = "\n".join([header, *shown]).replace("`", "'")
-        return f"```\n{body}\n```"
 
-    return fitted(lines, block, room, lang)
-
-
-def _standings_line(*cells: object) -> str:
-    """One row of the standings, header included (its labels come from i18n, ``|``-separated)."""
-    rank, name, played, won, lost, games, tantos, rating = (str(c) for c in cells)
-    return (f"{rank:<2} {name:<{NAME_WIDTH}} {played:>3} {won:>3} {lost:>3} {games:>4} "
-            f"{tantos:>5} {rating:>7}")
+def standing_lines(rank: int | None, row: Standing, lang: str = "es") -> list[str]:
+    """A player's two lines: «**3. Name**» (no rank without a rating) and «1210 · 5 partidas,
+    4 ganadas». The name is shown as typed, cut with «…» to what the line holds
+    (:data:`LINE_WIDTH`)."""
+    prefix = "" if rank is None else f"{rank}. "
+    unnamed = say("unnamed", lang)
+    name = visible_name(row.name or unnamed, LINE_WIDTH - BOLD_WIDER - len(prefix), unnamed)
+    record = say("matches_n", lang, n=row.played)
+    if row.played:
+        record += ", " + say("won_n", lang, n=row.won)
+    figures = record if row.rating is None else f"{row.rating} · {record}"
+    return [f"**{prefix}{plain(name)}**", figures]
 
 
 def seat_label(seat: SeatResult, lang: str = "es") -> str:

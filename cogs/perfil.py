@@ -5,6 +5,12 @@ Private by default (``publico`` shares it with the channel). A refusal (an unkno
 database) is always private: the records are read before answering. Drawing the chart takes
 about a second of CPU, more on a busy host, so the command defers before drawing it: Discord
 drops an interaction not answered within 3 s.
+
+Counts take the form their number asks for in each language («1 partida», «2 partidas»; French
+«0 perdue»): the catalogue's plural entries, one per counted thing. A rating is followed by one
+small line saying what it is (OpenSkill, from 1000, not league points; a match with a bot at the
+table does not change it), and the chart (``storage/chart.py``) reads on Discord's dark theme
+and on its light one.
 """
 
 from __future__ import annotations
@@ -36,7 +42,9 @@ from ._common import (
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
-CHART_FILE = "puntuacion.png"
+CHART_FILE = "nivel.png"
+RATING_NOTE_MARK = "-# "
+"""Discord's small grey line: what a rating is, under the figures."""
 
 
 class Perfil(MusSubcommandCog):
@@ -51,10 +59,10 @@ class Perfil(MusSubcommandCog):
             await self.perfil(interaction, usuario, liga, publico)
 
         self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name="perfil", description="Partidas, victorias, pareja favorita, órdagos y puntuación",
+            name="perfil", description="Partidas, victorias, pareja favorita, órdagos y nivel",
             callback=perfil)
         app_commands.describe(usuario="de quién (tú si no se dice)",
-                              liga="la liga de la puntuación y la gráfica",
+                              liga="la liga del nivel y la gráfica",
                               publico="enseñarlo en el canal")(self.command)
 
     async def perfil(self, interaction: discord.Interaction[Any], usuario: discord.User | None,
@@ -72,14 +80,15 @@ class Perfil(MusSubcommandCog):
                                           leagues=await self._league_names(guild_id, lang)))
             return
         text = profile_text(profile, user.display_name, league, lang)
-        if guild_id is not None:
-            pairs = await self.db.pairs_of(guild_id, user.id)
-            if pairs:
-                anonymous = txapelketa_say("anonymous", lang)
-                text += "\n" + txapelketa_say("profile_pairs", lang, pairs=", ".join(
-                    txapelketa_say("profile_pair", lang, name=plain(name or anonymous),
-                                   rating=rating.rating, matches=rating.matches)
-                    for name, rating in pairs))
+        pairs = await self.db.pairs_of(guild_id, user.id) if guild_id is not None else []
+        if pairs:
+            anonymous = txapelketa_say("anonymous", lang)
+            text += "\n" + txapelketa_say("profile_pairs", lang, pairs=", ".join(
+                txapelketa_say("profile_pair", lang, name=plain(name or anonymous),
+                               rating=rating.rating, matches=rating.matches)
+                for name, rating in pairs))
+        if pairs or (league is not None and profile.rating is not None):
+            text += "\n" + RATING_NOTE_MARK + say("rating_note", lang)
         extra: dict[str, Any] = {}
         if league is not None and profile.rating is not None:
             await interaction.response.defer(ephemeral=not publico, thinking=True)
@@ -128,13 +137,15 @@ def profile_text(profile: Profile, display_name: str, league: League | None,
     partner = profile.favourite_partner
     lines = [
         title,
-        say("profile_matches", lang, matches=profile.matches, won=profile.won, lost=profile.lost,
+        say("profile_matches", lang, matches=profile.matches,
+            won=say("won_n", lang, n=profile.won), lost=say("lost_n", lang, n=profile.lost),
             rate=rate),
         say("profile_partner", lang, name=plain(partner.name) if partner.name else
-            say("unnamed", lang),
-            matches=partner.matches, won=partner.won) if partner is not None
+            say("unnamed", lang), matches=say("matches_n", lang, n=partner.matches),
+            won=say("won_n", lang, n=partner.won)) if partner is not None
         else say("profile_no_partner", lang),
-        say("profile_ordagos", lang, won=profile.ordagos_won, lost=profile.ordagos_lost),
+        say("profile_ordagos", lang, won=say("ordagos_won_n", lang, n=profile.ordagos_won),
+            lost=say("ordagos_lost_n", lang, n=profile.ordagos_lost)),
     ]
     if league is not None:
         lines.append(say("profile_rating", lang, rating=profile.rating)

@@ -3,8 +3,11 @@ and what each person saw: who may do what, what is private, what each refusal sa
 
 from __future__ import annotations
 
+import io
 import logging
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord_cogs import (
@@ -16,10 +19,18 @@ from discord_cogs import (
     private,
     public,
 )
+from wire import FakeInteraction
 
+from cogs.liga import LINE_WIDTH, PAGE_ROWS, standings_embed
 from musbot.discordio.markup import plain
 from musbot.engine import Rules
-from musbot.storage import Database, SeatRecord
+from musbot.i18n import LANGUAGE_CODES, translate
+from musbot.storage import Database, SeatRecord, Standing
+from musbot.words import columns
+
+PHONE_LINE = 34
+"""Characters of an embed description's line a phone (390 px) shows before it wraps."""
+RATING_NOTE = translate("SERVER.rating_note", "es")
 
 # --- /liga crear, unirse ------------------------------------------------------------------------
 
@@ -55,7 +66,7 @@ async def test_names_in_public_answers_mention_nobody(tmp_path: Path) -> None:
         standings = await server.ask(beñat, "liga tabla", nombre=name)
     for inter in (created, standings):
         (message,) = [m for m in inter.messages() if not m.ephemeral]
-        assert plain(name) in message.content, "the name as typed, never a mention"
+        assert plain(name) in message.text(), "the name as typed, never a mention"
     assert server.world.pings() == []
     public_bodies = [c.json for c in server.world.calls
                      if c.kind == "webhook" or (c.kind == "callback" and
@@ -98,9 +109,9 @@ async def test_unirse_unknown_league_and_double_join(tmp_path: Path) -> None:
         assert "Te has unido a la liga «Otoño»" in private(joined)
         twice = await server.ask(ana, "liga unirse", nombre="Otoño")
         assert "Ya eres de la liga" in private(twice)
-        standings = public(await server.ask(ana, "liga tabla", nombre="Otoño"))
-    rows = [line for line in standings.splitlines() if line[:1].isdigit()]
-    assert len(rows) == 1 and " Ana " in rows[0], standings  # a member, listed before playing
+        standings = table_of(await server.ask(ana, "liga tabla", nombre="Otoño"))
+    # a member, listed before playing, without a rating yet
+    assert standings["rows"] == [("*Sin nivel todavía*",), ("**Ana**", "0 partidas")]
 
 
 # --- /liga temporada nueva, tabla, partidas ----------------------------------------------------
@@ -114,21 +125,26 @@ async def test_new_season_keeps_history(tmp_path: Path) -> None:
         await server.play_match(league="Otoño")
         refused = await server.ask(ana, "liga temporada nueva", nombre="Otoño")
         assert "Gestionar servidor" in private(refused)
-        assert "temporada 1" in public(await server.ask(ana, "liga tabla", nombre="Otoño"))
+        first = table_of(await server.ask(ana, "liga tabla", nombre="Otoño"))
+        assert first["title"] == "Otoño · temporada 1"
         news = public(await server.ask(maite, "liga temporada nueva", nombre="Otoño"))
         assert "cerrada la temporada 1" in news and "empieza la temporada 2" in news
-        current = public(await server.ask(ana, "liga tabla", nombre="Otoño"))
-        assert "temporada 2" in current and "Carmen" in current  # members stay listed
-        old = public(await server.ask(ana, "liga tabla", nombre="Otoño", temporada=1))
+        current = table_of(await server.ask(ana, "liga tabla", nombre="Otoño"))
+        assert current["title"] == "Otoño · temporada 2"
+        assert ("**Carmen**", "0 partidas") in current["rows"]  # members stay listed, unrated
+        old = table_of(await server.ask(ana, "liga tabla", nombre="Otoño", temporada=1))
         missing = await server.ask(ana, "liga tabla", nombre="Otoño", temporada=9)
         assert "no tiene temporada 9" in private(missing)
-    assert "temporada 1 (cerrada)" in old
-    lines = old.splitlines()
-    assert any(line.startswith("#  Jugador") for line in lines)
-    rows = [line for line in lines if line[:1].isdigit()]
-    assert len(rows) == 4 and all(" 1 " in row for row in rows)
-    assert {name for row in rows for name in ("Ana", "Beñat", "Carmen", "Dani") if name in row} \
-        == {"Ana", "Beñat", "Carmen", "Dani"}
+    assert old["title"] == "Otoño · temporada 1 (cerrada)"
+    assert old == first | {"title": old["title"]}, "the closed season's table as it was"
+    names = [re.fullmatch(r"\*\*(\d)\. (\w+)\*\*", row[0]) for row in old["rows"]]
+    assert [m.group(1) for m in names if m] == ["1", "2", "3", "4"], old["rows"]
+    assert {m.group(2) for m in names if m} == {"Ana", "Beñat", "Carmen", "Dani"}
+    won = [row[1] for row in old["rows"] if row[1].endswith("1 ganada")]
+    lost = [row[1] for row in old["rows"] if row[1].endswith("0 ganadas")]
+    assert len(won) == len(lost) == 2 and all(" · 1 partida, " in row for row in won + lost)
+    assert all(int(row.split(" · ")[0]) > int(other.split(" · ")[0])
+               for row in won for other in lost), "the winners' rating above the losers'"
 
 
 async def test_partidas_lists_recent_results(tmp_path: Path) -> None:
@@ -146,8 +162,9 @@ async def test_partidas_lists_recent_results(tmp_path: Path) -> None:
 
 
 async def test_long_standings_and_results_fit_in_a_message(tmp_path: Path) -> None:
-    """Forty members, and ten matches of trios with long names: each answer shows what fits in
-    one message and says how much more there is."""
+    """Forty members, and ten matches of trios with long names: the standings come in pages of
+    twenty (``pagina``; past the last, the last), the results show what fits in one message and
+    say how much more there is."""
     server = make_server(tmp_path)
     async with connected(server):
         ana = server.person("Ana")
@@ -165,16 +182,97 @@ async def test_long_standings_and_results_fit_in_a_message(tmp_path: Path) -> No
                 await db.record_finished_match(match_id, match % 2, rated=False)
         finally:
             await db.close()
-        standings = await server.ask(ana, "liga tabla", nombre="Otoño")
+        pages = [await server.ask(ana, "liga tabla", nombre="Otoño", **page)
+                 for page in ({}, {"pagina": 2}, {"pagina": 9})]
         results = await server.ask(ana, "liga partidas", nombre="Otoño")
-    assert not standings.refusals and not results.refusals
-    table = public(standings)
-    rows = [line for line in table.splitlines() if line[:1].isdigit()]
-    assert len(table) <= 2000 and 20 < len(rows) < 40
-    assert table.endswith(f"y {40 - len(rows)} más.")
+    assert not any(inter.refusals for inter in [*pages, results])
+    first, second, past = (table_of(inter) for inter in pages)
+    assert first["footer"].endswith("\nPágina 1 de 2") and len(first["rows"]) == PAGE_ROWS + 1
+    assert second["footer"].endswith("\nPágina 2 de 2") and second == table_of(pages[2]) == past
+    assert first["rows"][0] == ("*Sin nivel todavía*",) == second["rows"][0]  # matches with bots
+    shown = [row[0] for table in (first, second) for row in table["rows"][1:]]
+    assert len(set(shown)) == 40 and all(row.startswith("**Socio número ") for row in shown)
+    assert all(phone_width(line) <= PHONE_LINE for table in (first, second)
+               for row in table["rows"] for line in row)
     recent = public(results).splitlines()
     assert len("\n".join(recent)) <= 2000 and " ganan a " in recent[1]
     assert 1 < len(recent) - 2 < 10 and recent[-1] == f"… y {10 - (len(recent) - 2)} más."
+
+
+async def test_standings_read_on_a_phone(tmp_path: Path) -> None:
+    """Six players: four after a league match, a member who has not played, and one whose long
+    name holds markup. An embed of short lines (no code block), names as typed and cut with «…»,
+    the counts in their plural forms, and a footer that says the figure is a rating."""
+    server = make_server(tmp_path)
+    long_name = "Maialen *Etxeberria* <@1> Goikoetxea Urrutia"
+    async with connected(server):
+        maite = server.admin
+        await server.ask(maite, "liga crear", nombre="Otoño")
+        await server.play_match(league="Otoño")
+        await server.ask(maite, "liga unirse", nombre="Otoño")
+        db = await Database.open(server.db_path)
+        try:
+            league = await db.get_league(server.guild, "Otoño")
+            await db.join_league(league.league_id, 10**17, long_name)
+        finally:
+            await db.close()
+        inter = await server.ask(server.person("Ana"), "liga tabla", nombre="Otoño")
+    table = table_of(inter)
+    lines = [line for row in table["rows"] for line in row]
+    assert all(phone_width(line) <= PHONE_LINE for line in lines), lines
+    assert len(table["rows"]) == 7 and table["rows"][4] == ("*Sin nivel todavía*",)
+    assert [row[0][:5] for row in table["rows"][:4]] == ["**1. ", "**2. ", "**3. ", "**4. "]
+    assert {row[1] for row in table["rows"][:4]} == {"1097 · 1 partida, 1 ganada",
+                                                      "940 · 1 partida, 0 ganadas"}
+    cut = [row[0] for row in table["rows"][5:] if "Maialen" in row[0]]
+    assert cut == [f"**{plain(long_name[:LINE_WIDTH - 4])}…**"], cut  # 29 columns, bold
+    assert ("**Maite**", "0 partidas") in table["rows"]
+    assert server.world.pings() == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_standings_fit_a_phone_in_every_language(lang: str) -> None:
+    """The widest rows there can be (a 1500 rating, 999 matches, 22 players on a page, names
+    of wide letters, of markup, none): every line within a phone's width, the embed within
+    Discord's limits, the note in the footer."""
+    names = ["山田太郎" * 9, "*_~|`[]<@" * 6, None, "Ane", "x" * 200]
+    rows = [Standing(i, names[i % len(names)], 999, 998, 1, 0, 0, 1500 if i < 15 else None)
+            for i in range(22)]
+    pages = [standings_embed(rows, "Otoño · temporada 12", lang, page=page).to_dict()
+             for page in (1, 2)]
+    for embed in pages:
+        description = embed["description"]
+        assert "```" not in description and len(description) <= 4096
+        assert all(phone_width(line) <= PHONE_LINE for line in description.splitlines())
+        assert embed["footer"]["text"].startswith(translate("SERVER.rating_note", lang))
+        assert sum(len(text) for text in (embed["title"], description,
+                                          embed["footer"]["text"])) <= 6000
+    assert pages[0]["description"].count("\n") + 1 == 2 * PAGE_ROWS + 1  # the unrated heading
+    assert pages[1]["description"].splitlines()[0].startswith("*")  # said again on page 2
+    empty = standings_embed([], "Otoño · temporada 1", lang).to_dict()
+    assert empty["description"] == translate("SERVER.standings_empty", lang)
+
+
+def table_of(inter: FakeInteraction) -> dict[str, Any]:
+    """The standings the channel saw: one embed and no text, its title, its footer (the note
+    first) and its rows, each a heading (one line) or a player's two lines."""
+    (message,) = [m for m in inter.messages() if not m.ephemeral]
+    assert not message.content and len(message.embeds) == 1, message.texts()
+    embed = message.embeds[0]
+    assert "```" not in message.text(), "no code block"
+    assert embed["footer"]["text"].startswith(RATING_NOTE)
+    rows: list[tuple[str, ...]] = []
+    lines = iter(embed["description"].splitlines())
+    for line in lines:
+        rows.append((line, next(lines)) if line.startswith("**") else (line,))
+    return {"title": embed["title"], "footer": embed["footer"]["text"], "rows": rows}
+
+
+def phone_width(line: str) -> int:
+    """The columns a line of an embed takes as Discord shows it: no bold or italic marks, no
+    escaping backslashes; a wide letter takes two."""
+    shown = re.sub(r"\\(.)", r"\1", line.replace("**", "").strip("*"))
+    return sum(columns(char) for char in shown)
 
 
 # --- /liga mesa ---------------------------------------------------------------------------------
@@ -239,66 +337,59 @@ async def test_profile_with_rating_chart(tmp_path: Path) -> None:
     assert message.ephemeral, "private unless shared"
     lines = message.content.splitlines()
     assert lines[0] == "**Ana** · liga «Otoño»"
-    assert lines[1].startswith("Partidas: 1 (")
-    assert lines[2].startswith("Pareja favorita: Carmen (1 partidas")
-    assert lines[3].startswith("Órdagos: ")
-    assert lines[4].startswith("Puntuación: ")
+    assert lines[1] == "Partidas: 1 (1 ganada, 0 perdidas) · 100% de victorias"
+    assert lines[2] == "Pareja favorita: Carmen (1 partida, 1 ganada)"
+    assert re.fullmatch(r"Órdagos: \d+ ganados?, \d+ perdidos?", lines[3]), lines[3]
+    assert lines[4] == "Nivel: 1097"
+    assert lines[5] == "Parejas estables (torneos): con Carmen, 1138 (1 partida)"
+    assert lines[6] == "-# " + RATING_NOTE, "what the figure is, in small print"
     (chart,) = message.attachments
-    assert chart["filename"] == "puntuacion.png" and chart["size"] > 1000
-    (upload,) = [f for c in server.world.calls for f in c.files
-                 if f.filename == "puntuacion.png"]
+    assert chart["filename"] == "nivel.png" and 1000 < chart["size"] <= 150_000
+    (upload,) = [f for c in server.world.calls for f in c.files if f.filename == "nivel.png"]
     assert upload.head.startswith(b"\x89PNG\r\n\x1a\n")
+    reads_on_both_themes(upload.data)
 
 
-async def test_profile_defers_before_drawing_the_chart(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """The chart takes about a second of CPU, seconds on a busy host: here four seconds of the
-    fake clock. Discord drops an interaction not answered within 3 s."""
-    server = make_server(tmp_path)
-    drawn: list[float] = []
-    draw = Database.rating_chart
-
-    async def slow_chart(self: Database, *args: object, **kwargs: object) -> bytes:
-        await server.clock.sleep(4.0)
-        drawn.append(server.clock.now())
-        return await draw(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Database, "rating_chart", slow_chart)
-    async with connected(server):
-        await server.ask(server.admin, "liga crear", nombre="Otoño")
-        await server.play_match(league="Otoño")
-        start = server.clock.now()
-        inter = await server.world.slash(server.bot, server.person("Ana").user, server.channel,
-                                         "mus perfil", publico=True)
-        await server.settle()
-        assert [(a.type, a.at) for a in inter.responses] == [(DEFERRED, start)]
-        assert drawn == [] and not inter.refusals
-        await server.clock.advance(4.0)
-        await server.answered(inter)
-    assert drawn == [start + 4.0]
-    message = only(inter)
-    assert not message.ephemeral and not message.loading and message.content.startswith("**Ana**")
-    assert [a["filename"] for a in message.attachments] == ["puntuacion.png"]
-    assert message.edits[-1].at == start + 4.0
+DARK, LIGHT = (0x31, 0x33, 0x38), (0xFF, 0xFF, 0xFF)
+"""Discord's message backgrounds, dark and light themes."""
 
 
-async def test_profile_of_someone_else_shared_and_of_nobody(tmp_path: Path) -> None:
-    server = make_server(tmp_path)
-    zoe = server.world.add_user("Zoe")
-    async with connected(server):
-        ana = server.person("Ana")
-        await server.play_match(["Ana", "Beñat"])  # two people, two bots, no league
-        shared = await server.ask(ana, "mus perfil", usuario=server.person("Beñat").user,
-                                  publico=True)
-        nobody = await server.ask(ana, "mus perfil", usuario=zoe)
-        unknown = await server.ask(ana, "mus perfil", liga="Nada")
-        unknown_shared = await server.ask(ana, "mus perfil", liga="Nada", publico=True)
-    message = only(shared)
-    assert not message.ephemeral and message.content.startswith("**Beñat**")
-    assert "Pareja favorita: todavía ninguna" in message.content and not message.attachments
-    assert "Zoe todavía no ha terminado ninguna partida" in private(nobody)
-    assert "No hay ninguna liga «Nada»" in private(unknown)
-    assert "No hay ninguna liga «Nada»" in private(unknown_shared), "a refusal is never shared"
+def reads_on_both_themes(png: bytes) -> None:
+    """The chart laid on each theme's background as Discord shows it: a transparent picture
+    (no white box on the dark theme), whose line (its most colourful pixels) and words (every
+    pixel drawn solid) stand out from both backgrounds by a contrast ratio of 3 at least
+    (WCAG's for graphics and large text)."""
+    image = pytest.importorskip("PIL.Image")
+    np = pytest.importorskip("numpy")
+    picture = image.open(io.BytesIO(png)).convert("RGBA")
+    pixels = np.asarray(picture, dtype=float)
+    assert (pixels[[0, 0, -1, -1], [0, -1, 0, -1], 3] == 0).all(), "a transparent background"
+    solid = pixels[pixels[..., 3] >= 230][:, :3]
+    line = solid[solid.max(axis=1) - solid.min(axis=1) > 100]
+    assert len(solid) > 2000 and len(line) > 500, "a line thick enough to see on a phone"
+    for background in (DARK, LIGHT):
+        alpha = pixels[..., 3:] / 255
+        seen = pixels[..., :3] * alpha + np.array(background, dtype=float) * (1 - alpha)
+        if background == DARK:
+            bright = (seen.min(axis=2) > 230).mean()
+            assert bright < 0.01, "no white box on the dark theme"
+        assert contrast(line.mean(axis=0), background) >= 3.0, (line.mean(axis=0), background)
+        ratios = np.sort(contrast(solid, background))
+        assert ratios[len(ratios) // 20] >= 3.0, (background, ratios[len(ratios) // 20])
+
+
+def contrast(colours: Any, background: tuple[int, int, int]) -> Any:
+    """WCAG's contrast ratio (1 to 21) of sRGB colours (an array, the last axis RGB 0–255)
+    against a background."""
+    import numpy as np
+
+    def luminance(rgb: Any) -> Any:
+        c = np.asarray(rgb, dtype=float) / 255
+        linear = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+    one, other = luminance(colours), luminance(background)
+    return (np.maximum(one, other) + 0.05) / (np.minimum(one, other) + 0.05)
 
 
 # --- the commands as Discord offers them -------------------------------------------------------

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import AsyncIterator
+from datetime import datetime
 
 import pytest
 from db_helpers import hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musbot.storage import ChartUnavailable, Database, RatingChange, SeatRecord, ratings
+from musbot.storage import (
+    ChartUnavailable,
+    Database,
+    RatingChange,
+    RatingPoint,
+    SeatRecord,
+    ratings,
+)
 from musbot.storage.chart import render_rating_chart
 
 
@@ -151,6 +159,16 @@ def test_chart_without_matplotlib_is_a_clear_error(monkeypatch: pytest.MonkeyPat
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ChartUnavailable, match="matplotlib"):
         render_rating_chart([], "x")
+
+
+def test_a_long_season_s_chart_stays_small() -> None:
+    """Three hundred rated matches: ticks thinned out, and the picture well within what a phone
+    downloads without a wait (150 KB)."""
+    pytest.importorskip("matplotlib")
+    points = [RatingPoint(i, datetime(2024, 1, 1), 0.0, 0.0, 1000 + (i * 37) % 400 - 100)
+              for i in range(300)]
+    png = render_rating_chart(points, "Ana · Liga de Otoño · temporada 3", "eu")
+    assert png.startswith(b"\x89PNG") and len(png) <= 150_000
 
 
 def test_a_chart_titled_with_a_name_shows_the_name_as_text() -> None:

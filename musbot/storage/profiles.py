@@ -7,8 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from . import ratings
-from .chart import labels as chart_labels
-from .chart import render_rating_chart
+from .chart import chart_title, render_rating_chart
 from .leagues import league_row, season_row
 from .models import Partner, Profile, RatingPoint
 from .players import names
@@ -100,8 +99,7 @@ class Profiles(Store):
                 se = await season_row(tx, league_id, season)
                 league: tuple[Any, ...] = await league_row(tx, league_id)
                 name = (await names(tx, {user_id})).get(user_id)
-                season_word = chart_labels(lang)["season"]
-                return f"{name or user_id} · {league[2]} · {season_word} {se.number}"
+                return chart_title(name or str(user_id), league[2], se.number, lang)
 
             title = await self._read(read)
         return await asyncio.to_thread(render_rating_chart, points, title, lang)
