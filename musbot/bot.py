@@ -50,6 +50,7 @@ from musbot.discordio.speech import hear
 from musbot.discordio.texts import dt
 from musbot.discordio.translator import CatalogueTranslator
 from musbot.logs import setup_logging
+from musbot.pictures.worker import Drawer
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
@@ -69,6 +70,8 @@ CLOSING_EDITS_SECONDS = 5.0
 CLOSING_READINGS_SECONDS = 5.0
 """How long a shutdown with persistence waits to store what the tables' bots learnt of their
 people since the last store (``TablePersister.store_readings``)."""
+PICTURES = Drawer()
+"""The running bot's worker for pictures (``musbot.pictures.worker``)."""
 CLOSING_REVIEWS_SECONDS = 3.0
 """How long a shutdown waits for the reviews in flight to be answered that they cannot be."""
 FIRST_EXTENSION = "cogs.mesa"
@@ -409,6 +412,7 @@ class MusBot(commands.Bot):
             log.warning("stopping tables failed", exc_info=True)
         # Reviews in flight are answered (that they cannot be now), then the worker goes.
         await REVIEWER.stop(CLOSING_REVIEWS_SECONDS)
+        PICTURES.close()
         if self.relay is not None:
             await self.relay.stop()
             self.relay = None
@@ -524,6 +528,8 @@ async def _serve(config: Config, make: Callable[..., MusBot] = make_bot) -> None
             bot = make(config, message_content=message_content, **extra)
             bot.tune_runtime = make is make_bot  # the real process; never a test's stand-in
             bot.sync_card_emojis = True
+            if make is make_bot:  # the showdowns drawn on the other core
+                bot.transport.draw = PICTURES
             current.append(bot)
             remove = stop_on_signals(bot)
             try:

@@ -97,6 +97,7 @@ class Run:
     def make(cls) -> Run:
         from musbot.bot import BOT_DELAY
         from musbot.discordio import DiscordTransport
+        from musbot.discordio.transport import draw_inline
         from musbot.table import ManualClock, TableManager
 
         from .memory import MemoryClient
@@ -104,7 +105,8 @@ class Run:
 
         clock = ManualClock()
         client = MemoryClient(clock.now)
-        transport = DiscordTransport(client, clock=clock)  # type: ignore[arg-type]
+        transport = DiscordTransport(client, clock=clock,  # type: ignore[arg-type]
+                                     draw=draw_inline)  # the same figures every run
         records = Records()
         manager = TableManager(transport, clock=clock, bot_delay=BOT_DELAY, persist=records)
         tally = Tally()

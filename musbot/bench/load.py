@@ -278,12 +278,15 @@ def rest_figures(stats: Any, actions: int) -> dict[str, Any]:
 def _manager(client: Any, persist: Any, metrics: Any = None) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.discordio.governor import Limits
+    from musbot.pictures.worker import Drawer
     from musbot.table import TableManager
 
     # Discord's per-channel limits apply; its global budget would stop a real bot long before
     # this load: the benchmark measures the process, and reports the calls it would need.
     transport = DiscordTransport(client, limits=Limits(calls_per_second=10**9),  # type: ignore[arg-type]
-                                 waited=metrics.waited if metrics is not None else None)
+                                 waited=metrics.waited if metrics is not None else None,
+                                 draw=Drawer())  # the showdowns on the other core, as run
+
     if metrics is not None:
         persist = metrics.persist(persist)
     return transport, TableManager(transport, bot_delay=0.0, persist=persist)
@@ -526,6 +529,9 @@ async def _stop(manager: Any, transport: Any) -> None:
     await transport.cancel_edits()
     await asyncio.sleep(0.05)
     await transport.cancel_edits()
+    close = getattr(transport.draw, "close", None)
+    if close is not None:
+        close()  # its worker process
 
 
 async def run_on(spec: str, tables: int, minutes: float, rate: float,

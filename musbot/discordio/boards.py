@@ -141,7 +141,8 @@ class Boards:
     def __init__(self, client: discord.Client, governor: Governor, clock: Clock,
                  spawn: Callable[[Coroutine[Any, Any, Any]], None], *,
                  calls: dict[int, str] | None = None,
-                 call_by_dm: Callable[[int, int, bool], None] | None = None) -> None:
+                 call_by_dm: Callable[[int, int, bool], None] | None = None,
+                 draw: Callable[..., Awaitable[bytes]] | None = None) -> None:
         """``calls``: how each person asked to be called (``/mus avisos``; a mention unless
         ``dm``); ``call_by_dm(channel, person, on)`` calls them by DM (``on``) and takes the DM
         back once their turn is played."""
@@ -154,6 +155,7 @@ class Boards:
         self._call_by_dm = call_by_dm
         self.drawing = 0
         """Showdown pictures being drawn now (in a thread)."""
+        self._draw = draw
 
     def table(self, channel_id: int) -> Table | None:
         """The table a channel's board shows (None: none shown there)."""
@@ -383,7 +385,8 @@ class Boards:
             return {}
         self.drawing += 1
         try:
-            png = await asyncio.to_thread(table_png, picture)
+            png = await (self._draw(table_png, picture) if self._draw is not None
+                         else asyncio.to_thread(table_png, picture))
         finally:
             self.drawing -= 1
         view.pictured = True

@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +70,20 @@ class _Ephemeral:
     task: asyncio.Task[None] | None = None
 
 
+Draw = Callable[..., Awaitable[bytes]]
+"""Draws a picture, ``draw(function, *arguments)``, somewhere: a thread by default, the
+running bot's worker process (``musbot.pictures.worker``), or inline."""
+
+
+async def _in_thread(work: Callable[..., bytes], *args: Any) -> bytes:
+    return await asyncio.to_thread(work, *args)
+
+
+async def draw_inline(work: Callable[..., bytes], *args: Any) -> bytes:
+    """Draws on the event loop itself: for runs that must be the same every time."""
+    return work(*args)
+
+
 @dataclass
 class _Called:
     """A turn's call by DM: its message once sent; ``over``, the turn played."""
@@ -91,18 +105,21 @@ class DiscordTransport:
 
     def __init__(self, client: discord.Client, *, clock: Clock | None = None,
                  limits: Limits | None = None, reply_seconds: float = REPLY_SECONDS,
-                 waited: Waited | None = None) -> None:
+                 waited: Waited | None = None, draw: Draw | None = None) -> None:
         """``waited``: told each governed call's wait (:class:`Governor`), for the metrics."""
         self.client = client
         self.clock: Clock = clock or RealClock()
         self.governor = Governor(self.clock, limits, waited=waited)
         self.reply_seconds = reply_seconds
         self._drawing = 0
+        self.draw: Draw = draw or _in_thread
+        """How pictures are drawn: in a thread; inline where a run must be the same every
+        time (``musbot bench discord``, whose clock stands still while a thread draws)."""
         self.calls: dict[int, str] = {}
         """How each person asked to be told their turn (``/mus avisos``), as far as known."""
         self._called: dict[tuple[int, int], _Called] = {}
         self.pages = Boards(client, self.governor, self.clock, self.spawn, calls=self.calls,
-                            call_by_dm=self._call_by_dm)
+                            call_by_dm=self._call_by_dm, draw=self._drawn)
         self.access = Access(self)
         """The channels whose permissions a table lost (``access.py``)."""
         self.guard = self.access.guard
@@ -265,11 +282,15 @@ class DiscordTransport:
 
         self.governor.post(("dm", user_id), send)
 
+    async def _drawn(self, work: Callable[..., bytes], *args: Any) -> bytes:
+        """:attr:`draw` as it is set now (the running bot sets its worker after start)."""
+        return await self.draw(work, *args)
+
     async def _draw(self, picture: HandPicture) -> bytes:
-        """A hand's picture, drawn in a thread (a few milliseconds: not on the event loop)."""
+        """A hand's picture, drawn off the event loop (a few milliseconds)."""
         self._drawing += 1
         try:
-            return await asyncio.to_thread(picture.png)
+            return await self.draw(picture.png)  # a bound method of plain values
         finally:
             self._drawing -= 1
 
