@@ -43,7 +43,7 @@ hand's words typed under it never push it off a phone's screen (at most five mes
 It goes down with the table's next change (a post and a delete where an edit was due); chat
 alone brings it down at most every :data:`REPOST_QUIET` seconds."""
 REPOST_QUIET = 15.0
-WATCHING_SECONDS = 30.0
+WATCHING_SECONDS = 60.0
 """A person heard at the table this recently is watching it: their turn is told by the table
 message itself (its title names who speaks). Anyone else is called, by a mention that pings
 them alone."""

@@ -439,13 +439,15 @@ class DiscordTransport:
                 self._refresh_ephemeral(table, user_id, ephemeral))
 
     async def discard_round(self, table: Table, user_id: int, text: str) -> None:
-        """The hand with pick-and-confirm buttons, by DM (a person without DMs discards under
-        «Ver mis cartas»)."""
+        """Pick-and-confirm buttons for the hand, by DM (a person without DMs discards under
+        «Ver mis cartas»); the hand's own DM, just above, shows the cards."""
         if user_id in self.prefers_ephemeral:
             return
         buttons = discard_buttons(table, user_id, emojis=emojis_of(self.client))
-        content = self._dm_header(table, user_id) + plain(text) + "\n" + \
-            dt("discard_prompt", table.lang_for(user_id))
+        # The hand is in the DM just above (dealt, or new after the last discard): the prompt
+        # says what to do, its buttons name the cards; one DM per event, nothing twice.
+        content = self._dm_header(table, user_id) + dt("discard_prompt",
+                                                       table.lang_for(user_id))
         old = self._prompts.pop((table.channel_id, user_id), None)
         if old is not None:
             self._edit_prompt(user_id, old, None)  # an earlier round's: its buttons go
