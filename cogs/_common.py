@@ -24,9 +24,14 @@ if TYPE_CHECKING:
     from musbot.bot import MusBot
 
 MUS_GROUP = "mus"
+ADMIN_GROUP = "musadmin"
+"""What those who manage the server decide (settings, leagues, tournaments): one group whose
+default permission is Manage Server, so members do not see it in their menu (each command
+checks it still: an admin may show the group to anyone)."""
 
-__all__ = ["MUS_GROUP", "MusSubcommandCog", "answer", "bot_database", "manages_server",
-           "mus_group", "own_lang", "say", "server_lang"]
+__all__ = ["ADMIN_GROUP", "MUS_GROUP", "MusSubcommandCog", "admin_group", "answer",
+           "bot_database", "manages_server", "mus_group", "own_lang", "remove_from_admin", "say",
+           "server_lang"]
 
 say = server
 """One sentence of the SERVER catalog."""
@@ -80,6 +85,40 @@ def mus_group(bot: commands.Bot) -> app_commands.Group:
     if not isinstance(group, app_commands.Group):
         raise RuntimeError("cogs.mesa must be loaded before the cogs that add /mus commands")
     return group
+
+
+def admin_group(bot: commands.Bot, sub: str | None = None,
+                description: str = "") -> app_commands.Group:
+    """The ``/musadmin`` group (made at the first call), or its subgroup ``sub``."""
+    group = bot.tree.get_command(ADMIN_GROUP)
+    if not isinstance(group, app_commands.Group):
+        group = app_commands.Group(
+            name=ADMIN_GROUP, description="musbot: ajustes, ligas y torneos (Gestionar servidor)",
+            default_permissions=discord.Permissions(manage_guild=True), guild_only=True)
+        bot.tree.add_command(group)
+    if sub is None:
+        return group
+    found = group.get_command(sub)
+    if isinstance(found, app_commands.Group):
+        return found
+    subgroup = app_commands.Group(name=sub, description=description, parent=group)
+    return subgroup
+
+
+def remove_from_admin(bot: commands.Bot, names: tuple[str, ...], sub: str | None = None
+                      ) -> None:
+    """A cog unloading takes its commands out of ``/musadmin`` (and the group, once empty)."""
+    group = bot.tree.get_command(ADMIN_GROUP)
+    if not isinstance(group, app_commands.Group):
+        return
+    target = group.get_command(sub) if sub is not None else group
+    if isinstance(target, app_commands.Group):
+        for name in names:
+            target.remove_command(name)
+        if sub is not None and not target.commands:
+            group.remove_command(sub)
+    if not group.commands:
+        bot.tree.remove_command(ADMIN_GROUP)
 
 
 class MusSubcommandCog(commands.Cog):
