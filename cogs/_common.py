@@ -29,7 +29,7 @@ ADMIN_GROUP = "musadmin"
 default permission is Manage Server, so members do not see it in their menu (each command
 checks it still: an admin may show the group to anyone)."""
 
-__all__ = ["ADMIN_GROUP", "MUS_GROUP", "MusSubcommandCog", "admin_group", "answer",
+__all__ = ["ADMIN_GROUP", "MUS_GROUP", "MusSubcommandCog", "add_to_admin", "admin_group", "answer",
            "bot_database", "manages_server", "mus_group", "own_lang", "remove_from_admin", "say",
            "server_lang"]
 
@@ -103,6 +103,14 @@ def admin_group(bot: commands.Bot, sub: str | None = None,
         return found
     subgroup = app_commands.Group(name=sub, description=description, parent=group)
     return subgroup
+
+
+def add_to_admin(bot: commands.Bot, items: tuple[app_commands.Command[Any, ..., None], ...],
+                 sub: str | None = None, description: str = "") -> None:
+    """A cog loading puts its commands into ``/musadmin`` (or its subgroup ``sub``)."""
+    group = admin_group(bot, sub, description)
+    for item in items:
+        group.add_command(item)
 
 
 def remove_from_admin(bot: commands.Bot, names: tuple[str, ...], sub: str | None = None

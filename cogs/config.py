@@ -1,4 +1,4 @@
-"""``/mus config``: the server's defaults for new tables (Manage Server).
+"""``/musadmin config``: the server's defaults for new tables (Manage Server).
 
 Every variant of docs/rules.md, the turn timer, the language, the channels that may host tables,
 how many tables may be open at once (in the server, and opened by one person), and after how
@@ -23,7 +23,15 @@ from musbot.settings import InvalidSettings
 from musbot.storage.models import MAX_IDLE_MINUTES, MAX_TABLES, ServerSettings
 from musbot.table.render import count
 
-from ._common import MusSubcommandCog, answer, manages_server, own_lang, say
+from ._common import (
+    MusSubcommandCog,
+    add_to_admin,
+    answer,
+    manages_server,
+    own_lang,
+    remove_from_admin,
+    say,
+)
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -32,7 +40,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The limits ``/mus config`` was given (None: unchanged): open tables in the server, per
+    """The limits ``/musadmin config`` was given (None: unchanged): open tables in the server, per
     person, and the minutes after which an idle table closes."""
 
     server: int | None = None
@@ -70,7 +78,8 @@ def settings_text(settings: ServerSettings, lang: str = "es") -> str:
 
 
 class Config(MusSubcommandCog):
-    """Per-server settings; the command lives in the ``/mus`` group of the table cog."""
+    """Per-server settings; the command lives in the ``/musadmin`` group (Manage Server), which
+    members do not see."""
 
     def __init__(self, bot: MusBot) -> None:
         super().__init__(bot)
@@ -120,6 +129,12 @@ class Config(MusSubcommandCog):
             mesas_persona="mesas abiertas por una misma persona (0: sin límite)",
             inactividad="minutos sin actividad tras los que se cierra una mesa (0: nunca)",
         )(self.command)
+
+    async def cog_load(self) -> None:
+        add_to_admin(self.bot, (self.command,))
+
+    async def cog_unload(self) -> None:
+        remove_from_admin(self.bot, (self.command.name,))
 
     async def configure(self, interaction: discord.Interaction[Any], *,
                         rules: dict[str, Any] | None = None, tiempo: int | None = None,

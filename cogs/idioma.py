@@ -1,11 +1,12 @@
-"""``/mus idioma`` (and its Basque name, ``/mus hizkuntza``): each person's own language, for what
+"""``/mus idioma``: each person's own language, for what
 only they read: their hand and señas by DM, the answers and refusals meant for them alone. The
-table's page and every public message stay in the server's language (``/mus config idioma``).
+table's page and every public message stay in the server's language (``/musadmin config
+idioma``).
 
 Without an argument it says which language the person reads and why (their choice, their
 Discord's, or the server's); with one it saves the choice (``idioma:discord`` forgets it, back
-to the client's). Discord has no Basque locale, so Basque is always a choice: hence a command
-named in Basque as well, the same command under another name. Every answer is private, in the
+to the client's). Discord has no Basque locale, so Basque is always a choice, offered by name
+(«Euskara») among the command's choices: one command, one name. Every answer is private, in the
 language the person reads from then on. ``/mus olvidarme`` forgets the choice with the rest.
 """
 
@@ -19,13 +20,11 @@ from discord import app_commands
 from musbot.discordio.speech import lang_of, locale_of
 from musbot.i18n import LANGUAGE_CODES, LANGUAGE_NAMES, language_of_locale
 
-from ._common import MusSubcommandCog, answer, mus_group, say, server_lang
+from ._common import MusSubcommandCog, answer, say, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
-NAMES: Final = ("idioma", "hizkuntza")
-"""The command's names: Spanish (localised for the Discord locales that exist) and Basque."""
 CLIENT: Final = "discord"
 """The choice that forgets one's own and goes back to the Discord client's language."""
 CHOICES: Final = [*(app_commands.Choice(name=LANGUAGE_NAMES[code], value=code)
@@ -34,7 +33,7 @@ CHOICES: Final = [*(app_commands.Choice(name=LANGUAGE_NAMES[code], value=code)
 
 
 class Idioma(MusSubcommandCog):
-    """The person's own language; both commands live in the ``/mus`` group."""
+    """The person's own language; the command lives in the ``/mus`` group."""
 
     def __init__(self, bot: MusBot) -> None:
         super().__init__(bot)
@@ -43,25 +42,10 @@ class Idioma(MusSubcommandCog):
                          idioma: str | None = None) -> None:
             await self.choose(interaction, idioma)
 
-        self.variants: tuple[app_commands.Command[Any, ..., None], ...] = tuple(
-            app_commands.Command(name=name, description="Tu idioma en lo que solo lees tú",
-                                 callback=idioma)
-            for name in NAMES)
-        for command in self.variants:
-            app_commands.describe(idioma="el idioma; discord: el de tu Discord")(command)
-            app_commands.choices(idioma=CHOICES)(command)
-        self.command = self.variants[0]
-
-    async def cog_load(self) -> None:
-        group = mus_group(self.bot)
-        for command in self.variants:
-            group.add_command(command)
-
-    async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("mus")
-        if isinstance(group, app_commands.Group):
-            for command in self.variants:
-                group.remove_command(command.name)
+        self.command = app_commands.Command(
+            name="idioma", description="Tu idioma en lo que solo lees tú", callback=idioma)
+        app_commands.describe(idioma="el idioma; discord: el de tu Discord")(self.command)
+        app_commands.choices(idioma=CHOICES)(self.command)
 
     async def choose(self, interaction: discord.Interaction[Any], value: str | None) -> None:
         speakers = self.bot.tables.speakers

@@ -1,8 +1,9 @@
 """``/liga …``: leagues with seasons, standings, recent results, and league tables.
 
 Thin: each command is one storage (or table) call, worded through i18n. Creating a league and
-opening a season are for people with Manage Server, checked in the command (Discord's default
-permissions apply to a whole top-level command, not to one subcommand). The answers that only
+opening a season are for people with Manage Server: they are ``/musadmin liga crear`` and
+``/musadmin liga temporada``, in the group members do not see (Discord's default permissions
+apply to a whole top-level command), and checked in the command as well. The answers that only
 concern the author (errors, «you joined») are ephemeral; the league's news and tables are public.
 ``/liga`` exists only in servers: Discord does not offer it in DMs.
 
@@ -29,7 +30,7 @@ and, when every seat is a person, the ratings change (storage decides that).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -53,10 +54,21 @@ from musbot.storage import (
 )
 from musbot.words import normalise, visible_name
 
-from ._common import answer, bot_database, manages_server, say, server_lang
+from ._common import (
+    add_to_admin,
+    answer,
+    bot_database,
+    manages_server,
+    remove_from_admin,
+    say,
+    server_lang,
+)
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
+
+ADMIN_SUB: Final = "liga"
+"""``/musadmin liga``: creating a league and opening its next season."""
 
 RESULTS = 10
 NAME_MAX = 50
@@ -85,11 +97,34 @@ LeagueName = app_commands.Range[str, 1, LOOKUP_MAX]
 class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus"):
     """Leagues of one server."""
 
-    temporada = app_commands.Group(name="temporada", description="Temporadas de una liga")
-
     def __init__(self, bot: MusBot) -> None:
         self.bot = bot
         super().__init__()
+
+        async def crear(interaction: discord.Interaction[Any], nombre: NewName) -> None:
+            await self.create(interaction, nombre)
+
+        async def temporada(interaction: discord.Interaction[Any], nombre: LeagueName) -> None:
+            await self.new_season(interaction, nombre)
+
+        async def league_names(interaction: discord.Interaction[Any],
+                               current: str) -> list[app_commands.Choice[str]]:
+            return await self._league_names(interaction, current)
+
+        self.admin: tuple[app_commands.Command[Any, ..., None], ...] = (
+            app_commands.Command(name="crear", description="Crea una liga", callback=crear),
+            app_commands.Command(name="temporada", description="Cierra la temporada de una "
+                                 "liga y abre la siguiente", callback=temporada))
+        for command in self.admin:
+            app_commands.describe(nombre="nombre de la liga")(command)
+        self.admin[1].autocomplete("nombre")(league_names)
+
+    async def cog_load(self) -> None:
+        add_to_admin(self.bot, self.admin, ADMIN_SUB, "Ligas: crear una, abrir su temporada "
+                                                      "siguiente")
+
+    async def cog_unload(self) -> None:
+        remove_from_admin(self.bot, tuple(c.name for c in self.admin), ADMIN_SUB)
 
     @property
     def db(self) -> Database:
@@ -99,9 +134,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
 
     # --- commands -----------------------------------------------------------------------------
 
-    @app_commands.command(name="crear", description="Crea una liga (Gestionar servidor)")
-    @app_commands.describe(nombre="nombre de la liga")
-    async def crear(self, interaction: discord.Interaction[Any], nombre: NewName) -> None:
+    async def create(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+        """``/musadmin liga crear``."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
             return
@@ -142,11 +176,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         await answer(interaction, say("league_joined", lang_of(interaction, lang),
                                       name=plain(league.name)))
 
-    @temporada.command(name="nueva", description="Cierra la temporada y abre la siguiente "
-                                                 "(Gestionar servidor)")
-    @app_commands.describe(nombre="nombre de la liga")
-    async def temporada_nueva(self, interaction: discord.Interaction[Any],
-                              nombre: LeagueName) -> None:
+    async def new_season(self, interaction: discord.Interaction[Any], nombre: str) -> None:
+        """``/musadmin liga temporada``: closes the current season and opens the next."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
             return
@@ -233,7 +264,6 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         await announce(interaction, text, lang)
 
     @unirse.autocomplete("nombre")
-    @temporada_nueva.autocomplete("nombre")
     @tabla.autocomplete("nombre")
     @partidas.autocomplete("nombre")
     @mesa.autocomplete("nombre")

@@ -42,7 +42,7 @@ its permissions to come back before it closes as idle: whoever manages the serve
 
 class IdleTables:
     """Closes the tables where nothing happened (nobody sat down, played, or asked to see them)
-    for the server's ``idle_minutes`` (``/mus config``), saying so on their page: a table left
+    for the server's ``idle_minutes`` (``/musadmin config``), saying so on their page: a table left
     open is a seat nobody else can take and a channel nobody else can use."""
 
     def __init__(self, bot: MusBot) -> None:
@@ -143,7 +143,7 @@ class Mesa(commands.Cog):
                    senas: bool | None = None, jugadores: Literal[2, 4, 6] | None = None) -> None:
         """Abre una mesa en este canal o hilo (si ya hay una, vuelve a mostrarla).
 
-        Lo que no se indique sale de la configuración del servidor (/mus config)."""
+        Lo que no se indique sale de la configuración del servidor (/musadmin config)."""
         channel_id = ctx.channel.id
         current = self.bot.tables.get(channel_id)
         if current is not None:
@@ -184,7 +184,7 @@ class Mesa(commands.Cog):
             raise TableError("bot_cannot_play_here", missing=lacking)
 
     async def _server_settings(self, ctx: commands.Context[Any]) -> TableSettings:
-        """The server's settings for a new table (``/mus config``); refused where tables are
+        """The server's settings for a new table (``/musadmin config``); refused where tables are
         not opened in this channel, or when the server, or the author, has as many tables
         open as it allows. Without a database (tests, demos) the defaults apply, and the
         default limits."""
@@ -200,7 +200,7 @@ class Mesa(commands.Cog):
 
     def _check_limits(self, ctx: commands.Context[Any], settings: ServerSettings) -> None:
         """One person opening tables in every channel, or a server full of them: refused past
-        the server's limits (``/mus config``); who manages the server has no limit of their
+        the server's limits (``/musadmin config``); who manages the server has no limit of their
         own."""
         if ctx.guild is None:
             return

@@ -1,6 +1,6 @@
 """What a table is played with besides the rules' own variants: its language, its turn clock and
-its bots. One typed value from ``/mus config`` (a server's defaults) to a table's saved state, so
-each setting has one name, one meaning for «none», and one check.
+its bots. One typed value from ``/musadmin config`` (a server's defaults) to a table's saved
+state, so each setting has one name, one meaning for «none», and one check.
 
 Below the table layer and storage alike (both keep it), above the engine and the bots.
 """

@@ -1,4 +1,4 @@
-"""The feature cogs (``/mus config``, ``/mus perfil``, ``/mus olvidarme``, ``/liga …``, the
+"""The feature cogs (``/musadmin config``, ``/mus perfil``, ``/mus olvidarme``, ``/liga …``, the
 welcome) driven through the wire double (``tests/wire``): the real :class:`MusBot` with a real
 SQLite file in ``tmp_path``, a server with four players and an admin (Manage Server through a
 role), and waits that cover the database's own thread. Tests assert on what reached «Discord»."""

@@ -113,7 +113,7 @@ async def open_table(server: Server, *, league: str | None = None, league_id: in
 
 async def found_league(server: Server, name: str) -> None:
     """The admin creates the league and the server's players join it."""
-    created = await server.ask(server.admin, "liga crear", nombre=name)
+    created = await server.ask(server.admin, "musadmin liga crear", nombre=name)
     assert created.response_type is not None, created.attempts
     for person in server.people:
         await server.ask(person, "liga unirse", nombre=name)

@@ -1,5 +1,5 @@
-"""``/mus config``, ``/mus olvidarme``, the welcome in a server the bot joins, and what people are
-told when the database file is locked, damaged or from a newer musbot (real files; nothing may
+"""``/musadmin config``, ``/mus olvidarme``, the welcome in a server the bot joins, and what people
+are told when the database file is locked, damaged or from a newer musbot (real files; nothing may
 be lost), through the wire double with the real bot."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import json
 import logging
 from pathlib import Path
 
+import discord
 import pytest
 from discord_cogs import (
     DEFERRED,
@@ -24,24 +25,54 @@ from musbot.discordio.failures import storage_text as storage_problem
 from musbot.discordio.texts import error
 from musbot.storage import SCHEMA_VERSION, CorruptDatabase, Database, DatabaseTooNew
 
-# --- /mus config --------------------------------------------------------------------------------
+# --- /musadmin config ---------------------------------------------------------------------------
 
 
 async def test_config_needs_manage_server(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
-        refused = await server.ask(server.person("Ana"), "mus config", reyes=4)
+        refused = await server.ask(server.person("Ana"), "musadmin config", reyes=4)
         assert "Gestionar servidor" in private(refused)
-        shown = private(await server.ask(server.admin, "mus config"))
+        shown = private(await server.ask(server.admin, "musadmin config"))
     assert "Reglas: 8 reyes" in shown, "nothing changed"
 
 
-async def test_config_outside_a_server(tmp_path: Path) -> None:
+def admin_paths(command: dict[str, object]) -> set[str]:
+    """Every command path under a synced group, e.g. ``liga crear``."""
+    paths: set[str] = set()
+    for option in command.get("options") or []:  # type: ignore[union-attr]
+        if option["type"] == 1:
+            paths.add(option["name"])
+        elif option["type"] == 2:
+            paths |= {f"{option['name']} {p}" for p in admin_paths(option)}
+    return paths
+
+
+async def test_what_admins_decide_is_one_group_members_do_not_see(tmp_path: Path) -> None:
+    """Issue 44: ``/musadmin`` is synced with Manage Server as its default permission and only
+    in servers, so a member's menu does not list it nor a DM offer it; each command checks the
+    permission again (an admin may open the group to everyone), and ``/mus`` and ``/liga`` keep
+    only what players use."""
     server = make_server(tmp_path)
+    world = server.world
     async with connected(server):
         ana = server.person("Ana")
-        inter = await server.ask(ana, "mus config", channel=server.world.dm_channel(ana.user))
-    assert private(inter) == "Esto solo se puede hacer en un servidor."
+        with pytest.raises(ValueError, match="not offered in DMs"):
+            await server.ask(ana, "musadmin config", channel=world.dm_channel(ana.user))
+        (admin,) = [c for c in world.global_commands if c["name"] == "musadmin"]
+        refusals = [private(await server.ask(ana, f"musadmin {path}", nombre="Otoño"))
+                    if path.startswith("liga") else
+                    private(await server.ask(ana, f"musadmin {path}"))
+                    for path in sorted(admin_paths(admin)) if not path.startswith("txapelketa")]
+    assert int(admin["default_member_permissions"]) == discord.Permissions(
+        manage_guild=True).value
+    assert admin.get("contexts") in (None, [0]) and admin.get("dm_permission") is not True
+    assert {"config", "liga crear", "liga temporada"} <= admin_paths(admin)
+    by_name = {c["name"]: c for c in world.global_commands}
+    assert not {"config", "hizkuntza"} & {o["name"] for o in by_name["mus"]["options"]}
+    assert not {"crear", "temporada"} & {o["name"] for o in by_name["liga"]["options"]}
+    assert all(text.count(".") == 1 and "Gestionar servidor" in text for text in refusals), \
+        refusals
 
 
 async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
@@ -51,18 +82,18 @@ async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
     thread = world.add_thread(tables, "Partida del jueves")
     world.set_locale(maite.user, "de")  # not one of ours: she reads the server's language
     async with connected(server):
-        shown = private(await server.ask(maite, "mus config"))
+        shown = private(await server.ask(maite, "musadmin config"))
         assert "8 reyes · a 40 tantos · 3 juegos por vaca" in shown
         assert "Canales para mesas: todos" in shown and "Idioma: español" in shown
         text = private(await server.ask(
-            maite, "mus config", reyes=4, puntos=30, juegos=2, vacas=3, real=True,
+            maite, "musadmin config", reyes=4, puntos=30, juegos=2, vacas=3, real=True,
             corrido=True, senas=False, sena_cazada=25, tiempo=90, idioma="en",
             permitir_canal=tables))
         assert text.startswith("Saved.") and "4 reyes · to 30 tantos" in text
         assert "2 games per vaca · 3 vacas · la real: yes · mus corrido: yes" in text
         assert "señas: no · seña caught: 25%" in text and "Language: English" in text
         assert f"Table channels: <#{tables}>" in text and "Turn timer: 90 s" in text
-        assert private(await server.ask(maite, "mus config")) == text.split("\n", 1)[1]
+        assert private(await server.ask(maite, "musadmin config")) == text.split("\n", 1)[1]
         # New tables follow the settings: only in that channel (or its threads).
         refused = await server.ask(ana, "mus mesa")
         assert f"<#{tables}>" in private(refused) and world.messages(server.channel) == []
@@ -71,7 +102,7 @@ async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
         shown_there = [m.text() for m in world.messages(tables) + world.messages(thread)]
         assert len(shown_there) == 2
         assert all("4 reyes" in t and "30 tantos" in t for t in shown_there), shown_there
-        text = private(await server.ask(maite, "mus config", tiempo=0, quitar_canal=tables))
+        text = private(await server.ask(maite, "musadmin config", tiempo=0, quitar_canal=tables))
         assert "Turn timer: none" in text and "Table channels: all" in text
         opened = await server.ask(ana, "mus mesa")
     assert not opened.refusals and world.messages(server.channel)
@@ -80,21 +111,21 @@ async def test_config_shows_and_changes_every_setting(tmp_path: Path) -> None:
 async def test_bad_settings_are_refused_and_nothing_changes(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
-        before = private(await server.ask(server.admin, "mus config"))
-        refused = await server.ask(server.admin, "mus config", tiempo=5, reyes=4)
+        before = private(await server.ask(server.admin, "musadmin config"))
+        refused = await server.ask(server.admin, "musadmin config", tiempo=5, reyes=4)
         assert "0 (sin límite) o de 15 a 600" in private(refused)
-        after = private(await server.ask(server.admin, "mus config"))
+        after = private(await server.ask(server.admin, "musadmin config"))
         with pytest.raises(ValueError, match="out of bounds"):  # the client refuses it
-            await server.ask(server.admin, "mus config", tiempo=601)
+            await server.ask(server.admin, "musadmin config", tiempo=601)
     assert after == before
 
 
 async def test_open_tables_keep_their_rules(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
-        await server.ask(server.admin, "mus config", reyes=4)
+        await server.ask(server.admin, "musadmin config", reyes=4)
         await server.ask(server.person("Ana"), "mus mesa")
-        await server.ask(server.admin, "mus config", reyes=8, puntos=30)
+        await server.ask(server.admin, "musadmin config", reyes=8, puntos=30)
         rules = private(await server.ask(server.person("Ana"), "mus reglas"))
         await server.advance(10)
     assert "a 40 tantos" in rules and "4 reyes" in rules
@@ -110,7 +141,7 @@ async def test_forget_me_asks_first_then_scrubs_everything(tmp_path: Path) -> No
     ana = server.person("Ana")
     zoe = Person(server.world.add_user("Zoe"), "Zoe")
     async with connected(server):
-        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
         await server.ask(ana, "liga unirse", nombre="Otoño")
         await server.ask(server.person("Beñat"), "mus mesa")
         await server.advance(1)
@@ -146,7 +177,7 @@ async def test_forget_me_scrubs_a_finished_match_at_an_open_table(tmp_path: Path
     server = make_server(tmp_path)
     person = server.person(name)
     async with connected(server):
-        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
         await server.play_match(league="Otoño")
         await server.ask(person, "mus salir")
         (before,) = server.saved_states()
@@ -225,14 +256,14 @@ async def test_locked_database_is_explained_and_nothing_is_lost(
     waiting_for_a_lock(monkeypatch, server.clock)
     async with connected(server):
         maite = server.admin
-        await server.ask(maite, "liga crear", nombre="Otoño")
+        await server.ask(maite, "musadmin liga crear", nombre="Otoño")
         with closing_db(server.db_path) as other:
             other.execute("BEGIN IMMEDIATE")  # another process writing for a long time
             inter = await server.world.slash(server.bot, maite.user, server.channel,
-                                             "liga crear", nombre="Primavera")
+                                             "musadmin liga crear", nombre="Primavera")
             await server.settle()
             settings = await server.world.slash(server.bot, maite.user, server.channel,
-                                                "mus config", reyes=4)
+                                                "musadmin config", reyes=4)
             await server.settle()
             for waiting in (inter, settings):
                 assert waiting.response_type == DEFERRED and not waiting.refusals
@@ -243,8 +274,8 @@ async def test_locked_database_is_explained_and_nothing_is_lost(
         for refused in (inter, settings):
             text = private(refused)
             assert "ocupada" in text and "No se ha perdido nada" in text
-        assert "Reglas: 8 reyes" in private(await server.ask(maite, "mus config"))
-        created = await server.ask(maite, "liga crear", nombre="Primavera")
+        assert "Reglas: 8 reyes" in private(await server.ask(maite, "musadmin config"))
+        created = await server.ask(maite, "musadmin liga crear", nombre="Primavera")
         assert "creada" in public(created)
         leagues = await server.complete(maite, "liga tabla", "nombre", "")
     assert leagues == ["Otoño", "Primavera"]
@@ -256,7 +287,7 @@ async def test_damaged_file_is_refused_untouched(tmp_path: Path) -> None:
     before = path.read_bytes()
     server = make_server(tmp_path)
     async with connected(server):
-        inter = await server.ask(server.admin, "liga crear", nombre="Otoño")
+        inter = await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
     assert "no se pudo abrir al arrancar" in private(inter)
     assert path.read_bytes() == before
     with pytest.raises(CorruptDatabase) as problem:
@@ -276,7 +307,7 @@ async def test_newer_database_is_refused_untouched(tmp_path: Path) -> None:
     before = path.read_bytes()
     server = make_server(tmp_path)
     async with connected(server):
-        inter = await server.ask(server.admin, "mus config")
+        inter = await server.ask(server.admin, "musadmin config")
     assert "no se pudo abrir al arrancar" in private(inter)
     assert path.read_bytes() == before
     with pytest.raises(DatabaseTooNew) as problem:
@@ -292,12 +323,12 @@ async def test_commands_explain_a_database_that_could_not_be_opened(
         async with connected(server):
             maite = server.admin
             answers = [
-                await server.ask(maite, "liga crear", nombre="Otoño"),
+                await server.ask(maite, "musadmin liga crear", nombre="Otoño"),
                 await server.ask(maite, "liga unirse", nombre="Otoño"),
                 await server.ask(maite, "liga tabla", nombre="Otoño"),
                 await server.ask(maite, "liga partidas", nombre="Otoño"),
-                await server.ask(maite, "liga temporada nueva", nombre="Otoño"),
-                await server.ask(maite, "mus config"),
+                await server.ask(maite, "musadmin liga temporada", nombre="Otoño"),
+                await server.ask(maite, "musadmin config"),
                 await server.ask(maite, "mus perfil", liga="Otoño"),
                 await server.ask(maite, "mus olvidarme", confirmar=True),
             ]

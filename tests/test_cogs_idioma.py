@@ -1,6 +1,6 @@
-"""``/mus idioma`` and ``/mus hizkuntza`` (issue 25): each person's own language for what only they
-read, on the wire double with a real SQLite file: chosen and saved, else their Discord client's,
-else the server's; the table's page stays in the server's language; forgotten by ``/mus
+"""``/mus idioma`` (issue 25; one name since issue 44): each person's own language for what only
+they read, on the wire double with a real SQLite file: chosen and saved, else their Discord
+client's, else the server's; the table's page stays in the server's language; forgotten by ``/mus
 olvidarme``; a value the bot does not know answered, nothing saved."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ async def test_a_choice_is_saved_and_answered_in_the_language_chosen(tmp_path: P
     server = make_server(tmp_path)
     ana, beñat = server.people[:2]
     async with connected(server):
-        saved = await server.ask(ana, "mus hizkuntza", idioma="eu")
+        saved = await server.ask(ana, "mus idioma", idioma="eu")
         assert private(saved) == translate("SERVER.language_saved", "eu", language="euskara")
         assert private(await server.ask(ana, "mus idioma")) == translate(
             "SERVER.language_now_chosen", "eu", language="euskara")
@@ -95,7 +95,7 @@ async def test_the_hand_by_dm_in_one_s_own_language_the_page_in_the_server_s(
     ana, beñat, carmen, dani = server.people
     server.world.set_locale(carmen.user, "fr")
     async with connected(server):
-        await server.ask(beñat, "mus hizkuntza", idioma="eu")
+        await server.ask(beñat, "mus idioma", idioma="eu")
         await server.play_match()
         page = server.table_messages()[-1].text()
     assert translate("DISCORD.hand_title", "es", number=1) in \
@@ -114,7 +114,7 @@ async def test_forgetting_forgets_the_language_too(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     ana = server.people[0]
     async with connected(server):
-        await server.ask(ana, "mus hizkuntza", idioma="eu")
+        await server.ask(ana, "mus idioma", idioma="eu")
         done = await server.ask(ana, "mus olvidarme", confirmar=True)
         # Known by her language alone (she never played); told in it, the last time.
         assert private(done) == translate("SERVER.forget_done", "eu")

@@ -32,27 +32,27 @@ PHONE_LINE = 34
 """Characters of an embed description's line a phone (390 px) shows before it wraps."""
 RATING_NOTE = translate("SERVER.rating_note", "es")
 
-# --- /liga crear, unirse ------------------------------------------------------------------------
+# --- /musadmin liga crear, /liga unirse ---------------------------------------------------------
 
 
 async def test_crear_needs_manage_server(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
         ana, maite = server.person("Ana"), server.admin
-        refused = await server.ask(ana, "liga crear", nombre="Otoño")
+        refused = await server.ask(ana, "musadmin liga crear", nombre="Otoño")
         assert "Gestionar servidor" in private(refused)
         assert await server.complete(ana, "liga unirse", "nombre", "") == []
-        created = await server.ask(maite, "liga crear", nombre="Otoño")
+        created = await server.ask(maite, "musadmin liga crear", nombre="Otoño")
         assert "Liga «Otoño» creada" in public(created)
         ack, news = created.messages()  # done, privately; the news, for the channel
         assert (ack.ephemeral, ack.content, news.ephemeral) == (True, "Hecho.", False)
-        again = await server.ask(maite, "liga crear", nombre="otono")
+        again = await server.ask(maite, "musadmin liga crear", nombre="otono")
         assert "Ya existe" in private(again)
-        blank = await server.ask(maite, "liga crear", nombre="  ")
+        blank = await server.ask(maite, "musadmin liga crear", nombre="  ")
         assert "nombre" in private(blank)
         assert await server.complete(ana, "liga unirse", "nombre", "") == ["Otoño"]
         with pytest.raises(ValueError, match="length"):  # the client keeps names short
-            await server.ask(maite, "liga crear", nombre="L" * 51)
+            await server.ask(maite, "musadmin liga crear", nombre="L" * 51)
     assert server.world.report().refusals == {}
 
 
@@ -61,7 +61,7 @@ async def test_names_in_public_answers_mention_nobody(tmp_path: Path) -> None:
     beñat = server.person("Beñat")
     name = f"Fans de <@{beñat.user}>"
     async with connected(server):
-        created = await server.ask(server.admin, "liga crear", nombre=name)
+        created = await server.ask(server.admin, "musadmin liga crear", nombre=name)
         await server.ask(beñat, "liga unirse", nombre=name)
         standings = await server.ask(beñat, "liga tabla", nombre=name)
     for inter in (created, standings):
@@ -102,8 +102,8 @@ async def test_unirse_unknown_league_and_double_join(tmp_path: Path) -> None:
         ana = server.person("Ana")
         text = private(await server.ask(ana, "liga unirse", nombre="Nada"))
         assert "No hay ninguna liga «Nada»" in text
-        assert "ninguna (créala con /liga crear)" in text
-        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        assert "ninguna (créala con /musadmin liga crear)" in text
+        await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
         assert "Ligas: Otoño." in private(await server.ask(ana, "liga unirse", nombre="Nada"))
         joined = await server.ask(ana, "liga unirse", nombre="OTOÑO")
         assert "Te has unido a la liga «Otoño»" in private(joined)
@@ -114,20 +114,20 @@ async def test_unirse_unknown_league_and_double_join(tmp_path: Path) -> None:
     assert standings["rows"] == [("*Sin nivel todavía*",), ("**Ana**", "0 partidas")]
 
 
-# --- /liga temporada nueva, tabla, partidas ----------------------------------------------------
+# --- /musadmin liga temporada, tabla, partidas ----------------------------------------------------
 
 
 async def test_new_season_keeps_history(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
         ana, maite = server.person("Ana"), server.admin
-        await server.ask(maite, "liga crear", nombre="Otoño")
+        await server.ask(maite, "musadmin liga crear", nombre="Otoño")
         await server.play_match(league="Otoño")
-        refused = await server.ask(ana, "liga temporada nueva", nombre="Otoño")
+        refused = await server.ask(ana, "musadmin liga temporada", nombre="Otoño")
         assert "Gestionar servidor" in private(refused)
         first = table_of(await server.ask(ana, "liga tabla", nombre="Otoño"))
         assert first["title"] == "Otoño · temporada 1"
-        news = public(await server.ask(maite, "liga temporada nueva", nombre="Otoño"))
+        news = public(await server.ask(maite, "musadmin liga temporada", nombre="Otoño"))
         assert "cerrada la temporada 1" in news and "empieza la temporada 2" in news
         current = table_of(await server.ask(ana, "liga tabla", nombre="Otoño"))
         assert current["title"] == "Otoño · temporada 2"
@@ -151,7 +151,7 @@ async def test_partidas_lists_recent_results(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
         ana = server.person("Ana")
-        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
         empty = await server.ask(ana, "liga partidas", nombre="Otoño")
         assert "Todavía no hay partidas" in public(empty)
         await server.play_match(league="Otoño")
@@ -168,7 +168,7 @@ async def test_long_standings_and_results_fit_in_a_message(tmp_path: Path) -> No
     server = make_server(tmp_path)
     async with connected(server):
         ana = server.person("Ana")
-        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
         db = await Database.open(server.db_path)  # as if they had played over the months
         try:
             league = await db.get_league(server.guild, "Otoño")
@@ -207,7 +207,7 @@ async def test_standings_read_on_a_phone(tmp_path: Path) -> None:
     long_name = "Maialen *Etxeberria* <@1> Goikoetxea Urrutia"
     async with connected(server):
         maite = server.admin
-        await server.ask(maite, "liga crear", nombre="Otoño")
+        await server.ask(maite, "musadmin liga crear", nombre="Otoño")
         await server.play_match(league="Otoño")
         await server.ask(maite, "liga unirse", nombre="Otoño")
         db = await Database.open(server.db_path)
@@ -282,7 +282,7 @@ async def test_mesa_marks_the_table_before_the_match(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
         ana, beñat, maite = server.person("Ana"), server.person("Beñat"), server.admin
-        await server.ask(maite, "liga crear", nombre="Otoño")
+        await server.ask(maite, "musadmin liga crear", nombre="Otoño")
         none = await server.ask(ana, "liga mesa", nombre="Otoño")
         assert "No hay ninguna mesa" in private(none)
         await server.ask(ana, "mus mesa", puntos=5, juegos=1)
@@ -312,14 +312,14 @@ async def test_league_name_autocomplete(tmp_path: Path) -> None:
     async with connected(server):
         ana = server.person("Ana")
         for name in ("Otoño", "Primavera"):
-            await server.ask(server.admin, "liga crear", nombre=name)
+            await server.ask(server.admin, "musadmin liga crear", nombre=name)
         assert await server.complete(ana, "liga unirse", "nombre", "pri") == ["Primavera"]
         assert await server.complete(ana, "liga tabla", "nombre", "O") == ["Otoño"]
         assert await server.complete(ana, "liga tabla", "nombre", "otoÑO") == ["Otoño"]
         assert await server.complete(ana, "liga tabla", "nombre", "otono") == ["Otoño"]
         assert await server.complete(ana, "liga mesa", "nombre", "") == ["Otoño", "Primavera"]
         for i in range(30):
-            await server.ask(server.admin, "liga crear", nombre=f"Liga {i}")
+            await server.ask(server.admin, "musadmin liga crear", nombre=f"Liga {i}")
         assert len(await server.complete(ana, "liga partidas", "nombre", "liga")) == 25
 
 
@@ -329,7 +329,7 @@ async def test_league_name_autocomplete(tmp_path: Path) -> None:
 async def test_profile_with_rating_chart(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     async with connected(server):
-        await server.ask(server.admin, "liga crear", nombre="Otoño")
+        await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
         await server.play_match(league="Otoño")
         inter = await server.ask(server.person("Ana"), "mus perfil")
     assert inter.response_type == DEFERRED
@@ -405,11 +405,15 @@ async def test_feature_commands_join_the_mus_group_and_leave_with_their_cog(
         return {o["name"] for o in command.get("options") or []}
 
     async with connected(server):
-        assert {"mesa", "config", "perfil", "olvidarme"} <= offered("mus")
-        assert offered("liga") == {"crear", "unirse", "temporada", "tabla", "partidas", "mesa"}
+        assert {"mesa", "perfil", "olvidarme"} <= offered("mus")
+        assert offered("liga") == {"unirse", "tabla", "partidas", "mesa"}
+        assert {"config", "liga"} <= offered("musadmin")
         await server.bot.unload_extension("cogs.perfil")
+        await server.bot.unload_extension("cogs.config")
         await server.bot.tree.sync()
-        assert "perfil" not in offered("mus") and "config" in offered("mus")
+        assert "perfil" not in offered("mus") and "config" not in offered("musadmin")
+        assert "liga" in offered("musadmin")
+        await server.bot.load_extension("cogs.config")
         await server.bot.load_extension("cogs.perfil")
         await server.bot.tree.sync()
         assert "perfil" in offered("mus")
@@ -430,7 +434,7 @@ async def test_an_unexpected_failure_is_a_sentence_and_a_log_line(
     monkeypatch.setattr(Database, "create_league", broken)
     async with connected(server):
         with caplog.at_level(logging.ERROR):
-            inter = await server.ask(server.admin, "liga crear", nombre="Otoño")
+            inter = await server.ask(server.admin, "musadmin liga crear", nombre="Otoño")
     assert private(inter).startswith("Algo ha fallado por nuestra parte")
     (record,) = [r for r in caplog.records if r.name == "musbot.discordio.failures"]
     assert record.getMessage() == f"unexpected failure at table {server.channel}"

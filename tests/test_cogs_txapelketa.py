@@ -88,7 +88,7 @@ async def test_private_answers_speak_the_persons_language_and_news_the_servers(
     bea, ane, koldo = server.person("Beñat"), server.person("Ana"), server.person("Carmen")
     world.set_locale(bea.user, "fr")
     async with connected(server):
-        await server.ask(ane, "mus hizkuntza", idioma="eu")
+        await server.ask(ane, "mus idioma", idioma="eu")
         which = await server.ask(bea, "txapelketa apuntarse")
         assert "Dites quel tournoi" in private(which)
         refused = await server.ask(bea, "txapelketa sortear")

@@ -73,7 +73,7 @@ async def test_a_table_that_calls_you(tmp_path: Path) -> None:
     world = scene.world
     async with world.connected(scene.bot):
         first = scene.people[0]
-        await world.slash(scene.bot, world.owner.id, scene.channel, "mus config", tiempo=180)
+        await world.slash(scene.bot, world.owner.id, scene.channel, "musadmin config", tiempo=180)
         await scene.settle()  # a turn's clock longer than the pauses: nobody's bot plays
         await scene.slash(first, "mus mesa", puntos=40, juegos=1, vacas=1)
         await scene.advance(1)

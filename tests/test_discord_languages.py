@@ -50,8 +50,8 @@ async def test_a_basque_server_and_a_french_client(tmp_path: Path) -> None:
     beñat.typing, beñat.discard_by = False, "buttons"  # buttons and «Ver mis cartas»
     ana.wants_mus = beñat.wants_mus = True  # every hand has discards: DMs and buttons
     async with connected(server):
-        configured = private(await server.ask(maite, "mus config", idioma="eu"))
-        chosen = private(await server.ask(ana, "mus hizkuntza", idioma="eu"))
+        configured = private(await server.ask(maite, "musadmin config", idioma="eu"))
+        chosen = private(await server.ask(ana, "mus idioma", idioma="eu"))
         await server.play_match(["Ana", "Beñat"])
         # Private answers and refusals besides the match's.
         rules = private(await server.ask(beñat, "mus reglas"))

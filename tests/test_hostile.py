@@ -250,9 +250,9 @@ async def test_open_tables_are_limited_per_person_and_per_server(tmp_path: Path)
     assert [scene.bot.tables.get(c) is not None for c in channels] == \
         [True, True, True, False, False]
     assert opened[3].ephemeral_texts() == [
-        "Ya tienes 3 mesas abiertas en este servidor, el máximo por persona (/mus config): "
+        "Ya tienes 3 mesas abiertas en este servidor, el máximo por persona (/musadmin config): "
         "cierra alguna antes de abrir otra."]
-    said = await world.slash(scene.bot, world.owner.id, scene.channel, "mus config",
+    said = await world.slash(scene.bot, world.owner.id, scene.channel, "musadmin config",
                              mesas_servidor=4, mesas_persona=1, inactividad=20)
     await scene.settle()
     assert "Mesas abiertas: 4 en el servidor y 1 por persona" in said.ephemeral_texts()[-1]
@@ -262,8 +262,8 @@ async def test_open_tables_are_limited_per_person_and_per_server(tmp_path: Path)
     full = await world.slash(scene.bot, world.owner.id, channels[4], "mus mesa")
     await scene.settle()
     assert full.ephemeral_texts() == [
-        "Este servidor ya tiene 4 mesas abiertas, el máximo (/mus config): cierra alguna antes "
-        "de abrir otra."]
+        "Este servidor ya tiene 4 mesas abiertas, el máximo (/musadmin config): cierra alguna "
+        "antes de abrir otra."]
     # Nobody joined or played: 20 minutes later every table closes, saying so.
     await scene.advance(19 * 60)
     assert len(scene.bot.tables) == 4
@@ -282,7 +282,7 @@ async def test_a_table_in_play_is_not_idle(tmp_path: Path) -> None:
     ana = scene.people[0]
     world = scene.world
     await world.connect(scene.bot)
-    await world.slash(scene.bot, world.owner.id, scene.channel, "mus config", inactividad=5)
+    await world.slash(scene.bot, world.owner.id, scene.channel, "musadmin config", inactividad=5)
     await scene.slash(ana, "mus mesa")
     await scene.slash(ana, "mus unirse")
     await scene.slash(ana, "mus empezar")
@@ -303,7 +303,7 @@ async def test_the_idle_sweep_never_closes_a_table_whose_last_move_is_newer_than
     ana = scene.people[0]
     world = scene.world
     await world.connect(scene.bot)
-    await world.slash(scene.bot, world.owner.id, scene.channel, "mus config", inactividad=5)
+    await world.slash(scene.bot, world.owner.id, scene.channel, "musadmin config", inactividad=5)
     await scene.slash(ana, "mus mesa")
     table = scene.table()
     idle = scene.bot.cogs["Mesa"].idle  # type: ignore[attr-defined]
@@ -341,7 +341,7 @@ async def test_a_forged_interaction_gets_one_sentence_and_nothing_changes(
     server = make_server(tmp_path)
     async with connected(server):
         inter = await server.world.slash(server.bot, server.admin.user, server.channel,
-                                         "mus config", mesas_persona=3, forge=forge)
+                                         "musadmin config", mesas_persona=3, forge=forge)
         await server.answered(inter)
         answer = only(inter)
         assert answer.ephemeral
@@ -356,7 +356,7 @@ async def test_a_forged_interaction_gets_one_sentence_and_nothing_changes(
 
 
 def _option(payload: dict[str, Any]) -> dict[str, Any]:
-    """The first option of ``/mus config …`` in an interaction's payload."""
+    """The first option of ``/musadmin config …`` in an interaction's payload."""
     return payload["data"]["options"][0]["options"][0]
 
 

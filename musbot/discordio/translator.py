@@ -9,7 +9,7 @@ same wherever it is used: ``mesa`` is «table» in ``/mus mesa`` and ``/liga mes
 ``SLASH.about.<command path>.<option>`` for an option's, and ``SLASH.choice.<value>`` for the
 few choices whose names are words (the others are numbers or languages' own names). Discord
 localises for the locales it has: ``es-ES`` and ``es-419`` (Spanish), ``fr``, ``en-US`` and
-``en-GB``; it has no Basque locale, which is why ``/mus hizkuntza`` exists.
+``en-GB``; it has no Basque locale, so Basque is chosen by name (``/mus idioma``'s «Euskara»).
 """
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ class _Languages(Mapping[str, Catalogue]):
 
 LANGUAGES: Final[Mapping[str, Catalogue]] = _Languages()
 LANGUAGE_NAMES: Final = {"es": "español", "eu": "euskara", "fr": "français", "en": "English"}
-"""Each language by its own name (``/mus config``, ``/mus idioma``)."""
+"""Each language by its own name (``/musadmin config``, ``/mus idioma``)."""
 
 
 def language_of_locale(tag: str | None) -> str | None:

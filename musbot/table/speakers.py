@@ -1,4 +1,4 @@
-"""Who reads what in which language: a table speaks its own (the server's, ``/mus config
+"""Who reads what in which language: a table speaks its own (the server's, ``/musadmin config
 idioma``) in public, and each person their own in what only they read (their hand, the señas
 they receive, their refusals, their private answers).
 
