@@ -5,8 +5,9 @@ Only the engine is compiled because only the engine measurably pays for it: comp
 hands about three times as fast (``musbot bench engine``), which the bots' simulations feel.
 Whatever goes wrong on the way (no mypyc, a type error, no C compiler, a failed link) the
 install goes on as plain Python with the same behaviour, saying so in one line.
-``MUSBOT_PURE_PYTHON=1`` skips the compile on purpose (development installs: ``pip install -e``
-would otherwise put compiled modules beside the source you edit).
+``MUSBOT_PURE_PYTHON=1`` skips the compile on purpose. An editable install (``pip install -e``)
+never compiles: it would put compiled modules beside the source you edit, and Python would
+import them instead.
 """
 
 import os
@@ -46,6 +47,12 @@ class OptionalBuildExt(build_ext):
     are installed in any case, to be imported instead."""
 
     def run(self) -> None:
+        if getattr(self, "editable_mode", False) or self.inplace:
+            # ``pip install -e`` builds in place: a compiled engine beside the source would be
+            # imported instead of the file being edited (tests/conftest.py refuses one).
+            self.extensions = []
+            _say_fallback("an editable install runs the source as it is edited")
+            return
         try:
             super().run()
         except Exception as exc:  # a compiler missing or failing, a link error, …

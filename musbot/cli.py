@@ -13,11 +13,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from musbot import bench, repaso
+from musbot import repaso
 from musbot.coach.text import say
 from musbot.config import add_run_arguments
 from musbot.console import (
     INTERRUPTED,
+    LANGUAGE_OPTION,
     READER_GONE,
     add_language_option,
     argparse_in,
@@ -78,9 +79,26 @@ def _db_copy(args: argparse.Namespace) -> int:
     return run_copy(args.source, args.target, lang=args.idioma)
 
 
-def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
+def chosen_command(words: Sequence[str]) -> str | None:
+    """The subcommand ``words`` name (the first word that is neither an option nor the
+    language's value), or None."""
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == LANGUAGE_OPTION:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(lang: str | None = None, command: str | None = "bench"
+                 ) -> argparse.ArgumentParser:
     """Every subcommand and option, worded in ``lang`` (argparse's own words too when built
-    inside :func:`argparse_in`, as :func:`main` does)."""
+    inside :func:`argparse_in`, as :func:`main` does). The benchmarks' options are built (and
+    their modules imported) only when ``command`` is ``bench``: the bot and every other command
+    never load them."""
     lang = lang or cli_language([])
     parser = argparse.ArgumentParser(prog="musbot", description=cli_text("description", lang))
     add_language_option(parser, lang, default=None)
@@ -117,7 +135,12 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     add_invite_arguments(invite, lang)
     invite.set_defaults(func=run_invite)
 
-    bench.add_arguments(sub, lang, parents)
+    if command == "bench":
+        from musbot import bench
+
+        bench.add_arguments(sub, lang, parents)
+    else:
+        sub.add_parser("bench", help=cli_text("bench", lang))
 
     db = sub.add_parser("db", parents=parents, help=cli_text("db", lang),
                         description=cli_text("db", lang))
@@ -140,7 +163,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     words = list(sys.argv[1:] if argv is None else argv)
     lang = cli_language(words)
     with argparse_in(lang):
-        args = build_parser(lang).parse_args(words)
+        args = build_parser(lang, chosen_command(words)).parse_args(words)
     args.idioma = getattr(args, "idioma", None) or lang
     return args
 

@@ -15,7 +15,21 @@ from typing import Any
 import pytest
 
 
+def compiled_beside_source(root: Path) -> list[Path]:
+    """Compiled modules in the working tree's ``musbot/`` (an editable install of an older
+    musbot, or a build run in place): Python imports them instead of the ``.py`` beside them."""
+    return sorted(path for pattern in ("*.so", "*.pyd")
+                  for path in (root / "musbot").rglob(pattern))
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
+    stale = compiled_beside_source(Path(__file__).resolve().parent.parent)
+    if stale:
+        raise pytest.UsageError(
+            "compiled modules sit beside the source, and Python would test them instead of the "
+            "files you edit: " + ", ".join(str(p) for p in stale[:5])
+            + " — delete them (find musbot -name '*.so' -delete); pip install -e . no longer "
+            "makes them")
     if not os.environ.get("MUSBOT_EXPECT_COMPILED"):
         return
     from musbot.engine import hand

@@ -19,18 +19,34 @@ def test_the_runtime_does_not_import_the_benchmarks() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_the_memory_stand_ins_live_with_the_benchmarks() -> None:
+def test_the_memory_stand_ins_live_apart_from_the_product() -> None:
     import importlib.util
 
     assert importlib.util.find_spec("musbot.discordio.memory") is None
-    assert importlib.util.find_spec("musbot.bench.memory") is not None
+    assert importlib.util.find_spec("musbot.bench.memory") is None
+    assert importlib.util.find_spec("musbot.testing.memory") is not None
 
 
-def test_the_command_line_starts_without_discord() -> None:
-    """Every ``musbot`` command builds the whole parser, the benchmarks' included: what they
-    need of discord.py and the table layer is imported when one runs."""
-    code = ("import sys\nfrom musbot.cli import build_parser\nbuild_parser('es')\n"
-            "print('discord' in sys.modules, 'musbot.bench.budget' in sys.modules)\n")
+def _loaded_by(argv: list[str]) -> list[str]:
+    """Whether ``musbot ARGV`` loaded discord.py, and which bench modules (a fresh process)."""
+    code = ("import sys, contextlib, io\nfrom musbot.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    with contextlib.suppress(SystemExit):\n"
+            f"        main({argv!r})\n"
+            "print('discord' in sys.modules, sorted(n for n in sys.modules"
+            " if n.startswith(('musbot.bench', 'musbot.testing'))))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["False", "True"]
+    return done.stdout.strip().split(" ", 1)
+
+
+def test_the_command_line_loads_the_benchmarks_only_for_bench() -> None:
+    """Issue 45: ``musbot --help`` and every other command import no bench module (nor
+    discord.py); ``musbot bench --help`` builds the benchmarks' options, their modules
+    loaded then, and what they need of discord.py is imported when one runs."""
+    for argv in (["--help"], ["play", "--help"], ["--idioma", "eu", "replay", "--help"],
+                 ["db", "--help"]):
+        assert _loaded_by(argv) == ["False", "[]"], argv
+    loaded, modules = _loaded_by(["--idioma", "fr", "bench", "--help"])
+    assert loaded == "False" and "'musbot.bench.budget'" in modules
+    assert "musbot.testing" not in modules

@@ -1,5 +1,7 @@
 """``musbot bench …``: commands that print figures, not timed tests. Harness code, apart from the
-runtime package: the bot never imports it.
+runtime package: the bot never imports it, and ``musbot`` loads it only for ``musbot bench``.
+The in-memory discord.py stand-ins that ``load`` and ``discord`` count calls with are
+:mod:`musbot.testing.memory`.
 
 - :mod:`~musbot.bench.engine`: the rules engine alone, hands and lance comparisons per second.
 - :mod:`~musbot.bench.ai`: bot levels against each other.
@@ -9,7 +11,6 @@ runtime package: the bot never imports it.
 - :mod:`~musbot.bench.txapelketa`: a whole tournament of bot-played pairs through the runner,
   the tables and a database.
 - :mod:`~musbot.bench.pictures`: the cards', the hand's and the table's pictures: times, bytes.
-- :mod:`~musbot.bench.memory`: the in-memory discord.py stand-ins the last two count calls with.
 
 What they print is in the run's language (``--idioma``, else ``LANG``):
 :mod:`~musbot.bench.text`; the JSON line of ``--json`` is the same in every language.

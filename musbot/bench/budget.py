@@ -7,7 +7,7 @@ Discord table. Everything runs through the real :class:`~musbot.table.Table` lay
 :class:`~musbot.discordio.DiscordTransport` and its :class:`~musbot.discordio.governor.Governor`
 (Discord's limits as the bot sets them), on a :class:`~musbot.table.ManualClock`: nothing
 really waits, so an hour of play takes seconds. The channels, DMs and interactions are the
-in-memory stand-ins of :mod:`musbot.bench.memory`, which count every call by route and in
+in-memory stand-ins of :mod:`musbot.testing.memory`, which count every call by route and in
 5-second windows per channel.
 
 A person sees their turn when the table message shows the table as it is (and, to discard,
@@ -42,7 +42,8 @@ from .measure import percentile
 from .text import figure, rows, say
 
 if TYPE_CHECKING:  # discord.py and the table layer: imported when a run starts, not by the CLI
-    from .memory import MemoryClient
+    from musbot.testing.memory import MemoryClient
+
     from .people import Hands, Input, Person, Tally
 
 GUILD_ID = 1
@@ -99,8 +100,8 @@ class Run:
         from musbot.discordio import DiscordTransport
         from musbot.discordio.transport import draw_inline
         from musbot.table import ManualClock, TableManager
+        from musbot.testing.memory import MemoryClient
 
-        from .memory import MemoryClient
         from .people import Hands, Tally
 
         clock = ManualClock()
@@ -241,8 +242,7 @@ async def run_matches(matches: int, people: int, think: float, input_: Input, se
 def figures(run: Run, matches: int, people: int, think: float, input_: Input, seed: int,
             rules: Rules) -> dict[str, Any]:
     from musbot.bot import BOT_DELAY
-
-    from .memory import EDIT, OPEN_DM, OUTSIDE_BUDGET, POST
+    from musbot.testing.memory import EDIT, OPEN_DM, OUTSIDE_BUDGET, POST
 
     stats = run.client.stats
     moves = max(run.records.moves, 1)
@@ -279,7 +279,7 @@ def figures(run: Run, matches: int, people: int, think: float, input_: Input, se
 
 
 def report(r: dict[str, Any], lang: str = "es") -> str:
-    from .memory import CHANNEL_LIMIT, WINDOW
+    from musbot.testing.memory import CHANNEL_LIMIT, WINDOW
 
     def fig(value: float, spec: str = ",") -> str:
         return figure(value, spec, lang)

@@ -4,7 +4,7 @@ N tables play at once through the real :class:`~musbot.table.Table` layer, the r
 (saved after every action as in production) on a new, empty database (SQLite by default,
 PostgreSQL with ``--db postgresql://…``: :mod:`musbot.bench.databases`) and the real
 :class:`~musbot.discordio.DiscordTransport`, whose embeds, texts and buttons are built and then
-counted by in-memory channels (:mod:`musbot.bench.memory`) instead of being sent. Every seat
+counted by in-memory channels (:mod:`musbot.testing.memory`) instead of being sent. Every seat
 is a simulated person who picks a random legal move at once (no think time), so every engine
 action is one received action.
 
@@ -317,11 +317,11 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
                    ) -> dict[str, Any]:
     """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
     (see :func:`bench_load`)."""
-    from musbot.bench.memory import MemoryClient
     from musbot.runtime import audit_elsewhere, collect_periodically, tune_gc
     from musbot.storage import Database
     from musbot.table.pause import MAX_RETRY_SECONDS
     from musbot.table.persist import TablePersister
+    from musbot.testing.memory import MemoryClient
 
     rules = Rules()
     db = await Database.open(scratch.target)
@@ -483,9 +483,9 @@ async def restore_tables(target: str) -> tuple[list[Any], float, float]:
     """The live tables of the database at ``target`` brought back into a fresh manager, as at a
     bot's start, then announced as once the gateway delivers each channel: the tables, and
     the seconds each step took. The database is left as it was but for the announcements."""
-    from musbot.bench.memory import MemoryClient
     from musbot.storage import Database
     from musbot.table.persist import TablePersister
+    from musbot.testing.memory import MemoryClient
 
     restore = time.perf_counter()
     db = await Database.open(target)

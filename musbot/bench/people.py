@@ -3,7 +3,7 @@ the channel and discard by DM, through the same code a Discord event reaches.
 
 A button is pressed as discord.py dispatches one: its ``custom_id`` is matched against the
 registered dynamic items' templates and the item's work runs with an interaction (the
-stand-in of :mod:`musbot.bench.memory`); without the guard that turns a failure into an
+stand-in of :mod:`musbot.testing.memory`); without the guard that turns a failure into an
 answer, so that a failure stops the benchmark instead of hiding in a figure. A typed move goes
 where ``cogs/chat.py`` sends it: :meth:`Table.typed`, refusals answered in the channel
 (or by DM for DMs) through :func:`~musbot.discordio.reply_via`.
@@ -24,8 +24,13 @@ from musbot.discordio.texts import dt
 from musbot.discordio.ui import EnvidoModal, OrdagoConfirm
 from musbot.engine import MIN_ENVITE, Action, ActionKind
 from musbot.table import Table
-
-from .memory import MemoryChannel, MemoryClient, MemoryInteraction, MemoryMessage, new_id
+from musbot.testing.memory import (
+    MemoryChannel,
+    MemoryClient,
+    MemoryInteraction,
+    MemoryMessage,
+    new_id,
+)
 
 Input = Literal["buttons", "text", "mixed"]
 
