@@ -25,6 +25,24 @@ def below_live(scene: Scene) -> int:
     return sum(1 for m in messages if m.id > live.id)
 
 
+def needless_reposts(scene: Scene) -> list[str]:
+    """The table messages posted again at the bottom with fewer than :data:`REPOST_BELOW`
+    messages under the one they replace, and no call to carry: a message that jumps for
+    nothing (a new hand's message starts counting afresh)."""
+    needless, live, under = [], None, 0
+    for message in scene.world.messages(scene.channel):
+        title = message.embeds[0].get("title", "") if message.embeds else ""
+        if message.author == scene.world.bot_user.id and title.startswith("🃏 Mano"):
+            hand = title.split("·")[0]
+            if live is not None and live.deleted and live.embeds[0]["title"].split("·")[0] \
+                    == hand and under < REPOST_BELOW and not message.pinged:
+                needless.append(f"{title} after {under}")
+            live, under = message, 0
+        elif live is not None:
+            under += 1
+    return needless
+
+
 async def play(scene: Scene, rng: random.Random, moves: int, heard: dict[int, float]
                ) -> dict[str, object]:
     """The people play ``moves`` moves, each thinking 1-4 s, or now and then 70 s (away: not
@@ -86,6 +104,7 @@ async def test_a_table_that_calls_you(tmp_path: Path) -> None:
         heard[first.user] = scene.clock.now()
         seen = await play(scene, random.Random(3), 60, heard)
         report = world.report()
+        assert needless_reposts(scene) == []
     assert seen["told_late"] == [], seen["told_late"]
     calls = seen["calls"]
     assert calls, "someone away was called"

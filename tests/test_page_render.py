@@ -10,7 +10,7 @@ import pytest
 from table_helpers import make_table, seat_humans
 
 from musbot.discordio.embeds import Escaped, Face, render_page
-from musbot.engine import MUS
+from musbot.engine import MUS, NO_HAY_MUS, envido
 from musbot.table import status
 from musbot.table.page import Page, Pages
 
@@ -85,9 +85,14 @@ async def test_a_table_message_keeps_the_match_as_facts_and_words_them_only_when
     assert embed.title == "🃏 Mano 1 · Mus · habla P1", "the hand, its part, who speaks"
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Pareja 1"] == "P1, P3\n0 tantos (0 amarracos y 0)"
-    assert fields["En juego"] == "—" and fields["Tiempo"].startswith("<t:")
+    assert "En juego" not in fields and fields["Tiempo"].startswith("<t:")
     assert embed.description == "¡Empieza la partida!\n🃏 Nueva mano: es mano P1."
     await table.act(1, MUS)
     moved = Face.capture(table)
     assert moved.signature(0, False) != face.signature(0, False)
     assert moved.status_lines() != lines  # another seat to speak
+    await table.act(2, NO_HAY_MUS)
+    await table.act(1, envido(3))
+    fields = {f.name: f.value for f in render_page(Face.capture(table), 0,
+                                                   final=False).embed.fields}
+    assert fields["En juego"] == "3, de P1", "the standing envite and who made it"

@@ -320,6 +320,7 @@ class Boards:
             if live is not None:
                 self._finish(board, live)
             board.live = live = PageView(page)
+            board.below = set()  # the new hand's message goes at the bottom
         for finished in board.recent.values():
             if finished.page is table.state.pages.previous and not finished.posting:
                 self._edit_page(board, finished)  # worded again (a name forgotten)?

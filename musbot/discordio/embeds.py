@@ -253,8 +253,9 @@ def _live_words(facts: StatusFacts, names: NameList, lang: str, number: int
         bet = dt("bet_envite", lang, bet=facts.bet,
                  name=render.name_of(facts.bettor, by_seat, lang))
     else:
-        bet = "—"
-    fields.append((dt("field_bet", lang), plain(bet)[:1024]))
+        bet = ""  # nothing stands: no field (two lines fewer on a phone)
+    if bet:
+        fields.append((dt("field_bet", lang), plain(bet)[:1024]))
     footer = " · ".join([render.t("status_games", lang, a=facts.games[0], b=facts.games[1],
                                   c=facts.vacas[0], d=facts.vacas[1]),
                          render.t("status_mano", lang,
