@@ -1,6 +1,6 @@
 """``/mus avisos [como]``: how a person not watching their table is told it is their turn: a
 mention in the table's channel that notifies them alone (the default), or a DM. Someone who
-typed or pressed at the table within the last half minute is watching it, and is told by the
+typed or pressed at the table within the last minute is watching it, and is told by the
 table message itself, which names who speaks (``musbot.discordio.boards``).
 
 Without an argument it says how the person is told; with one it saves the choice (table

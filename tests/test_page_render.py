@@ -84,7 +84,7 @@ async def test_a_table_message_keeps_the_match_as_facts_and_words_them_only_when
     embed = rendered.embed
     assert embed.title == "🃏 Mano 1 · Mus · habla P1", "the hand, its part, who speaks"
     fields = {f.name: f.value for f in embed.fields}
-    assert fields["Pareja 1"] == "P1, P3\n0 tantos (0 amarracos y 0)"
+    assert fields["Pareja 1"] == "P1, P3\n0 tantos"
     assert "En juego" not in fields and fields["Tiempo"].startswith("<t:")
     assert embed.description == "¡Empieza la partida!\n🃏 Nueva mano: es mano P1."
     await table.act(1, MUS)

@@ -136,7 +136,8 @@ def test_a_won_game_tells_the_games_count() -> None:
 
 
 def test_counted_words_agree_with_their_number() -> None:
-    assert render.tantos_text(1, 40) == "1 tanto (0 amarracos y 1)"
+    assert render.tantos_text(1, 40) == "1 tanto", "no amarraco said before the first"
+    assert render.tantos_text(7, 40) == "7 tantos (1 amarraco y 2)"
     assert render.tantos_text(5, 40) == "5 tantos (1 amarraco y 0)"
     assert status.rules_text(Rules(juegos=1, vacas=1)).splitlines()[0] == \
         "Mesa de 4 · a 40 tantos · 1 juego por vaca · 1 vaca"

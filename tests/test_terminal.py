@@ -317,10 +317,10 @@ def test_singular_and_plural() -> None:
     text = "\n".join(run_auto(["--seed", "7", "--juegos", "1", "--vacas", "1"])[1])
     assert "Mesa de 4 · a 40 tantos · 1 juego por vaca · 1 vaca" in text
     assert "vaca(s)" not in text and not re.search(r"\b1 (tantos|amarracos)\b", text)
-    assert "1 tanto (0 amarracos y 1)" in text
+    assert re.search(r"\b1 tanto\b", text) and "(1 amarraco y" in text
     english = "\n".join(run_auto(["--seed", "7", "--juegos", "1", "--idioma", "en"])[1])
     assert "4-player table · to 40 tantos · 1 game a vaca · 1 vaca" in english
-    assert not re.search(r"\b1 tantos", english) and "1 tanto (0 amarracos and 1)" in english
+    assert not re.search(r"\b1 tantos", english) and re.search(r"\b1 tanto\b", english)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

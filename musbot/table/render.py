@@ -97,10 +97,12 @@ def count(noun: str, n: int, lang: str = "es") -> str:
 
 
 def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
-    """Tantos with amarrakos (5 tantos each), and «dentro» at target − 5 or more (§5)."""
+    """Tantos with amarrakos (5 tantos each; none said below the first), and «dentro» at
+    target − 5 or more (§5)."""
     amarrakos, resto = divmod(tantos, 5)
-    text = t("tantos", lang, tantos=count("tantos", tantos, lang),
-             amarrakos=count("amarrakos", amarrakos, lang), resto=resto)
+    text = count("tantos", tantos, lang) if not amarrakos else \
+        t("tantos", lang, tantos=count("tantos", tantos, lang),
+          amarrakos=count("amarrakos", amarrakos, lang), resto=resto)
     if tantos >= target - 5:
         text += t("dentro", lang)
     return text
