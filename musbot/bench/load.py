@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import json
 import multiprocessing
@@ -127,6 +128,9 @@ class Seated:
     shuffler: RecordingShuffler
     seats: bytearray = field(default_factory=bytearray)
     log: list[Action | None] = field(default_factory=list)
+    heard: Callable[[int], None] | None = None
+    """Tells the table's board that the person acted at it (as typing or pressing does): people
+    playing are watching their table, so no call goes to them."""
 
     def next_move(self) -> tuple[int, Action | None]:
         """(user, action) for the next received action; action None is «revancha»."""
@@ -144,6 +148,8 @@ class Seated:
         from musbot.table.pause import NotSaved
 
         decks = len(self.shuffler.decks)
+        if self.heard is not None:
+            self.heard(user)
         try:
             if action is None:
                 await self.table.rematch(user)
@@ -174,7 +180,8 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
         for seat, user in enumerate(users):
             await table.join(user, f"Jugador {seat + 1}", pair=Rules.team(seat))
         await table.start(users[0])
-        return Seated(i, table, users, random.Random(f"{seed}/people/{i}"), shuffler)
+        return Seated(i, table, users, random.Random(f"{seed}/people/{i}"), shuffler,
+                      heard=functools.partial(transport.pages.heard, channel_id))
 
     return list(await asyncio.gather(*(one(i) for i in range(count))))
 

@@ -83,6 +83,9 @@ class PageView:
     escaped: Escaped = field(default_factory=Escaped)
     pictured: bool = False
     """Its showdown's picture went with its message (drawn once, off the event loop)."""
+    png: bytes | None = None
+    """The picture, drawn before the call that sends it takes the channel's slot."""
+    drawing: bool = False
 
     @property
     def last(self) -> Shown | None:
@@ -346,12 +349,41 @@ class Boards:
             board.recent[view.last.message_id] = view
             while len(board.recent) > RECENT_PAGES:
                 del board.recent[next(iter(board.recent))]
+        if view.page.picture is not None and not view.pictured and view.png is None:
+            self._draw_first(board, view)
+            return
+        self._show_final(board, view)
+
+    def _show_final(self, board: Board, view: PageView) -> None:
         if view.posting:
             return  # its post renders it final
         if not view.messages:
             self._post_page(board, view)
         else:
             self._edit_page(board, view)
+
+    def _draw_first(self, board: Board, view: PageView) -> None:
+        """The showdown's picture is drawn before its message's call is queued: a call that
+        waited for a drawing after taking its slot would reach Discord late, beside the next
+        window's calls (six edits in five seconds)."""
+        picture = view.page.picture
+        assert picture is not None
+        view.drawing = True
+
+        async def draw() -> None:
+            self.drawing += 1
+            try:
+                view.png = await (self._draw(table_png, picture) if self._draw is not None
+                                  else asyncio.to_thread(table_png, picture))
+            except Exception:  # drawn again by the call itself, as before
+                log.exception("the showdown picture of hand %s", view.page.number)
+            finally:
+                self.drawing -= 1
+                view.drawing = False
+            if not self.governor.stopped:
+                self._show_final(board, view)
+
+        self._spawn(draw())
 
     def _final(self, board: Board, view: PageView) -> bool:
         return view is not board.live or view.page.final
@@ -384,12 +416,15 @@ class Boards:
         picture = view.page.picture
         if view.pictured or picture is None or rendered.embed.image.url is None:
             return {}
-        self.drawing += 1
-        try:
-            png = await (self._draw(table_png, picture) if self._draw is not None
-                         else asyncio.to_thread(table_png, picture))
-        finally:
-            self.drawing -= 1
+        png = view.png
+        if png is None:
+            self.drawing += 1
+            try:
+                png = await (self._draw(table_png, picture) if self._draw is not None
+                             else asyncio.to_thread(table_png, picture))
+            finally:
+                self.drawing -= 1
+        view.png = None  # sent: not kept
         view.pictured = True
         return {"attachments": [discord.File(io.BytesIO(png), filename=picture_name(view.page),
                                              description=rendered.embed.title)]}
@@ -438,8 +473,8 @@ class Boards:
     def _edit_page(self, board: Board, view: PageView, *, not_before: float | None = None
                    ) -> None:
         last = view.last
-        if last is None:
-            return
+        if last is None or view.drawing:
+            return  # a drawing's end shows the page
         face = self._face_of(board, view)
         if face is not None and last.signature == face.signature(last.first,
                                                                   self._final(board, view)):
