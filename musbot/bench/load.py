@@ -407,6 +407,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.remove(pauses)
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)
+    pictures = (transport.pictures_drawn, transport.pictures_skipped)
 
     await _stop(manager, transport)
     if exporter is not None:
@@ -459,6 +460,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "engine_ms_per_action": round(engine_cpu / max(received, 1) * 1000, 4),
         "rss_mb": round(peak_rss() / 2**20, 1),
         "kb_per_table": round((rss_live - rss_before) / tables / 1024, 1),
+        "pictures_drawn": pictures[0],
+        "pictures_skipped": pictures[1],
         "db_bytes_per_hand": round(figures["db_bytes_per_hand"], 1),
         "hands": figures["hands"],
         "state_bytes": round(figures["state_bytes"], 1),

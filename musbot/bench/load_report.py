@@ -68,6 +68,8 @@ def report(r: dict[str, Any], lang: str = "es") -> str:
                                            for route, n in rest["per_action"].items()))),
         ("", say("load_rest_window", lang, routes=", ".join(
             f"{route} {n}" for route, n in rest["worst_window"].items()))),
+        ("load_pictures", say("load_pictures", lang, drawn=fig(r["pictures_drawn"]),
+                              skipped=fig(r["pictures_skipped"]))),
         ("load_faults", _faults_line(r, lang)),
     ], lang)
     return "\n".join(lines)

@@ -36,6 +36,11 @@ from .texts import dt
 
 log = logging.getLogger(__name__)
 
+class PicturesBusy(Exception):
+    """Too many pictures are waiting to be drawn: this message goes without its own (its
+    text says the same)."""
+
+
 RECENT_PAGES = 3
 REPOST_BELOW = 4
 """Messages below the live table message after which it is posted again at the bottom: a
@@ -375,8 +380,10 @@ class Boards:
             try:
                 view.png = await (self._draw(table_png, picture) if self._draw is not None
                                   else asyncio.to_thread(table_png, picture))
-            except Exception:  # drawn again by the call itself, as before
-                log.exception("the showdown picture of hand %s", view.page.number)
+            except Exception as failure:  # the hand's message goes without its picture
+                view.page.picture, view.page.pictured = None, False
+                if not isinstance(failure, PicturesBusy):
+                    log.exception("the showdown picture of hand %s", view.page.number)
             finally:
                 self.drawing -= 1
                 view.drawing = False
@@ -422,6 +429,12 @@ class Boards:
             try:
                 png = await (self._draw(table_png, picture) if self._draw is not None
                              else asyncio.to_thread(table_png, picture))
+            except Exception as failure:  # without its picture: the embed drops it
+                if not isinstance(failure, PicturesBusy):
+                    log.exception("the showdown picture of hand %s", view.page.number)
+                view.page.picture, view.page.pictured = None, False
+                rendered.embed.set_image(url=None)
+                return {}
             finally:
                 self.drawing -= 1
         view.png = None  # sent: not kept

@@ -283,7 +283,8 @@ HAND_VERBS = ("log", "repaso")
 
 
 def picture_name(page: Page) -> str:
-    return f"mano-{page.number}.png"
+    """The showdown picture's file, named by its hand (the page's number counts the lobby's)."""
+    return f"mano-{page.hand_number or page.number}.png"
 
 
 def _lines_page(face: Face, first: int, *, final: bool, escaped: Escaped | None

@@ -37,7 +37,7 @@ from musbot.table.render import cards_text
 
 from . import ui
 from .access import Access
-from .boards import Board, Boards
+from .boards import Board, Boards, PicturesBusy
 from .callbacks import release
 from .discard import DiscardButtons, discard_buttons, discard_view, emojis_of
 from .governor import Governor, Limits, Waited
@@ -56,6 +56,11 @@ EPHEMERAL_SECONDS = 14 * 60.0
 ANSWERED_KEPT = 10_000
 """People answered lately, kept before the old ones are swept."""
 ANSWER_SECONDS = 5.0
+PICTURES_IN_FLIGHT = 32
+"""Pictures waiting to be drawn past which a message goes without its picture: the worker
+draws a hand in about 3 ms and a showdown in about 15, so this is half a second of drawing; a
+busier bot (a thousand tables) would otherwise queue them without end."""
+
 """At most one answer in the channel to one person per this long; the rest of what they type
 meanwhile is not answered (the last answer is still shown: :data:`REPLY_SECONDS`)."""
 
@@ -112,6 +117,9 @@ class DiscordTransport:
         self.governor = Governor(self.clock, limits, waited=waited)
         self.reply_seconds = reply_seconds
         self._drawing = 0
+        self.pictures_drawn = 0
+        self.pictures_skipped = 0
+        """Messages sent without their picture because too many were waiting to be drawn."""
         self.draw: Draw = draw or _in_thread
         """How pictures are drawn: in a thread; inline where a run must be the same every
         time (``musbot bench discord``, whose clock stands still while a thread draws)."""
@@ -240,9 +248,10 @@ class DiscordTransport:
             channel: Any = await self._dm_channel(user_id)
             extra: dict[str, Any] = {} if text is None else {"content": text[:MESSAGE_LIMIT]}
             if picture is not None:
-                png = await self._draw(picture)
-                extra["attachments"] = [discord.File(io.BytesIO(png), filename="mano.png",
-                                                     description=picture.alt)]
+                with contextlib.suppress(PicturesBusy):
+                    png = await self._draw(picture)
+                    extra["attachments"] = [discord.File(io.BytesIO(png), filename="mano.png",
+                                                         description=picture.alt)]
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
                 await channel.get_partial_message(message_id).edit(view=None, **extra)
 
@@ -263,9 +272,10 @@ class DiscordTransport:
             try:
                 extra: dict[str, Any] = {"view": shown} if shown is not None else {}
                 if picture is not None:
-                    png = await self._draw(picture)
-                    extra["file"] = discord.File(io.BytesIO(png), filename="mano.png",
-                                                 description=picture.alt)
+                    with contextlib.suppress(PicturesBusy):
+                        png = await self._draw(picture)
+                        extra["file"] = discord.File(io.BytesIO(png), filename="mano.png",
+                                                     description=picture.alt)
                 message = await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
                 if prompt is not None:
                     prompt.message_id = message.id
@@ -283,14 +293,22 @@ class DiscordTransport:
         self.governor.post(("dm", user_id), send)
 
     async def _drawn(self, work: Callable[..., bytes], *args: Any) -> bytes:
-        """:attr:`draw` as it is set now (the running bot sets its worker after start)."""
-        return await self.draw(work, *args)
+        """:attr:`draw` as it is set now (the running bot sets its worker after start).
+        Past :data:`PICTURES_IN_FLIGHT` pictures waiting, :class:`PicturesBusy`: the message
+        goes without its picture (its text says the same) rather than wait behind a queue that
+        grows with every table."""
+        if self.drawing > PICTURES_IN_FLIGHT:
+            self.pictures_skipped += 1
+            raise PicturesBusy
+        png = await self.draw(work, *args)
+        self.pictures_drawn += 1
+        return png
 
     async def _draw(self, picture: HandPicture) -> bytes:
         """A hand's picture, drawn off the event loop (a few milliseconds)."""
         self._drawing += 1
         try:
-            return await self.draw(picture.png)  # a bound method of plain values
+            return await self._drawn(picture.png)  # a bound method of plain values
         finally:
             self._drawing -= 1
 
