@@ -471,9 +471,12 @@ async def test_100_hands_of_a_bench_load_run_replay_to_their_stored_scores(
     from musbot.bench.databases import Scratch
     from musbot.bench.load import run_load
 
-    scratch = Scratch(str(tmp_path / "load.db"), "sqlite")
-    await scratch.create()
-    figures = await run_load(4, 0.01, 60.0, 1.0, 1, scratch, tune=False)
+    for attempt in range(1, 4):  # a busy machine plays fewer hands in the closed second
+        scratch = Scratch(str(tmp_path / f"load{attempt}.db"), "sqlite")
+        await scratch.create()
+        figures = await run_load(4, 0.01, 60.0, attempt * 1.0, 1, scratch, tune=False)
+        if figures["hands"] >= 100:
+            break
     ids = [row[0] for row in sqlite3.connect(scratch.target).execute(
         "SELECT hand_id FROM hands ORDER BY hand_id")]
     assert len(ids) == figures["hands"] >= 100

@@ -42,7 +42,7 @@ class PicturesBusy(Exception):
 
 
 RECENT_PAGES = 3
-REPOST_BELOW = 4
+REPOST_BELOW = 5
 """Messages below the live table message after which it is posted again at the bottom: a
 hand's words typed under it never push it off a phone's screen (at most five messages up).
 It goes down with the table's next change (a post and a delete where an edit was due); chat
