@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
+class OpenLimits:
     """The limits ``/musadmin config`` was given (None: unchanged): open tables in the server, per
     person, and the minutes after which an idle table closes."""
 
@@ -77,7 +77,7 @@ def settings_text(settings: ServerSettings, lang: str = "es") -> str:
     ])
 
 
-class Config(MusSubcommandCog):
+class ServerConfig(MusSubcommandCog):
     """Per-server settings; the command lives in the ``/musadmin`` group (Manage Server), which
     members do not see."""
 
@@ -112,7 +112,7 @@ class Config(MusSubcommandCog):
                 allow=permitir_canal.id if permitir_canal is not None else None,
                 disallow=quitar_canal.id if quitar_canal is not None else None,
                 all_channels=bool(todos_los_canales),
-                limits=Limits(mesas_servidor, mesas_persona, inactividad))
+                limits=OpenLimits(mesas_servidor, mesas_persona, inactividad))
 
         self.command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name="config", description="Reglas, tiempo, idioma y canales de las mesas nuevas "
@@ -140,7 +140,7 @@ class Config(MusSubcommandCog):
                         rules: dict[str, Any] | None = None, tiempo: int | None = None,
                         idioma: str | None = None, allow: int | None = None,
                         disallow: int | None = None, all_channels: bool = False,
-                        limits: Limits | None = None) -> None:
+                        limits: OpenLimits | None = None) -> None:
         """Shows the settings, or changes them and shows the result; always privately.
         Deferred first: saving may wait for another process's lock on the database (up to 5 s),
         longer than Discord waits for an answer."""
@@ -155,7 +155,7 @@ class Config(MusSubcommandCog):
             return
         db = self.db
         settings = await db.server_settings(guild_id)
-        limits = limits or Limits()
+        limits = limits or OpenLimits()
         changed = bool(rules) or any(x is not None for x in (tiempo, idioma, allow,
                                                               disallow)) or all_channels \
             or limits.given()
@@ -173,7 +173,7 @@ class Config(MusSubcommandCog):
 
 def changed_settings(settings: ServerSettings, rules: dict[str, Any], tiempo: int | None,
                      idioma: str | None, allow: int | None, disallow: int | None,
-                     all_channels: bool, limits: Limits) -> ServerSettings:
+                     all_channels: bool, limits: OpenLimits) -> ServerSettings:
     """The new settings; refused (:class:`InvalidSettings`, nothing saved) when impossible.
     ``tiempo`` 0 is no turn clock."""
     table = settings.table
@@ -200,4 +200,4 @@ def changed_settings(settings: ServerSettings, rules: dict[str, Any], tiempo: in
 
 
 async def setup(bot: MusBot) -> None:
-    await bot.add_cog(Config(bot))
+    await bot.add_cog(ServerConfig(bot))

@@ -233,13 +233,13 @@ def test_an_error_given_as_the_reason_of_another_is_worded_in_the_same_language(
 
 
 def test_server_settings_refuse_impossible_rules_in_the_servers_language() -> None:
-    from cogs.config import Limits, changed_settings
+    from cogs.config import OpenLimits, changed_settings
 
     for lang, sentence in (("es", "Esas reglas no valen: puntos debe estar entre 1 y 1000"),
                            ("en", "Those rules are not valid: puntos must be between 1 and 1000")):
         with pytest.raises(InvalidSettings) as refused:
             changed_settings(ServerSettings(), {"puntos": 2000}, None, None, None, None, False,
-                             Limits())
+                             OpenLimits())
         assert error_text(refused.value, lang) == sentence
 
 

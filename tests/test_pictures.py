@@ -33,7 +33,7 @@ from musbot.pictures.fonts import MISSING, font, name_text, visual_order
 from musbot.pictures.hand import hand_picture, hand_png, new_cards
 from musbot.pictures.table import (
     LAYOUTS,
-    LanceResult,
+    LanceRow,
     TableSnapshot,
     lance_results,
     render_in_thread,
@@ -255,8 +255,8 @@ def test_the_hand_is_small_and_quick() -> None:
 
 # --- the table --------------------------------------------------------------------------------
 
-FULL_LANCES = (LanceResult(0, 0, 2, "querido"), LanceResult(1, 1, 1, "paso"),
-               LanceResult(2, 0, 5, "deje"), LanceResult(3, 1, 40, "ordago"))
+FULL_LANCES = (LanceRow(0, 0, 2, "querido"), LanceRow(1, 1, 1, "paso"),
+               LanceRow(2, 0, 5, "deje"), LanceRow(3, 1, 40, "ordago"))
 
 
 def snapshot(players: int = 4, **changes: object) -> TableSnapshot:

@@ -38,7 +38,7 @@ def measure(runs: int, seed: int) -> dict[str, Any]:
     from musbot.engine.cards import DECK
     from musbot.pictures import cards as art
     from musbot.pictures.hand import hand_png
-    from musbot.pictures.table import LanceResult, TableSnapshot, table_png
+    from musbot.pictures.table import LanceRow, TableSnapshot, table_png
 
     rng = random.Random(seed)
     emoji_t: list[float] = []
@@ -73,7 +73,7 @@ def measure(runs: int, seed: int) -> dict[str, Any]:
         new = set(rng.sample(hands[0], rng.randrange(0, 5)))
         lang = ("es", "eu", "fr", "en")[n % 4]
         _timed(partial(hand_png, hands[0], new=new, lang=lang), hand_t, hand_b)
-        lances = tuple(LanceResult(lance, rng.randrange(2), rng.randrange(1, 9),
+        lances = tuple(LanceRow(lance, rng.randrange(2), rng.randrange(1, 9),
                                    rng.choice(("paso", "querido", "deje", None)))
                        for lance in (0, 1, 2, 3))
         snap = TableSnapshot(names=names, mano=n % 4, hands=hands, lances=lances,

@@ -76,8 +76,8 @@ KINDS = {"paso": "paso", "querido": "apuesta", "deje": "deje", "ordago": "ordago
 
 
 @dataclass(frozen=True, slots=True)
-class LanceResult:
-    """One lance at the end of the hand: the pair that took it (0 or 1; None if nobody) and
+class LanceRow:
+    """One lance's row in the showdown picture: the pair that took it (0 or 1; None if nobody) and
     the tantos it scored there; ``outcome`` as :class:`musbot.engine.events.LanceEnded` says
     it (``paso``, ``querido``, ``deje``, ``ordago``; None: played without betting)."""
 
@@ -97,7 +97,7 @@ class TableSnapshot:
     names: tuple[str, ...]
     mano: int
     hands: tuple[tuple[Card, ...] | None, ...]
-    lances: tuple[LanceResult, ...] = ()
+    lances: tuple[LanceRow, ...] = ()
     scores: tuple[int, int] = (0, 0)
     target: int = 40
     reyes: int = 8
@@ -115,7 +115,7 @@ class TableSnapshot:
             raise ValueError(f"no seat {self.mano} among {players}")
 
 
-def lance_results(events: Iterable[ev.Event]) -> tuple[LanceResult, ...]:
+def lance_results(events: Iterable[ev.Event]) -> tuple[LanceRow, ...]:
     """The lances of a hand's public events, as :class:`TableSnapshot` takes them: each lance
     that was played or scored, in order, with the tantos its ``Scored`` steps gave, by pair."""
     outcome: dict[int, str | None] = {}
@@ -132,9 +132,9 @@ def lance_results(events: Iterable[ev.Event]) -> tuple[LanceResult, ...]:
     for lance in sorted(set(outcome) | {lance for lance, _ in scored}):
         teams = sorted(team for (lc, team) in scored if lc == lance)
         if not teams:
-            out.append(LanceResult(lance, None, 0, outcome.get(lance)))
+            out.append(LanceRow(lance, None, 0, outcome.get(lance)))
         for team in teams:
-            out.append(LanceResult(lance, team, scored[(lance, team)], outcome.get(lance)))
+            out.append(LanceRow(lance, team, scored[(lance, team)], outcome.get(lance)))
     return tuple(out)
 
 
@@ -241,7 +241,7 @@ class _Painter:
                 badge(d, (cx + self.card_w / 2, cards_y + self.card_h), f"={target}",
                       _px(15))  # on the card's foot: its rank and suit stay in sight
 
-    def lance(self, d: ImageDraw.ImageDraw, result: LanceResult, y: int) -> None:
+    def lance(self, d: ImageDraw.ImageDraw, result: LanceRow, y: int) -> None:
         face = font(_px(NAME), bold=True)
         small = font(_px(SMALL))
         x = _px(MARGIN)
