@@ -106,6 +106,17 @@ ORDAGO_MIN_CHANCE = 0.7
 """The pair's chance at the lance below which the bot does not consider throwing an órdago…"""
 ORDAGO_DESPERATE = 0.1
 """…unless its chance to win the game is already below this."""
+BIG_BET = 5
+"""The big envite weighed beside «envido» (2) when no bet stands: against players who call
+whatever the size, the goods are worth more than 2 (issue #48: «dificil» won 71 % of games
+against a member of the opponents' family that calls every bet, «normal», whose strong openings
+are 3 to 8 half the time, 80 %; with this envite, 85 %)…"""
+BIG_BET_MIN = 0.6
+"""…weighed with this chance at the lance or more (see :meth:`DificilBot.options`)…"""
+BIG_TRUST = 0.9
+"""…or whatever the hand when every opponent's reading gives «normal»'s rule (which folds to
+a big bet more than to a small one) at least this weight
+(:attr:`~musbot.ai.reading.OpponentModel.normal`): an unknown player has 0.73."""
 PILOT = 12
 """Worlds dealt blind before the guided draws of :meth:`DificilBot.sample` (and not kept)."""
 SILENT_PARTNER = 0.5
@@ -162,9 +173,7 @@ class DificilBot:
             return self.normal.decide(view, rng, senas)
         if models is None or len(models) != view.players:
             models = (DEFAULT_MODEL,) * view.players
-        options = candidate_words(view)
-        if ORDAGO in options and not self.may_throw_ordago(view, senas):
-            options.remove(ORDAGO)
+        options = self.options(view, senas, models)
         if len(options) == 1:
             return options[0]
         sub = random.Random(rng.random())
@@ -207,6 +216,34 @@ class DificilBot:
 
     def choose_senas(self, view: SeatView, rng: random.Random) -> list[Sena]:
         return self.normal.choose_senas(view, rng)
+
+    def options(self, view: SeatView, senas: Sequence[SenaSeen],
+                models: Sequence[OpponentModel]) -> list[Action]:
+        """The words weighed (:func:`candidate_words`), but an órdago it may not throw
+        (:meth:`may_throw_ordago`) and the big envite (:data:`BIG_BET`) without the goods
+        (:data:`BIG_BET_MIN`) unless every opponent is read as playing by «normal»'s rule
+        (:data:`BIG_TRUST`). The rollouts value a big bluff by how much more often their
+        opponents fold to a big bet than to a small one, and only «normal»'s rule knows the
+        size of a bet: the readings learnt from the showdowns do not (nor do most players say
+        it so plainly). Against a stranger, a big bluff would rest on a guess; a big envite
+        with the goods rests on the cards, and pays most against those who call anything."""
+        options = self.words(view, senas, models)
+        if ORDAGO in options and not self.may_throw_ordago(view, senas):
+            options.remove(ORDAGO)
+        return options
+
+    def words(self, view: SeatView, senas: Sequence[SenaSeen],
+              models: Sequence[OpponentModel]) -> list[Action]:
+        """:func:`candidate_words` without the big envite where :meth:`options` leaves it out
+        (the coach values these, órdago included, and names dificil's pick among them)."""
+        options = candidate_words(view)
+        big = envido(BIG_BET)
+        if big in options and view.lance is not None and \
+                self.normal.chance(view, view.lance, senas) < BIG_BET_MIN and \
+                min(m.normal for s, m in enumerate(models)
+                    if view.rules.team(s) != view.team) < BIG_TRUST:
+            options.remove(big)
+        return options
 
     def may_throw_ordago(self, view: SeatView, senas: Sequence[SenaSeen]) -> bool:
         """No bluffed órdago unless the game is slipping away. The rollouts answer as the
@@ -415,8 +452,8 @@ def risky(view: SeatView, option: Action) -> bool:
 
 
 def candidate_words(view: SeatView) -> list[Action]:
-    """The words weighed at a betting turn: the quiet ones, the smallest bet or raise, the
-    órdago."""
+    """The words weighed at a betting turn: the quiet ones, the smallest bet or raise, a big
+    opening envite (:data:`BIG_BET`), the órdago."""
     kinds = {a.kind for a in view.legal}
     if view.ordago:
         return [QUIERO, NO_QUIERO]
@@ -427,7 +464,7 @@ def candidate_words(view: SeatView) -> list[Action]:
         if _K.ORDAGO in kinds:
             out.append(ORDAGO)
         return out
-    out = [PASO, envido(2)]
+    out = [PASO, envido(2), envido(BIG_BET)]
     if _K.ORDAGO in kinds:
         out.append(ORDAGO)
     return [a for a in out if a.kind in kinds]

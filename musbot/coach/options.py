@@ -17,9 +17,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, candidate_words, fast_action, risky
+from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, fast_action, risky
 from musbot.ai.normal import NormalBot, keep_values, kept_worth, sena_hints
 from musbot.ai.odds import game_value, odds
+from musbot.ai.reading import DEFAULT_MODEL
 from musbot.engine import (
     DECK,
     MUS,
@@ -75,10 +76,11 @@ class Option:
     """The standard error of :attr:`tantos` (the worlds played out are a sample)."""
 
 
-def candidates(view: SeatView, played: Action) -> list[Action]:
-    """The words «dificil» weighs at a betting turn (:func:`~musbot.ai.dificil.candidate_words`),
-    and the player's own."""
-    out = candidate_words(view)
+def candidates(view: SeatView, played: Action, bot: DificilBot,
+               senas: Sequence[SenaSeen] = ()) -> list[Action]:
+    """The words «dificil» weighs at a betting turn against players nobody has seen
+    (:meth:`~musbot.ai.dificil.DificilBot.words`), and the player's own."""
+    out = bot.words(view, senas, (DEFAULT_MODEL,) * view.players)
     return out if played in out else [*out, played]
 
 
@@ -219,7 +221,7 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
     bot = DificilBot(worlds=BATCH, candidates=BATCH, tries=ROLLOUT_TRIES, read_discards=True)
     betting = view.phase == "lance"
     if betting:
-        options = candidates(view, played)
+        options = candidates(view, played, bot, senas)
     else:
         choice = bot.decide(view, rng, senas)
         options = [MUS, NO_HAY_MUS] if view.phase == "mus" else \
@@ -257,7 +259,7 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
 def _choice(view: SeatView, valued: list[Option], bot: DificilBot, senas: Sequence[SenaSeen],
             played: Action) -> Action:
     """dificil's pick among its own candidates (not a size it would not have tried)."""
-    own = candidate_words(view)
+    own = bot.words(view, senas, (DEFAULT_MODEL,) * view.players)
     pool = [o for o in valued if o.action in own]
     if any(o.action.kind is _K.ORDAGO for o in pool) and not bot.may_throw_ordago(view, senas):
         pool = [o for o in pool if o.action.kind is not _K.ORDAGO]
