@@ -1,7 +1,7 @@
 """The robust reference of issue #48: an abstract lance solved by CFR+ (``musbot.ai.cfr``), a
 measuring tool for how exploitable a betting rule is.
 
-The abstraction keeps the betting of RULES.md §4 (who answers a bet, in what order, a refusal
+The abstraction keeps the betting of docs/rules.md §4 (who answers a bet, in what order, a refusal
 passing the word to the partner) and the tanteo of §5 (what paso, a deje, an accepted bet pay,
 base values included); the solver must drive a single seat's gain from its best answer towards
 0, and leave «normal»'s rule far more exploitable in the same abstraction.

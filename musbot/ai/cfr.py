@@ -12,7 +12,7 @@ all four at Grande, Chica and Punto, those who declared at Pares and Juego (publ
 knows only the band (:data:`BANDS`, the readings' own) of its strength: its pair's chance at the
 lance from the odds tables, its position and the declarations, as «normal» and the readings judge
 it. The bands' joint chances, each pair's chance to win the lance and the base values it would
-score come from :data:`DEALS` random deals. The betting follows RULES.md §4 with the words the
+score come from :data:`DEALS` random deals. The betting follows docs/rules.md §4 with the words the
 readings count (pass or refuse, call, bet or raise by 2), raises capped at :data:`RAISES`; a lance
 pays in tantos as §5 scores it.
 
@@ -101,7 +101,7 @@ class Node:
 
 
 def tree(present: Sequence[int], ordagos: bool = False) -> Node:
-    """The betting of one spot, by RULES.md §4: an opening round in playing order, then the
+    """The betting of one spot, by docs/rules.md §4: an opening round in playing order, then the
     other pair's eligible players answer the standing bet in order after the bettor, one's
     refusal passing the word to the partner and eliminating the refuser. Without ``ordagos``
     nobody may go to órdago (see :data:`ORDAGOS`)."""
