@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from helpers_rules import cards as hand
@@ -17,16 +18,20 @@ from hypothesis import strategies as st
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS, DificilBot, NormalBot, Player, SenaSeen, make_player
 from musbot.ai.arena import bench_levels, play_game, play_games, wilson
+from musbot.ai.dificil import BIG_BET, BIG_BET_MIN, BIG_TRUST
 from musbot.ai.normal import bet_action, race
 from musbot.ai.odds import game_value, generate, odds
+from musbot.ai.reading import DEFAULT_MODEL
 from musbot.cli import main
 from musbot.engine import (
     NO_HAY_MUS,
     ORDAGO,
+    PASO,
     Hand,
     Lance,
     Match,
     Rules,
+    envido,
     seeded_shuffler,
     tables,
 )
@@ -173,6 +178,25 @@ def test_dificil_samples_only_worlds_that_fit_the_public_information() -> None:
         assert len({c for hh in hands for c in hh}) == 16
         for seat in range(1, 4):
             assert t.has_pares[t.index(hands[seat])] == declared[seat]
+
+
+def test_dificil_weighs_a_big_envite_only_with_the_goods_against_strangers() -> None:
+    """The big envite is weighed with a strong hand, or with any hand against opponents read
+    as playing by «normal»'s rule (who fold to size), never as a bluff against strangers."""
+    bot = DificilBot()
+    normalish = replace(DEFAULT_MODEL, normal=BIG_TRUST)
+    seen = {"weak": 0, "strong": 0}
+    for n in range(80):
+        h = Hand.deal(Rules(senas=False), mano=n % 4, shuffler=seeded_shuffler(f"big/{n}"))
+        h.apply(h.mano, NO_HAY_MUS)
+        view = h.view(h.to_act)
+        strong = bot.normal.chance(view, view.lance, ()) >= BIG_BET_MIN
+        strangers = bot.options(view, (), (DEFAULT_MODEL,) * 4)
+        assert (envido(BIG_BET) in strangers) == strong
+        assert envido(BIG_BET) in bot.options(view, (), (normalish,) * 4)
+        seen["strong" if strong else "weak"] += 1
+    assert min(seen.values()) > 5, seen
+    assert PASO in strangers
 
 
 @pytest.mark.parametrize("level", ["facil", "normal", "dificil"])

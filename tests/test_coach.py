@@ -6,6 +6,7 @@ The review's privacy at a live table is in ``tests/test_coach_table.py``."""
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 from math import comb
 
@@ -344,7 +345,7 @@ def test_mus_and_discard_turns_get_the_tantos_of_each_option() -> None:
         tr = hand.transcript()
         rounds = max(rounds, hand.mus_rounds)
         seat = n % 4
-        r = review_transcript(tr, seat, seed=n, rollout_worlds=16)
+        r = review_transcript(tr, seat, seed=n, most=16)
         for d in r.decisions:
             if d.lance is not None:
                 continue
@@ -387,3 +388,75 @@ def test_the_advice_names_a_mus_or_a_discard_that_cost_the_most() -> None:
     assert line.startswith("Consejo: en el mus")  # the mus cost more
     line = advice(Review(0, (discard,), finished=True), "es")
     assert "en el descarte" in line and "1,3" in line
+
+
+# --- the same decision, the same figures (issue #48) ---------------------------------------------
+
+_NUMBER = re.compile(r"[+−]\d+[.,]\d")
+
+
+def _line_of(text_: str, index: int) -> str:
+    """The review's line of a seat's decision (the heading, maybe «the hand goes on», then one
+    line per decision)."""
+    lines = [line for line in text_.splitlines()[1:] if "(" not in line[:1]]
+    return lines[index]
+
+
+def test_the_same_decision_gets_the_same_figures_and_advice_however_it_is_asked() -> None:
+    """A mus and a discard (whose figures are the noisiest: the rest of the hand is played out)
+    asked about ten times — after the hand and during it, alone and with the hand's later
+    decisions, in each language, at a table or by the command line, as another match's hand —
+    are valued the same each time (so within the issue's ±0.5 tanto: to the last digit), and the
+    word recommended is the same: each decision's sampling is seeded by what the seat knew then,
+    nothing else."""
+    from musbot.coach.review import review
+    from musbot.table.repaso import ReviewAsk
+
+    hand = _two_rounds(7)
+    tr = hand.transcript()
+    seat = next(s for s in range(4) if any(d.view.phase == "descarte"
+                                           for d in decisions(tr, s)[0]))
+    found, _ = decisions(tr, seat)
+    k = next(i for i, d in enumerate(found) if d.view.phase == "descarte")
+    assert found[k - 1].view.phase == "mus"
+    said = [i for i, (who, _) in enumerate(tr["actions"]) if who == seat]
+    upto = said[k] + 1  # the actions of the hand up to the discard, included
+    asks = [review_transcript(tr, seat).decisions,
+            review_transcript(tr, seat, upto=upto).decisions,
+            review_transcript(tr, seat, upto=len(tr["actions"]) - 1).decisions,
+            (None,) * (k - 1) + review(found[k - 1:k + 1], seat).decisions,
+            review(found[:k + 1], seat).decisions]
+    for i in (k - 1, k):
+        values = [{str(o.action): o.tantos for o in d[i].options} for d in asks]
+        assert values[0] and all(v == values[0] for v in values), values  # to the last bit
+        assert len({d[i].best.action for d in asks}) == 1
+    assert len(values[0]) == 1  # the discard «normal» made, «dificil»'s too
+    shown = []
+    for n, lang in enumerate(("es", "en", "eu", "fr", "es")):
+        ask = ReviewAsk(tr, seat, 3 + n, (), upto + n, lang, f"match-{n}")
+        text_ = ask.answer()
+        shown.append([_NUMBER.findall(_line_of(text_, i).replace(",", ".")) for i in (k - 1, k)])
+    assert all(s == shown[0] for s in shown) and all(shown[0]), shown
+
+
+def test_a_bet_is_valued_within_half_a_tanto_whatever_the_worlds_drawn() -> None:
+    """The words at a betting turn are played out until each value's standard error is a
+    quarter of a tanto (the review's «±» is two of them): ten reviews drawing ten other sets
+    of worlds (``--semilla``) give each quiet word within half a tanto of the others', and
+    name the same word as the best when one is clearly best."""
+    from musbot.coach.options import PRECISION
+    from musbot.coach.review import review
+
+    hand = _played(11)
+    tr = hand.transcript()
+    seat = tr["mano"]
+    found, _ = decisions(tr, seat)
+    d = next(x for x in found if x.view.phase == "lance")
+    runs = [review([d], seat, seed=salt).decisions[0] for salt in range(10)]
+    for o in runs[0].options:
+        if o.risky:
+            continue
+        figures = [next(x.tantos for x in r.options if x.action == o.action) for r in runs]
+        assert max(figures) - min(figures) <= 1.0, (o.action, figures)
+        assert all(next(x.error for x in r.options if x.action == o.action) <= PRECISION
+                   for r in runs)

@@ -29,6 +29,7 @@ from musbot.engine.senas import SenaLog, check_sena, senas_open
 
 from . import LEVELS
 from .base import Player, SenaSeen, ask, hand_over
+from .family import family_levels, member, member_key
 from .randombot import RandomBot
 from .reading import OpponentMemory, spoken
 from .styles import STYLES
@@ -37,9 +38,20 @@ MAX_ACTIONS = 50_000
 
 
 def bench_levels() -> dict[str, Callable[[], Player]]:
-    """The table's levels, «random» (a benchmark floor) and the opponent styles of
-    :mod:`musbot.ai.styles`: none of these last ones is offered at tables."""
-    return {**LEVELS, "random": RandomBot, **STYLES}
+    """The table's levels, «random» (a benchmark floor), the opponent styles of
+    :mod:`musbot.ai.styles` and the families of :mod:`musbot.ai.family`: none of these last
+    ones is offered at tables."""
+    return {**LEVELS, "random": RandomBot, **STYLES, **family_levels()}
+
+
+def seat_player(level: str, seed: int, index: int, seat: int, rules: Rules) -> Player:
+    """The player of ``level`` at ``seat`` in game ``index``: a family seats the member the
+    game's seed and duplicate draw (:func:`~musbot.ai.family.member_key`), any other level
+    its one kind of player."""
+    if level.startswith("family:"):
+        return member(level.removeprefix("family:"),
+                      member_key(seed, index, seat, rules.team))
+    return bench_levels()[level]()
 
 
 class DuplicateShuffler:
@@ -105,10 +117,9 @@ def play_game(level_a: str, level_b: str, seed: int, index: int,
     games. ``memory``: the table's, to read afterwards (seats are ``"seat:N"``); a new one
     otherwise."""
     rules = rules or Rules(juegos=1, vacas=1)
-    levels = bench_levels()
     team_a = index % 2
     first_mano = (index // 2) % rules.jugadores
-    players = [levels[level_a if rules.team(s) == team_a else level_b]()
+    players = [seat_player(level_a if rules.team(s) == team_a else level_b, seed, index, s, rules)
                for s in range(rules.jugadores)]
     rng = random.Random(f"{seed}:{index}:bots")
     sena_rng = random.Random(f"{seed}:{index}:senas")

@@ -5,9 +5,13 @@ Pure like the engine (no I/O, no clock): a client asks, and words the answer wit
 
 - the chance its pair had at the lance, and that an opponent held pares or juego, from thousands
   of deals of the cards it had not seen that agree with what was certain (:mod:`.chances`);
-- at a betting turn, what every word was expected to bring in tantos, and what «dificil» would
-  have said (:mod:`.options`, by «dificil»'s own sampler and rollouts);
+- at a betting turn, what every word was expected to bring in tantos (:mod:`.options`, by
+  «dificil»'s own sampler and rollouts, played out until each is known within a quarter of a
+  tanto), the word worth the most, and why «dificil» would say another if it would;
 - and one line of advice where the player's word cost the most.
+
+Each decision's sampling is seeded by what its seat knew (:func:`.review.decision_seed`): the
+same decision gets the same figures however and whenever it is asked.
 
 A review is read from the seat's views alone (:mod:`.review`), so asked in the middle of a hand
 it tells nothing the seat could not see.
@@ -20,10 +24,11 @@ from .review import (
     Decision,
     DecisionReview,
     Review,
+    decision_seed,
     decisions,
     review,
     review_transcript,
 )
 
 __all__ = ["ADVICE_MIN", "Chances", "Decision", "DecisionReview", "Knowledge", "Option",
-           "Review", "decisions", "review", "review_transcript"]
+           "Review", "decision_seed", "decisions", "review", "review_transcript"]

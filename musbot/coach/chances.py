@@ -46,8 +46,8 @@ weighed ones are worth this many equally weighed (:attr:`Chances.effective`): af
 the drawn worlds carry most of the weight, and the figures would stray by two points and more."""
 REDRAWS = 3
 REVIEW_REDRAWS = 2
-"""Redraws a whole review may make (its decisions share them, like the rollouts): a long hand
-of bets must still answer within 300 ms (``musbot bench repaso``)."""
+"""Redraws a whole review may make (its decisions share them): a long hand of bets must still
+answer in well under a second (``musbot bench repaso``)."""
 MOST_WORLDS = 4 * WORLDS
 CHUNK = 2048
 

@@ -17,9 +17,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, candidate_words, fast_action, risky
+from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, fast_action, risky
 from musbot.ai.normal import NormalBot, keep_values, kept_worth, sena_hints
 from musbot.ai.odds import game_value, odds
+from musbot.ai.reading import DEFAULT_MODEL
 from musbot.engine import (
     DECK,
     MUS,
@@ -36,14 +37,21 @@ from musbot.engine import events as ev
 from musbot.engine.randomplay import random_action
 from musbot.engine.senas import SenaSeen
 
-ROLLOUT_WORLDS = 40
-"""Worlds per betting decision at most (dificil plays with 96): every option is played in the
-same worlds, so their difference is steadier than each value."""
-ROLLOUT_BUDGET = 320
-"""Rollouts per review, shared by its betting decisions (a review must answer within 300 ms,
-``musbot bench repaso``): a hand with many bets gets fewer worlds per decision…"""
-ROLLOUT_MIN = 16
-"""…but never fewer than this."""
+PRECISION = 0.25
+"""Tantos: the words are played out in more worlds, a batch at a time, until the standard error
+of each quiet word or bet is below this — two of them, the review's «±», within half a tanto
+(an órdago's value, the game won or lost, stays the noisiest: it is shown with its «±»; asked
+again, the same decision is played out in the same worlds, :func:`~.review.decision_seed`, and
+gets the same figures to the last digit)…"""
+BATCH = 24
+"""…worlds per batch, each batch drawn and weighed by «dificil»'s sampler…"""
+LEAST = 48
+"""…never fewer worlds than this…"""
+MOST = 640
+"""…and at most this many at a betting turn (a rollout from a word is a few lances)…"""
+MOST_HAND = 288
+"""…or at a mus or discard turn (the rest of the hand, mus rounds and all, is played out):
+past these the value is shown with its uncertainty (:attr:`Option.error`)."""
 ROLLOUT_TRIES = 1200
 WHIMS = 0.05
 """The share of random words the rollouts give each opponent: a review judges the word against
@@ -64,12 +72,15 @@ class Option:
     risky: bool = False
     """It stakes the game on this lance (an órdago, or calling one): its value is the noisiest,
     so it is only held against the player's word when it was said or «dificil» would say it."""
+    error: float = 0.0
+    """The standard error of :attr:`tantos` (the worlds played out are a sample)."""
 
 
-def candidates(view: SeatView, played: Action) -> list[Action]:
-    """The words «dificil» weighs at a betting turn (:func:`~musbot.ai.dificil.candidate_words`),
-    and the player's own."""
-    out = candidate_words(view)
+def candidates(view: SeatView, played: Action, bot: DificilBot,
+               senas: Sequence[SenaSeen] = ()) -> list[Action]:
+    """The words «dificil» weighs at a betting turn against players nobody has seen
+    (:meth:`~musbot.ai.dificil.DificilBot.words`), and the player's own."""
+    out = bot.words(view, senas, (DEFAULT_MODEL,) * view.players)
     return out if played in out else [*out, played]
 
 
@@ -167,36 +178,80 @@ def _thrown(cards: Sequence[Card], count: int, reyes: int, pos: int) -> Action:
     return descarte(*out)
 
 
+class _Mean:
+    """A weighed mean and its standard error, summed as worlds come."""
+
+    __slots__ = ("w", "w2", "w2x", "w2x2", "wx")
+
+    def __init__(self) -> None:
+        self.w = self.w2 = self.wx = self.w2x = self.w2x2 = 0.0
+
+    def add(self, w: float, x: float) -> None:
+        self.w += w
+        self.wx += w * x
+        w2 = w * w
+        self.w2 += w2
+        self.w2x += w2 * x
+        self.w2x2 += w2 * x * x
+
+    @property
+    def mean(self) -> float:
+        return self.wx / self.w if self.w > 0 else 0.0
+
+    @property
+    def error(self) -> float:
+        """Of a ratio of weighed sums: ``sqrt(Σ w² (x − mean)²) / Σ w``."""
+        if self.w <= 0:
+            return 0.0
+        m = self.mean
+        spread = self.w2x2 - 2.0 * m * self.w2x + m * m * self.w2
+        return max(spread, 0.0) ** 0.5 / self.w
+
+
 def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random.Random,
-          worlds: int = ROLLOUT_WORLDS, discarded: frozenset[Card] = frozenset(),
-          ) -> tuple[list[Option], Action]:
+          discarded: frozenset[Card] = frozenset(), *, precision: float = PRECISION,
+          most: int | None = None) -> tuple[list[Option], Action]:
     """Every candidate word valued in dificil's worlds, and the one «dificil» would say; no
     options (and the played word) when no world agreed with what was public. At a mus turn the
     candidates are mus and no hay mus; at a discard, the player's and «dificil»'s (which is
-    «normal»'s)."""
-    bot = DificilBot(worlds=worlds, candidates=worlds, tries=ROLLOUT_TRIES, read_discards=True)
+    «normal»'s). Worlds are drawn a batch (:data:`BATCH`) at a time, each batch's weights
+    scaled to average 1, until every word's value is known within ``precision`` tantos (one
+    standard error) or ``most`` worlds were played (:data:`MOST`, :data:`MOST_HAND`). The
+    draws come from ``rng`` alone: the same ``rng`` gives the same figures."""
+    bot = DificilBot(worlds=BATCH, candidates=BATCH, tries=ROLLOUT_TRIES, read_discards=True)
     betting = view.phase == "lance"
     if betting:
-        options = candidates(view, played)
+        options = candidates(view, played, bot, senas)
     else:
         choice = bot.decide(view, rng, senas)
         options = [MUS, NO_HAY_MUS] if view.phase == "mus" else \
             list(dict.fromkeys([played, choice]))
+    most = most if most is not None else MOST if betting else MOST_HAND
     rates = [WHIMS] * view.players
-    sampled = bot.sample(view, rng, senas)  # the others read as a player nobody has seen
-    total = sum(w for _, w in sampled)
-    if not sampled or total <= 0:
-        return [], played
     rollout = _Rollout(view, rates, discarded)
-    tantos = [0.0] * len(options)
-    games = [0.0] * len(options)
-    for hands, w in sampled:
-        seed = rng.random()  # the same whims for every option: a fair comparison
-        for k, option in enumerate(options):
-            t, g = rollout.play(hands, option, seed)
-            tantos[k] += w * t
-            games[k] += w * g
-    valued = [Option(o, tantos[k] / total, games[k] / total, risky(view, o))
+    tantos = [_Mean() for _ in options]
+    games = [_Mean() for _ in options]
+    played_out = 0
+    while played_out < most:
+        sampled = bot.sample(view, rng, senas)  # the others read as players nobody has seen
+        total = sum(w for _, w in sampled)
+        if not sampled or total <= 0:
+            break
+        scale = len(sampled) / total
+        for hands, w in sampled[:most - played_out]:
+            seed = rng.random()  # the same whims for every option: a fair comparison
+            for k, option in enumerate(options):
+                t, g = rollout.play(hands, option, seed)
+                tantos[k].add(w * scale, t)
+                games[k].add(w * scale, g)
+        played_out += len(sampled)
+        if played_out >= LEAST and all(m.error <= precision for m, o in zip(tantos, options,
+                                                                            strict=True)
+                                       if not risky(view, o)):
+            break
+    if not played_out:
+        return [], played
+    valued = [Option(o, tantos[k].mean, games[k].mean, risky(view, o), tantos[k].error)
               for k, o in enumerate(options)]
     return valued, _choice(view, valued, bot, senas, played) if betting else choice
 
@@ -204,7 +259,7 @@ def weigh(view: SeatView, played: Action, senas: Sequence[SenaSeen], rng: random
 def _choice(view: SeatView, valued: list[Option], bot: DificilBot, senas: Sequence[SenaSeen],
             played: Action) -> Action:
     """dificil's pick among its own candidates (not a size it would not have tried)."""
-    own = candidate_words(view)
+    own = bot.words(view, senas, (DEFAULT_MODEL,) * view.players)
     pool = [o for o in valued if o.action in own]
     if any(o.action.kind is _K.ORDAGO for o in pool) and not bot.may_throw_ordago(view, senas):
         pool = [o for o in pool if o.action.kind is not _K.ORDAGO]
@@ -216,4 +271,4 @@ def _choice(view: SeatView, valued: list[Option], bot: DificilBot, senas: Sequen
     return best.action
 
 
-__all__ = ["ROLLOUT_WORLDS", "Option", "candidates", "weigh"]
+__all__ = ["PRECISION", "Option", "candidates", "weigh"]

@@ -8,6 +8,7 @@ review asked in the middle of a hand tells nothing the seat could not see.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from .chances import (
     generator,
     weighed,
 )
-from .options import ROLLOUT_BUDGET, ROLLOUT_MIN, ROLLOUT_WORLDS, Option, candidates, weigh
+from .options import Option, weigh
 
 if TYPE_CHECKING:
     from musbot.replay import Transcript
@@ -59,7 +60,8 @@ class DecisionReview:
     cards: tuple[Card, ...]
     played: Action
     bot: Action
-    """What «dificil» would have said."""
+    """What «dificil» would have said (at a mus or discard turn, «normal»'s rule, which it
+    plays there): the review recommends :attr:`best`, and says why «dificil» differs."""
     chances: Chances
     options: tuple[Option, ...] = ()
     """Every word weighed, the player's among them: at a betting turn «dificil»'s candidates;
@@ -67,10 +69,16 @@ class DecisionReview:
 
     @property
     def best(self) -> Option | None:
-        """The word worth the most tantos among those a player should weigh: an órdago only if
-        it was said or «dificil» would say it (see :attr:`Option.risky`)."""
+        """The word worth the most tantos among those a player should weigh — an órdago only
+        if it was said or «dificil» would say it (see :attr:`Option.risky`) — as the figures
+        are shown, to a tenth: of words shown alike, the one said, then «dificil»'s."""
         fair = [o for o in self.options if not o.risky or o.action in (self.played, self.bot)]
-        return max(fair, key=lambda o: o.tantos) if fair else None
+        if not fair:
+            return None
+        top = max(shown(o.tantos) for o in fair)
+        tied = [o for o in fair if shown(o.tantos) == top]
+        return next((o for a in (self.played, self.bot) for o in tied if o.action == a),
+                    tied[0])
 
     @property
     def played_option(self) -> Option | None:
@@ -78,9 +86,12 @@ class DecisionReview:
 
     @property
     def cost(self) -> float:
-        """Expected tantos lost against the best word weighed."""
+        """Expected tantos lost against the best word weighed (0 when the word said was
+        worth as much as shown)."""
         best, mine = self.best, self.played_option
-        return max(0.0, best.tantos - mine.tantos) if best and mine else 0.0
+        if not best or not mine or best is mine:
+            return 0.0
+        return max(0.0, best.tantos - mine.tantos)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +109,29 @@ class Review:
         return max(costly, key=lambda d: d.cost) if costly else None
 
 
+def shown(tantos: float) -> float:
+    """A value as the review shows it, to a tenth of a tanto."""
+    return float(f"{tantos:.1f}")
+
+
+def decision_seed(decision: Decision, seat: int, salt: int | None = None) -> int:
+    """The seed of a decision's sampling, from what the seat knew when it spoke (its cards,
+    the public history, its discards and the señas it saw) and nothing else: the same decision
+    gets the same figures whoever asks, in whatever language, during the hand or after it,
+    alone or with the hand's other decisions. ``salt`` (``musbot repaso --semilla``) draws
+    other worlds."""
+    view = decision.view
+    known = (seat, view.rules, view.cards, view.history, sorted(decision.discarded),
+             decision.senas, 0 if salt is None else salt)
+    return int.from_bytes(hashlib.blake2b(repr(known).encode(), digest_size=8).digest(), "big")
+
+
 def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
-           worlds: int = WORLDS, rollout_worlds: int = ROLLOUT_WORLDS,
-           finished: bool = False) -> Review:
-    """Each decision weighed from its own view: pure, and the same for the same seed."""
-    rng = random.Random(seed)
-    np_rng = generator(seed)
-    words = sum(len(candidates(d.view, d.action)) if d.view.phase == "lance" else 2
-                for d in decisions if d.view.players == 4)
-    per_decision = max(ROLLOUT_MIN, min(rollout_worlds, ROLLOUT_BUDGET // max(words, 1)))
+           worlds: int = WORLDS, most: int | None = None, finished: bool = False) -> Review:
+    """Each decision weighed from its own view, with its own sampling
+    (:func:`decision_seed`): pure, and each decision's figures the same however it is asked
+    (``seed`` draws other worlds, the same for the same seed). ``most``: worlds played out
+    per decision at most (:data:`~musbot.coach.options.MOST` if None)."""
     out: list[DecisionReview] = []
     players = 4
     drawn_for: dict[tuple[Any, ...], IntArray] = {}
@@ -120,15 +145,18 @@ def review(decisions: Sequence[Decision], seat: int, *, seed: int | None = None,
         known = Knowledge(view, d.discarded, d.senas)
         # Words are no certainty (see .chances): decisions with the same certainties (the
         # lances before the declarations, a mus and its discard) share one draw of the worlds,
-        # each decision weighing it by the words said before it.
+        # each decision weighing it by the words said before it. The draw is seeded by the
+        # first of them, which comes before the others in any review that holds them.
         key = known.key()
-        drawn = weighed(known, np_rng, drawn_for.get(key), worlds, memo,
+        decision = decision_seed(d, seat, seed)
+        drawn = weighed(known, generator(decision), drawn_for.get(key), worlds, memo,
                         min(REDRAWS, redraws_left))
         redraws_left -= drawn.redrawn
         drawn_for[key] = drawn.idx
         lance = view.lance if view.phase == "lance" else None
         odds = drawn.chances(FOURTH if lance is None else [lance])
-        valued, choice = weigh(view, d.action, d.senas, rng, per_decision, d.discarded)
+        valued, choice = weigh(view, d.action, d.senas, random.Random(decision), d.discarded,
+                               most=most)
         out.append(DecisionReview(view.phase, lance, view.cards, d.action, choice, odds,
                                   tuple(valued)))
     return Review(seat, tuple(out), players, finished)
@@ -174,14 +202,13 @@ def _transcript(transcript: Mapping[str, Any] | Transcript) -> Transcript:
 def review_transcript(transcript: Mapping[str, Any] | Transcript, seat: int,
                       senas: Sequence[Sequence[SenaSeen]] | None = None, *,
                       upto: int | None = None, seed: int | None = None,
-                      worlds: int = WORLDS, rollout_worlds: int = ROLLOUT_WORLDS) -> Review:
+                      worlds: int = WORLDS, most: int | None = None) -> Review:
     """:func:`review` of the seat's decisions in a stored hand."""
     t = _transcript(transcript)
     found, finished = decisions(t, seat, senas, upto)
-    result = review(found, seat, seed=seed, worlds=worlds, rollout_worlds=rollout_worlds,
-                    finished=finished)
+    result = review(found, seat, seed=seed, worlds=worlds, most=most, finished=finished)
     return Review(seat, result.decisions, len(t.hands), finished)
 
 
-__all__ = ["ADVICE_MIN", "Decision", "DecisionReview", "Review", "decisions", "review",
-           "review_transcript"]
+__all__ = ["ADVICE_MIN", "Decision", "DecisionReview", "Review", "decision_seed", "decisions",
+           "review", "review_transcript"]

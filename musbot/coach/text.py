@@ -11,6 +11,7 @@ from musbot.engine import Action, ActionKind, Card, Lance, codes
 from musbot.i18n import catalog
 from musbot.table.render import action_words
 
+from .options import Option
 from .review import DecisionReview, Review
 
 _K = ActionKind
@@ -79,12 +80,56 @@ def lines(result: Review, lang: str = "es", *, hand_number: int | None = None,
     return out
 
 
+SHOWN_ERROR = 0.25
+"""A value is shown with its uncertainty («+3,0 ± 1,0», two standard errors) when its
+standard error is at least this: when it is not known to half a tanto."""
+
+
+def option(o: Option, lang: str) -> str:
+    """One word's value: its tantos, ± two standard errors when they reach half a tanto, and
+    the chance to win the game when the word stakes it."""
+    sure = o.error < SHOWN_ERROR
+    key = ("option_game" if sure else "option_game_error") if o.risky else \
+        ("option" if sure else "option_error")
+    return say(key, lang, word=word(o.action, lang), tantos=tantos(o.tantos, lang),
+               error=tantos(2 * o.error, lang, sign=False), game=percent(o.game, lang))
+
+
+def said_words(d: DecisionReview, lang: str) -> str:
+    """What the player said against the word worth the most among those shown (the advice's),
+    so the words never contradict the figures beside them."""
+    best = d.best
+    played = word(d.played, lang)
+    if best is None:
+        return say("you_said_only", lang, played=played)
+    if best.action == d.played:
+        return say("you_said_best", lang, played=played)
+    return say("you_said", lang, played=played, best=word(best.action, lang))
+
+
+def bot_words(d: DecisionReview, lang: str) -> str | None:
+    """At a betting turn where «dificil» would have said another word than the one worth the
+    most tantos, why: it plays for the game, not the tantos (its word gives the better chance
+    to win the game, both figures shown), or it does not stake the game on an órdago without a
+    clear margin. None when it would say the best word, or for no reason the figures show."""
+    best = d.best
+    if d.lance is None or best is None or d.bot == best.action:
+        return None
+    bot = next((o for o in d.options if o.action == d.bot), None)
+    if bot is None:
+        return None
+    if bot.game > best.game:
+        return say("bot_game", lang, bot=word(d.bot, lang), bot_game=percent(bot.game, lang),
+                   best_game=percent(best.game, lang))
+    if best.risky and not bot.risky:
+        return say("bot_safe", lang, bot=word(d.bot, lang))
+    return None
+
+
 def _decision(d: DecisionReview, lang: str, show: CardsShown) -> str:
     c = d.chances
-    said = say("you_said", lang, played=word(d.played, lang), bot=word(d.bot, lang))
-    options = " · ".join(
-        say("option_game" if o.risky else "option", lang, word=word(o.action, lang),
-            tantos=tantos(o.tantos, lang), game=percent(o.game, lang)) for o in d.options)
+    said = said_words(d, lang)
+    options = " · ".join(option(o, lang) for o in d.options)
     if d.lance is None:
         pair = ", ".join(say("lance_chance", lang, lance=lance_name(lance, lang),
                              chance=percent(p, lang)) for lance, p in c.pair.items()
@@ -98,6 +143,9 @@ def _decision(d: DecisionReview, lang: str, show: CardsShown) -> str:
                    pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
     if options:
         line += " " + say("options", lang, options=options)
+    why = bot_words(d, lang)
+    if why is not None:
+        line += " " + why
     return line
 
 
@@ -125,4 +173,5 @@ def text(result: Review, lang: str = "es", *, hand_number: int | None = None,
     return "\n".join(lines(result, lang, hand_number=hand_number, show=show))
 
 
-__all__ = ["advice", "lines", "percent", "say", "tantos", "text", "word"]
+__all__ = ["SHOWN_ERROR", "advice", "bot_words", "lines", "option", "percent", "said_words",
+           "say", "tantos", "text", "word"]

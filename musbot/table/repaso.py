@@ -84,8 +84,9 @@ class ReviewAsk:
 
         from .render import cards_text
 
-        found = review_transcript(self.transcript, self.seat, self.senas, upto=self.upto,
-                                  seed=zlib.crc32(repr(self.key).encode()))
+        # Each decision's sampling is seeded by what its seat knew (coach.decision_seed): the
+        # same figures whoever asks, in any language, during the hand or after it.
+        found = review_transcript(self.transcript, self.seat, self.senas, upto=self.upto)
         return text(found, self.lang, hand_number=self.number, show=cards_text)
 
 
