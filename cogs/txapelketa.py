@@ -1,10 +1,13 @@
-"""``/txapelketa …``: tournaments of pairs, from sign-up to champions.
+"""``/txapelketa …`` and ``/musadmin txapelketa …``: tournaments of pairs, from sign-up to
+champions.
 
 Thin: each command is one call to the bot's :class:`~musbot.txapelketa.TournamentRunner` (which
 saves the change, opens the match tables in threads and tells the news) worded through i18n.
-Creating, drawing and everything that decides for others (a result, a replay, a
-disqualification, cancelling) need Manage Server, checked in the command (Discord's default
-permissions would apply to the whole group). Refusals are the tournament's own error codes,
+The players' commands are ``/txapelketa …``. Creating, drawing and everything that decides for
+others (a result, a replay, a disqualification, cancelling) are the organiser's, in
+``/musadmin txapelketa …`` (hidden from members by the group's default permission, Manage
+Server, and checked in each command all the same: an admin may show the group to anyone).
+Refusals are the tournament's own error codes,
 answered privately by the one error path; news are public, names in them plain text, and a
 message notifies only the people it calls (the partner asked to confirm, the champions).
 Public messages speak the server's language; private answers the person's own
@@ -45,7 +48,14 @@ from musbot.tournament import (
 from musbot.tournament.labels import Words
 from musbot.txapelketa import Cup, TournamentRunner, say, wall_clock
 
-from ._common import answer, bot_database, manages_server, server_lang
+from ._common import (
+    admin_group,
+    answer,
+    bot_database,
+    manages_server,
+    remove_from_admin,
+    server_lang,
+)
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -55,6 +65,8 @@ PHASE_KEYS = {Phase.SIGNUP: "phase_signup", Phase.RUNNING: "phase_running",
               Phase.FINISHED: "phase_finished", Phase.CANCELLED: "phase_cancelled"}
 """A tournament's phase in the catalogue (``TXAPELKETA.phase_…``)."""
 NameOption = app_commands.Range[str, 1, 100]
+ADMIN_SUB = "txapelketa"
+"""``/musadmin txapelketa …``: the organiser's commands."""
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +83,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
     def __init__(self, bot: MusBot) -> None:
         self.bot = bot
         self._runner: TournamentRunner | None = None
+        self.organiser = self._organiser_commands()
+        """``/musadmin txapelketa …``: what the organiser decides."""
         super().__init__()
 
     @property
@@ -90,9 +104,13 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(NewPlace)
+        group = admin_group(self.bot, ADMIN_SUB, "Organiza los torneos de parejas")
+        for command in self.organiser:
+            group.add_command(command)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(NewPlace)
+        remove_from_admin(self.bot, tuple(c.name for c in self.organiser), ADMIN_SUB)
         if self._runner is not None:
             self._runner.stop()
 
@@ -136,29 +154,115 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         except StorageError as problem:  # down meanwhile: the next command starts it
             log.warning("tournaments not carried on yet: %s", problem)
 
-    # --- the organiser ----------------------------------------------------------------
+    # --- the organiser: /musadmin txapelketa … ------------------------------------------
 
-    @app_commands.command(name="sortu", description="Crea un torneo de parejas "
-                                                    "(Gestionar servidor)")
-    @app_commands.describe(
-        nombre="nombre del torneo", formato="sistema de juego",
-        juegos="juegos que ganan una partida (3: al mejor de 5)",
-        puntos="tantos por juego (40)", reyes="4 u 8 reyes",
-        sorteo="por la valoración de las parejas o al azar",
-        cierre_horas="horas hasta el cierre de inscripciones (sin él, sorteo a mano)",
-        ronda_minutos="tiempo para jugar cada partida", espera_minutos="espera antes de "
-        "perder por no presentarse", retraso="qué pierde una pareja que no se presenta")
-    async def sortu(self, interaction: discord.Interaction[Any], nombre: NameOption,
-                    formato: Literal["knockout", "double", "groups", "round_robin",
-                                     "swiss"] = "knockout",
-                    juegos: app_commands.Range[int, 1, 3] = 3,
-                    puntos: app_commands.Range[int, 5, 100] = 40,
-                    reyes: Literal[4, 8] = 4,
-                    sorteo: Literal["rating", "random"] = "rating",
-                    cierre_horas: app_commands.Range[int, 1, 720] | None = None,
-                    ronda_minutos: app_commands.Range[int, 5, 10080] = 120,
-                    espera_minutos: app_commands.Range[int, 1, 240] = 10,
-                    retraso: Literal["match", "game"] = "match") -> None:
+    def _organiser_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """The organiser's commands, as functions (discord.py reads their parameters), joined
+        to ``/musadmin txapelketa`` when the cog loads. Each checks Manage Server itself: the
+        group's default permission only hides it, and an admin may show it to anyone."""
+        cog = self
+
+        async def sortu(interaction: discord.Interaction[Any], nombre: NameOption,
+                        formato: Literal["knockout", "double", "groups", "round_robin",
+                                         "swiss"] = "knockout",
+                        juegos: app_commands.Range[int, 1, 3] = 3,
+                        puntos: app_commands.Range[int, 5, 100] = 40,
+                        reyes: Literal[4, 8] = 4,
+                        sorteo: Literal["rating", "random"] = "rating",
+                        cierre_horas: app_commands.Range[int, 1, 720] | None = None,
+                        ronda_minutos: app_commands.Range[int, 5, 10080] = 120,
+                        espera_minutos: app_commands.Range[int, 1, 240] = 10,
+                        retraso: Literal["match", "game"] = "match") -> None:
+            await cog.create(interaction, nombre, formato, juegos, puntos, reyes, sorteo,
+                             cierre_horas, ronda_minutos, espera_minutos, retraso)
+
+        async def sortear(interaction: discord.Interaction[Any],
+                          nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await cog.runner.draw(cup)
+            await answer(interaction, say("done", lang_of(interaction, lang)))
+
+        async def resultado(interaction: discord.Interaction[Any],
+                            partida: app_commands.Range[str, 1, 20],
+                            juegos: app_commands.Range[str, 3, 9],
+                            nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            score = _score(juegos)
+            if score is None:
+                await answer(interaction, say("bad_score", lang_of(interaction, lang),
+                                              text=juegos))
+                return
+            await cog._organise(interaction, cup, lang, lambda t, now: t.set_result(
+                partida.strip().upper(), score, now=now))
+
+        async def repetir(interaction: discord.Interaction[Any],
+                          partida: app_commands.Range[str, 1, 20],
+                          nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await cog._organise(interaction, cup, lang,
+                                lambda t, now: t.replay(partida.strip().upper(), now=now))
+
+        async def descalificar(interaction: discord.Interaction[Any],
+                               pareja: app_commands.Range[int, 1, 4096],
+                               motivo: app_commands.Range[str, 1, 200],
+                               nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await cog._organise(interaction, cup, lang,
+                                lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
+
+        async def cancelar(interaction: discord.Interaction[Any],
+                           motivo: app_commands.Range[str, 1, 200],
+                           nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await cog._organise(interaction, cup, lang,
+                                lambda t, now: t.cancel(motivo, now=now))
+
+        made = []
+        for callback, about, options in (
+                (sortu, "Crea un torneo de parejas (Gestionar servidor)", {
+                    "nombre": "nombre del torneo", "formato": "sistema de juego",
+                    "juegos": "juegos que ganan una partida (3: al mejor de 5)",
+                    "puntos": "tantos por juego (40)", "reyes": "4 u 8 reyes",
+                    "sorteo": "por la valoración de las parejas o al azar",
+                    "cierre_horas": "horas hasta el cierre de inscripciones (sin él, sorteo "
+                                    "a mano)",
+                    "ronda_minutos": "tiempo para jugar cada partida",
+                    "espera_minutos": "espera antes de perder por no presentarse",
+                    "retraso": "qué pierde una pareja que no se presenta"}),
+                (sortear, "Cierra las inscripciones y sortea (Gestionar servidor)",
+                 {"nombre": "nombre del torneo"}),
+                (resultado, "Pone el resultado de una partida (Gestionar servidor)", {
+                    "partida": "la partida, como en el cuadro (W1-2)",
+                    "juegos": "juegos de cada pareja, como 3-1", "nombre": "nombre del torneo"}),
+                (repetir, "Manda jugar otra vez una partida (Gestionar servidor)", {
+                    "partida": "la partida, como en el cuadro (W1-2)",
+                    "nombre": "nombre del torneo"}),
+                (descalificar, "Descalifica una pareja (Gestionar servidor)", {
+                    "pareja": "su número de cabeza de serie en el cuadro",
+                    "motivo": "el motivo, que se muestra", "nombre": "nombre del torneo"}),
+                (cancelar, "Cancela el torneo (Gestionar servidor)", {
+                    "motivo": "el motivo, que se muestra", "nombre": "nombre del torneo"})):
+            command: app_commands.Command[Any, ..., None] = app_commands.Command(
+                name=callback.__name__, description=about, callback=callback)
+            made.append(app_commands.describe(**options)(command))
+        return made
+
+    async def create(self, interaction: discord.Interaction[Any], nombre: str, formato: str,
+                     juegos: int, puntos: int, reyes: int, sorteo: str,
+                     cierre_horas: int | None, ronda_minutos: int, espera_minutos: int,
+                     retraso: str) -> None:
+        """``/musadmin txapelketa sortu``: a new tournament taking sign-ups in this channel."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
             return
@@ -185,74 +289,6 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             "created", lang, name=cup.name, format=words.format_name(),
             games=settings.games_to_win, deadline=_when(settings.signup_deadline, lang),
             grace=settings.grace_minutes)), allowed_mentions=NO_MENTIONS)
-
-    @app_commands.command(name="sortear", description="Cierra las inscripciones y sortea "
-                                                      "(Gestionar servidor)")
-    @app_commands.describe(nombre="nombre del torneo")
-    async def sortear(self, interaction: discord.Interaction[Any],
-                      nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.runner.draw(cup)
-        await answer(interaction, say("done", lang_of(interaction, lang)))
-
-    @app_commands.command(name="resultado", description="Pone el resultado de una partida "
-                                                        "(Gestionar servidor)")
-    @app_commands.describe(partida="la partida, como en el cuadro (W1-2)",
-                           juegos="juegos de cada pareja, como 3-1", nombre="nombre del torneo")
-    async def resultado(self, interaction: discord.Interaction[Any],
-                        partida: app_commands.Range[str, 1, 20],
-                        juegos: app_commands.Range[str, 3, 9],
-                        nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        score = _score(juegos)
-        if score is None:
-            await answer(interaction, say("bad_score", lang_of(interaction, lang), text=juegos))
-            return
-        await self._organise(interaction, cup, lang, lambda t, now: t.set_result(
-            partida.strip().upper(), score, now=now))
-
-    @app_commands.command(name="repetir", description="Manda jugar otra vez una partida "
-                                                      "(Gestionar servidor)")
-    @app_commands.describe(partida="la partida, como en el cuadro (W1-2)",
-                           nombre="nombre del torneo")
-    async def repetir(self, interaction: discord.Interaction[Any],
-                      partida: app_commands.Range[str, 1, 20],
-                      nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await self._organise(interaction, cup, lang,
-                             lambda t, now: t.replay(partida.strip().upper(), now=now))
-
-    @app_commands.command(name="descalificar", description="Descalifica una pareja "
-                                                           "(Gestionar servidor)")
-    @app_commands.describe(pareja="su número de cabeza de serie en el cuadro",
-                           motivo="el motivo, que se muestra", nombre="nombre del torneo")
-    async def descalificar(self, interaction: discord.Interaction[Any],
-                           pareja: app_commands.Range[int, 1, 4096],
-                           motivo: app_commands.Range[str, 1, 200],
-                           nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await self._organise(interaction, cup, lang,
-                             lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
-
-    @app_commands.command(name="cancelar", description="Cancela el torneo (Gestionar "
-                                                       "servidor)")
-    @app_commands.describe(motivo="el motivo, que se muestra", nombre="nombre del torneo")
-    async def cancelar(self, interaction: discord.Interaction[Any],
-                       motivo: app_commands.Range[str, 1, 200],
-                       nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await self._organise(interaction, cup, lang, lambda t, now: t.cancel(motivo, now=now))
 
     # --- the players ------------------------------------------------------------------
 

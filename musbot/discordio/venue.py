@@ -191,7 +191,7 @@ class DiscordVenue:
 class NewPlace(discord.ui.DynamicItem[discord.ui.Button[Any]],
                template=r"txap:place:(?P<tournament>[0-9]{1,20}):(?P<match>[A-Z0-9-]{1,20})"):
     """«Mesa nueva»: the organiser sends a paused match to a new table (as
-    ``/txapelketa repetir``). The tournament's cog answers it (``cogs/txapelketa.py``):
+    ``/musadmin txapelketa repetir``). The tournament's cog answers it (``cogs/txapelketa.py``):
     whoever else presses it is told it is the organiser's."""
 
     def __init__(self, tournament_id: int, match_id: str, label: str = "…") -> None:

@@ -1,4 +1,5 @@
-"""A tournament's settings: what the organiser chooses when creating it (``/txapelketa sortu``)."""
+"""A tournament's settings: what the organiser chooses when creating it
+(``/musadmin txapelketa sortu``)."""
 
 from __future__ import annotations
 
