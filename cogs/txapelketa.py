@@ -32,7 +32,13 @@ from discord.ext import commands
 from musbot.discordio.failures import guarded
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
 from musbot.discordio.speech import lang_of
-from musbot.discordio.venue import DiscordVenue, NewPlace, bracket_messages, notifying
+from musbot.discordio.venue import (
+    DiscordVenue,
+    NewPlace,
+    ResultAnswer,
+    bracket_messages,
+    notifying,
+)
 from musbot.engine import Rules
 from musbot.storage import StorageError, TournamentExists
 from musbot.tournament import (
@@ -41,6 +47,7 @@ from musbot.tournament import (
     Format,
     Lateness,
     Phase,
+    Reporting,
     Seeding,
     Settings,
     Tournament,
@@ -103,13 +110,13 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         return self._runner
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(NewPlace)
+        self.bot.add_dynamic_items(NewPlace, ResultAnswer)
         group = admin_group(self.bot, ADMIN_SUB, "Organiza los torneos de parejas")
         for command in self.organiser:
             group.add_command(command)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(NewPlace)
+        self.bot.remove_dynamic_items(NewPlace, ResultAnswer)
         remove_from_admin(self.bot, tuple(c.name for c in self.organiser), ADMIN_SUB)
         if self._runner is not None:
             self._runner.stop()
@@ -130,6 +137,35 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                 return
             await self._organise(interaction, cup, lang,
                                  lambda t, now: t.replay(match_id, now=now))
+
+        await guarded(interaction, interaction.channel_id, work)
+
+    async def answer_report(self, interaction: discord.Interaction[Any], tournament_id: int,
+                            match_id: str, number: int, agree: bool) -> None:
+        """«Confirmar» / «No es así» under a reported result: the other pair's answer; the
+        tournament refuses anyone else (one private sentence)."""
+
+        async def work() -> None:
+            lang = await self._start(interaction)
+            if lang is None:
+                return
+            runner = self.runner
+            await runner.start()
+            cup = runner.cups.get(tournament_id)
+            own = lang_of(interaction, lang)
+            if cup is None or cup.guild_id != interaction.guild_id:
+                await answer(interaction, say("which", own))
+                return
+            user = interaction.user.id
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if agree:
+                await runner.change(cup, lambda t, now: t.confirm(match_id, user, number,
+                                                                  now=now))
+                await answer(interaction, say("done", own))
+            else:
+                await runner.change(cup, lambda t, now: t.dispute(match_id, user, number,
+                                                                  now=now))
+                await answer(interaction, say("organiser_told", own))
 
         await guarded(interaction, interaction.channel_id, work)
 
@@ -172,9 +208,10 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                         cierre_horas: app_commands.Range[int, 1, 720] | None = None,
                         ronda_minutos: app_commands.Range[int, 5, 10080] = 120,
                         espera_minutos: app_commands.Range[int, 1, 240] = 10,
-                        retraso: Literal["match", "game"] = "match") -> None:
+                        retraso: Literal["match", "game"] = "match",
+                        donde: str = Reporting.DISCORD.value) -> None:
             await cog.create(interaction, nombre, formato, juegos, puntos, reyes, sorteo,
-                             cierre_horas, ronda_minutos, espera_minutos, retraso)
+                             cierre_horas, ronda_minutos, espera_minutos, retraso, donde)
 
         async def sortear(interaction: discord.Interaction[Any],
                           nombre: NameOption | None = None) -> None:
@@ -239,7 +276,9 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                                     "a mano)",
                     "ronda_minutos": "tiempo para jugar cada partida",
                     "espera_minutos": "espera antes de perder por no presentarse",
-                    "retraso": "qué pierde una pareja que no se presenta"}),
+                    "retraso": "qué pierde una pareja que no se presenta",
+                    "donde": "dónde se juegan las partidas (en una mesa real, las parejas "
+                             "dan el resultado)"}),
                 (sortear, "Cierra las inscripciones y sortea (Gestionar servidor)",
                  {"nombre": "nombre del torneo"}),
                 (resultado, "Pone el resultado de una partida (Gestionar servidor)", {
@@ -256,12 +295,16 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             command: app_commands.Command[Any, ..., None] = app_commands.Command(
                 name=callback.__name__, description=about, callback=callback)
             made.append(app_commands.describe(**options)(command))
+        app_commands.choices(donde=[
+            app_commands.Choice(name="Discord", value=Reporting.DISCORD.value),
+            app_commands.Choice(name="mesa real", value=Reporting.TABLE.value),
+            app_commands.Choice(name="las dos", value=Reporting.EITHER.value)])(made[0])
         return made
 
     async def create(self, interaction: discord.Interaction[Any], nombre: str, formato: str,
                      juegos: int, puntos: int, reyes: int, sorteo: str,
                      cierre_horas: int | None, ronda_minutos: int, espera_minutos: int,
-                     retraso: str) -> None:
+                     retraso: str, donde: str = "discord") -> None:
         """``/musadmin txapelketa sortu``: a new tournament taking sign-ups in this channel."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
@@ -275,7 +318,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             nombre, deadline=deadline, format=Format(formato), games_to_win=juegos,
             rules=Rules(puntos=puntos, reyes=reyes), seeding=Seeding(sorteo),
             round_minutes=ronda_minutos, grace_minutes=espera_minutos,
-            lateness=Lateness(retraso))
+            lateness=Lateness(retraso), reporting=Reporting(donde))
         await interaction.response.defer(thinking=True)
         try:
             cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,
@@ -336,6 +379,39 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         venue = self.runner.venue
         if isinstance(venue, DiscordVenue):
             await venue.signups(cup, entry_list(cup, lang))
+
+    @app_commands.command(name="emaitza", description="Da el resultado de tu partida jugada "
+                                                      "en una mesa real")
+    @app_commands.describe(juegos="tus juegos y los de la otra pareja, como 3-1",
+                           partida="la partida (sin ella, la tuya de ahora)",
+                           nombre="nombre del torneo")
+    async def emaitza(self, interaction: discord.Interaction[Any],
+                      juegos: app_commands.Range[str, 3, 9],
+                      partida: app_commands.Range[str, 1, 20] | None = None,
+                      nombre: NameOption | None = None) -> None:
+        cup, lang = await self._cup(interaction, nombre)
+        if cup is None:
+            return
+        own = lang_of(interaction, lang)
+        score = _score(juegos)
+        if score is None:
+            await answer(interaction, say("bad_score", own, text=juegos))
+            return
+        user = interaction.user.id
+        match_id = partida.strip().upper() if partida else None
+        if match_id is None:
+            current = cup.tournament.current_match(user)
+            if current is None:
+                await answer(interaction, plain(say("no_match_now", own, name=cup.name)))
+                return
+            match_id = current.id
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        events = await self.runner.change(cup, lambda t, now: t.report(
+            match_id, user, score, now=now))
+        kinds = {e.kind for e in events}
+        key = "organiser_told" if EventKind.RESULT_DISPUTED in kinds else \
+            "reported" if EventKind.RESULT_REPORTED in kinds else "done"
+        await answer(interaction, say(key, own))
 
     @app_commands.command(name="retirarse", description="Te borra del torneo antes del sorteo")
     @app_commands.describe(nombre="nombre del torneo")

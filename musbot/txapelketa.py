@@ -44,6 +44,7 @@ from musbot.tournament import (
     Match,
     MatchState,
     Phase,
+    Reporting,
     Settings,
     Tournament,
     TournamentError,
@@ -114,6 +115,12 @@ class Venue(Protocol):
 
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
         """The bracket's pictures (those showing ``matches``; all when None) and its text."""
+        ...
+
+    async def ask_agreement(self, cup: Cup, match: Match, text: str, users: Sequence[int],
+                            number: int) -> None:
+        """A reported result (``text``), notifying the other pair (``users``) alone, with their
+        way to confirm or dispute report ``number`` in one tap."""
         ...
 
 
@@ -207,6 +214,8 @@ class TournamentRunner:
         for match in list(t.matches.values()):
             table = self._own_table(cup, match.id)
             if match.state in (MatchState.READY, MatchState.PLAYING):
+                if t.settings.reporting is Reporting.TABLE:
+                    continue  # played at a real table: nothing to open
                 if match.paused_at is not None:
                     if table is not None and table.lifecycle != "closed" \
                             and table.hidden is None:
@@ -286,7 +295,20 @@ class TournamentRunner:
                     for user in t.unpaired:
                         await self.venue.news(cup, say("unpaired", lang), [user])
                 elif kind is EventKind.MATCH_READY and match is not None:
-                    await self._open_table(cup, match)
+                    if t.settings.reporting is Reporting.TABLE:
+                        await self._call_to_table(cup, match, words)
+                    else:
+                        await self._open_table(cup, match)
+                elif kind is EventKind.RESULT_REPORTED and match is not None \
+                        and match.report is not None:
+                    await self._ask_agreement(cup, match, words)
+                elif kind is EventKind.RESULT_DISPUTED and match is not None:
+                    report = match.report
+                    games = "?" if report is None else f"{report.games[0]}–{report.games[1]}"
+                    organiser = [cup.organiser] if cup.organiser is not None else []
+                    await self.venue.news(cup, say(
+                        "result_disputed", lang, match=match.id, games=games,
+                        person=person_name(t, event.user, words)), organiser)
                 elif kind is EventKind.MATCH_DECIDED and match is not None:
                     decided.append(match.id)
                     await self._close_table(cup, match)
@@ -348,6 +370,28 @@ class TournamentRunner:
         if finalist is not None:
             text += "\n" + say("finalists", cup.lang, pair=words.pair(finalist))
         await self.venue.news(cup, text, users)
+
+    async def _call_to_table(self, cup: Cup, match: Match, words: Words) -> None:
+        """A match played at a real table: its four players are told, in the tournament's
+        channel, to play it and report its result."""
+        t = cup.tournament
+        await self.venue.news(cup, say(
+            "play_at_table", cup.lang, match=match.id, name=cup.name,
+            first=words.side(match, 0), second=words.side(match, 1),
+            games=t.settings.games_to_win), sorted(entrants_of(cup, match)))
+
+    async def _ask_agreement(self, cup: Cup, match: Match, words: Words) -> None:
+        report = match.report
+        assert report is not None
+        other = 1 - report.side
+        pair = match.pairs[other]
+        users = [] if pair is None else \
+            [u for u in cup.tournament.pairs[pair].players if u is not None]
+        text = say("result_reported", cup.lang, match=match.id, first=words.side(match, 0),
+                   second=words.side(match, 1), games=f"{report.games[0]}–{report.games[1]}",
+                   person=person_name(cup.tournament, report.user, words),
+                   other=words.side(match, other))
+        await self.venue.ask_agreement(cup, match, text, users, report.number)
 
     # --- the tables -----------------------------------------------------------------------
 
@@ -482,7 +526,7 @@ class TournamentRunner:
             t = cup.tournament
             if t.phase is Phase.SIGNUP and t.settings.deadline is not None:
                 times.append(t.settings.deadline)
-            if t.phase is not Phase.RUNNING:
+            if t.phase is not Phase.RUNNING or t.settings.reporting is not Reporting.DISCORD:
                 continue
             grace, limit = t.settings.grace_minutes, t.settings.round_minutes
             for match in t.ready():
@@ -604,6 +648,14 @@ def entrants_of(cup: Cup, match: Match) -> dict[int, int]:
             for user in t.pairs[pair_id].players if user is not None}
 
 
+def person_name(t: Tournament, user: int | None, words: Words) -> str:
+    """A player's name as signed up (plain text for the venue to escape)."""
+    for pair in t.pairs:
+        if user is not None and user in pair.players:
+            return words.person(pair.names[pair.players.index(user)])
+    return words.person(None)
+
+
 def late(match_id: str, sides: set[int]) -> Callable[[Tournament, datetime], list[Event]]:
     """The change that gives a late pair's walkover (or game) at a match."""
     return lambda t, now: t.late(match_id, sides, now=now)
@@ -662,4 +714,4 @@ def bot_played(table: Table) -> bool:
 
 
 __all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played", "entrants_of",
-           "match_key", "result_line", "say", "table_score", "wall_clock"]
+           "match_key", "person_name", "result_line", "say", "table_score", "wall_clock"]

@@ -110,6 +110,10 @@ class BenchVenue:
     async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
         await self.news(cup, text, users)
 
+    async def ask_agreement(self, cup: Cup, match: Any, text: str, users: Sequence[int],
+                            number: int) -> None:
+        await self.news(cup, text, users)
+
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
         start = time.perf_counter()
         pictures = render(cup.tournament, cup.lang, matches=matches)

@@ -162,6 +162,15 @@ class DiscordVenue:
         view.add_item(NewPlace(cup.tournament_id, match.id, say("new_place", cup.lang)))
         await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
+    async def ask_agreement(self, cup: Cup, match: Any, text: str, users: Sequence[int],
+                            number: int) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResultAnswer(cup.tournament_id, match.id, number, True,
+                                   say("agree", cup.lang)))
+        view.add_item(ResultAnswer(cup.tournament_id, match.id, number, False,
+                                   say("disagree", cup.lang)))
+        await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
+
     async def _post(self, channel_id: int | None, content: str,
                     allowed: discord.AllowedMentions, **extra: Any) -> None:
         channel = await self._channel(channel_id)
@@ -213,6 +222,38 @@ class NewPlace(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await handle(interaction, self.tournament_id, self.match_id)
 
 
+class ResultAnswer(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"txap:(?P<what>ok|no):(?P<tournament>[0-9]{1,20}):"
+                            r"(?P<match>[A-Z0-9-]{1,20}):(?P<number>[0-9]{1,3})"):
+    """«Confirmar» / «No es así» under a reported result: the other pair's one tap (the
+    tournament's cog answers it; anyone else is told the result is not theirs to answer). The
+    report's number is in it, so a tap on a report since replaced is refused."""
+
+    def __init__(self, tournament_id: int, match_id: str, number: int, agree: bool,
+                 label: str = "…") -> None:
+        what = "ok" if agree else "no"
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.success if agree else discord.ButtonStyle.secondary,
+            label=label[:80], custom_id=f"txap:{what}:{tournament_id}:{match_id}:{number}"))
+        self.tournament_id = tournament_id
+        self.match_id = match_id
+        self.number = number
+        self.agree = agree
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any, /) -> ResultAnswer:
+        return cls(int(match["tournament"]), str(match["match"]), int(match["number"]),
+                   match["what"] == "ok")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Txapelketa")  # type: ignore[attr-defined]
+        handle = getattr(cog, "answer_report", None)
+        if handle is not None:
+            await handle(interaction, self.tournament_id, self.match_id, self.number,
+                         self.agree)
+
+
 def bracket_messages(cup: Cup, matches: Collection[str] | None
                      ) -> list[tuple[str, list[discord.File]]]:
     """The messages that show the bracket: its pages, ten a message, then (the whole bracket)
@@ -226,4 +267,5 @@ def bracket_messages(cup: Cup, matches: Collection[str] | None
     return messages
 
 
-__all__ = ["DiscordVenue", "NewPlace", "bracket_messages", "files", "notifying"]
+__all__ = ["DiscordVenue", "NewPlace", "ResultAnswer", "bracket_messages", "files",
+           "notifying"]

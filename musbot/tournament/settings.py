@@ -46,6 +46,17 @@ class Lateness(StrEnum):
     has the games to win."""
 
 
+class Reporting(StrEnum):
+    """Where a tournament's matches are played, so how their results come."""
+
+    DISCORD = "discord"
+    """On Discord: each match at its table in a thread, whose result is the match's."""
+    TABLE = "mesa"
+    """At a real table (a txoko, a bar): one pair reports the result, the other confirms it."""
+    EITHER = "either"
+    """Either: a table on Discord is opened, and a result confirmed by both pairs counts too."""
+
+
 BASQUE_RULES = Rules(reyes=4, puntos=40)
 """The Basque championship's: 4 reyes, 40 tantos (pairs)."""
 MAX_GAMES = 5
@@ -75,6 +86,8 @@ class Settings:
     """Groups format: pairs of each group that go through (at most a group's size − 1)."""
     swiss_rounds: int | None = None
     """Swiss format: None for ⌈log2 n⌉ rounds."""
+    reporting: Reporting = Reporting.DISCORD
+    """Where matches are played: Discord's tables, real ones (results reported), or either."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     """Keys written by a newer musbot, kept on save."""
 
@@ -83,7 +96,8 @@ class Settings:
         if not name or len(name) > MAX_NAME:
             raise TournamentError("tournament_bad_name", limit=MAX_NAME)
         object.__setattr__(self, "name", name)
-        for attr, kind in (("format", Format), ("seeding", Seeding), ("lateness", Lateness)):
+        for attr, kind in (("format", Format), ("seeding", Seeding), ("lateness", Lateness),
+                           ("reporting", Reporting)):
             try:
                 object.__setattr__(self, attr, kind(getattr(self, attr)))
             except ValueError as exc:
@@ -126,16 +140,19 @@ class Settings:
                 "seeding": self.seeding.value, "signup_deadline": self.signup_deadline,
                 "round_minutes": self.round_minutes, "grace_minutes": self.grace_minutes,
                 "lateness": self.lateness.value, "group_size": self.group_size,
-                "advance": self.advance, "swiss_rounds": self.swiss_rounds}
+                "advance": self.advance, "swiss_rounds": self.swiss_rounds,
+                **({"reporting": self.reporting.value}
+                   if self.reporting is not Reporting.DISCORD else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
         known = {"name", "format", "games_to_win", "rules", "seeding", "signup_deadline",
                  "round_minutes", "grace_minutes", "lateness", "group_size", "advance",
-                 "swiss_rounds"}
+                 "swiss_rounds", "reporting"}
         return cls(data["name"], Format(data["format"]), int(data["games_to_win"]),
                    Rules.from_dict(data["rules"]), Seeding(data["seeding"]),
                    data.get("signup_deadline"), int(data["round_minutes"]),
                    int(data["grace_minutes"]), Lateness(data["lateness"]),
                    int(data["group_size"]), int(data["advance"]), data.get("swiss_rounds"),
+                   Reporting(data.get("reporting", "discord")),
                    {k: v for k, v in data.items() if k not in known})

@@ -21,11 +21,12 @@ from .model import (
     Pair,
     PairKey,
     Phase,
+    Report,
     Source,
     is_odd,
     pair_key,
 )
-from .settings import Format, Lateness, Seeding, Settings
+from .settings import Format, Lateness, Reporting, Seeding, Settings
 from .standings import Standing, circle, league_table, swiss_table
 from .timestamps import later, parse_time, stamp
 
@@ -41,6 +42,11 @@ MAX_PAIRS = {Format.KNOCKOUT: 512, Format.DOUBLE: 256, Format.GROUPS: 512,
 Swiss is the format for the biggest fields."""
 
 MAX_REASON = 200
+MAX_REPORTS = 3
+"""Results one match may be reported (a report replaced counts): each report notifies the
+other pair, so reporting is budgeted, not a way to ping people."""
+MAX_LOG = 2000
+"""Entries kept in a tournament's log of reported results (the oldest go first)."""
 
 
 def group_label(index: int) -> str:
@@ -86,7 +92,8 @@ class Tournament:
                  unpaired: Iterable[int] = (), plan: Mapping[str, int] | None = None,
                  drawn_at: str | None = None, finished_at: str | None = None,
                  cancelled: str | None = None, revision: int = 0,
-                 invited: Mapping[int, Sequence[int]] | None = None) -> None:
+                 invited: Mapping[int, Sequence[int]] | None = None,
+                 log: Iterable[Mapping[str, Any]] = ()) -> None:
         self.settings = settings
         self.seed = seed
         """Everything random (who partners whom, the random draw, ties in the seeding) comes
@@ -108,6 +115,10 @@ class Tournament:
         self.invited: dict[int, list[int]] = {int(k): [int(u) for u in v]
                                               for k, v in (invited or {}).items()}
         """Who named whom as a partner in the sign-ups (:data:`INVITES_PER_PERSON`)."""
+        self.log: list[dict[str, Any]] = [dict(entry) for entry in log]
+        """What was done with results reported off Discord, oldest first: ``at``, ``match``,
+        ``what`` (reported, confirmed, disputed, settled, replayed), ``user`` (None: the
+        organiser) and ``games``."""
         self._order: dict[str, int] = {}
         self._dependents: dict[str, list[str]] = {}
         self._by_pair: dict[int, list[str]] = {}
@@ -192,7 +203,11 @@ class Tournament:
         return None if podium is None or podium[1] is None else self.pairs[podium[1]]
 
     def due(self, now: datetime) -> list[Due]:
-        found = []
+        """Time limits passed that the bot acts on: only for matches played at Discord's
+        tables (a tournament played at real tables has its organiser's deadlines)."""
+        found: list[Due] = []
+        if self.settings.reporting is not Reporting.DISCORD:
+            return found
         for match in self.matches.values():
             if match.ready_at is None or match.paused_at is not None:
                 continue
@@ -488,6 +503,113 @@ class Tournament:
         self._decide(match, 0 if board[0] > board[1] else 1, MatchState.FINISHED, now, events)
         return self._changed(events)
 
+    # --- results reported off Discord ------------------------------------------------------
+
+    def _reported_match(self, match_id: str, user_id: int) -> tuple[Match, int]:
+        """The match and the side of ``user_id``, who must be one of its four players."""
+        if self.settings.reporting is Reporting.DISCORD:
+            raise TournamentError("tournament_reports_off")
+        match = self.match(match_id)
+        side = next((i for i, p in enumerate(match.pairs)
+                     if p is not None and user_id in self.pairs[p].players), None)
+        if side is None:
+            raise TournamentError("tournament_not_your_match", match=match_id)
+        if match.decided:
+            raise TournamentError("tournament_already_decided", match=match_id)
+        if match.state not in (MatchState.READY, MatchState.PLAYING):
+            raise TournamentError("tournament_not_ready", match=match_id)
+        return match, side
+
+    def current_match(self, user_id: int) -> Match | None:
+        """The person's match to be played now (ready or playing), if any."""
+        pair = self.pair_of(user_id)
+        if pair is None:
+            return None
+        return next((m for m in self.matches_of(pair.id)
+                     if m.state in (MatchState.READY, MatchState.PLAYING)), None)
+
+    def report(self, match_id: str, user_id: int, games: Sequence[int], *,
+               now: datetime) -> list[Event]:
+        """A player reports the result of a match played at a real table: ``games`` are their
+        own pair's first, then the other's. It stands until the other pair confirms it
+        (:meth:`confirm`) or disputes it (:meth:`dispute`); nothing advances meanwhile. The
+        other pair reporting the same result confirms it; a different one disputes it. The
+        same report again changes nothing."""
+        match, side = self._reported_match(match_id, user_id)
+        if len(games) != 2:
+            raise TournamentError("tournament_bad_score", target=self.settings.games_to_win)
+        oriented = (games[0], games[1]) if side == 0 else (games[1], games[0])
+        score = self._check_score(match, oriented)
+        old = match.report
+        if old is not None and old.disputed:
+            raise TournamentError("tournament_report_disputed", match=match_id)
+        if old is not None and old.side != side:
+            if old.games == score:
+                return self._confirmed(match, user_id, now)
+            match.report = Report(old.side, old.user, old.games, old.at, old.number, True)
+            return self._disputed(match, user_id, now, score)
+        if old is not None and old.games == score:
+            return []
+        number = 1 if old is None else old.number + 1
+        if number > MAX_REPORTS:
+            raise TournamentError("tournament_reports_spent", limit=MAX_REPORTS)
+        match.report = Report(side, user_id, score, stamp(now), number)
+        self._log(now, match, "reported", user_id, score)
+        return self._changed([Event(EventKind.RESULT_REPORTED, match=match_id,
+                                    pair=match.pairs[side], user=user_id)])
+
+    def _answering(self, match_id: str, user_id: int, number: int) -> tuple[Match, Report]:
+        match, side = self._reported_match(match_id, user_id)
+        report = match.report
+        if report is None or report.number != number:
+            raise TournamentError("tournament_report_stale", match=match_id)
+        if report.disputed:
+            raise TournamentError("tournament_report_disputed", match=match_id)
+        if report.side == side:
+            raise TournamentError("tournament_report_other_pair", match=match_id)
+        return match, report
+
+    def confirm(self, match_id: str, user_id: int, number: int, *,
+                now: datetime) -> list[Event]:
+        """A player of the other pair agrees with report ``number``: the match is decided."""
+        match, _ = self._answering(match_id, user_id, number)
+        return self._confirmed(match, user_id, now)
+
+    def dispute(self, match_id: str, user_id: int, number: int, *,
+                now: datetime) -> list[Event]:
+        """A player of the other pair disputes report ``number``: the organiser decides
+        (:meth:`set_result` or :meth:`replay`); nothing advances meanwhile."""
+        match, report = self._answering(match_id, user_id, number)
+        match.report = Report(report.side, report.user, report.games, report.at,
+                              report.number, True)
+        return self._disputed(match, user_id, now, None)
+
+    def _confirmed(self, match: Match, user_id: int, now: datetime) -> list[Event]:
+        report = match.report
+        assert report is not None
+        events: list[Event] = []
+        match.games = list(report.games)
+        match.tantos = [0, 0]
+        if "reported" not in match.flags:
+            match.flags.append("reported")
+        self._log(now, match, "confirmed", user_id, report.games)
+        self._decide(match, 0 if report.games[0] > report.games[1] else 1,
+                     MatchState.FINISHED, now, events)
+        return self._changed(events)
+
+    def _disputed(self, match: Match, user_id: int, now: datetime,
+                  claim: tuple[int, int] | None) -> list[Event]:
+        if "disputed" not in match.flags:
+            match.flags.append("disputed")
+        self._log(now, match, "disputed", user_id, claim)
+        return self._changed([Event(EventKind.RESULT_DISPUTED, match=match.id, user=user_id)])
+
+    def _log(self, now: datetime, match: Match, what: str, user: int | None,
+             games: Sequence[int] | None) -> None:
+        self.log.append({"at": stamp(now), "match": match.id, "what": what, "user": user,
+                         "games": None if games is None else list(games)})
+        del self.log[:-MAX_LOG]
+
     # --- the organiser ---------------------------------------------------------------------
 
     def set_result(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
@@ -505,6 +627,8 @@ class Tournament:
             events += self._reopen(match, now)
         elif match.state not in (MatchState.READY, MatchState.PLAYING):
             raise TournamentError("tournament_not_ready", match=match_id)
+        if match.report is not None or "reported" in match.flags:
+            self._log(now, match, "settled", None, score)
         match.games = list(score)
         match.tantos = list(points)
         if "organiser" not in match.flags:
@@ -521,6 +645,8 @@ class Tournament:
             return self._restart(match, now) if match.paused_at is not None else []
         if match.state is MatchState.PENDING or match.state is MatchState.BYE:
             raise TournamentError("tournament_not_decided", match=match_id)
+        if "reported" in match.flags:
+            self._log(now, match, "replayed", None, match.games)
         events = self._reopen(match, now)
         self._refresh(match, now, events)
         return self._changed(events)
@@ -552,6 +678,7 @@ class Tournament:
         """A paused match played again from the start at a new table: ready from now, with the
         games given for lateness it had."""
         match.paused_at = None
+        match.report = None
         match.state = MatchState.READY
         match.games = list(match.forfeits)
         match.tantos = [0, 0]
@@ -747,6 +874,7 @@ class Tournament:
 
     def _decide(self, match: Match, winner: int, state: MatchState, now: datetime,
                 events: list[Event]) -> None:
+        match.report = None  # decided: a report waiting for an answer is moot
         match.winner = winner
         match.state = state
         match.decided_at = stamp(now)
@@ -945,6 +1073,7 @@ class Tournament:
         match.forfeits = [0, 0]
         match.flags = []
         match.note = None
+        match.report = None
         match.ready_at = match.started_at = match.decided_at = None
         if self.phase is Phase.FINISHED:
             self.phase = Phase.RUNNING
@@ -965,7 +1094,8 @@ class Tournament:
                 "pairs": [p.to_json() for p in self.pairs],
                 "matches": [m.to_json() for m in self.matches.values()],
                 **({"invited": [[author, list(named)] for author, named in
-                                sorted(self.invited.items())]} if self.invited else {})}
+                                sorted(self.invited.items())]} if self.invited else {}),
+                **({"log": [dict(entry) for entry in self.log]} if self.log else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
@@ -984,7 +1114,8 @@ class Tournament:
                        unpaired=[int(u) for u in data["unpaired"]], plan=data["plan"],
                        drawn_at=data["drawn_at"], finished_at=data["finished_at"],
                        cancelled=data["cancelled"], revision=int(data["revision"]),
-                       invited={int(a): named for a, named in data.get("invited", [])})
+                       invited={int(a): named for a, named in data.get("invited", [])},
+                       log=data.get("log", []))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, TournamentError):
                 raise
