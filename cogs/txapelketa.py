@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -33,15 +33,18 @@ from musbot.discordio.failures import guarded
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
 from musbot.discordio.speech import lang_of
 from musbot.discordio.venue import (
+    DeadlineChoice,
     DiscordVenue,
     NewPlace,
     ResultAnswer,
     bracket_messages,
     notifying,
+    stamped,
 )
 from musbot.engine import Rules
 from musbot.storage import StorageError, TournamentExists
 from musbot.tournament import (
+    AtDeadline,
     Event,
     EventKind,
     Format,
@@ -53,7 +56,8 @@ from musbot.tournament import (
     Tournament,
 )
 from musbot.tournament.labels import Words
-from musbot.txapelketa import Cup, TournamentRunner, say, wall_clock
+from musbot.tournament.tournament import MORE_TIME
+from musbot.txapelketa import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock
 
 from ._common import (
     admin_group,
@@ -110,13 +114,13 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         return self._runner
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(NewPlace, ResultAnswer)
+        self.bot.add_dynamic_items(NewPlace, ResultAnswer, DeadlineChoice)
         group = admin_group(self.bot, ADMIN_SUB, "Organiza los torneos de parejas")
         for command in self.organiser:
             group.add_command(command)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(NewPlace, ResultAnswer)
+        self.bot.remove_dynamic_items(NewPlace, ResultAnswer, DeadlineChoice)
         remove_from_admin(self.bot, tuple(c.name for c in self.organiser), ADMIN_SUB)
         if self._runner is not None:
             self._runner.stop()
@@ -209,9 +213,12 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                         ronda_minutos: app_commands.Range[int, 5, 10080] = 120,
                         espera_minutos: app_commands.Range[int, 1, 240] = 10,
                         retraso: Literal["match", "game"] = "match",
-                        donde: str = Reporting.DISCORD.value) -> None:
+                        donde: str = Reporting.DISCORD.value,
+                        zona: app_commands.Range[str, 1, 60] = "Europe/Madrid",
+                        al_plazo: str = AtDeadline.ASK.value) -> None:
             await cog.create(interaction, nombre, formato, juegos, puntos, reyes, sorteo,
-                             cierre_horas, ronda_minutos, espera_minutos, retraso, donde)
+                             cierre_horas, ronda_minutos, espera_minutos, retraso, donde,
+                             zona, al_plazo)
 
         async def sortear(interaction: discord.Interaction[Any],
                           nombre: NameOption | None = None) -> None:
@@ -265,6 +272,13 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             await cog._organise(interaction, cup, lang,
                                 lambda t, now: t.cancel(motivo, now=now))
 
+        async def plazo(interaction: discord.Interaction[Any],
+                        fecha: app_commands.Range[str, 8, 40],
+                        partida: app_commands.Range[str, 1, 20] | None = None,
+                        ronda: app_commands.Range[int, 1, 100] | None = None,
+                        nombre: NameOption | None = None) -> None:
+            await cog.set_deadline(interaction, fecha, partida, ronda, nombre)
+
         made = []
         for callback, about, options in (
                 (sortu, "Crea un torneo de parejas (Gestionar servidor)", {
@@ -278,7 +292,9 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                     "espera_minutos": "espera antes de perder por no presentarse",
                     "retraso": "qué pierde una pareja que no se presenta",
                     "donde": "dónde se juegan las partidas (en una mesa real, las parejas "
-                             "dan el resultado)"}),
+                             "dan el resultado)",
+                    "zona": "zona horaria de los plazos (Europe/Madrid)",
+                    "al_plazo": "al acabar el plazo de una partida sin resultado"}),
                 (sortear, "Cierra las inscripciones y sortea (Gestionar servidor)",
                  {"nombre": "nombre del torneo"}),
                 (resultado, "Pone el resultado de una partida (Gestionar servidor)", {
@@ -291,20 +307,79 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                     "pareja": "su número de cabeza de serie en el cuadro",
                     "motivo": "el motivo, que se muestra", "nombre": "nombre del torneo"}),
                 (cancelar, "Cancela el torneo (Gestionar servidor)", {
-                    "motivo": "el motivo, que se muestra", "nombre": "nombre del torneo"})):
+                    "motivo": "el motivo, que se muestra", "nombre": "nombre del torneo"}),
+                (plazo, "Pone el plazo de una partida o de una ronda (Gestionar servidor)", {
+                    "fecha": "fecha y hora, como 2025-06-10 22:00 (hora del torneo)",
+                    "partida": "la partida, como en el cuadro (W1-2)",
+                    "ronda": "o la ronda entera (su número)", "nombre": "nombre del torneo"})):
             command: app_commands.Command[Any, ..., None] = app_commands.Command(
                 name=callback.__name__, description=about, callback=callback)
             made.append(app_commands.describe(**options)(command))
         app_commands.choices(donde=[
             app_commands.Choice(name="Discord", value=Reporting.DISCORD.value),
             app_commands.Choice(name="mesa real", value=Reporting.TABLE.value),
-            app_commands.Choice(name="las dos", value=Reporting.EITHER.value)])(made[0])
+            app_commands.Choice(name="las dos", value=Reporting.EITHER.value)],
+            al_plazo=[
+                app_commands.Choice(name="preguntarme", value=AtDeadline.ASK.value),
+                app_commands.Choice(name="vale el resultado dado", value=AtDeadline.REPORT.value)
+            ])(made[0])
         return made
+
+    async def set_deadline(self, interaction: discord.Interaction[Any], fecha: str,
+                           partida: str | None, ronda: int | None, nombre: str | None) -> None:
+        """``/musadmin txapelketa plazo``: a match's deadline, or a whole round's."""
+        cup, lang = await self._cup(interaction, nombre, admin=True)
+        if cup is None:
+            return
+        own = lang_of(interaction, lang)
+        when = _date(fecha, cup.tournament.settings.zone)
+        if when is None:
+            await answer(interaction, plain(say("bad_date", own, text=fecha)))
+            return
+        if partida is None and ronda is None:
+            await answer(interaction, say("deadline_which", own))
+            return
+        target: str | int = partida.strip().upper() if partida else int(ronda or 0)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.change(cup, lambda t, now: t.set_deadline(target, when, now=now))
+        await answer(interaction, stamped(say("deadline_set", own, when=WHEN, left=LEFT), when))
+
+    async def answer_deadline(self, interaction: discord.Interaction[Any], tournament_id: int,
+                              match_id: str, what: str) -> None:
+        """The organiser's tap at a match's deadline passed: a walkover (``w0``: the first
+        pair wins, ``w1``: the second), a double walkover (``ww``) or a day more (``more``)."""
+
+        async def work() -> None:
+            lang = await self._start(interaction, admin=True)
+            if lang is None:
+                return
+            runner = self.runner
+            await runner.start()
+            cup = runner.cups.get(tournament_id)
+            own = lang_of(interaction, lang)
+            if cup is None or cup.guild_id != interaction.guild_id:
+                await answer(interaction, say("which", own))
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+            def decide(t: Tournament, now: datetime) -> list[Event]:
+                if what == "more":
+                    deadline = t.deadline_of(t.match(match_id))
+                    return t.set_deadline(match_id, max(deadline or now, now) + MORE_TIME,
+                                          now=now)
+                absent = {"w0": {1}, "w1": {0}}.get(what, {0, 1})
+                return t.walkover(match_id, absent, now=now)
+
+            await runner.change(cup, decide)
+            await answer(interaction, say("done", own))
+
+        await guarded(interaction, interaction.channel_id, work)
 
     async def create(self, interaction: discord.Interaction[Any], nombre: str, formato: str,
                      juegos: int, puntos: int, reyes: int, sorteo: str,
                      cierre_horas: int | None, ronda_minutos: int, espera_minutos: int,
-                     retraso: str, donde: str = "discord") -> None:
+                     retraso: str, donde: str = "discord", zona: str = "Europe/Madrid",
+                     al_plazo: str = "ask") -> None:
         """``/musadmin txapelketa sortu``: a new tournament taking sign-ups in this channel."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
@@ -318,7 +393,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             nombre, deadline=deadline, format=Format(formato), games_to_win=juegos,
             rules=Rules(puntos=puntos, reyes=reyes), seeding=Seeding(sorteo),
             round_minutes=ronda_minutos, grace_minutes=espera_minutos,
-            lateness=Lateness(retraso), reporting=Reporting(donde))
+            lateness=Lateness(retraso), reporting=Reporting(donde), time_zone=zona.strip(),
+            at_deadline=AtDeadline(al_plazo))
         await interaction.response.defer(thinking=True)
         try:
             cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,
@@ -570,6 +646,21 @@ def _score(text: str) -> tuple[int, int] | None:
     if len(numbers) != 2 or not all(p.isdigit() and len(p) == 1 for p in numbers):
         return None
     return int(numbers[0]), int(numbers[1])
+
+
+def _date(text: str, zone: tzinfo) -> datetime | None:
+    """«2025-06-10 22:00» (or «…T22:00», or «2025-06-10», the end of that day) in ``zone``;
+    None if it is no such date."""
+    cleaned = " ".join(text.replace("T", " ").split())
+    for pattern, day_end in (("%Y-%m-%d %H:%M", False), ("%Y-%m-%d", True)):
+        try:
+            when = datetime.strptime(cleaned, pattern)
+        except ValueError:
+            continue
+        if day_end:
+            when = when.replace(hour=23, minute=59)
+        return when.replace(tzinfo=zone)
+    return None
 
 
 def _when(stamp: str | None, lang: str) -> str:

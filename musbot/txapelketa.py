@@ -55,6 +55,11 @@ from musbot.words import normalise
 
 log = logging.getLogger(__name__)
 
+WHEN = "\ue000"
+"""Where a deadline's date and time go in a sentence (a venue writes it for each reader)."""
+LEFT = "\ue001"
+"""Where the time left until a deadline goes."""
+
 Wall = Callable[[], datetime]
 """The time a tournament's changes are stamped with (UTC)."""
 
@@ -115,6 +120,18 @@ class Venue(Protocol):
 
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
         """The bracket's pictures (those showing ``matches``; all when None) and its text."""
+        ...
+
+    async def timed_news(self, cup: Cup, text: str, users: Sequence[int],
+                         when: datetime) -> None:
+        """:meth:`news` whose ``text`` shows ``when`` where it holds :data:`WHEN` (the date
+        and time in each reader's own zone) and :data:`LEFT` (how long from now)."""
+        ...
+
+    async def ask_organiser(self, cup: Cup, match: Match, text: str,
+                            users: Sequence[int]) -> None:
+        """A match's deadline passed: ``text`` notifying the organiser (``users``), with their
+        choices in one tap: a walkover for either pair, a double walkover, more time."""
         ...
 
     async def ask_agreement(self, cup: Cup, match: Match, text: str, users: Sequence[int],
@@ -302,6 +319,23 @@ class TournamentRunner:
                 elif kind is EventKind.RESULT_REPORTED and match is not None \
                         and match.report is not None:
                     await self._ask_agreement(cup, match, words)
+                elif kind in (EventKind.DEADLINE_DAY, EventKind.DEADLINE_HOUR) \
+                        and match is not None:
+                    when = t.deadline_of(match)
+                    if when is not None:
+                        key = "deadline_day" if kind is EventKind.DEADLINE_DAY \
+                            else "deadline_hour"
+                        await self.venue.timed_news(cup, say(
+                            key, lang, match=match.id, first=words.side(match, 0),
+                            second=words.side(match, 1), when=WHEN, left=LEFT),
+                            sorted(entrants_of(cup, match)), when)
+                elif kind is EventKind.DEADLINE_PASSED and match is not None:
+                    organiser = [cup.organiser] if cup.organiser is not None else []
+                    await self.venue.ask_organiser(cup, match, say(
+                        "deadline_passed", lang, match=match.id, first=words.side(match, 0),
+                        second=words.side(match, 1)), organiser)
+                elif kind is EventKind.DEADLINE_SET:
+                    await self._deadline_news(cup, event.match, lang)
                 elif kind is EventKind.RESULT_DISPUTED and match is not None:
                     report = match.report
                     games = "?" if report is None else f"{report.games[0]}–{report.games[1]}"
@@ -370,6 +404,19 @@ class TournamentRunner:
         if finalist is not None:
             text += "\n" + say("finalists", cup.lang, pair=words.pair(finalist))
         await self.venue.news(cup, text, users)
+
+    async def _deadline_news(self, cup: Cup, key: str | None, lang: str) -> None:
+        """A deadline set: a match's (``key`` its id) or a round's (``round:N``)."""
+        t = cup.tournament
+        stamp_ = t.deadlines.get(key or "")
+        if key is None or stamp_ is None:
+            return
+        if key.startswith("round:"):
+            text = say("deadline_round", lang, round=key.removeprefix("round:"), when=WHEN,
+                       left=LEFT)
+        else:
+            text = say("deadline_match", lang, match=key, when=WHEN, left=LEFT)
+        await self.venue.timed_news(cup, text, (), parse_time(stamp_))
 
     async def _call_to_table(self, cup: Cup, match: Match, words: Words) -> None:
         """A match played at a real table: its four players are told, in the tournament's
@@ -526,6 +573,10 @@ class TournamentRunner:
             t = cup.tournament
             if t.phase is Phase.SIGNUP and t.settings.deadline is not None:
                 times.append(t.settings.deadline)
+            if t.phase is Phase.RUNNING:
+                deadline = t.next_deadline(self.wall())
+                if deadline is not None:
+                    times.append(deadline)
             if t.phase is not Phase.RUNNING or t.settings.reporting is not Reporting.DISCORD:
                 continue
             grace, limit = t.settings.grace_minutes, t.settings.round_minutes
@@ -564,6 +615,9 @@ class TournamentRunner:
                                                        reason=error_text(problem, cup.lang)))
                         await self.change(cup, lambda t, now: t.cancel("-", now=now))
                     continue
+                for reminder in t.deadlines_due(now):
+                    await self.change(cup, lambda t, now, r=reminder: t.remind(
+                        r.match, r.kind, now=now))
                 for due in t.due(now):
                     if due.kind == "overtime":
                         await self._time_up(cup, due.match)
@@ -665,6 +719,8 @@ def result_line(words: Words, match: Match, lang: str) -> str:
     """A decided match in one sentence: its score, or how it was won without playing."""
     first, second = words.side(match, 0), words.side(match, 1)
     winner = words.side(match, match.winner or 0)
+    if match.state is MatchState.WALKOVER and match.winner is None:
+        return say("result_double_walkover", lang, match=match.id, first=first, second=second)
     if match.state is MatchState.WALKOVER:
         return say("result_walkover", lang, match=match.id, winner=winner, first=first,
                    second=second)
@@ -713,5 +769,6 @@ def bot_played(table: Table) -> bool:
     return table.state.records.bot_game
 
 
-__all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played", "entrants_of",
-           "match_key", "person_name", "result_line", "say", "table_score", "wall_clock"]
+__all__ = ["LEFT", "WHEN", "Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played",
+           "entrants_of", "match_key", "person_name", "result_line", "say", "table_score",
+           "wall_clock"]

@@ -36,7 +36,8 @@ def filled(command: dict[str, Any], someone: int) -> dict[str, Any]:
         if option.get("choices"):
             values[option["name"]] = option["choices"][0]["value"]
         elif kind == STRING:
-            values[option["name"]] = "3-1" if option["name"] == "juegos" else "Kopa"
+            text = "3-1" if option["name"] == "juegos" else "Kopa"
+            values[option["name"]] = text.ljust(option.get("min_length", 0), "a")
         elif kind in (INTEGER, NUMBER):
             values[option["name"]] = option.get("min_value", 1)
         elif kind == BOOLEAN:

@@ -114,6 +114,13 @@ class BenchVenue:
                             number: int) -> None:
         await self.news(cup, text, users)
 
+    async def timed_news(self, cup: Cup, text: str, users: Sequence[int], when: Any) -> None:
+        await self.news(cup, text, users)
+
+    async def ask_organiser(self, cup: Cup, match: Any, text: str,
+                            users: Sequence[int]) -> None:
+        await self.news(cup, text, users)
+
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
         start = time.perf_counter()
         pictures = render(cup.tournament, cup.lang, matches=matches)

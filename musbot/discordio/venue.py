@@ -19,13 +19,15 @@ import asyncio
 import io
 import logging
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from typing import Any, Final
 
 import discord
 
+from musbot.tournament.labels import Words
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
-from musbot.txapelketa import Cup, say
+from musbot.txapelketa import LEFT, WHEN, Cup, say
 
 from .markup import NO_MENTIONS, mentioning, plain
 from .transport import MESSAGE_LIMIT, DiscordTransport
@@ -162,6 +164,24 @@ class DiscordVenue:
         view.add_item(NewPlace(cup.tournament_id, match.id, say("new_place", cup.lang)))
         await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
+    async def timed_news(self, cup: Cup, text: str, users: Sequence[int],
+                         when: datetime) -> None:
+        await self._post(cup.channel_id, stamped(notifying(text, users), when),
+                         mentioning(*users) if users else NO_MENTIONS)
+
+    async def ask_organiser(self, cup: Cup, match: Any, text: str,
+                            users: Sequence[int]) -> None:
+        words = Words(cup.tournament, cup.lang)
+        view = discord.ui.View(timeout=None)
+        for what, label in (
+                ("w0", say("wins_walkover", cup.lang, pair=words.side(match, 0))),
+                ("w1", say("wins_walkover", cup.lang, pair=words.side(match, 1))),
+                ("ww", say("double_walkover", cup.lang)),
+                ("more", say("more_time", cup.lang))):
+            view.add_item(DeadlineChoice(cup.tournament_id, match.id, what, label))
+        await self._post(cup.channel_id, notifying(text, users),
+                         mentioning(*users) if users else NO_MENTIONS, view=view)
+
     async def ask_agreement(self, cup: Cup, match: Any, text: str, users: Sequence[int],
                             number: int) -> None:
         view = discord.ui.View(timeout=None)
@@ -222,6 +242,40 @@ class NewPlace(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await handle(interaction, self.tournament_id, self.match_id)
 
 
+def stamped(text: str, when: datetime) -> str:
+    """``text`` (escaped already) with Discord's timestamps where it marks a deadline: the date
+    and time in each reader's own zone, and how long from now."""
+    seconds = int(when.timestamp())
+    return text.replace(WHEN, f"<t:{seconds}:f>").replace(LEFT, f"<t:{seconds}:R>")
+
+
+class DeadlineChoice(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"txap:dl:(?P<what>w0|w1|ww|more):(?P<tournament>[0-9]{1,20}):"
+                              r"(?P<match>[A-Z0-9-]{1,20})"):
+    """The organiser's answer to a match's deadline passed: a walkover for the first or the
+    second pair, a double walkover, or a day more. The tournament's cog answers it; whoever
+    else presses it is told it is the organiser's."""
+
+    def __init__(self, tournament_id: int, match_id: str, what: str, label: str = "…") -> None:
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.secondary, label=label[:80],
+            custom_id=f"txap:dl:{what}:{tournament_id}:{match_id}"))
+        self.tournament_id = tournament_id
+        self.match_id = match_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any, /) -> DeadlineChoice:
+        return cls(int(match["tournament"]), str(match["match"]), str(match["what"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Txapelketa")  # type: ignore[attr-defined]
+        handle = getattr(cog, "answer_deadline", None)
+        if handle is not None:
+            await handle(interaction, self.tournament_id, self.match_id, self.what)
+
+
 class ResultAnswer(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"txap:(?P<what>ok|no):(?P<tournament>[0-9]{1,20}):"
                             r"(?P<match>[A-Z0-9-]{1,20}):(?P<number>[0-9]{1,3})"):
@@ -267,5 +321,13 @@ def bracket_messages(cup: Cup, matches: Collection[str] | None
     return messages
 
 
-__all__ = ["DiscordVenue", "NewPlace", "ResultAnswer", "bracket_messages", "files",
-           "notifying"]
+__all__ = [
+    "DeadlineChoice",
+    "DiscordVenue",
+    "NewPlace",
+    "ResultAnswer",
+    "bracket_messages",
+    "files",
+    "notifying",
+    "stamped",
+]

@@ -174,13 +174,16 @@ class Report:
                    str(data["at"]), int(data["number"]), bool(data["disputed"]))
 
 
-Flag = Literal["bot_game", "both_late", "organiser", "overtime", "reported", "disputed"]
+Flag = Literal["bot_game", "both_late", "organiser", "overtime", "reported", "disputed",
+               "reminded_day", "reminded_hour", "deadline_passed", "double_walkover"]
 """``bot_game``: a bot played a whole game of it in a person's place (for the organiser to
 look at); ``both_late``: neither pair sat down in the grace time (the organiser decides);
 ``organiser``: its result was set by the organiser; ``overtime``: the round's time ran out
 before it ended (decided by the board then, or, level, left to play on); ``reported``: decided
 by a result one pair reported and the other confirmed; ``disputed``: a reported result was
-disputed (the organiser decided it)."""
+disputed (the organiser decided it); ``reminded_day``, ``reminded_hour``: its pairs were reminded
+of its deadline; ``deadline_passed``: its deadline passed undecided (the organiser was asked);
+``double_walkover``: neither pair played, both lose (the organiser's word)."""
 
 
 @dataclass(slots=True)
@@ -293,6 +296,13 @@ class EventKind(StrEnum):
     after the groups, the grand final's second match): close its table if one was opened."""
     RESULT_REPORTED = "result_reported"
     """A pair reported a result played off Discord: the other pair is asked to confirm it."""
+    DEADLINE_SET = "deadline_set"
+    DEADLINE_DAY = "deadline_day"
+    """A day to a match's deadline: its pairs are reminded."""
+    DEADLINE_HOUR = "deadline_hour"
+    DEADLINE_PASSED = "deadline_passed"
+    """A match's deadline passed undecided: the organiser is asked (walkover, double
+    walkover, more time)."""
     RESULT_DISPUTED = "result_disputed"
     """The other pair disputed a reported result: the organiser decides."""
     DISQUALIFIED = "disqualified"

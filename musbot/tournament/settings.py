@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from enum import StrEnum
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from musbot.engine.rules import Rules
 
@@ -57,6 +58,19 @@ class Reporting(StrEnum):
     """Either: a table on Discord is opened, and a result confirmed by both pairs counts too."""
 
 
+class AtDeadline(StrEnum):
+    """What the bot does by itself when a match's deadline passes undecided."""
+
+    ASK = "ask"
+    """Nothing: the organiser is asked (a walkover, a double walkover, more time)."""
+    REPORT = "report"
+    """A reported result the other pair has not answered stands; anything else is asked."""
+
+
+DEFAULT_ZONE = "Europe/Madrid"
+"""The Basque Country's time (and Spain's but the Canaries')."""
+
+
 BASQUE_RULES = Rules(reyes=4, puntos=40)
 """The Basque championship's: 4 reyes, 40 tantos (pairs)."""
 MAX_GAMES = 5
@@ -88,6 +102,9 @@ class Settings:
     """Swiss format: None for ⌈log2 n⌉ rounds."""
     reporting: Reporting = Reporting.DISCORD
     """Where matches are played: Discord's tables, real ones (results reported), or either."""
+    time_zone: str = DEFAULT_ZONE
+    """The IANA zone deadlines are written in (``Europe/Madrid``, ``Europe/Paris``)."""
+    at_deadline: AtDeadline = AtDeadline.ASK
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     """Keys written by a newer musbot, kept on save."""
 
@@ -97,7 +114,7 @@ class Settings:
             raise TournamentError("tournament_bad_name", limit=MAX_NAME)
         object.__setattr__(self, "name", name)
         for attr, kind in (("format", Format), ("seeding", Seeding), ("lateness", Lateness),
-                           ("reporting", Reporting)):
+                           ("reporting", Reporting), ("at_deadline", AtDeadline)):
             try:
                 object.__setattr__(self, attr, kind(getattr(self, attr)))
             except ValueError as exc:
@@ -117,6 +134,10 @@ class Settings:
             raise TournamentError("tournament_bad_advance", size=self.group_size)
         if self.swiss_rounds is not None and not 1 <= self.swiss_rounds <= 20:
             raise TournamentError("tournament_bad_swiss_rounds")
+        try:
+            ZoneInfo(str(self.time_zone))
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise TournamentError("tournament_bad_zone", zone=str(self.time_zone)[:40]) from exc
         if self.signup_deadline is not None:
             object.__setattr__(self, "signup_deadline", stamp(parse_time(self.signup_deadline)))
 
@@ -131,6 +152,10 @@ class Settings:
         return self.rules.with_(juegos=self.games_to_win, vacas=1)
 
     @property
+    def zone(self) -> tzinfo:
+        return ZoneInfo(self.time_zone)
+
+    @property
     def deadline(self) -> datetime | None:
         return None if self.signup_deadline is None else parse_time(self.signup_deadline)
 
@@ -142,17 +167,22 @@ class Settings:
                 "lateness": self.lateness.value, "group_size": self.group_size,
                 "advance": self.advance, "swiss_rounds": self.swiss_rounds,
                 **({"reporting": self.reporting.value}
-                   if self.reporting is not Reporting.DISCORD else {})}
+                   if self.reporting is not Reporting.DISCORD else {}),
+                **({"time_zone": self.time_zone} if self.time_zone != DEFAULT_ZONE else {}),
+                **({"at_deadline": self.at_deadline.value}
+                   if self.at_deadline is not AtDeadline.ASK else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
         known = {"name", "format", "games_to_win", "rules", "seeding", "signup_deadline",
                  "round_minutes", "grace_minutes", "lateness", "group_size", "advance",
-                 "swiss_rounds", "reporting"}
+                 "swiss_rounds", "reporting", "time_zone", "at_deadline"}
         return cls(data["name"], Format(data["format"]), int(data["games_to_win"]),
                    Rules.from_dict(data["rules"]), Seeding(data["seeding"]),
                    data.get("signup_deadline"), int(data["round_minutes"]),
                    int(data["grace_minutes"]), Lateness(data["lateness"]),
                    int(data["group_size"]), int(data["advance"]), data.get("swiss_rounds"),
                    Reporting(data.get("reporting", "discord")),
+                   str(data.get("time_zone", DEFAULT_ZONE)),
+                   AtDeadline(data.get("at_deadline", "ask")),
                    {k: v for k, v in data.items() if k not in known})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from . import brackets, swiss
@@ -26,7 +26,7 @@ from .model import (
     is_odd,
     pair_key,
 )
-from .settings import Format, Lateness, Reporting, Seeding, Settings
+from .settings import AtDeadline, Format, Lateness, Reporting, Seeding, Settings
 from .standings import Standing, circle, league_table, swiss_table
 from .timestamps import later, parse_time, stamp
 
@@ -67,6 +67,21 @@ def group_sizes(n: int, size: int) -> list[int]:
     return [base + 1 if i < extra else base for i in range(count)]
 
 
+REMINDERS = (("reminded_day", timedelta(days=1), EventKind.DEADLINE_DAY),
+             ("reminded_hour", timedelta(hours=1), EventKind.DEADLINE_HOUR))
+"""The reminders before a match's deadline: a day, then an hour before."""
+MORE_TIME = timedelta(days=1)
+"""What «more time» gives a match whose deadline passed (the organiser's button)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A match's deadline to act on (:meth:`Tournament.deadlines_due`)."""
+
+    match: str
+    kind: Literal["reminded_day", "reminded_hour", "deadline_passed"]
+
+
 @dataclass(frozen=True, slots=True)
 class Due:
     """A time limit passed (:meth:`Tournament.due`)."""
@@ -93,7 +108,8 @@ class Tournament:
                  drawn_at: str | None = None, finished_at: str | None = None,
                  cancelled: str | None = None, revision: int = 0,
                  invited: Mapping[int, Sequence[int]] | None = None,
-                 log: Iterable[Mapping[str, Any]] = ()) -> None:
+                 log: Iterable[Mapping[str, Any]] = (),
+                 deadlines: Mapping[str, str] | None = None) -> None:
         self.settings = settings
         self.seed = seed
         """Everything random (who partners whom, the random draw, ties in the seeding) comes
@@ -115,6 +131,9 @@ class Tournament:
         self.invited: dict[int, list[int]] = {int(k): [int(u) for u in v]
                                               for k, v in (invited or {}).items()}
         """Who named whom as a partner in the sign-ups (:data:`INVITES_PER_PERSON`)."""
+        self.deadlines: dict[str, str] = dict(deadlines or {})
+        """Deadlines set by the organiser: a match's (by its id) or a round's (``round:N``,
+        for every match of round N, those made later too); a match's own wins."""
         self.log: list[dict[str, Any]] = [dict(entry) for entry in log]
         """What was done with results reported off Discord, oldest first: ``at``, ``match``,
         ``what`` (reported, confirmed, disputed, settled, replayed), ``user`` (None: the
@@ -222,6 +241,49 @@ class Tournament:
                 if now >= limit:
                     found.append(Due(match.id, "overtime", stamp(limit)))
         return found
+
+    def deadline_of(self, match: Match) -> datetime | None:
+        """The match's deadline: its own, else its round's; None without one."""
+        found = self.deadlines.get(match.id) or self.deadlines.get(f"round:{match.round}")
+        return None if found is None else parse_time(found)
+
+    def deadlines_due(self, now: datetime) -> list[Reminder]:
+        """What a match's deadline asks now: a reminder a day before, one an hour before (each
+        once; one that came too late for its time is skipped), or the organiser's word once
+        it has passed. Only for matches to be played, not paused."""
+        found: list[Reminder] = []
+        for match in self.matches.values():
+            deadline = self.deadline_of(match)
+            if deadline is None or match.paused_at is not None \
+                    or match.state not in (MatchState.READY, MatchState.PLAYING):
+                continue
+            if now >= deadline:
+                if "deadline_passed" not in match.flags:
+                    found.append(Reminder(match.id, "deadline_passed"))
+                continue
+            for flag, before, _ in reversed(REMINDERS):
+                if now >= deadline - before:
+                    if flag not in match.flags:
+                        found.append(Reminder(match.id, flag))  # type: ignore[arg-type]
+                    break
+        return found
+
+    def next_deadline(self, now: datetime) -> datetime | None:
+        """The earliest time a deadline asks something (:meth:`deadlines_due`): now, if
+        something is due already."""
+        if self.deadlines_due(now):
+            return now
+        times = []
+        for match in self.matches.values():
+            deadline = self.deadline_of(match)
+            if deadline is None or match.paused_at is not None \
+                    or match.state not in (MatchState.READY, MatchState.PLAYING) \
+                    or "deadline_passed" in match.flags:
+                continue
+            times.append(deadline)
+            times += [deadline - before for flag, before, _ in REMINDERS
+                      if flag not in match.flags and deadline - before > now]
+        return min(times, default=None)
 
     # --- sign-ups --------------------------------------------------------------------------
 
@@ -584,7 +646,9 @@ class Tournament:
                               report.number, True)
         return self._disputed(match, user_id, now, None)
 
-    def _confirmed(self, match: Match, user_id: int, now: datetime) -> list[Event]:
+    def _confirmed(self, match: Match, user_id: int | None, now: datetime) -> list[Event]:
+        """The report stands: confirmed by ``user_id``, or (None) by the settings at the
+        deadline."""
         report = match.report
         assert report is not None
         events: list[Event] = []
@@ -592,7 +656,8 @@ class Tournament:
         match.tantos = [0, 0]
         if "reported" not in match.flags:
             match.flags.append("reported")
-        self._log(now, match, "confirmed", user_id, report.games)
+        self._log(now, match, "confirmed" if user_id is not None else "stood", user_id,
+                  report.games)
         self._decide(match, 0 if report.games[0] > report.games[1] else 1,
                      MatchState.FINISHED, now, events)
         return self._changed(events)
@@ -609,6 +674,84 @@ class Tournament:
         self.log.append({"at": stamp(now), "match": match.id, "what": what, "user": user,
                          "games": None if games is None else list(games)})
         del self.log[:-MAX_LOG]
+
+    # --- deadlines ---------------------------------------------------------------------------
+
+    def set_deadline(self, target: str | int, when: datetime, *, now: datetime) -> list[Event]:
+        """The organiser's deadline for a match (its id) or a round (its number): reminders
+        and the organiser's question come again for it. It must be in the future."""
+        if self.phase is not Phase.RUNNING:
+            raise TournamentError("tournament_not_running")
+        if when <= now:
+            raise TournamentError("tournament_deadline_past")
+        if isinstance(target, int):
+            if not any(m.round == target for m in self.matches.values()):
+                raise TournamentError("tournament_unknown_round", round=target)
+            key = f"round:{target}"
+            touched = [m for m in self.matches.values() if m.round == target]
+        else:
+            match = self.match(target)
+            if match.decided:
+                raise TournamentError("tournament_already_decided", match=target)
+            key, touched = target, [match]
+        if self.deadlines.get(key) == stamp(when):
+            return []
+        self.deadlines[key] = stamp(when)
+        for match in touched:
+            match.flags = [f for f in match.flags if f not in
+                           ("reminded_day", "reminded_hour", "deadline_passed")]
+        return self._changed([Event(EventKind.DEADLINE_SET, match=key)])
+
+    def remind(self, match_id: str, kind: str, *, now: datetime) -> list[Event]:
+        """A deadline's reminder or question (:meth:`deadlines_due`), given once. At a deadline
+        passed, a reported result not answered stands if the settings say so; anything else
+        is the organiser's to decide."""
+        match = self.match(match_id)
+        if kind in match.flags or match.decided:
+            return []
+        deadline = self.deadline_of(match)
+        if deadline is None:
+            return []
+        match.flags.append(kind)
+        if kind != "deadline_passed":
+            event = next(e for flag, _, e in REMINDERS if flag == kind)
+            return self._changed([Event(event, match=match_id)])
+        report = match.report
+        if self.settings.at_deadline is AtDeadline.REPORT and report is not None \
+                and not report.disputed:
+            return self._confirmed(match, None, now)
+        return self._changed([Event(EventKind.DEADLINE_PASSED, match=match_id)])
+
+    def walkover(self, match_id: str, absent: Collection[int], *,
+                 now: datetime) -> list[Event]:
+        """The organiser's walkover: the pair of ``absent`` (one side) loses the match, or
+        both (a double walkover: neither goes on; a knockout's next match is a bye for its
+        other pair, and in a league both have a defeat)."""
+        match = self.match(match_id)
+        sides = set(absent)
+        if not sides or not sides <= {0, 1}:
+            raise TournamentError("tournament_bad_side")
+        if match.decided:
+            raise TournamentError("tournament_already_decided", match=match_id)
+        if match.state not in (MatchState.READY, MatchState.PLAYING):
+            raise TournamentError("tournament_not_ready", match=match_id)
+        events: list[Event] = []
+        target = self.settings.games_to_win
+        if match.report is not None:
+            self._log(now, match, "settled", None, None)
+        match.tantos = [0, 0]
+        if len(sides) == 2:
+            match.games = [0, 0]
+            match.flags.append("double_walkover")
+            self._decide(match, None, MatchState.WALKOVER, now, events)
+        else:
+            present = 1 - next(iter(sides))
+            match.games = [0, 0]
+            match.games[present] = target
+            self._decide(match, present, MatchState.WALKOVER, now, events)
+        if "organiser" not in match.flags:
+            match.flags.append("organiser")
+        return self._changed(events)
 
     # --- the organiser ---------------------------------------------------------------------
 
@@ -847,8 +990,9 @@ class Tournament:
                     self._place(match, side, found)
         first, second = match.pairs
         if first is None or second is None:
-            if first is None and second is None:
-                raise AssertionError(f"match {match.id} has no pair")
+            if first is None and second is None:  # both sides lost a double walkover
+                self._decide(match, None, MatchState.BYE, now, events)
+                return
             self._decide(match, 0 if second is None else 1, MatchState.BYE, now, events)
             return
         if self.pairs[first].disqualified or self.pairs[second].disqualified:
@@ -872,7 +1016,7 @@ class Tournament:
         match.tantos = [0, 0]
         self._decide(match, winner, MatchState.DISQUALIFIED, now, events)
 
-    def _decide(self, match: Match, winner: int, state: MatchState, now: datetime,
+    def _decide(self, match: Match, winner: int | None, state: MatchState, now: datetime,
                 events: list[Event]) -> None:
         match.report = None  # decided: a report waiting for an answer is moot
         match.winner = winner
@@ -1095,7 +1239,8 @@ class Tournament:
                 "matches": [m.to_json() for m in self.matches.values()],
                 **({"invited": [[author, list(named)] for author, named in
                                 sorted(self.invited.items())]} if self.invited else {}),
-                **({"log": [dict(entry) for entry in self.log]} if self.log else {})}
+                **({"log": [dict(entry) for entry in self.log]} if self.log else {}),
+                **({"deadlines": dict(self.deadlines)} if self.deadlines else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
@@ -1115,7 +1260,7 @@ class Tournament:
                        drawn_at=data["drawn_at"], finished_at=data["finished_at"],
                        cancelled=data["cancelled"], revision=int(data["revision"]),
                        invited={int(a): named for a, named in data.get("invited", [])},
-                       log=data.get("log", []))
+                       log=data.get("log", []), deadlines=data.get("deadlines"))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, TournamentError):
                 raise
