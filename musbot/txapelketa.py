@@ -50,6 +50,8 @@ from musbot.tournament import (
     TournamentError,
     parse_time,
 )
+from musbot.tournament.board import ICONS
+from musbot.tournament.board import board as round_board
 from musbot.tournament.labels import Words
 from musbot.words import normalise
 
@@ -132,6 +134,11 @@ class Venue(Protocol):
                             users: Sequence[int]) -> None:
         """A match's deadline passed: ``text`` notifying the organiser (``users``), with their
         choices in one tap: a walkover for either pair, a double walkover, more time."""
+        ...
+
+    async def board(self, cup: Cup, text: str) -> None:
+        """The organiser's board (``text``, every match of the round in play): one message,
+        posted once and then edited as it changes, within the channel's edits."""
         ...
 
     async def ask_agreement(self, cup: Cup, match: Match, text: str, users: Sequence[int],
@@ -385,6 +392,12 @@ class TournamentRunner:
                                                    reason=t.cancelled or ""))
             except Exception:
                 log.exception("tournament %s: acting on %s failed", cup.tournament_id, event)
+        try:
+            if t.phase in (Phase.RUNNING, Phase.FINISHED) \
+                    and any(e.kind in BOARD_NEWS for e in events):
+                await self.venue.board(cup, board_text(cup, self.wall()))
+        except Exception:
+            log.exception("tournament %s: the board could not be shown", cup.tournament_id)
         try:
             if any(e.kind in (EventKind.DRAWN, EventKind.CHAMPION) for e in events):
                 await self.venue.bracket(cup, None)
@@ -702,6 +715,44 @@ def entrants_of(cup: Cup, match: Match) -> dict[int, int]:
             for user in t.pairs[pair_id].players if user is not None}
 
 
+BOARD_NEWS = frozenset({
+    EventKind.DRAWN, EventKind.MATCH_READY, EventKind.MATCH_STARTED, EventKind.MATCH_DECIDED,
+    EventKind.MATCH_REOPENED, EventKind.MATCH_PAUSED, EventKind.MATCH_RESUMED,
+    EventKind.MATCH_WITHDRAWN, EventKind.RESULT_REPORTED, EventKind.RESULT_DISPUTED,
+    EventKind.DEADLINE_PASSED, EventKind.DEADLINE_SET, EventKind.ROUND_PAIRED,
+    EventKind.KNOCKOUT_DRAWN, EventKind.DISQUALIFIED, EventKind.CHAMPION})
+"""What changes a line of the organiser's board."""
+BOARD_LIMIT = 2000
+BOARD_KEYS = {"played": "board_played", "agreed": "board_agreed", "walkover": "board_walkover",
+              "disputed": "board_disputed", "reported": "board_reported", "late": "board_late",
+              "playing": "board_playing", "paused": "board_paused", "waiting": "board_waiting"}
+"""A board line's sentence by the match's state (``TXAPELKETA.board_…``)."""
+
+
+def board_text(cup: Cup, now: datetime) -> str:
+    """The organiser's board in the tournament's language: a title with how many matches of
+    the round are decided, then a line per match (its state's sign, its id, its pairs, its
+    games or what it waits for), within one message."""
+    t, lang = cup.tournament, cup.lang
+    words = Words(t, lang)
+    rows = round_board(t, now)
+    done = sum(1 for r in rows if r.match.decided)
+    lines = [say("board_title", lang, name=cup.name, done=done, total=len(rows))]
+    for row in rows:
+        match = row.match
+        games = f"{match.games[0]}–{match.games[1]}"
+        if row.status == "reported" and match.report is not None:
+            games = f"{match.report.games[0]}–{match.report.games[1]}"
+        lines.append(say(BOARD_KEYS[row.status], lang, icon=ICONS[row.status], match=match.id,
+                         first=words.side(match, 0), second=words.side(match, 1),
+                         games=games))
+    text = "\n".join(lines)
+    while len(text) > BOARD_LIMIT and len(lines) > 2:
+        lines.pop()
+        text = "\n".join(lines) + "\n…"
+    return text
+
+
 def person_name(t: Tournament, user: int | None, words: Words) -> str:
     """A player's name as signed up (plain text for the venue to escape)."""
     for pair in t.pairs:
@@ -769,6 +820,6 @@ def bot_played(table: Table) -> bool:
     return table.state.records.bot_game
 
 
-__all__ = ["LEFT", "WHEN", "Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played",
-           "entrants_of", "match_key", "person_name", "result_line", "say", "table_score",
-           "wall_clock"]
+__all__ = ["LEFT", "WHEN", "Cup", "TournamentRunner", "Venue", "Wall", "board", "board_text",
+           "bot_played", "entrants_of", "match_key", "person_name", "result_line", "say",
+           "table_score", "wall_clock"]

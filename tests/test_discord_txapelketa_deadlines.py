@@ -94,6 +94,9 @@ async def test_a_round_deadline_reminds_asks_the_organiser_and_waits_for_their_w
     [asked] = said(server, "⌛ Partida W1-2")
     assert asked.pinged == {admin.user}, "the organiser alone is asked"
     assert not the_cup(server).tournament.matches["W1-2"].decided, "never decided alone"
+    [shown] = [m for m in world.messages(server.channel) if m.content.startswith("📋")]
+    assert "⌛ W1-2:" in shown.content and "fuera de plazo" in shown.content
+    assert "🤝 W1-1:" in shown.content
     player = next(p for p in server.people if p.user in people_of(server, "W1-2"))
     assert "Gestionar servidor" in await tap(server, player, asked, "w0")
     assert await tap(server, admin, asked, "more") == "Hecho."

@@ -18,6 +18,18 @@ from musbot.tournament import MatchState, Phase
 ASKED = "📝 Partida"
 
 
+def board(server: Any) -> str:
+    """The organiser's board: one message, whatever happened (a restart too)."""
+    found = [m for m in server.world.messages(server.channel) if m.content.startswith("📋")]
+    assert len(found) == 1, [m.content[:40] for m in found]
+    return str(found[0].content)
+
+
+def line(server: Any, match_id: str) -> str:
+    [found] = [x for x in board(server).splitlines() if f" {match_id}:" in x]
+    return found
+
+
 def person_of(server: Any, user: int) -> Any:
     return next(p for p in [*server.people, server.admin] if p.user == user)
 
@@ -78,6 +90,10 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
     question = asked(server, "W1-1")
     assert question.pinged == {b1.user, b2.user}, "the other pair alone is notified"
     assert "3–1" in question.content
+    assert line(server, "W1-1").startswith("📝 W1-1:") and "3–1" in line(server, "W1-1")
+    assert line(server, "W1-1").endswith("por confirmar")
+    assert line(server, "W1-2").startswith("⏳ W1-2:")
+    assert board(server).startswith("📋 «Txokoa»: 0 de 2 partidas")
     assert "Solo los cuatro" in await press(server, stranger, question, "txap:ok:")
     assert "la otra pareja" in await press(server, a2, question, "txap:ok:")
     assert not the_cup(server).tournament.matches["W1-1"].decided
@@ -101,6 +117,9 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
     assert "en disputa" in await press(server, d2, question, "txap:ok:")
     [dispute] = world.messages(server.channel)[before:]
     assert dispute.pinged == {admin.user}, "the organiser alone is notified"
+    await server.advance(5)
+    assert line(server, "W1-2").startswith("⚠️ W1-2:"), "the board after the restart"
+    assert line(server, "W1-1").startswith("🤝 W1-1:")
     assert "/musadmin txapelketa resultado partida:W1-2" in dispute.content
     final = the_cup(server).tournament.matches.get("W2-1")
     assert final is None or final.state is MatchState.PENDING, "nothing advances"
@@ -124,6 +143,9 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
         ("W1-2", "disputed"), ("W1-2", "settled"), ("W2-1", "reported"),
         ("W2-1", "confirmed")]
     assert [e["user"] for e in stored.log][-2:] == [e1.user, f1.user]
+    assert line(server, "W2-1").startswith("🤝 W2-1:") and "1 de 1" in board(server)
+    report = world.report()
+    assert max(report.worst_edits.values(), default=0) <= 5 and report.rate_limited == 0
     assert any("txapeldunak" in m.content for m in world.messages(server.channel))
     assert world.report().refusals == {}
     await world.disconnect(server.bot)

@@ -20,6 +20,7 @@ from musbot.tournament import (
     Tournament,
     TournamentError,
 )
+from musbot.tournament.board import board, current_round
 
 DEADLINE = T0 + timedelta(days=3)
 
@@ -124,3 +125,20 @@ def test_a_time_zone_is_checked_and_kept() -> None:
     paris = Settings("Kopa", time_zone="Europe/Paris", at_deadline=AtDeadline.REPORT)
     assert Settings.from_dict(paris.to_dict()) == paris
     assert "time_zone" not in Settings("Kopa").to_dict(), "the default saves as before"
+
+
+def test_the_board_lists_the_round_in_play_with_each_match_s_state() -> None:
+    t = drawn(8, Format.GROUPS, reporting=Reporting.TABLE)
+    live = current_round(t)
+    assert {m.id for m in live} == {m.id for m in t.matches.values() if m.round == 1}
+    assert {m.group for m in live} == {0, 1}, "each group's first round"
+    first, second, third = live[:3]
+    t.set_deadline(second.id, T0 + timedelta(hours=1), now=T0)
+    player = t.pairs[first.pairs[0] or 0].players[0]
+    assert player is not None
+    t.report(first.id, player, (3, 1), now=T0)
+    t.walkover(third.id, {0}, now=T0)
+    states = {row.match.id: row.status for row in board(t, T0 + timedelta(hours=2))}
+    assert states[first.id] == "reported" and states[second.id] == "late"
+    assert states[third.id] == "walkover"
+    assert set(states.values()) - {"reported", "late", "walkover"} == {"waiting"}

@@ -89,6 +89,7 @@ class BenchVenue:
         self.calls: list[tuple[int, list[int]]] = []
         """(place, players) for each match called."""
         self.news_count = 0
+        self.boards = 0
         self.drawings = 0
         self.drawing_seconds = 0.0
         self.largest_png = 0
@@ -113,6 +114,9 @@ class BenchVenue:
     async def ask_agreement(self, cup: Cup, match: Any, text: str, users: Sequence[int],
                             number: int) -> None:
         await self.news(cup, text, users)
+
+    async def board(self, cup: Cup, text: str) -> None:
+        self.boards += 1
 
     async def timed_news(self, cup: Cup, text: str, users: Sequence[int], when: Any) -> None:
         await self.news(cup, text, users)

@@ -39,6 +39,10 @@ FILES_PER_MESSAGE = 10
 DESCRIPTION_LIMIT = 1024
 """An attachment's description (its alt text) at most."""
 THREAD_ARCHIVE_MINUTES: Final = 1440
+BOARD_SIGN: Final = "📋"
+"""How the organiser's board begins (``TXAPELKETA.board_title``), in every language."""
+BOARD_LOOKBACK: Final = 50
+"""The channel's last messages looked through for a board posted before a restart."""
 
 
 def files(pictures: Sequence[Picture]) -> list[discord.File]:
@@ -63,9 +67,10 @@ class DiscordVenue:
     def __init__(self, client: discord.Client, transport: DiscordTransport) -> None:
         self.client = client
         self.transport = transport
-        self._signups: dict[int, discord.Message | None] = {}
-        """Tournament id → its sign-up message (None while it is being posted)."""
-        self._signup_text: dict[int, str] = {}
+        self._live_messages: dict[tuple[str, int], discord.Message | None] = {}
+        """(kind, tournament id) → its one message of that kind, the sign-ups or the board
+        (None while it is being posted)."""
+        self._live_text: dict[tuple[str, int], str] = {}
 
     async def _channel(self, channel_id: int | None) -> Any:
         if channel_id is None:
@@ -125,39 +130,69 @@ class DiscordVenue:
         """The sign-ups as they stand (``text``, escaped already) on one message of the
         tournament's channel: posted once, then edited, each edit showing the latest list
         (the governor merges edits that come faster than the channel takes them)."""
+        await self._live(cup, "signups", text)
+
+    async def board(self, cup: Cup, text: str) -> None:
+        """The organiser's board, on one message kept up to date as :meth:`signups`."""
+        await self._live(cup, "board", plain(text))
+
+    async def _live(self, cup: Cup, kind: str, text: str) -> None:
+        """One message of the tournament's of this ``kind``, showing ``text``: posted the first
+        time, then edited (the governor merges edits, within the channel's)."""
         channel = await self._channel(cup.channel_id)
         if channel is None:
             return
-        tid = cup.tournament_id
-        self._signup_text[tid] = text[:MESSAGE_LIMIT]
-        if tid not in self._signups:
-            self._signups[tid] = None
+        key = (kind, cup.tournament_id)
+        self._live_text[key] = text[:MESSAGE_LIMIT]
+        if key not in self._live_messages:
+            self._live_messages[key] = None
+            if kind == "board":  # after a restart, the board posted before is edited
+                found = await self._board_before(channel, cup)
+                if found is not None:
+                    self._live_messages[key] = found
+                    self._edit_live(key, channel)
+                    return
 
             async def send() -> discord.Message:
-                return await channel.send(self._signup_text[tid], allowed_mentions=NO_MENTIONS)
+                return await channel.send(self._live_text[key], allowed_mentions=NO_MENTIONS)
 
             posted = self.transport.governor.post(channel.id, send)
-            posted.add_done_callback(lambda done: self._posted(cup, channel, text, done))
-        elif self._signups[tid] is not None:
-            self._edit_signups(tid, channel)
+            posted.add_done_callback(lambda done: self._posted(key, channel, text, done))
+        elif self._live_messages[key] is not None:
+            self._edit_live(key, channel)
 
-    def _posted(self, cup: Cup, channel: Any, shown: str, done: asyncio.Future[Any]) -> None:
-        tid = cup.tournament_id
+    async def _board_before(self, channel: Any, cup: Cup) -> discord.Message | None:
+        """The board this tournament had in its channel's last messages (posted before a
+        restart), if any."""
+        me = self.client.user
+        name = plain(cup.name)
+        await self.transport.governor.spend_in_turn()  # one call, within the global budget
+        try:
+            async for message in channel.history(limit=BOARD_LOOKBACK):
+                if me is not None and message.author.id == me.id \
+                        and message.content.startswith(BOARD_SIGN) and name in message.content:
+                    return message
+        except (discord.HTTPException, discord.ClientException):
+            log.warning("tournament %s: its board could not be looked for",
+                        cup.tournament_id, exc_info=True)
+        return None
+
+    def _posted(self, key: tuple[str, int], channel: Any, shown: str,
+                done: asyncio.Future[Any]) -> None:
         if done.cancelled() or done.exception() is not None:
-            self._signups.pop(tid, None)  # the next sign-up posts it again
+            self._live_messages.pop(key, None)  # the next change posts it again
             return
-        self._signups[tid] = done.result()
-        if self._signup_text.get(tid) != shown:
-            self._edit_signups(tid, channel)  # signed up while it was being posted
+        self._live_messages[key] = done.result()
+        if self._live_text.get(key) != shown[:MESSAGE_LIMIT]:
+            self._edit_live(key, channel)  # changed while it was being posted
 
-    def _edit_signups(self, tid: int, channel: Any) -> None:
+    def _edit_live(self, key: tuple[str, int], channel: Any) -> None:
         async def edit() -> None:
-            message = self._signups.get(tid)
+            message = self._live_messages.get(key)
             if message is not None:
-                await message.edit(content=self._signup_text[tid],
-                                   allowed_mentions=NO_MENTIONS)
+                await message.edit(content=self._live_text[key], allowed_mentions=NO_MENTIONS)
 
-        self.transport.governor.edit(channel.id, ("signups", tid), edit)
+        self.transport.governor.edit(channel.id, key, edit)
 
     async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
         view = discord.ui.View(timeout=None)
