@@ -84,6 +84,9 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
     (a1, a2), (b1, b2) = players(server, "W1-1")
     refused = await server.ask(stranger, "txapelketa emaitza", juegos="3-0", partida="W1-1")
     assert "Solo los cuatro jugadores de la partida W1-1" in private(refused)
+    world.set_locale(stranger.user, "fr")  # a private answer speaks its reader's language
+    refused = await server.ask(stranger, "txapelketa emaitza", juegos="3-0", partida="W1-1")
+    assert "Seuls les quatre joueurs de la partie W1-1" in private(refused)
     told = await server.ask(a1, "txapelketa emaitza", juegos="3-1")
     assert "la otra pareja" in private(told)
     await server.advance(2)
@@ -94,7 +97,7 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
     assert line(server, "W1-1").endswith("por confirmar")
     assert line(server, "W1-2").startswith("⏳ W1-2:")
     assert board(server).startswith("📋 «Txokoa»: 0 de 2 partidas")
-    assert "Solo los cuatro" in await press(server, stranger, question, "txap:ok:")
+    assert "Seuls les quatre" in await press(server, stranger, question, "txap:ok:")
     assert "la otra pareja" in await press(server, a2, question, "txap:ok:")
     assert not the_cup(server).tournament.matches["W1-1"].decided
     assert await press(server, b2, question, "txap:ok:") == "Hecho."
