@@ -178,3 +178,58 @@ async def test_twelve_pairs_in_groups_then_a_knockout_at_the_table_and_on_discor
     assert "1 de 1" in board.content and "W3-1" in board.content, "the final, agreed"
     print(f"\n{assert_within_budget(world, players.moves)}")
     await world.disconnect(server.bot)
+
+
+async def report_everything(server: Any, rng: random.Random) -> int:
+    """Every match ready reported by one of its players and agreed by a tap of the other
+    pair, until the tournament is over; the matches reported."""
+    reported = 0
+    while the_cup(server).tournament.phase is Phase.RUNNING:
+        t = the_cup(server).tournament
+        match = min((m for m in t.matches.values() if m.state is MatchState.READY),
+                    key=lambda m: (m.round, m.id))
+        (first, _), (second, _) = sides(server, match.id)
+        await server.ask(first, "txapelketa emaitza", juegos=rng.choice(("1-0", "0-1")))
+        await server.advance(2)
+        assert await tap(server, second, latest(server, f"📝 Partida {match.id}"),
+                         "txap:ok:") == "Hecho."
+        reported += 1
+        await server.advance(3)
+    await server.advance(30)
+    return reported
+
+
+async def test_a_round_robin_of_five_and_a_swiss_of_ten_reported_from_the_table(
+        tmp_path: Path) -> None:
+    for fmt, name, pairs, matches in (("round_robin", "Liga", 5, 10),
+                                      ("swiss", "Suitza", 10, 20)):
+        server = make_world(tmp_path / fmt, people=len(NAMES))
+        world = server.world
+        server.people.extend(Person(world.add_user(name), name, rng=random.Random(name))
+                             for name in MORE)
+        (tmp_path / fmt).mkdir()
+        await world.connect(server.bot)
+        await server.settle()
+        await server.ask(server.admin, "musadmin txapelketa sortu", nombre=name, juegos=1,
+                         formato=fmt, sorteo="random", donde="mesa")
+        await sign_up_pairs(server, name, server.people[:2 * pairs])
+        await server.ask(server.admin, "musadmin txapelketa sortear")
+        await server.advance(5)
+        assert await report_everything(server, random.Random(fmt)) == matches
+        db = server.bot.db
+        assert db is not None
+        stored = (await db.find_tournament(server.guild, name)).tournament
+        assert stored == the_cup(server).tournament and stored.phase is Phase.FINISHED
+        played = [m for m in stored.matches.values() if m.played]
+        assert len(played) == matches and all("reported" in m.flags for m in played)
+        meetings = Counter(frozenset(m.pairs) for m in played)
+        assert set(meetings.values()) == {1}, "no two pairs meet twice"
+        table = stored.standings()
+        assert stored.champion is not None and stored.champion.id == table[0].pair
+        if fmt == "swiss":
+            assert {m.round for m in played} == {1, 2, 3, 4}, "⌈log2 10⌉ = 4 rounds"
+            assert all(row.played == 4 for row in table)
+        else:
+            assert all(row.played == 4 for row in table), "everyone against everyone"
+        assert world.report().rate_limited == 0
+        await world.disconnect(server.bot)
