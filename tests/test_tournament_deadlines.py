@@ -53,6 +53,8 @@ def test_reminders_come_a_day_and_an_hour_before_then_the_organiser_is_asked() -
     assert ("W1-1", "deadline_passed") not in kinds(t, hours(5)), "asked once"
     restored = Tournament.from_dict(t.to_dict())
     assert restored == t and restored.deadline_of(restored.matches["W1-2"]) == DEADLINE
+    t.cancel("lluvia", now=hours(1))
+    assert kinds(t, hours(5)) == set() and t.next_deadline(hours(5)) is None, "cancelled"
 
 
 def test_a_late_deadline_skips_the_day_reminder_and_past_dates_are_refused() -> None:

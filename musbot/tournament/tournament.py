@@ -252,6 +252,8 @@ class Tournament:
         once; one that came too late for its time is skipped), or the organiser's word once
         it has passed. Only for matches to be played, not paused."""
         found: list[Reminder] = []
+        if self.phase is not Phase.RUNNING:
+            return found  # over or cancelled: nothing left to remind of
         for match in self.matches.values():
             deadline = self.deadline_of(match)
             if deadline is None or match.paused_at is not None \
@@ -271,6 +273,8 @@ class Tournament:
     def next_deadline(self, now: datetime) -> datetime | None:
         """The earliest time a deadline asks something (:meth:`deadlines_due`): now, if
         something is due already."""
+        if self.phase is not Phase.RUNNING:
+            return None
         if self.deadlines_due(now):
             return now
         times = []
