@@ -393,8 +393,9 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             nombre, deadline=deadline, format=Format(formato), games_to_win=juegos,
             rules=Rules(puntos=puntos, reyes=reyes), seeding=Seeding(sorteo),
             round_minutes=ronda_minutos, grace_minutes=espera_minutos,
-            lateness=Lateness(retraso), reporting=Reporting(donde), time_zone=zona.strip(),
-            at_deadline=AtDeadline(al_plazo))
+            lateness=Lateness(retraso), time_zone=zona.strip(),
+            # given as text: a forged value is the settings' own one-sentence refusal
+            reporting=donde, at_deadline=al_plazo)
         await interaction.response.defer(thinking=True)
         try:
             cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,

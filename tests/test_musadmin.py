@@ -73,3 +73,28 @@ async def test_every_musadmin_command_is_for_managers_and_refuses_a_member(
         assert db is not None
         assert not await db.open_tournaments(None), "nothing made"
     assert world.report().refusals == {}
+
+
+async def test_the_organiser_s_bad_values_each_have_one_sentence(tmp_path: Path) -> None:
+    """A time zone that is none, a forged choice, a date that is none: one private sentence
+    each, and nothing made."""
+    server = make_server(tmp_path)
+    world = server.world
+    async with connected(server):
+        zone = await server.ask(server.admin, "musadmin txapelketa sortu", nombre="Kopa",
+                                zona="Mars/Olympus")
+        assert "«Mars/Olympus» no es una zona horaria" in zone.messages()[-1].text()
+
+        def forge(payload: dict[str, Any]) -> None:
+            for option in payload["data"]["options"][0]["options"][0]["options"]:
+                if option["name"] == "donde":
+                    option["value"] = "luna"
+
+        forged = await world.slash(server.bot, server.admin.user, server.channel,
+                                   "musadmin txapelketa sortu", nombre="Kopa", donde="mesa",
+                                   forge=forge)
+        await server.answered(forged)
+        assert "«luna» no vale" in forged.messages()[-1].text()
+        db = server.bot.db
+        assert db is not None and not await db.open_tournaments(None)
+    assert world.report().refusals == {}
