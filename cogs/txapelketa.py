@@ -76,6 +76,12 @@ PHASE_KEYS = {Phase.SIGNUP: "phase_signup", Phase.RUNNING: "phase_running",
               Phase.FINISHED: "phase_finished", Phase.CANCELLED: "phase_cancelled"}
 """A tournament's phase in the catalogue (``TXAPELKETA.phase_…``)."""
 NameOption = app_commands.Range[str, 1, 100]
+REPORT_ABOUT = "Da el resultado de tu partida jugada en una mesa real"
+"""``/txapelketa resultado`` and its Basque name ``/txapelketa emaitza`` (Discord has no Basque
+locale: the same command under another name, as ``/mus hizkuntza``)."""
+REPORT_OPTIONS = {"juegos": "tus juegos y los de la otra pareja, como 3-1",
+                  "partida": "la partida (sin ella, la tuya de ahora)",
+                  "nombre": "nombre del torneo"}
 ADMIN_SUB = "txapelketa"
 """``/musadmin txapelketa …``: the organiser's commands."""
 
@@ -457,15 +463,26 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         if isinstance(venue, DiscordVenue):
             await venue.signups(cup, entry_list(cup, lang))
 
-    @app_commands.command(name="emaitza", description="Da el resultado de tu partida jugada "
-                                                      "en una mesa real")
-    @app_commands.describe(juegos="tus juegos y los de la otra pareja, como 3-1",
-                           partida="la partida (sin ella, la tuya de ahora)",
-                           nombre="nombre del torneo")
+    @app_commands.command(name="resultado", description=REPORT_ABOUT)
+    @app_commands.describe(**REPORT_OPTIONS)
+    async def resultado(self, interaction: discord.Interaction[Any],
+                        juegos: app_commands.Range[str, 3, 9],
+                        partida: app_commands.Range[str, 1, 20] | None = None,
+                        nombre: NameOption | None = None) -> None:
+        await self.report(interaction, juegos, partida, nombre)
+
+    @app_commands.command(name="emaitza", description=REPORT_ABOUT)
+    @app_commands.describe(**REPORT_OPTIONS)
     async def emaitza(self, interaction: discord.Interaction[Any],
                       juegos: app_commands.Range[str, 3, 9],
                       partida: app_commands.Range[str, 1, 20] | None = None,
                       nombre: NameOption | None = None) -> None:
+        await self.report(interaction, juegos, partida, nombre)
+
+    async def report(self, interaction: discord.Interaction[Any], juegos: str,
+                     partida: str | None, nombre: str | None) -> None:
+        """``/txapelketa resultado`` (``emaitza`` in Basque): a player reports the result of
+        their match played at a real table; the other pair confirms it."""
         cup, lang = await self._cup(interaction, nombre)
         if cup is None:
             return

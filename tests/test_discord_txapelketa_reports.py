@@ -1,6 +1,6 @@
 """Results played at a real table (issue 47, item 1) on the wire double: a tournament «at the
 table» opens no thread; its players are called in the channel; one of a match's players reports
-the result with ``/txapelketa emaitza`` (the Spanish client's ``resultado``), the other pair is
+the result with ``/txapelketa resultado`` (or its Basque name, ``emaitza``), the other pair is
 notified (and nobody else) and confirms with one tap, or disputes it, which notifies the
 organiser alone; nothing advances until both agree; a restart in the middle keeps the buttons
 working; the champions and the log agree with the database. Nobody else reports or answers."""
@@ -106,7 +106,7 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
 
     # --- W1-2: reported, a restart, then disputed; the organiser settles it --------------
     (c1, _), (d1, d2) = players(server, "W1-2")
-    await server.ask(c1, "txapelketa emaitza", juegos="3-2", partida="w1-2")
+    await server.ask(c1, "txapelketa resultado", juegos="3-2", partida="w1-2")
     await server.advance(2)
     question = asked(server, "W1-2")
     await world.disconnect(server.bot)
