@@ -57,7 +57,7 @@ from musbot.tournament import (
 )
 from musbot.tournament.labels import Words
 from musbot.tournament.tournament import MORE_TIME
-from musbot.txapelketa import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock
+from musbot.txapelketa import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock, zone_of
 
 from ._common import (
     admin_group,
@@ -338,7 +338,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         if cup is None:
             return
         own = lang_of(interaction, lang)
-        when = _date(fecha, cup.tournament.settings.zone)
+        when = _date(fecha, zone_of(cup.tournament.settings.time_zone))
         if when is None:
             await answer(interaction, plain(say("bad_date", own, text=fecha)))
             return
@@ -395,6 +395,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         await runner.start()
         deadline = None if cierre_horas is None else \
             runner.wall() + timedelta(hours=cierre_horas)
+        zone_of(zona.strip())  # a zone the system does not know: one sentence
         settings = Settings.create(
             nombre, deadline=deadline, format=Format(formato), games_to_win=juegos,
             rules=Rules(puntos=puntos, reyes=reyes), seeding=Seeding(sorteo),

@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from musbot.i18n import catalog, error_text
 from musbot.settings import TableSettings
@@ -753,6 +754,15 @@ def board_text(cup: Cup, now: datetime) -> str:
     return text
 
 
+def zone_of(name: str) -> ZoneInfo:
+    """The time zone a tournament's deadlines are written in; one the system does not know is
+    the tournament's refusal (``tournament_bad_zone``)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise TournamentError("tournament_bad_zone", zone=name[:40]) from exc
+
+
 def person_name(t: Tournament, user: int | None, words: Words) -> str:
     """A player's name as signed up (plain text for the venue to escape)."""
     for pair in t.pairs:
@@ -822,4 +832,4 @@ def bot_played(table: Table) -> bool:
 
 __all__ = ["LEFT", "WHEN", "Cup", "TournamentRunner", "Venue", "Wall", "board", "board_text",
            "bot_played", "entrants_of", "match_key", "person_name", "result_line", "say",
-           "table_score", "wall_clock"]
+           "table_score", "wall_clock", "zone_of"]

@@ -21,6 +21,7 @@ from musbot.tournament import (
     TournamentError,
 )
 from musbot.tournament.board import board, current_round
+from musbot.txapelketa import zone_of
 
 DEADLINE = T0 + timedelta(days=3)
 
@@ -121,9 +122,14 @@ def test_a_report_not_answered_stands_at_the_deadline_only_if_the_settings_say_s
 
 
 def test_a_time_zone_is_checked_and_kept() -> None:
-    with pytest.raises(TournamentError) as bad:
-        Settings("Kopa", time_zone="Mars/Olympus")
-    assert bad.value.code == "tournament_bad_zone"
+    for bad_name in ("Europe Madrid", "../etc/passwd", "", "x" * 61):
+        with pytest.raises(TournamentError) as bad:
+            Settings("Kopa", time_zone=bad_name)
+        assert bad.value.code == "tournament_bad_zone"
+    with pytest.raises(TournamentError) as unknown:
+        zone_of("Mars/Olympus")  # well written, but no such zone: where zones are read
+    assert unknown.value.code == "tournament_bad_zone"
+    assert zone_of("Europe/Paris").key == "Europe/Paris"
     paris = Settings("Kopa", time_zone="Europe/Paris", at_deadline=AtDeadline.REPORT)
     assert Settings.from_dict(paris.to_dict()) == paris
     assert "time_zone" not in Settings("Kopa").to_dict(), "the default saves as before"
