@@ -221,10 +221,11 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                         retraso: Literal["match", "game"] = "match",
                         donde: str = Reporting.DISCORD.value,
                         zona: app_commands.Range[str, 1, 60] = "Europe/Madrid",
-                        al_plazo: str = AtDeadline.ASK.value) -> None:
+                        al_plazo: str = AtDeadline.ASK.value,
+                        privado: bool = False) -> None:
             await cog.create(interaction, nombre, formato, juegos, puntos, reyes, sorteo,
                              cierre_horas, ronda_minutos, espera_minutos, retraso, donde,
-                             zona, al_plazo)
+                             zona, al_plazo, privado)
 
         async def sortear(interaction: discord.Interaction[Any],
                           nombre: NameOption | None = None) -> None:
@@ -300,7 +301,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                     "donde": "dónde se juegan las partidas (en una mesa real, las parejas "
                              "dan el resultado)",
                     "zona": "zona horaria de los plazos (Europe/Madrid)",
-                    "al_plazo": "al acabar el plazo de una partida sin resultado"}),
+                    "al_plazo": "al acabar el plazo de una partida sin resultado",
+                    "privado": "hilos de partida solo para sus jugadores y la organización"}),
                 (sortear, "Cierra las inscripciones y sortea (Gestionar servidor)",
                  {"nombre": "nombre del torneo"}),
                 (resultado, "Pone el resultado de una partida (Gestionar servidor)", {
@@ -385,7 +387,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                      juegos: int, puntos: int, reyes: int, sorteo: str,
                      cierre_horas: int | None, ronda_minutos: int, espera_minutos: int,
                      retraso: str, donde: str = "discord", zona: str = "Europe/Madrid",
-                     al_plazo: str = "ask") -> None:
+                     al_plazo: str = "ask", privado: bool = False) -> None:
         """``/musadmin txapelketa sortu``: a new tournament taking sign-ups in this channel."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
@@ -402,7 +404,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             round_minutes=ronda_minutos, grace_minutes=espera_minutos,
             lateness=Lateness(retraso), time_zone=zona.strip(),
             # given as text: a forged value is the settings' own one-sentence refusal
-            reporting=donde, at_deadline=al_plazo)
+            reporting=donde, at_deadline=al_plazo, private_threads=bool(privado))
         await interaction.response.defer(thinking=True)
         try:
             cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,

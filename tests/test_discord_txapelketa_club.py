@@ -24,7 +24,9 @@ from discord_txapelketa import (
     sign_up_pairs,
     table_message,
     the_cup,
+    threads,
 )
+from wire.state import PRIVATE_THREAD, PUBLIC_THREAD
 
 from musbot.tournament import Bracket, MatchState, Phase, rated_results
 
@@ -232,4 +234,40 @@ async def test_a_round_robin_of_five_and_a_swiss_of_ten_reported_from_the_table(
         else:
             assert all(row.played == 4 for row in table), "everyone against everyone"
         assert world.report().rate_limited == 0
+        await world.disconnect(server.bot)
+
+
+async def test_a_tournament_without_spectators_plays_in_private_threads(tmp_path: Path) -> None:
+    """``privado:True``: each match's thread is private, nobody may invite anyone in, and its
+    members are the match's four players, the organiser and the bot; its call notifies the
+    four. Without it, threads stay public."""
+    for hidden, kind in ((True, PRIVATE_THREAD), (False, PUBLIC_THREAD)):
+        server = make_world(tmp_path / str(hidden), people=8)
+        (tmp_path / str(hidden)).mkdir()
+        world, admin = server.world, server.admin
+        await world.connect(server.bot)
+        await server.settle()
+        await server.ask(admin, "musadmin txapelketa sortu", nombre="Itxia", juegos=1,
+                         puntos=5, sorteo="random", privado=hidden)
+        await sign_up_pairs(server, "Itxia", server.people)
+        await server.ask(admin, "musadmin txapelketa sortear")
+        await server.advance(5)
+        cup = the_cup(server)
+        assert cup.tournament.settings.private_threads is hidden
+        places = threads(server)
+        assert sorted(places) == sorted(cup.places.values()) and len(places) == 2
+        for match_id, place in cup.places.items():
+            thread = world.channels[place]
+            assert thread.type == kind
+            four = {u for p in cup.tournament.matches[match_id].pairs if p is not None
+                    for u in cup.tournament.pairs[p].players}
+            if hidden:
+                assert thread.members == four | {admin.user, world.bot_user.id}
+            [call] = [m for m in world.messages(place) if m.pinged]
+            assert call.pinged == four
+        made = [c.json for c in world.calls if c.route == "POST /channels/{channel_id}/threads"]
+        if hidden:
+            assert [body.get("invitable") for body in made] == [False, False], \
+                "nobody invites anyone in"
+        assert world.report().refusals == {} and world.report().rate_limited == 0
         await world.disconnect(server.bot)

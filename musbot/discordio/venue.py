@@ -27,7 +27,7 @@ import discord
 from musbot.tournament.labels import Words
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
-from musbot.txapelketa import LEFT, WHEN, Cup, say
+from musbot.txapelketa import LEFT, WHEN, Cup, entrants_of, say
 
 from .markup import NO_MENTIONS, mentioning, plain
 from .transport import MESSAGE_LIMIT, DiscordTransport
@@ -88,18 +88,37 @@ class DiscordVenue:
         if not isinstance(parent, discord.TextChannel):
             return None
 
+        private = cup.tournament.settings.private_threads
+
         async def make() -> discord.Thread:
+            if private:  # no spectators: nobody may invite anyone in
+                return await parent.create_thread(
+                    name=title, type=discord.ChannelType.private_thread, invitable=False,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             return await parent.create_thread(name=title, type=discord.ChannelType.public_thread,
                                               auto_archive_duration=THREAD_ARCHIVE_MINUTES)
 
         try:
             thread = await self.transport.governor.post(parent.id, make)
+            if private:
+                for user in self._members(cup, match):
+                    await self.transport.governor.spend_in_turn()
+                    await thread.add_user(discord.Object(id=user))
         except (discord.HTTPException, discord.ClientException):
             log.warning("tournament %s: no thread for match %s", cup.tournament_id,
                         getattr(match, "id", "?"), exc_info=True)
             return None
         self.transport.bind(thread.id, thread)
         return thread.id
+
+    @staticmethod
+    def _members(cup: Cup, match: Any) -> list[int]:
+        """Who a private match thread shows to: its four players and the organiser (the bot is
+        in it as its maker; those who manage threads see every thread)."""
+        users = sorted(entrants_of(cup, match))
+        if cup.organiser is not None and cup.organiser not in users:
+            users.append(cup.organiser)
+        return users
 
     async def reach_place(self, cup: Cup, channel_id: int) -> bool:
         """The place is there and a table can be played in it: a thread locked by a moderator

@@ -112,6 +112,9 @@ class Settings:
     time_zone: str = DEFAULT_ZONE
     """The IANA zone deadlines are written in (``Europe/Madrid``, ``Europe/Paris``)."""
     at_deadline: AtDeadline = AtDeadline.ASK
+    private_threads: bool = False
+    """Match threads seen only by the match's four players, the organisers and the bot (rule 3
+    of the Basque championship: no spectators)."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     """Keys written by a newer musbot, kept on save."""
 
@@ -171,13 +174,14 @@ class Settings:
                    if self.reporting is not Reporting.DISCORD else {}),
                 **({"time_zone": self.time_zone} if self.time_zone != DEFAULT_ZONE else {}),
                 **({"at_deadline": self.at_deadline.value}
-                   if self.at_deadline is not AtDeadline.ASK else {})}
+                   if self.at_deadline is not AtDeadline.ASK else {}),
+                **({"private_threads": True} if self.private_threads else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
         known = {"name", "format", "games_to_win", "rules", "seeding", "signup_deadline",
                  "round_minutes", "grace_minutes", "lateness", "group_size", "advance",
-                 "swiss_rounds", "reporting", "time_zone", "at_deadline"}
+                 "swiss_rounds", "reporting", "time_zone", "at_deadline", "private_threads"}
         return cls(data["name"], Format(data["format"]), int(data["games_to_win"]),
                    Rules.from_dict(data["rules"]), Seeding(data["seeding"]),
                    data.get("signup_deadline"), int(data["round_minutes"]),
@@ -186,4 +190,5 @@ class Settings:
                    Reporting(data.get("reporting", "discord")),
                    str(data.get("time_zone", DEFAULT_ZONE)),
                    AtDeadline(data.get("at_deadline", "ask")),
+                   bool(data.get("private_threads", False)),
                    {k: v for k, v in data.items() if k not in known})
