@@ -1,10 +1,13 @@
-"""``/txapelketa …``: tournaments of pairs, from sign-up to champions.
+"""``/txapelketa …`` and ``/musadmin txapelketa …``: tournaments of pairs, from sign-up to
+champions.
 
 Thin: each command is one call to the bot's :class:`~musbot.txapelketa.TournamentRunner` (which
 saves the change, opens the match tables in threads and tells the news) worded through i18n.
-Creating, drawing and everything that decides for others (a result, a replay, a
-disqualification, cancelling) need Manage Server, checked in the command (Discord's default
-permissions would apply to the whole group). Refusals are the tournament's own error codes,
+The players' commands are ``/txapelketa …``. Creating, drawing and everything that decides for
+others (a result, a replay, a disqualification, cancelling) are the organiser's, in
+``/musadmin txapelketa …`` (hidden from members by the group's default permission, Manage
+Server, and checked in each command all the same: an admin may show the group to anyone).
+Refusals are the tournament's own error codes,
 answered privately by the one error path; news are public, names in them plain text, and a
 message notifies only the people it calls (the partner asked to confirm, the champions).
 Public messages speak the server's language; private answers the person's own
@@ -19,7 +22,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -29,23 +32,41 @@ from discord.ext import commands
 from musbot.discordio.failures import guarded
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
 from musbot.discordio.speech import lang_of
-from musbot.discordio.venue import DiscordVenue, NewPlace, bracket_messages, notifying
+from musbot.discordio.venue import (
+    DeadlineChoice,
+    DiscordVenue,
+    NewPlace,
+    ResultAnswer,
+    bracket_messages,
+    notifying,
+    stamped,
+)
 from musbot.engine import Rules
 from musbot.storage import StorageError, TournamentExists
 from musbot.tournament import (
+    AtDeadline,
     Event,
     EventKind,
     Format,
     Lateness,
     Phase,
+    Reporting,
     Seeding,
     Settings,
     Tournament,
 )
 from musbot.tournament.labels import Words
-from musbot.txapelketa import Cup, TournamentRunner, say, wall_clock
+from musbot.tournament.tournament import MORE_TIME
+from musbot.txapelketa import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock, zone_of
 
-from ._common import answer, bot_database, manages_server, server_lang
+from ._common import (
+    admin_group,
+    answer,
+    bot_database,
+    manages_server,
+    remove_from_admin,
+    server_lang,
+)
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -55,6 +76,15 @@ PHASE_KEYS = {Phase.SIGNUP: "phase_signup", Phase.RUNNING: "phase_running",
               Phase.FINISHED: "phase_finished", Phase.CANCELLED: "phase_cancelled"}
 """A tournament's phase in the catalogue (``TXAPELKETA.phase_…``)."""
 NameOption = app_commands.Range[str, 1, 100]
+REPORT_ABOUT = "Da el resultado de tu partida jugada en una mesa real"
+"""``/txapelketa resultado`` (``résultat``, ``result`` in French and English clients; one name
+per command: Discord has no Basque locale, and a second command named ``emaitza`` would list the
+same command twice in every menu)."""
+REPORT_OPTIONS = {"juegos": "tus juegos y los de la otra pareja, como 3-1",
+                  "partida": "la partida (sin ella, la tuya de ahora)",
+                  "nombre": "nombre del torneo"}
+ADMIN_SUB = "txapelketa"
+"""``/musadmin txapelketa …``: the organiser's commands."""
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +101,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
     def __init__(self, bot: MusBot) -> None:
         self.bot = bot
         self._runner: TournamentRunner | None = None
+        self.organiser = self._organiser_commands()
+        """``/musadmin txapelketa …``: what the organiser decides."""
         super().__init__()
 
     @property
@@ -89,10 +121,14 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         return self._runner
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(NewPlace)
+        self.bot.add_dynamic_items(NewPlace, ResultAnswer, DeadlineChoice)
+        group = admin_group(self.bot, ADMIN_SUB, "Organiza los torneos de parejas")
+        for command in self.organiser:
+            group.add_command(command)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(NewPlace)
+        self.bot.remove_dynamic_items(NewPlace, ResultAnswer, DeadlineChoice)
+        remove_from_admin(self.bot, tuple(c.name for c in self.organiser), ADMIN_SUB)
         if self._runner is not None:
             self._runner.stop()
 
@@ -112,6 +148,35 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                 return
             await self._organise(interaction, cup, lang,
                                  lambda t, now: t.replay(match_id, now=now))
+
+        await guarded(interaction, interaction.channel_id, work)
+
+    async def answer_report(self, interaction: discord.Interaction[Any], tournament_id: int,
+                            match_id: str, number: int, agree: bool) -> None:
+        """«Confirmar» / «No es así» under a reported result: the other pair's answer; the
+        tournament refuses anyone else (one private sentence)."""
+
+        async def work() -> None:
+            lang = await self._start(interaction)
+            if lang is None:
+                return
+            runner = self.runner
+            await runner.start()
+            cup = runner.cups.get(tournament_id)
+            own = lang_of(interaction, lang)
+            if cup is None or cup.guild_id != interaction.guild_id:
+                await answer(interaction, say("which", own))
+                return
+            user = interaction.user.id
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if agree:
+                await runner.change(cup, lambda t, now: t.confirm(match_id, user, number,
+                                                                  now=now))
+                await answer(interaction, say("done", own))
+            else:
+                await runner.change(cup, lambda t, now: t.dispute(match_id, user, number,
+                                                                  now=now))
+                await answer(interaction, say("organiser_told", own))
 
         await guarded(interaction, interaction.channel_id, work)
 
@@ -136,29 +201,195 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         except StorageError as problem:  # down meanwhile: the next command starts it
             log.warning("tournaments not carried on yet: %s", problem)
 
-    # --- the organiser ----------------------------------------------------------------
+    # --- the organiser: /musadmin txapelketa … ------------------------------------------
 
-    @app_commands.command(name="sortu", description="Crea un torneo de parejas "
-                                                    "(Gestionar servidor)")
-    @app_commands.describe(
-        nombre="nombre del torneo", formato="sistema de juego",
-        juegos="juegos que ganan una partida (3: al mejor de 5)",
-        puntos="tantos por juego (40)", reyes="4 u 8 reyes",
-        sorteo="por la valoración de las parejas o al azar",
-        cierre_horas="horas hasta el cierre de inscripciones (sin él, sorteo a mano)",
-        ronda_minutos="tiempo para jugar cada partida", espera_minutos="espera antes de "
-        "perder por no presentarse", retraso="qué pierde una pareja que no se presenta")
-    async def sortu(self, interaction: discord.Interaction[Any], nombre: NameOption,
-                    formato: Literal["knockout", "double", "groups", "round_robin",
-                                     "swiss"] = "knockout",
-                    juegos: app_commands.Range[int, 1, 3] = 3,
-                    puntos: app_commands.Range[int, 5, 100] = 40,
-                    reyes: Literal[4, 8] = 4,
-                    sorteo: Literal["rating", "random"] = "rating",
-                    cierre_horas: app_commands.Range[int, 1, 720] | None = None,
-                    ronda_minutos: app_commands.Range[int, 5, 10080] = 120,
-                    espera_minutos: app_commands.Range[int, 1, 240] = 10,
-                    retraso: Literal["match", "game"] = "match") -> None:
+    def _organiser_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """The organiser's commands, as functions (discord.py reads their parameters), joined
+        to ``/musadmin txapelketa`` when the cog loads. Each checks Manage Server itself: the
+        group's default permission only hides it, and an admin may show it to anyone."""
+        cog = self
+
+        async def sortu(interaction: discord.Interaction[Any], nombre: NameOption,
+                        formato: Literal["knockout", "double", "groups", "round_robin",
+                                         "swiss"] = "knockout",
+                        juegos: app_commands.Range[int, 1, 3] = 3,
+                        puntos: app_commands.Range[int, 5, 100] = 40,
+                        reyes: Literal[4, 8] = 4,
+                        sorteo: Literal["rating", "random"] = "rating",
+                        cierre_horas: app_commands.Range[int, 1, 720] | None = None,
+                        ronda_minutos: app_commands.Range[int, 5, 10080] = 120,
+                        espera_minutos: app_commands.Range[int, 1, 240] = 10,
+                        retraso: Literal["match", "game"] = "match",
+                        donde: str = Reporting.DISCORD.value,
+                        zona: app_commands.Range[str, 1, 60] = "Europe/Madrid",
+                        al_plazo: str = AtDeadline.ASK.value,
+                        privado: bool = False) -> None:
+            await cog.create(interaction, nombre, formato, juegos, puntos, reyes, sorteo,
+                             cierre_horas, ronda_minutos, espera_minutos, retraso, donde,
+                             zona, al_plazo, privado)
+
+        async def sortear(interaction: discord.Interaction[Any],
+                          nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await cog.runner.draw(cup)
+            await answer(interaction, say("done", lang_of(interaction, lang)))
+
+        async def resultado(interaction: discord.Interaction[Any],
+                            partida: app_commands.Range[str, 1, 20],
+                            juegos: app_commands.Range[str, 3, 9],
+                            nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            score = _score(juegos)
+            if score is None:
+                await answer(interaction, say("bad_score", lang_of(interaction, lang),
+                                              text=juegos))
+                return
+            await cog._organise(interaction, cup, lang, lambda t, now: t.set_result(
+                partida.strip().upper(), score, now=now))
+
+        async def repetir(interaction: discord.Interaction[Any],
+                          partida: app_commands.Range[str, 1, 20],
+                          nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await cog._organise(interaction, cup, lang,
+                                lambda t, now: t.replay(partida.strip().upper(), now=now))
+
+        async def descalificar(interaction: discord.Interaction[Any],
+                               pareja: app_commands.Range[int, 1, 4096],
+                               motivo: app_commands.Range[str, 1, 200],
+                               nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await cog._organise(interaction, cup, lang,
+                                lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
+
+        async def cancelar(interaction: discord.Interaction[Any],
+                           motivo: app_commands.Range[str, 1, 200],
+                           nombre: NameOption | None = None) -> None:
+            cup, lang = await cog._cup(interaction, nombre, admin=True)
+            if cup is None:
+                return
+            await cog._organise(interaction, cup, lang,
+                                lambda t, now: t.cancel(motivo, now=now))
+
+        async def plazo(interaction: discord.Interaction[Any],
+                        fecha: app_commands.Range[str, 8, 40],
+                        partida: app_commands.Range[str, 1, 20] | None = None,
+                        ronda: app_commands.Range[int, 1, 100] | None = None,
+                        nombre: NameOption | None = None) -> None:
+            await cog.set_deadline(interaction, fecha, partida, ronda, nombre)
+
+        made = []
+        for callback, about, options in (
+                (sortu, "Crea un torneo de parejas (Gestionar servidor)", {
+                    "nombre": "nombre del torneo", "formato": "sistema de juego",
+                    "juegos": "juegos que ganan una partida (3: al mejor de 5)",
+                    "puntos": "tantos por juego (40)", "reyes": "4 u 8 reyes",
+                    "sorteo": "por la valoración de las parejas o al azar",
+                    "cierre_horas": "horas hasta el cierre de inscripciones (sin él, sorteo "
+                                    "a mano)",
+                    "ronda_minutos": "tiempo para jugar cada partida",
+                    "espera_minutos": "espera antes de perder por no presentarse",
+                    "retraso": "qué pierde una pareja que no se presenta",
+                    "donde": "dónde se juegan las partidas (en una mesa real, las parejas "
+                             "dan el resultado)",
+                    "zona": "zona horaria de los plazos (Europe/Madrid)",
+                    "al_plazo": "al acabar el plazo de una partida sin resultado",
+                    "privado": "hilos de partida solo para sus jugadores y la organización"}),
+                (sortear, "Cierra las inscripciones y sortea (Gestionar servidor)",
+                 {"nombre": "nombre del torneo"}),
+                (resultado, "Pone el resultado de una partida (Gestionar servidor)", {
+                    "partida": "la partida, como en el cuadro (W1-2)",
+                    "juegos": "juegos de cada pareja, como 3-1", "nombre": "nombre del torneo"}),
+                (repetir, "Manda jugar otra vez una partida (Gestionar servidor)", {
+                    "partida": "la partida, como en el cuadro (W1-2)",
+                    "nombre": "nombre del torneo"}),
+                (descalificar, "Descalifica una pareja (Gestionar servidor)", {
+                    "pareja": "su número de cabeza de serie en el cuadro",
+                    "motivo": "el motivo, que se muestra", "nombre": "nombre del torneo"}),
+                (cancelar, "Cancela el torneo (Gestionar servidor)", {
+                    "motivo": "el motivo, que se muestra", "nombre": "nombre del torneo"}),
+                (plazo, "Pone el plazo de una partida o de una ronda (Gestionar servidor)", {
+                    "fecha": "fecha y hora, como 2025-06-10 22:00 (hora del torneo)",
+                    "partida": "la partida, como en el cuadro (W1-2)",
+                    "ronda": "o la ronda entera (su número)", "nombre": "nombre del torneo"})):
+            command: app_commands.Command[Any, ..., None] = app_commands.Command(
+                name=callback.__name__, description=about, callback=callback)
+            made.append(app_commands.describe(**options)(command))
+        app_commands.choices(donde=[
+            app_commands.Choice(name="Discord", value=Reporting.DISCORD.value),
+            app_commands.Choice(name="mesa real", value=Reporting.TABLE.value),
+            app_commands.Choice(name="las dos", value=Reporting.EITHER.value)],
+            al_plazo=[
+                app_commands.Choice(name="preguntarme", value=AtDeadline.ASK.value),
+                app_commands.Choice(name="vale el resultado dado", value=AtDeadline.REPORT.value)
+            ])(made[0])
+        return made
+
+    async def set_deadline(self, interaction: discord.Interaction[Any], fecha: str,
+                           partida: str | None, ronda: int | None, nombre: str | None) -> None:
+        """``/musadmin txapelketa plazo``: a match's deadline, or a whole round's."""
+        cup, lang = await self._cup(interaction, nombre, admin=True)
+        if cup is None:
+            return
+        own = lang_of(interaction, lang)
+        when = _date(fecha, zone_of(cup.tournament.settings.time_zone))
+        if when is None:
+            await answer(interaction, plain(say("bad_date", own, text=fecha)))
+            return
+        if partida is None and ronda is None:
+            await answer(interaction, say("deadline_which", own))
+            return
+        target: str | int = partida.strip().upper() if partida else int(ronda or 0)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.runner.change(cup, lambda t, now: t.set_deadline(target, when, now=now))
+        await answer(interaction, stamped(say("deadline_set", own, when=WHEN, left=LEFT), when))
+
+    async def answer_deadline(self, interaction: discord.Interaction[Any], tournament_id: int,
+                              match_id: str, what: str) -> None:
+        """The organiser's tap at a match's deadline passed: a walkover (``w0``: the first
+        pair wins, ``w1``: the second), a double walkover (``ww``) or a day more (``more``)."""
+
+        async def work() -> None:
+            lang = await self._start(interaction, admin=True)
+            if lang is None:
+                return
+            runner = self.runner
+            await runner.start()
+            cup = runner.cups.get(tournament_id)
+            own = lang_of(interaction, lang)
+            if cup is None or cup.guild_id != interaction.guild_id:
+                await answer(interaction, say("which", own))
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+            def decide(t: Tournament, now: datetime) -> list[Event]:
+                if what == "more":
+                    deadline = t.deadline_of(t.match(match_id))
+                    return t.set_deadline(match_id, max(deadline or now, now) + MORE_TIME,
+                                          now=now)
+                absent = {"w0": {1}, "w1": {0}}.get(what, {0, 1})
+                return t.walkover(match_id, absent, now=now)
+
+            await runner.change(cup, decide)
+            await answer(interaction, say("done", own))
+
+        await guarded(interaction, interaction.channel_id, work)
+
+    async def create(self, interaction: discord.Interaction[Any], nombre: str, formato: str,
+                     juegos: int, puntos: int, reyes: int, sorteo: str,
+                     cierre_horas: int | None, ronda_minutos: int, espera_minutos: int,
+                     retraso: str, donde: str = "discord", zona: str = "Europe/Madrid",
+                     al_plazo: str = "ask", privado: bool = False) -> None:
+        """``/musadmin txapelketa sortu``: a new tournament taking sign-ups in this channel."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
             return
@@ -167,11 +398,14 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         await runner.start()
         deadline = None if cierre_horas is None else \
             runner.wall() + timedelta(hours=cierre_horas)
+        zone_of(zona.strip())  # a zone the system does not know: one sentence
         settings = Settings.create(
             nombre, deadline=deadline, format=Format(formato), games_to_win=juegos,
             rules=Rules(puntos=puntos, reyes=reyes), seeding=Seeding(sorteo),
             round_minutes=ronda_minutos, grace_minutes=espera_minutos,
-            lateness=Lateness(retraso))
+            lateness=Lateness(retraso), time_zone=zona.strip(),
+            # given as text: a forged value is the settings' own one-sentence refusal
+            reporting=donde, at_deadline=al_plazo, private_threads=bool(privado))
         await interaction.response.defer(thinking=True)
         try:
             cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,
@@ -185,74 +419,6 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             "created", lang, name=cup.name, format=words.format_name(),
             games=settings.games_to_win, deadline=_when(settings.signup_deadline, lang),
             grace=settings.grace_minutes)), allowed_mentions=NO_MENTIONS)
-
-    @app_commands.command(name="sortear", description="Cierra las inscripciones y sortea "
-                                                      "(Gestionar servidor)")
-    @app_commands.describe(nombre="nombre del torneo")
-    async def sortear(self, interaction: discord.Interaction[Any],
-                      nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.runner.draw(cup)
-        await answer(interaction, say("done", lang_of(interaction, lang)))
-
-    @app_commands.command(name="resultado", description="Pone el resultado de una partida "
-                                                        "(Gestionar servidor)")
-    @app_commands.describe(partida="la partida, como en el cuadro (W1-2)",
-                           juegos="juegos de cada pareja, como 3-1", nombre="nombre del torneo")
-    async def resultado(self, interaction: discord.Interaction[Any],
-                        partida: app_commands.Range[str, 1, 20],
-                        juegos: app_commands.Range[str, 3, 9],
-                        nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        score = _score(juegos)
-        if score is None:
-            await answer(interaction, say("bad_score", lang_of(interaction, lang), text=juegos))
-            return
-        await self._organise(interaction, cup, lang, lambda t, now: t.set_result(
-            partida.strip().upper(), score, now=now))
-
-    @app_commands.command(name="repetir", description="Manda jugar otra vez una partida "
-                                                      "(Gestionar servidor)")
-    @app_commands.describe(partida="la partida, como en el cuadro (W1-2)",
-                           nombre="nombre del torneo")
-    async def repetir(self, interaction: discord.Interaction[Any],
-                      partida: app_commands.Range[str, 1, 20],
-                      nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await self._organise(interaction, cup, lang,
-                             lambda t, now: t.replay(partida.strip().upper(), now=now))
-
-    @app_commands.command(name="descalificar", description="Descalifica una pareja "
-                                                           "(Gestionar servidor)")
-    @app_commands.describe(pareja="su número de cabeza de serie en el cuadro",
-                           motivo="el motivo, que se muestra", nombre="nombre del torneo")
-    async def descalificar(self, interaction: discord.Interaction[Any],
-                           pareja: app_commands.Range[int, 1, 4096],
-                           motivo: app_commands.Range[str, 1, 200],
-                           nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await self._organise(interaction, cup, lang,
-                             lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
-
-    @app_commands.command(name="cancelar", description="Cancela el torneo (Gestionar "
-                                                       "servidor)")
-    @app_commands.describe(motivo="el motivo, que se muestra", nombre="nombre del torneo")
-    async def cancelar(self, interaction: discord.Interaction[Any],
-                       motivo: app_commands.Range[str, 1, 200],
-                       nombre: NameOption | None = None) -> None:
-        cup, lang = await self._cup(interaction, nombre, admin=True)
-        if cup is None:
-            return
-        await self._organise(interaction, cup, lang, lambda t, now: t.cancel(motivo, now=now))
 
     # --- the players ------------------------------------------------------------------
 
@@ -300,6 +466,42 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         venue = self.runner.venue
         if isinstance(venue, DiscordVenue):
             await venue.signups(cup, entry_list(cup, lang))
+
+    @app_commands.command(name="resultado", description=REPORT_ABOUT)
+    @app_commands.describe(**REPORT_OPTIONS)
+    async def resultado(self, interaction: discord.Interaction[Any],
+                        juegos: app_commands.Range[str, 3, 9],
+                        partida: app_commands.Range[str, 1, 20] | None = None,
+                        nombre: NameOption | None = None) -> None:
+        await self.report(interaction, juegos, partida, nombre)
+
+    async def report(self, interaction: discord.Interaction[Any], juegos: str,
+                     partida: str | None, nombre: str | None) -> None:
+        """``/txapelketa resultado``: a player reports the result of
+        their match played at a real table; the other pair confirms it."""
+        cup, lang = await self._cup(interaction, nombre)
+        if cup is None:
+            return
+        own = lang_of(interaction, lang)
+        score = _score(juegos)
+        if score is None:
+            await answer(interaction, say("bad_score", own, text=juegos))
+            return
+        user = interaction.user.id
+        match_id = partida.strip().upper() if partida else None
+        if match_id is None:
+            current = cup.tournament.current_match(user)
+            if current is None:
+                await answer(interaction, plain(say("no_match_now", own, name=cup.name)))
+                return
+            match_id = current.id
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        events = await self.runner.change(cup, lambda t, now: t.report(
+            match_id, user, score, now=now))
+        kinds = {e.kind for e in events}
+        key = "organiser_told" if EventKind.RESULT_DISPUTED in kinds else \
+            "reported" if EventKind.RESULT_REPORTED in kinds else "done"
+        await answer(interaction, say(key, own))
 
     @app_commands.command(name="retirarse", description="Te borra del torneo antes del sorteo")
     @app_commands.describe(nombre="nombre del torneo")
@@ -458,6 +660,21 @@ def _score(text: str) -> tuple[int, int] | None:
     if len(numbers) != 2 or not all(p.isdigit() and len(p) == 1 for p in numbers):
         return None
     return int(numbers[0]), int(numbers[1])
+
+
+def _date(text: str, zone: tzinfo) -> datetime | None:
+    """«2025-06-10 22:00» (or «…T22:00», or «2025-06-10», the end of that day) in ``zone``;
+    None if it is no such date."""
+    cleaned = " ".join(text.replace("T", " ").split())
+    for pattern, day_end in (("%Y-%m-%d %H:%M", False), ("%Y-%m-%d", True)):
+        try:
+            when = datetime.strptime(cleaned, pattern)
+        except ValueError:
+            continue
+        if day_end:
+            when = when.replace(hour=23, minute=59)
+        return when.replace(tzinfo=zone)
+    return None
 
 
 def _when(stamp: str | None, lang: str) -> str:

@@ -8,7 +8,9 @@ messages; no External Emojis, the card suits are Unicode emoji):
 - Embed Links: the table message is an embed;
 - Attach Files: the rating chart of ``/mus perfil``, a showdown's picture, the brackets;
 - Read Message History: answering a typed move replies to that message;
-- Create Public Threads: a tournament plays each match in a thread of its own.
+- Create Public Threads: a tournament plays each match in a thread of its own;
+- Create Private Threads: a tournament without spectators plays them in private threads, seen
+  by the match's players and its organiser alone.
 
 No Add Reactions: a typed move is acknowledged by the table message itself, within a second,
 and a reaction per move would spend a call of the bot's budget on each (a typed ``!mus``
@@ -37,6 +39,7 @@ PERMISSIONS: Mapping[str, int] = {
     "attach_files": 1 << 15,
     "read_message_history": 1 << 16,
     "create_public_threads": 1 << 35,
+    "create_private_threads": 1 << 36,
     "send_messages_in_threads": 1 << 38,
 }
 """Discord's permission bits, by discord.py's attribute names (a test checks them against it)."""

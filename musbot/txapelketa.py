@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from musbot.i18n import catalog, error_text
 from musbot.settings import TableSettings
@@ -44,15 +45,23 @@ from musbot.tournament import (
     Match,
     MatchState,
     Phase,
+    Reporting,
     Settings,
     Tournament,
     TournamentError,
     parse_time,
 )
+from musbot.tournament.board import ICONS
+from musbot.tournament.board import board as round_board
 from musbot.tournament.labels import Words
 from musbot.words import normalise
 
 log = logging.getLogger(__name__)
+
+WHEN = "\ue000"
+"""Where a deadline's date and time go in a sentence (a venue writes it for each reader)."""
+LEFT = "\ue001"
+"""Where the time left until a deadline goes."""
 
 Wall = Callable[[], datetime]
 """The time a tournament's changes are stamped with (UTC)."""
@@ -114,6 +123,29 @@ class Venue(Protocol):
 
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
         """The bracket's pictures (those showing ``matches``; all when None) and its text."""
+        ...
+
+    async def timed_news(self, cup: Cup, text: str, users: Sequence[int],
+                         when: datetime) -> None:
+        """:meth:`news` whose ``text`` shows ``when`` where it holds :data:`WHEN` (the date
+        and time in each reader's own zone) and :data:`LEFT` (how long from now)."""
+        ...
+
+    async def ask_organiser(self, cup: Cup, match: Match, text: str,
+                            users: Sequence[int]) -> None:
+        """A match's deadline passed: ``text`` notifying the organiser (``users``), with their
+        choices in one tap: a walkover for either pair, a double walkover, more time."""
+        ...
+
+    async def board(self, cup: Cup, text: str) -> None:
+        """The organiser's board (``text``, every match of the round in play): one message,
+        posted once and then edited as it changes, within the channel's edits."""
+        ...
+
+    async def ask_agreement(self, cup: Cup, match: Match, text: str, users: Sequence[int],
+                            number: int) -> None:
+        """A reported result (``text``), notifying the other pair (``users``) alone, with their
+        way to confirm or dispute report ``number`` in one tap."""
         ...
 
 
@@ -207,6 +239,8 @@ class TournamentRunner:
         for match in list(t.matches.values()):
             table = self._own_table(cup, match.id)
             if match.state in (MatchState.READY, MatchState.PLAYING):
+                if t.settings.reporting is Reporting.TABLE:
+                    continue  # played at a real table: nothing to open
                 if match.paused_at is not None:
                     if table is not None and table.lifecycle != "closed" \
                             and table.hidden is None:
@@ -286,7 +320,37 @@ class TournamentRunner:
                     for user in t.unpaired:
                         await self.venue.news(cup, say("unpaired", lang), [user])
                 elif kind is EventKind.MATCH_READY and match is not None:
-                    await self._open_table(cup, match)
+                    if t.settings.reporting is Reporting.TABLE:
+                        await self._call_to_table(cup, match, words)
+                    else:
+                        await self._open_table(cup, match)
+                elif kind is EventKind.RESULT_REPORTED and match is not None \
+                        and match.report is not None:
+                    await self._ask_agreement(cup, match, words)
+                elif kind in (EventKind.DEADLINE_DAY, EventKind.DEADLINE_HOUR) \
+                        and match is not None:
+                    when = t.deadline_of(match)
+                    if when is not None:
+                        key = "deadline_day" if kind is EventKind.DEADLINE_DAY \
+                            else "deadline_hour"
+                        await self.venue.timed_news(cup, say(
+                            key, lang, match=match.id, first=words.side(match, 0),
+                            second=words.side(match, 1), when=WHEN, left=LEFT),
+                            sorted(entrants_of(cup, match)), when)
+                elif kind is EventKind.DEADLINE_PASSED and match is not None:
+                    organiser = [cup.organiser] if cup.organiser is not None else []
+                    await self.venue.ask_organiser(cup, match, say(
+                        "deadline_passed", lang, match=match.id, first=words.side(match, 0),
+                        second=words.side(match, 1)), organiser)
+                elif kind is EventKind.DEADLINE_SET:
+                    await self._deadline_news(cup, event.match, lang)
+                elif kind is EventKind.RESULT_DISPUTED and match is not None:
+                    report = match.report
+                    games = "?" if report is None else f"{report.games[0]}–{report.games[1]}"
+                    organiser = [cup.organiser] if cup.organiser is not None else []
+                    await self.venue.news(cup, say(
+                        "result_disputed", lang, match=match.id, games=games,
+                        person=person_name(t, event.user, words)), organiser)
                 elif kind is EventKind.MATCH_DECIDED and match is not None:
                     decided.append(match.id)
                     await self._close_table(cup, match)
@@ -330,6 +394,12 @@ class TournamentRunner:
             except Exception:
                 log.exception("tournament %s: acting on %s failed", cup.tournament_id, event)
         try:
+            if t.phase in (Phase.RUNNING, Phase.FINISHED) \
+                    and any(e.kind in BOARD_NEWS for e in events):
+                await self.venue.board(cup, board_text(cup, self.wall()))
+        except Exception:
+            log.exception("tournament %s: the board could not be shown", cup.tournament_id)
+        try:
             if any(e.kind in (EventKind.DRAWN, EventKind.CHAMPION) for e in events):
                 await self.venue.bracket(cup, None)
             elif decided:
@@ -348,6 +418,41 @@ class TournamentRunner:
         if finalist is not None:
             text += "\n" + say("finalists", cup.lang, pair=words.pair(finalist))
         await self.venue.news(cup, text, users)
+
+    async def _deadline_news(self, cup: Cup, key: str | None, lang: str) -> None:
+        """A deadline set: a match's (``key`` its id) or a round's (``round:N``)."""
+        t = cup.tournament
+        stamp_ = t.deadlines.get(key or "")
+        if key is None or stamp_ is None:
+            return
+        if key.startswith("round:"):
+            text = say("deadline_round", lang, round=key.removeprefix("round:"), when=WHEN,
+                       left=LEFT)
+        else:
+            text = say("deadline_match", lang, match=key, when=WHEN, left=LEFT)
+        await self.venue.timed_news(cup, text, (), parse_time(stamp_))
+
+    async def _call_to_table(self, cup: Cup, match: Match, words: Words) -> None:
+        """A match played at a real table: its four players are told, in the tournament's
+        channel, to play it and report its result."""
+        t = cup.tournament
+        await self.venue.news(cup, say(
+            "play_at_table", cup.lang, match=match.id, name=cup.name,
+            first=words.side(match, 0), second=words.side(match, 1),
+            games=t.settings.games_to_win), sorted(entrants_of(cup, match)))
+
+    async def _ask_agreement(self, cup: Cup, match: Match, words: Words) -> None:
+        report = match.report
+        assert report is not None
+        other = 1 - report.side
+        pair = match.pairs[other]
+        users = [] if pair is None else \
+            [u for u in cup.tournament.pairs[pair].players if u is not None]
+        text = say("result_reported", cup.lang, match=match.id, first=words.side(match, 0),
+                   second=words.side(match, 1), games=f"{report.games[0]}–{report.games[1]}",
+                   person=person_name(cup.tournament, report.user, words),
+                   other=words.side(match, other))
+        await self.venue.ask_agreement(cup, match, text, users, report.number)
 
     # --- the tables -----------------------------------------------------------------------
 
@@ -482,7 +587,11 @@ class TournamentRunner:
             t = cup.tournament
             if t.phase is Phase.SIGNUP and t.settings.deadline is not None:
                 times.append(t.settings.deadline)
-            if t.phase is not Phase.RUNNING:
+            if t.phase is Phase.RUNNING:
+                deadline = t.next_deadline(self.wall())
+                if deadline is not None:
+                    times.append(deadline)
+            if t.phase is not Phase.RUNNING or t.settings.reporting is not Reporting.DISCORD:
                 continue
             grace, limit = t.settings.grace_minutes, t.settings.round_minutes
             for match in t.ready():
@@ -520,6 +629,9 @@ class TournamentRunner:
                                                        reason=error_text(problem, cup.lang)))
                         await self.change(cup, lambda t, now: t.cancel("-", now=now))
                     continue
+                for reminder in t.deadlines_due(now):
+                    await self.change(cup, lambda t, now, r=reminder: t.remind(
+                        r.match, r.kind, now=now))
                 for due in t.due(now):
                     if due.kind == "overtime":
                         await self._time_up(cup, due.match)
@@ -604,6 +716,61 @@ def entrants_of(cup: Cup, match: Match) -> dict[int, int]:
             for user in t.pairs[pair_id].players if user is not None}
 
 
+BOARD_NEWS = frozenset({
+    EventKind.DRAWN, EventKind.MATCH_READY, EventKind.MATCH_STARTED, EventKind.MATCH_DECIDED,
+    EventKind.MATCH_REOPENED, EventKind.MATCH_PAUSED, EventKind.MATCH_RESUMED,
+    EventKind.MATCH_WITHDRAWN, EventKind.RESULT_REPORTED, EventKind.RESULT_DISPUTED,
+    EventKind.DEADLINE_PASSED, EventKind.DEADLINE_SET, EventKind.ROUND_PAIRED,
+    EventKind.KNOCKOUT_DRAWN, EventKind.DISQUALIFIED, EventKind.CHAMPION})
+"""What changes a line of the organiser's board."""
+BOARD_LIMIT = 2000
+BOARD_KEYS = {"played": "board_played", "agreed": "board_agreed", "walkover": "board_walkover",
+              "disputed": "board_disputed", "reported": "board_reported", "late": "board_late",
+              "playing": "board_playing", "paused": "board_paused", "waiting": "board_waiting"}
+"""A board line's sentence by the match's state (``TXAPELKETA.board_…``)."""
+
+
+def board_text(cup: Cup, now: datetime) -> str:
+    """The organiser's board in the tournament's language: a title with how many matches of
+    the round are decided, then a line per match (its state's sign, its id, its pairs, its
+    games or what it waits for), within one message."""
+    t, lang = cup.tournament, cup.lang
+    words = Words(t, lang)
+    rows = round_board(t, now)
+    done = sum(1 for r in rows if r.match.decided)
+    lines = [say("board_title", lang, name=cup.name, done=done, total=len(rows))]
+    for row in rows:
+        match = row.match
+        games = f"{match.games[0]}–{match.games[1]}"
+        if row.status == "reported" and match.report is not None:
+            games = f"{match.report.games[0]}–{match.report.games[1]}"
+        lines.append(say(BOARD_KEYS[row.status], lang, icon=ICONS[row.status], match=match.id,
+                         first=words.side(match, 0), second=words.side(match, 1),
+                         games=games))
+    text = "\n".join(lines)
+    while len(text) > BOARD_LIMIT and len(lines) > 2:
+        lines.pop()
+        text = "\n".join(lines) + "\n…"
+    return text
+
+
+def zone_of(name: str) -> ZoneInfo:
+    """The time zone a tournament's deadlines are written in; one the system does not know is
+    the tournament's refusal (``tournament_bad_zone``)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise TournamentError("tournament_bad_zone", zone=name[:40]) from exc
+
+
+def person_name(t: Tournament, user: int | None, words: Words) -> str:
+    """A player's name as signed up (plain text for the venue to escape)."""
+    for pair in t.pairs:
+        if user is not None and user in pair.players:
+            return words.person(pair.names[pair.players.index(user)])
+    return words.person(None)
+
+
 def late(match_id: str, sides: set[int]) -> Callable[[Tournament, datetime], list[Event]]:
     """The change that gives a late pair's walkover (or game) at a match."""
     return lambda t, now: t.late(match_id, sides, now=now)
@@ -613,6 +780,8 @@ def result_line(words: Words, match: Match, lang: str) -> str:
     """A decided match in one sentence: its score, or how it was won without playing."""
     first, second = words.side(match, 0), words.side(match, 1)
     winner = words.side(match, match.winner or 0)
+    if match.state is MatchState.WALKOVER and match.winner is None:
+        return say("result_double_walkover", lang, match=match.id, first=first, second=second)
     if match.state is MatchState.WALKOVER:
         return say("result_walkover", lang, match=match.id, winner=winner, first=first,
                    second=second)
@@ -661,5 +830,6 @@ def bot_played(table: Table) -> bool:
     return table.state.records.bot_game
 
 
-__all__ = ["Cup", "TournamentRunner", "Venue", "Wall", "board", "bot_played", "entrants_of",
-           "match_key", "result_line", "say", "table_score", "wall_clock"]
+__all__ = ["LEFT", "WHEN", "Cup", "TournamentRunner", "Venue", "Wall", "board", "board_text",
+           "bot_played", "entrants_of", "match_key", "person_name", "result_line", "say",
+           "table_score", "wall_clock", "zone_of"]

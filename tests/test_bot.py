@@ -21,7 +21,7 @@ from musbot import bot as botmod
 from musbot.bot import MusBot, extensions, make_intents, run_bot, run_command
 from musbot.config import Config, ConfigError, add_run_arguments, load_config
 from musbot.discordio import DYNAMIC_ITEMS
-from musbot.discordio.venue import NewPlace
+from musbot.discordio.venue import DeadlineChoice, NewPlace, ResultAnswer
 from musbot.table import ManualClock
 
 
@@ -178,7 +178,8 @@ async def test_start_up_syncs_one_mus_group_to_the_dev_guild_and_registers_the_b
     assert "config" in {option["name"] for option in names["musadmin"]["options"]}
     assert set(bot.extensions) == set(extensions())
     assert set(bot._connection._view_store._dynamic_items.values()) == \
-        {*DYNAMIC_ITEMS, NewPlace}, "the tables' buttons and the tournaments' own"
+        {*DYNAMIC_ITEMS, NewPlace, ResultAnswer, DeadlineChoice}, \
+        "the tables' buttons and the tournaments' own"
     assert bot.message_content
     await world.disconnect(bot)
 

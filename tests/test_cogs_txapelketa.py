@@ -12,7 +12,7 @@ from musbot.discordio.markup import plain
 
 
 async def created(server: Server, name: str = "Kopa", **options: object) -> None:
-    made = await server.ask(server.admin, "txapelketa sortu", nombre=name, **options)
+    made = await server.ask(server.admin, "musadmin txapelketa sortu", nombre=name, **options)
     assert "Nuevo torneo" in public(made)
 
 
@@ -21,14 +21,16 @@ async def test_only_the_organiser_draws_sets_results_and_disqualifies(tmp_path: 
     async with connected(server):
         await created(server)
         ana = server.person("Ana")
-        for command, options in (("txapelketa sortear", {}),
-                                 ("txapelketa resultado", {"partida": "W1-1", "juegos": "3-1"}),
-                                 ("txapelketa repetir", {"partida": "W1-1"}),
-                                 ("txapelketa descalificar", {"pareja": 1, "motivo": "x"}),
-                                 ("txapelketa cancelar", {"motivo": "x"})):
+        for command, options in (("musadmin txapelketa sortear", {}),
+                                 ("musadmin txapelketa resultado",
+                                  {"partida": "W1-1", "juegos": "3-1"}),
+                                 ("musadmin txapelketa repetir", {"partida": "W1-1"}),
+                                 ("musadmin txapelketa descalificar",
+                                  {"pareja": 1, "motivo": "x"}),
+                                 ("musadmin txapelketa cancelar", {"motivo": "x"})):
             refused = await server.ask(ana, command, **options)
             assert "Gestionar servidor" in private(refused), command
-        again = await server.ask(server.admin, "txapelketa sortu", nombre="kopa")
+        again = await server.ask(server.admin, "musadmin txapelketa sortu", nombre="kopa")
         assert "Ya hay un torneo llamado" in public(again)
 
 
@@ -43,7 +45,7 @@ async def test_bad_inputs_have_their_answers(tmp_path: Path) -> None:
         assert "No hay ningún torneo «Otra»" in private(unknown)
         self_partner = await server.ask(ana, "txapelketa apuntarse", pareja=ana.user)
         assert "otra persona" in private(self_partner)
-        too_few = await server.ask(server.admin, "txapelketa sortear")
+        too_few = await server.ask(server.admin, "musadmin txapelketa sortear")
         assert "al menos 2 parejas" in private(too_few)
         left = await server.ask(beñat, "txapelketa retirarse")
         assert "No estás inscrito" in private(left)
@@ -51,10 +53,10 @@ async def test_bad_inputs_have_their_answers(tmp_path: Path) -> None:
         await server.ask(beñat, "txapelketa apuntarse", pareja=ana.user)
         repeated = await server.ask(beñat, "txapelketa apuntarse", pareja=ana.user)
         assert "Ya estabas apuntado" in private(repeated)
-        score = await server.ask(server.admin, "txapelketa resultado", partida="W1-1",
+        score = await server.ask(server.admin, "musadmin txapelketa resultado", partida="W1-1",
                                  juegos="3-x")
         assert "no es un resultado" in private(score)
-        not_drawn = await server.ask(server.admin, "txapelketa resultado", partida="W1-1",
+        not_drawn = await server.ask(server.admin, "musadmin txapelketa resultado", partida="W1-1",
                                      juegos="3-1")
         assert "No hay ninguna partida W1-1 en este torneo" in private(not_drawn)
         bracket = await server.ask(ana, "txapelketa cuadro")
@@ -91,7 +93,7 @@ async def test_private_answers_speak_the_persons_language_and_news_the_servers(
         await server.ask(ane, "mus idioma", idioma="eu")
         which = await server.ask(bea, "txapelketa apuntarse")
         assert "Dites quel tournoi" in private(which)
-        refused = await server.ask(bea, "txapelketa sortear")
+        refused = await server.ask(bea, "musadmin txapelketa sortear")
         assert "Gérer le serveur" in private(refused)
         await created(server)
         alone = await server.ask(bea, "txapelketa apuntarse")

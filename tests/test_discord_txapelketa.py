@@ -42,10 +42,11 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
     await server.settle()
 
     # --- the organiser creates it; only the organiser may -----------------------------
-    refused = await server.ask(people[0], "txapelketa sortu", nombre="Nagusia")
+    refused = await server.ask(people[0], "musadmin txapelketa sortu", nombre="Nagusia")
     assert "Gestionar servidor" in private(refused)
-    created = await server.ask(admin, "txapelketa sortu", nombre="Nagusia", formato="double",
-                               juegos=1, puntos=5, espera_minutos=10, sorteo="random")
+    created = await server.ask(admin, "musadmin txapelketa sortu", nombre="Nagusia",
+                               formato="double", juegos=1, puntos=5, espera_minutos=10,
+                               sorteo="random")
     assert "Nuevo torneo «Nagusia»" in public(created)
 
     # --- sign-ups: 6 pairs that name each other, 4 alone, one who leaves ---------------
@@ -79,7 +80,7 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
     assert invited == {p.user for p in people[1:12:2]} | {fer.user, gorka.user}
 
     # --- the draw: 6 pairs and 2 drawn from the 4 alone ---------------------------------
-    drawn = await server.ask(admin, "txapelketa sortear")
+    drawn = await server.ask(admin, "musadmin txapelketa sortear")
     assert "Hecho" in private(drawn)
     await server.advance(5)
     db = server.bot.db

@@ -89,13 +89,13 @@ async def test_a_small_tournament_runs_itself_on_discord(tmp_path: Path, case: C
     await world.connect(server.bot)
     await server.settle()
 
-    created = await server.ask(admin, "txapelketa sortu", nombre="Txikia", formato=case.format,
-                               juegos=1, puntos=5, sorteo="random")
+    created = await server.ask(admin, "musadmin txapelketa sortu", nombre="Txikia",
+                               formato=case.format, juegos=1, puntos=5, sorteo="random")
     assert "Nuevo torneo «Txikia»" in public(created)
     assert "partidas a 1 juego," in public(created), "one juego, in the singular"
     await sign_up_pairs(server, "Txikia", people)
     invited = pinged(world, server.channel)
-    drawn = await server.ask(admin, "txapelketa sortear")
+    drawn = await server.ask(admin, "musadmin txapelketa sortear")
     assert "Hecho" in private(drawn)
     await server.advance(5)
 

@@ -32,10 +32,10 @@ async def one_match(tmp_path: Path, **options: object):  # type: ignore[no-untyp
     server = make_world(tmp_path, people=5)
     await server.world.connect(server.bot)
     await server.settle()
-    await server.ask(server.admin, "txapelketa sortu", nombre="Kopa", juegos=1, puntos=40,
+    await server.ask(server.admin, "musadmin txapelketa sortu", nombre="Kopa", juegos=1, puntos=40,
                      sorteo="random", **options)
     await sign_up_pairs(server, "Kopa", server.people[:4])
-    await server.ask(server.admin, "txapelketa sortear")
+    await server.ask(server.admin, "musadmin txapelketa sortear")
     await server.advance(5)
     [place] = threads(server)
     return server, place
@@ -65,7 +65,7 @@ async def test_a_casual_table_in_a_match_thread_is_refused_and_a_replay_calls_th
     stranger = server.people[4]
     refused = await server.ask(stranger, "mus mesa", channel=place)
     assert "otra vez al final" in private(refused), "its own table is shown, nothing opened"
-    await server.ask(server.admin, "txapelketa resultado", partida="W1-1", juegos="1-0",
+    await server.ask(server.admin, "musadmin txapelketa resultado", partida="W1-1", juegos="1-0",
                      nombre="Kopa")
     await server.advance(5)
     assert server.bot.tables.get(place) is None
@@ -73,7 +73,7 @@ async def test_a_casual_table_in_a_match_thread_is_refused_and_a_replay_calls_th
     assert RESERVED in private(refused)
     assert server.bot.tables.get(place) is None, "no casual table where a match is played"
     calls = [m for m in server.world.messages(place) if m.pinged]
-    await server.ask(server.admin, "txapelketa repetir", partida="W1-1", nombre="Kopa")
+    await server.ask(server.admin, "musadmin txapelketa repetir", partida="W1-1", nombre="Kopa")
     await server.advance(5)
     table = server.bot.tables.get(place)
     assert table is not None and table.state.entry.entrants, "its reserved table, again"

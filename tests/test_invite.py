@@ -36,7 +36,8 @@ def test_url_has_exactly_the_two_scopes_and_minimal_permissions() -> None:
     granted = discord.Permissions(int(query["permissions"][0]))
     assert {name for name, on in granted if on} == {
         "read_messages", "send_messages", "send_messages_in_threads", "embed_links",
-        "attach_files", "read_message_history", "create_public_threads"}
+        "attach_files", "read_message_history", "create_public_threads",
+        "create_private_threads"}
     assert granted.view_channel  # discord.py iterates it under its old name, read_messages
     assert not granted.manage_messages and not granted.administrator
     assert not granted.add_reactions, "a typed move is answered by the table message itself"

@@ -89,6 +89,7 @@ class BenchVenue:
         self.calls: list[tuple[int, list[int]]] = []
         """(place, players) for each match called."""
         self.news_count = 0
+        self.boards = 0
         self.drawings = 0
         self.drawing_seconds = 0.0
         self.largest_png = 0
@@ -108,6 +109,20 @@ class BenchVenue:
         self.news_count += 1
 
     async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
+        await self.news(cup, text, users)
+
+    async def ask_agreement(self, cup: Cup, match: Any, text: str, users: Sequence[int],
+                            number: int) -> None:
+        await self.news(cup, text, users)
+
+    async def board(self, cup: Cup, text: str) -> None:
+        self.boards += 1
+
+    async def timed_news(self, cup: Cup, text: str, users: Sequence[int], when: Any) -> None:
+        await self.news(cup, text, users)
+
+    async def ask_organiser(self, cup: Cup, match: Any, text: str,
+                            users: Sequence[int]) -> None:
         await self.news(cup, text, users)
 
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:

@@ -19,13 +19,15 @@ import asyncio
 import io
 import logging
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from typing import Any, Final
 
 import discord
 
+from musbot.tournament.labels import Words
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
-from musbot.txapelketa import Cup, say
+from musbot.txapelketa import LEFT, WHEN, Cup, entrants_of, say
 
 from .markup import NO_MENTIONS, mentioning, plain
 from .transport import MESSAGE_LIMIT, DiscordTransport
@@ -37,6 +39,10 @@ FILES_PER_MESSAGE = 10
 DESCRIPTION_LIMIT = 1024
 """An attachment's description (its alt text) at most."""
 THREAD_ARCHIVE_MINUTES: Final = 1440
+BOARD_SIGN: Final = "📋"
+"""How the organiser's board begins (``TXAPELKETA.board_title``), in every language."""
+BOARD_LOOKBACK: Final = 50
+"""The channel's last messages looked through for a board posted before a restart."""
 
 
 def files(pictures: Sequence[Picture]) -> list[discord.File]:
@@ -61,9 +67,10 @@ class DiscordVenue:
     def __init__(self, client: discord.Client, transport: DiscordTransport) -> None:
         self.client = client
         self.transport = transport
-        self._signups: dict[int, discord.Message | None] = {}
-        """Tournament id → its sign-up message (None while it is being posted)."""
-        self._signup_text: dict[int, str] = {}
+        self._live_messages: dict[tuple[str, int], discord.Message | None] = {}
+        """(kind, tournament id) → its one message of that kind, the sign-ups or the board
+        (None while it is being posted)."""
+        self._live_text: dict[tuple[str, int], str] = {}
 
     async def _channel(self, channel_id: int | None) -> Any:
         if channel_id is None:
@@ -81,18 +88,37 @@ class DiscordVenue:
         if not isinstance(parent, discord.TextChannel):
             return None
 
+        private = cup.tournament.settings.private_threads
+
         async def make() -> discord.Thread:
+            if private:  # no spectators: nobody may invite anyone in
+                return await parent.create_thread(
+                    name=title, type=discord.ChannelType.private_thread, invitable=False,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             return await parent.create_thread(name=title, type=discord.ChannelType.public_thread,
                                               auto_archive_duration=THREAD_ARCHIVE_MINUTES)
 
         try:
             thread = await self.transport.governor.post(parent.id, make)
+            if private:
+                for user in self._members(cup, match):
+                    await self.transport.governor.spend_in_turn()
+                    await thread.add_user(discord.Object(id=user))
         except (discord.HTTPException, discord.ClientException):
             log.warning("tournament %s: no thread for match %s", cup.tournament_id,
                         getattr(match, "id", "?"), exc_info=True)
             return None
         self.transport.bind(thread.id, thread)
         return thread.id
+
+    @staticmethod
+    def _members(cup: Cup, match: Any) -> list[int]:
+        """Who a private match thread shows to: its four players and the organiser (the bot is
+        in it as its maker; those who manage threads see every thread)."""
+        users = sorted(entrants_of(cup, match))
+        if cup.organiser is not None and cup.organiser not in users:
+            users.append(cup.organiser)
+        return users
 
     async def reach_place(self, cup: Cup, channel_id: int) -> bool:
         """The place is there and a table can be played in it: a thread locked by a moderator
@@ -123,43 +149,100 @@ class DiscordVenue:
         """The sign-ups as they stand (``text``, escaped already) on one message of the
         tournament's channel: posted once, then edited, each edit showing the latest list
         (the governor merges edits that come faster than the channel takes them)."""
+        await self._live(cup, "signups", text)
+
+    async def board(self, cup: Cup, text: str) -> None:
+        """The organiser's board, on one message kept up to date as :meth:`signups`."""
+        await self._live(cup, "board", plain(text))
+
+    async def _live(self, cup: Cup, kind: str, text: str) -> None:
+        """One message of the tournament's of this ``kind``, showing ``text``: posted the first
+        time, then edited (the governor merges edits, within the channel's)."""
         channel = await self._channel(cup.channel_id)
         if channel is None:
             return
-        tid = cup.tournament_id
-        self._signup_text[tid] = text[:MESSAGE_LIMIT]
-        if tid not in self._signups:
-            self._signups[tid] = None
+        key = (kind, cup.tournament_id)
+        self._live_text[key] = text[:MESSAGE_LIMIT]
+        if key not in self._live_messages:
+            self._live_messages[key] = None
+            if kind == "board":  # after a restart, the board posted before is edited
+                found = await self._board_before(channel, cup)
+                if found is not None:
+                    self._live_messages[key] = found
+                    self._edit_live(key, channel)
+                    return
 
             async def send() -> discord.Message:
-                return await channel.send(self._signup_text[tid], allowed_mentions=NO_MENTIONS)
+                return await channel.send(self._live_text[key], allowed_mentions=NO_MENTIONS)
 
             posted = self.transport.governor.post(channel.id, send)
-            posted.add_done_callback(lambda done: self._posted(cup, channel, text, done))
-        elif self._signups[tid] is not None:
-            self._edit_signups(tid, channel)
+            posted.add_done_callback(lambda done: self._posted(key, channel, text, done))
+        elif self._live_messages[key] is not None:
+            self._edit_live(key, channel)
 
-    def _posted(self, cup: Cup, channel: Any, shown: str, done: asyncio.Future[Any]) -> None:
-        tid = cup.tournament_id
+    async def _board_before(self, channel: Any, cup: Cup) -> discord.Message | None:
+        """The board this tournament had in its channel's last messages (posted before a
+        restart), if any."""
+        me = self.client.user
+        name = plain(cup.name)
+        await self.transport.governor.spend_in_turn()  # one call, within the global budget
+        try:
+            async for message in channel.history(limit=BOARD_LOOKBACK):
+                if me is not None and message.author.id == me.id \
+                        and message.content.startswith(BOARD_SIGN) and name in message.content:
+                    return message
+        except (discord.HTTPException, discord.ClientException):
+            log.warning("tournament %s: its board could not be looked for",
+                        cup.tournament_id, exc_info=True)
+        return None
+
+    def _posted(self, key: tuple[str, int], channel: Any, shown: str,
+                done: asyncio.Future[Any]) -> None:
         if done.cancelled() or done.exception() is not None:
-            self._signups.pop(tid, None)  # the next sign-up posts it again
+            self._live_messages.pop(key, None)  # the next change posts it again
             return
-        self._signups[tid] = done.result()
-        if self._signup_text.get(tid) != shown:
-            self._edit_signups(tid, channel)  # signed up while it was being posted
+        self._live_messages[key] = done.result()
+        if self._live_text.get(key) != shown[:MESSAGE_LIMIT]:
+            self._edit_live(key, channel)  # changed while it was being posted
 
-    def _edit_signups(self, tid: int, channel: Any) -> None:
+    def _edit_live(self, key: tuple[str, int], channel: Any) -> None:
         async def edit() -> None:
-            message = self._signups.get(tid)
+            message = self._live_messages.get(key)
             if message is not None:
-                await message.edit(content=self._signup_text[tid],
-                                   allowed_mentions=NO_MENTIONS)
+                await message.edit(content=self._live_text[key], allowed_mentions=NO_MENTIONS)
 
-        self.transport.governor.edit(channel.id, ("signups", tid), edit)
+        self.transport.governor.edit(channel.id, key, edit)
 
     async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(NewPlace(cup.tournament_id, match.id, say("new_place", cup.lang)))
+        await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
+
+    async def timed_news(self, cup: Cup, text: str, users: Sequence[int],
+                         when: datetime) -> None:
+        await self._post(cup.channel_id, stamped(notifying(text, users), when),
+                         mentioning(*users) if users else NO_MENTIONS)
+
+    async def ask_organiser(self, cup: Cup, match: Any, text: str,
+                            users: Sequence[int]) -> None:
+        words = Words(cup.tournament, cup.lang)
+        view = discord.ui.View(timeout=None)
+        for what, label in (
+                ("w0", say("wins_walkover", cup.lang, pair=words.side(match, 0))),
+                ("w1", say("wins_walkover", cup.lang, pair=words.side(match, 1))),
+                ("ww", say("double_walkover", cup.lang)),
+                ("more", say("more_time", cup.lang))):
+            view.add_item(DeadlineChoice(cup.tournament_id, match.id, what, label))
+        await self._post(cup.channel_id, notifying(text, users),
+                         mentioning(*users) if users else NO_MENTIONS, view=view)
+
+    async def ask_agreement(self, cup: Cup, match: Any, text: str, users: Sequence[int],
+                            number: int) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResultAnswer(cup.tournament_id, match.id, number, True,
+                                   say("agree", cup.lang)))
+        view.add_item(ResultAnswer(cup.tournament_id, match.id, number, False,
+                                   say("disagree", cup.lang)))
         await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
     async def _post(self, channel_id: int | None, content: str,
@@ -191,7 +274,7 @@ class DiscordVenue:
 class NewPlace(discord.ui.DynamicItem[discord.ui.Button[Any]],
                template=r"txap:place:(?P<tournament>[0-9]{1,20}):(?P<match>[A-Z0-9-]{1,20})"):
     """«Mesa nueva»: the organiser sends a paused match to a new table (as
-    ``/txapelketa repetir``). The tournament's cog answers it (``cogs/txapelketa.py``):
+    ``/musadmin txapelketa repetir``). The tournament's cog answers it (``cogs/txapelketa.py``):
     whoever else presses it is told it is the organiser's."""
 
     def __init__(self, tournament_id: int, match_id: str, label: str = "…") -> None:
@@ -213,6 +296,72 @@ class NewPlace(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await handle(interaction, self.tournament_id, self.match_id)
 
 
+def stamped(text: str, when: datetime) -> str:
+    """``text`` (escaped already) with Discord's timestamps where it marks a deadline: the date
+    and time in each reader's own zone, and how long from now."""
+    seconds = int(when.timestamp())
+    return text.replace(WHEN, f"<t:{seconds}:f>").replace(LEFT, f"<t:{seconds}:R>")
+
+
+class DeadlineChoice(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"txap:dl:(?P<what>w0|w1|ww|more):(?P<tournament>[0-9]{1,20}):"
+                              r"(?P<match>[A-Z0-9-]{1,20})"):
+    """The organiser's answer to a match's deadline passed: a walkover for the first or the
+    second pair, a double walkover, or a day more. The tournament's cog answers it; whoever
+    else presses it is told it is the organiser's."""
+
+    def __init__(self, tournament_id: int, match_id: str, what: str, label: str = "…") -> None:
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.secondary, label=label[:80],
+            custom_id=f"txap:dl:{what}:{tournament_id}:{match_id}"))
+        self.tournament_id = tournament_id
+        self.match_id = match_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any, /) -> DeadlineChoice:
+        return cls(int(match["tournament"]), str(match["match"]), str(match["what"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Txapelketa")  # type: ignore[attr-defined]
+        handle = getattr(cog, "answer_deadline", None)
+        if handle is not None:
+            await handle(interaction, self.tournament_id, self.match_id, self.what)
+
+
+class ResultAnswer(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"txap:(?P<what>ok|no):(?P<tournament>[0-9]{1,20}):"
+                            r"(?P<match>[A-Z0-9-]{1,20}):(?P<number>[0-9]{1,3})"):
+    """«Confirmar» / «No es así» under a reported result: the other pair's one tap (the
+    tournament's cog answers it; anyone else is told the result is not theirs to answer). The
+    report's number is in it, so a tap on a report since replaced is refused."""
+
+    def __init__(self, tournament_id: int, match_id: str, number: int, agree: bool,
+                 label: str = "…") -> None:
+        what = "ok" if agree else "no"
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.success if agree else discord.ButtonStyle.secondary,
+            label=label[:80], custom_id=f"txap:{what}:{tournament_id}:{match_id}:{number}"))
+        self.tournament_id = tournament_id
+        self.match_id = match_id
+        self.number = number
+        self.agree = agree
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any, /) -> ResultAnswer:
+        return cls(int(match["tournament"]), str(match["match"]), int(match["number"]),
+                   match["what"] == "ok")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Txapelketa")  # type: ignore[attr-defined]
+        handle = getattr(cog, "answer_report", None)
+        if handle is not None:
+            await handle(interaction, self.tournament_id, self.match_id, self.number,
+                         self.agree)
+
+
 def bracket_messages(cup: Cup, matches: Collection[str] | None
                      ) -> list[tuple[str, list[discord.File]]]:
     """The messages that show the bracket: its pages, ten a message, then (the whole bracket)
@@ -226,4 +375,13 @@ def bracket_messages(cup: Cup, matches: Collection[str] | None
     return messages
 
 
-__all__ = ["DiscordVenue", "NewPlace", "bracket_messages", "files", "notifying"]
+__all__ = [
+    "DeadlineChoice",
+    "DiscordVenue",
+    "NewPlace",
+    "ResultAnswer",
+    "bracket_messages",
+    "files",
+    "notifying",
+    "stamped",
+]

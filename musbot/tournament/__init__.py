@@ -65,19 +65,57 @@ from .model import (
     Pair,
     PairKey,
     Phase,
+    Report,
     Source,
     pair_key,
 )
 from .results import PairResult, rated_results
-from .settings import BASQUE_RULES, Format, Lateness, Seeding, Settings
+from .settings import (
+    BASQUE_RULES,
+    AtDeadline,
+    Format,
+    Lateness,
+    Reporting,
+    Seeding,
+    Settings,
+)
 from .standings import Standing
 from .timestamps import parse_time, stamp
-from .tournament import MAX_PAIRS, STATE_VERSION, Due, Tournament, group_label
+from .tournament import MAX_PAIRS, STATE_VERSION, Due, Reminder, Tournament, group_label
 
 __all__ = [
-    "BASQUE_RULES", "DECIDED", "MAX_PAIRS", "PLAYED", "STATE_VERSION", "Bracket", "Due",
-    "Entry", "Event", "EventKind", "Format", "Lateness", "Match", "MatchState", "Pair",
-    "PairKey", "PairResult", "Phase", "ResultConflict", "Seeding", "Settings", "Source",
-    "Standing", "Tournament", "TournamentError", "group_label", "pair_key", "parse_time",
-    "rated_results", "stamp",
+    "BASQUE_RULES",
+    "DECIDED",
+    "MAX_PAIRS",
+    "PLAYED",
+    "STATE_VERSION",
+    "AtDeadline",
+    "Bracket",
+    "Due",
+    "Entry",
+    "Event",
+    "EventKind",
+    "Format",
+    "Lateness",
+    "Match",
+    "MatchState",
+    "Pair",
+    "PairKey",
+    "PairResult",
+    "Phase",
+    "Reminder",
+    "Report",
+    "Reporting",
+    "ResultConflict",
+    "Seeding",
+    "Settings",
+    "Source",
+    "Standing",
+    "Tournament",
+    "TournamentError",
+    "group_label",
+    "pair_key",
+    "parse_time",
+    "rated_results",
+    "stamp",
 ]

@@ -145,11 +145,45 @@ class Pair:
                    data["group"], data["disqualified"])
 
 
-Flag = Literal["bot_game", "both_late", "organiser", "overtime"]
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A result a pair reported for a match played off Discord (at a table in a txoko or a
+    bar): it stands until the other pair confirms it (the match is decided) or disputes it
+    (the organiser decides)."""
+
+    side: int
+    """The reporting pair's side (0 or 1)."""
+    user: int
+    """Who reported it."""
+    games: tuple[int, int]
+    """Games won by each side, in the match's order (side 0 first)."""
+    at: str
+    number: int = 1
+    """Reports made on this match so far (a report replaced counts): the buttons under a
+    report name it, so a tap on an older one is refused."""
+    disputed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "user": self.user, "games": list(self.games), "at": self.at,
+                "number": self.number, "disputed": self.disputed}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Report:
+        first, second = data["games"]
+        return cls(int(data["side"]), int(data["user"]), (int(first), int(second)),
+                   str(data["at"]), int(data["number"]), bool(data["disputed"]))
+
+
+Flag = Literal["bot_game", "both_late", "organiser", "overtime", "reported", "disputed",
+               "reminded_day", "reminded_hour", "deadline_passed", "double_walkover"]
 """``bot_game``: a bot played a whole game of it in a person's place (for the organiser to
 look at); ``both_late``: neither pair sat down in the grace time (the organiser decides);
 ``organiser``: its result was set by the organiser; ``overtime``: the round's time ran out
-before it ended (decided by the board then, or, level, left to play on)."""
+before it ended (decided by the board then, or, level, left to play on); ``reported``: decided
+by a result one pair reported and the other confirmed; ``disputed``: a reported result was
+disputed (the organiser decided it); ``reminded_day``, ``reminded_hour``: its pairs were reminded
+of its deadline; ``deadline_passed``: its deadline passed undecided (the organiser was asked);
+``double_walkover``: neither pair played, both lose (the organiser's word)."""
 
 
 @dataclass(slots=True)
@@ -180,6 +214,8 @@ class Match:
     flags: list[str] = field(default_factory=list)
     paused_at: str | None = None
     """When its table was lost (:meth:`Tournament.pause`): its time limits stand still since."""
+    report: Report | None = None
+    """A result reported by a pair, waiting for the other's word (:meth:`Tournament.report`)."""
 
     @property
     def decided(self) -> bool:
@@ -212,7 +248,8 @@ class Match:
                 "winner": self.winner, "group": self.group, "ready_at": self.ready_at,
                 "started_at": self.started_at, "decided_at": self.decided_at,
                 "note": self.note, "flags": list(self.flags),
-                **({"paused_at": self.paused_at} if self.paused_at is not None else {})}
+                **({"paused_at": self.paused_at} if self.paused_at is not None else {}),
+                **({"report": self.report.to_json()} if self.report is not None else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
@@ -222,7 +259,8 @@ class Match:
                    list(data["games"]), list(data["tantos"]), list(data["forfeits"]),
                    data["winner"], data["group"], data["ready_at"], data["started_at"],
                    data["decided_at"], data["note"], list(data["flags"]),
-                   data.get("paused_at"))
+                   data.get("paused_at"),
+                   None if data.get("report") is None else Report.from_json(data["report"]))
 
 
 class EventKind(StrEnum):
@@ -256,6 +294,17 @@ class EventKind(StrEnum):
     MATCH_WITHDRAWN = "match_withdrawn"
     """A match not played yet was taken back by a replay (a later Swiss round, the knockout
     after the groups, the grand final's second match): close its table if one was opened."""
+    RESULT_REPORTED = "result_reported"
+    """A pair reported a result played off Discord: the other pair is asked to confirm it."""
+    DEADLINE_SET = "deadline_set"
+    DEADLINE_DAY = "deadline_day"
+    """A day to a match's deadline: its pairs are reminded."""
+    DEADLINE_HOUR = "deadline_hour"
+    DEADLINE_PASSED = "deadline_passed"
+    """A match's deadline passed undecided: the organiser is asked (walkover, double
+    walkover, more time)."""
+    RESULT_DISPUTED = "result_disputed"
+    """The other pair disputed a reported result: the organiser decides."""
     DISQUALIFIED = "disqualified"
     ROUND_PAIRED = "round_paired"
     KNOCKOUT_DRAWN = "knockout_drawn"

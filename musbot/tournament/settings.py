@@ -1,4 +1,5 @@
-"""A tournament's settings: what the organiser chooses when creating it (``/txapelketa sortu``)."""
+"""A tournament's settings: what the organiser chooses when creating it
+(``/musadmin txapelketa sortu``)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,38 @@ class Lateness(StrEnum):
     has the games to win."""
 
 
+class Reporting(StrEnum):
+    """Where a tournament's matches are played, so how their results come."""
+
+    DISCORD = "discord"
+    """On Discord: each match at its table in a thread, whose result is the match's."""
+    TABLE = "mesa"
+    """At a real table (a txoko, a bar): one pair reports the result, the other confirms it."""
+    EITHER = "either"
+    """Either: a table on Discord is opened, and a result confirmed by both pairs counts too."""
+
+
+class AtDeadline(StrEnum):
+    """What the bot does by itself when a match's deadline passes undecided."""
+
+    ASK = "ask"
+    """Nothing: the organiser is asked (a walkover, a double walkover, more time)."""
+    REPORT = "report"
+    """A reported result the other pair has not answered stands; anything else is asked."""
+
+
+DEFAULT_ZONE = "Europe/Madrid"
+"""The Basque Country's time (and Spain's but the Canaries')."""
+def zone_name(name: str) -> bool:
+    """Written as an IANA zone's name (``Europe/Madrid``, ``America/Argentina/Buenos_Aires``):
+    that it names a zone the system knows is checked where zones are read
+    (``musbot.txapelketa.zone_of``), the core doing no I/O."""
+    parts = name.split("/")
+    return 0 < len(name) <= 60 and name[0].isascii() and name[0].isalpha() and all(
+        part and all(c.isascii() and (c.isalnum() or c in "_+-") for c in part)
+        for part in parts)
+
+
 BASQUE_RULES = Rules(reyes=4, puntos=40)
 """The Basque championship's: 4 reyes, 40 tantos (pairs)."""
 MAX_GAMES = 5
@@ -74,6 +107,14 @@ class Settings:
     """Groups format: pairs of each group that go through (at most a group's size − 1)."""
     swiss_rounds: int | None = None
     """Swiss format: None for ⌈log2 n⌉ rounds."""
+    reporting: Reporting = Reporting.DISCORD
+    """Where matches are played: Discord's tables, real ones (results reported), or either."""
+    time_zone: str = DEFAULT_ZONE
+    """The IANA zone deadlines are written in (``Europe/Madrid``, ``Europe/Paris``)."""
+    at_deadline: AtDeadline = AtDeadline.ASK
+    private_threads: bool = False
+    """Match threads seen only by the match's four players, the organisers and the bot (rule 3
+    of the Basque championship: no spectators)."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     """Keys written by a newer musbot, kept on save."""
 
@@ -82,7 +123,8 @@ class Settings:
         if not name or len(name) > MAX_NAME:
             raise TournamentError("tournament_bad_name", limit=MAX_NAME)
         object.__setattr__(self, "name", name)
-        for attr, kind in (("format", Format), ("seeding", Seeding), ("lateness", Lateness)):
+        for attr, kind in (("format", Format), ("seeding", Seeding), ("lateness", Lateness),
+                           ("reporting", Reporting), ("at_deadline", AtDeadline)):
             try:
                 object.__setattr__(self, attr, kind(getattr(self, attr)))
             except ValueError as exc:
@@ -102,6 +144,8 @@ class Settings:
             raise TournamentError("tournament_bad_advance", size=self.group_size)
         if self.swiss_rounds is not None and not 1 <= self.swiss_rounds <= 20:
             raise TournamentError("tournament_bad_swiss_rounds")
+        if not zone_name(str(self.time_zone)):
+            raise TournamentError("tournament_bad_zone", zone=str(self.time_zone)[:40])
         if self.signup_deadline is not None:
             object.__setattr__(self, "signup_deadline", stamp(parse_time(self.signup_deadline)))
 
@@ -125,16 +169,26 @@ class Settings:
                 "seeding": self.seeding.value, "signup_deadline": self.signup_deadline,
                 "round_minutes": self.round_minutes, "grace_minutes": self.grace_minutes,
                 "lateness": self.lateness.value, "group_size": self.group_size,
-                "advance": self.advance, "swiss_rounds": self.swiss_rounds}
+                "advance": self.advance, "swiss_rounds": self.swiss_rounds,
+                **({"reporting": self.reporting.value}
+                   if self.reporting is not Reporting.DISCORD else {}),
+                **({"time_zone": self.time_zone} if self.time_zone != DEFAULT_ZONE else {}),
+                **({"at_deadline": self.at_deadline.value}
+                   if self.at_deadline is not AtDeadline.ASK else {}),
+                **({"private_threads": True} if self.private_threads else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
         known = {"name", "format", "games_to_win", "rules", "seeding", "signup_deadline",
                  "round_minutes", "grace_minutes", "lateness", "group_size", "advance",
-                 "swiss_rounds"}
+                 "swiss_rounds", "reporting", "time_zone", "at_deadline", "private_threads"}
         return cls(data["name"], Format(data["format"]), int(data["games_to_win"]),
                    Rules.from_dict(data["rules"]), Seeding(data["seeding"]),
                    data.get("signup_deadline"), int(data["round_minutes"]),
                    int(data["grace_minutes"]), Lateness(data["lateness"]),
                    int(data["group_size"]), int(data["advance"]), data.get("swiss_rounds"),
+                   Reporting(data.get("reporting", "discord")),
+                   str(data.get("time_zone", DEFAULT_ZONE)),
+                   AtDeadline(data.get("at_deadline", "ask")),
+                   bool(data.get("private_threads", False)),
                    {k: v for k, v in data.items() if k not in known})

@@ -72,7 +72,13 @@ def _tally(pairs: Sequence[int], matches: Iterable[Match]) -> dict[int, list[int
             if winner in tally:
                 tally[winner][3] += 1
             continue
-        if not match.played or match.winner is None:
+        if match.played and match.winner is None:  # a double walkover: both lose
+            for pair in match.pairs:
+                if pair in tally:
+                    tally[pair][0] += 1
+                    tally[pair][2] += 1
+            continue
+        if not match.played:
             continue
         for side in (0, 1):
             pair = match.pairs[side]

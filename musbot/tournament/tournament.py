@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from . import brackets, swiss
@@ -21,11 +21,12 @@ from .model import (
     Pair,
     PairKey,
     Phase,
+    Report,
     Source,
     is_odd,
     pair_key,
 )
-from .settings import Format, Lateness, Seeding, Settings
+from .settings import AtDeadline, Format, Lateness, Reporting, Seeding, Settings
 from .standings import Standing, circle, league_table, swiss_table
 from .timestamps import later, parse_time, stamp
 
@@ -41,6 +42,11 @@ MAX_PAIRS = {Format.KNOCKOUT: 512, Format.DOUBLE: 256, Format.GROUPS: 512,
 Swiss is the format for the biggest fields."""
 
 MAX_REASON = 200
+MAX_REPORTS = 3
+"""Results one match may be reported (a report replaced counts): each report notifies the
+other pair, so reporting is budgeted, not a way to ping people."""
+MAX_LOG = 2000
+"""Entries kept in a tournament's log of reported results (the oldest go first)."""
 
 
 def group_label(index: int) -> str:
@@ -59,6 +65,21 @@ def group_sizes(n: int, size: int) -> list[int]:
     count = max(1, (n + size // 2) // size)
     base, extra = divmod(n, count)
     return [base + 1 if i < extra else base for i in range(count)]
+
+
+REMINDERS = (("reminded_day", timedelta(days=1), EventKind.DEADLINE_DAY),
+             ("reminded_hour", timedelta(hours=1), EventKind.DEADLINE_HOUR))
+"""The reminders before a match's deadline: a day, then an hour before."""
+MORE_TIME = timedelta(days=1)
+"""What «more time» gives a match whose deadline passed (the organiser's button)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A match's deadline to act on (:meth:`Tournament.deadlines_due`)."""
+
+    match: str
+    kind: Literal["reminded_day", "reminded_hour", "deadline_passed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +107,9 @@ class Tournament:
                  unpaired: Iterable[int] = (), plan: Mapping[str, int] | None = None,
                  drawn_at: str | None = None, finished_at: str | None = None,
                  cancelled: str | None = None, revision: int = 0,
-                 invited: Mapping[int, Sequence[int]] | None = None) -> None:
+                 invited: Mapping[int, Sequence[int]] | None = None,
+                 log: Iterable[Mapping[str, Any]] = (),
+                 deadlines: Mapping[str, str] | None = None) -> None:
         self.settings = settings
         self.seed = seed
         """Everything random (who partners whom, the random draw, ties in the seeding) comes
@@ -108,6 +131,13 @@ class Tournament:
         self.invited: dict[int, list[int]] = {int(k): [int(u) for u in v]
                                               for k, v in (invited or {}).items()}
         """Who named whom as a partner in the sign-ups (:data:`INVITES_PER_PERSON`)."""
+        self.deadlines: dict[str, str] = dict(deadlines or {})
+        """Deadlines set by the organiser: a match's (by its id) or a round's (``round:N``,
+        for every match of round N, those made later too); a match's own wins."""
+        self.log: list[dict[str, Any]] = [dict(entry) for entry in log]
+        """What was done with results reported off Discord, oldest first: ``at``, ``match``,
+        ``what`` (reported, confirmed, disputed, settled, replayed), ``user`` (None: the
+        organiser) and ``games``."""
         self._order: dict[str, int] = {}
         self._dependents: dict[str, list[str]] = {}
         self._by_pair: dict[int, list[str]] = {}
@@ -192,7 +222,11 @@ class Tournament:
         return None if podium is None or podium[1] is None else self.pairs[podium[1]]
 
     def due(self, now: datetime) -> list[Due]:
-        found = []
+        """Time limits passed that the bot acts on: only for matches played at Discord's
+        tables (a tournament played at real tables has its organiser's deadlines)."""
+        found: list[Due] = []
+        if self.settings.reporting is not Reporting.DISCORD:
+            return found
         for match in self.matches.values():
             if match.ready_at is None or match.paused_at is not None:
                 continue
@@ -207,6 +241,53 @@ class Tournament:
                 if now >= limit:
                     found.append(Due(match.id, "overtime", stamp(limit)))
         return found
+
+    def deadline_of(self, match: Match) -> datetime | None:
+        """The match's deadline: its own, else its round's; None without one."""
+        found = self.deadlines.get(match.id) or self.deadlines.get(f"round:{match.round}")
+        return None if found is None else parse_time(found)
+
+    def deadlines_due(self, now: datetime) -> list[Reminder]:
+        """What a match's deadline asks now: a reminder a day before, one an hour before (each
+        once; one that came too late for its time is skipped), or the organiser's word once
+        it has passed. Only for matches to be played, not paused."""
+        found: list[Reminder] = []
+        if self.phase is not Phase.RUNNING:
+            return found  # over or cancelled: nothing left to remind of
+        for match in self.matches.values():
+            deadline = self.deadline_of(match)
+            if deadline is None or match.paused_at is not None \
+                    or match.state not in (MatchState.READY, MatchState.PLAYING):
+                continue
+            if now >= deadline:
+                if "deadline_passed" not in match.flags:
+                    found.append(Reminder(match.id, "deadline_passed"))
+                continue
+            for flag, before, _ in reversed(REMINDERS):
+                if now >= deadline - before:
+                    if flag not in match.flags:
+                        found.append(Reminder(match.id, flag))  # type: ignore[arg-type]
+                    break
+        return found
+
+    def next_deadline(self, now: datetime) -> datetime | None:
+        """The earliest time a deadline asks something (:meth:`deadlines_due`): now, if
+        something is due already."""
+        if self.phase is not Phase.RUNNING:
+            return None
+        if self.deadlines_due(now):
+            return now
+        times = []
+        for match in self.matches.values():
+            deadline = self.deadline_of(match)
+            if deadline is None or match.paused_at is not None \
+                    or match.state not in (MatchState.READY, MatchState.PLAYING) \
+                    or "deadline_passed" in match.flags:
+                continue
+            times.append(deadline)
+            times += [deadline - before for flag, before, _ in REMINDERS
+                      if flag not in match.flags and deadline - before > now]
+        return min(times, default=None)
 
     # --- sign-ups --------------------------------------------------------------------------
 
@@ -488,6 +569,194 @@ class Tournament:
         self._decide(match, 0 if board[0] > board[1] else 1, MatchState.FINISHED, now, events)
         return self._changed(events)
 
+    # --- results reported off Discord ------------------------------------------------------
+
+    def _reported_match(self, match_id: str, user_id: int) -> tuple[Match, int]:
+        """The match and the side of ``user_id``, who must be one of its four players."""
+        if self.settings.reporting is Reporting.DISCORD:
+            raise TournamentError("tournament_reports_off")
+        match = self.match(match_id)
+        side = next((i for i, p in enumerate(match.pairs)
+                     if p is not None and user_id in self.pairs[p].players), None)
+        if side is None:
+            raise TournamentError("tournament_not_your_match", match=match_id)
+        if match.decided:
+            raise TournamentError("tournament_already_decided", match=match_id)
+        if match.state not in (MatchState.READY, MatchState.PLAYING):
+            raise TournamentError("tournament_not_ready", match=match_id)
+        return match, side
+
+    def current_match(self, user_id: int) -> Match | None:
+        """The person's match to be played now (ready or playing), if any."""
+        pair = self.pair_of(user_id)
+        if pair is None:
+            return None
+        return next((m for m in self.matches_of(pair.id)
+                     if m.state in (MatchState.READY, MatchState.PLAYING)), None)
+
+    def report(self, match_id: str, user_id: int, games: Sequence[int], *,
+               now: datetime) -> list[Event]:
+        """A player reports the result of a match played at a real table: ``games`` are their
+        own pair's first, then the other's. It stands until the other pair confirms it
+        (:meth:`confirm`) or disputes it (:meth:`dispute`); nothing advances meanwhile. The
+        other pair reporting the same result confirms it; a different one disputes it. The
+        same report again changes nothing."""
+        match, side = self._reported_match(match_id, user_id)
+        if len(games) != 2:
+            raise TournamentError("tournament_bad_score", target=self.settings.games_to_win)
+        oriented = (games[0], games[1]) if side == 0 else (games[1], games[0])
+        score = self._check_score(match, oriented)
+        old = match.report
+        if old is not None and old.disputed:
+            raise TournamentError("tournament_report_disputed", match=match_id)
+        if old is not None and old.side != side:
+            if old.games == score:
+                return self._confirmed(match, user_id, now)
+            match.report = Report(old.side, old.user, old.games, old.at, old.number, True)
+            return self._disputed(match, user_id, now, score)
+        if old is not None and old.games == score:
+            return []
+        number = 1 if old is None else old.number + 1
+        if number > MAX_REPORTS:
+            raise TournamentError("tournament_reports_spent", limit=MAX_REPORTS)
+        match.report = Report(side, user_id, score, stamp(now), number)
+        self._log(now, match, "reported", user_id, score)
+        return self._changed([Event(EventKind.RESULT_REPORTED, match=match_id,
+                                    pair=match.pairs[side], user=user_id)])
+
+    def _answering(self, match_id: str, user_id: int, number: int) -> tuple[Match, Report]:
+        match, side = self._reported_match(match_id, user_id)
+        report = match.report
+        if report is None or report.number != number:
+            raise TournamentError("tournament_report_stale", match=match_id)
+        if report.disputed:
+            raise TournamentError("tournament_report_disputed", match=match_id)
+        if report.side == side:
+            raise TournamentError("tournament_report_other_pair", match=match_id)
+        return match, report
+
+    def confirm(self, match_id: str, user_id: int, number: int, *,
+                now: datetime) -> list[Event]:
+        """A player of the other pair agrees with report ``number``: the match is decided."""
+        match, _ = self._answering(match_id, user_id, number)
+        return self._confirmed(match, user_id, now)
+
+    def dispute(self, match_id: str, user_id: int, number: int, *,
+                now: datetime) -> list[Event]:
+        """A player of the other pair disputes report ``number``: the organiser decides
+        (:meth:`set_result` or :meth:`replay`); nothing advances meanwhile."""
+        match, report = self._answering(match_id, user_id, number)
+        match.report = Report(report.side, report.user, report.games, report.at,
+                              report.number, True)
+        return self._disputed(match, user_id, now, None)
+
+    def _confirmed(self, match: Match, user_id: int | None, now: datetime) -> list[Event]:
+        """The report stands: confirmed by ``user_id``, or (None) by the settings at the
+        deadline."""
+        report = match.report
+        assert report is not None
+        events: list[Event] = []
+        match.games = list(report.games)
+        match.tantos = [0, 0]
+        if "reported" not in match.flags:
+            match.flags.append("reported")
+        self._log(now, match, "confirmed" if user_id is not None else "stood", user_id,
+                  report.games)
+        self._decide(match, 0 if report.games[0] > report.games[1] else 1,
+                     MatchState.FINISHED, now, events)
+        return self._changed(events)
+
+    def _disputed(self, match: Match, user_id: int, now: datetime,
+                  claim: tuple[int, int] | None) -> list[Event]:
+        if "disputed" not in match.flags:
+            match.flags.append("disputed")
+        self._log(now, match, "disputed", user_id, claim)
+        return self._changed([Event(EventKind.RESULT_DISPUTED, match=match.id, user=user_id)])
+
+    def _log(self, now: datetime, match: Match, what: str, user: int | None,
+             games: Sequence[int] | None) -> None:
+        self.log.append({"at": stamp(now), "match": match.id, "what": what, "user": user,
+                         "games": None if games is None else list(games)})
+        del self.log[:-MAX_LOG]
+
+    # --- deadlines ---------------------------------------------------------------------------
+
+    def set_deadline(self, target: str | int, when: datetime, *, now: datetime) -> list[Event]:
+        """The organiser's deadline for a match (its id) or a round (its number): reminders
+        and the organiser's question come again for it. It must be in the future."""
+        if self.phase is not Phase.RUNNING:
+            raise TournamentError("tournament_not_running")
+        if when <= now:
+            raise TournamentError("tournament_deadline_past")
+        if isinstance(target, int):
+            if not any(m.round == target for m in self.matches.values()):
+                raise TournamentError("tournament_unknown_round", round=target)
+            key = f"round:{target}"
+            touched = [m for m in self.matches.values() if m.round == target]
+        else:
+            match = self.match(target)
+            if match.decided:
+                raise TournamentError("tournament_already_decided", match=target)
+            key, touched = target, [match]
+        if self.deadlines.get(key) == stamp(when):
+            return []
+        self.deadlines[key] = stamp(when)
+        for match in touched:
+            match.flags = [f for f in match.flags if f not in
+                           ("reminded_day", "reminded_hour", "deadline_passed")]
+        return self._changed([Event(EventKind.DEADLINE_SET, match=key)])
+
+    def remind(self, match_id: str, kind: str, *, now: datetime) -> list[Event]:
+        """A deadline's reminder or question (:meth:`deadlines_due`), given once. At a deadline
+        passed, a reported result not answered stands if the settings say so; anything else
+        is the organiser's to decide."""
+        match = self.match(match_id)
+        if kind in match.flags or match.decided:
+            return []
+        deadline = self.deadline_of(match)
+        if deadline is None:
+            return []
+        match.flags.append(kind)
+        if kind != "deadline_passed":
+            event = next(e for flag, _, e in REMINDERS if flag == kind)
+            return self._changed([Event(event, match=match_id)])
+        report = match.report
+        if self.settings.at_deadline is AtDeadline.REPORT and report is not None \
+                and not report.disputed:
+            return self._confirmed(match, None, now)
+        return self._changed([Event(EventKind.DEADLINE_PASSED, match=match_id)])
+
+    def walkover(self, match_id: str, absent: Collection[int], *,
+                 now: datetime) -> list[Event]:
+        """The organiser's walkover: the pair of ``absent`` (one side) loses the match, or
+        both (a double walkover: neither goes on; a knockout's next match is a bye for its
+        other pair, and in a league both have a defeat)."""
+        match = self.match(match_id)
+        sides = set(absent)
+        if not sides or not sides <= {0, 1}:
+            raise TournamentError("tournament_bad_side")
+        if match.decided:
+            raise TournamentError("tournament_already_decided", match=match_id)
+        if match.state not in (MatchState.READY, MatchState.PLAYING):
+            raise TournamentError("tournament_not_ready", match=match_id)
+        events: list[Event] = []
+        target = self.settings.games_to_win
+        if match.report is not None:
+            self._log(now, match, "settled", None, None)
+        match.tantos = [0, 0]
+        if len(sides) == 2:
+            match.games = [0, 0]
+            match.flags.append("double_walkover")
+            self._decide(match, None, MatchState.WALKOVER, now, events)
+        else:
+            present = 1 - next(iter(sides))
+            match.games = [0, 0]
+            match.games[present] = target
+            self._decide(match, present, MatchState.WALKOVER, now, events)
+        if "organiser" not in match.flags:
+            match.flags.append("organiser")
+        return self._changed(events)
+
     # --- the organiser ---------------------------------------------------------------------
 
     def set_result(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
@@ -505,6 +774,8 @@ class Tournament:
             events += self._reopen(match, now)
         elif match.state not in (MatchState.READY, MatchState.PLAYING):
             raise TournamentError("tournament_not_ready", match=match_id)
+        if match.report is not None or "reported" in match.flags:
+            self._log(now, match, "settled", None, score)
         match.games = list(score)
         match.tantos = list(points)
         if "organiser" not in match.flags:
@@ -521,6 +792,8 @@ class Tournament:
             return self._restart(match, now) if match.paused_at is not None else []
         if match.state is MatchState.PENDING or match.state is MatchState.BYE:
             raise TournamentError("tournament_not_decided", match=match_id)
+        if "reported" in match.flags:
+            self._log(now, match, "replayed", None, match.games)
         events = self._reopen(match, now)
         self._refresh(match, now, events)
         return self._changed(events)
@@ -552,6 +825,7 @@ class Tournament:
         """A paused match played again from the start at a new table: ready from now, with the
         games given for lateness it had."""
         match.paused_at = None
+        match.report = None
         match.state = MatchState.READY
         match.games = list(match.forfeits)
         match.tantos = [0, 0]
@@ -720,8 +994,9 @@ class Tournament:
                     self._place(match, side, found)
         first, second = match.pairs
         if first is None or second is None:
-            if first is None and second is None:
-                raise AssertionError(f"match {match.id} has no pair")
+            if first is None and second is None:  # both sides lost a double walkover
+                self._decide(match, None, MatchState.BYE, now, events)
+                return
             self._decide(match, 0 if second is None else 1, MatchState.BYE, now, events)
             return
         if self.pairs[first].disqualified or self.pairs[second].disqualified:
@@ -745,8 +1020,9 @@ class Tournament:
         match.tantos = [0, 0]
         self._decide(match, winner, MatchState.DISQUALIFIED, now, events)
 
-    def _decide(self, match: Match, winner: int, state: MatchState, now: datetime,
+    def _decide(self, match: Match, winner: int | None, state: MatchState, now: datetime,
                 events: list[Event]) -> None:
+        match.report = None  # decided: a report waiting for an answer is moot
         match.winner = winner
         match.state = state
         match.decided_at = stamp(now)
@@ -945,6 +1221,7 @@ class Tournament:
         match.forfeits = [0, 0]
         match.flags = []
         match.note = None
+        match.report = None
         match.ready_at = match.started_at = match.decided_at = None
         if self.phase is Phase.FINISHED:
             self.phase = Phase.RUNNING
@@ -965,7 +1242,9 @@ class Tournament:
                 "pairs": [p.to_json() for p in self.pairs],
                 "matches": [m.to_json() for m in self.matches.values()],
                 **({"invited": [[author, list(named)] for author, named in
-                                sorted(self.invited.items())]} if self.invited else {})}
+                                sorted(self.invited.items())]} if self.invited else {}),
+                **({"log": [dict(entry) for entry in self.log]} if self.log else {}),
+                **({"deadlines": dict(self.deadlines)} if self.deadlines else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
@@ -984,7 +1263,8 @@ class Tournament:
                        unpaired=[int(u) for u in data["unpaired"]], plan=data["plan"],
                        drawn_at=data["drawn_at"], finished_at=data["finished_at"],
                        cancelled=data["cancelled"], revision=int(data["revision"]),
-                       invited={int(a): named for a, named in data.get("invited", [])})
+                       invited={int(a): named for a, named in data.get("invited", [])},
+                       log=data.get("log", []), deadlines=data.get("deadlines"))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, TournamentError):
                 raise

@@ -43,7 +43,7 @@ from .recorder import Call, Recorder, Report
 from .state import (
     DM,
     GUILD_TEXT,
-    PUBLIC_THREAD,
+    THREADS,
     ClockLike,
     Edit,
     FakeChannel,
@@ -496,7 +496,7 @@ class FakeDiscord(World):
         target = self.channels[channel]
         data = channel_payload(self, target)
         target.deleted = True
-        if target.type == PUBLIC_THREAD:
+        if target.type in THREADS:
             data = {key: data[key] for key in ("id", "guild_id", "parent_id", "type")}
             self._broadcast("THREAD_DELETE", lambda: data, guild_id=target.guild_id)
         else:

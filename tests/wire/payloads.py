@@ -13,7 +13,8 @@ import discord
 from .state import (
     DM,
     EPHEMERAL,
-    PUBLIC_THREAD,
+    PRIVATE_THREAD,
+    THREADS,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
@@ -24,7 +25,8 @@ from .state import (
 
 DEFAULT_EVERYONE = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
-    create_public_threads=True, embed_links=True, attach_files=True, add_reactions=True,
+    create_public_threads=True, create_private_threads=True, embed_links=True,
+    attach_files=True, add_reactions=True,
     read_message_history=True, use_application_commands=True, use_external_emojis=True,
 ).value
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
@@ -105,13 +107,15 @@ def channel_payload(world: World, channel: FakeChannel) -> dict[str, Any]:
         return base
     base.update(guild_id=str(channel.guild_id), name=channel.name, position=channel.position,
                 nsfw=False, rate_limit_per_user=0, flags=0)
-    if channel.type == PUBLIC_THREAD:
+    if channel.type in THREADS:
         base.update(parent_id=str(channel.parent_id), owner_id=str(world.bot_user.id),
                     message_count=len(channel.messages), member_count=1,
                     thread_metadata={"archived": channel.archived,
                                      "auto_archive_duration": 1440,
                                      "archive_timestamp": world.ids.iso(),
-                                     "locked": channel.locked})
+                                     "locked": channel.locked,
+                                     **({"invitable": False}
+                                        if channel.type == PRIVATE_THREAD else {})})
         return base
     base.update(topic=None, parent_id=None,
                 permission_overwrites=overwrites_payload(world, channel))
@@ -145,8 +149,8 @@ def guild_payload(world: World, guild: FakeGuild, *, joined: bool = False) -> di
         "unavailable": False, "member_count": len(guild.members | {world.bot_user.id}),
         "joined_at": world.ids.iso(guild.joined_at),
         "members": [member_payload(world, guild, world.bot_user)],
-        "channels": [channel_payload(world, c) for c in live if c.type != PUBLIC_THREAD],
-        "threads": [channel_payload(world, c) for c in live if c.type == PUBLIC_THREAD],
+        "channels": [channel_payload(world, c) for c in live if c.type not in THREADS],
+        "threads": [channel_payload(world, c) for c in live if c.type in THREADS],
         "voice_states": [], "presences": [], "stage_instances": [],
         "guild_scheduled_events": [], "soundboard_sounds": [],
     }

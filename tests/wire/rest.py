@@ -20,7 +20,7 @@ from .payloads import (
     user_payload,
 )
 from .routing import Reply, Request, Router
-from .state import DM, PUBLIC_THREAD, FakeChannel, FakeMessage
+from .state import DM, PRIVATE_THREAD, PUBLIC_THREAD, THREADS, FakeChannel, FakeMessage
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
@@ -103,7 +103,7 @@ def _open_thread(world: FakeDiscord, channel: FakeChannel, *, posting: bool = Fa
     """A call about a thread's messages: refused while it is archived (400/50083), but a new
     message opens an archived thread that is not locked, as Discord does; a locked one takes
     new messages only from who manages threads (400/160005)."""
-    if channel.type != PUBLIC_THREAD:
+    if channel.type not in THREADS:
         return
     manages = bool(bot_permissions(world, channel) & MANAGE_THREADS)
     if channel.locked and not manages and (posting or channel.archived):
@@ -123,7 +123,7 @@ def edit_channel(world: FakeDiscord, req: Request) -> Reply:
     archived thread needs Send Messages in Threads, and Manage Threads if it is locked."""
     channel = world.channel(req.id("channel_id"))
     perms = _may_view(world, channel)
-    if channel.type != PUBLIC_THREAD:
+    if channel.type not in THREADS:
         raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
     body = req.body()
     if "locked" in body and bool(body["locked"]) != channel.locked and not perms.manage_threads:
@@ -151,7 +151,7 @@ def _may_send(world: FakeDiscord, channel: FakeChannel, *, reply: bool = False) 
     perms = discord.Permissions(bot_permissions(world, channel))
     if not perms.view_channel:
         raise WireError(403, errors.MISSING_ACCESS, "Missing Access")
-    allowed = perms.send_messages_in_threads if channel.type == PUBLIC_THREAD \
+    allowed = perms.send_messages_in_threads if channel.type in THREADS \
         else perms.send_messages
     if not allowed or (reply and not perms.read_message_history):
         raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
@@ -281,10 +281,31 @@ def create_thread(world: FakeDiscord, req: Request) -> Reply:
         world.visible_message(parent, req.id("message_id"))
     name = req.body().get("name")
     limits.check_length("name", name, 100, need=True)
-    thread = world.add_thread_record(parent, str(name))
+    kind = int(req.body().get("type") or PUBLIC_THREAD)
+    if kind not in THREADS or (kind == PRIVATE_THREAD and "message_id" in req.params):
+        raise WireError(400, 50035, "Invalid Form Body")
+    needed = "create_private_threads" if kind == PRIVATE_THREAD else "create_public_threads"
+    if not getattr(discord.Permissions(bot_permissions(world, parent)), needed):
+        raise WireError(403, errors.MISSING_PERMISSIONS, "Missing Permissions")
+    thread = world.add_thread_record(parent, str(name), kind=kind)
+    thread.members.add(world.bot_user.id)
     data = channel_payload(world, thread) | {"newly_created": True}
     world.emit("THREAD_CREATE", data, thread)
     return 201, channel_payload(world, thread)
+
+
+@rest("PUT /channels/{channel_id}/thread-members/{user_id}")
+def add_thread_member(world: FakeDiscord, req: Request) -> Reply:
+    """The bot adds someone to a thread (a private one: who may see it)."""
+    channel = world.channel(req.id("channel_id"))
+    _may_view(world, channel)
+    if channel.type not in THREADS:
+        raise WireError(400, 50024, "Cannot execute action on this channel type")
+    user = req.id("user_id")
+    if user not in world.users:
+        raise WireError(404, 10013, "Unknown User")
+    channel.members.add(user)
+    return NO_CONTENT
 
 
 def _commands(world: FakeDiscord, req: Request, guild_id: int | None) -> Reply:

@@ -28,6 +28,8 @@ ALL_PERMISSIONS = discord.Permissions.all().value
 GUILD_TEXT = 0
 DM = 1
 PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREADS = frozenset({PUBLIC_THREAD, PRIVATE_THREAD})
 
 
 class ClockLike(Protocol):
@@ -184,6 +186,8 @@ class FakeChannel:
     """Permission overwrites: a role's or a member's id -> (allowed, denied) bits."""
     archived: bool = False
     locked: bool = False
+    members: set[int] = field(default_factory=set)
+    """A private thread's members: who sees it (and those who manage threads)."""
     """A thread's state: archived (Discord's quiet timer, or a moderator), locked (a moderator:
     only those who manage threads post there or open it again)."""
 
@@ -531,9 +535,10 @@ class World:
         """A gateway event the change causes (MESSAGE_CREATE for the bot's own message…).
         The world alone sends nothing; :class:`wire.FakeDiscord` delivers to connected bots."""
 
-    def add_thread_record(self, parent: FakeChannel, name: str) -> FakeChannel:
+    def add_thread_record(self, parent: FakeChannel, name: str, *,
+                          kind: int = PUBLIC_THREAD) -> FakeChannel:
         assert parent.guild_id is not None
-        thread = FakeChannel(self.ids.next(), PUBLIC_THREAD, name, parent.guild_id,
+        thread = FakeChannel(self.ids.next(), kind, name, parent.guild_id,
                              parent_id=parent.id)
         self.channels[thread.id] = thread
         self.guilds[parent.guild_id].channels.append(thread.id)

@@ -1,0 +1,62 @@
+"""The organiser's board (issue 47, item 4): every match of the round in play, and where it
+stands: played, agreed by its pairs, lost by walkover, disputed, reported and waiting for the
+other pair, late (past its deadline), being played, paused, or still to play. Pure: the runner
+words it and a venue keeps it on one message, edited as things change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, TypeAlias
+
+from .model import Match, MatchState
+from .tournament import Tournament
+
+Status: TypeAlias = Literal["played", "agreed", "walkover", "disputed", "reported", "late",
+                            "playing", "paused", "waiting"]
+ICONS: dict[Status, str] = {"played": "✅", "agreed": "🤝", "walkover": "🚫",
+                            "disputed": "⚠️", "reported": "📝", "late": "⌛",
+                            "playing": "▶️", "paused": "⏸️", "waiting": "⏳"}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    match: Match
+    status: Status
+
+
+def current_round(t: Tournament) -> list[Match]:
+    """The matches of every round that has a match to be played now (each group's round of
+    that number, a knockout's round, a Swiss round), byes left out; when none has, the round
+    of the last match decided."""
+    live = {(m.bracket, m.round) for m in t.matches.values()
+            if m.state in (MatchState.READY, MatchState.PLAYING)}
+    if not live:  # over (or between rounds): the round of the last match decided
+        last = max((m for m in t.matches.values() if m.played),
+                   key=lambda m: m.decided_at or "", default=None)
+        live = set() if last is None else {(last.bracket, last.round)}
+    return [m for m in t.matches.values() if (m.bracket, m.round) in live
+            and m.state is not MatchState.BYE and None not in m.pairs]
+
+
+def status(t: Tournament, match: Match, now: datetime) -> Status:
+    if match.decided:
+        if match.state in (MatchState.WALKOVER, MatchState.DISQUALIFIED):
+            return "walkover"
+        return "agreed" if "reported" in match.flags else "played"
+    if match.paused_at is not None:
+        return "paused"
+    if match.report is not None:
+        return "disputed" if match.report.disputed else "reported"
+    deadline = t.deadline_of(match)
+    if deadline is not None and now >= deadline:
+        return "late"
+    return "playing" if match.state is MatchState.PLAYING else "waiting"
+
+
+def board(t: Tournament, now: datetime) -> list[Row]:
+    """The round in play, match by match, in the bracket's order."""
+    return [Row(m, status(t, m, now)) for m in current_round(t)]
+
+
+__all__ = ["ICONS", "Row", "Status", "board", "current_round", "status"]
