@@ -50,10 +50,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from musbot.engine import ActionKind, Lance, tables
+from musbot.engine import ActionKind, Lance, Rules, tables
 from musbot.engine.cards import DECK
 
 from .odds import odds
+
+TEAM_0_SEATS = np.array([seat for seat in range(4) if Rules.team(seat) == 0])
+"""The abstract table's seats of the first pair (its mano's side)."""
 
 VERSION = 1
 BANDS = (0.3, 0.5, 0.65, 0.8, 0.9, 0.95, 0.98)
@@ -109,7 +112,7 @@ def tree(present: Sequence[int], ordagos: bool = False) -> Node:
 
     def after(team: int, start: int, out: frozenset[int]) -> list[int]:
         return [q for q in ((start + k) % 4 for k in range(1, 5))
-                if q in order and q % 2 == team and q not in out]
+                if q in order and Rules.team(q) == team and q not in out]
 
     def opening(i: int, hist: str) -> Node:
         if i == len(order):
@@ -123,9 +126,9 @@ def tree(present: Sequence[int], ordagos: bool = False) -> Node:
 
     def answer(bettor: int, bet: int, prev: int, raises: int, out: frozenset[int], hist: str,
                queue: list[int] | None) -> Node:
-        queue = after(1 - bettor % 2, bettor, out) if queue is None else queue
+        queue = after(1 - Rules.team(bettor), bettor, out) if queue is None else queue
         if not queue:
-            return Node(hist, end=("deje", bettor % 2, prev))
+            return Node(hist, end=("deje", Rules.team(bettor), prev))
         pos, rest = queue[0], queue[1:]
         refuse = answer(bettor, bet, prev, raises, out | {pos}, hist + f"{pos}p", rest)
         call = Node(hist + f"{pos}q", end=("called", bet, 0))
@@ -141,9 +144,9 @@ def tree(present: Sequence[int], ordagos: bool = False) -> Node:
 
     def ordago(bettor: int, prev: int, out: frozenset[int], hist: str,
                queue: list[int] | None) -> Node:
-        queue = after(1 - bettor % 2, bettor, out) if queue is None else queue
+        queue = after(1 - Rules.team(bettor), bettor, out) if queue is None else queue
         if not queue:
-            return Node(hist, end=("deje", bettor % 2, prev))
+            return Node(hist, end=("deje", Rules.team(bettor), prev))
         pos, rest = queue[0], queue[1:]
         kids = (ordago(bettor, prev, out | {pos}, hist + f"{pos}p", rest),
                 Node(hist + f"{pos}q", end=("ordago", 0, 0)))
@@ -254,7 +257,7 @@ def deals(reyes: int, count: int, seed: int) -> list[Spot]:
             bands = np.where(sp, bands, ABSENT)
             s = strength[int(lance)][ix] * 4 + (3 - pos)[None, :]  # ties to the mano's side
             s = np.where(sp, s, -1)
-            win = (np.argmax(s, axis=1) % 2 == 0).astype(np.float64)
+            win = np.isin(np.argmax(s, axis=1), TEAM_0_SEATS).astype(np.float64)
             if lance is Lance.PARES:
                 base = pares_base[ix]
             elif lance is Lance.JUEGO:
@@ -338,7 +341,7 @@ class Solver:
             values.append(self._cfr(child, r))
         v = np.stack(values)
         u = (sigma * v).sum(axis=0)
-        sign = 1.0 if k % 2 == 0 else -1.0
+        sign = 1.0 if Rules.team(k) == 0 else -1.0
         others = self.spot.prob * np.prod(np.delete(reach, k, axis=0), axis=0)
         regret = self.regret[id(node)]
         total = self.total[id(node)]
@@ -362,7 +365,7 @@ class Solver:
         fixed = self._fixed(policy)
         base = float((self.spot.prob * self._play(self.root, fixed, None)).sum())
         best = float((self.spot.prob * self._play(self.root, fixed, seat)).sum())
-        return (best - base) * (1.0 if seat % 2 == 0 else -1.0)
+        return (best - base) * (1.0 if Rules.team(seat) == 0 else -1.0)
 
     def _fixed(self, policy: Policy | None) -> dict[int, FloatArray]:
         if policy is None:
@@ -382,7 +385,7 @@ class Solver:
                  for a, c in enumerate(node.children)]
             return (sigma * np.stack(v)).sum(axis=0)
         v = np.stack([self._play(c, fixed, seat, reach) for c in node.children])
-        sign = 1.0 if seat % 2 == 0 else -1.0
+        sign = 1.0 if Rules.team(seat) == 0 else -1.0
         w = self.spot.prob * reach
         score = np.stack([np.bincount(band, w * sign * v[a], NB) for a in range(len(v))])
         best = np.argmax(score, axis=0)[band]
@@ -403,7 +406,7 @@ def normal_policy(lance: Lance) -> Policy:
         ordago = any(w == "o" for _, w in bets)
         bet = 2 * sum(1 for _, w in bets if w == "b") if not ordago else 0
         prev = 1 if len(bets) < 2 else max(2 * (len(bets) - 1), 1)
-        opp = sum(1 for p, _ in bets if p % 2 != node.pos % 2)
+        opp = sum(1 for p, _ in bets if Rules.team(p) != Rules.team(node.pos))
         later = [p for p, _ in said]  # who has spoken; the pair's last word is approximate
         last = node.pos >= 2 or (node.pos + 2) in later
         a = bet_action(lance, mids[b], bet, prev, ordago, opp, 0, 0, 40, None, last=last)
