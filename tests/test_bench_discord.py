@@ -12,10 +12,10 @@ import re
 import pytest
 
 from musbot.bench.budget import run_matches
-from musbot.bench.memory import POST, MemoryClient
 from musbot.bench.people import Hands, NotShown, Person, Tally
 from musbot.cli import main
 from musbot.engine import Rules
+from musbot.testing.memory import POST, MemoryClient
 
 SHORT = Rules(puntos=10, juegos=1)
 """A match of a few hands: the tests look at the counting, not at long matches."""

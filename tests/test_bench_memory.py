@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from musbot.bench.memory import (
+from musbot.testing.memory import (
     CALLBACK,
     EDIT,
     KEPT_MESSAGES,
