@@ -239,9 +239,10 @@ def test_looks_like_move() -> None:
 
 
 def test_the_discord_transport_is_a_table_transport_and_splits_long_texts() -> None:
-    from musbot.bench.memory import MemoryClient
-    from musbot.discordio.transport import DiscordTransport, _chunks
+    from musbot.discordio.messenger import chunks as _chunks
+    from musbot.discordio.transport import DiscordTransport
     from musbot.table import Transport
+    from musbot.testing.memory import MemoryClient
 
     assert isinstance(DiscordTransport(MemoryClient()), Transport)  # type: ignore[arg-type]
     text = "\n".join("x" * 150 for _ in range(30))
