@@ -41,8 +41,8 @@ from typing import Any
 
 import discord
 
-from .discard import DISCARD_ITEMS
 from .boards import Board
+from .discard import DISCARD_ITEMS
 from .transport import DiscordTransport
 from .ui import TABLE_ITEMS
 
