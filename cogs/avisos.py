@@ -57,7 +57,7 @@ class Avisos(MusSubcommandCog):
             await answer(interaction, dt("calls_unknown", lang))
             return
         await db.set_person_call(user, way)
-        self.bot.transport.calls[user] = way
+        self.bot.transport.call_by(user, way)
         await answer(interaction, dt(WAYS[way], lang))
 
 

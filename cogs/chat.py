@@ -22,7 +22,6 @@ import discord
 from discord.ext import commands
 
 from musbot.commands import parse
-from musbot.discordio.direct import handle_dm
 from musbot.discordio.failures import refuse_typed
 from musbot.discordio.speech import person_lang
 from musbot.discordio.texts import dt, error
@@ -89,7 +88,7 @@ class Chat(commands.Cog):
         transport.learn_dm(user_id, message.channel.id)
         table, ambiguous = self.bot.tables.table_for(user_id)
         if table is not None:
-            await handle_dm(self.bot, user_id, text, table, ambiguous)
+            await self.bot.dms.handle(user_id, text, table, ambiguous)
             return
         relay = self.bot.relay
         if relay is None or not await relay.forward_dm(user_id, message.channel.id, text):

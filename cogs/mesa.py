@@ -8,7 +8,6 @@ go through the bot's one error path (``musbot.discordio.failures``).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -23,9 +22,8 @@ from musbot.discordio.speech import lang_of, person_lang, recall
 from musbot.discordio.texts import dt
 from musbot.engine import InvalidRules
 from musbot.settings import TableSettings
-from musbot.storage import ServerSettings, StorageError
-from musbot.table import Clock, Table, TableError
-from musbot.table.clock import Alarm
+from musbot.storage import ServerSettings
+from musbot.table import Table, TableError
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -33,95 +31,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-IDLE_SWEEP_SECONDS = 60.0
-"""How often the idle tables are looked for."""
-PAUSED_IDLE_SECONDS = 24 * 3600.0
-"""A paused table (the bot lost its channel, its people were told) waits at least this long for
-its permissions to come back before it closes as idle: whoever manages the server may be away."""
-
-
-class IdleTables:
-    """Closes the tables where nothing happened (nobody sat down, played, or asked to see them)
-    for the server's ``idle_minutes`` (``/musadmin config``), saying so on their page: a table left
-    open is a seat nobody else can take and a channel nobody else can use."""
-
-    def __init__(self, bot: MusBot) -> None:
-        self.bot = bot
-        self.clock: Clock = bot.transport.clock
-        self._alarm: Alarm | None = None
-        self._sweep: asyncio.Task[int] | None = None
-
-    def start(self) -> None:
-        self._alarm = self.clock.call_later(IDLE_SWEEP_SECONDS, self._ring)
-
-    def stop(self) -> None:
-        alarm, self._alarm = self._alarm, None
-        if alarm is not None:
-            alarm.cancel()
-        if self._sweep is not None:
-            self._sweep.cancel()
-
-    def _ring(self) -> None:
-        self.start()
-        if self._sweep is None or self._sweep.done():
-            self._sweep = asyncio.get_running_loop().create_task(self.sweep())
-
-    async def sweep(self) -> int:
-        """Closes the idle tables now; returns how many."""
-        now = self.clock.now()
-        minutes_of: dict[int | None, int] = {}
-        closed = 0
-        for table in list(self.bot.tables):
-            since = self.bot.transport.pages.changed_at(table.channel_id)
-            if since is None or table.lifecycle == "closed" or \
-                    table.channel_id in self.bot.asleep or table.state.entry.entrants:
-                continue  # a tournament's table: its grace time and its organiser decide
-            if table.guild_id not in minutes_of:
-                minutes_of[table.guild_id] = await self._idle_minutes(table.guild_id)
-            minutes = minutes_of[table.guild_id]
-            limit = minutes * 60.0
-            if table.hidden is not None:
-                limit = max(limit, PAUSED_IDLE_SECONDS)
-            if not minutes or now - since < limit:
-                continue
-
-            def stirred(table: Table = table, limit: float = limit) -> bool:
-                """Looked at again under the table's lock: a move may have come meanwhile."""
-                last = self.bot.transport.pages.changed_at(table.channel_id)
-                return last is not None and self.clock.now() - last < limit
-
-            try:
-                if not await self.bot.tables.close(table.channel_id, "closed_idle",
-                                                   unless=stirred, minutes=minutes):
-                    continue
-            except TableError:
-                continue  # closed meanwhile
-            log.info("table %s closed after %d idle minutes", table.channel_id, minutes)
-            closed += 1
-        return closed
-
-    async def _idle_minutes(self, guild_id: int | None) -> int:
-        db = getattr(self.bot, "db", None)
-        if db is None or guild_id is None:
-            return ServerSettings().idle_minutes
-        try:
-            return (await db.server_settings(guild_id)).idle_minutes
-        except StorageError:
-            return ServerSettings().idle_minutes
-
-
 class Mesa(commands.Cog):
     """The table's life cycle in a channel or thread."""
 
     def __init__(self, bot: MusBot) -> None:
         self.bot = bot
-        self.idle = IdleTables(bot)
-
-    async def cog_load(self) -> None:
-        self.idle.start()
-
-    async def cog_unload(self) -> None:
-        self.idle.stop()
 
     @commands.hybrid_group(name="mus", invoke_without_command=True)
     async def mus(self, ctx: commands.Context[Any]) -> None:

@@ -19,7 +19,7 @@ import pytest
 from discord_match import Person, Scene, make_scene, play_to_the_end
 from wire import FakeInteraction, FakeMessage
 
-import musbot.bot
+import musbot.bot.storage
 from musbot.storage import Database
 from musbot.table import ManualClock
 
@@ -166,4 +166,4 @@ def waiting_for_a_lock(monkeypatch: pytest.MonkeyPatch, clock: ManualClock) -> N
             await clock.sleep(BUSY_TIMEOUT)
             return await super()._write_there(work)
 
-    monkeypatch.setattr(musbot.bot, "Database", LockWaitOnTheFakeClock)
+    monkeypatch.setattr(musbot.bot.storage, "Database", LockWaitOnTheFakeClock)

@@ -17,8 +17,8 @@ import discord
 import pytest
 from wire import FakeDiscord
 
-from musbot import bot as botmod
 from musbot.bot import MusBot, extensions, make_intents, run_bot, run_command
+from musbot.bot import launcher as botmod
 from musbot.config import Config, ConfigError, add_run_arguments, load_config
 from musbot.discordio import DYNAMIC_ITEMS
 from musbot.discordio.venue import DeadlineChoice, NewPlace, ResultAnswer

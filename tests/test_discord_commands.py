@@ -239,7 +239,8 @@ def test_looks_like_move() -> None:
 
 
 def test_the_discord_transport_is_a_table_transport_and_splits_long_texts() -> None:
-    from musbot.discordio.transport import DiscordTransport, _chunks
+    from musbot.discordio.messenger import chunks as _chunks
+    from musbot.discordio.transport import DiscordTransport
     from musbot.table import Transport
     from musbot.testing.memory import MemoryClient
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from discord_match import Scene, make_scene, play_to_the_end
 
-from musbot.discordio import transport
+from musbot.discordio import drawing
 
 MAX_PNG = 150_000
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -86,12 +86,12 @@ async def test_each_deal_and_each_showdown_is_a_picture(tmp_path: Path) -> None:
 
 async def test_a_bot_drawing_too_many_pictures_sends_its_messages_without_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(transport, "PICTURES_IN_FLIGHT", -1)  # every picture waits too long
+    monkeypatch.setattr(drawing, "PICTURES_IN_FLIGHT", 0)  # every picture waits too long
     scene = await played(tmp_path)
     world = scene.world
     try:
         hands = finished_hands(scene)
-        skipped = scene.bot.transport.pictures_skipped  # type: ignore[attr-defined]
+        skipped = scene.bot.transport.painter.skipped  # type: ignore[attr-defined]
         files = [f for c in world.calls for f in c.files]
         dms = [m for person in scene.people for m in world.dms(person.user)]
     finally:

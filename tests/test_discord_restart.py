@@ -27,6 +27,7 @@ from discord_match import (
 
 from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
+from musbot.bot.storage import Sleepers
 from musbot.storage import Database
 from musbot.table.persist import TablePersister
 from musbot.table.render import t
@@ -56,13 +57,13 @@ async def test_a_restart_while_bots_think_shows_every_move_once(
     before = {m.id for m in scene.table_messages()}
     saved_turn = table.state.turn
     woken: list[tuple[int, int]] = []
-    wake = MusBot.wake
+    wake = Sleepers.wake
 
-    async def watching(self: MusBot, restored: Any) -> bool:
-        woken.append((restored.state.turn, len(self.guilds)))
+    async def watching(self: Sleepers, restored: Any) -> bool:
+        woken.append((restored.state.turn, len(self.client.guilds)))
         return await wake(self, restored)
 
-    monkeypatch.setattr(MusBot, "wake", watching)
+    monkeypatch.setattr(Sleepers, "wake", watching)
     bot = await restart(scene)
     await scene.world.connect(bot)
     await scene.advance(2)
@@ -179,13 +180,13 @@ async def test_a_change_whose_save_is_under_way_is_not_in_what_a_message_would_s
     await scene.world.connect(scene.bot)
     await open_and_start(scene)
     table = scene.table()
-    pages = scene.bot.transport.pages
-    board = pages.boards[scene.channel]
+    boards = scene.bot.transport.boards
+    board = boards.boards[scene.channel]
     during: list[tuple[int, int]] = []
     save = TablePersister.save
 
     async def yielding(self: TablePersister, saving: Any, result: Any) -> Any:
-        face = board.face  # what an edit going now would show
+        face = board.snapshot  # what an edit going now would show
         page = saving.state.page
         if face is not None and face.page is page:
             during.append((face.count, len(page.lines)))
@@ -200,7 +201,7 @@ async def test_a_change_whose_save_is_under_way_is_not_in_what_a_message_would_s
             await scene.advance(0.3)
     assert any(shown < lines for shown, lines in during)  # moves being saved, not shown…
     assert all(shown <= lines for shown, lines in during)
-    face = board.face  # …and once published, the snapshot has every line
+    face = board.snapshot  # …and once published, the snapshot has every line
     assert face is not None and face.count == len(table.state.page.lines)
 
 

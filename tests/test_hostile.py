@@ -306,7 +306,7 @@ async def test_the_idle_sweep_never_closes_a_table_whose_last_move_is_newer_than
     await world.slash(scene.bot, world.owner.id, scene.channel, "musadmin config", inactividad=5)
     await scene.slash(ana, "mus mesa")
     table = scene.table()
-    idle = scene.bot.cogs["Mesa"].idle  # type: ignore[attr-defined]
+    idle = scene.bot.idle
     idle.stop()  # this test sweeps by itself
     await scene.advance(6 * 60)
     settings = idle._idle_minutes

@@ -17,6 +17,11 @@ The rules:
   :data:`ADAPTER_ENGINE_NAMES`: the rules a table is opened with, the error classes, actions and
   their constructors; ``musbot/discordio`` may also read a seat's view (``SeatView``). Never a
   hand, a match, the evaluation tables or the señas logic.
+- **No import circle** at run time, lazy imports included. Counting the imports read by mypy
+  alone (``if TYPE_CHECKING:``) too, only the circles of :data:`KNOWN_CIRCLES`, each with why.
+- **The Discord adapter and the bot in layers** (:data:`DISCORD_LAYERS`): each module of
+  ``musbot/discordio`` and ``musbot/bot`` imports only from layers below its own, for mypy too;
+  ``musbot/discordio`` names nothing of the bot or the cogs.
 """
 
 from __future__ import annotations
@@ -218,15 +223,17 @@ def test_allowed_adapter_imports_are_not_breaches(tmp_path: Path) -> None:
     assert adapter_breaches(tmp_path) == {}
 
 
-def runtime_graph(root: Path = ROOT) -> dict[str, set[str]]:
+def runtime_graph(root: Path = ROOT, *, type_checking: bool = False) -> dict[str, set[str]]:
     """Module → the project's modules it loads when run: every import, lazy ones included, but
-    not those under ``if TYPE_CHECKING:`` (read by mypy only, never executed)."""
+    not those under ``if TYPE_CHECKING:`` (read by mypy only, never executed) unless
+    ``type_checking``."""
     modules = {module_of(p, root): p for p in sources("musbot", "cogs", root=root)}
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            if not type_checking and isinstance(node, ast.If) \
+                    and "TYPE_CHECKING" in ast.unparse(node.test):
                 node.body = []
         reached: set[str] = set()
         for found in imports_of(tree, module, path):
@@ -301,6 +308,105 @@ def test_a_circle_is_seen_even_through_a_lazy_import(tmp_path: Path) -> None:
                                   "    from musbot.a import x\n", encoding="utf-8")
     (package / "d.py").write_text("from musbot import c\n", encoding="utf-8")
     assert circles(runtime_graph(tmp_path)) == [["musbot.a", "musbot.b"]]
+
+
+KNOWN_CIRCLES: dict[frozenset[str], str] = {
+    frozenset({"musbot.ai.base", "musbot.ai.normal", "musbot.ai.reading"}):
+        "ai/base.py names reading.OpponentModel for mypy only; another engineer is changing "
+        "musbot/ai (issue 45)",
+    frozenset({f"musbot.table.{m}" for m in (
+        "clockwork", "ending", "entry", "lobby", "publish", "readings", "result", "runner",
+        "saved", "spoken", "state", "texts", "transport", "upkeep", "view")}):
+        "the table's helpers name runner.Table and state.TableState for mypy only (no circle "
+        "at run time); the table package is outside this change, and item 1 of issue 45 "
+        "(the «match over» notice) reshapes what they are given",
+}
+"""Circles closed only by ``TYPE_CHECKING`` imports, outside the layers below, with why: each
+must still occur (a fixed one leaves)."""
+
+
+def test_type_checking_circles_are_only_the_known_ones() -> None:
+    """Counting what mypy reads too: a circle left out of :data:`KNOWN_CIRCLES` is new."""
+    found = {frozenset(group): group for group in circles(runtime_graph(type_checking=True))}
+    new = [found[group] for group in found if group not in KNOWN_CIRCLES]
+    assert not new, new
+    fixed = [sorted(group) for group in KNOWN_CIRCLES if group not in found]
+    assert not fixed, f"fixed: take these out of KNOWN_CIRCLES {fixed}"
+
+
+DISCORD_LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (what, frozenset(modules)) for what, modules in (
+        ("words and Discord's limits", {
+            "musbot.discordio.texts", "musbot.discordio.markup", "musbot.discordio.speech",
+            "musbot.discordio.guard", "musbot.discordio.governor",
+            "musbot.discordio.card_emojis", "musbot.discordio.translator",
+            "musbot.discordio.drawing"}),
+        ("the one error path, the bookkeeping after a call", {
+            "musbot.discordio.failures", "musbot.discordio.bookkeeping"}),
+        ("what every button shares", {"musbot.discordio.callbacks"}),
+        ("the discard buttons", {"musbot.discordio.discard"}),
+        ("the table's buttons", {"musbot.discordio.ui"}),
+        ("a page as an embed; one person's messages", {
+            "musbot.discordio.embeds", "musbot.discordio.messenger"}),
+        ("the boards", {"musbot.discordio.boards"}),
+        ("access, the idle tables", {"musbot.discordio.access", "musbot.discordio.idle"}),
+        ("the transport", {"musbot.discordio.transport"}),
+        ("DMs, the tournament's venue", {"musbot.discordio.direct", "musbot.discordio.venue"}),
+        ("the shards' relay", {"musbot.discordio.relay"}),
+        ("the package's face", {"musbot.discordio"}),
+        ("the bot's storage start-up", {"musbot.bot.storage"}),
+        ("the bot", {"musbot.bot.client"}),
+        ("the launcher", {"musbot.bot.launcher"}),
+        ("the bot package's face", {"musbot.bot"}),
+    ))
+"""The Discord adapter and the bot, from the bottom up: a module imports only from layers
+below its own, at run time, lazily or for mypy alike."""
+
+
+def layer_breaches(root: Path = ROOT) -> list[str]:
+    """Every import (``TYPE_CHECKING`` and lazy ones included) among the modules of
+    :data:`DISCORD_LAYERS` that does not point to a lower layer, and every module of
+    ``musbot/discordio`` or ``musbot/bot`` no layer holds."""
+    rank = {module: i for i, (_, modules) in enumerate(DISCORD_LAYERS) for module in modules}
+    graph = runtime_graph(root, type_checking=True)
+    wrong = [f"{module} is in no layer" for module in sorted(graph)
+             if within(module, "musbot.discordio", "musbot.bot") and module not in rank]
+    for module in sorted(graph):
+        if module not in rank:
+            continue
+        for target in sorted(graph[module]):
+            if target in rank and rank[target] >= rank[module]:
+                wrong.append(f"{module} ({DISCORD_LAYERS[rank[module]][0]}) imports {target} "
+                             f"({DISCORD_LAYERS[rank[target]][0]})")
+            elif within(module, "musbot.discordio") and within(target, "musbot.bot", "cogs"):
+                wrong.append(f"{module} imports {target}")
+    return wrong
+
+
+def test_the_discord_adapter_and_the_bot_import_only_downwards() -> None:
+    """No circle among them, not even one closed for mypy by a ``TYPE_CHECKING`` import: each
+    part is given what it uses when it is built, and names it by a module below its own."""
+    wrong = layer_breaches()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_type_checking_import_upwards_is_seen(tmp_path: Path) -> None:
+    """The check itself: ``access`` naming the transport for mypy is a breach, as is a module
+    placed in no layer."""
+    package = tmp_path / "musbot" / "discordio"
+    package.mkdir(parents=True)
+    (tmp_path / "cogs").mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "transport.py").write_text("from .access import Access\n", encoding="utf-8")
+    (package / "access.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from .transport import DiscordTransport\n", encoding="utf-8")
+    (package / "elsewhere.py").write_text("", encoding="utf-8")
+    assert layer_breaches(tmp_path) == [
+        "musbot.discordio.elsewhere is in no layer",
+        "musbot.discordio.access (access, the idle tables) imports musbot.discordio.transport "
+        "(the transport)",
+    ]
 
 
 def test_no_module_of_the_table_package_is_over_400_lines() -> None:

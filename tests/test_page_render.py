@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from table_helpers import make_table, seat_humans
 
-from musbot.discordio.embeds import Escaped, Face, render_page
+from musbot.discordio.embeds import Escaped, Snapshot, render_page
 from musbot.engine import MUS, NO_HAY_MUS, envido
 from musbot.table import status
 from musbot.table.page import Page, Pages
 
 
-def _face(page: Page) -> Face:
-    return Face(page, len(page.lines), "Mano 1", (), "", (), "es", False)
+def _face(page: Page) -> Snapshot:
+    return Snapshot(page, len(page.lines), "Mano 1", (), "", (), "es", False)
 
 
 def test_each_line_is_escaped_once_and_kept_as_it_is_when_nothing_needs_it() -> None:
@@ -73,8 +73,8 @@ async def test_a_table_message_keeps_the_match_as_facts_and_words_them_only_when
     real = status.facts_lines
     monkeypatch.setattr(status, "facts_lines",
                         lambda *args: worded.append(args) or real(*args))
-    face = Face.capture(table)
-    again = Face.capture(table)
+    face = Snapshot.capture(table)
+    again = Snapshot.capture(table)
     assert worded == [] and face.status == ()
     assert face.signature(0, False) == again.signature(0, False)
     lines = face.status_lines()
@@ -88,11 +88,11 @@ async def test_a_table_message_keeps_the_match_as_facts_and_words_them_only_when
     assert "En juego" not in fields and fields["Tiempo"].startswith("<t:")
     assert embed.description == "¡Empieza la partida!\n🃏 Nueva mano: es mano P1."
     await table.act(1, MUS)
-    moved = Face.capture(table)
+    moved = Snapshot.capture(table)
     assert moved.signature(0, False) != face.signature(0, False)
     assert moved.status_lines() != lines  # another seat to speak
     await table.act(2, NO_HAY_MUS)
     await table.act(1, envido(3))
-    fields = {f.name: f.value for f in render_page(Face.capture(table), 0,
+    fields = {f.name: f.value for f in render_page(Snapshot.capture(table), 0,
                                                    final=False).embed.fields}
     assert fields["En juego"] == "3, de P1", "the standing envite and who made it"

@@ -342,7 +342,7 @@ async def test_sigterm_mid_match_saves_and_closes_and_the_next_start_loses_nothi
 async def test_the_bot_counts_moves_and_discord_requests_on_the_wire(tmp_path: Path) -> None:
     """The real bot on the HTTP-level double, with the registry ``musbot run`` serves: moves,
     saves and the REST requests by route show, labelled with no id."""
-    from musbot.bot import _health, _readings
+    from musbot.bot.launcher import _health, _readings
     from musbot.config import Config
     from musbot.metrics import Metrics
 

@@ -47,6 +47,7 @@ from table_helpers import FakeTransport, persistent
 
 from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
+from musbot.bot.storage import Sleepers
 from musbot.config import Config
 from musbot.engine import Rules, seeded_shuffler
 from musbot.i18n import error_text
@@ -261,13 +262,13 @@ async def test_a_bot_started_with_postgresql_down_restores_its_tables_once_it_is
         pg_cluster: PgCluster, pg_target: str, tmp_path: Path,
         caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     woken: list[tuple[str, int]] = []
-    wake = MusBot.wake
+    wake = Sleepers.wake
 
-    async def watching(self: MusBot, restored: Table) -> bool:
+    async def watching(self: Sleepers, restored: Table) -> bool:
         woken.append((digest(restored), restored.state.turn))
         return await wake(self, restored)
 
-    monkeypatch.setattr(MusBot, "wake", watching)
+    monkeypatch.setattr(Sleepers, "wake", watching)
     scene = make_scene(tmp_path, ["Ana"])
     config = Config(token="x", db=pg_target)
     scene.bot = MusBot(config, clock=scene.clock)

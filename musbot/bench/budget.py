@@ -98,7 +98,7 @@ class Run:
     def make(cls) -> Run:
         from musbot.bot import BOT_DELAY
         from musbot.discordio import DiscordTransport
-        from musbot.discordio.transport import draw_inline
+        from musbot.discordio.drawing import draw_inline
         from musbot.table import ManualClock, TableManager
         from musbot.testing.memory import MemoryClient
 

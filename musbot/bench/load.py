@@ -181,7 +181,7 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
             await table.join(user, f"Jugador {seat + 1}", pair=Rules.team(seat))
         await table.start(users[0])
         return Seated(i, table, users, random.Random(f"{seed}/people/{i}"), shuffler,
-                      heard=functools.partial(transport.pages.heard, channel_id))
+                      heard=functools.partial(transport.boards.heard, channel_id))
 
     return list(await asyncio.gather(*(one(i) for i in range(count))))
 
@@ -407,7 +407,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.remove(pauses)
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)
-    pictures = (transport.pictures_drawn, transport.pictures_skipped)
+    pictures = (transport.painter.drawn, transport.painter.skipped)
 
     await _stop(manager, transport)
     if exporter is not None:

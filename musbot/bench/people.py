@@ -137,7 +137,7 @@ class Hands:
         board = self.transport.boards.get(table.channel_id)
         live = board.live if board is not None else None
         last = live.last if live is not None else None
-        face = board.face if board is not None else None
+        face = board.snapshot if board is not None else None
         if live is None or last is None or face is None or live.posting or last.frozen or \
                 face.page is not live.page or last.signature != face.signature(last.first, False):
             return False

@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from musbot.table import Table
+from musbot.table import Clock, Table
 
+from .boards import Boards
+from .bookkeeping import Bookkeeping
+from .governor import Governor
 from .guard import MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_CLOSED, THREAD_LOCKED, RequestGuard
+from .messenger import Messenger
 from .texts import dt
-
-if TYPE_CHECKING:
-    from .transport import DiscordTransport
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +80,18 @@ def own_permissions(channel: Any) -> discord.Permissions | None:
 
 
 class Access:
-    """The channels a table lost, for one transport."""
+    """The channels a table lost: their calls stopped at ``governor``, their tables (on
+    ``boards``) paused and resumed, the people seated told through ``messenger``; the client's
+    cache says what the bot may do in a channel."""
 
-    def __init__(self, transport: DiscordTransport) -> None:
-        self.transport = transport
-        self.guard = RequestGuard(transport.clock, on_refused=self._refused)
+    def __init__(self, client: discord.Client, governor: Governor, clock: Clock, boards: Boards,
+                 messenger: Messenger, bookkeeping: Bookkeeping) -> None:
+        self.client = client
+        self.governor = governor
+        self.boards = boards
+        self.messenger = messenger
+        self.bookkeeping = bookkeeping
+        self.guard = RequestGuard(clock, on_refused=self._refused)
         self.pauses = 0
         """Tables paused since start-up."""
 
@@ -92,15 +100,15 @@ class Access:
     def _refused(self, channel_id: int, code: int) -> None:
         """The guard's hook: a call to the channel was refused; its table (shown there)
         pauses."""
-        self.transport.governor.block(channel_id)
-        table = self.transport.pages.table(channel_id)
+        self.governor.block(channel_id)
+        table = self.boards.table(channel_id)
         if table is not None:
-            self.transport.spawn(self._pause(table, code))
+            self.bookkeeping.spawn(self._pause(table, code))
 
     async def _pause(self, table: Table, code: int) -> None:
         channel_id = table.channel_id
         lang = table.lang
-        channel = self.transport.client.get_channel(channel_id)
+        channel = self.client.get_channel(channel_id)
         if code in THREAD_CLOSED and await self._reopen(channel):
             return
         name = str(getattr(channel, "name", channel_id))
@@ -123,7 +131,7 @@ class Access:
         log.warning("table %s paused: the bot cannot post in the channel (%s)", channel_id,
                     code)
         for user_id, text in told.items():  # each in their own language
-            await self.transport.direct(user_id, text)
+            await self.messenger.direct(user_id, text)
 
     async def _reopen(self, channel: Any) -> bool:
         """A thread archived but not locked: opened again (as a new message would), and the
@@ -137,7 +145,7 @@ class Access:
         except discord.HTTPException:
             self.guard.refuse(channel.id, THREAD_LOCKED, tell=False)
             return False
-        self.transport.governor.unblock(channel.id)
+        self.governor.unblock(channel.id)
         return True
 
     def _lacking(self, channel: Any, code: int) -> list[str]:
@@ -159,7 +167,7 @@ class Access:
         there that refused the bot is tried again if the cache says it may."""
         self._lost_by_cache(guild_id, tables)
         for channel_id in list(self.guard.refused):
-            channel = self.transport.client.get_channel(channel_id)
+            channel = self.client.get_channel(channel_id)
             if guild_id is not None and getattr(getattr(channel, "guild", None), "id",
                                                 None) != guild_id:
                 continue
@@ -172,15 +180,15 @@ class Access:
         for table in tables:
             if table.channel_id in lost or (guild_id is not None and table.guild_id != guild_id):
                 continue
-            channel = self.transport.client.get_channel(table.channel_id)
+            channel = self.client.get_channel(table.channel_id)
             permissions = own_permissions(channel)
             lacking = missing(channel, permissions) if permissions is not None else []
             if lacking or closed_thread(channel, permissions):
                 code = THREAD_LOCKED if not lacking else MISSING_ACCESS \
                     if lacking == [needed(channel)[0]] else MISSING_PERMISSIONS
                 self.guard.refuse(table.channel_id, code)
-                if self.transport.pages.table(table.channel_id) is None:  # not shown yet
-                    self.transport.spawn(self._pause(table, code))
+                if self.boards.table(table.channel_id) is None:  # not shown yet
+                    self.bookkeeping.spawn(self._pause(table, code))
 
     async def seen(self, interaction: discord.Interaction[Any]) -> None:
         """An interaction in a channel carries the bot's permissions there, fresh."""
@@ -191,17 +199,17 @@ class Access:
     async def restore(self, channel_id: int, permissions: discord.Permissions) -> bool:
         """If ``permissions`` are all a table needs there: the channel may be called again,
         and its table, shown again, plays on. True if so."""
-        channel = self.transport.client.get_channel(channel_id)
+        channel = self.client.get_channel(channel_id)
         if missing(channel, permissions) or closed_thread(channel, permissions):
             return False
         lost = channel_id in self.guard.channels()
         self.guard.clear(channel_id)
-        self.transport.governor.unblock(channel_id)
-        table = self.transport.pages.table(channel_id)
+        self.governor.unblock(channel_id)
+        table = self.boards.table(channel_id)
         if not lost or table is None:
             return True
         log.info("table %s resumed: the bot may post in the channel again", channel_id)
-        self.transport.pages.reshow(channel_id)
+        self.boards.reshow(channel_id)
         await table.unhide()
         return True
 
@@ -214,7 +222,7 @@ class Access:
         channel_id = getattr(channel, "id", None)
         if channel_id is not None:
             self.guard.clear(channel_id)
-            self.transport.governor.unblock(channel_id)
+            self.governor.unblock(channel_id)
         return None
 
 

@@ -14,12 +14,11 @@ Nothing here logs what a message says.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import itertools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,17 +28,15 @@ from musbot.pictures.table import table_png
 from musbot.table import Clock, Page, Table
 
 from . import ui
-from .embeds import HAND_VERBS, Cards, Escaped, Face, Rendered, picture_name, render_page
+from .bookkeeping import Bookkeeping
+from .drawing import Painter, PicturesBusy
+from .embeds import HAND_VERBS, Cards, Escaped, RenderedMessage, Snapshot, picture_name, render_page
 from .governor import Governor
 from .markup import NO_MENTIONS, mentioning
+from .messenger import Messenger
 from .texts import dt
 
 log = logging.getLogger(__name__)
-
-class PicturesBusy(Exception):
-    """Too many pictures are waiting to be drawn: this message goes without its own (its
-    text says the same)."""
-
 
 RECENT_PAGES = 3
 REPOST_BELOW = 5
@@ -59,7 +56,7 @@ often."""
 
 
 @dataclass
-class Shown:
+class PageMessage:
     """One message showing a page from its line ``first``."""
 
     message_id: int
@@ -71,18 +68,18 @@ class Shown:
     signature: tuple[Any, ...] | None = None
     """What it shows now; None after a restart (unknown: edit it anyway)."""
 
-    def shows(self, rendered: Rendered) -> None:
+    def shows(self, rendered: RenderedMessage) -> None:
         self.end = rendered.end
         self.frozen = rendered.frozen
         self.signature = rendered.signature
 
 
 @dataclass
-class PageView:
+class PageMessages:
     """A page and the messages that show it."""
 
     page: Page
-    messages: list[Shown] = field(default_factory=list)
+    messages: list[PageMessage] = field(default_factory=list)
     posting: bool = False
     """A message for it is queued or on its way."""
     escaped: Escaped = field(default_factory=Escaped)
@@ -93,7 +90,7 @@ class PageView:
     drawing: bool = False
 
     @property
-    def last(self) -> Shown | None:
+    def last(self) -> PageMessage | None:
         return self.messages[-1] if self.messages else None
 
     def next_first(self) -> int:
@@ -114,14 +111,14 @@ class Board:
     table: Table | None = None
     """The table it shows, once it has shown it."""
     lang: str = "es"
-    face: Face | None = None
+    snapshot: Snapshot | None = None
     """What the table last published (captured right after its change was saved: an immutable
     snapshot, so a message never shows anything unsaved, nor words the past with who sits
     there now)."""
-    live: PageView | None = None
+    live: PageMessages | None = None
     restored: bool = False
     """The table just came back after a restart: its page is shown again at once."""
-    recent: dict[int, PageView] = field(default_factory=dict)
+    recent: dict[int, PageMessages] = field(default_factory=dict)
     """Finished pages by their last message, a few: a button pressed there is answered with
     the page's final form."""
     unsettled_since: float | None = None
@@ -143,27 +140,31 @@ class Board:
 
 
 class Boards:
-    """Every table channel's board. ``spawn`` runs the table's bookkeeping that follows a call
-    (remembering a page's messages) without holding up the channel."""
+    """Every table channel's board, through ``governor``. ``bookkeeping`` runs the table's
+    bookkeeping that follows a call (remembering a page's messages) without holding up the
+    channel; ``messenger`` calls by DM those who asked to be (``/mus avisos``), and takes the DM
+    back once their turn is played; ``painter`` draws the showdowns."""
 
     def __init__(self, client: discord.Client, governor: Governor, clock: Clock,
-                 spawn: Callable[[Coroutine[Any, Any, Any]], None], *,
-                 calls: dict[int, str] | None = None,
-                 call_by_dm: Callable[[int, int, bool], None] | None = None,
-                 draw: Callable[..., Awaitable[bytes]] | None = None) -> None:
-        """``calls``: how each person asked to be called (``/mus avisos``; a mention unless
-        ``dm``); ``call_by_dm(channel, person, on)`` calls them by DM (``on``) and takes the DM
-        back once their turn is played."""
+                 bookkeeping: Bookkeeping, messenger: Messenger, painter: Painter) -> None:
         self.client = client
         self.governor = governor
         self.clock = clock
         self.boards: dict[int, Board] = {}
-        self._spawn = spawn
-        self.calls = calls if calls is not None else {}
-        self._call_by_dm = call_by_dm
-        self.drawing = 0
-        """Showdown pictures being drawn now (in a thread)."""
-        self._draw = draw
+        self._spawn = bookkeeping.spawn
+        self.messenger = messenger
+        self.calls: dict[int, str] = {}
+        """How each person asked to be told their turn (``/mus avisos``: a mention unless
+        ``dm``), as far as known."""
+        self.painter = painter
+
+    def get(self, channel_id: int) -> Board | None:
+        """The channel's board (None: no table shown there)."""
+        return self.boards.get(channel_id)
+
+    def call_by(self, user_id: int, way: str) -> None:
+        """How the person asked to be told their turn: ``mention`` or ``dm``."""
+        self.calls[user_id] = way
 
     def table(self, channel_id: int) -> Table | None:
         """The table a channel's board shows (None: none shown there)."""
@@ -190,41 +191,41 @@ class Boards:
         board.changed_at = self.clock.now()
         previous = table.state.pages.previous
         if previous is not None:
-            self._finish(board, PageView(previous, _shown(previous)))
-        board.live = PageView(table.state.page, _shown(table.state.page))
+            self._finish(board, PageMessages(previous, _restored_messages(previous)))
+        board.live = PageMessages(table.state.page, _restored_messages(table.state.page))
 
-    def _tell_turn(self, board: Board, face: Face) -> bool:
+    def _tell_turn(self, board: Board, snapshot: Snapshot) -> bool:
         """A new turn of a person's: told by the table message if they are watching, else
         called by it (:data:`WATCHING_SECONDS`). True if the message must call them now."""
-        if board.call is not None and board.call[1] != face.turn:
+        if board.call is not None and board.call[1] != snapshot.turn:
             board.call = None  # that turn is played: its call goes with the next edit
-        if board.dm_call is not None and board.dm_call[1] != face.turn:
-            if self._call_by_dm is not None:
-                self._call_by_dm(board.channel_id, board.dm_call[0], False)
+        if board.dm_call is not None and board.dm_call[1] != snapshot.turn:
+            self.messenger.call_played(board.channel_id, board.dm_call[0])
             board.dm_call = None
-        speaker = face.speaker
-        if speaker is None or face.turn == board.told_turn:
+        speaker = snapshot.speaker
+        if speaker is None or snapshot.turn == board.told_turn:
             return False
-        board.told_turn = face.turn
+        board.told_turn = snapshot.turn
         heard = board.heard.get(speaker)
         if heard is not None and self.clock.now() - heard < WATCHING_SECONDS:
             return False
-        if self.calls.get(speaker) == "dm" and self._call_by_dm is not None:
-            board.dm_call = (speaker, face.turn)
-            self._call_by_dm(board.channel_id, speaker, True)
+        if self.calls.get(speaker) == "dm":
+            board.dm_call = (speaker, snapshot.turn)
+            self.messenger.call_by_dm(board.channel_id, speaker, board.channel,
+                                      self.lang_of(board.channel_id, speaker))
             return False
-        board.call = (speaker, face.turn, dt("turn_call", board.lang, mention=f"<@{speaker}>"))
+        board.call = (speaker, snapshot.turn, dt("turn_call", board.lang, mention=f"<@{speaker}>"))
         return True
 
     def remind(self, channel_id: int, user_id: int, text: str) -> bool:
         """The turn's reminder, as the live message's call (posted anew at the bottom, so it
         notifies the person alone, and goes with the turn). False: no live hand to carry it."""
         board = self.boards.get(channel_id)
-        face = board.face if board is not None else None
-        if board is None or face is None or face.speaker != user_id or board.live is None \
+        snapshot = board.snapshot if board is not None else None
+        if board is None or snapshot is None or snapshot.speaker != user_id or board.live is None \
                 or not board.live.messages:
             return False
-        board.call = (user_id, face.turn, text)
+        board.call = (user_id, snapshot.turn, text)
         self.repost(channel_id)
         return True
 
@@ -292,11 +293,11 @@ class Boards:
         board = self.boards.get(channel_id)
         if board is None:
             return
-        for view in board.recent.values():
-            for shown in view.messages:
-                shown.signature = None  # what it shows is not known: edit it anyway
-            if not view.posting:
-                self._edit_page(board, view)
+        for shown in board.recent.values():
+            for message in shown.messages:
+                message.signature = None  # what it shows is not known: edit it anyway
+            if not shown.posting:
+                self._edit_page(board, shown)
         live = board.live
         if live is None:
             return
@@ -313,9 +314,9 @@ class Boards:
                 return  # not reachable (yet): a restored table is shown once it resumes
             board = self.bind(table.channel_id, channel)  # type: ignore[arg-type]
         board.table = table
-        board.face = face = Face.capture(table)
+        board.snapshot = snapshot = Snapshot.capture(table)
         board.lang = table.lang
-        called = self._tell_turn(board, face)
+        called = self._tell_turn(board, snapshot)
         page = table.state.page
         now = self.clock.now()
         board.changed_at = now
@@ -327,13 +328,13 @@ class Boards:
         if live is None or live.page is not page:
             if live is not None:
                 self._finish(board, live)
-            board.live = live = PageView(page)
+            board.live = live = PageMessages(page)
             board.below = set()  # the new hand's message goes at the bottom
         for finished in board.recent.values():
             if finished.page is table.state.pages.previous and not finished.posting:
                 self._edit_page(board, finished)  # worded again (a name forgotten)?
         if live.posting:
-            return  # the post renders the latest face when it goes
+            return  # the post renders the latest snapshot when it goes
         if not live.messages:
             self._post_page(board, live)
             return
@@ -347,67 +348,64 @@ class Boards:
         if table.lifecycle == "closed":
             self._drop_when_done(board)
 
-    def _finish(self, board: Board, view: PageView) -> None:
+    def _finish(self, board: Board, shown: PageMessages) -> None:
         """A page is over: its messages show all its lines, without buttons."""
-        view.page.final = True
-        if view.last is not None:
-            board.recent[view.last.message_id] = view
+        shown.page.final = True
+        if shown.last is not None:
+            board.recent[shown.last.message_id] = shown
             while len(board.recent) > RECENT_PAGES:
                 del board.recent[next(iter(board.recent))]
-        if view.page.picture is not None and not view.pictured and view.png is None:
-            self._draw_first(board, view)
+        if shown.page.picture is not None and not shown.pictured and shown.png is None:
+            self._draw_first(board, shown)
             return
-        self._show_final(board, view)
+        self._show_final(board, shown)
 
-    def _show_final(self, board: Board, view: PageView) -> None:
-        if view.posting:
+    def _show_final(self, board: Board, shown: PageMessages) -> None:
+        if shown.posting:
             return  # its post renders it final
-        if not view.messages:
-            self._post_page(board, view)
+        if not shown.messages:
+            self._post_page(board, shown)
         else:
-            self._edit_page(board, view)
+            self._edit_page(board, shown)
 
-    def _draw_first(self, board: Board, view: PageView) -> None:
+    def _draw_first(self, board: Board, shown: PageMessages) -> None:
         """The showdown's picture is drawn before its message's call is queued: a call that
         waited for a drawing after taking its slot would reach Discord late, beside the next
         window's calls (six edits in five seconds)."""
-        picture = view.page.picture
+        picture = shown.page.picture
         assert picture is not None
-        view.drawing = True
+        shown.drawing = True
 
         async def draw() -> None:
-            self.drawing += 1
             try:
-                view.png = await (self._draw(table_png, picture) if self._draw is not None
-                                  else asyncio.to_thread(table_png, picture))
+                shown.png = await self.painter(table_png, picture)
             except Exception as failure:  # the hand's message goes without its picture
-                view.page.picture, view.page.pictured = None, False
+                shown.page.picture, shown.page.pictured = None, False
                 if not isinstance(failure, PicturesBusy):
-                    log.exception("the showdown picture of hand %s", view.page.number)
+                    log.exception("the showdown picture of hand %s", shown.page.number)
             finally:
-                self.drawing -= 1
-                view.drawing = False
+                shown.drawing = False
             if not self.governor.stopped:
-                self._show_final(board, view)
+                self._show_final(board, shown)
 
         self._spawn(draw())
 
-    def _final(self, board: Board, view: PageView) -> bool:
-        return view is not board.live or view.page.final
+    def _final(self, board: Board, shown: PageMessages) -> bool:
+        return shown is not board.live or shown.page.final
 
-    def _face_of(self, board: Board, view: PageView) -> Face | None:
-        face = board.face if view is board.live else None
-        if face is not None and face.page is view.page:
-            return face
-        if view.page.final:
-            return Face.finished(view.page, board.lang)
+    def _snapshot_of(self, board: Board, shown: PageMessages) -> Snapshot | None:
+        snapshot = board.snapshot if shown is board.live else None
+        if snapshot is not None and snapshot.page is shown.page:
+            return snapshot
+        if shown.page.final:
+            return Snapshot.finished(shown.page, board.lang)
         return None  # the live page before the table's first change: nothing saved to show
 
-    def _render(self, board: Board, view: PageView, first: int) -> Rendered | None:
-        face = self._face_of(board, view)
-        if face is None:
+    def _render(self, board: Board, shown: PageMessages, first: int) -> RenderedMessage | None:
+        snapshot = self._snapshot_of(board, shown)
+        if snapshot is None:
             return None
-        return render_page(face, first, final=self._final(board, view), escaped=view.escaped,
+        return render_page(snapshot, first, final=self._final(board, shown), escaped=shown.escaped,
                            cards=self._cards())
 
     def _cards(self) -> Cards | None:
@@ -417,110 +415,106 @@ class Boards:
             return None
         return emojis.in_text
 
-    async def _files(self, view: PageView, rendered: Rendered) -> dict[str, Any]:
+    async def _files(self, shown: PageMessages, rendered: RenderedMessage) -> dict[str, Any]:
         """A finished hand's showdown picture, the first time its message shows it: drawn in a
         thread (a fifth of a core's 20 ms), attached once; later edits keep it."""
-        picture = view.page.picture
-        if view.pictured or picture is None or rendered.embed.image.url is None:
+        picture = shown.page.picture
+        if shown.pictured or picture is None or rendered.embed.image.url is None:
             return {}
-        png = view.png
+        png = shown.png
         if png is None:
-            self.drawing += 1
             try:
-                png = await (self._draw(table_png, picture) if self._draw is not None
-                             else asyncio.to_thread(table_png, picture))
+                png = await self.painter(table_png, picture)
             except Exception as failure:  # without its picture: the embed drops it
                 if not isinstance(failure, PicturesBusy):
-                    log.exception("the showdown picture of hand %s", view.page.number)
-                view.page.picture, view.page.pictured = None, False
+                    log.exception("the showdown picture of hand %s", shown.page.number)
+                shown.page.picture, shown.page.pictured = None, False
                 rendered.embed.set_image(url=None)
                 return {}
-            finally:
-                self.drawing -= 1
-        view.png = None  # sent: not kept
-        view.pictured = True
-        return {"attachments": [discord.File(io.BytesIO(png), filename=picture_name(view.page),
+        shown.png = None  # sent: not kept
+        shown.pictured = True
+        return {"attachments": [discord.File(io.BytesIO(png), filename=picture_name(shown.page),
                                              description=rendered.embed.title)]}
 
-    def _post_page(self, board: Board, view: PageView) -> None:
-        view.posting = True
-        first = view.next_first()
+    def _post_page(self, board: Board, shown: PageMessages) -> None:
+        shown.posting = True
+        first = shown.next_first()
 
         async def send() -> discord.Message | None:
-            rendered = self._render(board, view, first)
+            rendered = self._render(board, shown, first)
             if rendered is None:
                 return None
-            buttons = self._view(board, rendered.view_verbs, view.page)
+            buttons = self._buttons(board, rendered.view_verbs, shown.page)
             extra: dict[str, Any] = {"view": buttons} if buttons is not None else {}
-            files = await self._files(view, rendered)
+            files = await self._files(shown, rendered)
             if files:
                 extra["files"] = files["attachments"]
-            call = board.call if view is board.live else None
+            call = board.call if shown is board.live else None
             if call is not None:
                 extra["content"] = call[2]
                 extra["allowed_mentions"] = mentioning(call[0])
             message = await board.channel.send(embed=rendered.embed, **extra)
-            shown = Shown(message.id, first)
-            shown.shows(rendered)
-            view.messages.append(shown)
+            posted = PageMessage(message.id, first)
+            posted.shows(rendered)
+            shown.messages.append(posted)
             return message
 
         done = self.governor.post(board.channel_id, send)
-        done.add_done_callback(lambda _: self._posted(board, view))
+        done.add_done_callback(lambda _: self._posted(board, shown))
 
-    def _posted(self, board: Board, view: PageView) -> None:
-        view.posting = False
+    def _posted(self, board: Board, shown: PageMessages) -> None:
+        shown.posting = False
         if self.governor.stopped:
             return
         table = board.table
-        if table is not None and view.messages:
-            self._spawn(table.remember_refs(view.page.number, view.refs()))
-        last = view.last
+        if table is not None and shown.messages:
+            self._spawn(table.remember_refs(shown.page.number, shown.refs()))
+        last = shown.last
         if last is None:
             return
         if last.frozen:
-            self._post_page(board, view)
+            self._post_page(board, shown)
         else:
-            self._edit_page(board, view)
+            self._edit_page(board, shown)
 
-    def _edit_page(self, board: Board, view: PageView, *, not_before: float | None = None
+    def _edit_page(self, board: Board, shown: PageMessages, *, not_before: float | None = None
                    ) -> None:
-        last = view.last
-        if last is None or view.drawing:
+        last = shown.last
+        if last is None or shown.drawing:
             return  # a drawing's end shows the page
-        face = self._face_of(board, view)
-        if face is not None and last.signature == face.signature(last.first,
-                                                                  self._final(board, view)):
+        snapshot = self._snapshot_of(board, shown)
+        if snapshot is not None and last.signature == snapshot.signature(last.first,
+                                                                  self._final(board, shown)):
             return  # shows that already
 
         async def apply() -> None:
-            if last.frozen or view.last is not last:
+            if last.frozen or shown.last is not last:
                 return
-            rendered = self._render(board, view, last.first)
+            rendered = self._render(board, shown, last.first)
             if rendered is None or rendered.signature == last.signature:
                 return
             message = board.channel.get_partial_message(last.message_id)  # type: ignore[attr-defined]
-            call = board.call if view is board.live else None
+            call = board.call if shown is board.live else None
             try:
                 await message.edit(content=call[2] if call is not None else None,
                                    embed=rendered.embed,
-                                   view=self._view(board, rendered.view_verbs, view.page),
+                                   view=self._buttons(board, rendered.view_verbs, shown.page),
                                    allowed_mentions=NO_MENTIONS,
-                                   **await self._files(view, rendered))
+                                   **await self._files(shown, rendered))
             except discord.NotFound:
                 # Deleted by someone: the page goes on in a new message.
-                view.messages.remove(last)
-                self._post_page(board, view)
+                shown.messages.remove(last)
+                self._post_page(board, shown)
                 return
             last.shows(rendered)
             if board.unsettled_since is not None:
                 board.unsettled_since = self.clock.now()  # the next hold starts from here
             if rendered.frozen:
-                self._post_page(board, view)
+                self._post_page(board, shown)
 
         self.governor.edit(board.channel_id, last.message_id, apply, not_before=not_before)
 
-    def _remover(self, board: Board, shown: Shown) -> Callable[[], Awaitable[None]]:
+    def _remover(self, board: Board, shown: PageMessage) -> Callable[[], Awaitable[None]]:
         async def remove() -> None:
             message = board.channel.get_partial_message(shown.message_id)  # type: ignore[attr-defined]
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
@@ -535,10 +529,10 @@ class Boards:
                 self.boards.pop(board.channel_id, None)
         self._spawn(drop())
 
-    def _view(self, board: Board, verbs: tuple[str, ...], page: Page) -> discord.ui.View | None:
+    def _buttons(self, board: Board, verbs: tuple[str, ...], page: Page) -> discord.ui.View | None:
         if not verbs:
             return None
-        lang = board.face.lang if board.face is not None else board.lang
+        lang = board.snapshot.lang if board.snapshot is not None else board.lang
         if verbs == HAND_VERBS:
             return ui.hand_view(page.number, lang)
         return ui.page_view(verbs, lang, page.number)
@@ -553,38 +547,38 @@ class Boards:
             return
         board = self.boards.get(table.channel_id)
         message = interaction.message
-        view = None
+        shown = None
         if board is not None and message is not None:
             live = board.live
             if live is not None and live.last is not None and \
                     live.last.message_id == message.id and not live.posting:
-                view = live
+                shown = live
             else:
-                view = board.recent.get(message.id)
-        last = view.last if view is not None else None
-        if board is None or view is None or last is None or last.frozen:
+                shown = board.recent.get(message.id)
+        last = shown.last if shown is not None else None
+        if board is None or shown is None or last is None or last.frozen:
             await interaction.response.defer()
             return
-        rendered = self._render(board, view, last.first)
+        rendered = self._render(board, shown, last.first)
         if rendered is None or rendered.frozen:
             await interaction.response.defer()
             return
         self.governor.forget_edit(board.channel_id, last.message_id)
         try:
-            call = board.call if view is board.live else None
+            call = board.call if shown is board.live else None
             await interaction.response.edit_message(
                 content=call[2] if call is not None else None, embed=rendered.embed,
-                view=self._view(board, rendered.view_verbs, view.page),
+                view=self._buttons(board, rendered.view_verbs, shown.page),
                 allowed_mentions=NO_MENTIONS)
         except discord.HTTPException:
-            self._edit_page(board, view)  # the answer did not make it: the channel's edit does
+            self._edit_page(board, shown)  # the answer did not make it: the channel's edit does
             raise
         last.shows(rendered)
 
 
-def _shown(page: Page) -> list[Shown]:
+def _restored_messages(page: Page) -> list[PageMessage]:
     """A restored page's messages: all but the last frozen (their lines were final)."""
-    shown = [Shown(message_id, first) for message_id, first in page.refs]
+    shown = [PageMessage(message_id, first) for message_id, first in page.refs]
     for before, after in itertools.pairwise(shown):
         before.end, before.frozen = after.first, True
     return shown

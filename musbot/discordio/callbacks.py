@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 import discord
 
-from musbot.table import Table, TableError, TableManager
+from musbot.table import Page, Table, TableError, TableManager
 
 from .failures import guarded
-
-if TYPE_CHECKING:
-    from .relay import Relay
 
 
 class Acknowledger(Protocol):
@@ -28,13 +25,26 @@ class Acknowledger(Protocol):
         lives."""
         ...
 
+    def page(self, channel_id: int, number: int) -> Page | None:
+        """The channel's page ``number``, if it is still kept."""
+        ...
+
+
+class Forwarder(Protocol):
+    """What the callbacks need of a sharded bot's relay (``relay.py``)."""
+
+    async def forward_press(self, interaction: discord.Interaction[Any], channel_id: int
+                            ) -> bool:
+        """A press in a DM on shard 0 for another process's table: relayed to it (True)."""
+        ...
+
 
 class Services(Protocol):
     """What ``interaction.client`` offers the callbacks (:class:`musbot.bot.MusBot` does)."""
 
     tables: TableManager
     transport: Acknowledger
-    relay: Relay | None
+    relay: Forwarder | None
     """Sharded: brings a press on a DM's buttons to the process that owns its table."""
 
 

@@ -7,7 +7,7 @@ when the person sits at more than one.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
 
 from musbot.commands import Request, SendSena
 from musbot.table import Table, TableManager
@@ -20,49 +20,47 @@ from .texts import dt, error
 from .transport import DiscordTransport
 
 
-class Owner(Protocol):
-    """What DMs need of the bot (:class:`musbot.bot.MusBot`)."""
+class DirectMessages:
+    """Words sent by DM to the tables of ``tables``, answered through ``transport``;
+    ``awake(table)`` wakes a restored table first (False: it cannot be yet)."""
 
-    tables: TableManager
-    transport: DiscordTransport
+    def __init__(self, tables: TableManager, transport: DiscordTransport,
+                 awake: Callable[[Table], Awaitable[bool]]) -> None:
+        self.tables = tables
+        self.transport = transport
+        self.awake = awake
 
-    def get_channel(self, channel_id: int, /) -> Any: ...
+    async def handle(self, user_id: int, text: str, table: Table, ambiguous: bool) -> None:
+        """A DM for ``table`` (``ambiguous``: the person sits at another table too)."""
+        transport = self.transport
+        lang = table.lang_for(user_id)
+        where = " " + self.which_table(table, lang) if ambiguous else ""
+        if not await self.awake(table):
+            await transport.direct(user_id, error("table_restoring", lang) + where)
+            return
+        outcome = await table.typed(user_id, text)
+        if outcome.error is not None:
+            await refuse_direct(transport, user_id, outcome.error, table, where)
+        elif outcome.command == CARDS and outcome.text is not None:
+            await transport.direct(user_id, outcome.text + where,
+                                   view=discard_view(table, user_id,
+                                                     emojis=emojis_of(transport.client)))
+        elif isinstance(outcome.command, SendSena):
+            await transport.direct(user_id, dt("sena_sent", lang,
+                                               sena=sena_name(outcome.command.sena, lang))
+                                   + where)
+        elif outcome.command is None or \
+                (isinstance(outcome.command, Request) and outcome.command != COME_BACK):
+            await transport.direct(user_id, dt("dm_unknown", lang) + where)
 
-    async def awake_table(self, table: Table) -> bool: ...
-
-
-async def handle_dm(owner: Owner, user_id: int, text: str, table: Table,
-                    ambiguous: bool) -> None:
-    """A DM for ``table`` (``ambiguous``: the person sits at another table too)."""
-    transport = owner.transport
-    lang = table.lang_for(user_id)
-    where = " " + which_table(owner, table, lang) if ambiguous else ""
-    if not await owner.awake_table(table):
-        await transport.direct(user_id, error("table_restoring", lang) + where)
-        return
-    outcome = await table.typed(user_id, text)
-    if outcome.error is not None:
-        await refuse_direct(transport, user_id, outcome.error, table, where)
-    elif outcome.command == CARDS and outcome.text is not None:
-        await transport.direct(user_id, outcome.text + where,
-                               view=discard_view(table, user_id,
-                                                 emojis=emojis_of(transport.client)))
-    elif isinstance(outcome.command, SendSena):
-        await transport.direct(user_id, dt("sena_sent", lang,
-                                           sena=sena_name(outcome.command.sena, lang)) + where)
-    elif outcome.command is None or \
-            (isinstance(outcome.command, Request) and outcome.command != COME_BACK):
-        await transport.direct(user_id, dt("dm_unknown", lang) + where)
-
-
-def which_table(owner: Owner, table: Table, lang: str) -> str:
-    """«(mesa de #mus en Txoko)»: the table a DM's answer speaks of."""
-    channel = owner.get_channel(table.channel_id)
-    guild = getattr(channel, "guild", None)
-    name = getattr(channel, "name", None)
-    if guild is None or name is None:
-        return ""
-    return dt("which_table", lang, channel=name, guild=guild.name)
+    def which_table(self, table: Table, lang: str) -> str:
+        """«(mesa de #mus en Txoko)»: the table a DM's answer speaks of."""
+        channel = self.transport.client.get_channel(table.channel_id)
+        guild = getattr(channel, "guild", None)
+        name = getattr(channel, "name", None)
+        if guild is None or name is None:
+            return ""
+        return dt("which_table", lang, channel=name, guild=guild.name)
 
 
-__all__ = ["Owner", "handle_dm", "which_table"]
+__all__ = ["DirectMessages"]

@@ -1,7 +1,7 @@
 """A table's page as a Discord message: one embed per page, the hand's lines, its status, its
 buttons; kept within Discord's embed limits by continuing a long page in a new message.
 
-What a page message shows is captured from the table when it changes (:class:`Face`): by the
+What a page message shows is captured from the table when it changes (:class:`Snapshot`): by the
 time the message is sent or edited the table may be ahead of what it has saved, and nothing
 unsaved may be shown. Lines are the table's own (``Page.lines``, append-only, saved first),
 plain text shown escaped (``markup.plain``); the footer is shown as it is (Discord renders no
@@ -34,7 +34,7 @@ FINISHED_COLOUR = discord.Colour.dark_grey()
 
 
 @dataclass(frozen=True, slots=True)
-class Face:
+class Snapshot:
     """What a table published after its last saved change, as a table message shows it: an
     immutable snapshot (``boards.py`` captures it as the change is published, never later), of
     facts worded only when a message shows them."""
@@ -64,7 +64,7 @@ class Face:
     """The table's turn (``TableState.turn``): a new one is a new turn to tell."""
 
     @classmethod
-    def capture(cls, table: Table) -> Face:
+    def capture(cls, table: Table) -> Snapshot:
         page = table.state.page
         lang = table.lang
         names = tuple(table.names().items())
@@ -103,7 +103,7 @@ class Face:
                 self.facts, self.names, self.verbs, self.footer, self.section, self.deadline)
 
     @classmethod
-    def finished(cls, page: Page, lang: str) -> Face:
+    def finished(cls, page: Page, lang: str) -> Snapshot:
         """A finished page: its lines (all saved) and its title are all it shows."""
         return cls(page, len(page.lines), page_title(page, lang), (), "", (), lang, True)
 
@@ -151,7 +151,7 @@ def split_at(lines: list[str], first: int, count: int, reserve: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Rendered:
+class RenderedMessage:
     embed: discord.Embed
     view_verbs: tuple[str, ...]
     end: int
@@ -185,42 +185,44 @@ Cards = Callable[[str], str]
 """What a message does to the cards in a text before it goes (custom emojis for them)."""
 
 
-def render_page(face: Face, first: int, *, final: bool, escaped: Escaped | None = None,
-                cards: Cards | None = None) -> Rendered:
-    """The message showing ``face``'s page from line ``first``. A hand in play reads as a Mus
+def render_page(snapshot: Snapshot, first: int, *, final: bool, escaped: Escaped | None = None,
+                cards: Cards | None = None) -> RenderedMessage:
+    """The message showing ``snapshot``'s page from line ``first``. A hand in play reads as a Mus
     table: its title the hand, the part of it in play and who speaks; fields the score, the
     envite standing and the turn's clock; its text only the words of the part in play. A
     finished hand collapses to its summary (its whole log one press away, «Ver jugada»). The
     lobby, a closed table and a page from before summaries show their lines and status.
     ``escaped``: the page's lines escaped by an earlier render; ``cards``: applied to the
     cards a finished hand's summary shows."""
-    page = face.page
+    page = snapshot.page
     if first == 0 and page.hand_number is not None:
         if page.summary:  # the hand is over (the match's last one stays the live page)
-            return _finished_hand(face, cards, final=final)
-        if not final and not face.closed and face.facts is not None:
-            return _live_hand(face, escaped)
-    return _lines_page(face, first, final=final, escaped=escaped)
+            return _finished_hand(snapshot, cards, final=final)
+        if not final and not snapshot.closed and snapshot.facts is not None:
+            return _live_hand(snapshot, escaped)
+    return _lines_page(snapshot, first, final=final, escaped=escaped)
 
 
-def _live_hand(face: Face, escaped: Escaped | None) -> Rendered:
-    facts = face.facts
+def _live_hand(snapshot: Snapshot, escaped: Escaped | None) -> RenderedMessage:
+    facts = snapshot.facts
     assert facts is not None
-    lines = (escaped or Escaped()).upto(face.page, face.count)[face.section:face.count]
+    shown = (escaped or Escaped()).upto(snapshot.page, snapshot.count)
+    lines = shown[snapshot.section:snapshot.count]
     text = "\n".join(lines)
     while len(text) > DESCRIPTION_LIMIT and len(lines) > 1:  # the part's latest words
         lines = lines[1:]
         text = "\n".join(lines)
-    worded = _live_words(facts, face.names, face.lang, face.page.hand_number or 0)
+    worded = _live_words(facts, snapshot.names, snapshot.lang, snapshot.page.hand_number or 0)
     embed = discord.Embed(title=worded[0][:TITLE_LIMIT], description=text[:DESCRIPTION_LIMIT]
                           or None, colour=EMBED_COLOUR)
     for name, value in worded[1]:
         embed.add_field(name=name, value=value, inline=True)
-    if face.deadline is not None and facts.to_act is not None:
-        embed.add_field(name=dt("field_time", face.lang), value=f"<t:{face.deadline}:R>",
+    if snapshot.deadline is not None and facts.to_act is not None:
+        embed.add_field(name=dt("field_time", snapshot.lang), value=f"<t:{snapshot.deadline}:R>",
                         inline=True)
     embed.set_footer(text=worded[2][:FOOTER_LIMIT])
-    return Rendered(embed, face.verbs, face.count, False, face.signature(0, False))
+    return RenderedMessage(embed, snapshot.verbs, snapshot.count, False,
+                           snapshot.signature(0, False))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -263,19 +265,19 @@ def _live_words(facts: StatusFacts, names: NameList, lang: str, number: int
     return title, tuple(fields), footer
 
 
-def _finished_hand(face: Face, cards: Cards | None, *, final: bool) -> Rendered:
-    page = face.page
+def _finished_hand(snapshot: Snapshot, cards: Cards | None, *, final: bool) -> RenderedMessage:
+    page = snapshot.page
     after = [text for position, text in page.notes if position >= page.events]
     shown = [plain(line) for line in (*page.summary, *after)]
     text = "\n".join(shown)
     if cards is not None:
         text = cards(text)
-    embed = discord.Embed(title=face.title[:TITLE_LIMIT],
+    embed = discord.Embed(title=snapshot.title[:TITLE_LIMIT],
                           description=text[:DESCRIPTION_LIMIT] or None, colour=FINISHED_COLOUR)
     if page.picture is not None or page.pictured:
         embed.set_image(url=f"attachment://{picture_name(page)}")
-    verbs = HAND_VERBS if final or face.closed else (*face.verbs, *HAND_VERBS)  # a rematch
-    return Rendered(embed, verbs, face.count, False, face.signature(0, final))
+    verbs = HAND_VERBS if final or snapshot.closed else (*snapshot.verbs, *HAND_VERBS)  # a rematch
+    return RenderedMessage(embed, verbs, snapshot.count, False, snapshot.signature(0, final))
 
 
 HAND_VERBS = ("log", "repaso")
@@ -287,15 +289,15 @@ def picture_name(page: Page) -> str:
     return f"mano-{page.hand_number or page.number}.png"
 
 
-def _lines_page(face: Face, first: int, *, final: bool, escaped: Escaped | None
-                ) -> Rendered:
+def _lines_page(snapshot: Snapshot, first: int, *, final: bool, escaped: Escaped | None
+                ) -> RenderedMessage:
     """A page's lines from ``first`` with the status and the buttons while it is live (the
     lobby), only the lines once it is finished or continued elsewhere."""
-    lines = (escaped or Escaped()).upto(face.page, face.count)[first:face.count]
-    worded = "" if final else "\n".join(plain(line) for line in face.status_lines())
+    lines = (escaped or Escaped()).upto(snapshot.page, snapshot.count)[first:snapshot.count]
+    worded = "" if final else "\n".join(plain(line) for line in snapshot.status_lines())
     reserve = len(worded) + 2 if worded else 0
     end = first + split_at(lines, 0, len(lines), reserve)
-    frozen = end < face.count
+    frozen = end < snapshot.count
     shown = [line if len(line) <= DESCRIPTION_LIMIT else line[:DESCRIPTION_LIMIT - 1] + "…"
              for line in lines[:end - first]]
     text = "\n".join(shown)
@@ -303,12 +305,12 @@ def _lines_page(face: Face, first: int, *, final: bool, escaped: Escaped | None
         text = f"{text}\n\n{worded}" if text else worded
         if len(text) > DESCRIPTION_LIMIT:
             text = text[:DESCRIPTION_LIMIT - 1] + "…"
-    embed = discord.Embed(title=face.title[:TITLE_LIMIT], description=text or None,
-                          colour=FINISHED_COLOUR if final or face.closed else EMBED_COLOUR)
+    embed = discord.Embed(title=snapshot.title[:TITLE_LIMIT], description=text or None,
+                          colour=FINISHED_COLOUR if final or snapshot.closed else EMBED_COLOUR)
     if not final and not frozen:
-        embed.set_footer(text=face.footer[:FOOTER_LIMIT])
-    live = not final and not frozen and not face.closed
-    verbs = face.verbs if live else ()
-    signature = (face.page.number, face.page.revision, first, end, "final") if frozen else \
-        face.signature(first, final)
-    return Rendered(embed, verbs, end, frozen, signature)
+        embed.set_footer(text=snapshot.footer[:FOOTER_LIMIT])
+    live = not final and not frozen and not snapshot.closed
+    verbs = snapshot.verbs if live else ()
+    signature = (snapshot.page.number, snapshot.page.revision, first, end, "final") if frozen else \
+        snapshot.signature(first, final)
+    return RenderedMessage(embed, verbs, end, frozen, signature)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -32,8 +32,24 @@ from .markup import plain
 from .speech import hear, lang_of, person_lang
 from .texts import dt, server
 
-if TYPE_CHECKING:
-    from .transport import DiscordTransport
+
+class Answerer(Protocol):
+    """What the refusals of typed words need to answer a person (the transport has it:
+    ``transport.py``, over ``messenger.py``)."""
+
+    @property
+    def prefers_ephemeral(self) -> Collection[int]:
+        """Who has their DMs closed."""
+        ...
+
+    def mention(self, user_id: int) -> str: ...
+
+    async def direct(self, user_id: int, text: str, *,
+                     view: discord.ui.View | None = None) -> None: ...
+
+    async def say_briefly(self, channel_id: int, text: str, *,
+                          reference: discord.Message | None = None, author: int | None = None,
+                          mention: bool = False) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +231,7 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> bool:
     return True
 
 
-async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
+async def refuse_typed(transport: Answerer, table: Table, user_id: int,
                        error: MusError, *, reference: discord.Message | None = None) -> None:
     """A move typed in a table's channel (the message ``reference``) and refused: answered to
     its author alone, by a brief reply that deletes itself; an error naming a card says
@@ -234,7 +250,7 @@ async def refuse_typed(transport: DiscordTransport, table: Table, user_id: int,
                                 reference=reference, author=user_id)
 
 
-async def refuse_direct(transport: DiscordTransport, user_id: int, error: MusError,
+async def refuse_direct(transport: Answerer, user_id: int, error: MusError,
                         table: Table, where: str = "") -> None:
     """Words sent by DM and refused: the answer by DM (``where`` names the table when the
     person sits at several)."""

@@ -21,10 +21,10 @@ from typing import Any
 import discord
 
 from musbot.storage import Database, StorageError, TablePlace
-from musbot.table import Table
+from musbot.table import Table, TableManager
 
 from .card_emojis import CardEmojis
-from .direct import Owner, handle_dm
+from .direct import DirectMessages
 from .discard import discard_item, emojis_of
 from .failures import expected, failure_text
 from .texts import dt, error
@@ -45,9 +45,14 @@ TEXT_LIMIT = 1000
 class Relay:
     """One per process of a sharded bot on PostgreSQL: forwards (as shard 0) and receives."""
 
-    def __init__(self, bot: Owner, db: Database, shard_count: int, own_shards: Collection[int],
-                 *, ack_seconds: float = ACK_SECONDS) -> None:
-        self.bot = bot
+    def __init__(self, db: Database, shard_count: int, own_shards: Collection[int], *,
+                 tables: TableManager, transport: DiscordTransport, dms: DirectMessages,
+                 ack_seconds: float = ACK_SECONDS) -> None:
+        """``tables``: this process's; ``transport`` answers; ``dms`` reads a DM relayed
+        here (and wakes a restored table first)."""
+        self.tables = tables
+        self.transport = transport
+        self.dms = dms
         self.db = db
         self.shard_count = shard_count
         self.own_shards = frozenset(own_shards)
@@ -106,9 +111,9 @@ class Relay:
         found = await self._publish(place.shard(self.shard_count), {
             "kind": "dm", "user": user_id, "dm": dm_channel_id, "text": text[:TEXT_LIMIT]})
         if found is None:
-            await self.bot.transport.direct(user_id, await self._restoring(place))
+            await self.transport.direct(user_id, await self._restoring(place))
         elif not found:
-            await self.bot.transport.direct(user_id, dt("no_table_dm"))
+            await self.transport.direct(user_id, dt("no_table_dm"))
         return True
 
     async def forward_press(self, interaction: discord.Interaction[Any], channel_id: int
@@ -196,14 +201,14 @@ class Relay:
             log.warning("unreadable relayed payload")
             return
         if kind == "forget":
-            held = await self.bot.tables.forget_user(user_id)
+            held = await self.tables.forget_user(user_id)
             await self.db.notify(ACK_CHANNEL, json.dumps({"id": key, "found": held > 0}))
             return
         table = self._table_for(kind, user_id, body)
         await self.db.notify(ACK_CHANNEL, json.dumps({"id": key, "found": table is not None}))
         if table is None:
             return
-        self.bot.transport.learn_dm(user_id, dm_channel)
+        self.transport.learn_dm(user_id, dm_channel)
         try:
             if kind == "dm":
                 await self._dm(user_id, str(body.get("text", "")), table)
@@ -216,27 +221,27 @@ class Relay:
                           exc_info=problem)
             text = failure_text(problem, table.lang_for(user_id))
             if text is not None:
-                await self.bot.transport.direct(user_id, text)
+                await self.transport.direct(user_id, text)
 
     def _table_for(self, kind: str, user_id: int, body: dict[str, Any]) -> Table | None:
         if kind == "dm":
-            return self.bot.tables.table_for(user_id)[0]
+            return self.tables.table_for(user_id)[0]
         if kind == "press":
-            table = self.bot.tables.get(int(body.get("table", 0)))
+            table = self.tables.get(int(body.get("table", 0)))
             if table is not None and table.seat_of(user_id) is not None:
                 return table
         return None
 
     async def _dm(self, user_id: int, text: str, table: Table) -> None:
-        _, ambiguous = self.bot.tables.table_for(user_id)
-        await handle_dm(self.bot, user_id, text, table, ambiguous)
+        _, ambiguous = self.tables.table_for(user_id)
+        await self.dms.handle(user_id, text, table, ambiguous)
 
     async def _press(self, user_id: int, table: Table, custom_id: str, message_id: int) -> None:
         item = discard_item(custom_id)
-        press = RelayedPress(self.bot.transport, user_id, message_id)
+        press = RelayedPress(self.transport, user_id, message_id)
         if item is None or item.channel_id != table.channel_id:
             await press.say(error("no_table", table.lang_for(user_id)))
-        elif not await self.bot.awake_table(table):
+        elif not await self.dms.awake(table):
             await press.say(error("table_restoring", table.lang_for(user_id)))
         else:
             await item.pressed(press, table)

@@ -257,7 +257,7 @@ class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_or_say(interaction, self.channel_id)
-        page = services(interaction).transport.pages.page(self.channel_id, self.page)
+        page = services(interaction).transport.page(self.channel_id, self.page)
         lang = table.lang_for(interaction.user.id)
         if page is None or page.hand_number is None:
             await answer_privately(interaction, dt("hand_gone", lang))
@@ -385,7 +385,7 @@ def action_verbs(table: Table) -> list[str]:
 
 @functools.lru_cache(maxsize=1024)
 def page_view(verbs: tuple[str, ...], lang: str = "es", page: int = 0) -> discord.ui.View:
-    """A page message's buttons: the moves first, then the table's (see ``pages.Face``). Built
+    """A page message's buttons: the moves first, then the table's (see ``embeds.Snapshot``). Built
     once per row of buttons and language for every table: the buttons name no channel, and
     discord.py keeps nothing of a sent view whose items are all DynamicItems."""
     view = discord.ui.View(timeout=None)

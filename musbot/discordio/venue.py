@@ -30,7 +30,8 @@ from musbot.tournament.text import bracket_text
 from musbot.txapelketa import LEFT, WHEN, Cup, entrants_of, say
 
 from .markup import NO_MENTIONS, mentioning, plain
-from .transport import MESSAGE_LIMIT, DiscordTransport
+from .messenger import MESSAGE_LIMIT
+from .transport import DiscordTransport
 
 log = logging.getLogger(__name__)
 
