@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from musbot.commands import parse
 from musbot.discordio.failures import refuse_typed
 from musbot.discordio.speech import person_lang
 from musbot.discordio.texts import dt, error
 from musbot.engine import MalformedCommand
+from musbot.grammar import parse
 from musbot.table import Clock, RealClock, Table
 
 if TYPE_CHECKING:

@@ -24,10 +24,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import IO, Any, Literal, NoReturn
 
-from musbot.commands import HAND_SIZE, parse
 from musbot.engine import DECK, Action, Hand, Lance, MusError, Rules
 from musbot.engine.cards import Card, parse_card
 from musbot.engine.rules import PLAYER_COUNTS
+from musbot.grammar import HAND_SIZE, parse
 from musbot.i18n import error_text, language_of_locale, translate
 
 FORMAT_VERSION = 1

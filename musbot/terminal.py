@@ -23,7 +23,6 @@ from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
 from musbot.coach.text import say
-from musbot.commands import Request, SendSena, suggest, vocabulary
 from musbot.console import (
     INTERRUPTED,
     READER_GONE,
@@ -35,6 +34,7 @@ from musbot.console import (
 )
 from musbot.engine import Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
+from musbot.grammar import Request, SendSena, suggest, vocabulary
 from musbot.i18n import error_text, translate
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
@@ -223,7 +223,7 @@ def make_table(args: argparse.Namespace, transport: TerminalTransport) -> Table:
 
 def help_text(lang: str) -> str:
     """``ayuda``: every move in every word the grammar reads (from its own tables, see
-    :func:`musbot.commands.vocabulary`), the reader's own first, then the other requests in
+    :func:`musbot.grammar.vocabulary`), the reader's own first, then the other requests in
     the reader's words (``WORDS``)."""
     lines = [_tt("help_moves", lang)]
     for words, others in vocabulary(render.shown(lang)):

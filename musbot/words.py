@@ -1,7 +1,7 @@
 """Every word a player types, in Spanish, Basque, French and English, and the one
 :func:`normalise`.
 
-The grammar in two files: these tables are its vocabulary, :mod:`musbot.commands` its parser, and
+The grammar in two files: these tables are its vocabulary, :mod:`musbot.grammar` its parser, and
 every place that reads a player's words (the table channel, DMs, the terminal, the replay) goes
 through that parser. So a new word, say a Basque one, is one line here and is understood
 everywhere at once; the parser changes only for a new *form* of command.

@@ -18,10 +18,10 @@ from wire import FakeDiscord, FakeMessage
 
 from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
-from musbot.commands import parse
 from musbot.config import Config
 from musbot.engine import MUS, Action, ActionKind, Hand, Rules, Shuffler
 from musbot.engine.cards import parse_card, seeded_shuffler
+from musbot.grammar import parse
 from musbot.storage import Database, StorageError
 from musbot.storage.postgres import PostgresBackend
 from musbot.storage.sqlite import SqliteBackend

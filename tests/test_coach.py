@@ -104,7 +104,7 @@ def test_declarations_are_certain_and_a_hand_without_pares_wins_no_pares() -> No
     h = Hand(Rules(), [_cards(x) for x in hands],
              [c for c in DECK if c not in {c for x in hands for c in _cards(x)}], mano=0)
     for seat, word in tr["actions"]:  # type: ignore[union-attr]
-        from musbot.commands import parse
+        from musbot.grammar import parse
 
         h.apply(seat, parse(word, h.hands[seat]))
     view = h.view(0)

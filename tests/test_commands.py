@@ -1,4 +1,4 @@
-"""The command grammar (musbot.commands): what players type, read as docs/rules.md §2 and §4
+"""The command grammar (musbot.grammar): what players type, read as docs/rules.md §2 and §4
 actions.
 
 Three outcomes are tested for every kind of message: an action, ``None`` for chat, and
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musbot import commands, words
-from musbot.commands import parse, suggest, vocabulary
+from musbot import grammar as commands
+from musbot import words
 from musbot.engine.actions import (
     MUS,
     NO_HAY_MUS,
@@ -30,6 +30,7 @@ from musbot.engine.actions import (
 )
 from musbot.engine.cards import CARD_CODES, DECK, Card, parse_card
 from musbot.engine.errors import MalformedCommand, MusError
+from musbot.grammar import parse, suggest, vocabulary
 from musbot.i18n import catalog, error_text
 
 es, en = catalog("es"), catalog("en")
@@ -421,7 +422,7 @@ def test_errors_carry_no_language() -> None:
 
 def test_every_code_is_worded() -> None:
     """Every code the grammar raises is worded in every catalog, Spanish first."""
-    source = Path(commands.__file__).read_text(encoding="utf-8")
+    source = Path(commands.moves.__file__).read_text(encoding="utf-8")
     codes = set(re.findall(r'MalformedCommand\(\s*"(\w+)"', source))
     assert {"bad_amount", "amount_too_low", "bad_position", "bad_card", "discard_empty",
             "positions_need_hand", "card_twice", "lance_named", "unknown_sena"} == codes

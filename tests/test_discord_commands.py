@@ -9,8 +9,8 @@ from pathlib import Path
 from discord_match import Scene, make_scene, page_lines, to_discards
 from table_helpers import ANY_CARD
 
-from musbot.commands import parse
 from musbot.engine import MUS, PASO
+from musbot.grammar import parse
 
 EPHEMERAL = 64
 MODAL = 9

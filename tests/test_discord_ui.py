@@ -116,7 +116,7 @@ def test_card_labels_only_in_discard_controls() -> None:
 
 
 def _action(text: str) -> Any:
-    from musbot.commands import parse
+    from musbot.grammar import parse
 
     action = parse(text)
     assert action is not None

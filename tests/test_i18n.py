@@ -334,8 +334,8 @@ OPENERS = {"es": "seña", "eu": "keinu", "fr": "signe", "en": "signal"}
 def test_every_sena_is_shown_in_its_reader_s_language_and_read_back_typed(lang: str) -> None:
     """Issue 25: a seña's name as its reader says it (§7; docs/glossary.md), and the name shown
     is one the grammar reads back, alone or after that language's word for «seña»."""
-    from musbot.commands import sena_from_text
     from musbot.engine.senas import Sena
+    from musbot.grammar import sena_from_text
     from musbot.table.render import sena_name, sena_text
 
     for sena in Sena:
@@ -375,7 +375,7 @@ def test_every_word_shown_to_type_is_read_back_as_what_it_names(lang: str) -> No
     """Issue 46: each language shows its own words to type («bota», «kartak», «revue»…),
     and every one of them, and every move as its table says it, is read by the one grammar
     as what it names, at any table."""
-    from musbot import commands
+    from musbot import grammar as commands
     from musbot.engine.actions import (
         MUS,
         NO_HAY_MUS,

@@ -12,7 +12,7 @@ The rules:
 - **The table layer** (``musbot/table``) imports nothing of ``discord``, ``musbot.discordio`` or
   ``cogs``: a terminal or a test drives a table without Discord.
 - **The Discord adapters** (``cogs/`` and ``musbot/discordio``) hold no rule logic: they reach the
-  game through the table layer and the grammar (``musbot.commands``). Of the engine they import
+  game through the table layer and the grammar (``musbot.grammar``). Of the engine they import
   only from the package ``musbot.engine`` itself, never a submodule, and only the names in
   :data:`ADAPTER_ENGINE_NAMES`: the rules a table is opened with, the error classes, actions and
   their constructors; ``musbot/discordio`` may also read a seat's view (``SeatView``). Never a

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from helpers_rules import cards as hand
 
-from musbot.commands import parse_sena, sena_from_text
 from musbot.engine import IllegalAction, MalformedCommand, Rules
 from musbot.engine.senas import Sena, check_sena, senas_posibles
+from musbot.grammar import parse_sena, sena_from_text
 from musbot.i18n import error_text
 from musbot.table.render import sena_gesture
 

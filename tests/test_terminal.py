@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from table_helpers import ANY_CARD
 
-from musbot import commands, words
+from musbot import grammar as commands
+from musbot import words
 from musbot.engine import parse_card
 from musbot.table import render
 from musbot.terminal import (

@@ -1,4 +1,4 @@
-"""One grammar (musbot.words, read by musbot.commands): every word a player types is in one table,
+"""One grammar (musbot.words, read by musbot.grammar): every word a player types is in one table,
 and a word of a table is understood everywhere it should be: in the table channel, by DM, in the
 terminal. The tests go over the tables themselves, so a word added to one is tested everywhere."""
 
@@ -12,7 +12,10 @@ from test_discord_commands import connected
 from test_terminal import session
 
 from musbot import words
-from musbot.commands import (
+from musbot.discordio.transport import ANSWER_SECONDS
+from musbot.engine import NO_HAY_MUS, NO_QUIERO, PASO, MusError
+from musbot.engine.senas import Sena
+from musbot.grammar import (
     asks_for_cards,
     asks_for_help,
     asks_for_status,
@@ -22,9 +25,6 @@ from musbot.commands import (
     parse_sena,
     sena_named,
 )
-from musbot.discordio.transport import ANSWER_SECONDS
-from musbot.engine import NO_HAY_MUS, NO_QUIERO, PASO, MusError
-from musbot.engine.senas import Sena
 from musbot.terminal import help_text
 
 REPO = Path(__file__).resolve().parent.parent
@@ -57,7 +57,7 @@ def test_the_engine_reads_no_words() -> None:
                     if isinstance(node, ast.ImportFrom)]
         imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                      for alias in node.names]
-        assert not [m for m in imported if m.startswith(("musbot.words", "musbot.commands"))], \
+        assert not [m for m in imported if m.startswith(("musbot.words", "musbot.grammar"))], \
             path.name
 
 

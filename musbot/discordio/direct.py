@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from musbot.commands import Request, SendSena
+from musbot.grammar import Request, SendSena
 from musbot.table import Table, TableManager
 from musbot.table.render import sena_name
 from musbot.table.spoken import CARDS, COME_BACK

@@ -302,7 +302,7 @@ class EnvidoModal(discord.ui.Modal):
         await report(interaction, error, table=services(interaction).tables.get(self.channel_id))
 
     async def submit(self, interaction: discord.Interaction[Any], value: str) -> None:
-        from musbot.commands import parse  # the grammar says what an amount is (§4)
+        from musbot.grammar import parse  # the grammar says what an amount is (§4)
 
         table = await table_or_say(interaction, self.channel_id)
         word = value.strip()

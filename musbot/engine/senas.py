@@ -5,7 +5,7 @@ Pure like the rest of the engine, and the one authority on them: when señas may
 señas), whether a given one may be sent now (:func:`check_sena`), and who sees it, the partners
 and maybe one opponent by the cazada draw (:class:`SenaLog`). The table, the bench's arena and the
 bots all go through these; the i18n catalogs word them, and the grammar (:mod:`musbot.words`,
-:mod:`musbot.commands`) reads the names players give them.
+:mod:`musbot.grammar`) reads the names players give them.
 """
 
 from __future__ import annotations

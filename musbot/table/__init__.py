@@ -14,7 +14,7 @@ tests) and saving through a ``Persist`` (``persist.py``).
 
 1. ``cogs/chat.py`` receives the message and routes it to the channel's table:
    ``table.typed(user, "envido 5", public=True)``.
-2. The runner, under the table's lock, reads it with the one grammar (``musbot.commands.read``:
+2. The runner, under the table's lock, reads it with the one grammar (``musbot.grammar.read``:
    ``Move(envido(5))``) and gives it to ``TableState.move``, which has the engine apply it and
    returns a :class:`Result` (the ``Spoke`` event, its page line, the move to journal).
 3. The runner saves it (``TablePersister.save``: the move appended to the table's journal)

@@ -11,12 +11,12 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from musbot.commands import Shown
 from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
 from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, card_code, rank, suit
 from musbot.engine.senas import Sena, senas_de_mano
+from musbot.grammar import Shown
 from musbot.i18n import Entry, catalog
 
 Names = Mapping[int, str]

@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol
 
-from musbot.commands import Command
 from musbot.engine import Action, MusError
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena
+from musbot.grammar import Command
 
 if TYPE_CHECKING:
     from .readings import Exchanged

@@ -8,8 +8,8 @@ why reading happens with the table's lock held, in its runner.
 
 from __future__ import annotations
 
-from musbot.commands import Command, Move, Request, SendSena, read
 from musbot.engine import MusError
+from musbot.grammar import Command, Move, Request, SendSena, read
 
 from . import lobby
 from .pause import NotSaved
