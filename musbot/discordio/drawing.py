@@ -12,10 +12,11 @@ from typing import Any
 Draw = Callable[..., Awaitable[bytes]]
 """Draws a picture, ``draw(function, *arguments)``, somewhere."""
 
-PICTURES_IN_FLIGHT = 32
+PICTURES_IN_FLIGHT = 64
 """Pictures under way past which a message goes without its own: the worker draws a hand in
-about 3 ms and a showdown in about 15, so this is half a second of drawing; a busier bot (a
-thousand tables) would otherwise queue them without end, and their messages behind them."""
+about 3 ms and a showdown in about 15, so this is at most a second of drawing (a deal at twenty
+tables at once fits); a busier bot (a thousand tables) would otherwise queue them without end,
+and their messages behind them."""
 
 
 class PicturesBusy(Exception):
