@@ -93,7 +93,7 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
         NoPgDump,
         pg_dump_command,
     )
-    from musbot.storage.sqlite import NoDatabase, NotADatabase
+    from musbot.storage.sqlite_file import NoDatabase, NotADatabase
 
     lang: str = args.idioma
 

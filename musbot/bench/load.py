@@ -516,7 +516,8 @@ def _existing(lang: str) -> Callable[[str], str]:
     """``--restore``'s check: a database that is there (an SQLite file this process can read,
     or a PostgreSQL URL)."""
     from musbot.storage.database import backend_for
-    from musbot.storage.sqlite import NoDatabase, NotADatabase, SqliteBackend, sqlite_file
+    from musbot.storage.sqlite import SqliteBackend
+    from musbot.storage.sqlite_file import NoDatabase, NotADatabase, sqlite_file
 
     def check(spec: str) -> str:
         try:

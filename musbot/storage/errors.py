@@ -2,7 +2,7 @@
 
 Every failure of a driver (sqlite3, aiosqlite, asyncpg) or of the disk under it reaches the rest
 of musbot as one of these, never raw: each backend translates its own
-(:func:`musbot.storage.sqlite.translate`, :func:`musbot.storage.postgres.translate`), the
+(:func:`musbot.storage.sqlite_file.translate`, :func:`musbot.storage.postgres.translate`), the
 driver's error kept as ``__cause__`` for the log. Each class has a ``code``: the
 key of its sentence in the i18n catalogs (``SERVER``), which the one error path words
 (``musbot.discordio.failures``), as the engine's errors are worded by their codes.

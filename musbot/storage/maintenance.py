@@ -37,7 +37,8 @@ from .errors import (
     StorageError,
 )
 from .schema import Migration
-from .sqlite import SqliteBackend, sqlite_file
+from .sqlite import SqliteBackend
+from .sqlite_file import sqlite_file
 from .transfer import TABLES
 from .tx import Dialect
 

@@ -33,7 +33,8 @@ from .errors import (
     StorageError,
     TargetNotEmpty,
 )
-from .sqlite import NoDatabase, NotADatabase, SqliteBackend, sqlite_file
+from .sqlite import SqliteBackend
+from .sqlite_file import NoDatabase, NotADatabase, sqlite_file
 from .tx import Dialect, Tx
 
 TABLES = ("players", "servers", "live_tables", "live_moves", "leagues", "league_members",
