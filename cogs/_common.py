@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio.failures import answer_privately
-from musbot.discordio.speech import lang_of
+from musbot.discordio.locales import lang_of
 from musbot.discordio.texts import server
 from musbot.storage import Database, DatabaseClosed, StorageError
 
@@ -57,7 +57,7 @@ async def server_lang(db: Database | None, guild_id: int | None) -> str:
 
 
 async def own_lang(db: Database | None, interaction: discord.Interaction[Any]) -> str:
-    """The language of an answer to the author alone: theirs (``discordio/speech.py``), else
+    """The language of an answer to the author alone: theirs (``discordio/locales.py``), else
     the server's."""
     return lang_of(interaction, await server_lang(db, interaction.guild_id))
 

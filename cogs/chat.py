@@ -22,7 +22,7 @@ import discord
 from discord.ext import commands
 
 from musbot.discordio.failures import refuse_typed
-from musbot.discordio.speech import person_lang
+from musbot.discordio.locales import person_lang
 from musbot.discordio.texts import dt, error
 from musbot.engine import MalformedCommand
 from musbot.grammar import parse

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from musbot.discordio.speech import lang_of
+from musbot.discordio.locales import lang_of
 from musbot.engine import InvalidRules
 from musbot.i18n import LANGUAGE_NAMES
 from musbot.settings import InvalidSettings

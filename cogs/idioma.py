@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 from discord import app_commands
 
-from musbot.discordio.speech import lang_of, locale_of
+from musbot.discordio.locales import lang_of, locale_of
 from musbot.i18n import LANGUAGE_CODES, LANGUAGE_NAMES, language_of_locale
 
 from ._common import MusSubcommandCog, answer, say, server_lang

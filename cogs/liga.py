@@ -36,8 +36,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from musbot.discordio.locales import lang_of
 from musbot.discordio.markup import plain
-from musbot.discordio.speech import lang_of
 from musbot.discordio.texts import dt
 from musbot.engine import MusError
 from musbot.storage import (

@@ -17,8 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio import ui
+from musbot.discordio.locales import lang_of, person_lang, recall
 from musbot.discordio.markup import seat_name
-from musbot.discordio.speech import lang_of, person_lang, recall
 from musbot.discordio.texts import dt
 from musbot.engine import InvalidRules
 from musbot.settings import TableSettings

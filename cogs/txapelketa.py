@@ -11,7 +11,7 @@ Refusals are the tournament's own error codes,
 answered privately by the one error path; news are public, names in them plain text, and a
 message notifies only the people it calls (the partner asked to confirm, the champions).
 Public messages speak the server's language; private answers the person's own
-(``musbot.discordio.speech.lang_of``), as everywhere in the bot.
+(``musbot.discordio.locales.lang_of``), as everywhere in the bot.
 
 A tournament is found by its name (``nombre``), or, without one, as the server's only
 tournament taking sign-ups or in play.
@@ -30,8 +30,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.discordio.failures import guarded
+from musbot.discordio.locales import lang_of
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
-from musbot.discordio.speech import lang_of
 from musbot.discordio.venue import (
     DeadlineChoice,
     DiscordVenue,

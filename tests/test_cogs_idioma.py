@@ -125,7 +125,7 @@ async def test_forgetting_forgets_the_language_too(tmp_path: Path) -> None:
 
 
 def test_speakers_keep_a_bounded_memory_of_clients(monkeypatch: Any) -> None:
-    import musbot.table.speakers as module
+    import musbot.table.languages as module
 
     monkeypatch.setattr(module, "CLIENTS_KEPT", 10)
     speakers = Speakers()

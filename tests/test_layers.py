@@ -316,7 +316,7 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
         "musbot/ai (issue 45)",
     frozenset({f"musbot.table.{m}" for m in (
         "clockwork", "ending", "entry", "lobby", "publish", "readings", "result", "runner",
-        "saved", "spoken", "state", "texts", "transport", "upkeep", "view")}):
+        "saved", "state", "typed_words", "texts", "transport", "upkeep", "view")}):
         "the table's helpers name runner.Table and state.TableState for mypy only (no circle "
         "at run time); the table package is outside this change, and item 1 of issue 45 "
         "(the «match over» notice) reshapes what they are given",
@@ -337,7 +337,7 @@ def test_type_checking_circles_are_only_the_known_ones() -> None:
 DISCORD_LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (what, frozenset(modules)) for what, modules in (
         ("words and Discord's limits", {
-            "musbot.discordio.texts", "musbot.discordio.markup", "musbot.discordio.speech",
+            "musbot.discordio.texts", "musbot.discordio.markup", "musbot.discordio.locales",
             "musbot.discordio.guard", "musbot.discordio.governor",
             "musbot.discordio.card_emojis", "musbot.discordio.translator",
             "musbot.discordio.drawing"}),

@@ -31,9 +31,9 @@ from musbot.discordio.direct import DirectMessages
 from musbot.discordio.failures import refuse_forged, report
 from musbot.discordio.governor import Limits
 from musbot.discordio.idle import IdleTables
+from musbot.discordio.locales import hear
 from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
-from musbot.discordio.speech import hear
 from musbot.discordio.texts import dt
 from musbot.discordio.translator import CatalogueTranslator
 from musbot.pictures.worker import Drawer
@@ -93,7 +93,7 @@ def extensions() -> list[str]:
 class MusTree(app_commands.CommandTree[Any]):
     """The bot's command tree: every slash command and autocomplete hears its author first
     (their client's language, their saved choice), so that its answers are in their
-    language (``discordio/speech.py``)."""
+    language (``discordio/locales.py``)."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         try:

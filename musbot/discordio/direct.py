@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from musbot.grammar import Request, SendSena
 from musbot.table import Table, TableManager
 from musbot.table.render import sena_name
-from musbot.table.spoken import CARDS, COME_BACK
+from musbot.table.typed_words import CARDS, COME_BACK
 
 from .discard import discard_view, emojis_of
 from .failures import refuse_direct

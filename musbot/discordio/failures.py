@@ -1,6 +1,6 @@
 """The one error path of musbot on Discord: whatever fails in a command, a button, a modal or
 typed words becomes a clear sentence for the person, in their own language
-(``speech.py``), and never «The
+(``locales.py``), and never «The
 application did not respond». Refusals (a move out of turn, a full table, an argument out of
 range, a storage that is busy) are answered as such; an unexpected failure is logged with the
 table it happened at, and the person is told nothing was lost.
@@ -28,8 +28,8 @@ from musbot.i18n import catalog, error_text
 from musbot.storage import StorageError
 from musbot.table import Table, render
 
+from .locales import hear, lang_of, person_lang
 from .markup import plain
-from .speech import hear, lang_of, person_lang
 from .texts import dt, server
 
 
@@ -271,7 +271,7 @@ async def guarded(interaction: discord.Interaction[Any], channel_id: int | None,
                   work: Callable[[], Awaitable[Any]]) -> None:
     """Runs a button's or a modal's work; any failure becomes an answer (see :func:`report`).
     discord.py only logs what a dynamic item's callback raises, and the person would be left
-    with «The application did not respond». The person is heard first (``speech.py``): what
+    with «The application did not respond». The person is heard first (``locales.py``): what
     answers them is in their language."""
     try:
         await hear(interaction)

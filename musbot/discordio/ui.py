@@ -39,8 +39,8 @@ from musbot.table.repaso import REVIEWER, ReviewRefused
 from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view, emojis_of
 from .failures import answer_privately, guarded, report
+from .locales import recall
 from .markup import plain, seat_name
-from .speech import recall
 from .texts import dt
 
 log = logging.getLogger(__name__)

@@ -30,13 +30,13 @@ tests) and saving through a ``Persist`` (``persist.py``).
 
 from .clock import Clock, ManualClock, RealClock, settle
 from .clockwork import MAX_EXPIRIES, REMINDER_SECONDS
+from .languages import Speakers
 from .manager import TableManager
 from .page import Page
 from .pause import NotSaved, Unsaved
 from .result import Result, Save, Typed
 from .runner import Persist, Table
 from .seats import Seat, TableError
-from .speakers import Speakers
 from .state import TableState
 from .transport import DmClosed, Transport
 

@@ -11,9 +11,9 @@ from musbot.settings import TableSettings
 from . import render
 from .clock import Clock
 from .entry import Entry, Watchers
+from .languages import Speakers
 from .runner import Persist, Table
 from .seats import TableError
-from .speakers import Speakers
 from .state import TableState
 from .transport import Transport
 
@@ -37,7 +37,7 @@ class TableManager:
         """Its tables' random generator (None: one of their own each)."""
         self.first_mano = first_mano
         self.speakers = speakers or Speakers()
-        """Each person's own language, shared by its tables (``speakers.py``)."""
+        """Each person's own language, shared by its tables (``languages.py``)."""
         self._tables: dict[int, Table] = {}
         self._watchers = Watchers()
         self._reserved: dict[int, str] = {}

@@ -20,16 +20,16 @@ from typing import Any
 from musbot.engine import Action, MusError
 from musbot.engine.senas import Sena
 
-from . import clockwork, entry, lobby, spoken, upkeep
+from . import clockwork, entry, lobby, typed_words, upkeep
 from .alarm import Alarm
 from .clock import Clock, RealClock
+from .languages import Speakers
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
 from .readings import question as bot_question
 from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
-from .speakers import Speakers
 from .state import Lifecycle, TableState
 from .transport import Transport
 from .view import TableView
@@ -111,11 +111,11 @@ class Table(TableView):
         return sena
 
     async def typed(self, user_id: int, text: str, *, public: bool = False) -> Typed:
-        """What a seated person typed (``public``: in the channel), read by ``spoken.py``."""
+        """What a seated person typed (``public``: in the channel), read by ``typed_words.py``."""
         async with self._lock:
-            command, result = spoken.typed(self.state, user_id, text, public=public)
+            command, result = typed_words.typed(self.state, user_id, text, public=public)
             try:
-                if command == spoken.CARDS:
+                if command == typed_words.CARDS:
                     return Typed(command, text=self.private_text(user_id))
                 if result is not None:
                     await self._run(result)

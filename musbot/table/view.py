@@ -6,8 +6,8 @@ from __future__ import annotations
 from musbot.engine import Match
 
 from . import texts
+from .languages import Speakers
 from .seats import Seat, TableError
-from .speakers import Speakers
 from .state import Lifecycle, TableState
 
 
@@ -31,7 +31,7 @@ class TableView:
 
     def lang_for(self, user_id: int) -> str:
         """The language of what only ``user_id`` reads (their hand, their señas, their
-        refusals): their own (``speakers.py``), else the table's."""
+        refusals): their own (``languages.py``), else the table's."""
         return self.speakers.language(user_id) or self.state.lang
 
     @property

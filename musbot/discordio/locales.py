@@ -1,4 +1,4 @@
-"""Each person's own language on Discord (see ``musbot.table.speakers``): what they chose with
+"""Each person's own language on Discord (see ``musbot.table.languages``): what they chose with
 ``/mus idioma`` (read from the database once per process, and again when they sit down), else
 their client's (``interaction.locale``, seen on every interaction), else the table's or the
 server's.

@@ -1,4 +1,4 @@
-"""A person's saved language, read as an interaction begins (``musbot.discordio.speech``): a
+"""A person's saved language, read as an interaction begins (``musbot.discordio.locales``): a
 slow database does not hold the interaction up, and its read is never cut off midway (a query
 cancelled in the middle leaves a shared connection mid-protocol for the next one)."""
 
@@ -11,10 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from musbot.discordio import speech
+from musbot.discordio import locales
 from musbot.storage import Database
 from musbot.table import TableManager
-from musbot.table.speakers import Speakers
+from musbot.table.languages import Speakers
 
 
 class Slow:
@@ -34,14 +34,14 @@ class Slow:
 
 async def test_a_slow_read_goes_on_without_holding_the_interaction_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(speech, "READ_SECONDS", 0.05)
+    monkeypatch.setattr(locales, "READ_SECONDS", 0.05)
     async with Database(tmp_path / "musbot.db") as db:
         await db.set_person_language(7, "eu")
         slow = Slow(db, 0.3)
         speakers = Speakers()
         client = SimpleNamespace(tables=SimpleNamespace(speakers=speakers), db=slow)
         start = time.perf_counter()
-        await speech.recall(client, 7)
+        await locales.recall(client, 7)
         assert time.perf_counter() - start < 0.25  # went on without it
         assert not speakers.known(7)
         await asyncio.sleep(0.5)
@@ -55,5 +55,5 @@ async def test_a_quick_read_is_known_at_once(tmp_path: Path) -> None:
         await db.set_person_language(8, "fr")
         manager = TableManager(transport=None)  # type: ignore[arg-type]
         client = SimpleNamespace(tables=manager, db=db)
-        await speech.recall(client, 8)
+        await locales.recall(client, 8)
         assert manager.speakers.chosen(8) == "fr"
