@@ -55,9 +55,9 @@ from musbot.tournament import (
     Settings,
     Tournament,
 )
+from musbot.tournament.clock import MORE_TIME
 from musbot.tournament.labels import Words
 from musbot.tournament.live import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock, zone_of
-from musbot.tournament.tournament import MORE_TIME
 
 from ._common import (
     admin_group,

@@ -1,7 +1,7 @@
 """Txapelketak: tournaments of pairs, from sign-up to champions. Pure: no I/O, no asyncio, no
 Discord; the whole state is one JSON document.
 
-The life of a tournament, and what its runner (the Discord cog, the bench) calls::
+The life of a tournament, and what its runner (:mod:`.live`, on live tables) calls::
 
     settings = Settings.create("Txapelketa 2025", format=Format.DOUBLE, games_to_win=3,
                                deadline=deadline)   # TournamentError if impossible
