@@ -29,7 +29,7 @@ from musbot.storage import (
     StorageError,
     UnknownLeague,
 )
-from musbot.txapelketa import say as txapelketa_say
+from musbot.tournament.live import say as txapelketa_say
 
 from ._common import (
     MusSubcommandCog,

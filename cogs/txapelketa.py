@@ -1,7 +1,7 @@
 """``/txapelketa …`` and ``/musadmin txapelketa …``: tournaments of pairs, from sign-up to
 champions.
 
-Thin: each command is one call to the bot's :class:`~musbot.txapelketa.TournamentRunner` (which
+Thin: each command is one call to the bot's :class:`~musbot.tournament.live.TournamentRunner` (which
 saves the change, opens the match tables in threads and tells the news) worded through i18n.
 The players' commands are ``/txapelketa …``. Creating, drawing and everything that decides for
 others (a result, a replay, a disqualification, cancelling) are the organiser's, in
@@ -55,9 +55,9 @@ from musbot.tournament import (
     Settings,
     Tournament,
 )
+from musbot.tournament.clock import MORE_TIME
 from musbot.tournament.labels import Words
-from musbot.tournament.tournament import MORE_TIME
-from musbot.txapelketa import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock, zone_of
+from musbot.tournament.live import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock, zone_of
 
 from ._common import (
     admin_group,

@@ -23,9 +23,9 @@ from musbot.engine import ActionKind
 from musbot.table import ManualClock, Table
 from musbot.tournament import Phase, Tournament
 from musbot.tournament.labels import Words
+from musbot.tournament.live import Cup, TournamentRunner
 from musbot.tournament.picture import PAGE_WIDTH
 from musbot.tournament.text import MAX_MESSAGES
-from musbot.txapelketa import Cup, TournamentRunner
 
 EPOCH = datetime(2025, 6, 1, 18, tzinfo=UTC)
 NAMES = ("Ane", "Beñat", "Carmen", "Dani", "Edurne", "Fermín", "Garazi", "Haritz", "Itziar",

@@ -412,7 +412,8 @@ def test_the_bracket_picture_speaks_the_language(
     from tournament_helpers import T0, drawn
 
     from musbot.tournament import Format
-    from musbot.tournament.picture import _Canvas, render
+    from musbot.tournament.picture import Canvas as _Canvas
+    from musbot.tournament.picture import render
     from musbot.tournament.simulate import random_results, simulate
 
     drawn_texts: list[str] = []

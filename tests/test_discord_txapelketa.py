@@ -30,7 +30,7 @@ from discord_txapelketa import (
 
 from musbot.storage import Database
 from musbot.tournament import MatchState, Phase
-from musbot.txapelketa import Cup
+from musbot.tournament.live import Cup
 
 
 async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(

@@ -57,7 +57,7 @@ from musbot.table import ManualClock, NotSaved, Table, TableError
 from musbot.table.render import t
 from musbot.table.saved import from_json
 from musbot.tournament import Phase, Settings, Tournament, stamp
-from musbot.txapelketa import wall_clock
+from musbot.tournament.live import wall_clock
 
 if TYPE_CHECKING:
     from cogs.txapelketa import Txapelketa

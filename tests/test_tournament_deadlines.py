@@ -21,7 +21,7 @@ from musbot.tournament import (
     TournamentError,
 )
 from musbot.tournament.board import board, current_round
-from musbot.txapelketa import zone_of
+from musbot.tournament.live import zone_of
 
 DEADLINE = T0 + timedelta(days=3)
 

@@ -13,6 +13,7 @@ from tournament_helpers import T0, drawn, minutes
 
 from musbot.tournament import Bracket, Format, MatchState, Tournament
 from musbot.tournament.labels import Words
+from musbot.tournament.pages import bracket_pages as _bracket_pages
 from musbot.tournament.picture import (
     BOX_W,
     DISPLAY_WIDTH,
@@ -20,7 +21,6 @@ from musbot.tournament.picture import (
     MIN_FONT_PX,
     PAGE_WIDTH,
     Picture,
-    _bracket_pages,
     _draw_bracket,
     render,
 )

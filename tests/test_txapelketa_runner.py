@@ -1,4 +1,4 @@
-"""The tournament runner (``musbot/txapelketa.py``) and what it needs of the table layer, without
+"""The tournament runner (``musbot/tournament/live/``) and what it needs of the table layer, without
 Discord: match tables for four entrants, results read from finished tables, walkovers on the
 clock, a restart that finds a match finished while the bot was down, seeding from league ratings.
 A real SQLite file; the venue is the benchmark's (places counted up, the bracket drawn)."""
@@ -24,8 +24,8 @@ from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
 from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
+from musbot.tournament.live import Cup, TournamentRunner, bot_played
 from musbot.tournament.model import Match as TournamentMatch
-from musbot.txapelketa import Cup, TournamentRunner, bot_played
 
 # --- the table layer: entrants, finished games --------------------------------------------
 

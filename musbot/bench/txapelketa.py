@@ -1,5 +1,5 @@
 """``musbot bench txapelketa``: a whole tournament of bot-played pairs through the real layers:
-the tournament runner (:mod:`musbot.txapelketa`), a live table per match with its four
+the tournament runner (:mod:`musbot.tournament.live`), a live table per match with its four
 entrants, every move saved by the table persister into a real database (a temporary SQLite
 file unless ``--db``), results read from the finished tables, a share of pairs that never sit
 down (walkovers after the grace time, on a manual clock), and the bracket drawn after every
@@ -39,8 +39,8 @@ from musbot.tournament import (
     Tournament,
 )
 from musbot.tournament.labels import FORMAT_KEYS
+from musbot.tournament.live import Cup, TournamentRunner
 from musbot.tournament.picture import render
-from musbot.txapelketa import Cup, TournamentRunner
 
 from .text import figure, rows, say
 

@@ -1,4 +1,4 @@
-"""A tournament's :class:`~musbot.txapelketa.Venue` on Discord: a public thread of the
+"""A tournament's :class:`~musbot.tournament.live.Venue` on Discord: a public thread of the
 tournament's channel for each match's table, its news and its bracket in that channel.
 
 Every call goes through the transport's :class:`~musbot.discordio.governor.Governor`, in the
@@ -25,9 +25,9 @@ from typing import Any, Final
 import discord
 
 from musbot.tournament.labels import Words
+from musbot.tournament.live import LEFT, WHEN, Cup, entrants_of, say
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
-from musbot.txapelketa import LEFT, WHEN, Cup, entrants_of, say
 
 from .markup import NO_MENTIONS, mentioning, plain
 from .messenger import MESSAGE_LIMIT
@@ -63,7 +63,7 @@ def notifying(text: str, users: Sequence[int]) -> str:
 
 
 class DiscordVenue:
-    """Threads, news and brackets for a :class:`~musbot.txapelketa.TournamentRunner`."""
+    """Threads, news and brackets for a :class:`~musbot.tournament.live.TournamentRunner`."""
 
     def __init__(self, client: discord.Client, transport: DiscordTransport) -> None:
         self.client = client

@@ -1,7 +1,7 @@
 """Txapelketak: tournaments of pairs, from sign-up to champions. Pure: no I/O, no asyncio, no
 Discord; the whole state is one JSON document.
 
-The life of a tournament, and what its runner (the Discord cog, the bench) calls::
+The life of a tournament, and what its runner (:mod:`.live`, on live tables) calls::
 
     settings = Settings.create("Txapelketa 2025", format=Format.DOUBLE, games_to_win=3,
                                deadline=deadline)   # TournamentError if impossible
@@ -43,8 +43,12 @@ playing → finished, walkover or disqualified; a bye is a slot with one pair, w
 through without playing (:class:`MatchState`). Results move the winners on, and in double
 elimination the losers into the repesca (:mod:`.brackets`); the format's later rounds are made
 when their time comes (the Swiss rounds, the knockout after the groups, the grand final's
-second match). The formats, the seeding and the tie-breaks are described in :mod:`.settings`,
-:mod:`.brackets`, :mod:`.standings` and :mod:`.swiss`.
+second match). Each format is one strategy (:mod:`.formats`: what the draw makes, what a
+decided match starts, who has won, what a replay takes back); the seeding, the brackets and
+the tie-breaks are described in :mod:`.settings`, :mod:`.brackets`, :mod:`.standings` and
+:mod:`.swiss`. :class:`Tournament` is its state and machinery (:mod:`.core`) with one mixin per
+kind of change: :mod:`.signups`, :mod:`.playing`, :mod:`.reports`, :mod:`.clock`,
+:mod:`.organiser`.
 
 Pair ratings (OpenSkill, kept by storage) are :func:`musbot.storage.ratings.rate_pairs`;
 :func:`rated_results` lists the matches of a finished tournament that count for them (played

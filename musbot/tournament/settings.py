@@ -71,7 +71,7 @@ DEFAULT_ZONE = "Europe/Madrid"
 def zone_name(name: str) -> bool:
     """Written as an IANA zone's name (``Europe/Madrid``, ``America/Argentina/Buenos_Aires``):
     that it names a zone the system knows is checked where zones are read
-    (``musbot.txapelketa.zone_of``), the core doing no I/O."""
+    (``musbot.tournament.live.zone_of``), the core doing no I/O."""
     parts = name.split("/")
     return 0 < len(name) <= 60 and name[0].isascii() and name[0].isalpha() and all(
         part and all(c.isascii() and (c.isalnum() or c in "_+-") for c in part)
