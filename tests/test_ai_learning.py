@@ -18,9 +18,10 @@ from helpers_rules import cards, shuffled_hand
 
 from musbot.ai import arena
 from musbot.ai.base import Player
-from musbot.ai.dificil import DificilBot, Likelihood
+from musbot.ai.dificil import DificilBot
 from musbot.ai.randombot import RandomBot
 from musbot.ai.reading import DEFAULT_MODEL, OpponentMemory
+from musbot.ai.worlds import Likelihood
 from musbot.engine import (
     NO_HAY_MUS,
     NO_QUIERO,

@@ -15,8 +15,8 @@ import pytest
 from helpers_rules import shuffled_hand
 
 from musbot.ai import NormalBot
-from musbot.ai.dificil import Likelihood
 from musbot.ai.reading import DEFAULT_MODEL
+from musbot.ai.worlds import Likelihood
 from musbot.coach import Knowledge, review_transcript
 from musbot.coach.chances import chances, generator
 from musbot.coach.review import LANCES, Decision, decisions
