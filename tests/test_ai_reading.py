@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from musbot.ai import DificilBot, NormalBot
 from musbot.ai.base import ask
+from musbot.ai.memory import OpponentMemory
 from musbot.ai.reading import (
     ANSWER,
     BANDS,
@@ -29,7 +30,6 @@ from musbot.ai.reading import (
     ORDAGO_ANSWER,
     ORDAGO_WORD,
     PRIOR,
-    OpponentMemory,
     Reading,
     band,
 )

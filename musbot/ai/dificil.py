@@ -122,7 +122,7 @@ PILOT = 12
 class DificilBot:
     """Level «dificil». Between decisions it keeps only :attr:`stats`: what it knows of the
     players comes with each decision (``models``, from the table's
-    :class:`~musbot.ai.reading.OpponentMemory`)."""
+    :class:`~musbot.ai.memory.OpponentMemory`)."""
 
     level = "dificil"
     reads_table = True
