@@ -476,3 +476,11 @@ def test_no_module_of_the_table_package_is_over_400_lines() -> None:
     long = {p.name: n for p in sources("musbot/table")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
     assert not long, long
+
+
+def test_no_module_of_the_ai_or_the_coach_is_over_600_lines() -> None:
+    """The bots and the review, split by what each module holds (dificil: the bot, its worlds'
+    weights, its rollouts; reading: one player's reading, and a table's memory of them)."""
+    long = {p.relative_to(ROOT).as_posix(): n for p in sources("musbot/ai", "musbot/coach")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, long
