@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from musbot import repaso
+from musbot.coach.cli import add_review_arguments, run_review
 from musbot.coach.text import say
 from musbot.config import add_run_arguments
 from musbot.console import (
@@ -121,8 +121,8 @@ def build_parser(lang: str | None = None, command: str | None = "bench"
 
     review = sub.add_parser("repaso", parents=parents, help=say("cli_repaso", lang),
                             description=say("cli_repaso", lang))
-    repaso.add_arguments(review, lang)
-    review.set_defaults(func=repaso.command)
+    add_review_arguments(review, lang)
+    review.set_defaults(func=run_review)
 
     play = sub.add_parser("play", parents=parents, help=cli_text("play", lang),
                           description=cli_text("play_description", lang),

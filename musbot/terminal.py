@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
+from musbot.coach.reviewer import REVIEWER, ReviewRefused
 from musbot.coach.text import say
 from musbot.console import (
     INTERRUPTED,
@@ -39,7 +40,6 @@ from musbot.i18n import error_text, translate
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
-from musbot.table.repaso import REVIEWER, ReviewRefused
 from musbot.words import (
     REVIEW_WORDS,
 )

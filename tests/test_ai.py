@@ -134,7 +134,7 @@ def test_warm_builds_what_a_first_showdown_and_a_first_decision_ask_for() -> Non
     those rules then build nothing (built at a showdown, they stopped every table of the bot
     for a fifth of a second)."""
     from musbot.ai import NormalBot, normal, odds, warm
-    from musbot.ai.reading import OpponentMemory
+    from musbot.ai.memory import OpponentMemory
     from musbot.engine.randomplay import random_action
 
     rules = Rules(puntos=37)

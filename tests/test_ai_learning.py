@@ -3,7 +3,7 @@ does, by how their words matched the cards shown at the end of each hand, and «
 against what it read.
 
 The bench calls the optional ``hand_over`` hook once per hand with the seat's own view only, and
-the table's :class:`~musbot.ai.reading.OpponentMemory` learns from the spectator's view of the
+the table's :class:`~musbot.ai.memory.OpponentMemory` learns from the spectator's view of the
 hand (so the privacy tests of :mod:`tests.test_ai_levels` still hold): a random player's bets mean
 nothing, a «normal» player's mean what they say.
 """
@@ -18,9 +18,11 @@ from helpers_rules import cards, shuffled_hand
 
 from musbot.ai import arena
 from musbot.ai.base import Player
-from musbot.ai.dificil import DificilBot, Likelihood
+from musbot.ai.dificil import DificilBot
+from musbot.ai.memory import OpponentMemory
 from musbot.ai.randombot import RandomBot
-from musbot.ai.reading import DEFAULT_MODEL, OpponentMemory
+from musbot.ai.reading import DEFAULT_MODEL
+from musbot.ai.worlds import Likelihood
 from musbot.engine import (
     NO_HAY_MUS,
     NO_QUIERO,

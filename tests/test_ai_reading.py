@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from musbot.ai import DificilBot, NormalBot
 from musbot.ai.base import ask
+from musbot.ai.memory import OpponentMemory
 from musbot.ai.reading import (
     ANSWER,
     BANDS,
@@ -29,7 +30,6 @@ from musbot.ai.reading import (
     ORDAGO_ANSWER,
     ORDAGO_WORD,
     PRIOR,
-    OpponentMemory,
     Reading,
     band,
 )
@@ -321,7 +321,8 @@ def test_an_ordago_is_thrown_at_a_light_caller_not_at_one_who_calls_with_the_goo
     likely the opponents' readings make their «quiero» with that world's cards. A player who
     calls only with the goods calls it where the bot's two kings lose; one who calls with anything
     calls it where they win."""
-    from musbot.ai.dificil import ORDAGO_CALLED_WIN, _Replay, ordago_fate
+    from musbot.ai.dificil import ORDAGO_CALLED_WIN, ordago_fate
+    from musbot.ai.rollout import _Replay
 
     view = _ordago_spot()
     bot = DificilBot()

@@ -15,8 +15,8 @@ import pytest
 from helpers_rules import shuffled_hand
 
 from musbot.ai import NormalBot
-from musbot.ai.dificil import Likelihood
 from musbot.ai.reading import DEFAULT_MODEL
+from musbot.ai.worlds import Likelihood
 from musbot.coach import Knowledge, review_transcript
 from musbot.coach.chances import chances, generator
 from musbot.coach.review import LANCES, Decision, decisions
@@ -410,7 +410,7 @@ def test_the_same_decision_gets_the_same_figures_and_advice_however_it_is_asked(
     word recommended is the same: each decision's sampling is seeded by what the seat knew then,
     nothing else."""
     from musbot.coach.review import review
-    from musbot.table.repaso import ReviewAsk
+    from musbot.coach.reviewer import ReviewAsk
 
     hand = _two_rounds(7)
     tr = hand.transcript()

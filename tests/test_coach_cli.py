@@ -15,7 +15,7 @@ from test_terminal import session
 
 from musbot.ai import NormalBot
 from musbot.cli import main
-from musbot.repaso import run
+from musbot.coach.cli import run
 
 
 def _transcript(seed: int) -> dict[str, object]:

@@ -106,7 +106,7 @@ async def test_a_review_in_flight_when_the_bot_stops_is_answered(
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    import musbot.table.repaso as repaso
+    import musbot.coach.reviewer as repaso
 
     scene = await _connected(tmp_path, ("Ana",))
     [ana] = scene.people

@@ -15,10 +15,11 @@ import pytest
 from table_helpers import cards_mentioned, make_table, play_humans, seat_humans
 from test_i18n import spanish_words
 
+from musbot.coach.book import KEPT
 from musbot.coach.review import decisions
+from musbot.coach.reviewer import Reviewer, ReviewRefused
 from musbot.engine import MusError, Rules, SeatView
 from musbot.engine.senas import senas_posibles
-from musbot.table.repaso import KEPT, Reviewer, ReviewRefused
 from musbot.table.saved import from_json, to_json
 from musbot.table.state import TableState
 
@@ -195,7 +196,7 @@ async def test_one_review_in_flight_per_person() -> None:
 def test_a_new_match_is_never_answered_from_the_last_ones_cache() -> None:
     """Hand 1 of a rematch is not hand 1 of the match before it: reviews are cached by the
     match's own id, which a new match changes."""
-    from musbot.table.repaso import HandBook
+    from musbot.coach.book import HandBook
 
     book = HandBook()
     before = book.match_id

@@ -15,10 +15,10 @@ import pytest
 from table_helpers import FakeTransport, Sent, cards_mentioned, make_table
 
 from musbot.ai import HeuristicBot
+from musbot.coach.reviewer import ReviewRefused
 from musbot.engine import MusError, Rules
 from musbot.engine.cards import Card
 from musbot.table import Table, TableError
-from musbot.table.repaso import ReviewRefused
 
 PEOPLE = (1, 2, 3, 4, 5, 6)
 

@@ -24,7 +24,7 @@ from helpers_rules import showdown_view
 from table_helpers import FakeTransport, make_table, play_humans, seat_humans
 
 from musbot.ai import DificilBot, HeuristicBot
-from musbot.ai.reading import OpponentMemory
+from musbot.ai.memory import OpponentMemory
 from musbot.engine import Rules, seeded_shuffler
 from musbot.engine import events as ev
 from musbot.settings import TableSettings

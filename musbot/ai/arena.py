@@ -9,7 +9,7 @@ until the mus of one game draws more cards than the other's; a reshuffle then di
 Bots get exactly what a table gives them — the seat's view and the señas that reached the seat
 (delivered as :class:`musbot.table.Table` does, caught by an opponent at the rules' rate), after
 each hand the seat's view of it, showdown included, for bots that learn (``hand_over``), and for
-bots that read the table the models its :class:`~musbot.ai.reading.OpponentMemory` learnt from
+bots that read the table the models its :class:`~musbot.ai.memory.OpponentMemory` learnt from
 the hands as a spectator saw them (a game is a match at a new table: it starts empty).
 """
 
@@ -30,8 +30,9 @@ from musbot.engine.senas import SenaLog, check_sena, senas_open
 from . import LEVELS
 from .base import Player, SenaSeen, ask, hand_over
 from .family import family_levels, member, member_key
+from .memory import OpponentMemory
 from .randombot import RandomBot
-from .reading import OpponentMemory, spoken
+from .reading import spoken
 from .styles import STYLES
 
 MAX_ACTIONS = 50_000

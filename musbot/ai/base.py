@@ -4,7 +4,7 @@ A player never receives the engine's state, only :class:`~musbot.engine.SeatView
 public history) and the señas that reached its seat, so an AI cannot cheat by construction and a
 stronger level plugs in by implementing the same two methods (and, to learn from showdowns, the
 optional ``hand_over``). A level that plays each person as they play (``reads_table``, «dificil»)
-also gets, through :func:`ask`, what its table's :class:`~musbot.ai.reading.OpponentMemory` learnt
+also gets, through :func:`ask`, what its table's :class:`~musbot.ai.memory.OpponentMemory` learnt
 of each seat from the showdowns: public knowledge, as any player at the table has.
 """
 

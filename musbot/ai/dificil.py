@@ -45,52 +45,40 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
 
 from musbot.engine import (
     DECK,
-    NO_HAY_MUS,
     NO_QUIERO,
     ORDAGO,
     PASO,
     QUIERO,
     Action,
     ActionKind,
-    Hand,
     Lance,
-    Rules,
     SeatView,
     envido,
     mas,
     tables,
 )
-from musbot.engine import events as ev
 from musbot.engine.evaluation import best_seat
-from musbot.engine.senas import Sena, shows
+from musbot.engine.senas import Sena
 
 from .base import SenaSeen
-from .normal import NormalBot, bet_action, lance_state
-from .odds import Odds, game_value, odds
+from .normal import NormalBot, lance_state
+from .odds import game_value
 from .reading import (
-    ANSWER,
     CATEGORY,
     DEFAULT_MODEL,
-    NO_HINTS,
     ORDAGO_ANSWER,
     Judge,
     OpponentModel,
     Word,
-    band,
-    discard_fit,
-    discarded,
-    hints,
-    situation,
     spoken,
 )
+from .rollout import _Replay
+from .worlds import Likelihood, senas_by_index
 
 _K = ActionKind
-_BETS = (_K.ENVIDO, _K.MAS, _K.ORDAGO)
 _ACCEPT = CATEGORY[_K.QUIERO]
 ORDAGO_MARGIN = 0.15
 """An órdago (thrown or called) must beat the best quiet option by this share of its value: the
@@ -129,21 +117,12 @@ a big bet more than to a small one) at least this weight
 (:attr:`~musbot.ai.reading.OpponentModel.normal`): an unknown player has 0.73."""
 PILOT = 12
 """Worlds dealt blind before the guided draws of :meth:`DificilBot.sample` (and not kept)."""
-SILENT_PARTNER = 0.5
-"""Weight of a world where the partner holds a seña but sent none (bots usually send one)."""
-
-
-@cache
-def _senas_by_index(reyes: int, real: bool) -> tuple[frozenset[Sena], ...]:
-    t = tables(reyes, real)
-    return tuple(frozenset(s for s in Sena if (s is not Sena.REAL or real) and shows(s, info))
-                 for info in t.infos)
 
 
 class DificilBot:
     """Level «dificil». Between decisions it keeps only :attr:`stats`: what it knows of the
     players comes with each decision (``models``, from the table's
-    :class:`~musbot.ai.reading.OpponentMemory`)."""
+    :class:`~musbot.ai.memory.OpponentMemory`)."""
 
     level = "dificil"
     reads_table = True
@@ -277,7 +256,7 @@ class DificilBot:
         t = tables(rules.reyes, rules.real)
         key = t.card_key
         index_of = t.index_of
-        shows = _senas_by_index(rules.reyes, rules.real)
+        shows = senas_by_index(rules.reyes, rules.real)
         n = view.players
         me = view.seat
         others = [s for s in range(n) if s != me]
@@ -478,316 +457,3 @@ def candidate_words(view: SeatView) -> list[Action]:
     if _K.ORDAGO in kinds:
         out.append(ORDAGO)
     return [a for a in out if a.kind in kinds]
-
-
-class Likelihood:
-    """How likely the others' words in this hand were, for given cards, under their models.
-
-    A word's likelihood depends only on its speaker's hand and, through the seña a bot would
-    have sent, the partner's: so it is kept per word for each such pair met. Each seat's own
-    share (its words without the partner's seña, :meth:`alone`) also steers which hands are
-    drawn for it (:meth:`DificilBot.sample`): a player who went to órdago is dealt the hands it
-    would go to órdago with, not left to the luck of the draw. A partner who holds a seña but
-    sent none is less likely (:data:`SILENT_PARTNER`), and with ``discards`` so is a hand that
-    does not fit the count its holder threw away (:func:`~musbot.ai.reading.discard_fit`).
-
-    :meth:`likelihood` weighs one world; :meth:`weights` gives the same weights as arrays over
-    every hand (and pair of opponents' hands), for the coach's thousands of worlds."""
-
-    def __init__(self, view: SeatView, models: Sequence[OpponentModel],
-                 senas: Sequence[SenaSeen] = (), *, discards: bool = False) -> None:
-        self.judge = Judge(view)
-        self.view = view
-        words, mus_round, rounds = spoken(view)
-        me = view.seat
-        rules = view.rules
-        self.partner = (me + 2) % view.players
-        self.silent = rules.senas and not view.corrido and not any(s.partner for s in senas)
-        """The partner sent no seña: a world where it holds one is less likely."""
-        self.shows = _senas_by_index(rules.reyes, rules.real)
-        self.fits: dict[int, tuple[float, ...]] = {} if not discards else {
-            s: discard_fit(rules.reyes, (s - view.mano) % view.players, count)
-            for s, count in discarded(view).items() if s != me and 1 <= count <= 4}
-        """Per seat, how well each hand fits the count it threw away last."""
-        self.words: list[tuple[Word, int, OpponentModel, int, dict[int, float]]] = [
-            (w, situation(w.bet, w.ordago), models[w.seat], (w.seat + 2) % 4, {})
-            for w in words if w.seat != me]
-        self.mus_round: list[tuple[int, bool, float, dict[int, bool]]] = [
-            (s, m, models[s].mus_odd, {}) for s, m in mus_round if s != me]
-        self.rounds = rounds
-        self.hinted = self.judge.hints is not NO_HINTS
-        """Whether the partner's hand matters (señas are played)."""
-        self._alone: list[dict[int, float]] = [{} for _ in range(view.players)]
-
-    def likelihood(self, idx: list[int]) -> float:
-        judge = self.judge
-        w = 1.0
-        if self.silent and self.shows[idx[self.partner]] - {Sena.CIEGO}:
-            w *= SILENT_PARTNER
-        for s, fit in self.fits.items():
-            w *= fit[idx[s]]
-        for s, said_mus, odd, seen in self.mus_round:
-            key = idx[s]
-            odd_word = seen.get(key)
-            if odd_word is None:
-                odd_word = seen[key] = judge.wants_mus(idx, s, self.rounds) != said_mus
-            if odd_word:
-                w *= odd
-        hinted = self.hinted
-        for word, sit, model, mate, memo in self.words:
-            key = idx[word.seat] * 1024 + (idx[mate] if hinted else 0)
-            chance = memo.get(key)
-            if chance is None:
-                strength = judge.strength(idx, word)
-                chance = memo[key] = model.chance(sit, strength, word.said,
-                                                  judge.expected(idx, word, strength))
-            w *= chance
-        return w
-
-    def alone(self, seat: int, i: int) -> float:
-        """The likelihood of the seat's betting words with hand ``i``, its partner's seña
-        aside."""
-        memo = self._alone[seat]
-        found = memo.get(i)
-        if found is not None:
-            return found
-        judge = self.judge
-        idx = [i] * 4
-        w = 1.0
-        for word, sit, model, _, _ in self.words:
-            if word.seat == seat:
-                strength = judge.strength(idx, word)
-                w *= model.chance(sit, strength, word.said,
-                                  judge.expected(idx, word, strength, hinted=False))
-        memo[i] = w
-        return w
-
-    def weights(self, memo: dict[Any, Any] | None = None) -> WorldWeights:
-        """:meth:`likelihood` as arrays: per seat a factor for each hand it may hold, and for
-        the two opponents (whose words read each other's señas) one for each pair of hands.
-        ``memo``: shared by the decisions of one hand, which weigh the same words again."""
-        import numpy as np
-
-        view, judge = self.view, self.judge
-        memo = {} if memo is None else memo
-        t = tables(view.rules.reyes, view.rules.real)
-        n_hands = len(t.infos)
-        me = view.seat
-        mine = t.index(view.cards)
-        others = [s for s in range(view.players) if s != me]
-        seat = {s: np.ones(n_hands) for s in others}
-        a, b = (s for s in others if s != self.partner)
-        pair: Any = None
-        if self.silent:
-            seat[self.partner] *= np.array(
-                [SILENT_PARTNER if shown - {Sena.CIEGO} else 1.0 for shown in self.shows])
-        for s, fit in self.fits.items():
-            seat[s] *= np.array(fit)
-        for s, said_mus, odd, _ in self.mus_round:
-            seat[s] *= np.array([odd if judge.wants_mus([i] * 4, s, self.rounds) != said_mus
-                                 else 1.0 for i in range(n_hands)])
-        context = (view.mano, view.target, self.hinted, mine)
-        for word, sit, model, mate, _ in self.words:
-            key = (word, model, mate == me, context, view.declarations.get(word.lance))
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = self._word_table(word, sit, model, mate == me, mine)
-            by_hint, of_mate = found
-            if of_mate is None:
-                seat[word.seat] *= by_hint
-            else:
-                matrix = by_hint[:, of_mate]  # [speaker's hand, mate's hand]
-                pair = (matrix if word.seat == a else matrix.T) * \
-                    (1.0 if pair is None else pair)
-        return WorldWeights(seat, (a, b), pair)
-
-    def _word_table(self, word: Word, sit: int, model: OpponentModel, mate_is_me: bool,
-                    mine: int) -> tuple[Any, Any]:
-        """How likely the word was for each hand of its speaker: a factor per hand, or per hand
-        and hint of the mate's seña with each mate's hand's hint (the mate's hand matters only
-        through the seña a bot would send with it)."""
-        import numpy as np
-
-        judge = self.judge
-        n_hands = len(self.shows)
-        strength = np.array([judge.strength([i] * 4, word) for i in range(n_hands)])
-        bands = np.array([band(x) for x in strength])
-        said: dict[float, int] = {}
-        chance: dict[tuple[int, int], float] = {}
-
-        def likely(hint: float) -> Any:
-            """Per speaker's hand, the word's chance with the mate's seña giving ``hint``."""
-            out = np.empty(n_hands)
-            for i in range(n_hands):
-                p = max(float(strength[i]), hint)
-                expected = said.get(p)
-                if expected is None:
-                    expected = said[p] = judge.expected_at(word, p)
-                key = (int(bands[i]), expected)
-                found = chance.get(key)
-                if found is None:
-                    found = chance[key] = model.chance(sit, float(strength[i]), word.said,
-                                                       expected)
-                out[i] = found
-            return out
-
-        if not self.hinted or mate_is_me:
-            return likely(judge.hints[word.lance][mine] if self.hinted else 0.0), None
-        hints = judge.hints[word.lance]
-        column: dict[float, int] = {}
-        of_mate = np.array([column.setdefault(hints[j], len(column)) for j in range(n_hands)])
-        by_hint = np.empty((n_hands, len(column)))
-        for v, k in column.items():
-            by_hint[:, k] = likely(v)
-        return by_hint, of_mate
-
-
-@dataclass(frozen=True, slots=True)
-class WorldWeights:
-    """:meth:`Likelihood.weights`: a world's weight is the product of its seats' factors."""
-
-    seat: dict[int, Any]
-    """Per other seat, a factor for each hand index."""
-    opponents: tuple[int, int]
-    pair: Any
-    """``[hand of opponents[0], hand of opponents[1]]``, or None when it is all ones."""
-
-    def of(self, idx: Any) -> Any:
-        """The weight of each world (rows of hand indices by seat)."""
-        import numpy as np
-
-        w = np.ones(len(idx))
-        for s, factor in self.seat.items():
-            w *= factor[idx[:, s]]
-        if self.pair is not None:
-            a, b = self.opponents
-            w *= self.pair[idx[:, a], idx[:, b]]
-        return w
-
-
-class _Replay:
-    """Rebuilds this hand on the engine for sampled cards and plays it out."""
-
-    def __init__(self, view: SeatView,
-                 models: Sequence[OpponentModel | None] = (None,) * 4) -> None:
-        self.rules: Rules = view.rules.with_(mus_corrido=False)
-        self.models = models
-        """Per seat, how it answers in the rollouts: «normal»'s rule (None, and the model's
-        share of it) or the model's learnt table."""
-        self.styled = any(m is not None and m.normal < 1.0 for m in models)
-        self.mano = view.mano
-        self.me = view.seat
-        self.team = view.team
-        self.target = view.target
-        assert view.lance is not None
-        self.lance = view.lance
-        start = view.history[0]
-        self.scores = start.scores if isinstance(start, ev.HandStarted) else view.scores
-        self.said = [(e.seat, e.action) for e in view.history if isinstance(e, ev.Spoke)]
-        self.o = odds(view.rules.reyes)
-        self.hints = hints(view)
-
-    def start(self, hands: list[list[int]]) -> Hand:
-        """The hand as it stands at the decision, with these cards."""
-        h = Hand(self.rules, hands, (), mano=self.mano, scores=self.scores, validate=False)
-        h.apply(self.mano, NO_HAY_MUS)
-        for seat, action in self.said:
-            h.apply(seat, action)
-        return h
-
-    def rollout(self, hands: list[list[int]], option: Action, seed: float = 0.0) -> float:
-        """The game's value for the bot's pair after ``option`` and the rest of the hand."""
-        h = self.start(hands)
-        h.apply(self.me, option)
-        models = self.models
-        whims = random.Random(seed) if self.styled else None
-        while h.to_act is not None:
-            seat = h.to_act
-            model = models[seat]
-            if whims is not None and model is not None and whims.random() >= model.normal:
-                h.apply(seat, styled_action(h, seat, self.o, model, whims))
-            else:
-                h.apply(seat, fast_action(h, seat, self.o, self.hints))
-        if h.game_winner is not None:
-            return 1.0 if h.game_winner == self.team else 0.0
-        return game_value(h.scores[self.team], h.scores[1 - self.team], self.target)
-
-
-def _own_chance(h: Hand, seat: int, o: Odds) -> float:
-    """The seat's chance at the lance from its own cards and the declarations."""
-    lance = h.lance
-    assert lance is not None
-    t = h.tables
-    idx = h.idx
-    mask = None
-    if lance is Lance.PARES or lance is Lance.JUEGO:
-        has = t.has_pares if lance is Lance.PARES else t.has_juego
-        mask = has[idx[(seat + 1) % 4]] | has[idx[(seat + 2) % 4]] << 1 | \
-            has[idx[(seat + 3) % 4]] << 2
-    return o.lance(lance, idx[seat], (seat - h.mano) % 4, mask)
-
-
-_STYLED_WORDS = (
-    (PASO, PASO, envido(2), ORDAGO),
-    (NO_QUIERO, QUIERO, mas(2), ORDAGO),
-    (NO_QUIERO, QUIERO, QUIERO, QUIERO),
-)
-"""A category of :data:`~musbot.ai.reading.CATEGORY` said in each situation."""
-
-
-def styled_action(h: Hand, seat: int, o: Odds, model: OpponentModel,
-                  rng: random.Random) -> Action:
-    """A word drawn from the model's learnt table for the seat's strength."""
-    sit = situation(h.standing_bet, h.ordago_standing)
-    probs = model.table[sit][band(_own_chance(h, seat, o))]
-    x = rng.random()
-    category = len(probs) - 1
-    for k, p in enumerate(probs):
-        x -= p
-        if x < 0:
-            category = k
-            break
-    if sit == ANSWER and category == 2 and h.standing_bet >= 12:
-        category = 1
-    return _legal_in(h, seat, _STYLED_WORDS[sit][category])
-
-
-def _legal_in(h: Hand, seat: int, action: Action) -> Action:
-    legal = h.legal_actions(seat)
-    kinds = {a.kind for a in legal}
-    if action.kind in kinds:
-        return action
-    if action.kind is _K.MAS or action.kind is _K.ENVIDO or action.kind is _K.ORDAGO:
-        return QUIERO if _K.QUIERO in kinds else \
-            envido(2) if _K.ENVIDO in kinds else legal[0]
-    if action.kind is _K.PASO and _K.NO_QUIERO in kinds:
-        return NO_QUIERO
-    return legal[0]
-
-
-def fast_action(h: Hand, seat: int, o: Odds,
-                hints: tuple[tuple[float, ...], ...] = NO_HINTS) -> Action:
-    """«normal»'s betting rule straight from a simulated hand (no view, no bluffs); the partner's
-    seña is the one a bot would have sent with its cards."""
-    lance = h.lance
-    assert lance is not None
-    idx = h.idx
-    p = max(_own_chance(h, seat, o), hints[lance][idx[(seat + 2) % 4]])
-    team = h.team(seat)
-    totals: list[int] = []
-    opp = 0
-    speakers: tuple[int, ...] = ()
-    for event in reversed(h.events):
-        if isinstance(event, ev.LanceStarted):
-            speakers = event.speakers
-            break
-        if isinstance(event, ev.Spoke) and event.action.kind in _BETS:
-            totals.append(event.total)
-            if h.team(event.seat) != team:
-                opp += 1
-    prev = max(totals[1], 1) if len(totals) >= 2 else 1
-    later = speakers[speakers.index(seat) + 1:] if seat in speakers else ()
-    last = not any(h.team(x) == team for x in later)
-    action = bet_action(lance, p, h.standing_bet, prev, h.ordago_standing, opp,
-                        h.scores[team], h.scores[1 - team], h.target, None, last=last)
-    return _legal_in(h, seat, action)

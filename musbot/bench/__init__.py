@@ -7,7 +7,7 @@ The in-memory discord.py stand-ins that ``load`` and ``discord`` count calls wit
 - :mod:`~musbot.bench.ai`: bot levels against each other.
 - :mod:`~musbot.bench.load`: a busy bot, many tables through the real layers and a database.
 - :mod:`~musbot.bench.budget`: the Discord calls one real match costs, on a manual clock.
-- :mod:`~musbot.bench.repaso`: «¿Cómo jugué?» reviews, time to answer and the loop's wait.
+- :mod:`~musbot.bench.review`: «¿Cómo jugué?» reviews, time to answer and the loop's wait.
 - :mod:`~musbot.bench.txapelketa`: a whole tournament of bot-played pairs through the runner,
   the tables and a database.
 - :mod:`~musbot.bench.pictures`: the cards', the hand's and the table's pictures: times, bytes.
@@ -30,7 +30,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     """``musbot bench engine|ai|load|discord|repaso``, worded in ``lang``; ``parents`` carry
     the options every subcommand takes (``--idioma``). Each module adds its own subcommand."""
 
-    from . import ai, budget, engine, load, pictures, repaso, txapelketa
+    from . import ai, budget, engine, load, pictures, review, txapelketa
 
     lang = lang or cli_language([])
     parents = list(parents)
@@ -38,7 +38,7 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                            description=cli_text("bench", lang))
     kinds = bench.add_subparsers(dest="bench_kind", required=True,
                                  metavar=cli_text("command", lang))
-    for module in (engine, ai, load, budget, repaso, txapelketa, pictures):
+    for module in (engine, ai, load, budget, review, txapelketa, pictures):
         module.add_arguments(kinds, lang, parents)
 
 

@@ -24,6 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.ai import warm
+from musbot.coach.reviewer import REVIEWER
 from musbot.config import Config
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.card_emojis import CardEmojis
@@ -41,7 +42,6 @@ from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, ServerSettings, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
 from musbot.table.persist import TablePersister
-from musbot.table.repaso import REVIEWER
 
 from .storage import Sleepers, StorageStart
 

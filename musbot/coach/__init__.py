@@ -15,8 +15,14 @@ same decision gets the same figures however and whenever it is asked.
 
 A review is read from the seat's views alone (:mod:`.review`), so asked in the middle of a hand
 it tells nothing the seat could not see.
+
+At a table: the hands a review may be asked of (:mod:`.book`), asked as plain data and answered
+in a worker process (:mod:`.reviewer`). From the terminal: ``musbot repaso`` (:mod:`.cli`).
+The coach imports nothing of the table: the table, the Discord adapter and the terminal ask it
+(tests/test_layers.py).
 """
 
+from .book import KEPT, HandBook, KeptBook
 from .chances import Chances, Knowledge
 from .options import Option
 from .review import (
@@ -29,6 +35,8 @@ from .review import (
     review,
     review_transcript,
 )
+from .reviewer import REVIEWER, ReviewAsk, Reviewer, ReviewRefused
 
-__all__ = ["ADVICE_MIN", "Chances", "Decision", "DecisionReview", "Knowledge", "Option",
-           "Review", "decision_seed", "decisions", "review", "review_transcript"]
+__all__ = ["ADVICE_MIN", "KEPT", "REVIEWER", "Chances", "Decision", "DecisionReview", "HandBook",
+           "KeptBook", "Knowledge", "Option", "Review", "ReviewAsk", "ReviewRefused", "Reviewer",
+           "decision_seed", "decisions", "review", "review_transcript"]

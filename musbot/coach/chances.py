@@ -6,7 +6,7 @@ Certain are the seat's own cards, the cards it discarded (they lie on the pile, 
 until a reshuffle brings them back), the pares and juego declarations, and the señas that reached
 it (§7 forbids a false seña, so the sender's hand shows it). Words are not certain — a bet may be
 a bluff — nor is what a discard says: each world is weighed as «dificil» weighs its own
-(:meth:`musbot.ai.dificil.Likelihood.weights`, the others read as players nobody has seen): by
+(:meth:`musbot.ai.worlds.Likelihood.weights`, the others read as players nobody has seen): by
 every mus, bet, call and refusal said before the decision, a partner's silence, and how many
 cards each player threw away last.
 
@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from musbot.ai.dificil import Likelihood, WorldWeights
 from musbot.ai.reading import DEFAULT_MODEL
+from musbot.ai.worlds import Likelihood, WorldWeights
 from musbot.engine import DECK, Card, Lance, SeatView, tables
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, SenaSeen, shows
@@ -85,7 +85,7 @@ class Knowledge:
     def likelihood(self, memo: dict[Any, Any] | None = None) -> WorldWeights:
         """How likely a world is, from the words said and the cards thrown away: «dificil»'s
         weights, the others read as players nobody has seen (``memo``: see
-        :meth:`~musbot.ai.dificil.Likelihood.weights`)."""
+        :meth:`~musbot.ai.worlds.Likelihood.weights`)."""
         view = self.view
         likely = Likelihood(view, (DEFAULT_MODEL,) * view.players, self.senas, discards=True)
         return likely.weights(memo)

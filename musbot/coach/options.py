@@ -2,7 +2,7 @@
 
 «dificil» (:mod:`musbot.ai.dificil`) draws worlds of hidden hands weighted by how likely the
 others' words were with them (:meth:`~musbot.ai.dificil.DificilBot.sample`), plays every candidate
-word out in every world with the fast «normal» policy (:func:`~musbot.ai.dificil.fast_action`),
+word out in every world with the fast «normal» policy (:func:`~musbot.ai.rollout.fast_action`),
 and picks the word with the best chance to win the game, an órdago only when it beats the quiet
 words by :data:`~musbot.ai.dificil.ORDAGO_MARGIN`. The coach does the same with the same public
 pieces, and also keeps what a player counts in: the tantos each word was expected to bring (the
@@ -17,10 +17,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, fast_action, risky
+from musbot.ai.dificil import ORDAGO_MARGIN, DificilBot, risky
 from musbot.ai.normal import NormalBot, keep_values, kept_worth, sena_hints
 from musbot.ai.odds import game_value, odds
 from musbot.ai.reading import DEFAULT_MODEL
+from musbot.ai.rollout import fast_action
 from musbot.engine import (
     DECK,
     MUS,

@@ -1,5 +1,5 @@
 """A review in words, in its reader's language: the ``COACH`` catalogues, the words said as the
-table shows them (:func:`musbot.table.render.action_words`), figures rounded to what a player
+table shows them (:func:`musbot.wording.action_words`), figures rounded to what a player
 uses (whole percentages, tantos to a tenth)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from musbot.engine import Action, ActionKind, Card, Lance, codes
 from musbot.i18n import catalog
-from musbot.table.render import action_words
+from musbot.wording import action_words
 
 from .options import Option
 from .review import DecisionReview, Review

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from musbot.coach.reviewer import REVIEWER, ReviewRefused
 from musbot.engine import (
     ENVIDO,
     MIN_ENVITE,
@@ -34,7 +35,6 @@ from musbot.engine import (
     mas,
 )
 from musbot.table import Table, TableError
-from musbot.table.repaso import REVIEWER, ReviewRefused
 
 from .callbacks import Guarded, services, table_or_say
 from .discard import discard_view, emojis_of

@@ -1,6 +1,6 @@
 """Where a running bot draws its pictures: one worker process, so that a busy bot's showdowns
 (15-20 ms of CPU each, one per hand at every table) take the machine's other core instead of
-the event loop's, as the reviews do (``musbot.table.repaso``). A thread would share the
+the event loop's, as the reviews do (``musbot.coach.reviewer``). A thread would share the
 interpreter's lock with the loop.
 
 Everything it draws is a module-level function of plain, picklable values (``table_png`` of

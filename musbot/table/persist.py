@@ -48,6 +48,7 @@ from typing import Any
 import orjson
 
 from musbot.ai.reading import Reading
+from musbot.coach.book import KeptBook
 from musbot.storage import (
     ConflictingHand,
     ConstraintViolation,
@@ -67,7 +68,6 @@ from musbot.storage.documents import state_document
 from .manager import TableManager
 from .pause import Unsaved
 from .readings import Exchanged
-from .repaso import KeptBook
 from .result import Result, Save
 from .runner import Saved, Table
 from .saved import SeededShuffler, StateError, from_json, seeded, to_json

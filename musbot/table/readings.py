@@ -1,6 +1,6 @@
 """What a table's bots learn of its players, as part of the table's state (pure, no I/O).
 
-A :class:`TableReadings` holds the table's :class:`~musbot.ai.reading.OpponentMemory`: how each
+A :class:`TableReadings` holds the table's :class:`~musbot.ai.memory.OpponentMemory`: how each
 player who sat here bets, read from the showdowns (``musbot.ai.reading``). It lives in the
 :class:`~musbot.table.state.TableState`, so it lasts across the matches played at the table;
 the decisions of a level that reads the table («dificil») get each seat's model from it.
@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from musbot.ai import make_player
 from musbot.ai.base import Player, SenaSeen, ask, heavy
-from musbot.ai.reading import OpponentMemory, OpponentModel, Reading
+from musbot.ai.memory import OpponentMemory
+from musbot.ai.reading import OpponentModel, Reading
 from musbot.engine import Action, SeatView
 
 from .seats import Seat

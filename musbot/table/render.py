@@ -3,59 +3,38 @@
 Privacy is structural here: public text is built only from events (which hold no private card until
 :class:`~musbot.engine.events.Showdown`) and from the public facts of a view
 (:mod:`~musbot.table.status`); private text only from the view of the seat that will read it.
+A move's and a card's words are :mod:`musbot.wording`'s, below the table: the review
+(:mod:`musbot.coach`) quotes them too.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from musbot.engine import Action, ActionKind, Lance, SeatView
 from musbot.engine import events as ev
-from musbot.engine.actions import MIN_ENVITE
-from musbot.engine.cards import Card, card_code, rank, suit
+from musbot.engine.cards import Card, rank, suit
 from musbot.engine.senas import Sena, senas_de_mano
 from musbot.grammar import Shown
-from musbot.i18n import Entry, catalog
+from musbot.i18n import catalog
+from musbot.wording import SUIT_EMOJI as SUIT_EMOJI
+from musbot.wording import action_words as action_words
+from musbot.wording import card_text as card_text
+from musbot.wording import cards_text as cards_text
+from musbot.wording import t as t
+from musbot.wording import template as template
+from musbot.wording import typed_word as typed_word
 
 Names = Mapping[int, str]
 
-SUIT_EMOJI: dict[str, str] = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
 PAIR_LABELS = ("1", "2")
-
-
-def t(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the table catalog (a plural one in the form its count asks for), as
-    :func:`~musbot.i18n.translate` words it."""
-    entry = _entry(key, lang)
-    return entry.format(**params) if params else str(entry)
-
-
-def template(key: str, lang: str = "es") -> str:
-    """One sentence of the table catalog with its holes left open."""
-    return str(_entry(key, lang))
-
-
-@functools.cache
-def _entry(key: str, lang: str) -> Entry:
-    """Looked up once: a table words several sentences at every move."""
-    return catalog(lang).entries[f"TABLE.{key}"]
-
-
-def card_text(card: Card) -> str:
-    """``12🪙``: compact and unambiguous; the code ``12o`` stays the typed form."""
-    return f"{rank(card)}{SUIT_EMOJI[suit(card)]}"
 
 
 def card_name(card: Card, lang: str = "es") -> str:
     cat = catalog(lang)
     template = str(cat.CARD_NAME)
     return template.format(rank=cat.RANK_NAMES[rank(card)], suit=cat.SUIT_NAMES[suit(card)])
-
-
-def cards_text(cards: Iterable[Card]) -> str:
-    return " ".join(card_text(c) for c in cards)
 
 
 def lance_name(lance: Lance, lang: str = "es") -> str:
@@ -121,41 +100,11 @@ def _score_text(a: int, b: int, target: int, players: int, lang: str) -> str:
     return t("score_line", lang, a=parts[0], b=parts[1])
 
 
-_SAID: dict[ActionKind, str] = {
-    ActionKind.MUS: "said_mus", ActionKind.NO_HAY_MUS: "said_no_hay_mus",
-    ActionKind.PASO: "said_paso", ActionKind.QUIERO: "said_quiero",
-    ActionKind.NO_QUIERO: "said_no_quiero", ActionKind.ORDAGO: "said_ordago",
-}
-
-
-def typed_word(key: str, lang: str = "es") -> str:
-    """A word a person types, as their language shows it (``WORDS``: «bota», «kartak»,
-    «revue»…): one the grammar reads back as what it names (tests/test_i18n.py)."""
-    return str(catalog(lang).WORDS[key])
-
-
 @functools.cache
 def shown(lang: str = "es") -> Shown:
     """The moves in ``lang``'s words, for a help listing them and a «did you mean»."""
     return Shown(move=functools.partial(action_words, lang=lang),
                  discard=typed_word("discard", lang), all_cards=typed_word("all_cards", lang))
-
-
-def action_words(action: Action, lang: str = "es") -> str:
-    """What a player says for this action, in the table's language, as the grammar reads it
-    back (Basque «imido 5», «iduki», «bota 1o 12c»; the French rulebook says the same words,
-    and «jette» for a discard)."""
-    kind = action.kind
-    if kind is ActionKind.DESCARTE:
-        return " ".join([typed_word("discard", lang), *(card_code(c) for c in action.cards)])
-    if kind is ActionKind.ENVIDO:
-        if action.amount == MIN_ENVITE:
-            return t("said_envido", lang)
-        return t("said_envido_n", lang, amount=action.amount)
-    if kind is ActionKind.MAS:
-        return t("said_mas", lang, amount=action.amount)
-    key = _SAID.get(kind)
-    return t(key, lang) if key is not None else action.text()
 
 
 # --- public: events -----------------------------------------------------------------------------

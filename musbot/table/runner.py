@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from musbot.coach.reviewer import REVIEWER, Reviewer
 from musbot.engine import Action, MusError
 from musbot.engine.senas import Sena
 
@@ -27,7 +28,6 @@ from .languages import Speakers
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
 from .readings import question as bot_question
-from .repaso import REVIEWER, Reviewer
 from .result import Persist, Result, Save, Saved, Typed
 from .saved import reloaded
 from .state import Lifecycle, TableState

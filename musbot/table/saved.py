@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from musbot.coach.book import HandBook
 from musbot.engine import Match, Shuffler, secure_shuffle
 from musbot.engine.cards import Card
 from musbot.engine.senas import SenaLog
@@ -19,7 +20,6 @@ from musbot.settings import TableSettings
 
 from .entry import Entry
 from .readings import TableReadings
-from .repaso import HandBook
 from .seats import Seat
 from .state import TableState
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from musbot.ai.base import hand_over
+from musbot.coach import HandBook, ReviewAsk
 from musbot.engine import Action, Match, MusError, Phase, Shuffler, secure_shuffle
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, SenaLog, check_sena, senas_open
@@ -27,7 +28,6 @@ from .entry import Entry
 from .page import EventLines, Page, Pages
 from .readings import TableReadings, question
 from .records import MatchRecords
-from .repaso import HandBook, ReviewAsk
 from .result import DiscardRound, HandDealt, Result, Save, SenaShown, command
 from .seats import Seat, Seating, TableError
 
@@ -355,7 +355,7 @@ class TableState:
 
     def review_ask(self, user_id: int, number: int | None = None,
                    lang: str | None = None) -> ReviewAsk:
-        """«¿Cómo jugué?» of hand ``number``, by whoever held its cards (``repaso.py``)."""
+        """«¿Cómo jugué?» of hand ``number``, by whoever held its cards (``musbot.coach.book``)."""
         return self.handbook.ask(self.match, user_id, number, lang or self.lang)
 
     # --- señas --------------------------------------------------------------------------------

@@ -12,14 +12,15 @@ import argparse
 import sys
 from typing import IO
 
-from musbot.coach import review_transcript
-from musbot.coach.text import say, text
 from musbot.console import whole
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.replay import Lang, ReplayError, load, read_transcript
 
+from .review import review_transcript
+from .text import say, text
 
-def add_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
+
+def add_review_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("file", metavar="FILE", help=say("cli_repaso_file", lang))
     parser.add_argument("--asiento", type=whole(lang, 1, max(PLAYER_COUNTS)), required=True,
                         metavar="N",
@@ -48,5 +49,5 @@ def run(path: str, seat: int, *, seed: int | None = None, lang: Lang = "es",
     return 0
 
 
-def command(args: argparse.Namespace) -> int:
+def run_review(args: argparse.Namespace) -> int:
     return run(args.file, args.asiento, seed=args.semilla, lang=args.idioma)

@@ -38,7 +38,7 @@ def _hands(count: int, seed: int) -> list[tuple[dict[str, Any], int]]:
 
 
 async def _measure(hands: list[tuple[dict[str, Any], int]]) -> dict[str, Any]:
-    from musbot.table.repaso import ReviewAsk, Reviewer
+    from musbot.coach.reviewer import ReviewAsk, Reviewer
 
     reviewer = Reviewer()
     # The worker process starts once, at the first review (a second or so: Python, numpy):
@@ -82,7 +82,7 @@ async def _measure(hands: list[tuple[dict[str, Any], int]]) -> dict[str, Any]:
             "loop_late_ms_max": round(lateness[-1] * ms, 1) if lateness else 0.0}
 
 
-def bench_repaso(args: argparse.Namespace) -> int:
+def bench_review(args: argparse.Namespace) -> int:
     hands = _hands(args.hands, args.seed)
     result = asyncio.run(_measure(hands))
     result["seed"] = args.seed
@@ -116,4 +116,4 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                        help=say("bench_hands", lang))
     bench.add_argument("--seed", type=int, default=1, metavar="N", help=say("bench_seed", lang))
     bench.add_argument("--json", action="store_true", help=cli_text("json", lang))
-    bench.set_defaults(func=bench_repaso)
+    bench.set_defaults(func=bench_review)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from musbot.bot import MusBot
 
 
-class Repaso(MusSubcommandCog):
+class Review(MusSubcommandCog):
     """The review command; the button is the table message's (``musbot.discordio.ui``)."""
 
     def __init__(self, bot: MusBot) -> None:
@@ -43,5 +43,5 @@ class Repaso(MusSubcommandCog):
 
 
 async def setup(bot: MusBot) -> None:
-    await bot.add_cog(Repaso(bot))
+    await bot.add_cog(Review(bot))
 
