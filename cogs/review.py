@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from musbot.bot import MusBot
 
 
-class Review(MusSubcommandCog):
+class HandReview(MusSubcommandCog):
     """The review command; the button is the table message's (``musbot.discordio.ui``)."""
 
     def __init__(self, bot: MusBot) -> None:
@@ -43,5 +43,5 @@ class Review(MusSubcommandCog):
 
 
 async def setup(bot: MusBot) -> None:
-    await bot.add_cog(Review(bot))
+    await bot.add_cog(HandReview(bot))
 

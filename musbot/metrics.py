@@ -7,7 +7,7 @@ Two kinds of figures. What happens on the hot path is counted as it happens, by 
 stored, as it is only then made), saves and failed saves, the database's save latency, each
 governed Discord call's wait in its channel's queue, every 429 Discord answered (retries that
 discord.py made inside a call included). What the bot keeps anyway is read only when scraped
-(:class:`Readings`): live tables, the governor's queue depth, the REST calls by route and final
+(:class:`LiveReadings`): live tables, the governor's queue depth, the REST calls by route and final
 status that the request guard counts, the gateway's latency. Labels are routes, kinds and
 statuses: never a player's name or id, a channel or a server.
 
@@ -140,7 +140,7 @@ class MeasuredPersist:
 
 
 @dataclass(eq=False)  # the registry keeps its collectors in a dict
-class Readings(Collector):
+class LiveReadings(Collector):
     """What the process keeps anyway, read at each scrape."""
 
     tables: Callable[[], int]
@@ -224,4 +224,4 @@ class MetricsServer:
         return web.Response(status=200 if well else 503, text=f"{why}\n")
 
 
-__all__ = ["Metrics", "MetricsServer", "Readings", "address"]
+__all__ = ["LiveReadings", "Metrics", "MetricsServer", "address"]

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import PG_ENV
 
-from musbot.bench.measure import OtherLoad, Phase, StealMeter, busy_ticks, cpu_ticks
+from musbot.bench.measure import LoopPhase, OtherLoad, StealMeter, busy_ticks, cpu_ticks
 from musbot.cli import main
 
 KEYS = {"tables", "actions_per_s", "latency_ms_p50", "latency_ms_p99", "latency_ms_max",
@@ -186,7 +186,7 @@ def test_steal_meter_reports_the_run_its_worst_window_and_the_calm_p99() -> None
     # Three half-second windows: none stolen, 10 of 100 ticks, none again.
     meter = _meter([(0, 0), (0, 100), (10, 200), (10, 300)], [0.0, 0.5, 1.0, 1.5])
     assert meter.fractions() == [0.0, 0.1, 0.0]
-    phase = Phase()
+    phase = LoopPhase()
     # (due, latency): calm, calm, done in the stolen window, due in it, calm again.
     for due, latency in [(0.1, 0.002), (0.2, 0.004), (0.45, 0.1), (0.7, 0.001),
                          (1.2, 0.003)]:
@@ -200,7 +200,7 @@ def test_steal_meter_reports_the_run_its_worst_window_and_the_calm_p99() -> None
 
 
 def test_steal_meter_says_nothing_it_did_not_measure() -> None:
-    phase = Phase()
+    phase = LoopPhase()
     phase.dues.append(0.1)
     phase.latencies.append(0.001)
     unmeasured = _meter([], []).summary(phase)
@@ -222,7 +222,7 @@ async def test_a_run_ending_just_after_a_sample_has_no_window_of_a_few_ticks() -
     await asyncio.sleep(0.22)
     meter.stop()
     assert len(meter.samples) == len(meter.edges) == 2
-    phase = Phase()
+    phase = LoopPhase()
     phase.dues.append(meter.edges[0])
     phase.latencies.append(0.001)
     summary = meter.summary(phase)

@@ -117,10 +117,10 @@ async def serve_metrics(at: str, metrics: Any, manager: Any, transport: Any, cli
     it runs; the in-memory client's calls stand for the REST requests, each answered (2xx).
     ``carried``: the calls counted before the client's counts were reset (a counter never goes
     down)."""
-    from musbot.metrics import MetricsServer, Readings, address
+    from musbot.metrics import LiveReadings, MetricsServer, address
 
     stats = client.stats
-    metrics.registry.register(Readings(
+    metrics.registry.register(LiveReadings(
         tables=lambda: len(manager), queued=transport.governor.queued,
         answers=lambda: {(route, "2xx"): n for route, n in (carried + stats.calls).items()}))
     server = MetricsServer(metrics, lambda: (True, "ok"))

@@ -19,7 +19,7 @@ from musbot.engine.randomplay import random_action
 from musbot.settings import TableSettings
 
 from .faults import Faults
-from .measure import Phase
+from .measure import LoopPhase
 
 GUILD_ID = 1
 CHANNEL_BASE = 10**15
@@ -117,10 +117,10 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
 
 
 async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: int,
-                     faults: Faults) -> Phase:
+                     faults: Faults) -> LoopPhase:
     """Poisson arrivals at ``rate`` in total; latency from each action's scheduled time (of
     the actions done: a refused one is counted in ``faults``)."""
-    phase = Phase()
+    phase = LoopPhase()
     per_table = rate / len(seated)
     loop = asyncio.get_running_loop()
     start = loop.time() + 0.05
@@ -157,10 +157,10 @@ async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: in
     return phase
 
 
-async def _closed_loop(seated: list[Seated], seconds: float, faults: Faults) -> Phase:
+async def _closed_loop(seated: list[Seated], seconds: float, faults: Faults) -> LoopPhase:
     """Every table acts again as soon as its previous action is done (a refused one a
     moment later)."""
-    phase = Phase()
+    phase = LoopPhase()
     loop = asyncio.get_running_loop()
     start = loop.time()
     end = start + seconds

@@ -156,7 +156,7 @@ class StealMeter:
         return [(stolen1 - stolen0) / (all1 - all0) if all1 > all0 else 0.0
                 for (stolen0, all0), (stolen1, all1) in itertools.pairwise(self.samples)]
 
-    def summary(self, phase: Phase) -> dict[str, Any]:
+    def summary(self, phase: LoopPhase) -> dict[str, Any]:
         """Steal over the whole run and in its worst window, and the p99 of the actions due and
         done within windows without any (``None`` when fewer than :attr:`min_calm` were)."""
         if len(self.samples) < 2:
@@ -235,7 +235,7 @@ class SaveTimes:
 
 
 @dataclass
-class Phase:
+class LoopPhase:
     latencies: array.array[float] = field(default_factory=lambda: array.array("d"))
     dues: array.array[float] = field(default_factory=lambda: array.array("d"))
     """Open loop: each action's scheduled loop time, in the order of :attr:`latencies`."""

@@ -60,9 +60,9 @@ def stop_on_signals(bot: MusBot) -> Callable[[], None]:
 
 def _readings(current: list[MusBot]) -> Any:
     """The figures a bot keeps anyway, read from whichever bot runs now (see ``_serve``)."""
-    from musbot.metrics import Readings
+    from musbot.metrics import LiveReadings
 
-    return Readings(tables=lambda: len(current[-1].tables) if current else 0,
+    return LiveReadings(tables=lambda: len(current[-1].tables) if current else 0,
                     queued=lambda: current[-1].transport.governor.queued() if current else 0,
                     answers=lambda: current[-1].transport.guard.answers if current else {},
                     not_sent=lambda: current[-1].transport.guard.not_sent if current else 0,

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable, Container
 
 from musbot.table import Clock, Table, TableError, TableManager
-from musbot.table.clock import Alarm
+from musbot.table.clock import Pending
 
 from .boards import Boards
 
@@ -37,7 +37,7 @@ class IdleTables:
         self.clock = clock
         self.asleep = asleep
         self._idle_minutes = minutes
-        self._alarm: Alarm | None = None
+        self._alarm: Pending | None = None
         self._sweep: asyncio.Task[int] | None = None
 
     def start(self) -> None:

@@ -43,7 +43,7 @@ def iso_now() -> str:
     return f"{_this_second[1]}.{nanos // 1000:06d}+00:00"
 
 
-class Snapshot(Protocol):
+class ReadView(Protocol):
     """One consistent read of a whole database, for ``musbot db copy``."""
 
     def rows(self, sql: str) -> AsyncIterator[list[Row]]:
@@ -51,7 +51,7 @@ class Snapshot(Protocol):
         ...
 
 
-class Loader(Snapshot, Protocol):
+class Loader(ReadView, Protocol):
     """One write transaction that fills tables, for ``musbot db copy``; its :meth:`rows` read
     what it wrote, before it commits."""
 
@@ -115,7 +115,7 @@ class Backend(ABC):
     async def schema_version(self) -> int: ...
 
     @abstractmethod
-    def snapshot(self) -> AbstractAsyncContextManager[Snapshot]: ...
+    def snapshot(self) -> AbstractAsyncContextManager[ReadView]: ...
 
     @abstractmethod
     def loader(self) -> AbstractAsyncContextManager[Loader]: ...

@@ -26,7 +26,7 @@ import asyncpg
 from asyncpg.exceptions import InternalClientError
 
 from . import schema
-from .backend import Backend, Listener, Loader, Snapshot, utcnow
+from .backend import Backend, Listener, Loader, ReadView, utcnow
 from .errors import (
     ConstraintViolation,
     DatabaseClosed,
@@ -419,7 +419,7 @@ class PostgresBackend(Backend):
     # --- the whole database at once (musbot db copy) ------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[Snapshot]:
+    async def snapshot(self) -> AsyncIterator[ReadView]:
         async with self._connection() as conn, \
                 conn.transaction(isolation="repeatable_read", readonly=True):
             yield _PgSnapshot(conn)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 import aiosqlite
 
 from . import schema
-from .backend import Backend, Loader, Snapshot, utcnow
+from .backend import Backend, Loader, ReadView, utcnow
 from .errors import (
     ConstraintViolation,
     CorruptDatabase,
@@ -476,7 +476,7 @@ class SqliteBackend(Backend):
     # --- the whole file at once (musbot db copy) ----------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[Snapshot]:
+    async def snapshot(self) -> AsyncIterator[ReadView]:
         """A read transaction on the database thread held across awaits, so that the rows come
         a batch at a time from one snapshot. Nothing else may read meanwhile."""
         await self._in_thread(lambda raw: raw.execute("BEGIN"))

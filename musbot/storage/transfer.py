@@ -21,7 +21,7 @@ from pathlib import Path
 
 from musbot.i18n import translate
 
-from .backend import Snapshot
+from .backend import ReadView
 from .database import Database, absolute_reading, backend_for
 from .errors import (
     CopyMismatch,
@@ -99,7 +99,7 @@ async def _columns(db: Database) -> dict[str, tuple[str, ...]]:
     return await db._read(read)
 
 
-async def _counts(snapshot: Snapshot) -> dict[str, int]:
+async def _counts(snapshot: ReadView) -> dict[str, int]:
     counts = {}
     for table in TABLES:
         async for [(count, *_)] in snapshot.rows(f"SELECT COUNT(*) FROM {table}"):
@@ -111,14 +111,14 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-async def _hands(snapshot: Snapshot) -> AsyncIterator[tuple[int, bytes, bytes]]:
+async def _hands(snapshot: ReadView) -> AsyncIterator[tuple[int, bytes, bytes]]:
     """Every hand's id and the digests of its transcript's and result's text, by id."""
     async for batch in snapshot.rows(_HANDS):
         for hand_id, transcript, result in batch:
             yield int(hand_id), _digest(transcript), _digest(result)
 
 
-async def _holds(snapshot: Snapshot, counts: dict[str, int],
+async def _holds(snapshot: ReadView, counts: dict[str, int],
                  hands: list[tuple[int, bytes, bytes]]) -> bool:
     """Whether the database holds these rows and exactly these hands' texts."""
     if await _counts(snapshot) != counts:

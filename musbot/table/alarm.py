@@ -12,8 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from .clock import Alarm as Pending
-from .clock import Clock
+from .clock import Clock, Pending
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 
-class Alarm(Protocol):
-    """A pending :meth:`Clock.call_later`."""
+class Pending(Protocol):
+    """A pending :meth:`Clock.call_later`: what cancels it."""
 
     def cancel(self) -> None: ...
 
@@ -23,7 +23,7 @@ class Clock(Protocol):
 
     async def sleep(self, seconds: float) -> None: ...
 
-    def call_later(self, seconds: float, callback: Callable[[], object]) -> Alarm:
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Pending:
         """Runs ``callback`` (plain, not a coroutine) after ``seconds``. The turn timers use
         this rather than a sleeping task: a table re-arms its timer on every move, and a
         task per move (created, then cancelled) costs a busy bot more than the move itself."""
@@ -39,7 +39,7 @@ class RealClock:
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
-    def call_later(self, seconds: float, callback: Callable[[], object]) -> Alarm:
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Pending:
         return asyncio.get_running_loop().call_later(max(0.0, seconds), callback)
 
 
@@ -74,7 +74,7 @@ class ManualClock:
         heapq.heappush(self._sleepers, (self._now + max(0.0, seconds), next(self._seq), future))
         await future
 
-    def call_later(self, seconds: float, callback: Callable[[], object]) -> Alarm:
+    def call_later(self, seconds: float, callback: Callable[[], object]) -> Pending:
         alarm = _ManualAlarm(callback)
         heapq.heappush(self._sleepers, (self._now + max(0.0, seconds), next(self._seq), alarm))
         return alarm

@@ -28,7 +28,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from .clock import Alarm, Clock
+from .clock import Clock, Pending
 from .seats import TableError
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ class Backoff:
         self.lock = lock
         self.attempt = attempt
         self.delay = FIRST_RETRY_SECONDS
-        self._alarm: Alarm | None = None
+        self._alarm: Pending | None = None
         self._task: asyncio.Task[None] | None = None
 
     @property

@@ -41,7 +41,7 @@ class Due:
     since: str
 
 
-class Clock(Core):
+class Deadlines(Core):
     """What time asks of a tournament."""
 
     def due(self, now: datetime) -> list[Due]:

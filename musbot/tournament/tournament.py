@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from .clock import MORE_TIME, Clock, Due, Reminder
+from .clock import MORE_TIME, Deadlines, Due, Reminder
 from .errors import TournamentError
 from .formats import MAX_PAIRS, group_label, group_sizes
 from .model import Entry, Match, Pair, Phase
@@ -26,7 +26,7 @@ __all__ = ["MAX_PAIRS", "MORE_TIME", "STATE_VERSION", "Due", "Reminder", "Tourna
            "group_label", "group_sizes"]
 
 
-class Tournament(SignUps, Playing, Reports, Clock, Organiser):
+class Tournament(SignUps, Playing, Reports, Deadlines, Organiser):
     """A tournament: sign-ups, then the draw, then matches until a champion. Every change is a
     method that takes the time it happens at and returns the :class:`Event` list it caused (an
     empty list: it changed nothing, so a repeated call after a restart is harmless); bad input

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, Table, TableManager
-from musbot.table.clock import Alarm
+from musbot.table.clock import Pending
 from musbot.tournament import Event, Phase, Tournament
 from musbot.words import normalise
 
@@ -35,7 +35,7 @@ class RunnerBase:
         self.shards = shards
         self.cups: dict[int, Cup] = {}
         self._by_place: dict[int, tuple[int, str]] = {}
-        self._alarm: Alarm | None = None
+        self._alarm: Pending | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.started = False
         tables.watch(self._table_changed)
