@@ -2,7 +2,7 @@
 ``cogs/`` use this. Its modules, from the bottom up (each imports only from below its own:
 ``DISCORD_LAYERS`` in ``tests/test_layers.py``):
 
-1. The words and Discord's limits: ``texts``, ``markup`` (names shown as text), ``speech`` (each
+1. The words and Discord's limits: ``texts``, ``markup`` (names shown as text), ``locales`` (each
    person's language), ``guard`` (discord.py's HTTP door: a lost permission), ``governor`` (every
    REST call within Discord's limits), ``card_emojis``, ``translator``, ``drawing``.
 2. ``failures`` (the one error path) and ``bookkeeping`` (what a table does after a call).
