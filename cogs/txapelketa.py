@@ -57,7 +57,7 @@ from musbot.tournament import (
 )
 from musbot.tournament.clock import MORE_TIME
 from musbot.tournament.labels import Words
-from musbot.tournament.live import LEFT, WHEN, Cup, TournamentRunner, say, wall_clock, zone_of
+from musbot.tournament.live import LEFT, WHEN, Cup, TournamentRunner, say, zone_of
 
 from ._common import (
     admin_group,
@@ -100,25 +100,15 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
 
     def __init__(self, bot: MusBot) -> None:
         self.bot = bot
-        self._runner: TournamentRunner | None = None
         self.organiser = self._organiser_commands()
         """``/musadmin txapelketa …``: what the organiser decides."""
         super().__init__()
 
     @property
     def runner(self) -> TournamentRunner:
-        """The bot's runner, made once its database is open (a closed one is refused like
-        any storage failure)."""
-        if self._runner is None:
-            db = bot_database(self.bot)
-            config = self.bot.config
-            shards = (config.shard_count, config.own_shards) \
-                if config.shard_count is not None else None
-            self._runner = TournamentRunner(
-                db, self.bot.tables, DiscordVenue(self.bot, self.bot.transport),
-                clock=self.bot.clock, wall=self.bot.wall or wall_clock(self.bot.clock),
-                shards=shards)
-        return self._runner
+        """The bot's runner (built by the bot with its other services, once its database is
+        open; a closed one is refused like any storage failure)."""
+        return self.bot.tournaments
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(NewPlace, ResultAnswer, DeadlineChoice)
@@ -129,8 +119,6 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(NewPlace, ResultAnswer, DeadlineChoice)
         remove_from_admin(self.bot, tuple(c.name for c in self.organiser), ADMIN_SUB)
-        if self._runner is not None:
-            self._runner.stop()
 
     async def new_place(self, interaction: discord.Interaction[Any], tournament_id: int,
                         match_id: str) -> None:

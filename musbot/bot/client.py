@@ -37,11 +37,13 @@ from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
 from musbot.discordio.texts import dt
 from musbot.discordio.translator import CatalogueTranslator
+from musbot.discordio.venue import DiscordVenue
 from musbot.pictures.worker import Drawer
 from musbot.runtime import collect_periodically, tune_gc
-from musbot.storage import Database, ServerSettings, StorageError
+from musbot.storage import Database, DatabaseClosed, ServerSettings, StorageError
 from musbot.table import Clock, RealClock, Table, TableManager
 from musbot.table.persist import TablePersister
+from musbot.tournament.live import TournamentRunner, wall_clock
 
 from .storage import Sleepers, StorageStart
 
@@ -161,6 +163,23 @@ class MusBot(commands.Bot):
         """Tune the process's garbage collector after start-up (:func:`musbot.runtime.tune_gc`):
         set by ``musbot run``, which owns the process; tests leave theirs alone."""
         self._collector: asyncio.Task[None] | None = None
+        self._tournaments: TournamentRunner | None = None
+
+    @property
+    def tournaments(self) -> TournamentRunner:
+        """The tournaments' runner (``musbot.tournament.live``), one per bot, made once its
+        database is open; :class:`DatabaseClosed` (answered like any storage failure) before."""
+        if self._tournaments is None:
+            db = self.db
+            if db is None:
+                raise DatabaseClosed("the database could not be opened at start-up")
+            config = self.config
+            shards = (config.shard_count, config.own_shards) \
+                if config.shard_count is not None else None
+            self._tournaments = TournamentRunner(
+                db, self.tables, DiscordVenue(self, self.transport), clock=self.clock,
+                wall=self.wall or wall_clock(self.clock), shards=shards)
+        return self._tournaments
 
     @property
     def db(self) -> Database | None:
@@ -296,6 +315,8 @@ class MusBot(commands.Bot):
         they are closed with a goodbye."""
         if self._collector is not None:
             self._collector.cancel()
+        if self._tournaments is not None:
+            self._tournaments.stop()
         if self.storage is not None:
             self.storage.stop()
         self.idle.stop()
