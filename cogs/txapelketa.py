@@ -125,19 +125,30 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         """«Mesa nueva» under a paused match's news: the organiser's, as ``repetir``."""
 
         async def work() -> None:
-            lang = await self._start(interaction, admin=True)
-            if lang is None:
+            found = await self._button_cup(interaction, tournament_id, admin=True)
+            if found is None:
                 return
-            runner = self.runner
-            await runner.start()
-            cup = runner.cups.get(tournament_id)
-            if cup is None or cup.guild_id != interaction.guild_id:
-                await answer(interaction, say("which", lang_of(interaction, lang)))
-                return
+            cup, lang = found
             await self._organise(interaction, cup, lang,
                                  lambda t, now: t.replay(match_id, now=now))
 
         await guarded(interaction, interaction.channel_id, work)
+
+    async def _button_cup(self, interaction: discord.Interaction[Any], tournament_id: int, *,
+                          admin: bool = False) -> tuple[Cup, str] | None:
+        """The tournament a persistent button names, with the server's language; None after
+        refusing (not a server, not the organiser where ``admin``, or a tournament that is gone
+        or another server's)."""
+        lang = await self._start(interaction, admin=admin)
+        if lang is None:
+            return None
+        runner = self.runner
+        await runner.start()
+        cup = runner.cups.get(tournament_id)
+        if cup is None or cup.guild_id != interaction.guild_id:
+            await answer(interaction, say("which", lang_of(interaction, lang)))
+            return None
+        return cup, lang
 
     async def answer_report(self, interaction: discord.Interaction[Any], tournament_id: int,
                             match_id: str, number: int, agree: bool) -> None:
@@ -145,16 +156,11 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         tournament refuses anyone else (one private sentence)."""
 
         async def work() -> None:
-            lang = await self._start(interaction)
-            if lang is None:
+            found = await self._button_cup(interaction, tournament_id)
+            if found is None:
                 return
-            runner = self.runner
-            await runner.start()
-            cup = runner.cups.get(tournament_id)
-            own = lang_of(interaction, lang)
-            if cup is None or cup.guild_id != interaction.guild_id:
-                await answer(interaction, say("which", own))
-                return
+            cup, lang = found
+            runner, own = self.runner, lang_of(interaction, lang)
             user = interaction.user.id
             await interaction.response.defer(ephemeral=True, thinking=True)
             if agree:
@@ -347,16 +353,11 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         pair wins, ``w1``: the second), a double walkover (``ww``) or a day more (``more``)."""
 
         async def work() -> None:
-            lang = await self._start(interaction, admin=True)
-            if lang is None:
+            found = await self._button_cup(interaction, tournament_id, admin=True)
+            if found is None:
                 return
-            runner = self.runner
-            await runner.start()
-            cup = runner.cups.get(tournament_id)
-            own = lang_of(interaction, lang)
-            if cup is None or cup.guild_id != interaction.guild_id:
-                await answer(interaction, say("which", own))
-                return
+            cup, lang = found
+            runner, own = self.runner, lang_of(interaction, lang)
             await interaction.response.defer(ephemeral=True, thinking=True)
 
             def decide(t: Tournament, now: datetime) -> list[Event]:

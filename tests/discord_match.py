@@ -260,10 +260,11 @@ def make_scene(tmp_path: Path, people: Sequence[str] = ("Ana",), *,
     return scene
 
 
-async def open_and_start(scene: Scene, rules: Rules | None = None) -> None:
-    """«/mus mesa», everyone sits with the buttons, the first person starts."""
+async def open_and_start(scene: Scene, **options: Any) -> None:
+    """«/mus mesa» (with ``options``: ``puntos=30``…), everyone sits with the buttons, the
+    first person starts."""
     first = scene.people[0]
-    inter = await scene.slash(first, "mus mesa")
+    inter = await scene.slash(first, "mus mesa", **options)
     assert inter.response_type is not None, (inter.attempts, scene.world.calls)
     await scene.advance(1)
     for i, person in enumerate(scene.people):

@@ -12,7 +12,7 @@ import struct
 from pathlib import Path
 
 import pytest
-from discord_match import Scene, make_scene, play_to_the_end
+from discord_match import Scene, make_scene, open_and_start, play_to_the_end
 
 from musbot.discordio import drawing
 
@@ -27,13 +27,7 @@ async def played(tmp_path: Path) -> Scene:
     world = scene.world
     await world.connect(scene.bot)
     await scene.settle()
-    first = scene.people[0]
-    await scene.slash(first, "mus mesa", puntos=30, juegos=1, vacas=1)
-    await scene.advance(1)
-    for i, person in enumerate(scene.people):
-        await scene.press(person, "join1" if i % 2 == 0 else "join2")
-        await scene.advance(1)
-    await scene.press(first, "start")
+    await open_and_start(scene, puntos=30, juegos=1, vacas=1)
     await play_to_the_end(scene)
     return scene
 

@@ -31,7 +31,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 
 async def record(out: Path, *, puntos: int, seed: int) -> int:
-    from discord_match import make_scene, play_to_the_end
+    from discord_match import make_scene, open_and_start, play_to_the_end
     from wire.look import write_look
 
     with tempfile.TemporaryDirectory() as folder:
@@ -39,13 +39,7 @@ async def record(out: Path, *, puntos: int, seed: int) -> int:
         world = scene.world
         await world.connect(scene.bot)
         await scene.settle()
-        first = scene.people[0]
-        await scene.slash(first, "mus mesa", puntos=puntos, juegos=1, vacas=1)
-        await scene.advance(1)
-        for i, person in enumerate(scene.people):
-            await scene.press(person, "join1" if i % 2 == 0 else "join2")
-            await scene.advance(1)
-        await scene.press(first, "start")
+        await open_and_start(scene, puntos=puntos, juegos=1, vacas=1)
         moves = await play_to_the_end(scene)
         write_look(world, out)
         await world.disconnect(scene.bot)

@@ -372,23 +372,30 @@ class Boards:
         """The showdown's picture is drawn before its message's call is queued: a call that
         waited for a drawing after taking its slot would reach Discord late, beside the next
         window's calls (six edits in five seconds)."""
-        picture = shown.page.picture
-        assert picture is not None
         shown.drawing = True
 
         async def draw() -> None:
             try:
-                shown.png = await self.painter(table_png, picture)
-            except Exception as failure:  # the hand's message goes without its picture
-                shown.page.picture, shown.page.pictured = None, False
-                if not isinstance(failure, PicturesBusy):
-                    log.exception("the showdown picture of hand %s", shown.page.number)
+                shown.png = await self._drawn(shown)
             finally:
                 shown.drawing = False
             if not self.governor.stopped:
                 self._show_final(board, shown)
 
         self._spawn(draw())
+
+    async def _drawn(self, shown: PageMessages) -> bytes | None:
+        """The page's showdown picture, or None: the hand's message then goes without it
+        (too many pictures under way, or a drawing that failed, which is logged)."""
+        picture = shown.page.picture
+        assert picture is not None
+        try:
+            return await self.painter(table_png, picture)
+        except Exception as failure:
+            if not isinstance(failure, PicturesBusy):
+                log.exception("the showdown picture of hand %s", shown.page.number)
+            shown.page.picture, shown.page.pictured = None, False
+            return None
 
     def _final(self, board: Board, shown: PageMessages) -> bool:
         return shown is not board.live or shown.page.final
@@ -421,16 +428,10 @@ class Boards:
         picture = shown.page.picture
         if shown.pictured or picture is None or rendered.embed.image.url is None:
             return {}
-        png = shown.png
-        if png is None:
-            try:
-                png = await self.painter(table_png, picture)
-            except Exception as failure:  # without its picture: the embed drops it
-                if not isinstance(failure, PicturesBusy):
-                    log.exception("the showdown picture of hand %s", shown.page.number)
-                shown.page.picture, shown.page.pictured = None, False
-                rendered.embed.set_image(url=None)
-                return {}
+        png = shown.png or await self._drawn(shown)
+        if png is None:  # without its picture: the embed drops it
+            rendered.embed.set_image(url=None)
+            return {}
         shown.png = None  # sent: not kept
         shown.pictured = True
         return {"attachments": [discord.File(io.BytesIO(png), filename=picture_name(shown.page),

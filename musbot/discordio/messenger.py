@@ -166,15 +166,24 @@ class Messenger:
         async def apply() -> None:
             channel: Any = await self._dm_channel(user_id)
             extra: dict[str, Any] = {} if text is None else {"content": text[:MESSAGE_LIMIT]}
-            if picture is not None:
-                with contextlib.suppress(PicturesBusy):  # the text says the cards
-                    png = await self.painter(picture.png)  # a bound method of plain values
-                    extra["attachments"] = [discord.File(io.BytesIO(png), filename="mano.png",
-                                                         description=picture.alt)]
+            drawn = await self._hand_file(picture)
+            if drawn is not None:
+                extra["attachments"] = [drawn]
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
                 await channel.get_partial_message(message_id).edit(view=None, **extra)
 
         self.governor.edit(("dm", user_id), message_id, apply)
+
+    async def _hand_file(self, picture: HandPicture | None) -> discord.File | None:
+        """The hand drawn as a DM's file; None without one, or with too many pictures under
+        way (the DM's text says the cards)."""
+        if picture is None:
+            return None
+        try:
+            png = await self.painter(picture.png)  # a bound method of plain values
+        except PicturesBusy:
+            return None
+        return discord.File(io.BytesIO(png), filename="mano.png", description=picture.alt)
 
     def _dm(self, table: Table | None, user_id: int, content: str,
             view: discord.ui.View | None = None, *,
@@ -190,11 +199,9 @@ class Messenger:
             shown = buttons.view() if buttons is not None else view
             try:
                 extra: dict[str, Any] = {"view": shown} if shown is not None else {}
-                if picture is not None:
-                    with contextlib.suppress(PicturesBusy):  # the text says the cards
-                        png = await self.painter(picture.png)
-                        extra["file"] = discord.File(io.BytesIO(png), filename="mano.png",
-                                                     description=picture.alt)
+                drawn = await self._hand_file(picture)
+                if drawn is not None:
+                    extra["file"] = drawn
                 message = await channel.send(content, allowed_mentions=NO_MENTIONS, **extra)
                 if prompt is not None:
                     prompt.message_id = message.id
