@@ -38,7 +38,7 @@ from discord.ext import commands
 
 from musbot.discordio.locales import lang_of
 from musbot.discordio.markup import plain
-from musbot.discordio.texts import dt
+from musbot.discordio.texts import MESSAGE_LIMIT, dt
 from musbot.engine import MusError
 from musbot.storage import (
     AlreadyMember,
@@ -76,7 +76,6 @@ NAME_MAX = 50
 autocomplete choice."""
 LOOKUP_MAX = 100
 """A league name typed to find one: what an autocomplete choice can hold."""
-MESSAGE_LIMIT = 2000
 NO_MENTIONS = discord.AllowedMentions.none()
 PAGE_ROWS = 20
 """Players on one page of the standings: 40 short lines, a phone's screen and a half, and far

@@ -32,6 +32,7 @@ from discord.ext import commands
 from musbot.discordio.failures import guarded
 from musbot.discordio.locales import lang_of
 from musbot.discordio.markup import NO_MENTIONS, mentioning, plain, seat_name
+from musbot.discordio.texts import MESSAGE_LIMIT
 from musbot.discordio.venue import (
     DeadlineChoice,
     DiscordVenue,
@@ -71,7 +72,6 @@ from ._common import (
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
-MESSAGE_LIMIT = 2000
 PHASE_KEYS = {Phase.SIGNUP: "phase_signup", Phase.RUNNING: "phase_running",
               Phase.FINISHED: "phase_finished", Phase.CANCELLED: "phase_cancelled"}
 """A tournament's phase in the catalogue (``TXAPELKETA.phase_…``)."""

@@ -37,13 +37,12 @@ from .discard import DiscardButtons, discard_buttons, discard_view, emojis_of
 from .drawing import Painter, PicturesBusy
 from .governor import Governor
 from .markup import NO_MENTIONS, mentioning, plain, plain_with
-from .texts import dt
+from .texts import MESSAGE_LIMIT, dt
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED_CODE = 50007
 """Discord's «Cannot send messages to this user»."""
-MESSAGE_LIMIT = 2000
 REPLY_SECONDS = 8.0
 """How long a refusal typed in the channel stays before it deletes itself."""
 EPHEMERAL_SECONDS = 14 * 60.0

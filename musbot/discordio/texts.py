@@ -8,6 +8,9 @@ from typing import Any
 from musbot.engine import MusError
 from musbot.i18n import error_text, translate
 
+MESSAGE_LIMIT = 2000
+"""Discord's longest message text, in characters: one home for every sender to cut at."""
+
 
 def dt(key: str, lang: str = "es", **params: Any) -> str:
     """One sentence of the ``DISCORD`` catalog."""

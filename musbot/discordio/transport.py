@@ -34,7 +34,8 @@ from .bookkeeping import Bookkeeping
 from .drawing import Draw, Painter
 from .governor import Governor, Limits, Waited
 from .markup import mentioning, plain_with
-from .messenger import ANSWER_SECONDS, MESSAGE_LIMIT, REPLY_SECONDS, Messenger, chunks
+from .messenger import ANSWER_SECONDS, REPLY_SECONDS, Messenger, chunks
+from .texts import MESSAGE_LIMIT
 
 
 class DiscordTransport:

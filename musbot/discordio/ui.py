@@ -41,7 +41,7 @@ from .discard import discard_view, emojis_of
 from .failures import answer_privately, guarded, report
 from .locales import recall
 from .markup import plain, seat_name
-from .texts import dt
+from .texts import MESSAGE_LIMIT, dt
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,6 @@ _TABLE_LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {
     "repaso": ("btn_repaso", discord.ButtonStyle.secondary),
 }
 """Labels from the ``DISCORD`` catalogue."""
-MESSAGE_LIMIT = 2000
 MOVES_A_ROW = 3
 """Move buttons side by side: three short labels fit a phone's 390 px."""
 BUTTONS_A_ROW = 4

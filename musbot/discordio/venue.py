@@ -30,7 +30,7 @@ from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
 
 from .markup import NO_MENTIONS, mentioning, plain
-from .messenger import MESSAGE_LIMIT
+from .texts import MESSAGE_LIMIT
 from .transport import DiscordTransport
 
 log = logging.getLogger(__name__)
