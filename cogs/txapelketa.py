@@ -49,6 +49,7 @@ from musbot.tournament import (
     Event,
     EventKind,
     Format,
+    KnockoutDraw,
     Lateness,
     Phase,
     Reporting,
@@ -217,10 +218,13 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                         donde: str = Reporting.DISCORD.value,
                         zona: app_commands.Range[str, 1, 60] = "Europe/Madrid",
                         al_plazo: str = AtDeadline.ASK.value,
-                        privado: bool = False) -> None:
+                        privado: bool = False,
+                        grupo: app_commands.Range[int, 3, 8] = 4,
+                        pasan: app_commands.Range[int, 1, 7] = 2,
+                        cruce: str = KnockoutDraw.CROSSED.value) -> None:
             await cog.create(interaction, nombre, formato, juegos, puntos, reyes, sorteo,
                              cierre_horas, ronda_minutos, espera_minutos, retraso, donde,
-                             zona, al_plazo, privado)
+                             zona, al_plazo, privado, grupo=grupo, pasan=pasan, cruce=cruce)
 
         async def sortear(interaction: discord.Interaction[Any],
                           nombre: NameOption | None = None) -> None:
@@ -297,7 +301,10 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                              "dan el resultado)",
                     "zona": "zona horaria de los plazos (Europe/Madrid)",
                     "al_plazo": "al acabar el plazo de una partida sin resultado",
-                    "privado": "hilos de partida solo para sus jugadores y la organización"}),
+                    "privado": "hilos de partida solo para sus jugadores y la organización",
+                    "grupo": "grupos: parejas por grupo (4)",
+                    "pasan": "grupos: parejas de cada grupo que pasan al cuadro final (2)",
+                    "cruce": "grupos: cómo se sortea el cuadro final"}),
                 (sortear, "Cierra las inscripciones y sortea (Gestionar servidor)",
                  {"nombre": "nombre del torneo"}),
                 (resultado, "Pone el resultado de una partida (Gestionar servidor)", {
@@ -325,7 +332,12 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             al_plazo=[
                 app_commands.Choice(name="preguntarme", value=AtDeadline.ASK.value),
                 app_commands.Choice(name="vale el resultado dado", value=AtDeadline.REPORT.value)
-            ])(made[0])
+            ],
+            cruce=[
+                app_commands.Choice(name="cruzado: 1.º A – 2.º B, 1.º B – 2.º A…",
+                                    value=KnockoutDraw.CROSSED.value),
+                app_commands.Choice(name="por la clasificación general",
+                                    value=KnockoutDraw.SEEDED.value)])(made[0])
         return made
 
     async def set_deadline(self, interaction: discord.Interaction[Any], fecha: str,
@@ -377,7 +389,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                      juegos: int, puntos: int, reyes: int, sorteo: str,
                      cierre_horas: int | None, ronda_minutos: int, espera_minutos: int,
                      retraso: str, donde: str = "discord", zona: str = "Europe/Madrid",
-                     al_plazo: str = "ask", privado: bool = False) -> None:
+                     al_plazo: str = "ask", privado: bool = False, *, grupo: int = 4,
+                     pasan: int = 2, cruce: str = KnockoutDraw.CROSSED.value) -> None:
         """``/musadmin txapelketa sortu``: a new tournament taking sign-ups in this channel."""
         lang = await self._start(interaction, admin=True)
         if lang is None:
@@ -394,7 +407,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             round_minutes=ronda_minutos, grace_minutes=espera_minutos,
             lateness=Lateness(retraso), time_zone=zona.strip(),
             # given as text: a forged value is the settings' own one-sentence refusal
-            reporting=donde, at_deadline=al_plazo, private_threads=bool(privado))
+            reporting=donde, at_deadline=al_plazo, private_threads=bool(privado),
+            group_size=grupo, advance=pasan, knockout_draw=cruce)
         await interaction.response.defer(thinking=True)
         try:
             cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,
@@ -404,10 +418,12 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                                             allowed_mentions=NO_MENTIONS)
             return
         words = Words(cup.tournament, lang)
-        await interaction.followup.send(plain(say(
-            "created", lang, name=cup.name, format=words.format_name(),
-            games=settings.games_to_win, deadline=_when(settings.signup_deadline, lang),
-            grace=settings.grace_minutes)), allowed_mentions=NO_MENTIONS)
+        created = say("created", lang, name=cup.name, format=words.format_name(),
+                      games=settings.games_to_win, deadline=_when(settings.signup_deadline, lang),
+                      grace=settings.grace_minutes)
+        rule = words.draw_rule()  # groups: who meets whom in the knockout, said at once
+        await interaction.followup.send(plain(f"{created} {rule}" if rule else created),
+                                        allowed_mentions=NO_MENTIONS)
 
     # --- the players ------------------------------------------------------------------
 

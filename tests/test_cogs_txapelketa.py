@@ -113,3 +113,26 @@ async def test_private_answers_speak_the_persons_language_and_news_the_servers(
         assert "No hay ningún torneo" not in private(unknown)
         assert "Beste" in private(unknown)
     assert world.report().refusals == {}
+
+
+async def test_the_organiser_chooses_who_goes_through_and_how_the_knockout_is_drawn(
+        tmp_path: Path) -> None:
+    """``pasan``, ``grupo`` and ``cruce`` at ``sortu``: said in the news of its creation, kept
+    with the tournament; more going through than a group can give is one sentence."""
+    server = make_server(tmp_path)
+    async with connected(server):
+        made = await server.ask(server.admin, "musadmin txapelketa sortu", nombre="Kopa",
+                                formato="groups", grupo=5, pasan=3, cruce="seeded")
+        assert "pasan 3 de cada grupo, por la clasificación general" in public(made)
+        cup = next(iter(server.bot.tournaments.cups.values()))
+        settings = cup.tournament.settings
+        assert (settings.group_size, settings.advance, settings.knockout_draw.value) == \
+            (5, 3, "seeded")
+        crossed = await server.ask(server.admin, "musadmin txapelketa sortu", nombre="Bi",
+                                   formato="groups")
+        assert "se cruzan los grupos (1A–2B, 1B–2A" in public(crossed), "the default"
+        too_many = await server.ask(server.admin, "musadmin txapelketa sortu", nombre="Hiru",
+                                    formato="groups", grupo=4, pasan=4)
+        assert "De cada grupo de 4 pasan de 1 a 4 menos una" in private(too_many)
+        assert len(server.bot.tournaments.cups) == 2
+    assert server.world.report().refusals == {}

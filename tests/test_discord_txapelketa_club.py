@@ -176,6 +176,15 @@ async def test_twelve_pairs_in_groups_then_a_knockout_at_the_table_and_on_discor
         match = stored.matches[asked_.content.split()[2].rstrip(":")]
         four = {u for p in match.pairs if p is not None for u in stored.pairs[p].players}
         assert len(asked_.pinged) == 2 and asked_.pinged < four, "the other pair alone"
+    [drawn] = [m for m in world.messages(server.channel) if m.content.startswith("🏁")]
+    assert "se cruzan los grupos (1A–2B, 1B–2A" in drawn.content, "the rule, said"
+    assert "segunda ronda los mejores: 2" in drawn.content and not drawn.pinged
+    firsts = [p for p in stored.qualifiers() if p in {stored.standings(g)[0].pair
+                                                      for g in range(3)}]
+    byes = {m.winner_pair for m in stored.matches.values() if m.state is MatchState.BYE}
+    assert byes == set(firsts[:2]), "three groups: the two best firsts wait a round"
+    for match in (m for m in knockout if m.round == 1):
+        assert len({stored.pairs[p].group for p in match.pairs if p is not None}) == 2
     [board] = [m for m in world.messages(server.channel) if m.content.startswith("📋")]
     assert "1 de 1" in board.content and "W3-1" in board.content, "the final, agreed"
     print(f"\n{assert_within_budget(world, players.moves)}")

@@ -53,9 +53,18 @@ def knockout(pairs: Sequence[int], bracket: Bracket = Bracket.WINNERS) -> list[M
     n = len(pairs)
     if n < 2:
         raise ValueError("a knockout needs two pairs")
-    size = bracket_size(n)
-    order = bracket_order(size)
-    sides = [Source("pair", pairs[seed - 1]) if seed <= n else BYE_SOURCE for seed in order]
+    order = bracket_order(bracket_size(n))
+    return knockout_of_slots([pairs[seed - 1] if seed <= n else None for seed in order],
+                             bracket)
+
+
+def knockout_of_slots(slots: Sequence[int | None], bracket: Bracket = Bracket.WINNERS
+                      ) -> list[Match]:
+    """The matches of a knockout whose first round is given slot by slot (slots 2i and 2i+1
+    meet; None is a bye), round by round."""
+    if len(slots) < 2 or bracket_size(len(slots)) != len(slots):
+        raise ValueError("a bracket's slots are a power of two")
+    sides = [BYE_SOURCE if pair is None else Source("pair", pair) for pair in slots]
     matches = []
     previous: list[str] = []
     round_ = 1

@@ -7,8 +7,9 @@ from typing import Any
 from musbot.i18n import catalog
 from musbot.words import visible_name
 
+from .brackets import bracket_size
 from .model import Bracket, Match, MatchState, Pair, Source
-from .settings import Format
+from .settings import Format, KnockoutDraw
 from .tournament import Tournament, group_label
 
 FORMAT_KEYS = {Format.KNOCKOUT: "format_knockout", Format.DOUBLE: "format_double",
@@ -106,3 +107,25 @@ class Words:
 
     def format_name(self) -> str:
         return self[FORMAT_KEYS[self.tournament.settings.format]]
+
+    def draw_rule(self) -> str:
+        """How the knockout after the groups is drawn (so players see why they meet whom):
+        how many go through, the rule, and the byes it gives; empty for other formats."""
+        t = self.tournament
+        settings = t.settings
+        if settings.format is not Format.GROUPS:
+            return ""
+        advance = t.plan.get("advance", settings.advance)
+        if settings.knockout_draw is KnockoutDraw.SEEDED:
+            text = self.format("draw_seeded", advance=advance)
+        else:
+            last = f"{advance}" if advance > 1 else "1"
+            text = self.format("draw_crossed", advance=advance,
+                               example=f"1A–{last}B, 1B–{last}A, 1C–{last}D")
+        groups = t.plan.get("groups")
+        if groups is not None and groups > 1:
+            through = groups * advance
+            byes = bracket_size(through) - through
+            if byes:
+                text += " " + self.format("draw_byes", count=byes)
+        return text

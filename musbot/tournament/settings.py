@@ -57,6 +57,23 @@ class Reporting(StrEnum):
     """Either: a table on Discord is opened, and a result confirmed by both pairs counts too."""
 
 
+class KnockoutDraw(StrEnum):
+    """Groups format: how the knockout after the groups is drawn from who went through
+    (:mod:`.formats.crossing`; docs/txapelketa.md)."""
+
+    CROSSED = "crossed"
+    """Groups crossed two by two, as the Basque championship and most clubs draw it: first of A
+    against second of B, first of B against second of A, then C with D, and so on (with more
+    going through, the best place meets the last of the other group). Known before the groups
+    end; the two of one group start in opposite halves. With an odd number of groups the last
+    crosses with the first, and a field short of a power of two gives its byes to the best
+    firsts (by wins, then game and tanto difference)."""
+    SEEDED = "seeded"
+    """By the overall table: every pair through ranked by its place, then its results; the
+    best meets the worst, two of one group kept apart in the first round where a swap allows
+    (tournaments stored before the rule was a setting)."""
+
+
 class AtDeadline(StrEnum):
     """What the bot does by itself when a match's deadline passes undecided."""
 
@@ -105,6 +122,8 @@ class Settings:
     """Groups format: the size aimed at (groups differ by one at most)."""
     advance: int = 2
     """Groups format: pairs of each group that go through (at most a group's size − 1)."""
+    knockout_draw: KnockoutDraw = KnockoutDraw.CROSSED
+    """Groups format: how the knockout is drawn from those who go through."""
     swiss_rounds: int | None = None
     """Swiss format: None for ⌈log2 n⌉ rounds."""
     reporting: Reporting = Reporting.DISCORD
@@ -124,7 +143,8 @@ class Settings:
             raise TournamentError("tournament_bad_name", limit=MAX_NAME)
         object.__setattr__(self, "name", name)
         for attr, kind in (("format", Format), ("seeding", Seeding), ("lateness", Lateness),
-                           ("reporting", Reporting), ("at_deadline", AtDeadline)):
+                           ("reporting", Reporting), ("at_deadline", AtDeadline),
+                           ("knockout_draw", KnockoutDraw)):
             try:
                 object.__setattr__(self, attr, kind(getattr(self, attr)))
             except ValueError as exc:
@@ -169,7 +189,8 @@ class Settings:
                 "seeding": self.seeding.value, "signup_deadline": self.signup_deadline,
                 "round_minutes": self.round_minutes, "grace_minutes": self.grace_minutes,
                 "lateness": self.lateness.value, "group_size": self.group_size,
-                "advance": self.advance, "swiss_rounds": self.swiss_rounds,
+                "advance": self.advance, "knockout_draw": self.knockout_draw.value,
+                "swiss_rounds": self.swiss_rounds,
                 **({"reporting": self.reporting.value}
                    if self.reporting is not Reporting.DISCORD else {}),
                 **({"time_zone": self.time_zone} if self.time_zone != DEFAULT_ZONE else {}),
@@ -181,12 +202,16 @@ class Settings:
     def from_dict(cls, data: dict[str, Any]) -> Settings:
         known = {"name", "format", "games_to_win", "rules", "seeding", "signup_deadline",
                  "round_minutes", "grace_minutes", "lateness", "group_size", "advance",
-                 "swiss_rounds", "reporting", "time_zone", "at_deadline", "private_threads"}
+                 "swiss_rounds", "reporting", "time_zone", "at_deadline", "private_threads",
+                 "knockout_draw"}
         return cls(data["name"], Format(data["format"]), int(data["games_to_win"]),
                    Rules.from_dict(data["rules"]), Seeding(data["seeding"]),
                    data.get("signup_deadline"), int(data["round_minutes"]),
                    int(data["grace_minutes"]), Lateness(data["lateness"]),
-                   int(data["group_size"]), int(data["advance"]), data.get("swiss_rounds"),
+                   int(data["group_size"]), int(data["advance"]),
+                   # stored before the rule was a setting: the overall table's, as drawn then
+                   KnockoutDraw(data.get("knockout_draw", KnockoutDraw.SEEDED.value)),
+                   data.get("swiss_rounds"),
                    Reporting(data.get("reporting", "discord")),
                    str(data.get("time_zone", DEFAULT_ZONE)),
                    AtDeadline(data.get("at_deadline", "ask")),

@@ -76,6 +76,9 @@ def bracket_text(tournament: Tournament, lang: str = "es", *,
         head.append(w["champion"].format(pair=writer.pair(champion.id)))
         if finalist is not None:
             head.append(w["finalist"].format(pair=writer.pair(finalist.id)))
+    rule = w.draw_rule()  # why the pairs through meet whom
+    if rule:
+        head.append(rule)
     # (priority, position, line): lines are chosen by priority, shown by position.
     lines: list[tuple[int, int, str]] = []
     fmt = tournament.settings.format

@@ -1,5 +1,6 @@
 """Groups, then a knockout: leagues balanced by seed, and the best of each group through to a
-knockout drawn once every group's match is played (:func:`qualifiers`)."""
+knockout drawn once every group's match is played (:func:`qualifiers`), by the tournament's
+rule (:attr:`Settings.knockout_draw`: crossed, :mod:`.crossing`, or by the overall table)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from datetime import datetime
 
 from .. import brackets
 from ..model import Bracket, Event, EventKind, Match, Source, is_odd
-from ..settings import Format
+from ..settings import Format, KnockoutDraw
 from .base import Drawn, Podium, top_two
+from .crossing import Qualifier, crossed_slots
 from .knockout import Knockout
 from .league import league
 
@@ -34,12 +36,18 @@ def group_sizes(n: int, size: int) -> list[int]:
 def qualifiers(t: Drawn) -> list[int]:
     """The pairs that go through, best first: by place in their group, then by their results
     (wins, game and tanto difference), then by seed."""
+    return [q.pair for q in ranked_qualifiers(t)]
+
+
+def ranked_qualifiers(t: Drawn) -> list[Qualifier]:
+    """:func:`qualifiers`, each with its group and place."""
     ranked = []
     for group in range(t.plan.get("groups", 0)):
         table = [s for s in t.standings(group) if not t.pairs[s.pair].disqualified]
         for place, row in enumerate(table[: t.plan["advance"]]):
-            ranked.append((place, -row.won, -row.games_diff, -row.tantos_diff, row.pair))
-    return [row[-1] for row in sorted(ranked)]
+            ranked.append(((place, -row.won, -row.games_diff, -row.tantos_diff, row.pair),
+                           Qualifier(row.pair, group, place)))
+    return [q for _, q in sorted(ranked, key=lambda r: r[0])]
 
 
 class Groups(Knockout):
@@ -68,11 +76,15 @@ class Groups(Knockout):
             self._draw_knockout(t, now, events)
 
     def _draw_knockout(self, t: Drawn, now: datetime, events: list[Event]) -> None:
-        through = qualifiers(t)
+        through = ranked_qualifiers(t)
         if len(through) < 2:
             return
-        matches = brackets.knockout(through)
-        _separate_groups(t, matches)
+        if t.settings.knockout_draw is KnockoutDraw.CROSSED:
+            matches = brackets.knockout_of_slots(
+                crossed_slots(through, t.plan["groups"], t.plan["advance"]))
+        else:
+            matches = brackets.knockout([q.pair for q in through])
+            _separate_groups(t, matches)
         t._add_all(matches)
         events.append(Event(EventKind.KNOCKOUT_DRAWN))
         for match in matches:

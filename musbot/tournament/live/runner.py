@@ -184,6 +184,9 @@ class TournamentRunner(MatchTables):
                     pair = t.pairs[event.pair]
                     await self.venue.news(cup, say("disqualified", lang, pair=words.pair(pair),
                                                    reason=pair.disqualified or ""))
+                elif kind is EventKind.KNOCKOUT_DRAWN:
+                    await self.venue.news(cup, say("knockout_drawn", lang, name=cup.name,
+                                                   rule=words.draw_rule()))
                 elif kind is EventKind.CHAMPION:
                     await self._champion(cup, words)
                 elif kind is EventKind.CANCELLED:
