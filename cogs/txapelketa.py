@@ -300,7 +300,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                     "donde": "dónde se juegan las partidas (en una mesa real, las parejas "
                              "dan el resultado)",
                     "zona": "zona horaria de los plazos (Europe/Madrid)",
-                    "al_plazo": "al acabar el plazo de una partida sin resultado",
+                    "al_plazo": "al acabar el plazo o el tiempo de una partida sin resultado",
                     "privado": "hilos de partida solo para sus jugadores y la organización",
                     "grupo": "grupos: parejas por grupo (4)",
                     "pasan": "grupos: parejas de cada grupo que pasan al cuadro final (2)",
@@ -331,7 +331,9 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             app_commands.Choice(name="las dos", value=Reporting.EITHER.value)],
             al_plazo=[
                 app_commands.Choice(name="preguntarme", value=AtDeadline.ASK.value),
-                app_commands.Choice(name="vale el resultado dado", value=AtDeadline.REPORT.value)
+                app_commands.Choice(name="vale el resultado dado", value=AtDeadline.REPORT.value),
+                app_commands.Choice(name="decide el bot (resultado dado, o el marcador)",
+                                    value=AtDeadline.DECIDE.value)
             ],
             cruce=[
                 app_commands.Choice(name="cruzado: 1.º A – 2.º B, 1.º B – 2.º A…",
@@ -361,8 +363,10 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
 
     async def answer_deadline(self, interaction: discord.Interaction[Any], tournament_id: int,
                               match_id: str, what: str) -> None:
-        """The organiser's tap at a match's deadline passed: a walkover (``w0``: the first
-        pair wins, ``w1``: the second), a double walkover (``ww``) or a day more (``more``)."""
+        """The organiser's tap at a match's deadline passed, or at the time limit of a match
+        played on Discord: a walkover (``w0``: the first pair wins, ``w1``: the second), a
+        double walkover (``ww``), a day more (``more``), half an hour more (``play``) or the
+        table's board as it stands (``board``)."""
 
         async def work() -> None:
             found = await self._button_cup(interaction, tournament_id, admin=True)
@@ -371,8 +375,14 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             cup, lang = found
             runner, own = self.runner, lang_of(interaction, lang)
             await interaction.response.defer(ephemeral=True, thinking=True)
+            if what == "board":
+                await runner.decide_by_board(cup, match_id)
+                await answer(interaction, say("done", own))
+                return
 
             def decide(t: Tournament, now: datetime) -> list[Event]:
+                if what == "play":
+                    return t.more_time(match_id, now=now)
                 if what == "more":
                     deadline = t.deadline_of(t.match(match_id))
                     return t.set_deadline(match_id, max(deadline or now, now) + MORE_TIME,

@@ -16,6 +16,7 @@ from musbot.i18n import LANGUAGES, error_text
 from musbot.storage import ratings
 from musbot.tournament import (
     STATE_VERSION,
+    AtDeadline,
     Bracket,
     Event,
     EventKind,
@@ -457,7 +458,8 @@ def test_cancelling_ends_the_tournament_without_a_champion() -> None:
 
 
 def test_when_the_round_time_runs_out_the_pair_ahead_on_the_board_wins() -> None:
-    t = drawn(4)  # 120 minutes a round, from the draw
+    """The tournament lets the bot decide alone (``al_plazo:decide``)."""
+    t = drawn(4, at_deadline=AtDeadline.DECIDE)  # 120 minutes a round, from the draw
     t.start("W1-1", now=minutes(5))
     t.start("W1-2", now=minutes(5))
     assert [d.kind for d in t.due(minutes(119))] == []
@@ -473,13 +475,13 @@ def test_when_the_round_time_runs_out_the_pair_ahead_on_the_board_wins() -> None
     assert t.overtime("W1-1", (1, 1), (57, 60), playing=(12, 20), now=minutes(122)) == []
     assert len(rated_results(t)) == 1, "played by the four of them: it rates the pairs"
     # Ahead in games counts before tantos.
-    other = drawn(2)
+    other = drawn(2, at_deadline=AtDeadline.DECIDE)
     other.overtime("W1-1", (2, 0), (90, 30), playing=(0, 35), now=minutes(120))
     assert other.matches["W1-1"].winner == 0 and other.phase is Phase.FINISHED
 
 
 def test_level_when_the_time_runs_out_plays_on_for_the_organiser_once() -> None:
-    t = drawn(2)
+    t = drawn(2, at_deadline=AtDeadline.DECIDE)
     t.start("W1-1", now=minutes(5))
     events = t.overtime("W1-1", (1, 1), (50, 50), playing=(10, 10), now=minutes(125))
     assert kinds(events) == [EventKind.OVERTIME_LEVEL]
@@ -491,11 +493,12 @@ def test_level_when_the_time_runs_out_plays_on_for_the_organiser_once() -> None:
     assert match.winner == 0, "the table's result counts"
     assert "overtime" in match.flags and match.games == [3, 1]
     # A match never started, its pairs level (both late): the organiser's too.
-    late = drawn(2)
+    late = drawn(2, at_deadline=AtDeadline.DECIDE)
     late.late("W1-1", {0, 1}, now=minutes(10))
     assert kinds(late.overtime("W1-1", (0, 0), now=minutes(120))) == [EventKind.OVERTIME_LEVEL]
     # One pair late by games, then time: the pair present is ahead and wins.
-    games = drawn(2, lateness=Lateness.GAME, grace_minutes=50)
+    games = drawn(2, lateness=Lateness.GAME, grace_minutes=50,
+                  at_deadline=AtDeadline.DECIDE)
     games.late("W1-1", {1}, now=minutes(50))
     games.late("W1-1", {1}, now=minutes(100))
     games.overtime("W1-1", (2, 0), now=minutes(120))
@@ -504,7 +507,7 @@ def test_level_when_the_time_runs_out_plays_on_for_the_organiser_once() -> None:
 
 
 def test_a_replayed_match_gets_its_round_time_again() -> None:
-    t = drawn(2)
+    t = drawn(2, at_deadline=AtDeadline.DECIDE)
     t.overtime("W1-1", (1, 0), now=minutes(120))
     t.replay("W1-1", now=minutes(130))
     match = t.matches["W1-1"]

@@ -23,7 +23,7 @@ from musbot.table import ManualClock, Table, TableError, TableManager
 from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
-from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
+from musbot.tournament import AtDeadline, Format, Lateness, MatchState, Phase, Settings
 from musbot.tournament.live import Cup, TournamentRunner, bot_played
 from musbot.tournament.model import Match as TournamentMatch
 
@@ -254,14 +254,16 @@ def one_game_played(table: Table) -> bool:
     return table.match is not None and len(table.match.games_played) == 1
 
 
-async def timed_match(path: Path, clock: ManualClock, games_to_win: int
+async def timed_match(path: Path, clock: ManualClock, games_to_win: int,
+                      at_deadline: AtDeadline = AtDeadline.DECIDE
                       ) -> tuple[Database, TableManager, TournamentRunner, Venue, Cup,
                                  TournamentMatch, Table]:
     """Two pairs drawn into one match of 5-tanto games with a 5-minute round: the runner's
-    pieces, the cup, the match and its table."""
+    pieces, the cup, the match and its table. The bot decides alone at the time limit unless
+    ``at_deadline`` says otherwise."""
     db, tables, runner, venue = await start(path, clock, turn_seconds=SLOW)
     cup = await signed(runner, 2, games_to_win=games_to_win, round_minutes=5, grace_minutes=1,
-                       rules=Rules(puntos=5))
+                       rules=Rules(puntos=5), at_deadline=at_deadline)
     await runner.draw(cup)
     [match] = cup.tournament.ready()
     table = tables.get(cup.places[match.id])

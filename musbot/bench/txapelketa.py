@@ -31,6 +31,7 @@ from musbot.table import ManualClock, Table, TableManager
 from musbot.table.persist import TablePersister
 from musbot.tournament import (
     MAX_PAIRS,
+    AtDeadline,
     Event,
     Format,
     MatchState,
@@ -122,7 +123,7 @@ class BenchVenue:
         await self.news(cup, text, users)
 
     async def ask_organiser(self, cup: Cup, match: Any, text: str,
-                            users: Sequence[int]) -> None:
+                            users: Sequence[int], *, playing: bool = False) -> None:
         await self.news(cup, text, users)
 
     async def bracket(self, cup: Cup, matches: Collection[str] | None) -> None:
@@ -193,7 +194,8 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
                                   wall=lambda: EPOCH + timedelta(seconds=clock.now()))
         await runner.start()
         settings = Settings(f"Bench {pairs}", format=fmt, games_to_win=games,
-                            grace_minutes=10, round_minutes=240)
+                            grace_minutes=10, round_minutes=240,
+                            at_deadline=AtDeadline.DECIDE)  # nobody to ask: the bot decides
         # The server's language is the tournament's: its news, and the bracket drawn after
         # every match and written at the end.
         await db.save_server_settings(1, ServerSettings(table=TableSettings(language=lang)))

@@ -225,14 +225,18 @@ class DiscordVenue:
                          mentioning(*users) if users else NO_MENTIONS)
 
     async def ask_organiser(self, cup: Cup, match: Any, text: str,
-                            users: Sequence[int]) -> None:
+                            users: Sequence[int], *, playing: bool = False) -> None:
         words = Words(cup.tournament, cup.lang)
         view = discord.ui.View(timeout=None)
-        for what, label in (
-                ("w0", say("wins_walkover", cup.lang, pair=words.side(match, 0))),
-                ("w1", say("wins_walkover", cup.lang, pair=words.side(match, 1))),
-                ("ww", say("double_walkover", cup.lang)),
-                ("more", say("more_time", cup.lang))):
+        choices = [("w0", say("wins_walkover", cup.lang, pair=words.side(match, 0))),
+                   ("w1", say("wins_walkover", cup.lang, pair=words.side(match, 1))),
+                   ("ww", say("double_walkover", cup.lang))]
+        if playing:  # a match on Discord past its time limit: half an hour, or its board now
+            choices += [("play", say("more_play", cup.lang)),
+                        ("board", say("by_board", cup.lang))]
+        else:
+            choices.append(("more", say("more_time", cup.lang)))
+        for what, label in choices:
             view.add_item(DeadlineChoice(cup.tournament_id, match.id, what, label))
         await self._post(cup.channel_id, notifying(text, users),
                          mentioning(*users) if users else NO_MENTIONS, view=view)
@@ -305,11 +309,14 @@ def stamped(text: str, when: datetime) -> str:
 
 
 class DeadlineChoice(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"txap:dl:(?P<what>w0|w1|ww|more):(?P<tournament>[0-9]{1,20}):"
+                     template=r"txap:dl:(?P<what>w0|w1|ww|more|play|board):"
+                              r"(?P<tournament>[0-9]{1,20}):"
                               r"(?P<match>[A-Z0-9-]{1,20})"):
     """The organiser's answer to a match's deadline passed: a walkover for the first or the
-    second pair, a double walkover, or a day more. The tournament's cog answers it; whoever
-    else presses it is told it is the organiser's."""
+    second pair, a double walkover, or a day more; to a match played on Discord past its time
+    limit, half an hour more (``play``) or its board as it stands (``board``) instead of the
+    day. The tournament's cog answers it; whoever else presses it is told it is the
+    organiser's."""
 
     def __init__(self, tournament_id: int, match_id: str, what: str, label: str = "…") -> None:
         super().__init__(discord.ui.Button(

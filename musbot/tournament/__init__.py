@@ -15,8 +15,10 @@ The life of a tournament, and what its runner (:mod:`.live`, on live tables) cal
     t.record(match_id, (3, 1), (131, 87), now=now, bot_game=False)   # the table's result
     for due in t.due(now):                      # grace time passed: the runner checks who
         t.late(due.match, {1}, now=now)         # sat down; walkover, or a game, as set
-        t.overtime(due.match, (1, 1), (57, 60), playing=(12, 20), now=now)  # round time
-                                                # up: the pair ahead on the board wins
+        t.overtime(due.match, (1, 1), (57, 60), playing=(12, 20), now=now)  # time up:
+                                                # the organiser is asked (TIME_UP), or, if
+                                                # the settings say so, the board decides
+    t.more_time(match_id, now=now), t.by_board(match_id, games, tantos, playing=..., now=now)
     t.set_result(...), t.replay(...), t.disqualify(pair_id, reason, now=now), t.cancel(...)
     t.champion, t.finalist                      # once t.phase is Phase.FINISHED
     Tournament.from_dict(t.to_dict()) == t      # what storage keeps (musbot.storage)
@@ -27,8 +29,8 @@ for lateness are in :attr:`Match.forfeits`), mentioning the four players of
 :attr:`Tournament.pairs`; ``MATCH_DECIDED`` closes it and redraws the bracket
 (:func:`.picture.render` with ``matches=`` for just the pages concerned, and
 :func:`.text.bracket_text` for screen readers); ``MATCH_WITHDRAWN`` closes a table opened for a
-match that a replay took back; ``BOT_FLAGGED``, ``BOTH_LATE``, ``OVERTIME_LEVEL`` and
-``DISQUALIFIED`` are for the organiser; ``CHAMPION`` ends it. The runner saves the state
+match that a replay took back; ``BOT_FLAGGED``, ``BOTH_LATE``, ``OVERTIME_LEVEL``, ``TIME_UP``
+(with the organiser's choices) and ``DISQUALIFIED`` are for the organiser; ``CHAMPION`` ends it. The runner saves the state
 after every change, with the events' effects done once the save is committed (a restart then
 redoes nothing twice: a repeated change returns no events).
 

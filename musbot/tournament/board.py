@@ -1,6 +1,8 @@
 """The organiser's board (issue 47, item 4): every match of the round in play, and where it
-stands: played, agreed by its pairs, lost by walkover, disputed, reported and waiting for the
-other pair, late (past its deadline), being played, paused, or still to play. Pure: the runner
+stands: played, agreed by its pairs, decided by its board when its time ran out, lost by
+walkover, disputed, reported and waiting for the other pair, out of time and waiting for the
+organiser's word, late (past its deadline), played on with more time, being played, paused, or
+still to play. Pure: the runner
 words it and a venue keeps it on one message, edited as things change."""
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from typing import Literal, TypeAlias
 from .model import Match, MatchState
 from .tournament import Tournament
 
-Status: TypeAlias = Literal["played", "agreed", "walkover", "disputed", "reported", "late",
-                            "playing", "paused", "waiting"]
-ICONS: dict[Status, str] = {"played": "✅", "agreed": "🤝", "walkover": "🚫",
-                            "disputed": "⚠️", "reported": "📝", "late": "⌛",
+Status: TypeAlias = Literal["played", "agreed", "by_board", "walkover", "disputed",
+                            "reported", "time_up", "late", "more_time", "playing", "paused",
+                            "waiting"]
+ICONS: dict[Status, str] = {"played": "✅", "agreed": "🤝", "by_board": "⏱️",
+                            "walkover": "🚫", "disputed": "⚠️", "reported": "📝",
+                            "time_up": "🔔", "late": "⌛", "more_time": "⏲️",
                             "playing": "▶️", "paused": "⏸️", "waiting": "⏳"}
 
 
@@ -43,14 +47,20 @@ def status(t: Tournament, match: Match, now: datetime) -> Status:
     if match.decided:
         if match.state in (MatchState.WALKOVER, MatchState.DISQUALIFIED):
             return "walkover"
+        if "overtime" in match.flags and match.state is MatchState.FINISHED:
+            return "by_board"
         return "agreed" if "reported" in match.flags else "played"
     if match.paused_at is not None:
         return "paused"
+    if "time_up" in match.flags:  # the organiser was asked and has not answered
+        return "time_up"
     if match.report is not None:
         return "disputed" if match.report.disputed else "reported"
     deadline = t.deadline_of(match)
     if deadline is not None and now >= deadline:
         return "late"
+    if match.time_limit is not None:
+        return "more_time"
     return "playing" if match.state is MatchState.PLAYING else "waiting"
 
 

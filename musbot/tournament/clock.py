@@ -18,6 +18,9 @@ REMINDERS = (("reminded_day", timedelta(days=1), EventKind.DEADLINE_DAY),
 """The reminders before a match's deadline: a day, then an hour before."""
 MORE_TIME = timedelta(days=1)
 """What «more time» gives a match whose deadline passed (the organiser's button)."""
+MORE_PLAY = timedelta(minutes=30)
+"""What «more time» gives a match played on Discord past its time limit: half an hour from
+its limit, or from the organiser's answer if that came later."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +38,10 @@ class Due:
     match: str
     kind: Literal["grace", "overtime"]
     """``grace``: ready and not started after the grace time, so the adapter checks who sat
-    down and calls :meth:`Tournament.late`; ``overtime``: past the round's time, so the
-    adapter reads the board and calls :meth:`Tournament.overtime` (once: a match dealt with
-    is not due again)."""
+    down and calls :meth:`Tournament.late`; ``overtime``: past its time limit
+    (:meth:`Tournament.limit_of`), so the adapter reads the board and calls
+    :meth:`Tournament.overtime`, which decides or asks the organiser (once: a match dealt with
+    is not due again until the organiser gives it more time)."""
     since: str
 
 
@@ -58,11 +62,11 @@ class Deadlines(Core):
                               self.settings.grace_minutes * (sum(match.forfeits) + 1))
                 if now >= grace:
                     found.append(Due(match.id, "grace", stamp(grace)))
-            if match.state in (MatchState.READY, MatchState.PLAYING) \
-                    and "overtime" not in match.flags:
-                limit = later(match.ready_at, self.settings.round_minutes)
-                if now >= limit:
-                    found.append(Due(match.id, "overtime", stamp(limit)))
+            limit = self.limit_of(match)
+            if match.state in (MatchState.READY, MatchState.PLAYING) and limit is not None \
+                    and "overtime" not in match.flags and "time_up" not in match.flags \
+                    and now >= limit:
+                found.append(Due(match.id, "overtime", stamp(limit)))
         return found
 
     def deadline_of(self, match: Match) -> datetime | None:
@@ -152,7 +156,22 @@ class Deadlines(Core):
             event = next(e for flag, _, e in REMINDERS if flag == kind)
             return self._changed([Event(event, match=match_id)])
         report = match.report
-        if self.settings.at_deadline is AtDeadline.REPORT and report is not None \
+        if self.settings.at_deadline is not AtDeadline.ASK and report is not None \
                 and not report.disputed:
             return self._confirmed(match, None, now)
         return self._changed([Event(EventKind.DEADLINE_PASSED, match=match_id)])
+
+    def more_time(self, match_id: str, *, now: datetime) -> list[Event]:
+        """The organiser's «more time» for a match played on Discord whose time limit ran
+        out: :data:`MORE_PLAY` more, from its limit or from now if later; it is asked again
+        at the new limit. Refused for a match decided, or not being played."""
+        match = self.match(match_id)
+        if match.decided:
+            raise TournamentError("tournament_already_decided", match=match_id)
+        limit = self.limit_of(match)
+        if match.state not in (MatchState.READY, MatchState.PLAYING) or limit is None:
+            raise TournamentError("tournament_not_ready", match=match_id)
+        match.time_limit = stamp(max(limit, now) + MORE_PLAY)
+        match.flags = [f for f in match.flags if f not in ("time_up", "overtime")]
+        self._log(now, match, "more_time", None, None)
+        return self._changed([Event(EventKind.TIME_GIVEN, match=match_id)])

@@ -23,7 +23,7 @@ from .model import (
 )
 from .settings import Settings
 from .standings import Standing
-from .timestamps import stamp
+from .timestamps import later, parse_time, stamp
 
 MAX_LOG = 2000
 """Entries kept in a tournament's log of reported results (the oldest go first)."""
@@ -67,9 +67,11 @@ class Core:
         """Deadlines set by the organiser: a match's (by its id) or a round's (``round:N``,
         for every match of round N, those made later too); a match's own wins."""
         self.log: list[dict[str, Any]] = [dict(entry) for entry in log]
-        """What was done with results reported off Discord, oldest first: ``at``, ``match``,
-        ``what`` (reported, confirmed, disputed, settled, replayed), ``user`` (None: the
-        organiser) and ``games``."""
+        """What was done with results reported off Discord, and with the time limits of
+        matches played on it, oldest first: ``at``, ``match``, ``what`` (reported, confirmed,
+        disputed, settled, replayed, stood; time_up: the organiser asked, then their answer:
+        more_time, walkover, double_walkover, board), ``user`` (None: the organiser or the
+        bot) and ``games``."""
         self._order: dict[str, int] = {}
         self._dependents: dict[str, list[str]] = {}
         self._by_pair: dict[int, list[str]] = {}
@@ -103,6 +105,15 @@ class Core:
         """Matches whose table should be open (ready or playing)."""
         return [m for m in self.matches.values()
                 if m.state in (MatchState.READY, MatchState.PLAYING)]
+
+    def limit_of(self, match: Match) -> datetime | None:
+        """When the match's time runs out: the limit the organiser gave it, else the round's
+        time from when it was ready (None while it is not)."""
+        if match.time_limit is not None:
+            return parse_time(match.time_limit)
+        if match.ready_at is None:
+            return None
+        return later(match.ready_at, self.settings.round_minutes)
 
     def standings(self, group: int | None = None) -> list[Standing]:
         """A group's table (``group``), the round robin's, or the Swiss standings."""
@@ -315,6 +326,21 @@ class Core:
         if len(tantos) != 2 or any(not isinstance(t, int) or t < 0 for t in tantos):
             raise TournamentError("tournament_bad_tantos")
         return tantos[0], tantos[1]
+
+    def _board(self, match: Match, games: Sequence[int], tantos: Sequence[int],
+               playing: Sequence[int]) -> tuple[tuple[int, int], tuple[int, int], int | None]:
+        """A match's board while it is played, checked: games won by each side (forfeited ones
+        included, none won yet), tantos summed over its games, and the side ahead (more games,
+        else more tantos in the game in play; None when level)."""
+        target = self.settings.games_to_win
+        if len(games) != 2 or any(not isinstance(g, int) or not given <= g < target
+                                  for g, given in zip(games, match.forfeits, strict=False)):
+            raise TournamentError("tournament_bad_score", target=target)
+        points = self._check_tantos(tantos)
+        current = self._check_tantos(playing)
+        board = (games[0], current[0]), (games[1], current[1])
+        ahead = None if board[0] == board[1] else 0 if board[0] > board[1] else 1
+        return (games[0], games[1]), points, ahead
 
     def _flag_bot(self, match: Match, events: list[Event]) -> list[Event]:
         if "bot_game" not in match.flags:

@@ -175,7 +175,8 @@ class Report:
 
 
 Flag = Literal["bot_game", "both_late", "organiser", "overtime", "reported", "disputed",
-               "reminded_day", "reminded_hour", "deadline_passed", "double_walkover"]
+               "reminded_day", "reminded_hour", "deadline_passed", "double_walkover",
+               "time_up"]
 """``bot_game``: a bot played a whole game of it in a person's place (for the organiser to
 look at); ``both_late``: neither pair sat down in the grace time (the organiser decides);
 ``organiser``: its result was set by the organiser; ``overtime``: the round's time ran out
@@ -183,7 +184,9 @@ before it ended (decided by the board then, or, level, left to play on); ``repor
 by a result one pair reported and the other confirmed; ``disputed``: a reported result was
 disputed (the organiser decided it); ``reminded_day``, ``reminded_hour``: its pairs were reminded
 of its deadline; ``deadline_passed``: its deadline passed undecided (the organiser was asked);
-``double_walkover``: neither pair played, both lose (the organiser's word)."""
+``double_walkover``: neither pair played, both lose (the organiser's word); ``time_up``: played
+on Discord, its time limit ran out undecided and the organiser was asked (its table plays on
+meanwhile)."""
 
 
 @dataclass(slots=True)
@@ -216,6 +219,9 @@ class Match:
     """When its table was lost (:meth:`Tournament.pause`): its time limits stand still since."""
     report: Report | None = None
     """A result reported by a pair, waiting for the other's word (:meth:`Tournament.report`)."""
+    time_limit: str | None = None
+    """Its time limit, once the organiser gave it more time (:meth:`Tournament.more_time`);
+    None: :attr:`ready_at` plus the settings' round time."""
 
     @property
     def decided(self) -> bool:
@@ -249,7 +255,8 @@ class Match:
                 "started_at": self.started_at, "decided_at": self.decided_at,
                 "note": self.note, "flags": list(self.flags),
                 **({"paused_at": self.paused_at} if self.paused_at is not None else {}),
-                **({"report": self.report.to_json()} if self.report is not None else {})}
+                **({"report": self.report.to_json()} if self.report is not None else {}),
+                **({"time_limit": self.time_limit} if self.time_limit is not None else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
@@ -260,7 +267,8 @@ class Match:
                    data["winner"], data["group"], data["ready_at"], data["started_at"],
                    data["decided_at"], data["note"], list(data["flags"]),
                    data.get("paused_at"),
-                   None if data.get("report") is None else Report.from_json(data["report"]))
+                   None if data.get("report") is None else Report.from_json(data["report"]),
+                   data.get("time_limit"))
 
 
 class EventKind(StrEnum):
@@ -296,6 +304,11 @@ class EventKind(StrEnum):
     after the groups, the grand final's second match): close its table if one was opened."""
     RESULT_REPORTED = "result_reported"
     """A pair reported a result played off Discord: the other pair is asked to confirm it."""
+    TIME_UP = "time_up"
+    """A match played on Discord ran past its time limit undecided: the organiser is asked (a
+    walkover, a double walkover, more time, or the board as it stands); its table plays on."""
+    TIME_GIVEN = "time_given"
+    """The organiser gave a match played on Discord more time: its new limit is told."""
     DEADLINE_SET = "deadline_set"
     DEADLINE_DAY = "deadline_day"
     """A day to a match's deadline: its pairs are reminded."""

@@ -34,6 +34,9 @@ class Organiser(Core):
         target = self.settings.games_to_win
         if match.report is not None:
             self._log(now, match, "settled", None, None)
+        if "time_up" in match.flags:  # the organiser's answer to its time running out
+            self._log(now, match, "double_walkover" if len(sides) == 2 else "walkover", None,
+                      None)
         match.tantos = [0, 0]
         if len(sides) == 2:
             match.games = [0, 0]
@@ -72,6 +75,35 @@ class Organiser(Core):
         self._decide(match, 0 if score[0] > score[1] else 1, MatchState.FINISHED, now, events)
         return self._changed(events)
 
+    def by_board(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
+                 *, playing: Sequence[int] = (0, 0), now: datetime,
+                 bot_game: bool = False) -> list[Event]:
+        """The organiser's «by the board» for a match played on Discord past its time limit:
+        the board as it stands now (as :meth:`overtime` reads it) decides, the pair ahead
+        winning. Level, it is refused (one sentence: nothing to decide by), and the table
+        plays on."""
+        match = self.match(match_id)
+        if match.decided:
+            raise TournamentError("tournament_already_decided", match=match_id)
+        limit = self.limit_of(match)
+        if match.state not in (MatchState.READY, MatchState.PLAYING) or limit is None:
+            raise TournamentError("tournament_not_ready", match=match_id)
+        if now < limit:
+            raise TournamentError("tournament_not_overtime", match=match_id)
+        score, points, ahead = self._board(match, games, tantos, playing)
+        if ahead is None:
+            raise TournamentError("tournament_board_level", match=match_id,
+                                  games=f"{score[0]}–{score[1]}")
+        events: list[Event] = []
+        if bot_game:
+            self._flag_bot(match, events)
+        match.games = list(score)
+        match.tantos = list(points)
+        match.flags += [f for f in ("overtime", "organiser") if f not in match.flags]
+        self._log(now, match, "board", None, score)
+        self._decide(match, ahead, MatchState.FINISHED, now, events)
+        return self._changed(events)
+
     def replay(self, match_id: str, *, now: datetime) -> list[Event]:
         """The match is to be played again: its result, and what followed from it (a pair
         placed in a later match, a later Swiss round, the knockout after the groups), are
@@ -107,6 +139,8 @@ class Organiser(Core):
         stood = now - parse_time(match.paused_at)
         if match.ready_at is not None:
             match.ready_at = stamp(parse_time(match.ready_at) + stood)
+        if match.time_limit is not None:
+            match.time_limit = stamp(parse_time(match.time_limit) + stood)
         match.paused_at = None
         return self._changed([Event(EventKind.MATCH_RESUMED, match=match_id)])
 
@@ -121,6 +155,7 @@ class Organiser(Core):
         match.flags = []
         match.ready_at = stamp(now)
         match.started_at = None
+        match.time_limit = None
         return self._changed([Event(EventKind.MATCH_REOPENED, match=match.id),
                               Event(EventKind.MATCH_READY, match=match.id)])
 
@@ -205,7 +240,7 @@ class Organiser(Core):
         match.flags = []
         match.note = None
         match.report = None
-        match.ready_at = match.started_at = match.decided_at = None
+        match.ready_at = match.started_at = match.decided_at = match.time_limit = None
         if self.phase is Phase.FINISHED:
             self.phase = Phase.RUNNING
             self.finished_at = None

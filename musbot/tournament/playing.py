@@ -9,7 +9,7 @@ from datetime import datetime
 from .core import Core
 from .errors import ResultConflict, TournamentError
 from .model import Event, EventKind, MatchState
-from .settings import Lateness
+from .settings import AtDeadline, Lateness
 from .timestamps import later, stamp
 
 
@@ -96,35 +96,38 @@ class Playing(Core):
     def overtime(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
                  *, playing: Sequence[int] = (0, 0), now: datetime,
                  bot_game: bool = False) -> list[Event]:
-        """The round's time ran out (:attr:`Settings.round_minutes` from when the match was
-        ready) before the match ended; ``games`` and ``tantos`` are the board then (games won by
-        each side, forfeited ones included; tantos summed over the games, the one in play
-        included) and ``playing`` the tantos of the game in play. The pair ahead wins: more
-        games, else more tantos in the game in play. Level, nothing is decided: the match is
-        flagged, the organiser told, and the table plays on (its result counts, or the
+        """The match's time limit ran out (:meth:`limit_of`) before it ended; ``games`` and
+        ``tantos`` are the board then (games won by each side, forfeited ones included; tantos
+        summed over the games, the one in play included) and ``playing`` the tantos of the game
+        in play. Unless the settings let the bot decide alone (:attr:`AtDeadline.DECIDE`), the
+        organiser is asked, once (flag ``time_up``): a walkover, a double walkover, more time
+        (:meth:`more_time`) or the board as it stands then (:meth:`by_board`); the table plays
+        on meanwhile and its result counts if it comes first. Deciding alone, the pair ahead
+        wins: more games, else more tantos in the game in play; level, nothing is decided: the
+        match is flagged, the organiser told, and the table plays on (its result counts, or the
         organiser's). Again for a match dealt with, it changes nothing."""
         match = self.match(match_id)
-        if match.decided or "overtime" in match.flags:
+        if match.decided or "overtime" in match.flags or "time_up" in match.flags:
             return []
-        if match.state not in (MatchState.READY, MatchState.PLAYING) or match.ready_at is None:
+        limit = self.limit_of(match)
+        if match.state not in (MatchState.READY, MatchState.PLAYING) or limit is None:
             raise TournamentError("tournament_not_ready", match=match_id)
-        if now < later(match.ready_at, self.settings.round_minutes):
+        if now < limit:
             raise TournamentError("tournament_not_overtime", match=match_id)
-        target = self.settings.games_to_win
-        if len(games) != 2 or any(not isinstance(g, int) or not given <= g < target
-                                  for g, given in zip(games, match.forfeits, strict=False)):
-            raise TournamentError("tournament_bad_score", target=target)
-        points = self._check_tantos(tantos)
-        current = self._check_tantos(playing)
+        score, points, ahead = self._board(match, games, tantos, playing)
         events: list[Event] = []
         if bot_game:
             self._flag_bot(match, events)
+        if self.settings.at_deadline is not AtDeadline.DECIDE:
+            match.flags.append("time_up")
+            self._log(now, match, "time_up", None, score)
+            events.append(Event(EventKind.TIME_UP, match=match_id))
+            return self._changed(events)
         match.flags.append("overtime")
-        board = (games[0], current[0]), (games[1], current[1])
-        if board[0] == board[1]:
+        if ahead is None:
             events.append(Event(EventKind.OVERTIME_LEVEL, match=match_id))
             return self._changed(events)
-        match.games = [games[0], games[1]]
+        match.games = list(score)
         match.tantos = list(points)
-        self._decide(match, 0 if board[0] > board[1] else 1, MatchState.FINISHED, now, events)
+        self._decide(match, ahead, MatchState.FINISHED, now, events)
         return self._changed(events)

@@ -75,12 +75,18 @@ class KnockoutDraw(StrEnum):
 
 
 class AtDeadline(StrEnum):
-    """What the bot does by itself when a match's deadline passes undecided."""
+    """What the bot does by itself when a match's deadline, or the time limit of a match played
+    on Discord, passes undecided."""
 
     ASK = "ask"
-    """Nothing: the organiser is asked (a walkover, a double walkover, more time)."""
+    """Nothing: the organiser is asked (a walkover, a double walkover, more time; for a match
+    played on Discord past its time limit, the board as it stands too)."""
     REPORT = "report"
     """A reported result the other pair has not answered stands; anything else is asked."""
+    DECIDE = "decide"
+    """The bot decides alone what it can: a reported result not answered stands, and a match
+    played on Discord past its time limit goes to the pair ahead on the board (level, it plays
+    on and the organiser is told); anything else is asked."""
 
 
 DEFAULT_ZONE = "Europe/Madrid"

@@ -90,9 +90,11 @@ class Venue(Protocol):
         ...
 
     async def ask_organiser(self, cup: Cup, match: Match, text: str,
-                            users: Sequence[int]) -> None:
+                            users: Sequence[int], *, playing: bool = False) -> None:
         """A match's deadline passed: ``text`` notifying the organiser (``users``), with their
-        choices in one tap: a walkover for either pair, a double walkover, more time."""
+        choices in one tap: a walkover for either pair, a double walkover, more time (a day).
+        ``playing``: a match played on Discord past its time limit, so more time is half an
+        hour, and the board as it stands is a choice too."""
         ...
 
     async def board(self, cup: Cup, text: str) -> None:

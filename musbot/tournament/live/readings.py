@@ -20,6 +20,7 @@ BOARD_NEWS = frozenset({
     EventKind.MATCH_REOPENED, EventKind.MATCH_PAUSED, EventKind.MATCH_RESUMED,
     EventKind.MATCH_WITHDRAWN, EventKind.RESULT_REPORTED, EventKind.RESULT_DISPUTED,
     EventKind.DEADLINE_PASSED, EventKind.DEADLINE_SET, EventKind.ROUND_PAIRED,
+    EventKind.TIME_UP, EventKind.TIME_GIVEN,
     EventKind.KNOCKOUT_DRAWN, EventKind.DISQUALIFIED, EventKind.CHAMPION})
 """What changes a line of the organiser's board."""
 
@@ -27,9 +28,11 @@ BOARD_NEWS = frozenset({
 BOARD_LIMIT = 2000
 
 
-BOARD_KEYS = {"played": "board_played", "agreed": "board_agreed", "walkover": "board_walkover",
-              "disputed": "board_disputed", "reported": "board_reported", "late": "board_late",
-              "playing": "board_playing", "paused": "board_paused", "waiting": "board_waiting"}
+BOARD_KEYS = {"played": "board_played", "agreed": "board_agreed", "by_board": "board_by_board",
+              "walkover": "board_walkover", "disputed": "board_disputed",
+              "reported": "board_reported", "time_up": "board_time_up", "late": "board_late",
+              "more_time": "board_more_time", "playing": "board_playing",
+              "paused": "board_paused", "waiting": "board_waiting"}
 """A board line's sentence by the match's state (``TXAPELKETA.board_…``)."""
 
 

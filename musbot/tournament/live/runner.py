@@ -23,7 +23,7 @@ from musbot.tournament import (
 from musbot.tournament.labels import Words
 
 from .cup import LEFT, WHEN, Cup, entrants_of, say
-from .readings import BOARD_NEWS, board_text, late, person_name, result_line
+from .readings import BOARD_NEWS, board, board_text, late, person_name, result_line
 from .tables import MatchTables
 
 log = logging.getLogger(__name__)
@@ -142,6 +142,14 @@ class TournamentRunner(MatchTables):
                     await self.venue.ask_organiser(cup, match, say(
                         "deadline_passed", lang, match=match.id, first=words.side(match, 0),
                         second=words.side(match, 1)), organiser)
+                elif kind is EventKind.TIME_UP and match is not None:
+                    await self._ask_time_up(cup, match, words)
+                elif kind is EventKind.TIME_GIVEN and match is not None:
+                    until = t.limit_of(match)
+                    if until is not None:
+                        await self.venue.timed_news(cup, say(
+                            "time_given", lang, match=match.id, when=WHEN, left=LEFT),
+                            sorted(entrants_of(cup, match)), until)
                 elif kind is EventKind.DEADLINE_SET:
                     await self._deadline_news(cup, event.match, lang)
                 elif kind is EventKind.RESULT_DISPUTED and match is not None:
@@ -244,6 +252,17 @@ class TournamentRunner(MatchTables):
             first=words.side(match, 0), second=words.side(match, 1),
             games=t.settings.games_to_win), sorted(entrants_of(cup, match)))
 
+    async def _ask_time_up(self, cup: Cup, match: Match, words: Words) -> None:
+        """A match played on Discord is past its time limit: the organiser alone is asked, with
+        the board as it stands, and the choices of a deadline passed plus «by the board» (its
+        table plays on meanwhile)."""
+        games, _, _ = board(self._own_table(cup, match.id), match)
+        organiser = [cup.organiser] if cup.organiser is not None else []
+        await self.venue.ask_organiser(cup, match, say(
+            "time_up", cup.lang, match=match.id, first=words.side(match, 0),
+            second=words.side(match, 1), games=f"{games[0]}–{games[1]}"), organiser,
+            playing=True)
+
     async def _ask_agreement(self, cup: Cup, match: Match, words: Words) -> None:
         report = match.report
         assert report is not None
@@ -272,15 +291,17 @@ class TournamentRunner(MatchTables):
                     times.append(deadline)
             if t.phase is not Phase.RUNNING or t.settings.reporting is not Reporting.DISCORD:
                 continue
-            grace, limit = t.settings.grace_minutes, t.settings.round_minutes
+            grace = t.settings.grace_minutes
             for match in t.ready():
                 if match.ready_at is None or match.paused_at is not None:
                     continue
                 if match.state is MatchState.READY and "both_late" not in match.flags:
                     times.append(parse_time(match.ready_at)
                                  + timedelta(minutes=grace * (sum(match.forfeits) + 1)))
-                if "overtime" not in match.flags:
-                    times.append(parse_time(match.ready_at) + timedelta(minutes=limit))
+                limit = t.limit_of(match)
+                if limit is not None and "overtime" not in match.flags \
+                        and "time_up" not in match.flags:
+                    times.append(limit)
         return min(times, default=None)
 
     def _arm(self) -> None:

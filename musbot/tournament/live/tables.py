@@ -9,7 +9,7 @@ import logging
 from musbot.settings import TableSettings
 from musbot.storage import StorageError
 from musbot.table import Table
-from musbot.tournament import Match, MatchState, TournamentError
+from musbot.tournament import Event, Match, MatchState, TournamentError
 from musbot.tournament.labels import Words
 
 from .base import RunnerBase
@@ -145,9 +145,9 @@ class MatchTables(RunnerBase):
                           cup.tournament_id, match_id)
 
     async def _time_up(self, cup: Cup, match_id: str) -> None:
-        """A match whose round time ran out: decided by its table's board as it stands
-        (:meth:`Tournament.overtime`); a table that has just finished gives its result
-        instead."""
+        """A match whose time limit ran out: its table's board as it stands is given to
+        :meth:`Tournament.overtime`, which asks the organiser or, if the tournament says so,
+        decides by it; a table that has just finished gives its result instead."""
         async with cup.lock:
             table = self._own_table(cup, match_id)
             if table is not None and table.lifecycle == "finished":
@@ -157,6 +157,22 @@ class MatchTables(RunnerBase):
             games, tantos, playing = board(table, match)
             bot = table is not None and bot_played(table)
             await self._change(cup, lambda t, now: t.overtime(
+                match_id, games, tantos, playing=playing, now=now, bot_game=bot))
+
+    async def decide_by_board(self, cup: Cup, match_id: str) -> list[Event]:
+        """The organiser's «by the board» for a match past its time limit: its table's board as
+        it stands now decides (:meth:`Tournament.by_board`); a table that has just finished
+        gives its result instead."""
+        async with cup.lock:
+            table = self._own_table(cup, match_id)
+            if table is not None and table.lifecycle == "finished":
+                await self._table_news(cup, match_id, table)
+            match = cup.tournament.match(match_id)
+            if match.decided:
+                raise TournamentError("tournament_already_decided", match=match_id)
+            games, tantos, playing = board(table, match)
+            bot = table is not None and bot_played(table)
+            return await self._change(cup, lambda t, now: t.by_board(
                 match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
     def _absent(self, cup: Cup, match: Match) -> set[int]:
