@@ -23,8 +23,16 @@ from musbot.table import ManualClock, Table, TableError, TableManager
 from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
-from musbot.tournament import AtDeadline, Format, Lateness, MatchState, Phase, Settings
-from musbot.tournament.live import Cup, TournamentRunner, bot_played
+from musbot.tournament import (
+    AtDeadline,
+    Format,
+    Lateness,
+    MatchState,
+    Phase,
+    Settings,
+    TournamentError,
+)
+from musbot.tournament.live import Cup, Lacking, TournamentRunner, bot_played
 from musbot.tournament.model import Match as TournamentMatch
 
 # --- the table layer: entrants, finished games --------------------------------------------
@@ -496,4 +504,47 @@ async def test_a_match_table_out_of_reach_pauses_its_time_until_it_is_back(
             == timedelta(hours=2)), "its time moved on by the time it stood still"
     told = [text for text, _ in venue.news_sent]
     assert sum("⏸️" in t for t in told) == 1 and sum("▶️" in t for t in told) == 1
+    await db.close()
+
+
+class Unpermitted(Venue):
+    """A venue that cannot make private threads: the bot lacks Create Private Threads."""
+
+    async def lacking(self, cup: Cup) -> Lacking | None:
+        return Lacking("txapelketa", ("create_private_threads",))
+
+
+async def test_a_draw_at_its_deadline_without_private_threads_waits_for_the_organiser(
+        tmp_path: Path) -> None:
+    """Not drawn, not cancelled: the organiser is told once, in the language they chose (the
+    server's is Spanish), and the sign-ups stay open for them to draw by hand."""
+    clock = ManualClock()
+    db = Database(tmp_path / "p.db")
+    await db.connect()
+    await db.set_person_language(1, "en")
+    tables = TableManager(QuietTransport(), clock=clock, persist=TablePersister(db))
+    venue = Unpermitted()
+    runner = TournamentRunner(db, tables, venue, clock=clock,
+                              wall=lambda: EPOCH + timedelta(seconds=clock.now()))
+    await runner.start()
+    settings = Settings.create("Kopa", deadline=EPOCH + timedelta(hours=1),
+                               private_threads=True)
+    cup = await runner.create(7, 8, settings, organiser=1, seed=3)
+    for user in range(100, 104):
+        await runner.change(cup, lambda t, now, u=user: t.sign_up(u, f"P{u}", now=now))
+    for _ in range(3):
+        await clock.advance(3600)
+        await runner.idle()
+    told = [(text, users) for text, users in venue.news_sent if text.startswith("⚠️")]
+    assert told == [(
+        "⚠️ «Kopa»: the sign-up deadline has passed. I have not drawn: I lack the Create "
+        "Private Threads permission in #txapelketa to open the matches' private threads, and "
+        "a public one would let spectators in, which this tournament does not allow. Give it "
+        "to me (Edit Channel › Permissions) and draw again (/musadmin txapelketa sortear). "
+        "Meanwhile, sign-ups stay open.", [1])]
+    assert cup.tournament.phase is Phase.SIGNUP and runner._next_due() is None
+    with pytest.raises(TournamentError) as refused:
+        await runner.draw(cup)
+    assert refused.value.code == "tournament_private_places_refused"
+    runner.stop()
     await db.close()

@@ -40,7 +40,7 @@ from musbot.tournament import (
     Tournament,
 )
 from musbot.tournament.labels import FORMAT_KEYS
-from musbot.tournament.live import Cup, TournamentRunner
+from musbot.tournament.live import Cup, Lacking, TournamentRunner
 from musbot.tournament.picture import render
 
 from .text import figure, rows, say
@@ -101,6 +101,9 @@ class BenchVenue:
 
     async def reach_place(self, cup: Cup, channel_id: int) -> bool:
         return True
+
+    async def lacking(self, cup: Cup) -> Lacking | None:
+        return None
 
     async def call_players(self, cup: Cup, channel_id: int, text: str,
                            users: Sequence[int]) -> None:

@@ -25,7 +25,7 @@ from typing import Any, Final
 import discord
 
 from musbot.tournament.labels import Words
-from musbot.tournament.live import LEFT, WHEN, Cup, entrants_of, say
+from musbot.tournament.live import LEFT, WHEN, Cup, Lacking, entrants_of, say
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
 
@@ -42,6 +42,8 @@ DESCRIPTION_LIMIT = 1024
 THREAD_ARCHIVE_MINUTES: Final = 1440
 BOARD_SIGN: Final = "📋"
 """How the organiser's board begins (``TXAPELKETA.board_title``), in every language."""
+NEW_THREAD: Final = "POST /channels/{channel_id}/threads"
+"""A thread's creation, as the request guard keeps the calls Discord refused (403 50013)."""
 BOARD_LOOKBACK: Final = 50
 """The channel's last messages looked through for a board posted before a restart."""
 
@@ -111,6 +113,22 @@ class DiscordVenue:
             return None
         self.transport.bind(thread.id, thread)
         return thread.id
+
+    async def lacking(self, cup: Cup) -> Lacking | None:
+        """What the bot lacks in the tournament's channel, as the gateway last told it, to make
+        its match threads (private ones without spectators) and play in them."""
+        parent = await self._channel(cup.channel_id)
+        me = getattr(getattr(parent, "guild", None), "me", None)
+        if not isinstance(parent, discord.TextChannel) or me is None:
+            return None
+        permissions = parent.permissions_for(me)
+        create = "create_private_threads" if cup.tournament.settings.private_threads \
+            else "create_public_threads"
+        missing = [name for name in (create, "send_messages_in_threads")
+                   if not getattr(permissions, name)]
+        if create not in missing and NEW_THREAD in self.transport.guard.refused.get(parent.id, {}):
+            missing.insert(0, create)  # Discord refused a thread since the cache last changed
+        return Lacking(parent.name, tuple(missing)) if missing else None
 
     @staticmethod
     def _members(cup: Cup, match: Any) -> list[int]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
@@ -194,6 +194,13 @@ def seat_name(seat: int | None, names: Mapping[int, str] | None, lang: str = "es
     return str(catalog(lang).SEAT.format(seat=seat))
 
 
+def permission_names(names: Iterable[str], lang: str) -> str:
+    """«Crear hilos privados», «Enviar mensajes en hilos»: Discord's permissions (by their API
+    names, ``create_private_threads``) as the server's settings show them in ``lang``."""
+    words = catalog(lang).DISCORD
+    return ", ".join(str(words.get(f"perm_{name}", name)) for name in names)
+
+
 def error_text(error: MusError, lang: str = "es", names: Mapping[int, str] | None = None) -> str:
     """The one way an engine, grammar or table error becomes a sentence: its code's template in
     ``lang``, seats by their names at this table, and an error given as the reason of another
@@ -210,6 +217,8 @@ def error_text(error: MusError, lang: str = "es", names: Mapping[int, str] | Non
         values["lance"] = cat.LANCES[int(values["lance"])]
     if isinstance(values.get("sena"), str):  # a seña by its Spanish name: the reader's
         values["sena"] = cat.SENA_NAMES.get(values["sena"], values["sena"])
+    if isinstance(values.get("permissions"), (list, tuple)):  # Discord's names: the reader's
+        values["permissions"] = permission_names(values["permissions"], lang)
     try:
         return str(template.format(**values))
     except (KeyError, IndexError):

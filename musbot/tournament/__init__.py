@@ -30,9 +30,9 @@ for lateness are in :attr:`Match.forfeits`), mentioning the four players of
 (:func:`.picture.render` with ``matches=`` for just the pages concerned, and
 :func:`.text.bracket_text` for screen readers); ``MATCH_WITHDRAWN`` closes a table opened for a
 match that a replay took back; ``BOT_FLAGGED``, ``BOTH_LATE``, ``OVERTIME_LEVEL``, ``TIME_UP``
-(with the organiser's choices) and ``DISQUALIFIED`` are for the organiser; ``CHAMPION`` ends it. The runner saves the state
-after every change, with the events' effects done once the save is committed (a restart then
-redoes nothing twice: a repeated change returns no events).
+(with the organiser's choices) and ``DISQUALIFIED`` are for the organiser; ``CHAMPION`` ends
+it. The runner saves the state after every change, with the events' effects done once the
+save is committed (a restart then redoes nothing twice: a repeated change returns no events).
 
 Every change takes the time it happens at and returns the list of :class:`Event` it caused;
 an empty list means it changed nothing, so repeating a change after a restart (the same result

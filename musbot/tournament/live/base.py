@@ -11,7 +11,7 @@ from datetime import datetime
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, Table, TableManager
 from musbot.table.clock import Pending
-from musbot.tournament import Event, Phase, Tournament
+from musbot.tournament import Event, Phase, Reporting, Tournament, TournamentError
 from musbot.words import normalise
 
 from .cup import Cup, Venue, Wall, entrants_of, match_key, wall_clock
@@ -60,6 +60,33 @@ class RunnerBase:
             return entry.match == match_key(cup, match_id)
         match = cup.tournament.matches.get(match_id)
         return bool(entry) and match is not None and entry.entrants == entrants_of(cup, match)
+
+    async def _organiser_lang(self, cup: Cup) -> str:
+        """The organiser's own language (chosen, else their client's as last seen), else the
+        server's: what is said to them alone."""
+        if cup.organiser is None:
+            return cup.lang
+        own = self.tables.speakers.language(cup.organiser)
+        if own is None:
+            try:
+                own = await self.db.person_language(cup.organiser)
+            except StorageError:
+                own = None
+        return own or cup.lang
+
+    async def _places_refused(self, cup: Cup) -> TournamentError | None:
+        """The refusal to open the tournament's match places, if the venue lacks a permission
+        for them (none for a tournament played at real tables)."""
+        settings = cup.tournament.settings
+        if settings.reporting is Reporting.TABLE:
+            return None
+        lacking = await self.venue.lacking(cup)
+        if lacking is None:
+            return None
+        code = "tournament_private_places_refused" if settings.private_threads \
+            else "tournament_places_refused"
+        return TournamentError(code, permissions=list(lacking.permissions),
+                               channel=lacking.where)
 
     async def _lang(self, guild_id: int) -> str:
         try:

@@ -46,10 +46,24 @@ class Cup:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     organiser: int | None = None
     """Who created it: told when a match needs their word (a table lost)."""
+    told: set[str] = field(default_factory=set)
+    """What the organiser has been told once in this process (``places``: the match places
+    cannot be opened, :meth:`Venue.lacking`)."""
 
     @property
     def name(self) -> str:
         return self.tournament.settings.name
+
+
+@dataclass(frozen=True, slots=True)
+class Lacking:
+    """What a venue lacks to open a tournament's match places (:meth:`Venue.lacking`)."""
+
+    where: str
+    """The channel's name, where the places would be made."""
+    permissions: tuple[str, ...]
+    """Discord's names of the permissions missing there (``create_private_threads``), worded
+    for a reader by :func:`musbot.i18n.permission_names`."""
 
 
 class Venue(Protocol):
@@ -58,6 +72,12 @@ class Venue(Protocol):
     async def open_place(self, cup: Cup, match: Match, title: str) -> int | None:
         """A new place (a thread) for the match's table, ready for the table to show itself:
         its channel id, or None if none can be made now (the runner tries again later)."""
+        ...
+
+    async def lacking(self, cup: Cup) -> Lacking | None:
+        """What keeps the venue from opening the tournament's match places as its settings ask
+        (private threads need Create Private Threads, and a public one would let spectators in),
+        as far as it knows now; None when nothing does."""
         ...
 
     async def reach_place(self, cup: Cup, channel_id: int) -> bool:

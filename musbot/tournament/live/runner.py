@@ -28,6 +28,9 @@ from .tables import MatchTables
 
 log = logging.getLogger(__name__)
 
+PLACES_REFUSED = frozenset({"tournament_places_refused", "tournament_private_places_refused"})
+"""The refusals of a draw whose match places the venue cannot open (:meth:`Venue.lacking`)."""
+
 
 class TournamentRunner(MatchTables):
     """Every tournament of one bot process (see the package docstring)."""
@@ -97,7 +100,12 @@ class TournamentRunner(MatchTables):
 
     async def draw(self, cup: Cup) -> list[Event]:
         """Closes the sign-ups and draws, seeded by the pairs' ratings in this server (their
-        own, else made from their league ratings) when the settings say so."""
+        own, else made from their league ratings) when the settings say so. Refused, with
+        nothing drawn, while the venue cannot open the match places the settings ask for (a
+        private thread without Create Private Threads: a public one would let spectators in)."""
+        refused = await self._places_refused(cup)
+        if refused is not None:
+            raise refused
         ratings = await self.db.seeding_ratings(cup.guild_id, cup.tournament.people())
         return await self.change(cup, lambda t, now: t.draw(now=now, ratings=ratings))
 
@@ -276,6 +284,15 @@ class TournamentRunner(MatchTables):
                    other=words.side(match, other))
         await self.venue.ask_agreement(cup, match, text, users, report.number)
 
+    async def _draw_waits(self, cup: Cup, problem: TournamentError) -> None:
+        """The sign-ups' deadline passed, but the match places cannot be opened: the organiser
+        is told once, in their language; the sign-ups stay open for them to draw by hand."""
+        cup.told.add("places")
+        lang = await self._organiser_lang(cup)
+        organiser = [cup.organiser] if cup.organiser is not None else []
+        await self.venue.news(cup, say("draw_waits", lang, name=cup.name,
+                                       reason=error_text(problem, lang)), organiser)
+
     # --- time -----------------------------------------------------------------------------
 
     def _next_due(self) -> datetime | None:
@@ -283,7 +300,8 @@ class TournamentRunner(MatchTables):
         times = []
         for cup in self.cups.values():
             t = cup.tournament
-            if t.phase is Phase.SIGNUP and t.settings.deadline is not None:
+            if t.phase is Phase.SIGNUP and t.settings.deadline is not None \
+                    and "places" not in cup.told:  # refused: the organiser draws by hand
                 times.append(t.settings.deadline)
             if t.phase is Phase.RUNNING:
                 deadline = t.next_deadline(self.wall())
@@ -321,10 +339,13 @@ class TournamentRunner(MatchTables):
             t = cup.tournament
             try:
                 if t.phase is Phase.SIGNUP and t.settings.deadline is not None \
-                        and now > t.settings.deadline:
+                        and now > t.settings.deadline and "places" not in cup.told:
                     try:
                         await self.draw(cup)
                     except TournamentError as problem:
+                        if problem.code in PLACES_REFUSED:
+                            await self._draw_waits(cup, problem)
+                            continue
                         await self.venue.news(cup, say("draw_failed", cup.lang, name=cup.name,
                                                        reason=error_text(problem, cup.lang)))
                         await self.change(cup, lambda t, now: t.cancel("-", now=now))

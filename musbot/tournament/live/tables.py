@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+from musbot.i18n import permission_names
 from musbot.settings import TableSettings
 from musbot.storage import StorageError
 from musbot.table import Table
@@ -53,8 +54,7 @@ class MatchTables(RunnerBase):
                         second=words.pair(second))
             place = await self.venue.open_place(cup, match, title[:100])
             if place is None:
-                log.warning("tournament %s: no place for match %s yet", cup.tournament_id,
-                            match.id)
+                await self._no_place(cup, match)
                 return
             await self.db.add_match_table(cup.tournament_id, match.id, place)
             cup.places[match.id] = place
@@ -71,6 +71,27 @@ class MatchTables(RunnerBase):
                    first=words.pair(first), second=words.pair(second),
                    games=t.settings.games_to_win, grace=t.settings.grace_minutes) + given
         await self.venue.call_players(cup, place, text, sorted(entrants))
+
+    async def _no_place(self, cup: Cup, match: Match) -> None:
+        """No place could be made for the match. For a permission the venue lacks (taken away
+        since the draw), the match pauses, as for a table lost, so the organiser sends it to
+        a new table once it is given back; the organiser is told which, once, in their own
+        language. Anything else is tried again at the next start. Lock held."""
+        refused = await self._places_refused(cup)
+        if refused is None:
+            log.warning("tournament %s: no place for match %s yet", cup.tournament_id,
+                        match.id)
+            return
+        if "places" not in cup.told:
+            cup.told.add("places")
+            lang = await self._organiser_lang(cup)
+            organiser = [cup.organiser] if cup.organiser is not None else []
+            key = "private_places_lost" if cup.tournament.settings.private_threads \
+                else "places_lost"
+            await self.venue.news(cup, say(
+                key, lang, name=cup.name, channel=refused.params["channel"],
+                permissions=permission_names(refused.params["permissions"], lang)), organiser)
+        await self._change(cup, lambda t, now: t.pause(match.id, now=now))
 
     async def _close_table(self, cup: Cup, match: Match, *,
                            reason: str = "tournament_decided") -> None:
