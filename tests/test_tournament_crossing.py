@@ -28,6 +28,7 @@ from musbot.tournament.brackets import bracket_size
 from musbot.tournament.formats.crossing import Qualifier, crossed_slots, partner
 from musbot.tournament.labels import Words
 from musbot.tournament.simulate import random_results, simulate
+from musbot.tournament.text import bracket_text
 
 
 def field(groups: int, advance: int, missing: frozenset[int] = frozenset(),
@@ -165,3 +166,4 @@ def test_the_rule_is_said_in_every_language(lang: str) -> None:
     other = Words(seeded, lang).draw_rule()
     assert other != said and "{" not in other
     assert Words(drawn(4), lang).draw_rule() == "", "a knockout has no groups to cross"
+    assert said in bracket_text(crossed, lang)[0].splitlines()[:3], "at the page's head"
