@@ -46,11 +46,12 @@ async def test_no_private_threads_no_draw_one_sentence_in_the_organisers_languag
     deny(server, CREATE_PRIVATE)
     await server.settle()
     refused = await server.ask(admin, "musadmin txapelketa sortear")
+    # The command as a French client names it; its underscores escaped, shown as typed.
     assert private(refused) == (
         "Je n'ai pas fait le tirage : il me manque la permission « Créer des fils privés » "
         "dans #txapelketa pour ouvrir les fils privés des parties, et un fil public laisserait "
         "entrer des spectateurs, que ce tournoi n'admet pas. Donnez-la-moi (Modifier le salon › "
-        "Permissions) et relancez le tirage (/musadmin txapelketa sortear).")
+        "Permissions) et relancez le tirage (/musadmin txapelketa tirer\\_au\\_sort).")
     assert the_cup(server).tournament.phase is Phase.SIGNUP, "nothing drawn"
     assert not [c for c in world.calls if c.route == THREADS_ROUTE], "no thread tried"
     deny(server, 0)

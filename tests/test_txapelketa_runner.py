@@ -540,7 +540,7 @@ async def test_a_draw_at_its_deadline_without_private_threads_waits_for_the_orga
         "⚠️ «Kopa»: the sign-up deadline has passed. I have not drawn: I lack the Create "
         "Private Threads permission in #txapelketa to open the matches' private threads, and "
         "a public one would let spectators in, which this tournament does not allow. Give it "
-        "to me (Edit Channel › Permissions) and draw again (/musadmin txapelketa sortear). "
+        "to me (Edit Channel › Permissions) and draw again (/musadmin txapelketa draw). "
         "Meanwhile, sign-ups stay open.", [1])]
     assert cup.tournament.phase is Phase.SIGNUP and runner._next_due() is None
     with pytest.raises(TournamentError) as refused:
