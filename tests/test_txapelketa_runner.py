@@ -24,7 +24,7 @@ from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
 from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
-from musbot.tournament.live import Cup, TournamentRunner, bot_played
+from musbot.tournament.live import Cup, TournamentRunner
 from musbot.tournament.model import Match as TournamentMatch
 
 # --- the table layer: entrants, finished games --------------------------------------------
@@ -67,6 +67,11 @@ def test_a_match_keeps_its_finished_games_across_vacas_and_snapshots() -> None:
 
 
 # --- the runner -------------------------------------------------------------------------------
+
+
+def bot_played(table: Table) -> bool:
+    """The flag of the table's last notice: what the tournament reads of it."""
+    return table.notice is not None and table.notice.bot_game
 
 
 class Venue(BenchVenue):
@@ -191,7 +196,7 @@ async def test_a_match_finished_while_the_bot_was_down_gives_its_result_at_start
     [match] = cup.tournament.ready()
     place = cup.places[match.id]
     runner.stop()
-    tables._watchers.clear()  # the bot «dies» as the match ends: nobody hears of it
+    tables.unsubscribe(runner._heard)  # the bot «dies» as the match ends: nobody hears of it
     await play_tables(tables, set())
     table = tables.get(place)
     assert table is not None and table.lifecycle == "finished"

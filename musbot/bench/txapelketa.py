@@ -27,7 +27,7 @@ from musbot.engine import seeded_shuffler
 from musbot.i18n import catalog
 from musbot.settings import TableSettings
 from musbot.storage import Database, ServerSettings
-from musbot.table import ManualClock, Table, TableManager
+from musbot.table import ManualClock, MatchNotice, Table, TableManager
 from musbot.table.persist import TablePersister
 from musbot.tournament import (
     MAX_PAIRS,
@@ -184,11 +184,11 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
         venue = BenchVenue()
         hands = [0]
 
-        def count(table: Table) -> None:
-            if table.lifecycle == "finished" and table.match is not None:
-                hands[0] += table.match.hand_number
+        def count(_table: Table, notice: MatchNotice) -> None:
+            if notice.over:
+                hands[0] += notice.hands
 
-        tables.watch(count)
+        tables.subscribe(count)
         runner = TournamentRunner(db, tables, venue, clock=clock,
                                   wall=lambda: EPOCH + timedelta(seconds=clock.now()))
         await runner.start()

@@ -32,6 +32,7 @@ from .clock import Clock, ManualClock, RealClock, settle
 from .clockwork import MAX_EXPIRIES, REMINDER_SECONDS
 from .languages import Speakers
 from .manager import TableManager
+from .notice import MatchNotice
 from .page import Page
 from .pause import NotSaved, Unsaved
 from .result import Result, Save, Typed
@@ -41,7 +42,8 @@ from .state import TableState
 from .transport import DmClosed, Transport
 
 __all__ = [
-    "MAX_EXPIRIES", "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "NotSaved", "Page",
+    "MAX_EXPIRIES", "REMINDER_SECONDS", "Clock", "DmClosed", "ManualClock", "MatchNotice",
+    "NotSaved", "Page",
     "Persist", "RealClock", "Result", "Save", "Seat", "Speakers", "Table", "TableError",
     "TableManager", "TableState", "Transport", "Typed", "Unsaved", "settle",
 ]

@@ -33,14 +33,12 @@ from .cup import LEFT, WHEN, Cup, Venue, Wall, entrants_of, match_key, say, wall
 from .readings import (
     board,
     board_text,
-    bot_played,
     person_name,
     result_line,
-    table_score,
     zone_of,
 )
 from .runner import TournamentRunner
 
 __all__ = ["LEFT", "WHEN", "Cup", "TournamentRunner", "Venue", "Wall", "board", "board_text",
-           "bot_played", "entrants_of", "match_key", "person_name", "result_line", "say",
-           "table_score", "wall_clock", "zone_of"]
+           "entrants_of", "match_key", "person_name", "result_line", "say", "wall_clock",
+           "zone_of"]

@@ -77,8 +77,9 @@ class TournamentRunner(MatchTables):
                         await self._change(cup, lambda t, now, m=match.id: t.resume(m, now=now))
                 elif table is None:
                     await self._open_table(cup, match)
-                elif table.lifecycle in ("playing", "finished"):
-                    await self._table_news(cup, match.id, table)
+                elif table.notice is not None \
+                        and table.notice.lifecycle in ("playing", "finished"):
+                    await self._table_news(cup, match.id, table, table.notice)
             elif table is not None and match.decided:
                 await self._close_table(cup, match)
 
