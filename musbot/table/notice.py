@@ -6,7 +6,9 @@ here, never from the table's state or records.
 
 The runner keeps the last one on the table (:attr:`Table.notice`: the board as saved, for a
 round's time running out) and hands it to the manager's subscribers when the table's lifecycle
-changes (a match begun, a match over, a table closed) or it goes out of reach or comes back."""
+changes (a match begun, a match over, a table closed), when the records of a match over are
+all stored (the stored match then holds its result, which the tournament refers to), or when it
+goes out of reach or comes back."""
 
 from __future__ import annotations
 
@@ -43,6 +45,12 @@ class MatchNotice:
     """The people seated."""
     hands: int
     """Hands dealt in the match."""
+    record: str | None = None
+    """The match as the table stores it (its key in storage: ``Database.start_match``), or None
+    at a table nobody stores (tests, benchmarks without a database)."""
+    stored: bool = True
+    """Whether the table's records of the match are all stored (none waits in its outbox, see
+    ``records.py``): once over and stored, the stored match holds the result."""
 
     @property
     def over(self) -> bool:
@@ -69,15 +77,17 @@ def notice_of(state: TableState) -> MatchNotice | None:
     entry = state.entry
     if not entry:
         return None
-    match = state.match
+    match, records = state.match, state.records
     return MatchNotice(
         state.channel_id, entry.match, tuple(entry.entrants.items()), state.lifecycle,
         state.hidden, match is not None,
         (0, 0) if match is None else (match.games[0], match.games[1]),
         () if match is None else tuple(match.games_played),
         (0, 0) if match is None else (match.scores[0], match.scores[1]),
-        state.records.bot_game, tuple(state.humans()),
-        0 if match is None else match.hand_number)
+        records.bot_game, tuple(state.humans()),
+        0 if match is None else match.hand_number,
+        records.info["key"] if records.kept and records.info is not None else None,
+        not records.outbox)
 
 
 __all__ = ["MatchNotice", "notice_of"]

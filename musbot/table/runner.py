@@ -256,11 +256,13 @@ class Table(TableView):
         await self._publish(result)
         if saved.ratings:
             await self._commit(upkeep.ratings(self.state, saved.ratings))
+        told, self.notice = self.notice, notice_of(self.state)
         if self.state.lifecycle != self._lifecycle_told:
             self._lifecycle_told = self.state.lifecycle
             self._tell()
-        else:
-            self.notice = notice_of(self.state)
+        elif told is not None and self.notice is not None and self.notice.over \
+                and self.notice.stored and not told.stored:
+            self._tell()  # the match over, its records stored at last
 
     def _tell(self) -> None:
         """The notice of what was just saved and shown, to whoever runs the tournament (lock

@@ -249,8 +249,10 @@ class Core:
         self._decide(match, winner, MatchState.DISQUALIFIED, now, events)
 
     def _decide(self, match: Match, winner: int | None, state: MatchState, now: datetime,
-                events: list[Event]) -> None:
+                events: list[Event], *, record: str | None = None) -> None:
+        """``record``: the table's stored match that decided it (:attr:`Match.record`)."""
         match.report = None  # decided: a report waiting for an answer is moot
+        match.record = record
         match.winner = winner
         match.state = state
         match.decided_at = stamp(now)

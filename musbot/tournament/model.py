@@ -216,6 +216,10 @@ class Match:
     """When its table was lost (:meth:`Tournament.pause`): its time limits stand still since."""
     report: Report | None = None
     """A result reported by a pair, waiting for the other's word (:meth:`Tournament.report`)."""
+    record: str | None = None
+    """Decided by its table: the table's stored match (its key), which holds the result. Saved,
+    it stands for :attr:`games`, :attr:`tantos` and :attr:`winner`, read back from that match
+    (``musbot.storage.tournaments``): a result stored once."""
 
     @property
     def decided(self) -> bool:
@@ -249,7 +253,8 @@ class Match:
                 "started_at": self.started_at, "decided_at": self.decided_at,
                 "note": self.note, "flags": list(self.flags),
                 **({"paused_at": self.paused_at} if self.paused_at is not None else {}),
-                **({"report": self.report.to_json()} if self.report is not None else {})}
+                **({"report": self.report.to_json()} if self.report is not None else {}),
+                **({"record": self.record} if self.record is not None else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
@@ -260,7 +265,8 @@ class Match:
                    data["winner"], data["group"], data["ready_at"], data["started_at"],
                    data["decided_at"], data["note"], list(data["flags"]),
                    data.get("paused_at"),
-                   None if data.get("report") is None else Report.from_json(data["report"]))
+                   None if data.get("report") is None else Report.from_json(data["report"]),
+                   data.get("record"))
 
 
 class EventKind(StrEnum):
