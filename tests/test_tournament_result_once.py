@@ -1,7 +1,7 @@
 """A tournament match's result is stored once (issue 45), on both backends: the table's stored
 match (``matches``, written by its records) holds the games and tantos of a match played to its
-end at its table; the tournament's saved state only refers to it (``Match.record``) and reads it
-back at every load. A restart between the table's end and the tournament's save leaves one
+end at its table; the tournament's saved state only refers to it (``Match.table_record``) and
+reads it back at every load. A restart between the table's end and the tournament's save leaves one
 result, and the two places cannot disagree: the tournament's copy is never read, and a save
 that would disagree, or refer to a match not stored as finished, is refused."""
 
@@ -82,11 +82,11 @@ async def test_a_restart_between_the_tables_end_and_the_tournaments_save_keeps_o
     await play_tables(tables, set())
     table = tables.get(cup.places[match.id])
     assert table is not None and table.notice is not None and table.notice.over
-    key = table.notice.record
-    assert key is not None and table.notice.stored
+    key = table.notice.match_record
+    assert key is not None and table.notice.recorded
     assert (await table_result(db, key))[4] is not None, "the table stored its end"
     saved = await saved_match(db, cup.tournament_id, match.id)
-    assert saved["state"] == "ready" and "record" not in saved, "the tournament has not"
+    assert saved["state"] == "ready" and "table_record" not in saved, "the tournament has not"
     tables.suspend_all()
     await db.close()
 
@@ -102,12 +102,12 @@ async def test_a_restart_between_the_tables_end_and_the_tournaments_save_keeps_o
             assert not runner.cups, "finished: nothing left to carry on"
         t = (await db.load_tournament(tournament_id)).tournament
         decided = t.matches[match.id]
-        assert decided.state is MatchState.FINISHED and decided.record == key
+        assert decided.state is MatchState.FINISHED and decided.table_record == key
         assert t.phase is Phase.FINISHED and t == cup.tournament
         games_0, games_1, tantos_0, tantos_1, _ = await table_result(db, key)
         assert decided.games == [games_0, games_1] and decided.tantos == [tantos_0, tantos_1]
         saved = await saved_match(db, tournament_id, match.id)
-        assert saved["record"] == key and saved["state"] == "finished"
+        assert saved["table_record"] == key and saved["state"] == "finished"
         assert not {"games", "tantos", "winner"} & set(saved), "stored once: in the table's"
         assert not list(tables), "its table closed once the result was in"
         tables.suspend_all()
@@ -123,7 +123,7 @@ async def test_the_result_is_read_from_the_one_place_and_a_save_cannot_contradic
     await play_tables(tables, set())
     await runner.idle()
     decided = cup.tournament.matches[match.id]
-    key = decided.record
+    key = decided.table_record
     assert decided.state is MatchState.FINISHED and key is not None
     winner = decided.winner
     assert winner is not None
@@ -156,7 +156,7 @@ async def test_the_result_is_read_from_the_one_place_and_a_save_cannot_contradic
     await execute(db, "INSERT INTO matches (match_key, rules, players, started_at)"
                       " VALUES (?, '{}', 4, '2025-01-01T00:00:00+00:00')", (open_key,))
     t = (await db.load_tournament(cup.tournament_id)).tournament
-    t.matches[match.id].record = open_key
+    t.matches[match.id].table_record = open_key
     t.revision += 1
     with pytest.raises(UnrecordedMatch):
         await db.save_tournament(cup.tournament_id, t)
@@ -178,9 +178,9 @@ async def test_a_result_set_by_the_organiser_is_the_tournaments_own(
     games[loser] = 1
     await runner.change(cup, lambda t, now: t.set_result(match.id, games, now=now))
     corrected = cup.tournament.matches[match.id]
-    assert corrected.record is None and corrected.games == games
+    assert corrected.table_record is None and corrected.games == games
     saved = await saved_match(db, cup.tournament_id, match.id)
-    assert "record" not in saved and saved["games"] == games
+    assert "table_record" not in saved and saved["games"] == games
     assert (await db.load_tournament(cup.tournament_id)).tournament.matches[match.id].games \
         == games
     await db.close()
@@ -208,7 +208,7 @@ async def test_a_result_whose_records_wait_is_recorded_once_they_are_stored(
     await runner.idle()
     table = tables.get(cup.places[match.id])
     assert table is not None and table.notice is not None
-    assert table.notice.over and not table.notice.stored
+    assert table.notice.over and not table.notice.recorded
     assert cup.tournament.matches[match.id].state is MatchState.PLAYING, "it waits"
     down[0] = False
     await clock.advance(120)  # the table's next attempt at its records
@@ -218,7 +218,8 @@ async def test_a_result_whose_records_wait_is_recorded_once_they_are_stored(
         await asyncio.sleep(0.01)
         await runner.idle()
     decided = cup.tournament.matches[match.id]
-    assert decided.state is MatchState.FINISHED and decided.record == table.notice.record
-    games_0, games_1, tantos_0, tantos_1, _ = await table_result(db, decided.record)
+    assert decided.state is MatchState.FINISHED
+    assert decided.table_record == table.notice.match_record
+    games_0, games_1, tantos_0, tantos_1, _ = await table_result(db, decided.table_record)
     assert decided.games == [games_0, games_1] and decided.tantos == [tantos_0, tantos_1]
     await db.close()

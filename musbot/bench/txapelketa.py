@@ -184,8 +184,12 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
         venue = BenchVenue()
         hands = [0]
 
+        counted: set[tuple[int, str | None]] = set()
+
         def count(_table: Table, notice: MatchNotice) -> None:
-            if notice.over:
+            match = (notice.channel_id, notice.match_record)
+            if notice.over and match not in counted:  # told again once its records are stored
+                counted.add(match)
                 hands[0] += notice.hands
 
         tables.subscribe(count)

@@ -14,9 +14,9 @@ How the tournament runner uses it::
 
 A match decided by its table is stored once: the table's stored match (``matches``, written by
 the table's records) holds its games and tantos, and the tournament's state only refers to it
-(:attr:`musbot.tournament.Match.record`). A save refers only to a stored match that is finished
-and says the same (else :class:`~.errors.UnrecordedMatch`), and a load reads the result back
-from it (:func:`_read_back`), so the two cannot disagree.
+(:attr:`musbot.tournament.Match.table_record`). A save refers only to a stored match that is
+finished and says the same (else :class:`~.errors.UnrecordedMatch`), and a load reads the result
+back from it (:func:`_read_back`), so the two cannot disagree.
 
 A save of a finished tournament also records its podium and, once, rates its pairs
 (:func:`musbot.tournament.rated_results`); a save writes no state older than the stored one
@@ -118,8 +118,9 @@ async def _table_results(tx: Tx, keys: Collection[str]
 
 
 def _referred(document: dict[str, Any]) -> list[dict[str, Any]]:
-    """The matches of a tournament's document decided by their tables (:attr:`Match.record`)."""
-    return [m for m in document.get("matches", []) if m.get("record")]
+    """The matches of a tournament's document decided by their tables
+    (:attr:`Match.table_record`)."""
+    return [m for m in document.get("matches", []) if m.get("table_record")]
 
 
 async def _read_back(tx: Tx, tournament_id: int, document: dict[str, Any]) -> dict[str, Any]:
@@ -127,11 +128,11 @@ async def _read_back(tx: Tx, tournament_id: int, document: dict[str, Any]) -> di
     stored match: games won there plus the games given for lateness, tantos, and the winner
     they make. Whatever the document holds for them is not read."""
     referred = _referred(document)
-    found = await _table_results(tx, {m["record"] for m in referred})
+    found = await _table_results(tx, {m["table_record"] for m in referred})
     for match in referred:
-        if match["record"] not in found:
-            raise UnrecordedMatch(tournament_id, str(match["id"]), str(match["record"]))
-        (first, second), tantos = found[match["record"]]
+        if match["table_record"] not in found:
+            raise UnrecordedMatch(tournament_id, str(match["id"]), str(match["table_record"]))
+        (first, second), tantos = found[match["table_record"]]
         forfeits = match.get("forfeits", [0, 0])
         games = [first + int(forfeits[0]), second + int(forfeits[1])]
         match.update(games=games, tantos=list(tantos), winner=0 if games[0] > games[1] else 1)
@@ -142,13 +143,13 @@ async def _refer(tx: Tx, tournament_id: int, document: dict[str, Any]) -> None:
     """The document as saved: each match decided by its table keeps only its reference, to a
     stored match that is finished and holds the same result (else :class:`UnrecordedMatch`)."""
     referred = _referred(document)
-    found = await _table_results(tx, {m["record"] for m in referred})
+    found = await _table_results(tx, {m["table_record"] for m in referred})
     for match in referred:
-        games, tantos = found.get(match["record"], (None, None))
+        stored = found.get(match["table_record"])
         forfeits = match["forfeits"]
-        if games is None or tantos is None or list(tantos) != match["tantos"] or \
-                [games[0] + forfeits[0], games[1] + forfeits[1]] != match["games"]:
-            raise UnrecordedMatch(tournament_id, str(match["id"]), str(match["record"]))
+        if stored is None or list(stored[1]) != match["tantos"] or \
+                [stored[0][0] + forfeits[0], stored[0][1] + forfeits[1]] != match["games"]:
+            raise UnrecordedMatch(tournament_id, str(match["id"]), str(match["table_record"]))
         for key in ("games", "tantos", "winner"):
             del match[key]
 

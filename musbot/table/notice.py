@@ -45,12 +45,12 @@ class MatchNotice:
     """The people seated."""
     hands: int
     """Hands dealt in the match."""
-    record: str | None = None
+    match_record: str | None = None
     """The match as the table stores it (its key in storage: ``Database.start_match``), or None
     at a table nobody stores (tests, benchmarks without a database)."""
-    stored: bool = True
+    recorded: bool = True
     """Whether the table's records of the match are all stored (none waits in its outbox, see
-    ``records.py``): once over and stored, the stored match holds the result."""
+    ``records.py``): once over and recorded, the stored match holds the result."""
 
     @property
     def over(self) -> bool:

@@ -261,7 +261,7 @@ class Table(TableView):
             self._lifecycle_told = self.state.lifecycle
             self._tell()
         elif told is not None and self.notice is not None and self.notice.over \
-                and self.notice.stored and not told.stored:
+                and self.notice.recorded and not told.recorded:
             self._tell()  # the match over, its records stored at last
 
     def _tell(self) -> None:

@@ -216,7 +216,7 @@ class Match:
     """When its table was lost (:meth:`Tournament.pause`): its time limits stand still since."""
     report: Report | None = None
     """A result reported by a pair, waiting for the other's word (:meth:`Tournament.report`)."""
-    record: str | None = None
+    table_record: str | None = None
     """Decided by its table: the table's stored match (its key), which holds the result. Saved,
     it stands for :attr:`games`, :attr:`tantos` and :attr:`winner`, read back from that match
     (``musbot.storage.tournaments``): a result stored once."""
@@ -254,7 +254,7 @@ class Match:
                 "note": self.note, "flags": list(self.flags),
                 **({"paused_at": self.paused_at} if self.paused_at is not None else {}),
                 **({"report": self.report.to_json()} if self.report is not None else {}),
-                **({"record": self.record} if self.record is not None else {})}
+                **({"table_record": self.table_record} if self.table_record is not None else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
@@ -266,7 +266,7 @@ class Match:
                    data["decided_at"], data["note"], list(data["flags"]),
                    data.get("paused_at"),
                    None if data.get("report") is None else Report.from_json(data["report"]),
-                   data.get("record"))
+                   data.get("table_record"))
 
 
 class EventKind(StrEnum):

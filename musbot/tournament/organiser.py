@@ -115,7 +115,7 @@ class Organiser(Core):
         games given for lateness it had."""
         match.paused_at = None
         match.report = None
-        match.record = None
+        match.table_record = None
         match.state = MatchState.READY
         match.games = list(match.forfeits)
         match.tantos = [0, 0]
@@ -206,7 +206,7 @@ class Organiser(Core):
         match.flags = []
         match.note = None
         match.report = None
-        match.record = None
+        match.table_record = None
         match.ready_at = match.started_at = match.decided_at = None
         if self.phase is Phase.FINISHED:
             self.phase = Phase.RUNNING

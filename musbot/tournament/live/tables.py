@@ -137,12 +137,12 @@ class MatchTables(RunnerBase):
         try:
             if match.state is MatchState.READY and notice.lifecycle in ("playing", "finished"):
                 await self._change(cup, lambda t, now: t.start(match_id, now=now))
-            if notice.over and notice.stored:  # else: told again once its records are stored
+            if notice.over and notice.recorded:  # else: told again once its records are stored
                 played, tantos = notice.score()
                 games = (played[0] + match.forfeits[0], played[1] + match.forfeits[1])
                 await self._change(cup, lambda t, now: t.record(
                     match_id, games, tantos, now=now, bot_game=notice.bot_game,
-                    record=notice.record))
+                    table_record=notice.match_record))
         except (TournamentError, StorageError):
             log.exception("tournament %s: the table of %s could not give its result",
                           cup.tournament_id, match_id)
