@@ -14,6 +14,13 @@ The layers, from the bottom up (``tests/test_layers.py`` holds them):
   running bot), ``cogs/`` (one per feature, no rule logic), ``terminal.py``, ``replay.py``,
   ``cli.py``.
 
+Two walks follow one thing through the layers, each in six steps naming the functions that take
+them (``tests/test_walks.py`` checks every name): «envido 5» typed in a channel, cog → grammar
+→ table runner → engine → save → snapshot published → message edited, in :mod:`musbot.table`;
+a tournament match's end, the engine's last point → the table's save → the «match over» notice
+→ the tournament's runner → its state, saved → its board and bracket, in
+:mod:`musbot.tournament`.
+
 Names in the code, one word for one thing:
 
 - *seat* a place at the table (0–3, or 0–5); *pair* (``Rules.team``) the seats that play

@@ -78,7 +78,7 @@ async def test_a_match_out_of_time_asks_the_organiser_and_plays_on(tmp_path: Pat
     assert the_table(server).lifecycle == "playing", "nobody is frozen"
     assert len(said(server, "🔔")) == 1, "asked once"
     assert "Gestionar servidor" in await tap(server, server.people[0], asked, "w0")
-    games, _, playing = board(the_table(server), match)
+    games, _, playing = board(the_table(server).notice, match)
     assert games == (0, 0) and playing == (0, 0), "no hand over yet: level"
     assert "va empatada (0–0" in await tap(server, admin, asked, "board")
     assert not the_cup(server).tournament.matches["W1-1"].decided
@@ -99,8 +99,8 @@ async def test_a_match_out_of_time_asks_the_organiser_and_plays_on(tmp_path: Pat
     # --- the board as it stands decides, once a hand has put a pair ahead -----------------
     match = the_cup(server).tournament.matches["W1-1"]
     await play_until(server, players,
-                     lambda: len(set(board(the_table(server), match)[2])) == 2)
-    _, _, playing = board(the_table(server), match)
+                     lambda: len(set(board(the_table(server).notice, match)[2])) == 2)
+    _, _, playing = board(the_table(server).notice, match)
     ahead = 0 if playing[0] > playing[1] else 1
     assert await tap(server, admin, again, "board") == "Hecho."
     decided = the_cup(server).tournament.matches["W1-1"]

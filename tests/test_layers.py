@@ -175,6 +175,87 @@ def test_the_tournament_core_is_pure() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+TABLE_INSIDES = frozenset({"state", "records", "match"})
+"""What the tournament never reads of a table: its state, its match records, its engine match.
+It hears of its tables through their notices (``musbot.table.notice.MatchNotice``) alone."""
+
+TABLE_GETTERS = ("tables.get", "tables.open", "tables.adopt", "_own_table")
+"""Calls whose answer is a live table."""
+
+
+def table_reads(source: str) -> list[tuple[int, str]]:
+    """(line, what) for every read of :data:`TABLE_INSIDES` of a table in ``source``: of a name
+    that holds a table (named ``…table…``, annotated ``Table``, or bound to a call of
+    :data:`TABLE_GETTERS`), of such a call itself, and any ``.state.records``/``.state.entry``
+    (a table's state, whatever holds it)."""
+    tree = ast.parse(source)
+    tables: set[str] = set()
+
+    def holds_table(node: ast.expr | None) -> bool:
+        if node is None:
+            return False
+        if isinstance(node, ast.Name):
+            return node.id in tables or "table" in node.id.lower()
+        if isinstance(node, ast.Call):
+            return ast.unparse(node.func).endswith(TABLE_GETTERS)
+        if isinstance(node, (ast.IfExp, ast.BoolOp)):
+            parts = [node.body, node.orelse] if isinstance(node, ast.IfExp) else node.values
+            return any(holds_table(part) for part in parts)
+        return False
+
+    def table_type(annotation: ast.expr | None) -> bool:
+        return annotation is not None and \
+            any(isinstance(n, ast.Name) and n.id == "Table" for n in ast.walk(annotation))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and table_type(node.annotation):
+            tables.add(node.arg)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and \
+                (table_type(node.annotation) or holds_table(node.value)):
+            tables.add(node.target.id)
+        elif isinstance(node, (ast.Assign, ast.NamedExpr)) and holds_table(node.value):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            tables |= {t.id for t in targets if isinstance(t, ast.Name)}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if node.attr in TABLE_INSIDES and holds_table(node.value):
+            found.append((node.lineno, f"{ast.unparse(node.value)}.{node.attr}"))
+        elif node.attr in ("records", "entry") and isinstance(node.value, ast.Attribute) \
+                and node.value.attr == "state":
+            found.append((node.lineno, ast.unparse(node)))
+    return sorted(set(found))
+
+
+def test_the_tournament_reads_nothing_of_a_table_but_its_notices() -> None:
+    """Issue 45: the runner consumes the table's «match over» notice, built under the table's
+    lock from what it saved; it never reads a table's state, records or match itself."""
+    wrong = [f"{path.relative_to(ROOT)}:{line} reads {what}"
+             for path in sources("musbot/tournament")
+             for line, what in table_reads(path.read_text(encoding="utf-8"))]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("source", [
+    "def f(table: Table):\n    return table.match.games_played\n",
+    "def f(table: Table):\n    return table.state.records.bot_game\n",
+    "def f(there: Table | None):\n    return there.state.entry\n",
+    "def f(self):\n    t = self._own_table(cup, m)\n    return t.match\n",
+    "def f(self):\n    return self.tables.get(place).state\n",
+    "def f(self):\n    return self.tables.get(place) if place else None\n\n"
+    "def g(self, restored: Table):\n    return restored.records\n",
+    "def f(x):\n    return x.state.entry.match\n",
+])
+def test_a_table_read_by_the_tournament_is_seen(source: str) -> None:
+    assert table_reads(source)
+
+
+def test_a_tournament_match_read_is_not_a_table_read() -> None:
+    assert table_reads("def f(t, match, event, notice):\n    return (match.state, event.match,"
+                       " t.match(m).state, notice.bot_game, t.matches[m].state)\n") == []
+
+
 def test_the_table_layer_knows_nothing_of_discord() -> None:
     wrong = [f"{i.path}:{i.line} imports {target}" for p in sources("musbot/table")
              for i in imports(p) for target in i.targets()
@@ -397,11 +478,10 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
         "ai/base.py names reading.OpponentModel for mypy only; another engineer is changing "
         "musbot/ai (issue 45)",
     frozenset({f"musbot.table.{m}" for m in (
-        "clockwork", "ending", "entry", "lobby", "publish", "readings", "result", "runner",
-        "saved", "state", "typed_words", "texts", "transport", "upkeep", "view")}):
+        "clockwork", "ending", "entry", "lobby", "notice", "publish", "readings", "result",
+        "runner", "saved", "state", "typed_words", "texts", "transport", "upkeep", "view")}):
         "the table's helpers name runner.Table and state.TableState for mypy only (no circle "
-        "at run time); the table package is outside this change, and item 1 of issue 45 "
-        "(the «match over» notice) reshapes what they are given",
+        "at run time; the runner builds the match notice from the state it runs)",
 }
 """Circles closed only by ``TYPE_CHECKING`` imports, outside the layers below, with why: each
 must still occur (a fixed one leaves)."""

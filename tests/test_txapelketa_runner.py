@@ -32,7 +32,7 @@ from musbot.tournament import (
     Settings,
     TournamentError,
 )
-from musbot.tournament.live import Cup, Lacking, TournamentRunner, bot_played
+from musbot.tournament.live import Cup, Lacking, TournamentRunner
 from musbot.tournament.model import Match as TournamentMatch
 
 # --- the table layer: entrants, finished games --------------------------------------------
@@ -75,6 +75,11 @@ def test_a_match_keeps_its_finished_games_across_vacas_and_snapshots() -> None:
 
 
 # --- the runner -------------------------------------------------------------------------------
+
+
+def bot_played(table: Table) -> bool:
+    """The flag of the table's last notice: what the tournament reads of it."""
+    return table.notice is not None and table.notice.bot_game
 
 
 class Venue(BenchVenue):
@@ -199,7 +204,7 @@ async def test_a_match_finished_while_the_bot_was_down_gives_its_result_at_start
     [match] = cup.tournament.ready()
     place = cup.places[match.id]
     runner.stop()
-    tables._watchers.clear()  # the bot «dies» as the match ends: nobody hears of it
+    tables.unsubscribe(runner._heard)  # the bot «dies» as the match ends: nobody hears of it
     await play_tables(tables, set())
     table = tables.get(place)
     assert table is not None and table.lifecycle == "finished"

@@ -27,7 +27,7 @@ from musbot.engine import seeded_shuffler
 from musbot.i18n import catalog
 from musbot.settings import TableSettings
 from musbot.storage import Database, ServerSettings
-from musbot.table import ManualClock, Table, TableManager
+from musbot.table import ManualClock, MatchNotice, Table, TableManager
 from musbot.table.persist import TablePersister
 from musbot.tournament import (
     MAX_PAIRS,
@@ -188,11 +188,15 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
         venue = BenchVenue()
         hands = [0]
 
-        def count(table: Table) -> None:
-            if table.lifecycle == "finished" and table.match is not None:
-                hands[0] += table.match.hand_number
+        counted: set[tuple[int, str | None]] = set()
 
-        tables.watch(count)
+        def count(_table: Table, notice: MatchNotice) -> None:
+            match = (notice.channel_id, notice.match_record)
+            if notice.over and match not in counted:  # told again once its records are stored
+                counted.add(match)
+                hands[0] += notice.hands
+
+        tables.subscribe(count)
         runner = TournamentRunner(db, tables, venue, clock=clock,
                                   wall=lambda: EPOCH + timedelta(seconds=clock.now()))
         await runner.start()

@@ -35,6 +35,15 @@ Names (one word for one thing):
   ``TableView`` (the read side of a ``Table``) keep their names outside this package.
 - *messenger* (:class:`~.messenger.Messenger`): whatever is said to one person; *direct*: a DM
   that is not a table's hand.
+
+Its part of the two walks (told whole in :mod:`musbot.table` and :mod:`musbot.tournament`): a
+move saved at a table is published to ``musbot.discordio.transport.DiscordTransport.changed``;
+``musbot.discordio.boards.Boards.changed`` captures its snapshot
+(``musbot.discordio.embeds.Snapshot.capture``) and ``musbot.discordio.governor.Governor.edit``
+edits the page message when Discord's limits allow, rendered by
+``musbot.discordio.embeds.render_page``. A tournament's match decided, its runner tells the
+venue: ``musbot.discordio.venue.DiscordVenue.news``, ``musbot.discordio.venue.DiscordVenue.board``
+and ``musbot.discordio.venue.DiscordVenue.bracket``.
 """
 
 from typing import Any

@@ -50,6 +50,7 @@ from .errors import (
     UnknownMatch,
     UnknownSeason,
     UnknownTournament,
+    UnrecordedMatch,
 )
 from .models import (
     League,
@@ -116,6 +117,7 @@ __all__ = [
     "UnknownMatch",
     "UnknownSeason",
     "UnknownTournament",
+    "UnrecordedMatch",
     "display_rating",
     "shard_of",
 ]

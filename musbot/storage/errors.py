@@ -226,6 +226,17 @@ class TournamentExists(StorageError):
         self.name = name
 
 
+class UnrecordedMatch(StorageError):
+    """A tournament match said decided by its table, whose stored match is not finished (or not
+    there): the result it would refer to is not stored yet, so the tournament's save is refused
+    and the match waits for its table's records."""
+
+    def __init__(self, tournament_id: int, match_id: str, key: str) -> None:
+        super().__init__(f"tournament {tournament_id}: match {match_id} refers to the table's "
+                         f"match {key!r}, which is not stored as finished; not saved")
+        self.tournament_id, self.match_id, self.key = tournament_id, match_id, key
+
+
 class StaleTournament(StorageError):
     """A save of an older state than the one stored (a late retry, or two writers): refused, so
     that what was recorded after it is not lost."""

@@ -12,6 +12,12 @@ How the tournament runner uses it::
         ...
     await db.hall_of_fame(guild_id)
 
+A match decided by its table is stored once: the table's stored match (``matches``, written by
+the table's records) holds its games and tantos, and the tournament's state only refers to it
+(:attr:`musbot.tournament.Match.table_record`). A save refers only to a stored match that is
+finished and says the same (else :class:`~.errors.UnrecordedMatch`), and a load reads the result
+back from it (:func:`_read_back`), so the two cannot disagree.
+
 A save of a finished tournament also records its podium and, once, rates its pairs
 (:func:`musbot.tournament.rated_results`); a save writes no state older than the stored one
 (:class:`~.errors.StaleTournament`), and writing the same state again changes nothing. People
@@ -24,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import orjson
 
@@ -31,7 +38,13 @@ from musbot.tournament import PairKey, PairResult, Phase, Tournament, rated_resu
 from musbot.words import normalise
 
 from . import ratings
-from .errors import ConstraintViolation, StaleTournament, TournamentExists, UnknownTournament
+from .errors import (
+    ConstraintViolation,
+    StaleTournament,
+    TournamentExists,
+    UnknownTournament,
+    UnrecordedMatch,
+)
 from .live import shard_filter
 from .store import Store
 from .tx import Row, Tx
@@ -82,12 +95,63 @@ class HallOfFameEntry:
     champion_ids: tuple[int | None, int | None]
 
 
-def _stored(row: Row) -> StoredTournament:
+async def _stored(tx: Tx, row: Row) -> StoredTournament:
     tournament_id, guild_id, state, created_by, created_at, updated_at, channel_id = row
+    document = await _read_back(tx, int(tournament_id), orjson.loads(state))
     return StoredTournament(int(tournament_id), int(guild_id),
-                            Tournament.from_dict(orjson.loads(state)), created_by,
+                            Tournament.from_dict(document), created_by,
                             datetime.fromisoformat(created_at), datetime.fromisoformat(updated_at),
                             None if channel_id is None else int(channel_id))
+
+
+async def _table_results(tx: Tx, keys: Collection[str]
+                         ) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
+    """Each finished stored match of ``keys``: its games and tantos won by each pair."""
+    if not keys:
+        return {}
+    marks = ",".join("?" * len(keys))
+    rows = await tx.fetch(
+        "SELECT match_key, games_0, games_1, tantos_0, tantos_1 FROM matches"
+        f" WHERE ended_at IS NOT NULL AND abandoned = 0 AND match_key IN ({marks})",
+        *sorted(keys))
+    return {str(key): ((int(g0), int(g1)), (int(t0), int(t1))) for key, g0, g1, t0, t1 in rows}
+
+
+def _referred(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The matches of a tournament's document decided by their tables
+    (:attr:`Match.table_record`)."""
+    return [m for m in document.get("matches", []) if m.get("table_record")]
+
+
+async def _read_back(tx: Tx, tournament_id: int, document: dict[str, Any]) -> dict[str, Any]:
+    """The document with each match decided by its table given its result from the table's
+    stored match: games won there plus the games given for lateness, tantos, and the winner
+    they make. Whatever the document holds for them is not read."""
+    referred = _referred(document)
+    found = await _table_results(tx, {m["table_record"] for m in referred})
+    for match in referred:
+        if match["table_record"] not in found:
+            raise UnrecordedMatch(tournament_id, str(match["id"]), str(match["table_record"]))
+        (first, second), tantos = found[match["table_record"]]
+        forfeits = match.get("forfeits", [0, 0])
+        games = [first + int(forfeits[0]), second + int(forfeits[1])]
+        match.update(games=games, tantos=list(tantos), winner=0 if games[0] > games[1] else 1)
+    return document
+
+
+async def _refer(tx: Tx, tournament_id: int, document: dict[str, Any]) -> None:
+    """The document as saved: each match decided by its table keeps only its reference, to a
+    stored match that is finished and holds the same result (else :class:`UnrecordedMatch`)."""
+    referred = _referred(document)
+    found = await _table_results(tx, {m["table_record"] for m in referred})
+    for match in referred:
+        stored = found.get(match["table_record"])
+        forfeits = match["forfeits"]
+        if stored is None or list(stored[1]) != match["tantos"] or \
+                [stored[0][0] + forfeits[0], stored[0][1] + forfeits[1]] != match["games"]:
+            raise UnrecordedMatch(tournament_id, str(match["id"]), str(match["table_record"]))
+        for key in ("games", "tantos", "winner"):
+            del match[key]
 
 
 async def _row(tx: Tx, tournament_id: int) -> StoredTournament:
@@ -95,7 +159,7 @@ async def _row(tx: Tx, tournament_id: int) -> StoredTournament:
                             tournament_id)
     if row is None:
         raise UnknownTournament(tournament_id)
-    return _stored(row)
+    return await _stored(tx, row)
 
 
 async def _forgotten(tx: Tx, users: Collection[int]) -> set[int]:
@@ -111,11 +175,13 @@ async def _write_state(tx: Tx, now: str, tournament_id: int, tournament: Tournam
     """The state, who it names, and (finished) the podium: everything a save writes."""
     for user in await _forgotten(tx, tournament.people()):
         tournament.forget(user)
+    document = tournament.to_dict()
+    await _refer(tx, tournament_id, document)
     await tx.execute(
         "UPDATE tournaments SET name = ?, phase = ?, state = ?, revision = ?, updated_at = ?,"
         " finished_at = ? WHERE tournament_id = ?",
         tournament.settings.name, tournament.phase.value,
-        orjson.dumps(tournament.to_dict()).decode(), tournament.revision, now,
+        orjson.dumps(document).decode(), tournament.revision, now,
         tournament.finished_at, tournament_id)
     people = tournament.people()
     await tx.execute("DELETE FROM tournament_people WHERE tournament_id = ?", tournament_id)
@@ -189,7 +255,7 @@ async def forget_in_tournaments(tx: Tx, user_id: int, now: str) -> bool:
         f"SELECT {_COLUMNS} FROM tournaments WHERE tournament_id IN"
         " (SELECT tournament_id FROM tournament_people WHERE user_id = ?)", user_id)
     for row in rows:
-        stored = _stored(row)
+        stored = await _stored(tx, row)
         stored.tournament.forget(user_id)
         await _write_state(tx, now, stored.tournament_id, stored.tournament)
     await tx.execute("DELETE FROM tournament_people WHERE user_id = ?", user_id)
@@ -237,7 +303,7 @@ class Tournaments(Store):
                 guild_id, normalise(name))
             if row is None:
                 raise UnknownTournament(name)
-            return _stored(row)
+            return await _stored(tx, row)
 
         return await self._read(read)
 
@@ -251,7 +317,7 @@ class Tournaments(Store):
             rows = await tx.fetch(
                 f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? AND phase IN ({marks})"
                 " ORDER BY created_at DESC, tournament_id DESC", guild_id, *wanted)
-            return [_stored(row) for row in rows]
+            return [await _stored(tx, row) for row in rows]
 
         return await self._read(read) if wanted else []
 
@@ -266,7 +332,7 @@ class Tournaments(Store):
             rows = await tx.fetch(
                 f"SELECT {_COLUMNS} FROM tournaments WHERE phase IN ('signup', 'running')"
                 f"{clause} ORDER BY tournament_id", *params)
-            return [_stored(row) for row in rows]
+            return [await _stored(tx, row) for row in rows]
 
         return await self._read(read)
 

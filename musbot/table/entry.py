@@ -1,12 +1,11 @@
 """A tournament match's table (issue 26): who alone may sit there and with which pair, the games
-each pair starts with, and how what runs tournaments hears of its tables. A friendly or league
-table has an empty :class:`Entry`: anyone sits anywhere. Pure, like the state's commands (see
-``state.py``), but for :class:`Watchers`, which the manager calls."""
+each pair starts with (what the tournament hears of its table: ``notice.py``). A friendly or
+league table has an empty :class:`Entry`: anyone sits anywhere. Pure, like the state's commands
+(see ``state.py``)."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,10 +13,7 @@ from .result import Result, Save
 from .seats import TableError
 
 if TYPE_CHECKING:
-    from .runner import Table
     from .state import TableState
-
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -79,26 +75,4 @@ def give_games(state: TableState, games: tuple[int, int]) -> Result:
     return Result(save=Save.WHOLE, shown=True)
 
 
-class Watchers:
-    """Who hears of the tables' lifecycles (what runs tournaments): each is called with the
-    table, under its lock (it must not wait on the table), once a change is saved and shown: a
-    match begun, a match over, a table closed."""
-
-    def __init__(self) -> None:
-        self._watchers: list[Callable[[Table], None]] = []
-
-    def add(self, watcher: Callable[[Table], None]) -> None:
-        self._watchers.append(watcher)
-
-    def clear(self) -> None:
-        self._watchers.clear()
-
-    def __call__(self, table: Table) -> None:
-        for watcher in self._watchers:
-            try:
-                watcher(table)
-            except Exception:  # a watcher's bug must not undo a move already saved and shown
-                log.exception("a watcher of table %s failed", table.channel_id)
-
-
-__all__ = ["Entry", "Watchers", "give_games"]
+__all__ = ["Entry", "give_games"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterator, Mapping
 
@@ -10,12 +11,18 @@ from musbot.settings import TableSettings
 
 from . import render
 from .clock import Clock
-from .entry import Entry, Watchers
+from .entry import Entry
 from .languages import Speakers
+from .notice import MatchNotice
 from .runner import Persist, Table
 from .seats import TableError
 from .state import TableState
 from .transport import Transport
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[Table, MatchNotice], None]
+"""Who hears a tournament match table's notices (:meth:`TableManager.subscribe`)."""
 
 
 class TableManager:
@@ -39,7 +46,7 @@ class TableManager:
         self.speakers = speakers or Speakers()
         """Each person's own language, shared by its tables (``languages.py``)."""
         self._tables: dict[int, Table] = {}
-        self._watchers = Watchers()
+        self._listeners: list[Listener] = []
         self._reserved: dict[int, str] = {}
         """Channel id → the tournament match whose table alone may be played there."""
 
@@ -85,17 +92,28 @@ class TableManager:
             raise TableError("table_exists")
         table = Table(state, self.transport, clock=self.clock, bot_delay=self.bot_delay,
                       persist=self.persist, on_close=self._forget, on_recovered=self._recovered,
-                      on_lifecycle=self._watchers, speakers=self.speakers)
+                      on_notice=self._tell, speakers=self.speakers)
         if register:
             self._tables[state.channel_id] = table
         return table
 
-    def watch(self, watcher: Callable[[Table], None]) -> None:
-        """``watcher(table)`` is called (under the table's lock: it must not wait on the table)
-        each time a table's lifecycle changes, once the change is saved and shown: a match
-        begun, a match over, a table closed; and when it goes out of reach or comes back
-        (:meth:`Table.hide`). What runs tournaments hears of its tables so."""
-        self._watchers.add(watcher)
+    def subscribe(self, listener: Listener) -> None:
+        """``listener(table, notice)`` hears each notice of a tournament match's table
+        (``notice.py``: built under the table's lock from what it has just saved and shown;
+        the listener must not wait on the table): a match begun, a match over, a table
+        closed, out of reach or back (:meth:`Table.hide`). What runs tournaments hears of its
+        tables so, and reads nothing else of them."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def _tell(self, table: Table, notice: MatchNotice) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(table, notice)
+            except Exception:  # a listener's bug must not undo a move already saved and shown
+                log.exception("a listener of table %s failed", table.channel_id)
 
     def _recovered(self, saved: Table) -> None:
         """The database takes saves again: the paused tables need not wait their turn."""

@@ -25,6 +25,7 @@ from . import clockwork, entry, lobby, typed_words, upkeep
 from .alarm import Alarm
 from .clock import Clock, RealClock
 from .languages import Speakers
+from .notice import MatchNotice, notice_of
 from .pause import Backoff, NotSaved, Unsaved
 from .publish import publish
 from .readings import question as bot_question
@@ -46,7 +47,7 @@ class Table(TableView):
                  bot_delay: float = 0.0, persist: Persist | None = None,
                  on_close: Callable[[Table], None] | None = None,
                  on_recovered: Callable[[Table], None] | None = None,
-                 on_lifecycle: Callable[[Table], None] | None = None,
+                 on_notice: Callable[[Table, MatchNotice], None] | None = None,
                  speakers: Speakers | None = None) -> None:
         self.state = state
         self.transport = transport
@@ -58,8 +59,11 @@ class Table(TableView):
         """Each person's own language, for what only they read (:meth:`lang_for`)."""
         self._on_close = on_close
         self._on_recovered = on_recovered
-        self._on_lifecycle = on_lifecycle or (lambda _table: None)
-        self._lifecycle_told: Lifecycle = state.lifecycle  # on_lifecycle hears it once saved
+        self._on_notice = on_notice or (lambda _table, _notice: None)
+        self._lifecycle_told: Lifecycle = state.lifecycle  # on_notice hears it once saved
+        self.notice: MatchNotice | None = notice_of(state)
+        """A tournament match table's last notice (``notice.py``): what it saved and showed
+        last; None at a table no tournament set."""
         self._lock = asyncio.Lock()
         self._alarm = Alarm(self.clock, self._ring)
         self._bot: asyncio.Task[None] | None = None
@@ -170,15 +174,12 @@ class Table(TableView):
             if not upkeep.hide(self.state, reason):
                 return False
             await self._play_on()  # nothing to play, nobody to time: the clock stops
-            self._on_lifecycle(self)  # out of reach: news for who watches
+            self._tell()  # out of reach: news for the tournament
             return True
 
     async def unhide(self) -> bool:
         """The table can be seen again (see :func:`upkeep.unhide`); True if it was hidden."""
-        if not await self._bookkeeping(lambda: upkeep.unhide(self.state)):
-            return False
-        self._on_lifecycle(self)  # hidden or seen again: news too
-        return True
+        return await self._bookkeeping(lambda: upkeep.unhide(self.state), tell=True)
 
     def retry_now(self) -> None:
         """The database takes saves again (another table's was stored): a paused one tries now."""
@@ -205,16 +206,20 @@ class Table(TableView):
                 raise NotSaved()
             return await self._run(command())
 
-    async def _bookkeeping(self, command: Callable[[], Result]) -> bool:
+    async def _bookkeeping(self, command: Callable[[], Result], *, tell: bool = False) -> bool:
         """The table's own upkeep: while paused, noted in the state (shown, saved with it once
-        the database is back), never refused. Whether it did anything."""
+        the database is back), never refused. Whether it did anything; if so and ``tell``,
+        the tournament hears of it (:meth:`_tell`)."""
         async with self._lock:
             result = command()
             if not self.paused:
                 await self._run(result)
             elif result.shown:
                 self.transport.changed(self)
-            return bool(result.save or result.shown)
+            done = bool(result.save or result.shown)
+            if done and tell:
+                self._tell()
+            return done
 
     async def _run(self, result: Result) -> Result:
         """A command's result: refused, or saved, published, and played on from."""
@@ -251,9 +256,20 @@ class Table(TableView):
         await self._publish(result)
         if saved.ratings:
             await self._commit(upkeep.ratings(self.state, saved.ratings))
+        told, self.notice = self.notice, notice_of(self.state)
         if self.state.lifecycle != self._lifecycle_told:
             self._lifecycle_told = self.state.lifecycle
-            self._on_lifecycle(self)
+            self._tell()
+        elif told is not None and self.notice is not None and self.notice.over \
+                and self.notice.recorded and not told.recorded:
+            self._tell()  # the match over, its records stored at last
+
+    def _tell(self) -> None:
+        """The notice of what was just saved and shown, to whoever runs the tournament (lock
+        held: the state cannot move on before it is built)."""
+        self.notice = notice = notice_of(self.state)
+        if notice is not None:
+            self._on_notice(self, notice)
 
     async def _publish(self, result: Result) -> None:
         for user_id in await publish(self, result):  # their hand could not reach them by DM

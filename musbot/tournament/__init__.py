@@ -56,6 +56,33 @@ Pair ratings (OpenSkill, kept by storage) are :func:`musbot.storage.ratings.rate
 :func:`rated_results` lists the matches of a finished tournament that count for them (played
 to the end, no walkover, no bot playing a whole game). :func:`.simulate.simulate` plays a
 tournament with a result function (the tests; ``musbot bench txapelketa`` to come).
+
+The walk of a tournament match's end, from its table's last point to the board:
+
+1. The last point: ``musbot.engine.match.Match.apply`` ends the vaca, and
+   ``musbot.table.state.TableState.apply`` sets the table finished and queues the match's
+   «finish» record (``musbot.table.records.MatchRecords.add``).
+2. The table saves before anything is shown: ``musbot.table.runner.Table._commit`` has
+   ``musbot.table.persist.TablePersister.save`` store the state and the records, the table's
+   stored match finished (``musbot.storage.matches.Matches.record_finished_match``).
+3. Under the table's lock, ``musbot.table.runner.Table._tell`` builds the «match over» notice
+   from that saved state (``musbot.table.notice.notice_of``: games played, tantos, the bot's
+   flag, the stored match's key) and ``musbot.table.manager.TableManager._tell`` hands it to
+   the subscribers.
+4. The runner hears it: ``musbot.tournament.live.tables.MatchTables._heard`` and, under the
+   tournament's lock, ``musbot.tournament.live.tables.MatchTables._table_news`` makes the
+   change ``musbot.tournament.playing.Playing.record`` (``musbot.table.notice.MatchNotice.score``
+   plus the games given for lateness) through ``musbot.tournament.live.base.RunnerBase._change``:
+   the match decided (``musbot.tournament.core.Core._decide``), the next ones ready.
+5. The change is saved: ``musbot.storage.tournaments.Tournaments.save_tournament``, whose
+   state refers to the table's stored match for the result (``musbot.storage.tournaments._refer``:
+   stored once, read back by ``musbot.storage.tournaments._read_back``).
+6. Only then its events are acted on, ``musbot.tournament.live.runner.TournamentRunner._act``:
+   the table closed (``musbot.tournament.live.tables.MatchTables._close_table``), the result told
+   (``musbot.discordio.venue.DiscordVenue.news``), the organiser's board edited
+   (``musbot.discordio.venue.DiscordVenue.board`` with
+   ``musbot.tournament.live.readings.board_text``) and the bracket's pages drawn again
+   (``musbot.discordio.venue.DiscordVenue.bracket``).
 """
 
 from .errors import ResultConflict, TournamentError

@@ -260,8 +260,11 @@ class Core:
         self._decide(match, winner, MatchState.DISQUALIFIED, now, events)
 
     def _decide(self, match: Match, winner: int | None, state: MatchState, now: datetime,
-                events: list[Event]) -> None:
+                events: list[Event], *, table_record: str | None = None) -> None:
+        """``table_record``: the table's stored match that decided it
+        (:attr:`Match.table_record`)."""
         match.report = None  # decided: a report waiting for an answer is moot
+        match.table_record = table_record
         match.winner = winner
         match.state = state
         match.decided_at = stamp(now)

@@ -222,6 +222,10 @@ class Match:
     time_limit: str | None = None
     """Its time limit, once the organiser gave it more time (:meth:`Tournament.more_time`);
     None: :attr:`ready_at` plus the settings' round time."""
+    table_record: str | None = None
+    """Decided by its table: the table's stored match (its key), which holds the result. Saved,
+    it stands for :attr:`games`, :attr:`tantos` and :attr:`winner`, read back from that match
+    (``musbot.storage.tournaments``): a result stored once."""
 
     @property
     def decided(self) -> bool:
@@ -256,7 +260,8 @@ class Match:
                 "note": self.note, "flags": list(self.flags),
                 **({"paused_at": self.paused_at} if self.paused_at is not None else {}),
                 **({"report": self.report.to_json()} if self.report is not None else {}),
-                **({"time_limit": self.time_limit} if self.time_limit is not None else {})}
+                **({"time_limit": self.time_limit} if self.time_limit is not None else {}),
+                **({"table_record": self.table_record} if self.table_record is not None else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Match:
@@ -268,7 +273,7 @@ class Match:
                    data["decided_at"], data["note"], list(data["flags"]),
                    data.get("paused_at"),
                    None if data.get("report") is None else Report.from_json(data["report"]),
-                   data.get("time_limit"))
+                   data.get("time_limit"), data.get("table_record"))
 
 
 class EventKind(StrEnum):

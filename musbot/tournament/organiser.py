@@ -149,6 +149,7 @@ class Organiser(Core):
         games given for lateness it had."""
         match.paused_at = None
         match.report = None
+        match.table_record = None
         match.state = MatchState.READY
         match.games = list(match.forfeits)
         match.tantos = [0, 0]
@@ -240,6 +241,7 @@ class Organiser(Core):
         match.flags = []
         match.note = None
         match.report = None
+        match.table_record = None
         match.ready_at = match.started_at = match.decided_at = match.time_limit = None
         if self.phase is Phase.FINISHED:
             self.phase = Phase.RUNNING

@@ -28,11 +28,13 @@ class Playing(Core):
         return self._changed([Event(EventKind.MATCH_STARTED, match=match_id)])
 
     def record(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0), *,
-               now: datetime, bot_game: bool = False) -> list[Event]:
+               now: datetime, bot_game: bool = False,
+               table_record: str | None = None) -> list[Event]:
         """The table's result: games won by each side (forfeited games included) and tantos
         summed over the games. ``bot_game``: a bot played a whole game in a person's place
-        (the match is flagged for the organiser). The same result again changes nothing; a
-        different one for a decided match is a :class:`ResultConflict`."""
+        (the match is flagged for the organiser). ``table_record``: the table's stored match, which
+        holds this result from then on (:attr:`Match.table_record`). The same result again changes
+        nothing; a different one for a decided match is a :class:`ResultConflict`."""
         match = self.match(match_id)
         score = self._check_score(match, games)
         points = self._check_tantos(tantos)
@@ -48,7 +50,8 @@ class Playing(Core):
             self._flag_bot(match, events)
         match.games = list(score)
         match.tantos = list(points)
-        self._decide(match, 0 if score[0] > score[1] else 1, MatchState.FINISHED, now, events)
+        self._decide(match, 0 if score[0] > score[1] else 1, MatchState.FINISHED, now, events,
+                     table_record=table_record)
         return self._changed(events)
 
     def flag_bot(self, match_id: str, *, now: datetime) -> list[Event]:

@@ -23,9 +23,15 @@ of which a bot played every move of a person's seat (the person missed
 :data:`~musbot.table.MAX_EXPIRIES` turns, or left, and was not back before the game ended)
 flags the match for the organiser.
 
+A match's table is heard only through its notices (:class:`musbot.table.MatchNotice`, built
+under the table's lock from what it saved): begun, over (its games, tantos and flag, and the
+table's stored match, which holds the result: the tournament refers to it, see
+:mod:`musbot.storage.tournaments`), closed, out of reach or back; nothing of the table's state
+or records is read here (``tests/test_layers.py``).
+
 The parts: :mod:`.cup` (a tournament in play, its venue), :mod:`.base` (one change applied,
-saved, acted on), :mod:`.tables` (a match's own table), :mod:`.runner` (start-up, events,
-time) and :mod:`.readings` (the board, a result's sentence). Unlike the rest of
+saved, acted on), :mod:`.tables` (a match's own table, its notices), :mod:`.runner` (start-up,
+events, time) and :mod:`.readings` (the board, a result's sentence). Unlike the rest of
 :mod:`musbot.tournament`, this is the adapter: it runs on asyncio, the tables and storage.
 """
 
@@ -33,14 +39,12 @@ from .cup import LEFT, WHEN, Cup, Lacking, Venue, Wall, entrants_of, match_key, 
 from .readings import (
     board,
     board_text,
-    bot_played,
     person_name,
     result_line,
-    table_score,
     zone_of,
 )
 from .runner import TournamentRunner
 
 __all__ = ["LEFT", "WHEN", "Cup", "Lacking", "TournamentRunner", "Venue", "Wall", "board",
-           "board_text", "bot_played", "entrants_of", "match_key", "person_name", "result_line",
-           "say", "table_score", "wall_clock", "zone_of"]
+           "board_text", "entrants_of", "match_key", "person_name", "result_line", "say",
+           "wall_clock", "zone_of"]

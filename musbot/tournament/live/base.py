@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Collection
 from datetime import datetime
 
 from musbot.storage import Database, StorageError
-from musbot.table import Clock, Table, TableManager
+from musbot.table import Clock, MatchNotice, Table, TableManager
 from musbot.table.clock import Pending
 from musbot.tournament import Event, Phase, Reporting, Tournament, TournamentError
 from musbot.words import normalise
@@ -38,7 +38,7 @@ class RunnerBase:
         self._alarm: Pending | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.started = False
-        tables.watch(self._table_changed)
+        tables.subscribe(self._heard)
 
     def _bind(self, cup: Cup, match_id: str, place: int) -> None:
         """``place`` is the match's: its table alone is played there (the manager refuses
@@ -55,11 +55,17 @@ class RunnerBase:
         return table if table is not None and self._owns(cup, match_id, table) else None
 
     def _owns(self, cup: Cup, match_id: str, table: Table) -> bool:
-        entry = table.state.entry
-        if entry.match:
-            return entry.match == match_key(cup, match_id)
+        return self._is_of(cup, match_id, table.notice)
+
+    def _is_of(self, cup: Cup, match_id: str, notice: MatchNotice | None) -> bool:
+        """Whether the notice is of the match's table (its key, or, for a table saved before
+        keys were, its entrants)."""
+        if notice is None:
+            return False
+        if notice.match:
+            return notice.match == match_key(cup, match_id)
         match = cup.tournament.matches.get(match_id)
-        return bool(entry) and match is not None and entry.entrants == entrants_of(cup, match)
+        return match is not None and dict(notice.entrants) == entrants_of(cup, match)
 
     async def _organiser_lang(self, cup: Cup) -> str:
         """The organiser's own language (chosen, else their client's as last seen), else the
@@ -134,8 +140,8 @@ class RunnerBase:
         """Set the alarm for the next time limit (:class:`.runner.TournamentRunner`)."""
         raise NotImplementedError
 
-    def _table_changed(self, table: Table) -> None:
-        """The manager's watcher (:class:`.tables.MatchTables`)."""
+    def _heard(self, table: Table, notice: MatchNotice) -> None:
+        """A table's notice (:class:`.tables.MatchTables`)."""
         raise NotImplementedError
 
     # --- housekeeping ---------------------------------------------------------------------

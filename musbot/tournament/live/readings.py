@@ -1,5 +1,5 @@
 """What the runner says and reads: the organiser's board, a result in one sentence, a
-player's name, a deadline's zone, and a match table's board and score."""
+player's name, a deadline's zone, and a match's board from its table's notice."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from musbot.table import Table
+from musbot.table import MatchNotice
 from musbot.tournament import Event, EventKind, Match, MatchState, Tournament, TournamentError
 from musbot.tournament.board import ICONS
 from musbot.tournament.board import board as round_board
@@ -101,36 +101,14 @@ def result_line(words: Words, match: Match, lang: str) -> str:
                games=f"{match.games[0]}–{match.games[1]}")
 
 
-def board(table: Table | None, match: Match
+def board(notice: MatchNotice | None, match: Match
           ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
-    """A match's board while it is played: games won by each pair (those given for lateness
-    included), tantos summed over its games (the one in play included), and the tantos of
-    the game in play. Without a table that began, the games given for lateness alone."""
-    if table is None or table.lifecycle != "playing" or table.match is None:
+    """A match's board while it is played, from its table's last notice: games won by each
+    pair (those given for lateness included), tantos summed over its games (the one in play
+    included), and the tantos of the game in play. Without a table that began, the games given
+    for lateness alone."""
+    if notice is None or not notice.playing:
         return (match.forfeits[0], match.forfeits[1]), (0, 0), (0, 0)
-    played = table.match
-    _, finished = table_score(table)
-    playing = (played.scores[0], played.scores[1])
-    return ((played.games[0], played.games[1]),
-            (finished[0] + playing[0], finished[1] + playing[1]), playing)
-
-
-def table_score(table: Table) -> tuple[tuple[int, int], tuple[int, int]]:
-    """A finished match table's games played (each pair's, from its finished games: the games
-    given for lateness are the tournament's) and tantos (summed over those games)."""
-    match = table.match
-    assert match is not None
-    games = [0, 0]
-    tantos = [0, 0]
-    for winner, first, second in match.games_played:
-        games[winner] += 1
-        tantos[0] += first
-        tantos[1] += second
-    return (games[0], games[1]), (tantos[0], tantos[1])
-
-
-def bot_played(table: Table) -> bool:
-    """Whether a bot played a whole game of this match in a person's place (every move of
-    their seat in that game: they left, or missed turn after turn and did not come back before
-    the game ended): the match is flagged for the organiser."""
-    return table.state.records.bot_game
+    _, finished = notice.score()
+    playing = notice.tantos
+    return notice.games, (finished[0] + playing[0], finished[1] + playing[1]), playing

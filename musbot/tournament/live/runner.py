@@ -80,8 +80,9 @@ class TournamentRunner(MatchTables):
                         await self._change(cup, lambda t, now, m=match.id: t.resume(m, now=now))
                 elif table is None:
                     await self._open_table(cup, match)
-                elif table.lifecycle in ("playing", "finished"):
-                    await self._table_news(cup, match.id, table)
+                elif table.notice is not None \
+                        and table.notice.lifecycle in ("playing", "finished"):
+                    await self._table_news(cup, match.id, table, table.notice)
             elif table is not None and match.decided:
                 await self._close_table(cup, match)
 
@@ -264,7 +265,8 @@ class TournamentRunner(MatchTables):
         """A match played on Discord is past its time limit: the organiser alone is asked, with
         the board as it stands, and the choices of a deadline passed plus «by the board» (its
         table plays on meanwhile)."""
-        games, _, _ = board(self._own_table(cup, match.id), match)
+        table = self._own_table(cup, match.id)
+        games, _, _ = board(table.notice if table is not None else None, match)
         organiser = [cup.organiser] if cup.organiser is not None else []
         await self.venue.ask_organiser(cup, match, say(
             "time_up", cup.lang, match=match.id, first=words.side(match, 0),

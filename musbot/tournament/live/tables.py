@@ -1,6 +1,6 @@
 """A match's own table: opened in its place for its four players, closed once the match is
-decided, and what it says (begun, ended, lost, back, its board when the round's time is up)
-turned into the tournament's changes."""
+decided, and its notices (:class:`~musbot.table.MatchNotice`: begun, over, lost, back, its
+board when the round's time is up) turned into the tournament's changes."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import logging
 from musbot.i18n import permission_names
 from musbot.settings import TableSettings
 from musbot.storage import StorageError
-from musbot.table import Table
+from musbot.table import MatchNotice, Table
 from musbot.tournament import Event, Match, MatchState, TournamentError
 from musbot.tournament.labels import Words
 
 from .base import RunnerBase
 from .cup import Cup, entrants_of, match_key, say
-from .readings import board, bot_played, table_score
+from .readings import board
 
 log = logging.getLogger(__name__)
 
@@ -105,23 +105,24 @@ class MatchTables(RunnerBase):
         else:
             await self.tables.close(table.channel_id, reason, match=match.id)
 
-    def _table_changed(self, table: Table) -> None:
-        """The manager's watcher (the table's lock held): a match's own table began, ended,
+    def _heard(self, table: Table, notice: MatchNotice) -> None:
+        """The manager's listener (the table's lock held): a match's own table began, ended,
         closed, or went out of reach or back. Any other table is no news of the match's."""
-        found = self._by_place.get(table.channel_id)
+        found = self._by_place.get(notice.channel_id)
         cup = self.cups.get(found[0]) if found is not None else None
-        if found is None or cup is None or not self._owns(cup, found[1], table):
+        if found is None or cup is None or not self._is_of(cup, found[1], notice):
             return
-        self._spawn(self._locked_news(cup, found[1], table))
+        self._spawn(self._locked_news(cup, found[1], table, notice))
 
-    async def _locked_news(self, cup: Cup, match_id: str, table: Table) -> None:
+    async def _locked_news(self, cup: Cup, match_id: str, table: Table,
+                           notice: MatchNotice) -> None:
         async with cup.lock:
-            if table.lifecycle == "closed" or table.hidden is not None:
+            if notice.lifecycle == "closed" or notice.hidden is not None:
                 await self._table_lost(cup, match_id, table)
                 return
             await self._table_back(cup, match_id, table)
-            if table.lifecycle in ("playing", "finished"):
-                await self._table_news(cup, match_id, table)
+            if notice.lifecycle in ("playing", "finished"):
+                await self._table_news(cup, match_id, table, notice)
 
     async def _table_lost(self, cup: Cup, match_id: str, table: Table) -> None:
         """The match's table closed without the tournament closing it (a moderator, its thread
@@ -147,20 +148,22 @@ class MatchTables(RunnerBase):
             log.exception("tournament %s: match %s could not resume", cup.tournament_id,
                           match_id)
 
-    async def _table_news(self, cup: Cup, match_id: str, table: Table) -> None:
-        """What a match's own table says (lock held): begun, or its result."""
+    async def _table_news(self, cup: Cup, match_id: str, table: Table,
+                          notice: MatchNotice) -> None:
+        """What a match's own table says (lock held): begun, or, in its «match over» notice,
+        its result."""
         match = cup.tournament.matches.get(match_id)
         if match is None or match.decided or self._own_table(cup, match_id) is not table:
             return
         try:
-            if match.state is MatchState.READY and table.lifecycle in ("playing", "finished"):
+            if match.state is MatchState.READY and notice.lifecycle in ("playing", "finished"):
                 await self._change(cup, lambda t, now: t.start(match_id, now=now))
-            if table.lifecycle == "finished" and table.match is not None:
-                played, tantos = table_score(table)
+            if notice.over and notice.recorded:  # else: told again once its records are stored
+                played, tantos = notice.score()
                 games = (played[0] + match.forfeits[0], played[1] + match.forfeits[1])
-                bot = bot_played(table)
                 await self._change(cup, lambda t, now: t.record(
-                    match_id, games, tantos, now=now, bot_game=bot))
+                    match_id, games, tantos, now=now, bot_game=notice.bot_game,
+                    table_record=notice.match_record))
         except (TournamentError, StorageError):
             log.exception("tournament %s: the table of %s could not give its result",
                           cup.tournament_id, match_id)
@@ -171,12 +174,13 @@ class MatchTables(RunnerBase):
         decides by it; a table that has just finished gives its result instead."""
         async with cup.lock:
             table = self._own_table(cup, match_id)
-            if table is not None and table.lifecycle == "finished":
-                await self._table_news(cup, match_id, table)
+            notice = table.notice if table is not None else None
+            if table is not None and notice is not None and notice.lifecycle == "finished":
+                await self._table_news(cup, match_id, table, notice)
                 return
             match = cup.tournament.match(match_id)
-            games, tantos, playing = board(table, match)
-            bot = table is not None and bot_played(table)
+            games, tantos, playing = board(notice, match)
+            bot = notice is not None and notice.bot_game
             await self._change(cup, lambda t, now: t.overtime(
                 match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
@@ -186,20 +190,21 @@ class MatchTables(RunnerBase):
         gives its result instead."""
         async with cup.lock:
             table = self._own_table(cup, match_id)
-            if table is not None and table.lifecycle == "finished":
-                await self._table_news(cup, match_id, table)
+            notice = table.notice if table is not None else None
+            if table is not None and notice is not None and notice.lifecycle == "finished":
+                await self._table_news(cup, match_id, table, notice)
             match = cup.tournament.match(match_id)
             if match.decided:
                 raise TournamentError("tournament_already_decided", match=match_id)
-            games, tantos, playing = board(table, match)
-            bot = table is not None and bot_played(table)
+            games, tantos, playing = board(notice, match)
+            bot = notice is not None and notice.bot_game
             return await self._change(cup, lambda t, now: t.by_board(
                 match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
     def _absent(self, cup: Cup, match: Match) -> set[int]:
         """The sides whose two people have not both sat down at the match's table."""
         table = self._own_table(cup, match.id)
-        seated = set(table.humans()) if table is not None else set()
+        seated = set(table.notice.players) if table is not None and table.notice else set()
         absent = set()
         for side, pair_id in enumerate(match.pairs):
             if pair_id is None:
