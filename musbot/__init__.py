@@ -26,7 +26,7 @@ Names in the code, one word for one thing:
 - *holder*: whoever was dealt a hand's cards; only they may review it, and only as far as they
   held it (``coach.book``).
 - *entry* (``table.entry.Entry``): what a tournament set on one of its match tables; a
-  tournament's own *entry* is a sign-up (``tournament.model.Entry``). The engine's ``Match``,
+  tournament's own *entry* is a sign-up (``tournament.model.Signup``). The engine's ``Match``,
   ``Event`` and ``Phase`` are a match's rules and record; the tournament's are a pairing, a
   news item and the tournament's stage.
 

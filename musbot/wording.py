@@ -9,21 +9,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any
 
 from musbot.engine import Action, ActionKind
 from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, card_code, rank, suit
-from musbot.i18n import Entry, catalog
+from musbot.i18n import TABLE, Entry, catalog
 
 SUIT_EMOJI: dict[str, str] = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
-
-
-def t(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the table catalog (a plural one in the form its count asks for), as
-    :func:`~musbot.i18n.translate` words it."""
-    entry = _entry(key, lang)
-    return entry.format(**params) if params else str(entry)
 
 
 def template(key: str, lang: str = "es") -> str:
@@ -68,9 +60,9 @@ def action_words(action: Action, lang: str = "es") -> str:
         return " ".join([typed_word("discard", lang), *(card_code(c) for c in action.cards)])
     if kind is ActionKind.ENVIDO:
         if action.amount == MIN_ENVITE:
-            return t("said_envido", lang)
-        return t("said_envido_n", lang, amount=action.amount)
+            return TABLE("said_envido", lang)
+        return TABLE("said_envido_n", lang, amount=action.amount)
     if kind is ActionKind.MAS:
-        return t("said_mas", lang, amount=action.amount)
+        return TABLE("said_mas", lang, amount=action.amount)
     key = _SAID.get(kind)
-    return t(key, lang) if key is not None else action.text()
+    return TABLE(key, lang) if key is not None else action.text()

@@ -23,9 +23,9 @@ from musbot.table import ManualClock, Table, TableError, TableManager
 from musbot.table.entry import Entry
 from musbot.table.persist import TablePersister
 from musbot.table.saved import from_json, to_json
-from musbot.tournament import Format, Lateness, MatchState, Phase, Settings
+from musbot.tournament import Format, Lateness, MatchState, Settings, Stage
 from musbot.tournament.live import Cup, TournamentRunner, bot_played
-from musbot.tournament.model import Match as TournamentMatch
+from musbot.tournament.model import Fixture
 
 # --- the table layer: entrants, finished games --------------------------------------------
 
@@ -109,7 +109,7 @@ async def test_a_knockout_runs_on_tables_to_its_champions(tmp_path: Path) -> Non
                        rules=Rules(puntos=5))
     await runner.draw(cup)
     assert len(venue.calls) == 2 and all(len(users) == 4 for _, users in venue.calls)
-    while cup.tournament.phase is Phase.RUNNING:
+    while cup.tournament.phase is Stage.RUNNING:
         await play_tables(tables, set())
         await runner.idle()
     t = cup.tournament
@@ -140,7 +140,7 @@ async def test_a_pair_that_does_not_sit_down_loses_by_walkover_after_the_grace_t
     await clock.advance(2 * 60)
     await runner.idle()
     assert match.state is MatchState.WALKOVER and match.winner == 0
-    assert cup.tournament.phase is Phase.FINISHED
+    assert cup.tournament.phase is Stage.FINISHED
     assert tables.get(cup.places[match.id]) is None, "its table closed"
     await db.close()
 
@@ -205,7 +205,7 @@ async def test_a_match_finished_while_the_bot_was_down_gives_its_result_at_start
     await runner.start()
     [cup] = runner.cups.values()
     assert cup.tournament.matches[match.id].state is MatchState.FINISHED
-    assert cup.tournament.phase is Phase.FINISHED
+    assert cup.tournament.phase is Stage.FINISHED
     assert venue.calls == [], "nothing reopened"
     await db.close()
 
@@ -256,7 +256,7 @@ def one_game_played(table: Table) -> bool:
 
 async def timed_match(path: Path, clock: ManualClock, games_to_win: int
                       ) -> tuple[Database, TableManager, TournamentRunner, Venue, Cup,
-                                 TournamentMatch, Table]:
+                                 Fixture, Table]:
     """Two pairs drawn into one match of 5-tanto games with a 5-minute round: the runner's
     pieces, the cup, the match and its table."""
     db, tables, runner, venue = await start(path, clock, turn_seconds=SLOW)
@@ -288,7 +288,7 @@ async def test_when_the_round_time_runs_out_the_pair_ahead_wins_and_the_table_cl
     assert match.games[ahead] == 1 and "overtime" in match.flags
     assert tables.get(cup.places[match.id]) is None, "its table closed"
     assert sum("se acabó el tiempo" in text for text, _ in venue.news_sent) == 1
-    assert cup.tournament.phase is Phase.FINISHED
+    assert cup.tournament.phase is Stage.FINISHED
     await db.close()
 
 

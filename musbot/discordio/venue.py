@@ -24,8 +24,9 @@ from typing import Any, Final
 
 import discord
 
+from musbot.i18n import TXAPELKETA
 from musbot.tournament.labels import Words
-from musbot.tournament.live import LEFT, WHEN, Cup, entrants_of, say
+from musbot.tournament.live import LEFT, WHEN, Cup, entrants_of
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
 
@@ -216,7 +217,7 @@ class DiscordVenue:
 
     async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
         view = discord.ui.View(timeout=None)
-        view.add_item(NewPlace(cup.tournament_id, match.id, say("new_place", cup.lang)))
+        view.add_item(NewPlace(cup.tournament_id, match.id, TXAPELKETA("new_place", cup.lang)))
         await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
     async def timed_news(self, cup: Cup, text: str, users: Sequence[int],
@@ -229,10 +230,10 @@ class DiscordVenue:
         words = Words(cup.tournament, cup.lang)
         view = discord.ui.View(timeout=None)
         for what, label in (
-                ("w0", say("wins_walkover", cup.lang, pair=words.side(match, 0))),
-                ("w1", say("wins_walkover", cup.lang, pair=words.side(match, 1))),
-                ("ww", say("double_walkover", cup.lang)),
-                ("more", say("more_time", cup.lang))):
+                ("w0", TXAPELKETA("wins_walkover", cup.lang, pair=words.side(match, 0))),
+                ("w1", TXAPELKETA("wins_walkover", cup.lang, pair=words.side(match, 1))),
+                ("ww", TXAPELKETA("double_walkover", cup.lang)),
+                ("more", TXAPELKETA("more_time", cup.lang))):
             view.add_item(DeadlineChoice(cup.tournament_id, match.id, what, label))
         await self._post(cup.channel_id, notifying(text, users),
                          mentioning(*users) if users else NO_MENTIONS, view=view)
@@ -241,9 +242,9 @@ class DiscordVenue:
                             number: int) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(ResultAnswer(cup.tournament_id, match.id, number, True,
-                                   say("agree", cup.lang)))
+                                   TXAPELKETA("agree", cup.lang)))
         view.add_item(ResultAnswer(cup.tournament_id, match.id, number, False,
-                                   say("disagree", cup.lang)))
+                                   TXAPELKETA("disagree", cup.lang)))
         await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
     async def _post(self, channel_id: int | None, content: str,

@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw
 from musbot.engine import Rules
 from musbot.engine import events as ev
 from musbot.engine.cards import Card
-from musbot.i18n import catalog, translate
+from musbot.i18n import PICTURE_WORDS, catalog, translate
 
 from .canvas import (
     FELT,
@@ -47,7 +47,6 @@ from .canvas import (
     card_width,
     counts_as,
     png,
-    word,
 )
 from .cards import card_image
 from .fonts import font, name_text
@@ -195,7 +194,7 @@ class _Painter:
         for team in (0, 1):
             self.score(d, team, y)
             y += _px(SCORE_H)
-        lines = ([word("legend_reyes", self.snap.lang)]
+        lines = ([PICTURE_WORDS("legend_reyes", self.snap.lang)]
                  if self.snap.reyes == 8 else []) + list(self.snap.extra)
         small = font(_px(SMALL))
         for line in lines:
@@ -219,7 +218,7 @@ class _Painter:
         room = self.block_w - chip - _px(6)
         mano_w = 0
         if seat == snap.mano:
-            mano_w = round(small.getlength(word("mano", snap.lang))) + _px(SMALL * 0.6) + _px(6)
+            mano_w = round(small.getlength(PICTURE_WORDS("mano", snap.lang))) + _px(SMALL * 0.6) + _px(6)
             room -= mano_w
         fallback = str(self.words.SEAT.format(seat=seat + 1))
         shown = name_text(snap.names[seat] or fallback, face, room, bold=True, fallback=fallback)
@@ -227,7 +226,7 @@ class _Painter:
         d.text((name_x, cy), shown, font=face, fill=INK, anchor="lm")
         if seat == snap.mano:
             end = name_x + face.getlength(shown) + _px(6)
-            badge(d, (end + (mano_w - _px(6)) / 2, cy), word("mano", snap.lang),
+            badge(d, (end + (mano_w - _px(6)) / 2, cy), PICTURE_WORDS("mano", snap.lang),
                   _px(NAME_H - 6), GOLD, GOLD_INK)
         hand = snap.hands[seat]
         cards: Sequence[Card | None] = hand if hand is not None else (None,) * 4

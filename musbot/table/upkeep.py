@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from musbot.i18n import TABLE
 from musbot.words import visible_name
 
-from . import render
 from .result import Alert, Direct, Result, Save, command
 from .seats import TableError
 from .state import TableState
@@ -60,9 +60,9 @@ def ratings(state: TableState, changes: Sequence[Any]) -> Result:
     """A league match's new ratings, on the page (``changes``: storage's rating changes)."""
     shown = state.names()
     names = {s.user_id: shown[i] for i, s in enumerate(state.seats) if s is not None}
-    parts = [render.t("rating_change", state.lang, name=names.get(c.user_id, "?"),
-                      before=c.before, after=c.after, delta=c.delta) for c in changes]
-    return announce(state, render.t("ratings", state.lang, list=", ".join(parts)))
+    parts = [TABLE("rating_change", state.lang, name=names.get(c.user_id, "?"),
+                   before=c.before, after=c.after, delta=c.delta) for c in changes]
+    return announce(state, TABLE("ratings", state.lang, list=", ".join(parts)))
 
 
 def scrub_user(state: TableState, user_id: int, name: str) -> Result:
@@ -110,7 +110,7 @@ def pause(state: TableState) -> None:
     """A change could not be saved (``pause.py``): the table waits for its database, and its
     page says so once (a second failure in a row says nothing new)."""
     state.paused = True
-    notice = render.t("paused_db", state.lang)
+    notice = TABLE("paused_db", state.lang)
     notes = state.page.notes
     if not notes or notes[-1][1] != notice:
         state.pages.note(notice)

@@ -9,7 +9,7 @@ from typing import Literal
 
 from .core import Core
 from .errors import TournamentError
-from .model import Event, EventKind, Match, MatchState, Phase
+from .model import EventKind, Fixture, MatchState, Stage, TournamentEvent
 from .settings import AtDeadline, Reporting
 from .timestamps import later, parse_time, stamp
 
@@ -65,7 +65,7 @@ class Deadlines(Core):
                     found.append(Due(match.id, "overtime", stamp(limit)))
         return found
 
-    def deadline_of(self, match: Match) -> datetime | None:
+    def deadline_of(self, match: Fixture) -> datetime | None:
         """The match's deadline: its own, else its round's; None without one."""
         found = self.deadlines.get(match.id) or self.deadlines.get(f"round:{match.round}")
         return None if found is None else parse_time(found)
@@ -75,7 +75,7 @@ class Deadlines(Core):
         once; one that came too late for its time is skipped), or the organiser's word once
         it has passed. Only for matches to be played, not paused."""
         found: list[Reminder] = []
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             return found  # over or cancelled: nothing left to remind of
         for match in self.matches.values():
             deadline = self.deadline_of(match)
@@ -96,7 +96,7 @@ class Deadlines(Core):
     def next_deadline(self, now: datetime) -> datetime | None:
         """The earliest time a deadline asks something (:meth:`deadlines_due`): now, if
         something is due already."""
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             return None
         if self.deadlines_due(now):
             return now
@@ -112,10 +112,10 @@ class Deadlines(Core):
                       if flag not in match.flags and deadline - before > now]
         return min(times, default=None)
 
-    def set_deadline(self, target: str | int, when: datetime, *, now: datetime) -> list[Event]:
+    def set_deadline(self, target: str | int, when: datetime, *, now: datetime) -> list[TournamentEvent]:
         """The organiser's deadline for a match (its id) or a round (its number): reminders
         and the organiser's question come again for it. It must be in the future."""
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             raise TournamentError("tournament_not_running")
         if when <= now:
             raise TournamentError("tournament_deadline_past")
@@ -135,9 +135,9 @@ class Deadlines(Core):
         for match in touched:
             match.flags = [f for f in match.flags if f not in
                            ("reminded_day", "reminded_hour", "deadline_passed")]
-        return self._changed([Event(EventKind.DEADLINE_SET, match=key)])
+        return self._changed([TournamentEvent(EventKind.DEADLINE_SET, match=key)])
 
-    def remind(self, match_id: str, kind: str, *, now: datetime) -> list[Event]:
+    def remind(self, match_id: str, kind: str, *, now: datetime) -> list[TournamentEvent]:
         """A deadline's reminder or question (:meth:`deadlines_due`), given once. At a deadline
         passed, a reported result not answered stands if the settings say so; anything else
         is the organiser's to decide."""
@@ -150,9 +150,9 @@ class Deadlines(Core):
         match.flags.append(kind)
         if kind != "deadline_passed":
             event = next(e for flag, _, e in REMINDERS if flag == kind)
-            return self._changed([Event(event, match=match_id)])
+            return self._changed([TournamentEvent(event, match=match_id)])
         report = match.report
         if self.settings.at_deadline is AtDeadline.REPORT and report is not None \
                 and not report.disputed:
             return self._confirmed(match, None, now)
-        return self._changed([Event(EventKind.DEADLINE_PASSED, match=match_id)])
+        return self._changed([TournamentEvent(EventKind.DEADLINE_PASSED, match=match_id)])

@@ -7,7 +7,7 @@ from typing import Any
 from musbot.i18n import catalog
 from musbot.words import visible_name
 
-from .model import Bracket, Match, MatchState, Pair, Source
+from .model import Bracket, Fixture, MatchState, Pair, Source
 from .settings import Format
 from .tournament import Tournament, group_label
 
@@ -53,7 +53,7 @@ class Words:
         key = "winner_of" if source.kind == "winner" else "loser_of"
         return self[key].format(match=source.ref)
 
-    def side(self, match: Match, side: int) -> str:
+    def side(self, match: Fixture, side: int) -> str:
         """Who is on that side: the pair, or where it will come from."""
         pair = match.pairs[side]
         if pair is not None:
@@ -62,7 +62,7 @@ class Words:
             return self["bye"]
         return self.source(match.sources[side])
 
-    def state(self, match: Match) -> str:
+    def state(self, match: Fixture) -> str:
         """The mark a match's state shows (empty when its score says it all)."""
         marks = {MatchState.READY: self["to_play"], MatchState.PLAYING: self["playing"],
                  MatchState.WALKOVER: self["walkover_mark"],

@@ -22,7 +22,7 @@ def pair_key(first: int, second: int) -> PairKey:
     return (first, second) if first < second else (second, first)
 
 
-class Phase(StrEnum):
+class Stage(StrEnum):
     SIGNUP = "signup"
     RUNNING = "running"
     FINISHED = "finished"
@@ -91,7 +91,7 @@ BYE_SOURCE = Source("bye")
 
 
 @dataclass(slots=True)
-class Entry:
+class Signup:
     """A person signed up: alone (``partner`` None) or naming a partner. Two people naming each
     other are a pair; an invitation is confirmed by the partner naming the inviter back."""
 
@@ -105,7 +105,7 @@ class Entry:
                 "signed_at": self.signed_at}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Entry:
+    def from_json(cls, data: dict[str, Any]) -> Signup:
         return cls(int(data["user_id"]), str(data["name"]), data["partner"], data["signed_at"])
 
 
@@ -187,7 +187,7 @@ of its deadline; ``deadline_passed``: its deadline passed undecided (the organis
 
 
 @dataclass(slots=True)
-class Match:
+class Fixture:
     id: str
     """Short and stable, shown in the bracket: ``W2-3`` (winners' bracket, round 2, match 3),
     ``L4-1``, ``F1``, ``GA1-2`` (group A, round 1), ``R5-3`` (round robin), ``S2-7`` (Swiss)."""
@@ -252,7 +252,7 @@ class Match:
                 **({"report": self.report.to_json()} if self.report is not None else {})}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Match:
+    def from_json(cls, data: dict[str, Any]) -> Fixture:
         first, second = (Source.from_json(s) for s in data["sources"])
         return cls(str(data["id"]), Bracket(data["bracket"]), int(data["round"]),
                    (first, second), list(data["pairs"]), MatchState(data["state"]),
@@ -313,7 +313,7 @@ class EventKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class TournamentEvent:
     """What a change did, for the adapter to act on (open a table, announce, redraw)."""
 
     kind: EventKind

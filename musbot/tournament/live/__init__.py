@@ -29,7 +29,7 @@ time) and :mod:`.readings` (the board, a result's sentence). Unlike the rest of
 :mod:`musbot.tournament`, this is the adapter: it runs on asyncio, the tables and storage.
 """
 
-from .cup import LEFT, WHEN, Cup, Venue, Wall, entrants_of, match_key, say, wall_clock
+from .cup import LEFT, WHEN, Cup, Venue, Wall, entrants_of, match_key, wall_clock
 from .readings import (
     board,
     board_text,
@@ -42,5 +42,5 @@ from .readings import (
 from .runner import TournamentRunner
 
 __all__ = ["LEFT", "WHEN", "Cup", "TournamentRunner", "Venue", "Wall", "board", "board_text",
-           "bot_played", "entrants_of", "match_key", "person_name", "result_line", "say",
-           "table_score", "wall_clock", "zone_of"]
+           "bot_played", "entrants_of", "match_key", "person_name", "result_line", "table_score",
+           "wall_clock", "zone_of"]
