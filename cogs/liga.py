@@ -304,8 +304,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             except StorageError:
                 known = []
             mine = lang_of(interaction, lang)
-            await answer(interaction, SERVER("unknown_league", mine, name=name,
-                                             leagues=", ".join(known) or SERVER("no_leagues", mine)))
+            leagues = ", ".join(known) or SERVER("no_leagues", mine)
+            await answer(interaction, SERVER("unknown_league", mine, name=name, leagues=leagues))
         return None
 
 

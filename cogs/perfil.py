@@ -132,8 +132,8 @@ def profile_text(profile: Profile, display_name: str, league: League | None,
     lines = [
         title,
         SERVER("profile_matches", lang, matches=profile.matches,
-               won=SERVER("won_n", lang, n=profile.won), lost=SERVER("lost_n", lang, n=profile.lost),
-               rate=rate),
+               won=SERVER("won_n", lang, n=profile.won),
+               lost=SERVER("lost_n", lang, n=profile.lost), rate=rate),
         SERVER("profile_partner", lang, name=plain(partner.name) if partner.name else
                SERVER("unnamed", lang), matches=SERVER("matches_n", lang, n=partner.matches),
                won=SERVER("won_n", lang, n=partner.won)) if partner is not None

@@ -346,7 +346,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         target: str | int = partida.strip().upper() if partida else int(ronda or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.runner.change(cup, lambda t, now: t.set_deadline(target, when, now=now))
-        await answer(interaction, stamped(TXAPELKETA("deadline_set", own, when=WHEN, left=LEFT), when))
+        await answer(interaction,
+                     stamped(TXAPELKETA("deadline_set", own, when=WHEN, left=LEFT), when))
 
     async def answer_deadline(self, interaction: discord.Interaction[Any], tournament_id: int,
                               match_id: str, what: str) -> None:
@@ -503,7 +504,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user.id
         await self.runner.change(cup, lambda t, now: t.withdraw(user, now=now))
-        await answer(interaction, TXAPELKETA("withdrawn", lang_of(interaction, lang), name=cup.name))
+        await answer(interaction,
+                     TXAPELKETA("withdrawn", lang_of(interaction, lang), name=cup.name))
         await self._signups(cup, lang)
 
     @app_commands.command(name="lista", description="Quién está apuntado, y las parejas")
@@ -591,8 +593,9 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         if cup is None and finished and name is not None:
             cup = await self._finished(interaction.guild_id, name)
         if cup is None:
-            await answer(interaction, plain(TXAPELKETA("unknown" if name else "which",
-                                                       lang_of(interaction, lang), name=name or "")))
+            key = "unknown" if name else "which"
+            await answer(interaction, plain(TXAPELKETA(key, lang_of(interaction, lang),
+                                                       name=name or "")))
         return cup, lang
 
     async def _finished(self, guild_id: int, name: str) -> Cup | None:

@@ -221,7 +221,8 @@ def help_text(lang: str) -> str:
     the reader's words (``WORDS``)."""
     lines = [TERMINAL("help_moves", lang)]
     for words, others in vocabulary(render.shown(lang)):
-        item = TERMINAL("help_item", lang, words=words, others=", ".join(others)) if others else words
+        item = (TERMINAL("help_item", lang, words=words, others=", ".join(others)) if others
+                else words)
         lines.append("  " + item)
     word = functools.partial(render.typed_word, lang=lang)
     lines += [TERMINAL("help_discard", lang), TERMINAL("help_amounts", lang),

@@ -36,7 +36,8 @@ def report(r: dict[str, Any], lang: str = "es") -> str:
     lines = [BENCH("load_head", lang, tables=n, backend=NAMES[backend])]
     lines += rows([
         ("load_model", BENCH("load_model", lang, rate=fig(r["rate"], ",.0f"),
-                             per_table=fig(r["rate"] / n, ".2f"), seconds=fig(r["seconds"], ".1f"))),
+                             per_table=fig(r["rate"] / n, ".2f"),
+                             seconds=fig(r["seconds"], ".1f"))),
         ("load_actions", sustained),
         ("load_latency", BENCH("load_latency", lang, p50=fig(r["latency_ms_p50"], ".2f"),
                                p99=fig(r["latency_ms_p99"], ".2f"),

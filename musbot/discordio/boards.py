@@ -214,7 +214,8 @@ class Boards:
             self.messenger.call_by_dm(board.channel_id, speaker, board.channel,
                                       self.lang_of(board.channel_id, speaker))
             return False
-        board.call = (speaker, snapshot.turn, DISCORD("turn_call", board.lang, mention=f"<@{speaker}>"))
+        board.call = (speaker, snapshot.turn,
+                      DISCORD("turn_call", board.lang, mention=f"<@{speaker}>"))
         return True
 
     def remind(self, channel_id: int, user_id: int, text: str) -> bool:

@@ -218,8 +218,8 @@ def _live_hand(snapshot: Snapshot, escaped: Escaped | None) -> RenderedMessage:
     for name, value in worded[1]:
         embed.add_field(name=name, value=value, inline=True)
     if snapshot.deadline is not None and facts.to_act is not None:
-        embed.add_field(name=DISCORD("field_time", snapshot.lang), value=f"<t:{snapshot.deadline}:R>",
-                        inline=True)
+        embed.add_field(name=DISCORD("field_time", snapshot.lang),
+                        value=f"<t:{snapshot.deadline}:R>", inline=True)
     embed.set_footer(text=worded[2][:FOOTER_LIMIT])
     return RenderedMessage(embed, snapshot.verbs, snapshot.count, False,
                            snapshot.signature(0, False))

@@ -218,7 +218,8 @@ class _Painter:
         room = self.block_w - chip - _px(6)
         mano_w = 0
         if seat == snap.mano:
-            mano_w = round(small.getlength(PICTURE_WORDS("mano", snap.lang))) + _px(SMALL * 0.6) + _px(6)
+            mano = PICTURE_WORDS("mano", snap.lang)
+            mano_w = round(small.getlength(mano)) + _px(SMALL * 0.6) + _px(6)
             room -= mano_w
         fallback = str(self.words.SEAT.format(seat=seat + 1))
         shown = name_text(snap.names[seat] or fallback, face, room, bold=True, fallback=fallback)

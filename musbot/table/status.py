@@ -88,7 +88,8 @@ def rules_text(rules: Rules, lang: str = "es") -> str:
     if not rules.senas:
         variants.append(TABLE("variant_sin_senas", lang))
     return "\n".join([
-        TABLE("status_rules", lang, players=rules.jugadores, target=count("tantos", rules.puntos, lang),
+        TABLE("status_rules", lang, players=rules.jugadores,
+              target=count("tantos", rules.puntos, lang),
               juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang)),
         TABLE("variants", lang, list=", ".join(variants)),
     ])

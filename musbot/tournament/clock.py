@@ -112,7 +112,8 @@ class Deadlines(Core):
                       if flag not in match.flags and deadline - before > now]
         return min(times, default=None)
 
-    def set_deadline(self, target: str | int, when: datetime, *, now: datetime) -> list[TournamentEvent]:
+    def set_deadline(self, target: str | int, when: datetime, *, now: datetime
+                     ) -> list[TournamentEvent]:
         """The organiser's deadline for a match (its id) or a round (its number): reminders
         and the organiser's question come again for it. It must be in the future."""
         if self.phase is not Stage.RUNNING:

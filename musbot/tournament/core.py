@@ -319,7 +319,8 @@ class Core:
                          "games": None if games is None else list(games)})
         del self.log[:-MAX_LOG]
 
-    def _confirmed(self, match: Fixture, user_id: int | None, now: datetime) -> list[TournamentEvent]:
+    def _confirmed(self, match: Fixture, user_id: int | None, now: datetime
+                   ) -> list[TournamentEvent]:
         """The report stands: confirmed by ``user_id``, or (None) by the settings at the
         deadline."""
         report = match.report

@@ -55,7 +55,8 @@ class Playing(Core):
         """A bot played a whole game of this match in a person's place."""
         return self._changed(self._flag_bot(self.match(match_id), []))
 
-    def late(self, match_id: str, sides: Collection[int], *, now: datetime) -> list[TournamentEvent]:
+    def late(self, match_id: str, sides: Collection[int], *, now: datetime
+             ) -> list[TournamentEvent]:
         """The grace time passed and the pairs of ``sides`` (0, 1 or both) have not sat down:
         each absent pair loses the match by walkover or one game (the settings' lateness; a
         game per grace time passed). Both absent: nothing is decided, the match is flagged for

@@ -104,4 +104,5 @@ class Reports(Core):
         if "disputed" not in match.flags:
             match.flags.append("disputed")
         self._log(now, match, "disputed", user_id, claim)
-        return self._changed([TournamentEvent(EventKind.RESULT_DISPUTED, match=match.id, user=user_id)])
+        return self._changed([TournamentEvent(EventKind.RESULT_DISPUTED, match=match.id,
+                                              user=user_id)])

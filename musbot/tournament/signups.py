@@ -119,7 +119,8 @@ class SignUps(Core):
         self.unpaired = unpaired
         self.phase = Stage.RUNNING
         self.drawn_at = stamp(now)
-        events = [TournamentEvent(EventKind.DRAWN)] + [TournamentEvent(EventKind.UNPAIRED, user=u) for u in unpaired]
+        events = [TournamentEvent(EventKind.DRAWN)] + [
+            TournamentEvent(EventKind.UNPAIRED, user=u) for u in unpaired]
         seeds = [p.id for p in self.pairs]
         self._rules.draw(self, seeds)
         self._refresh_all(now, events)

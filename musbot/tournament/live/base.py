@@ -69,15 +69,15 @@ class RunnerBase:
 
     # --- changes --------------------------------------------------------------------------
 
-    async def change(self, cup: Cup,
-                     step: Callable[[Tournament, datetime], list[TournamentEvent]]) -> list[TournamentEvent]:
+    async def change(self, cup: Cup, step: Callable[[Tournament, datetime], list[TournamentEvent]]
+                     ) -> list[TournamentEvent]:
         """One change (``step(tournament, now)``), saved, then acted on. Bad input raises
         :class:`TournamentError` and changes nothing; a save refused undoes it."""
         async with cup.lock:
             return await self._change(cup, step)
 
-    async def _change(self, cup: Cup,
-                      step: Callable[[Tournament, datetime], list[TournamentEvent]]) -> list[TournamentEvent]:
+    async def _change(self, cup: Cup, step: Callable[[Tournament, datetime], list[TournamentEvent]]
+                      ) -> list[TournamentEvent]:
         events = step(cup.tournament, self.wall())
         if not events:
             return []

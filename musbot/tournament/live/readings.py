@@ -55,9 +55,9 @@ def board_text(cup: Cup, now: datetime) -> str:
         games = f"{match.games[0]}–{match.games[1]}"
         if row.status == "reported" and match.report is not None:
             games = f"{match.report.games[0]}–{match.report.games[1]}"
-        lines.append(TXAPELKETA(BOARD_KEYS[row.status], lang, icon=ICONS[row.status], match=match.id,
-                                first=words.side(match, 0), second=words.side(match, 1),
-                                games=games))
+        lines.append(TXAPELKETA(BOARD_KEYS[row.status], lang, icon=ICONS[row.status],
+                                match=match.id, first=words.side(match, 0),
+                                second=words.side(match, 1), games=games))
     text = "\n".join(lines)
     while len(text) > BOARD_LIMIT and len(lines) > 2:
         lines.pop()
@@ -92,7 +92,8 @@ def result_line(words: Words, match: Fixture, lang: str) -> str:
     first, second = words.side(match, 0), words.side(match, 1)
     winner = words.side(match, match.winner or 0)
     if match.state is MatchState.WALKOVER and match.winner is None:
-        return TXAPELKETA("result_double_walkover", lang, match=match.id, first=first, second=second)
+        return TXAPELKETA("result_double_walkover", lang, match=match.id, first=first,
+                          second=second)
     if match.state is MatchState.WALKOVER:
         return TXAPELKETA("result_walkover", lang, match=match.id, winner=winner, first=first,
                           second=second)

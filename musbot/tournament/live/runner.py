@@ -182,8 +182,9 @@ class TournamentRunner(MatchTables):
                                                           pair=words.pair(event.pair)))
                 elif kind is EventKind.DISQUALIFIED and event.pair is not None:
                     pair = t.pairs[event.pair]
-                    await self.venue.news(cup, TXAPELKETA("disqualified", lang, pair=words.pair(pair),
-                                                          reason=pair.disqualified or ""))
+                    await self.venue.news(cup, TXAPELKETA(
+                        "disqualified", lang, pair=words.pair(pair),
+                        reason=pair.disqualified or ""))
                 elif kind is EventKind.CHAMPION:
                     await self._champion(cup, words)
                 elif kind is EventKind.CANCELLED:
@@ -301,8 +302,9 @@ class TournamentRunner(MatchTables):
                     try:
                         await self.draw(cup)
                     except TournamentError as problem:
-                        await self.venue.news(cup, TXAPELKETA("draw_failed", cup.lang, name=cup.name,
-                                                              reason=error_text(problem, cup.lang)))
+                        await self.venue.news(cup, TXAPELKETA(
+                            "draw_failed", cup.lang, name=cup.name,
+                            reason=error_text(problem, cup.lang)))
                         await self.change(cup, lambda t, now: t.cancel("-", now=now))
                     continue
                 for reminder in t.deadlines_due(now):
