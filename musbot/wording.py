@@ -18,11 +18,6 @@ from musbot.i18n import TABLE, Entry, catalog
 SUIT_EMOJI: dict[str, str] = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
 
 
-def template(key: str, lang: str = "es") -> str:
-    """One sentence of the table catalog with its holes left open."""
-    return str(_entry(key, lang))
-
-
 @functools.cache
 def _entry(key: str, lang: str) -> Entry:
     """Looked up once: a table words several sentences at every move."""

@@ -22,7 +22,6 @@ from musbot.wording import SUIT_EMOJI as SUIT_EMOJI
 from musbot.wording import action_words as action_words
 from musbot.wording import card_text as card_text
 from musbot.wording import cards_text as cards_text
-from musbot.wording import template as template
 from musbot.wording import typed_word as typed_word
 
 Names = Mapping[int, str]

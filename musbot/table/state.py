@@ -112,8 +112,8 @@ class TableState:
     def names(self) -> dict[int, str]:
         """Each seat's name as the table shows it: visible, and no two alike (see
         :func:`~musbot.table.seats.distinct_names`)."""
-        return self.seating.names(render.template("unnamed_seat", self.lang),
-                                  render.template("name_in_seat", self.lang))
+        return self.seating.names(TABLE.template("unnamed_seat", self.lang),
+                                  TABLE.template("name_in_seat", self.lang))
 
     @property
     def match_key(self) -> str:
