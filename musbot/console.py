@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from musbot.i18n import CLI, DEFAULT_LANGUAGE, LANGUAGES, catalog, language_of_locale
+from musbot.i18n import CLI, DEFAULT_LANGUAGE, LANGUAGES, language_of_locale
 
 LANGUAGE_OPTION: Final = "--idioma"
 INTERRUPTED: Final = 130
@@ -77,11 +77,9 @@ def argparse_in(lang: str) -> Iterator[None]:
     """argparse words its own sentences («usage:», «error:», «invalid choice») with gettext,
     bound at its import as ``argparse._``; while a command line is built and parsed, they come
     from the catalog instead. Put back afterwards: other code in the process is not affected."""
-    texts = catalog(lang).CLI
-
     def translate(message: str) -> str:
         key = ARGPARSE_KEYS.get(message)
-        return str(texts[key]) if key is not None else message
+        return CLI.template(key, lang) if key is not None else message
 
     saved = argparse._  # type: ignore[attr-defined]
     argparse._ = translate  # type: ignore[attr-defined]

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from urllib.parse import urlencode
 
 from musbot.console import cli_language, discord_id, id_problem
-from musbot.i18n import CLI, catalog
+from musbot.i18n import CLI, SERVER
 
 AUTHORIZE_URL = "https://discord.com/oauth2/authorize"
 SCOPES = ("bot", "applications.commands")
@@ -102,19 +102,18 @@ def run_invite(args: argparse.Namespace) -> int:
     from musbot.config import ConfigError
 
     lang = getattr(args, "idioma", None) or cli_language()
-    texts = catalog(lang).SERVER
     try:
         client_id = client_id_from(args)
     except ConfigError as problem:
         print(problem.message(lang), file=sys.stderr)
         return 2
     if client_id is None:
-        print(texts["invite_no_client_id"], file=sys.stderr)
+        print(SERVER("invite_no_client_id", lang), file=sys.stderr)
         return 2
     try:
         print(invite_url(client_id, guild_id=args.guild))
     except InvalidClientId as bad:
         reason = CLI(bad.key, lang, **bad.params)
-        print(texts["invite_bad_client_id"].format(reason=reason), file=sys.stderr)
+        print(SERVER("invite_bad_client_id", lang, reason=reason), file=sys.stderr)
         return 2
     return 0

@@ -7,21 +7,14 @@ table showed it; here, neither of them imports the other to say it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 
 from musbot.engine import Action, ActionKind
 from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, card_code, rank, suit
-from musbot.i18n import TABLE, Entry, catalog
+from musbot.i18n import TABLE, TYPED_WORD
 
 SUIT_EMOJI: dict[str, str] = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
-
-
-@functools.cache
-def _entry(key: str, lang: str) -> Entry:
-    """Looked up once: a table words several sentences at every move."""
-    return catalog(lang).entries[f"TABLE.{key}"]
 
 
 def card_text(card: Card) -> str:
@@ -43,7 +36,7 @@ _SAID: dict[ActionKind, str] = {
 def typed_word(key: str, lang: str = "es") -> str:
     """A word a person types, as their language shows it (``WORDS``: «bota», «kartak»,
     «revue»…): one the grammar reads back as what it names (tests/test_i18n.py)."""
-    return str(catalog(lang).WORDS[key])
+    return TYPED_WORD(key, lang)
 
 
 def action_words(action: Action, lang: str = "es") -> str:

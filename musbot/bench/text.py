@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from musbot.i18n import BENCH, translate
+from musbot.i18n import BENCH, COACH
 
 
 def figure(value: float, spec: str, lang: str) -> str:
@@ -20,7 +20,7 @@ def figure(value: float, spec: str, lang: str) -> str:
 
 def share(value: float, lang: str, digits: int = 1) -> str:
     """A share as a percentage, written as the language writes one («12,5 %», Basque «%12,5»)."""
-    return translate("COACH.percent", lang, n=figure(100 * value, f".{digits}f", lang))
+    return COACH("percent", lang, n=figure(100 * value, f".{digits}f", lang))
 
 
 def rows(lines: Sequence[tuple[str, str]], lang: str) -> list[str]:

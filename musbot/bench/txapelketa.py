@@ -24,7 +24,7 @@ from typing import Any
 
 from musbot.console import cli_language, decimal, output_file, whole
 from musbot.engine import seeded_shuffler
-from musbot.i18n import BENCH, CLI, catalog
+from musbot.i18n import BENCH, CLI, TOURNAMENT
 from musbot.settings import TableSettings
 from musbot.storage import Database, ServerSettings
 from musbot.table import ManualClock, Table, TableManager
@@ -260,7 +260,7 @@ def bench_txapelketa(args: argparse.Namespace) -> int:
             late_rate=args.late, db_path=db_path, out=out, lang=lang))
     r = result
     print(BENCH("txapelketa_head", lang, pairs=r["pairs"],
-                format=catalog(lang).TOURNAMENT[FORMAT_KEYS[Format(r["format"])]],
+                format=TOURNAMENT(FORMAT_KEYS[Format(r["format"])], lang),
                 games=r["games_to_win"]))
     print("\n".join(rows([
         ("txapelketa_matches", BENCH("txapelketa_matches", lang, matches=r["matches"],

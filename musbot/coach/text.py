@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from musbot.engine import Action, ActionKind, Card, Lance, codes
-from musbot.i18n import COACH, catalog
+from musbot.i18n import COACH, LANCE_NAME
 from musbot.wording import action_words
 
 from .options import Option
@@ -41,7 +41,7 @@ def word(action: Action, lang: str) -> str:
 
 
 def lance_name(lance: Lance, lang: str) -> str:
-    return str(catalog(lang).LANCES[int(lance)])
+    return LANCE_NAME(int(lance), lang)
 
 
 CardsShown = Callable[[Sequence[Card]], str]

@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.engine import MusError
-from musbot.i18n import DISCORD, SERVER, TABLE, catalog, error_text
+from musbot.i18n import DISCORD, SERVER, TABLE, error_text
 from musbot.storage import StorageError
 from musbot.table import Table
 
@@ -108,7 +108,7 @@ def failure_text(error: BaseException, lang: str = "es",
 def storage_text(error: StorageError, lang: str = "es") -> str:
     """A storage failure as a person should read it: the sentence of its code (locked,
     unavailable, full, damaged, …; the details go to the log)."""
-    if error.code != "db_error" and error.code in catalog("es").SERVER:
+    if error.code != "db_error" and error.code in SERVER:
         return SERVER(error.code, lang)
     return SERVER("db_error", lang, error=error)
 

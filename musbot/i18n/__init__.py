@@ -198,6 +198,11 @@ class Texts:
         """The sentence with its holes left open (for a caller that fills them in later)."""
         return str(self.entry(key, lang))
 
+    def get(self, key: str | int, lang: str, default: str) -> str:
+        """The sentence, or ``default`` for a key the section does not have (an engine's word
+        with no sentence of its own is shown as it is)."""
+        return self(key, lang) if key in self else default
+
     def __contains__(self, key: object) -> bool:
         """Whether the section has ``key`` (every language has what Spanish has)."""
         return f"{self._prefix}{key}" in catalog(DEFAULT_LANGUAGE).entries

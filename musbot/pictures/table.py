@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw
 from musbot.engine import Rules
 from musbot.engine import events as ev
 from musbot.engine.cards import Card
-from musbot.i18n import PICTURE_WORDS, catalog, translate
+from musbot.i18n import COMMON, LANCE_NAME, PICTURE_WORDS, SCORE_KIND, TABLE
 
 from .canvas import (
     FELT,
@@ -157,7 +157,6 @@ def _px(dp: float) -> int:
 class _Painter:
     def __init__(self, snap: TableSnapshot) -> None:
         self.snap = snap
-        self.words = catalog(snap.lang)
         self.card_h = _px(CARD_H)
         self.card_w = card_width(self.card_h)
         self.block_w = 4 * self.card_w + 3 * _px(CARD_GAP)
@@ -221,7 +220,7 @@ class _Painter:
             mano = PICTURE_WORDS("mano", snap.lang)
             mano_w = round(small.getlength(mano)) + _px(SMALL * 0.6) + _px(6)
             room -= mano_w
-        fallback = str(self.words.SEAT.format(seat=seat + 1))
+        fallback = COMMON("SEAT", snap.lang, seat=seat + 1)
         shown = name_text(snap.names[seat] or fallback, face, room, bold=True, fallback=fallback)
         name_x = x + chip + _px(6)
         d.text((name_x, cy), shown, font=face, fill=INK, anchor="lm")
@@ -246,19 +245,18 @@ class _Painter:
         small = font(_px(SMALL))
         x = _px(MARGIN)
         cy = y + _px(LINE_H) / 2
-        name = str(self.words.LANCES[result.lance]) if 0 <= result.lance < len(
-            self.words.LANCES) else str(result.lance)
+        name = LANCE_NAME.get(result.lance, self.snap.lang, str(result.lance))
         d.text((x, cy), name, font=face, fill=INK, anchor="lm")
         kind = KINDS.get(result.outcome or "")
         if kind is not None:
-            said = str(self.words.SCORE_KINDS.get(kind, kind))
+            said = SCORE_KIND.get(kind, self.snap.lang, kind)
             kind_x = max(x + _px(92), x + face.getlength(name) + _px(10))
             d.text((kind_x, cy), said, font=small, fill=SOFT, anchor="lm")
         right_x = WIDTH - _px(MARGIN)
         if result.team is None:
             text, colour = "—", SOFT
         else:
-            text = f"{translate('TABLE.pair_label', self.snap.lang, label=result.team + 1)}"
+            text = f"{TABLE('pair_label', self.snap.lang, label=result.team + 1)}"
             text += f"  +{result.tantos}"
             colour = PAIR_COLOURS[result.team]
         d.text((right_x, cy), text, font=face, fill=colour, anchor="rm")
@@ -272,7 +270,7 @@ class _Painter:
         small = font(_px(SMALL))
         x = _px(MARGIN)
         cy = y + _px(SCORE_H) / 2
-        label = translate("TABLE.pair_label", snap.lang, label=team + 1)
+        label = TABLE("pair_label", snap.lang, label=team + 1)
         d.text((x, cy), label, font=face, fill=PAIR_COLOURS[team], anchor="lm")
         target = f"/{snap.target}"
         right_x = WIDTH - _px(MARGIN)

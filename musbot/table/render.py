@@ -17,7 +17,16 @@ from musbot.engine import events as ev
 from musbot.engine.cards import Card, rank, suit
 from musbot.engine.senas import Sena, senas_de_mano
 from musbot.grammar import Shown
-from musbot.i18n import TABLE, catalog
+from musbot.i18n import (
+    COMMON,
+    LANCE_NAME,
+    RANK_NAME,
+    SCORE_KIND,
+    SENA_GESTURE,
+    SENA_NAME,
+    SUIT_NAME,
+    TABLE,
+)
 from musbot.wording import SUIT_EMOJI as SUIT_EMOJI
 from musbot.wording import action_words as action_words
 from musbot.wording import card_text as card_text
@@ -30,19 +39,18 @@ PAIR_LABELS = ("1", "2")
 
 
 def card_name(card: Card, lang: str = "es") -> str:
-    cat = catalog(lang)
-    template = str(cat.CARD_NAME)
-    return template.format(rank=cat.RANK_NAMES[rank(card)], suit=cat.SUIT_NAMES[suit(card)])
+    return COMMON("CARD_NAME", lang, rank=RANK_NAME(rank(card), lang),
+                  suit=SUIT_NAME(suit(card), lang))
 
 
 def lance_name(lance: Lance, lang: str = "es") -> str:
-    return str(catalog(lang).LANCES[int(lance)])
+    return LANCE_NAME(int(lance), lang)
 
 
 def name_of(seat: int | None, names: Names, lang: str = "es") -> str:
     if seat is None:
-        return str(catalog(lang).NOBODY)
-    return names.get(seat) or str(catalog(lang).SEAT.format(seat=seat + 1))
+        return COMMON("NOBODY", lang)
+    return names.get(seat) or COMMON("SEAT", lang, seat=seat + 1)
 
 
 def side(key: str, players: int) -> str:
@@ -158,7 +166,7 @@ def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
     if isinstance(event, ev.Scored):
         if event.kind == "ordago":
             return []
-        kind = catalog(lang).SCORE_KINDS.get(event.kind, event.kind)
+        kind = SCORE_KIND.get(event.kind, lang, event.kind)
         return [TABLE("scored", lang, lance=lance_name(event.lance, lang), tantos=event.tantos,
                       pair=pair(event.team, "pair_agent"), kind=kind,
                       score=score_text(event.scores, target, players, lang))]
@@ -205,12 +213,12 @@ def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) ->
 def sena_name(sena: Sena, lang: str = "es") -> str:
     """A seña's name as its reader says it («dos reyes», «bi errege», «deux rois»): one the
     grammar reads back typed (``musbot.words.SENA_NAMES``)."""
-    return str(catalog(lang).SENA_NAMES[sena.nombre])
+    return SENA_NAME(sena.nombre, lang)
 
 
 def sena_gesture(sena: Sena, lang: str = "es") -> str:
     """The gesture of docs/rules.md §7 that the receiver of ``sena`` sees."""
-    return str(catalog(lang).SENA_GESTURES[sena.nombre])
+    return SENA_GESTURE(sena.nombre, lang)
 
 
 def sena_text(sender: str, sena: Sena, *, caught: bool, lang: str = "es") -> str:

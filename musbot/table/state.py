@@ -110,8 +110,7 @@ class TableState:
         return self.seating.seats
 
     def names(self) -> dict[int, str]:
-        """Each seat's name as the table shows it: visible, and no two alike (see
-        :func:`~musbot.table.seats.distinct_names`)."""
+        """Each seat's name as shown: visible, no two alike (:func:`.seats.distinct_names`)."""
         return self.seating.names(TABLE.template("unnamed_seat", self.lang),
                                   TABLE.template("name_in_seat", self.lang))
 

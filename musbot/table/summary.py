@@ -30,7 +30,7 @@ from musbot.engine import ActionKind, Lance, Rules
 from musbot.engine import events as ev
 from musbot.engine.cards import SUITS, Card, rank, suit
 from musbot.engine.evaluation import rank_class
-from musbot.i18n import TABLE, catalog
+from musbot.i18n import SCORE_KIND, TABLE
 from musbot.words import columns, visible_name
 
 from .render import card_text, count, lance_name, name_of, pair_label
@@ -254,7 +254,7 @@ def _lance_line(summary: LanceSummary, players: int, lang: str) -> str:
     if outcome == "nadie":
         return TABLE("summary_lance", lang, lance=lance, how=TABLE("summary_nadie", lang))
     if outcome == "paso":
-        how = str(catalog(lang).SCORE_KINDS["paso"])
+        how = SCORE_KIND("paso", lang)
     elif outcome == "querido":
         how = TABLE("summary_querido", lang, tantos=summary.bet)
     elif outcome == "deje":
@@ -274,9 +274,8 @@ def _lance_line(summary: LanceSummary, players: int, lang: str) -> str:
     text = TABLE("summary_won", lang, text=text, label=label, tantos=summary.tantos)
     if len(summary.scored) == 1:
         return text
-    kinds = catalog(lang).SCORE_KINDS
     return TABLE("summary_parts", lang, text=text, parts=" + ".join(
-        TABLE("summary_part", lang, tantos=tantos, kind=kinds.get(kind, kind))
+        TABLE("summary_part", lang, tantos=tantos, kind=SCORE_KIND.get(kind, lang, kind))
         for kind, tantos in summary.scored))
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from musbot.i18n import catalog
+from musbot.i18n import TOURNAMENT
 from musbot.words import visible_name
 
 from .model import Bracket, Fixture, MatchState, Pair, Source
@@ -23,15 +21,15 @@ NAME_LIMIT = 40
 class Words:
     def __init__(self, tournament: Tournament, lang: str) -> None:
         self.tournament = tournament
-        self.words: dict[str, Any] = catalog(lang).TOURNAMENT
+        self.lang = lang
 
     def __getitem__(self, key: str) -> str:
-        return str(self.words[key])
+        return TOURNAMENT.template(key, self.lang)
 
     def format(self, key: str, **params: object) -> str:
         """A sentence with its values; a plural one in the form its count asks for
         («1 punto», «2 puntos»)."""
-        return str(self.words[key].format(**params))
+        return TOURNAMENT(key, self.lang, **params)
 
     def person(self, name: str | None) -> str:
         return visible_name(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]

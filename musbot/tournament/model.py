@@ -23,6 +23,9 @@ def pair_key(first: int, second: int) -> PairKey:
 
 
 class Stage(StrEnum):
+    """Where a txapelketa is in its life: sign-up, played, over or called off. «Stage», not
+    «phase»: a hand's :class:`~musbot.engine.hand.Phase` is the engine's word."""
+
     SIGNUP = "signup"
     RUNNING = "running"
     FINISHED = "finished"
@@ -93,7 +96,9 @@ BYE_SOURCE = Source("bye")
 @dataclass(slots=True)
 class Signup:
     """A person signed up: alone (``partner`` None) or naming a partner. Two people naming each
-    other are a pair; an invitation is confirmed by the partner naming the inviter back."""
+    other are a pair; an invitation is confirmed by the partner naming the inviter back. Clubs
+    say one signs up for a txapelketa; a table's :class:`~musbot.table.entry.Entry` is what a
+    tournament set on one of its tables."""
 
     user_id: int
     name: str
@@ -188,6 +193,11 @@ of its deadline; ``deadline_passed``: its deadline passed undecided (the organis
 
 @dataclass(slots=True)
 class Fixture:
+    """One slot of the draw: two sides, known or still to come from earlier matches, and how
+    their meeting went. A fixture, as a competition's calendar says, because it exists before
+    anyone plays it (pending, ready) and may never be played (a bye, a walkover); the game
+    played at its table is an engine's :class:`~musbot.engine.match.Match`."""
+
     id: str
     """Short and stable, shown in the bracket: ``W2-3`` (winners' bracket, round 2, match 3),
     ``L4-1``, ``F1``, ``GA1-2`` (group A, round 1), ``R5-3`` (round robin), ``S2-7`` (Swiss)."""
@@ -314,7 +324,8 @@ class EventKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TournamentEvent:
-    """What a change did, for the adapter to act on (open a table, announce, redraw)."""
+    """What a change did, for the adapter to act on (open a table, announce, redraw). The
+    tournament's own, beside the engine's :class:`~musbot.engine.events.Event` of a hand."""
 
     kind: EventKind
     match: str | None = None

@@ -23,6 +23,10 @@ from .model import Fixture, MatchState, is_odd
 
 @dataclass(frozen=True, slots=True)
 class PairStanding:
+    """One pair's line in a tournament's table (a group, a league, the Swiss rounds): its
+    points and tie-breaks. A pair's, where a league's :class:`~musbot.storage.models.Standing`
+    is one person's over a season."""
+
     pair: int
     played: int
     won: int
