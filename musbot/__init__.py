@@ -38,7 +38,7 @@ Names in the code, one word for one thing:
   (tests/test_i18n_lookups.py).
 
 A table that is not being played is in one of four states, each with its own cause and its own
-way back:
+way back (``table.halts`` names them and makes the table's side of each):
 
 - *asleep*: restored after a restart, its channel not seen yet by the gateway (``bot.storage``);
   it wakes when the channel is seen.

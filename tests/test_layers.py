@@ -397,8 +397,8 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
         "ai/base.py names reading.OpponentModel for mypy only; another engineer is changing "
         "musbot/ai (issue 45)",
     frozenset({f"musbot.table.{m}" for m in (
-        "clockwork", "ending", "entry", "lobby", "publish", "readings", "result", "runner",
-        "saved", "state", "typed_words", "texts", "transport", "upkeep", "view")}):
+        "clockwork", "ending", "entry", "halts", "lobby", "publish", "readings", "result",
+        "runner", "saved", "state", "typed_words", "texts", "transport", "upkeep", "view")}):
         "the table's helpers name runner.Table and state.TableState for mypy only (no circle "
         "at run time); the table package is outside this change, and item 1 of issue 45 "
         "(the «match over» notice) reshapes what they are given",
