@@ -192,7 +192,10 @@ class Texts:
         return found
 
     def __call__(self, key: str | int, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
-        return _worded(self.entry(key, lang), params)
+        entry = self._entries.get((key, lang)) or self.entry(key, lang)
+        if params or not isinstance(entry, str):  # as _worded; the common case without a call
+            return _worded(entry, params)
+        return entry
 
     def template(self, key: str | int, lang: str = DEFAULT_LANGUAGE) -> str:
         """The sentence with its holes left open (for a caller that fills them in later)."""
