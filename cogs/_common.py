@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from musbot.discordio.failures import answer_privately
 from musbot.discordio.locales import lang_of
-from musbot.discordio.texts import server
 from musbot.storage import Database, DatabaseClosed, StorageError
 
 if TYPE_CHECKING:
@@ -30,11 +29,8 @@ default permission is Manage Server, so members do not see it in their menu (eac
 checks it still: an admin may show the group to anyone)."""
 
 __all__ = ["ADMIN_GROUP", "MUS_GROUP", "MusSubcommandCog", "add_to_admin", "admin_group", "answer",
-           "bot_database", "manages_server", "mus_group", "own_lang", "remove_from_admin", "say",
+           "bot_database", "manages_server", "mus_group", "own_lang", "remove_from_admin",
            "server_lang"]
-
-say = server
-"""One sentence of the SERVER catalog."""
 
 
 def bot_database(bot: Any) -> Database:

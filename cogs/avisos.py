@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 from discord import app_commands
 
-from musbot.discordio.texts import dt
+from musbot.i18n import DISCORD
 
 from ._common import MusSubcommandCog, answer, bot_database, own_lang
 
@@ -51,14 +51,14 @@ class Avisos(MusSubcommandCog):
         user = interaction.user.id
         if way is None:
             chosen = await db.person_call(user) or "mention"
-            await answer(interaction, dt(WAYS[chosen], lang))
+            await answer(interaction, DISCORD(WAYS[chosen], lang))
             return
         if way not in WAYS:
-            await answer(interaction, dt("calls_unknown", lang))
+            await answer(interaction, DISCORD("calls_unknown", lang))
             return
         await db.set_person_call(user, way)
         self.bot.transport.call_by(user, way)
-        await answer(interaction, dt(WAYS[way], lang))
+        await answer(interaction, DISCORD(WAYS[way], lang))
 
 
 async def setup(bot: MusBot) -> None:

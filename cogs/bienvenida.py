@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from musbot.i18n import language_of_locale
-
-from ._common import say
+from musbot.i18n import SERVER, language_of_locale
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -52,7 +50,7 @@ class Bienvenida(commands.Cog):
         if channel is None:
             return
         try:
-            await channel.send(say("welcome", welcome_lang(guild)),
+            await channel.send(SERVER("welcome", welcome_lang(guild)),
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("welcome refused in server %s", guild.id)

@@ -23,9 +23,10 @@ from discord.ext import commands
 
 from musbot.discordio.failures import refuse_typed
 from musbot.discordio.locales import person_lang
-from musbot.discordio.texts import dt, error
+from musbot.discordio.texts import error
 from musbot.engine import MalformedCommand
 from musbot.grammar import parse
+from musbot.i18n import DISCORD
 from musbot.table import Clock, RealClock, Table
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class Chat(commands.Cog):
             return
         relay = self.bot.relay
         if relay is None or not await relay.forward_dm(user_id, message.channel.id, text):
-            await transport.direct(user_id, dt("no_table_dm", person_lang(self.bot, user_id)))
+            await transport.direct(user_id, DISCORD("no_table_dm", person_lang(self.bot, user_id)))
 
     async def _hint(self, message: discord.Message, table: Table) -> None:
         user_id = message.author.id
@@ -103,8 +104,8 @@ class Chat(commands.Cog):
         self._hinted[user_id] = now
         await self.bot.transport.say_briefly(
             message.channel.id,
-            dt("not_seated_hint", table.lang_for(user_id),
-               mention=self.bot.transport.mention(user_id)),
+            DISCORD("not_seated_hint", table.lang_for(user_id),
+                    mention=self.bot.transport.mention(user_id)),
             author=user_id, mention=True)
 
     async def _is_command(self, message: discord.Message) -> bool:

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from musbot.discordio.locales import lang_of
 from musbot.engine import InvalidRules
-from musbot.i18n import LANGUAGE_NAMES
+from musbot.i18n import LANGUAGE_NAMES, SERVER
 from musbot.settings import InvalidSettings
 from musbot.storage.models import MAX_IDLE_MINUTES, MAX_TABLES, ServerSettings
 from musbot.table.render import count
@@ -30,7 +30,6 @@ from ._common import (
     manages_server,
     own_lang,
     remove_from_admin,
-    say,
 )
 
 if TYPE_CHECKING:
@@ -54,26 +53,26 @@ class OpenLimits:
 def settings_text(settings: ServerSettings, lang: str = "es") -> str:
     table = settings.table
     rules = table.rules
-    yes_no = {True: say("yes", lang), False: say("no", lang)}
+    yes_no = {True: SERVER("yes", lang), False: SERVER("no", lang)}
     channels = ", ".join(f"<#{c}>" for c in sorted(settings.allowed_channels)) or \
-        say("config_all_channels", lang)
-    timer = say("config_timer", lang, seconds=table.turn_seconds) \
-        if table.turn_seconds is not None else say("config_timer_off", lang)
+        SERVER("config_all_channels", lang)
+    timer = SERVER("config_timer", lang, seconds=table.turn_seconds) \
+        if table.turn_seconds is not None else SERVER("config_timer_off", lang)
     return "\n".join([
-        say("config_title", lang),
-        say("config_rules", lang, reyes=rules.reyes, puntos=rules.puntos,
-            juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang),
-            real=yes_no[rules.real], corrido=yes_no[rules.mus_corrido],
-            senas=yes_no[rules.senas], cazada=round(rules.sena_cazada * 100)),
+        SERVER("config_title", lang),
+        SERVER("config_rules", lang, reyes=rules.reyes, puntos=rules.puntos,
+               juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang),
+               real=yes_no[rules.real], corrido=yes_no[rules.mus_corrido],
+               senas=yes_no[rules.senas], cazada=round(rules.sena_cazada * 100)),
         timer,
-        say("config_language", lang, language=LANGUAGE_NAMES.get(table.language,
-                                                                  table.language)),
-        say("config_channels", lang, channels=channels),
-        say("config_limits", lang,
-            server=settings.max_tables or say("config_no_limit", lang),
-            person=settings.max_tables_per_person or say("config_no_limit", lang),
-            idle=say("config_idle", lang, minutes=settings.idle_minutes)
-            if settings.idle_minutes else say("config_idle_never", lang)),
+        SERVER("config_language", lang, language=LANGUAGE_NAMES.get(table.language,
+                                                                     table.language)),
+        SERVER("config_channels", lang, channels=channels),
+        SERVER("config_limits", lang,
+               server=settings.max_tables or SERVER("config_no_limit", lang),
+               person=settings.max_tables_per_person or SERVER("config_no_limit", lang),
+               idle=SERVER("config_idle", lang, minutes=settings.idle_minutes)
+               if settings.idle_minutes else SERVER("config_idle_never", lang)),
     ])
 
 
@@ -148,10 +147,10 @@ class ServerConfig(MusSubcommandCog):
         guild_id = interaction.guild_id
         lang = await own_lang(self.bot.db, interaction)  # every answer here is private
         if guild_id is None:
-            await answer(interaction, say("guild_only", lang))
+            await answer(interaction, SERVER("guild_only", lang))
             return
         if not manages_server(interaction):
-            await answer(interaction, say("need_manage_guild", lang))
+            await answer(interaction, SERVER("need_manage_guild", lang))
             return
         db = self.db
         settings = await db.server_settings(guild_id)
@@ -166,7 +165,7 @@ class ServerConfig(MusSubcommandCog):
             lang = lang_of(interaction, settings.table.language)  # the new one, if not theirs
         text = settings_text(settings, lang)
         if changed:
-            text = say("config_saved", lang) + "\n" + text
+            text = SERVER("config_saved", lang) + "\n" + text
         await answer(interaction, text)
 
 

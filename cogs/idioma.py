@@ -18,9 +18,9 @@ import discord
 from discord import app_commands
 
 from musbot.discordio.locales import lang_of, locale_of
-from musbot.i18n import LANGUAGE_CODES, LANGUAGE_NAMES, language_of_locale
+from musbot.i18n import LANGUAGE_CODES, LANGUAGE_NAMES, SERVER, language_of_locale
 
-from ._common import MusSubcommandCog, answer, say, server_lang
+from ._common import MusSubcommandCog, answer, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -58,7 +58,7 @@ class Idioma(MusSubcommandCog):
         wanted = value.strip().lower()
         if wanted not in (*LANGUAGE_CODES, CLIENT):
             mine = lang_of(interaction, server)
-            await answer(interaction, say(
+            await answer(interaction, SERVER(
                 "language_unknown", mine, value=value[:40],
                 languages=", ".join(f"{LANGUAGE_NAMES[c]} ({c})" for c in LANGUAGE_CODES)
                 + f", {CLIENT}"))
@@ -69,20 +69,20 @@ class Idioma(MusSubcommandCog):
         speakers.choose(user_id, chosen)
         lang = lang_of(interaction, server)
         if chosen is None:
-            await answer(interaction, say("language_cleared", lang,
-                                          language=LANGUAGE_NAMES[lang]))
+            await answer(interaction, SERVER("language_cleared", lang,
+                                             language=LANGUAGE_NAMES[lang]))
         else:
-            await answer(interaction, say("language_saved", lang,
-                                          language=LANGUAGE_NAMES[lang]))
+            await answer(interaction, SERVER("language_saved", lang,
+                                             language=LANGUAGE_NAMES[lang]))
 
 
 def _now(chosen: str | None, client: str | None, server: str) -> str:
     """Which language the person reads, and why, in that language."""
     if chosen is not None:
-        return say("language_now_chosen", chosen, language=LANGUAGE_NAMES[chosen])
+        return SERVER("language_now_chosen", chosen, language=LANGUAGE_NAMES[chosen])
     if client is not None:
-        return say("language_now_client", client, language=LANGUAGE_NAMES[client])
-    return say("language_now_none", server, language=LANGUAGE_NAMES[server])
+        return SERVER("language_now_client", client, language=LANGUAGE_NAMES[client])
+    return SERVER("language_now_none", server, language=LANGUAGE_NAMES[server])
 
 
 async def setup(bot: MusBot) -> None:

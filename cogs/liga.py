@@ -38,8 +38,9 @@ from discord.ext import commands
 
 from musbot.discordio.locales import lang_of
 from musbot.discordio.markup import plain
-from musbot.discordio.texts import MESSAGE_LIMIT, dt
+from musbot.discordio.texts import MESSAGE_LIMIT
 from musbot.engine import MusError
+from musbot.i18n import DISCORD, SERVER
 from musbot.storage import (
     AlreadyMember,
     Database,
@@ -60,7 +61,6 @@ from ._common import (
     bot_database,
     manages_server,
     remove_from_admin,
-    say,
     server_lang,
 )
 
@@ -140,20 +140,20 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         assert interaction.guild_id is not None
         if not nombre.strip():
-            await answer(interaction, say("league_bad_name", lang_of(interaction, lang)))
+            await answer(interaction, SERVER("league_bad_name", lang_of(interaction, lang)))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             league = await self.db.create_league(interaction.guild_id, nombre,
                                                      interaction.user.id)
         except LeagueExists:
-            await answer(interaction, say("league_exists", lang_of(interaction, lang),
-                                          name=plain(nombre)))
+            await answer(interaction, SERVER("league_exists", lang_of(interaction, lang),
+                                             name=plain(nombre)))
             return
         except ValueError:
-            await answer(interaction, say("league_bad_name", lang_of(interaction, lang)))
+            await answer(interaction, SERVER("league_bad_name", lang_of(interaction, lang)))
             return
-        await announce(interaction, say("league_created", lang, name=plain(league.name)), lang)
+        await announce(interaction, SERVER("league_created", lang, name=plain(league.name)), lang)
 
     @app_commands.command(name="unirse", description="Te apunta a una liga")
     @app_commands.describe(nombre="nombre de la liga")
@@ -169,11 +169,11 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         try:
             await self.db.join_league(league.league_id, user.id, user.display_name)
         except AlreadyMember:
-            await answer(interaction, say("already_member", lang_of(interaction, lang),
-                                          name=plain(league.name)))
+            await answer(interaction, SERVER("already_member", lang_of(interaction, lang),
+                                             name=plain(league.name)))
             return
-        await answer(interaction, say("league_joined", lang_of(interaction, lang),
-                                      name=plain(league.name)))
+        await answer(interaction, SERVER("league_joined", lang_of(interaction, lang),
+                                         name=plain(league.name)))
 
     async def new_season(self, interaction: discord.Interaction[Any], nombre: str) -> None:
         """``/musadmin liga temporada``: closes the current season and opens the next."""
@@ -185,8 +185,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         season = await self.db.new_season(league.league_id)
-        await announce(interaction, say("season_new", lang, name=plain(league.name),
-                                        old=league.season.number, new=season.number), lang)
+        await announce(interaction, SERVER("season_new", lang, name=plain(league.name),
+                                           old=league.season.number, new=season.number), lang)
 
     @app_commands.command(name="tabla", description="La clasificación de una temporada")
     @app_commands.describe(nombre="nombre de la liga",
@@ -208,11 +208,11 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
                 raise UnknownSeason(league.league_id, temporada or 0)
             rows = await self.db.standings(league.league_id, season.number)
         except UnknownSeason:
-            await answer(interaction, say("unknown_season", lang_of(interaction, lang),
-                                          name=plain(league.name), season=temporada))
+            await answer(interaction, SERVER("unknown_season", lang_of(interaction, lang),
+                                             name=plain(league.name), season=temporada))
             return
-        title = say("standings_title", lang, name=plain(league.name), season=season.number,
-                    closed="" if season.is_open else say("standings_closed", lang))
+        title = SERVER("standings_title", lang, name=plain(league.name), season=season.number,
+                       closed="" if season.is_open else SERVER("standings_closed", lang))
         await interaction.response.send_message(
             embed=standings_embed(rows, title, lang, page=pagina or 1),
             allowed_mentions=NO_MENTIONS)
@@ -227,8 +227,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         if league is None:
             return
         results = await self.db.recent_results(league.league_id, limit=RESULTS)
-        title = say("results_title", lang, name=plain(league.name))
-        lines = [result_line(r, lang) for r in results] or [say("results_empty", lang)]
+        title = SERVER("results_title", lang, name=plain(league.name))
+        lines = [result_line(r, lang) for r in results] or [SERVER("results_empty", lang)]
         text = fitted(lines, lambda shown: "\n".join([title, *shown]), MESSAGE_LIMIT, lang)
         await answer(interaction, text, ephemeral=False, allowed_mentions=NO_MENTIONS)
 
@@ -242,10 +242,10 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             return
         table = self.bot.tables.get(interaction.channel_id or 0)
         if table is None:
-            await answer(interaction, say("no_table", lang_of(interaction, lang)))
+            await answer(interaction, SERVER("no_table", lang_of(interaction, lang)))
             return
         if table.seat_of(interaction.user.id) is None and not manages_server(interaction):
-            await answer(interaction, say("table_not_yours", lang_of(interaction, lang)))
+            await answer(interaction, SERVER("table_not_yours", lang_of(interaction, lang)))
             return
         league = None
         if nombre:
@@ -256,10 +256,10 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         try:
             await table.set_league(league.league_id if league is not None else None)
         except MusError:
-            await answer(interaction, say("table_started", lang_of(interaction, lang)))
+            await answer(interaction, SERVER("table_started", lang_of(interaction, lang)))
             return
-        text = say("table_league", lang, name=plain(league.name)) if league is not None else \
-            say("table_friendly", lang)
+        text = SERVER("table_league", lang, name=plain(league.name)) if league is not None else \
+            SERVER("table_friendly", lang)
         await announce(interaction, text, lang)
 
     @unirse.autocomplete("nombre")
@@ -285,10 +285,10 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
         """The server's language, or None after refusing (not in a server, not an admin)."""
         lang = await server_lang(self.bot.db, interaction.guild_id)
         if interaction.guild_id is None:
-            await answer(interaction, say("guild_only", lang_of(interaction, lang)))
+            await answer(interaction, SERVER("guild_only", lang_of(interaction, lang)))
             return None
         if admin and not manages_server(interaction):
-            await answer(interaction, say("need_manage_guild", lang_of(interaction, lang)))
+            await answer(interaction, SERVER("need_manage_guild", lang_of(interaction, lang)))
             return None
         return lang
 
@@ -304,8 +304,8 @@ class Liga(commands.GroupCog, group_name="liga", group_description="Ligas de mus
             except StorageError:
                 known = []
             mine = lang_of(interaction, lang)
-            await answer(interaction, say("unknown_league", mine, name=name,
-                                          leagues=", ".join(known) or say("no_leagues", mine)))
+            leagues = ", ".join(known) or SERVER("no_leagues", mine)
+            await answer(interaction, SERVER("unknown_league", mine, name=name, leagues=leagues))
         return None
 
 
@@ -313,7 +313,7 @@ async def announce(interaction: discord.Interaction[Any], text: str, lang: str) 
     """A change's news for the channel, after a private deferral: the first answer after a
     deferral keeps the deferral's privacy, so it says the command is done, and the news is a
     public message of its own."""
-    await interaction.followup.send(dt("done", lang_of(interaction, lang)), ephemeral=True)
+    await interaction.followup.send(DISCORD("done", lang_of(interaction, lang)), ephemeral=True)
     await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
 
 
@@ -325,7 +325,7 @@ def fitted(lines: list[str], render: Callable[[list[str]], str], room: int,
     shown = len(lines)
     while len(text) > room and shown > 0:
         shown -= 1
-        text = render(lines[:shown]) + "\n" + say("more_rows", lang, count=len(lines) - shown)
+        text = render(lines[:shown]) + "\n" + SERVER("more_rows", lang, count=len(lines) - shown)
     return text
 
 
@@ -342,13 +342,13 @@ def standings_embed(rows: Sequence[Standing], title: str, lang: str = "es", *,
     lines: list[str] = []
     for i, row in enumerate(shown):
         if row.rating is None and (i == 0 or shown[i - 1].rating is not None):
-            lines.append(f"*{say('standings_unrated', lang)}*")
+            lines.append(f"*{SERVER('standings_unrated', lang)}*")
         lines += standing_lines(None if row.rating is None else first + i + 1, row, lang)
-    footer = say("rating_note", lang)
+    footer = SERVER("rating_note", lang)
     if pages > 1:
-        footer += "\n" + say("standings_page", lang, page=page, pages=pages)
+        footer += "\n" + SERVER("standings_page", lang, page=page, pages=pages)
     embed = discord.Embed(title=title, colour=STANDINGS_COLOUR,
-                          description="\n".join(lines) or say("standings_empty", lang))
+                          description="\n".join(lines) or SERVER("standings_empty", lang))
     return embed.set_footer(text=footer)
 
 
@@ -357,31 +357,31 @@ def standing_lines(rank: int | None, row: Standing, lang: str = "es") -> list[st
     4 ganadas». The name is shown as typed, cut with «…» to what the line holds
     (:data:`LINE_WIDTH`)."""
     prefix = "" if rank is None else f"{rank}. "
-    unnamed = say("unnamed", lang)
+    unnamed = SERVER("unnamed", lang)
     name = visible_name(row.name or unnamed, LINE_WIDTH - BOLD_WIDER - len(prefix), unnamed)
-    record = say("matches_n", lang, n=row.played)
+    record = SERVER("matches_n", lang, n=row.played)
     if row.played:
-        record += ", " + say("won_n", lang, n=row.won)
+        record += ", " + SERVER("won_n", lang, n=row.won)
     figures = record if row.rating is None else f"{row.rating} · {record}"
     return [f"**{prefix}{plain(name)}**", figures]
 
 
 def seat_label(seat: SeatResult, lang: str = "es") -> str:
     if seat.kind == "bot":
-        return say("bot_seat", lang)
-    return plain(seat.name) if seat.name else say("unnamed", lang)
+        return SERVER("bot_seat", lang)
+    return plain(seat.name) if seat.name else SERVER("unnamed", lang)
 
 
 def result_line(result: MatchSummary, lang: str = "es") -> str:
     won = result.winner_team
     winners = [seat_label(s, lang) for s in result.seats if s.team == won]
     losers = [seat_label(s, lang) for s in result.seats if s.team != won]
-    return say("result_line", lang, date=result.ended_at.strftime("%d/%m/%Y"),
-               winners=" y ".join(winners) if lang == "es" else " & ".join(winners),
-               losers=" y ".join(losers) if lang == "es" else " & ".join(losers),
-               games=f"{result.games[won]}–{result.games[1 - won]}",
-               tantos=f"{result.tantos[won]}–{result.tantos[1 - won]}",
-               rated=say("result_rated", lang) if result.rated else "")
+    return SERVER("result_line", lang, date=result.ended_at.strftime("%d/%m/%Y"),
+                  winners=" y ".join(winners) if lang == "es" else " & ".join(winners),
+                  losers=" y ".join(losers) if lang == "es" else " & ".join(losers),
+                  games=f"{result.games[won]}–{result.games[1 - won]}",
+                  tantos=f"{result.tantos[won]}–{result.tantos[1 - won]}",
+                  rated=SERVER("result_rated", lang) if result.rated else "")
 
 
 async def setup(bot: MusBot) -> None:

@@ -19,8 +19,8 @@ from discord.ext import commands
 from musbot.discordio import ui
 from musbot.discordio.locales import lang_of, person_lang, recall
 from musbot.discordio.markup import seat_name
-from musbot.discordio.texts import dt
 from musbot.engine import InvalidRules
+from musbot.i18n import DISCORD
 from musbot.settings import TableSettings
 from musbot.storage import ServerSettings
 from musbot.table import Table, TableError
@@ -196,7 +196,7 @@ class Mesa(commands.Cog):
 
     async def _help(self, ctx: commands.Context[Any]) -> None:
         table = self.bot.tables.get(ctx.channel.id)
-        await ctx.send(dt("help", self._own(ctx, table)), ephemeral=True)
+        await ctx.send(DISCORD("help", self._own(ctx, table)), ephemeral=True)
 
     def _own(self, ctx: commands.Context[Any], table: Table | None) -> str:
         """The language of an answer to the author alone: theirs, else the table's."""
@@ -222,10 +222,10 @@ class Mesa(commands.Cog):
     async def _done(self, ctx: commands.Context[Any], lang: str, key: str = "done") -> None:
         """Acknowledged privately, in the author's language (else ``lang``, the table's)."""
         if ctx.interaction is not None:
-            await ctx.send(dt(key, lang_of(ctx.interaction, lang)), ephemeral=True)
+            await ctx.send(DISCORD(key, lang_of(ctx.interaction, lang)), ephemeral=True)
         else:  # a typed «!mus …»: a short reply that deletes itself, within the budget
             await self.bot.transport.say_briefly(
-                ctx.channel.id, dt(key, person_lang(self.bot, ctx.author.id, lang)),
+                ctx.channel.id, DISCORD(key, person_lang(self.bot, ctx.author.id, lang)),
                 reference=ctx.message, author=ctx.author.id)
 
 

@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 
 from musbot.discordio.markup import NO_MENTIONS, plain
+from musbot.i18n import SERVER, TXAPELKETA
 from musbot.storage import (
     ChartUnavailable,
     League,
@@ -29,15 +30,8 @@ from musbot.storage import (
     StorageError,
     UnknownLeague,
 )
-from musbot.tournament.live import say as txapelketa_say
 
-from ._common import (
-    MusSubcommandCog,
-    answer,
-    own_lang,
-    say,
-    server_lang,
-)
+from ._common import MusSubcommandCog, answer, own_lang, server_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -76,19 +70,19 @@ class Perfil(MusSubcommandCog):
             profile = await self.db.player_profile(
                 user.id, league_id=league.league_id if league is not None else None)
         except UnknownLeague:
-            await answer(interaction, say("unknown_league", lang, name=liga,
-                                          leagues=await self._league_names(guild_id, lang)))
+            await answer(interaction, SERVER("unknown_league", lang, name=liga,
+                                             leagues=await self._league_names(guild_id, lang)))
             return
         text = profile_text(profile, user.display_name, league, lang)
         pairs = await self.db.pairs_of(guild_id, user.id) if guild_id is not None else []
         if pairs:
-            anonymous = txapelketa_say("anonymous", lang)
-            text += "\n" + txapelketa_say("profile_pairs", lang, pairs=", ".join(
-                txapelketa_say("profile_pair", lang, name=plain(name or anonymous),
-                               rating=rating.rating, matches=rating.matches)
+            anonymous = TXAPELKETA("anonymous", lang)
+            text += "\n" + TXAPELKETA("profile_pairs", lang, pairs=", ".join(
+                TXAPELKETA("profile_pair", lang, name=plain(name or anonymous),
+                           rating=rating.rating, matches=rating.matches)
                 for name, rating in pairs))
         if pairs or (league is not None and profile.rating is not None):
-            text += "\n" + RATING_NOTE_MARK + say("rating_note", lang)
+            text += "\n" + RATING_NOTE_MARK + SERVER("rating_note", lang)
         extra: dict[str, Any] = {}
         if league is not None and profile.rating is not None:
             await interaction.response.defer(ephemeral=not publico, thinking=True)
@@ -115,7 +109,7 @@ class Perfil(MusSubcommandCog):
             leagues = await self.db.leagues(guild_id) if guild_id is not None else []
         except StorageError:
             leagues = []
-        return ", ".join(lg.name for lg in leagues) or say("no_leagues", lang)
+        return ", ".join(lg.name for lg in leagues) or SERVER("no_leagues", lang)
 
     async def _chart(self, user_id: int, league: League, lang: str) -> bytes | None:
         """The PNG, or None when it cannot be drawn (no matplotlib): the text is enough."""
@@ -129,27 +123,27 @@ def profile_text(profile: Profile, display_name: str, league: League | None,
                  lang: str = "es") -> str:
     """The record as a message; the names in it (people's, the league's) shown as typed."""
     name = plain(profile.name or display_name)
-    title = say("profile_title", lang, name=name,
-                league=say("profile_league", lang, name=plain(league.name)) if league else "")
+    title = SERVER("profile_title", lang, name=name,
+                   league=SERVER("profile_league", lang, name=plain(league.name)) if league else "")
     if not profile.matches:
-        return title + "\n" + say("profile_nothing", lang, name=name)
-    rate = "" if profile.win_rate is None else say("profile_rate", lang, rate=profile.win_rate)
+        return title + "\n" + SERVER("profile_nothing", lang, name=name)
+    rate = "" if profile.win_rate is None else SERVER("profile_rate", lang, rate=profile.win_rate)
     partner = profile.favourite_partner
     lines = [
         title,
-        say("profile_matches", lang, matches=profile.matches,
-            won=say("won_n", lang, n=profile.won), lost=say("lost_n", lang, n=profile.lost),
-            rate=rate),
-        say("profile_partner", lang, name=plain(partner.name) if partner.name else
-            say("unnamed", lang), matches=say("matches_n", lang, n=partner.matches),
-            won=say("won_n", lang, n=partner.won)) if partner is not None
-        else say("profile_no_partner", lang),
-        say("profile_ordagos", lang, won=say("ordagos_won_n", lang, n=profile.ordagos_won),
-            lost=say("ordagos_lost_n", lang, n=profile.ordagos_lost)),
+        SERVER("profile_matches", lang, matches=profile.matches,
+               won=SERVER("won_n", lang, n=profile.won),
+               lost=SERVER("lost_n", lang, n=profile.lost), rate=rate),
+        SERVER("profile_partner", lang, name=plain(partner.name) if partner.name else
+               SERVER("unnamed", lang), matches=SERVER("matches_n", lang, n=partner.matches),
+               won=SERVER("won_n", lang, n=partner.won)) if partner is not None
+        else SERVER("profile_no_partner", lang),
+        SERVER("profile_ordagos", lang, won=SERVER("ordagos_won_n", lang, n=profile.ordagos_won),
+               lost=SERVER("ordagos_lost_n", lang, n=profile.ordagos_lost)),
     ]
     if league is not None:
-        lines.append(say("profile_rating", lang, rating=profile.rating)
-                     if profile.rating is not None else say("profile_unrated", lang))
+        lines.append(SERVER("profile_rating", lang, rating=profile.rating)
+                     if profile.rating is not None else SERVER("profile_unrated", lang))
     return "\n".join(lines)
 
 

@@ -12,14 +12,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from musbot.i18n import SERVER
 from musbot.table.persist import forget_player
 
-from ._common import (
-    MusSubcommandCog,
-    answer,
-    own_lang,
-    say,
-)
+from ._common import MusSubcommandCog, answer, own_lang
 
 if TYPE_CHECKING:
     from musbot.bot import MusBot
@@ -44,14 +40,14 @@ class Privacidad(MusSubcommandCog):
     async def forget(self, interaction: discord.Interaction[Any], confirmar: bool) -> None:
         lang = await own_lang(self.bot.db, interaction)
         if not confirmar:
-            await answer(interaction, say("forget_confirm", lang))
+            await answer(interaction, SERVER("forget_confirm", lang))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         relay = self.bot.relay
         known = await forget_player(self.db, self.bot.tables, interaction.user.id,
                                     elsewhere=relay.forget_elsewhere if relay is not None
                                     else None)
-        await answer(interaction, say("forget_done" if known else "forget_unknown", lang))
+        await answer(interaction, SERVER("forget_done" if known else "forget_unknown", lang))
 
 
 async def setup(bot: MusBot) -> None:

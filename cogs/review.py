@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from musbot.coach.text import say
 from musbot.discordio import ui
+from musbot.i18n import COACH
 
 from ._common import MusSubcommandCog, answer, own_lang
 
@@ -37,7 +37,7 @@ class HandReview(MusSubcommandCog):
         table = self.bot.tables.get(interaction.channel_id) \
             if interaction.channel_id is not None else None
         if table is None:
-            await answer(interaction, say("no_table", await own_lang(self.bot.db, interaction)))
+            await answer(interaction, COACH("no_table", await own_lang(self.bot.db, interaction)))
             return
         await ui.show_review(interaction, table, mano)
 

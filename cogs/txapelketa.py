@@ -43,23 +43,24 @@ from musbot.discordio.venue import (
     stamped,
 )
 from musbot.engine import Rules
+from musbot.i18n import TXAPELKETA
 from musbot.storage import StorageError, TournamentExists
 from musbot.tournament import (
     AtDeadline,
-    Event,
     EventKind,
     Format,
     KnockoutDraw,
     Lateness,
-    Phase,
     Reporting,
     Seeding,
     Settings,
+    Stage,
     Tournament,
+    TournamentEvent,
 )
 from musbot.tournament.clock import MORE_TIME
 from musbot.tournament.labels import Words
-from musbot.tournament.live import LEFT, WHEN, Cup, TournamentRunner, say, zone_of
+from musbot.tournament.live import LEFT, WHEN, Cup, TournamentRunner, zone_of
 
 from ._common import (
     admin_group,
@@ -73,8 +74,8 @@ from ._common import (
 if TYPE_CHECKING:
     from musbot.bot import MusBot
 
-PHASE_KEYS = {Phase.SIGNUP: "phase_signup", Phase.RUNNING: "phase_running",
-              Phase.FINISHED: "phase_finished", Phase.CANCELLED: "phase_cancelled"}
+PHASE_KEYS = {Stage.SIGNUP: "phase_signup", Stage.RUNNING: "phase_running",
+              Stage.FINISHED: "phase_finished", Stage.CANCELLED: "phase_cancelled"}
 """A tournament's phase in the catalogue (``TXAPELKETA.phase_…``)."""
 NameOption = app_commands.Range[str, 1, 100]
 REPORT_ABOUT = "Da el resultado de tu partida jugada en una mesa real"
@@ -147,7 +148,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         await runner.start()
         cup = runner.cups.get(tournament_id)
         if cup is None or cup.guild_id != interaction.guild_id:
-            await answer(interaction, say("which", lang_of(interaction, lang)))
+            await answer(interaction, TXAPELKETA("which", lang_of(interaction, lang)))
             return None
         return cup, lang
 
@@ -167,11 +168,11 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             if agree:
                 await runner.change(cup, lambda t, now: t.confirm(match_id, user, number,
                                                                   now=now))
-                await answer(interaction, say("done", own))
+                await answer(interaction, TXAPELKETA("done", own))
             else:
                 await runner.change(cup, lambda t, now: t.dispute(match_id, user, number,
                                                                   now=now))
-                await answer(interaction, say("organiser_told", own))
+                await answer(interaction, TXAPELKETA("organiser_told", own))
 
         await guarded(interaction, interaction.channel_id, work)
 
@@ -233,7 +234,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             await cog.runner.draw(cup)
-            await answer(interaction, say("done", lang_of(interaction, lang)))
+            await answer(interaction, TXAPELKETA("done", lang_of(interaction, lang)))
 
         async def resultado(interaction: discord.Interaction[Any],
                             partida: app_commands.Range[str, 1, 20],
@@ -244,8 +245,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                 return
             score = _score(juegos)
             if score is None:
-                await answer(interaction, say("bad_score", lang_of(interaction, lang),
-                                              text=juegos))
+                await answer(interaction, TXAPELKETA("bad_score", lang_of(interaction, lang),
+                                                     text=juegos))
                 return
             await cog._organise(interaction, cup, lang, lambda t, now: t.set_result(
                 partida.strip().upper(), score, now=now))
@@ -351,15 +352,16 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         own = lang_of(interaction, lang)
         when = _date(fecha, zone_of(cup.tournament.settings.time_zone))
         if when is None:
-            await answer(interaction, plain(say("bad_date", own, text=fecha)))
+            await answer(interaction, plain(TXAPELKETA("bad_date", own, text=fecha)))
             return
         if partida is None and ronda is None:
-            await answer(interaction, say("deadline_which", own))
+            await answer(interaction, TXAPELKETA("deadline_which", own))
             return
         target: str | int = partida.strip().upper() if partida else int(ronda or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.runner.change(cup, lambda t, now: t.set_deadline(target, when, now=now))
-        await answer(interaction, stamped(say("deadline_set", own, when=WHEN, left=LEFT), when))
+        await answer(interaction,
+                     stamped(TXAPELKETA("deadline_set", own, when=WHEN, left=LEFT), when))
 
     async def answer_deadline(self, interaction: discord.Interaction[Any], tournament_id: int,
                               match_id: str, what: str) -> None:
@@ -377,10 +379,10 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             await interaction.response.defer(ephemeral=True, thinking=True)
             if what == "board":
                 await runner.decide_by_board(cup, match_id)
-                await answer(interaction, say("done", own))
+                await answer(interaction, TXAPELKETA("done", own))
                 return
 
-            def decide(t: Tournament, now: datetime) -> list[Event]:
+            def decide(t: Tournament, now: datetime) -> list[TournamentEvent]:
                 if what == "play":
                     return t.more_time(match_id, now=now)
                 if what == "more":
@@ -391,7 +393,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
                 return t.walkover(match_id, absent, now=now)
 
             await runner.change(cup, decide)
-            await answer(interaction, say("done", own))
+            await answer(interaction, TXAPELKETA("done", own))
 
         await guarded(interaction, interaction.channel_id, work)
 
@@ -424,13 +426,14 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             cup = await runner.create(interaction.guild_id, interaction.channel_id, settings,
                                       organiser=interaction.user.id, seed=secrets.randbits(32))
         except TournamentExists:
-            await interaction.followup.send(plain(say("exists", lang, name=settings.name)),
+            await interaction.followup.send(plain(TXAPELKETA("exists", lang, name=settings.name)),
                                             allowed_mentions=NO_MENTIONS)
             return
         words = Words(cup.tournament, lang)
-        created = say("created", lang, name=cup.name, format=words.format_name(),
-                      games=settings.games_to_win, deadline=_when(settings.signup_deadline, lang),
-                      grace=settings.grace_minutes)
+        created = TXAPELKETA("created", lang, name=cup.name, format=words.format_name(),
+                             games=settings.games_to_win,
+                             deadline=_when(settings.signup_deadline, lang),
+                             grace=settings.grace_minutes)
         rule = words.draw_rule()  # groups: who meets whom in the knockout, said at once
         await interaction.followup.send(plain(f"{created} {rule}" if rule else created),
                                         allowed_mentions=NO_MENTIONS)
@@ -449,7 +452,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             return
         user = interaction.user
         if pareja is not None and pareja.bot:
-            await answer(interaction, say("partner_bot", lang_of(interaction, lang)))
+            await answer(interaction, TXAPELKETA("partner_bot", lang_of(interaction, lang)))
             return
         partner = None if pareja is None else pareja.id
         # Private first: the first answer after a deferral edits it, and an edit notifies
@@ -458,19 +461,19 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         events = await self.runner.change(cup, lambda t, now: t.sign_up(
             user.id, seat_name(user), partner=partner, now=now))
         if not events:
-            await answer(interaction, say("already_signed", lang_of(interaction, lang),
-                                          name=cup.name))
+            await answer(interaction, TXAPELKETA("already_signed", lang_of(interaction, lang),
+                                                 name=cup.name))
             return
         own = lang_of(interaction, lang)
         invited = any(e.kind is EventKind.INVITED for e in events)
         paired = any(e.kind is EventKind.PAIRED for e in events)
         if pareja is not None and not invited and not paired:  # told before: no second ping
-            await answer(interaction, plain(say("invited_quietly", own,
-                                                partner=seat_name(pareja))))
+            await answer(interaction, plain(TXAPELKETA("invited_quietly", own,
+                                                       partner=seat_name(pareja))))
         else:
-            await answer(interaction, say("done", own))
+            await answer(interaction, TXAPELKETA("done", own))
         if invited and pareja is not None:  # the one public ping a sign-up may make
-            text = say("invited", lang, name=cup.name, first=seat_name(user))
+            text = TXAPELKETA("invited", lang, name=cup.name, first=seat_name(user))
             await interaction.followup.send(notifying(text, [pareja.id]),
                                             allowed_mentions=mentioning(pareja.id))
         await self._signups(cup, lang)
@@ -500,14 +503,14 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         own = lang_of(interaction, lang)
         score = _score(juegos)
         if score is None:
-            await answer(interaction, say("bad_score", own, text=juegos))
+            await answer(interaction, TXAPELKETA("bad_score", own, text=juegos))
             return
         user = interaction.user.id
         match_id = partida.strip().upper() if partida else None
         if match_id is None:
             current = cup.tournament.current_match(user)
             if current is None:
-                await answer(interaction, plain(say("no_match_now", own, name=cup.name)))
+                await answer(interaction, plain(TXAPELKETA("no_match_now", own, name=cup.name)))
                 return
             match_id = current.id
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -516,7 +519,7 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         kinds = {e.kind for e in events}
         key = "organiser_told" if EventKind.RESULT_DISPUTED in kinds else \
             "reported" if EventKind.RESULT_REPORTED in kinds else "done"
-        await answer(interaction, say(key, own))
+        await answer(interaction, TXAPELKETA(key, own))
 
     @app_commands.command(name="retirarse", description="Te borra del torneo antes del sorteo")
     @app_commands.describe(nombre="nombre del torneo")
@@ -528,7 +531,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user.id
         await self.runner.change(cup, lambda t, now: t.withdraw(user, now=now))
-        await answer(interaction, say("withdrawn", lang_of(interaction, lang), name=cup.name))
+        await answer(interaction,
+                     TXAPELKETA("withdrawn", lang_of(interaction, lang), name=cup.name))
         await self._signups(cup, lang)
 
     @app_commands.command(name="lista", description="Quién está apuntado, y las parejas")
@@ -549,8 +553,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
             return
         messages = bracket_messages(cup, None)
         if not messages:
-            await answer(interaction, say("not_drawn", lang_of(interaction, lang),
-                                          name=cup.name))
+            await answer(interaction, TXAPELKETA("not_drawn", lang_of(interaction, lang),
+                                                 name=cup.name))
             return
         await interaction.response.defer(thinking=True)
         for content, attached in messages:
@@ -566,17 +570,17 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         assert interaction.guild_id is not None
         fame = await bot_database(self.bot).hall_of_fame(interaction.guild_id)
         if not fame:
-            await answer(interaction, say("no_champions", lang), ephemeral=False)
+            await answer(interaction, TXAPELKETA("no_champions", lang), ephemeral=False)
             return
-        anonymous = say("anonymous", lang)
+        anonymous = TXAPELKETA("anonymous", lang)
         lines = []
         for entry in fame:
             champions = " / ".join(n or anonymous for n in entry.champions)
-            line = say("fame_line", lang, name=entry.name, pair=champions,
-                       date=entry.finished_at.date().isoformat())
+            line = TXAPELKETA("fame_line", lang, name=entry.name, pair=champions,
+                              date=entry.finished_at.date().isoformat())
             if entry.finalists is not None:
-                line += " " + say("fame_finalists", lang,
-                                  pair=" / ".join(n or anonymous for n in entry.finalists))
+                line += " " + TXAPELKETA("fame_finalists", lang,
+                                         pair=" / ".join(n or anonymous for n in entry.finalists))
             lines.append(plain(line))
         await answer(interaction, _fit(lines, lang), ephemeral=False,
                      allowed_mentions=NO_MENTIONS)
@@ -589,19 +593,19 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         the person's own, as every private answer here, ``lang_of``)."""
         lang = await server_lang(self.bot.db, interaction.guild_id)
         if interaction.guild_id is None:
-            await answer(interaction, say("guild_only", lang_of(interaction, lang)))
+            await answer(interaction, TXAPELKETA("guild_only", lang_of(interaction, lang)))
             return None
         if admin and not manages_server(interaction):
-            await answer(interaction, say("need_manage_guild", lang_of(interaction, lang)))
+            await answer(interaction, TXAPELKETA("need_manage_guild", lang_of(interaction, lang)))
             return None
         return lang
 
     async def _organise(self, interaction: discord.Interaction[Any], cup: Cup, lang: str,
-                        change: Callable[[Tournament, datetime], list[Event]]) -> None:
+                        change: Callable[[Tournament, datetime], list[TournamentEvent]]) -> None:
         """An organiser's change to the tournament, saved by the runner, then «hecho»."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.runner.change(cup, change)
-        await answer(interaction, say("done", lang_of(interaction, lang)))
+        await answer(interaction, TXAPELKETA("done", lang_of(interaction, lang)))
 
     async def _cup(self, interaction: discord.Interaction[Any], name: str | None, *,
                    admin: bool = False, finished: bool = False) -> tuple[Cup | None, str]:
@@ -616,8 +620,8 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         if cup is None and finished and name is not None:
             cup = await self._finished(interaction.guild_id, name)
         if cup is None:
-            await answer(interaction, plain(say("unknown" if name else "which",
-                                                lang_of(interaction, lang), name=name or "")))
+            await answer(interaction, plain(TXAPELKETA(
+                "unknown" if name else "which", lang_of(interaction, lang), name=name or "")))
         return cup, lang
 
     async def _finished(self, guild_id: int, name: str) -> Cup | None:
@@ -635,25 +639,25 @@ def entry_list(cup: Cup, lang: str) -> str:
     the pairs by seed."""
     t = cup.tournament
     words = Words(t, lang)
-    lines = [plain(say("list_title", lang, name=cup.name, format=words.format_name(),
-                       phase=say(PHASE_KEYS[t.phase], lang)))]
-    if t.phase is Phase.SIGNUP:
+    lines = [plain(TXAPELKETA("list_title", lang, name=cup.name, format=words.format_name(),
+                              phase=TXAPELKETA(PHASE_KEYS[t.phase], lang)))]
+    if t.phase is Stage.SIGNUP:
         names = {e.user_id: e.name for e in t.entries.values()}
         for first, second in t.signed_pairs():
-            lines.append(plain(say("list_pair", lang, first=names[first],
-                                   second=names[second])))
+            lines.append(plain(TXAPELKETA("list_pair", lang, first=names[first],
+                                          second=names[second])))
         for user in t.solos():
             entry = t.entries[user]
             waiting = entry.partner is not None
-            lines.append(plain(say("list_waiting" if waiting else "list_alone", lang,
-                                   person=entry.name)))
+            lines.append(plain(TXAPELKETA("list_waiting" if waiting else "list_alone", lang,
+                                          person=entry.name)))
         if len(lines) == 1:
-            lines.append(say("list_empty", lang))
+            lines.append(TXAPELKETA("list_empty", lang))
     else:
         for pair in t.pairs:
-            line = say("list_seed", lang, seed=pair.seed, pair=words.pair(pair))
+            line = TXAPELKETA("list_seed", lang, seed=pair.seed, pair=words.pair(pair))
             if pair.disqualified:
-                line += " — " + say("list_out", lang, reason=pair.disqualified)
+                line += " — " + TXAPELKETA("list_out", lang, reason=pair.disqualified)
             lines.append(plain(line))
     return _fit(lines, lang)
 
@@ -664,7 +668,7 @@ def _fit(lines: list[str], lang: str) -> str:
     shown = len(lines)
     while len(text) > MESSAGE_LIMIT and shown > 1:
         shown -= 1
-        text = "\n".join(lines[:shown]) + "\n" + say("more", lang, count=len(lines) - shown)
+        text = "\n".join(lines[:shown]) + "\n" + TXAPELKETA("more", lang, count=len(lines) - shown)
     return text
 
 
@@ -694,7 +698,7 @@ def _date(text: str, zone: tzinfo) -> datetime | None:
 
 def _when(stamp: str | None, lang: str) -> str:
     if stamp is None:
-        return say("no_deadline", lang)
+        return TXAPELKETA("no_deadline", lang)
     return stamp.replace("T", " ").removesuffix("+00:00") + " UTC"
 
 

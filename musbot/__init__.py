@@ -32,13 +32,20 @@ Names in the code, one word for one thing:
   *board* shows a channel's pages as *page messages*, each rendered from a *snapshot*.
 - *holder*: whoever was dealt a hand's cards; only they may review it, and only as far as they
   held it (``coach.book``).
-- *entry* (``table.entry.Entry``): what a tournament set on one of its match tables; a
-  tournament's own *entry* is a sign-up (``tournament.model.Entry``). The engine's ``Match``,
-  ``Event`` and ``Phase`` are a match's rules and record; the tournament's are a pairing, a
-  news item and the tournament's stage.
+- *entry* (``table.entry.Entry``): what a tournament set on one of its match tables; a person's
+  entry into a tournament is a *sign-up* (``tournament.model.Signup``).
+- The engine's ``Match``, ``Event`` and ``Phase`` are a match's rules, a hand's record and a
+  hand's step; the tournament's are a *fixture* (``Fixture``: a slot of the draw, played or
+  not), a ``TournamentEvent`` and its *stage* (``Stage``: sign-up, running, finished). A
+  league's ``Standing`` is a person's line over a season; a tournament's is a pair's
+  (``PairStanding``). One class per name across the package (tests/test_layers.py).
+- *texts*: every sentence comes from the catalogues through its audience's handle
+  (``i18n.TABLE``, ``DISCORD``, ``SERVER``, ``CLI``, ``TERMINAL``, ``COACH``, ``TXAPELKETA``,
+  ``REPLAY``, ``BENCH``…), ``TABLE("hand_started", lang, …)``; nothing else reads them
+  (tests/test_i18n_lookups.py).
 
 A table that is not being played is in one of four states, each with its own cause and its own
-way back:
+way back (``table.halts`` names them and makes the table's side of each):
 
 - *asleep*: restored after a restart, its channel not seen yet by the gateway (``bot.storage``);
   it wakes when the channel is seen.

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from musbot.coach.cli import add_review_arguments, run_review
-from musbot.coach.text import say
 from musbot.config import add_run_arguments
 from musbot.console import (
     INTERRUPTED,
@@ -23,10 +22,9 @@ from musbot.console import (
     add_language_option,
     argparse_in,
     cli_language,
-    cli_text,
     silence_stdout,
 )
-from musbot.i18n import DEFAULT_LANGUAGE
+from musbot.i18n import CLI, COACH, DEFAULT_LANGUAGE
 from musbot.invite import add_invite_arguments, run_invite
 from musbot.terminal import add_play_arguments, run_play
 
@@ -40,10 +38,10 @@ def version_text(lang: str) -> str:
     try:
         number = version("musbot")
     except PackageNotFoundError:
-        number = cli_text("version_unknown", lang)
+        number = CLI("version_unknown", lang)
     compiled = str(hand.__file__).endswith((".so", ".pyd"))
-    engine = cli_text("engine_compiled" if compiled else "engine_pure", lang)
-    return cli_text("version_line", lang, version=number, engine=engine)
+    engine = CLI("engine_compiled" if compiled else "engine_pure", lang)
+    return CLI("version_line", lang, version=number, engine=engine)
 
 
 class _VersionAction(argparse.Action):
@@ -100,38 +98,38 @@ def build_parser(lang: str | None = None, command: str | None = "bench"
     their modules imported) only when ``command`` is ``bench``: the bot and every other command
     never load them."""
     lang = lang or cli_language([])
-    parser = argparse.ArgumentParser(prog="musbot", description=cli_text("description", lang))
+    parser = argparse.ArgumentParser(prog="musbot", description=CLI("description", lang))
     add_language_option(parser, lang, default=None)
     parser.add_argument("--version", action=_VersionAction, lang=lang,
-                        help=cli_text("version", lang))
+                        help=CLI("version", lang))
     common = argparse.ArgumentParser(add_help=False)
     add_language_option(common, lang)
     parents = [common]
-    sub = parser.add_subparsers(dest="command", required=True, metavar=cli_text("command", lang))
+    sub = parser.add_subparsers(dest="command", required=True, metavar=CLI("command", lang))
 
-    run = sub.add_parser("run", parents=parents, help=cli_text("run", lang),
-                         description=cli_text("run", lang))
+    run = sub.add_parser("run", parents=parents, help=CLI("run", lang),
+                         description=CLI("run", lang))
     add_run_arguments(run, lang)
     run.set_defaults(func=_run)
 
-    replay = sub.add_parser("replay", parents=parents, help=cli_text("replay", lang),
-                            description=cli_text("replay", lang))
-    replay.add_argument("file", metavar=cli_text("file", lang), help=cli_text("replay_file", lang))
+    replay = sub.add_parser("replay", parents=parents, help=CLI("replay", lang),
+                            description=CLI("replay", lang))
+    replay.add_argument("file", metavar=CLI("file", lang), help=CLI("replay_file", lang))
     replay.set_defaults(func=_replay)
 
-    review = sub.add_parser("repaso", parents=parents, help=say("cli_repaso", lang),
-                            description=say("cli_repaso", lang))
+    review = sub.add_parser("repaso", parents=parents, help=COACH("cli_repaso", lang),
+                            description=COACH("cli_repaso", lang))
     add_review_arguments(review, lang)
     review.set_defaults(func=run_review)
 
-    play = sub.add_parser("play", parents=parents, help=cli_text("play", lang),
-                          description=cli_text("play_description", lang),
-                          epilog=cli_text("play_epilog", lang))
+    play = sub.add_parser("play", parents=parents, help=CLI("play", lang),
+                          description=CLI("play_description", lang),
+                          epilog=CLI("play_epilog", lang))
     add_play_arguments(play, lang)
     play.set_defaults(func=run_play)
 
-    invite = sub.add_parser("invite", parents=parents, help=cli_text("invite", lang),
-                            description=cli_text("invite", lang))
+    invite = sub.add_parser("invite", parents=parents, help=CLI("invite", lang),
+                            description=CLI("invite", lang))
     add_invite_arguments(invite, lang)
     invite.set_defaults(func=run_invite)
 
@@ -140,16 +138,16 @@ def build_parser(lang: str | None = None, command: str | None = "bench"
 
         bench.add_arguments(sub, lang, parents)
     else:
-        sub.add_parser("bench", help=cli_text("bench", lang))
+        sub.add_parser("bench", help=CLI("bench", lang))
 
-    db = sub.add_parser("db", parents=parents, help=cli_text("db", lang),
-                        description=cli_text("db", lang))
+    db = sub.add_parser("db", parents=parents, help=CLI("db", lang),
+                        description=CLI("db", lang))
     db_sub = db.add_subparsers(dest="db_command", required=True,
-                               metavar=cli_text("command", lang))
-    copy = db_sub.add_parser("copy", parents=parents, help=cli_text("db_copy", lang),
-                             description=cli_text("db_copy_description", lang))
-    copy.add_argument("source", metavar="SRC", help=cli_text("db_source", lang))
-    copy.add_argument("target", metavar="DST", help=cli_text("db_target", lang))
+                               metavar=CLI("command", lang))
+    copy = db_sub.add_parser("copy", parents=parents, help=CLI("db_copy", lang),
+                             description=CLI("db_copy_description", lang))
+    copy.add_argument("source", metavar="SRC", help=CLI("db_source", lang))
+    copy.add_argument("target", metavar="DST", help=CLI("db_target", lang))
     copy.set_defaults(func=_db_copy)
 
     from musbot import dbcommands

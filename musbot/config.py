@@ -23,7 +23,8 @@ from typing import Any, Final
 
 from dotenv import dotenv_values
 
-from musbot.console import cli_language, cli_text, discord_id, id_problem
+from musbot.console import cli_language, discord_id, id_problem
+from musbot.i18n import CLI
 
 DEFAULT_DB = "data/musbot.db"
 DATA_DIR_DB = "musbot.db"
@@ -45,9 +46,9 @@ class ConfigError(ValueError):
     def message(self, lang: str) -> str:
         """The sentence; a parameter given as a (key, values) pair is itself a sentence of the
         catalogue, worded in the same language (a reason inside the refusal)."""
-        params = {name: cli_text(value[0], lang, **value[1]) if isinstance(value, tuple)
+        params = {name: CLI(value[0], lang, **value[1]) if isinstance(value, tuple)
                   else value for name, value in self.params.items()}
-        return cli_text(self.code, lang, **params)
+        return CLI(self.code, lang, **params)
 
 
 @dataclass(frozen=True)
@@ -218,8 +219,8 @@ BASE_KEYS: Final = {"MUSBOT_DATA_DIR": "base_musbot_data_dir", ".env": "base_env
 
 def base_text(config: Config, lang: str | None = None) -> str:
     """Where relative paths are taken from, as the start-up line says it."""
-    return cli_text(BASE_KEYS[config.base], lang or cli_language([]),
-                    folder=config.base_dir or Path.cwd())
+    return CLI(BASE_KEYS[config.base], lang or cli_language([]),
+               folder=config.base_dir or Path.cwd())
 
 
 def checked(config: Config) -> Config:
@@ -267,7 +268,7 @@ def add_env_file_option(parser: argparse.ArgumentParser, lang: str) -> None:
     spelling) stays as a hidden alias."""
 
     parser.add_argument("--env-file", dest="env_file", default=None,
-                        metavar=cli_text("file", lang), help=cli_text("env_file", lang))
+                        metavar=CLI("file", lang), help=CLI("env_file", lang))
     parser.add_argument("--env", dest="env_file", default=argparse.SUPPRESS,
                         help=argparse.SUPPRESS)
 
@@ -293,11 +294,11 @@ def add_run_arguments(parser: argparse.ArgumentParser, lang: str | None = None) 
     lang = lang or cli_language([])
     add_env_file_option(parser, lang)
     parser.add_argument("--dev-guild", dest="dev_guild", type=discord_id(lang), default=None,
-                        metavar=cli_text("id", lang), help=cli_text("dev_guild", lang))
+                        metavar=CLI("id", lang), help=CLI("dev_guild", lang))
     parser.add_argument("--shards", dest="shards", default=None, metavar="N",
-                        help=cli_text("shards", lang))
+                        help=CLI("shards", lang))
     parser.add_argument("--shard-ids", dest="shard_ids", default=None, metavar="0,1",
-                        help=cli_text("shard_ids", lang))
+                        help=CLI("shard_ids", lang))
 
 
 def config_from_args(args: argparse.Namespace) -> Config:

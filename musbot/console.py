@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from musbot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, language_of_locale, translate
+from musbot.i18n import CLI, DEFAULT_LANGUAGE, LANGUAGES, language_of_locale
 
 LANGUAGE_OPTION: Final = "--idioma"
 INTERRUPTED: Final = 130
@@ -72,21 +72,14 @@ def cli_language(argv: Sequence[str] | None = None,
     return language_of_locale(lang) or DEFAULT_LANGUAGE
 
 
-def cli_text(key: str, lang: str, **params: Any) -> str:
-    """One sentence of the ``CLI`` catalog."""
-    return translate(f"CLI.{key}", lang, **params)
-
-
 @contextmanager
 def argparse_in(lang: str) -> Iterator[None]:
     """argparse words its own sentences («usage:», «error:», «invalid choice») with gettext,
     bound at its import as ``argparse._``; while a command line is built and parsed, they come
     from the catalog instead. Put back afterwards: other code in the process is not affected."""
-    texts = catalog(lang).CLI
-
     def translate(message: str) -> str:
         key = ARGPARSE_KEYS.get(message)
-        return str(texts[key]) if key is not None else message
+        return CLI.template(key, lang) if key is not None else message
 
     saved = argparse._  # type: ignore[attr-defined]
     argparse._ = translate  # type: ignore[attr-defined]
@@ -101,7 +94,7 @@ def add_language_option(parser: argparse.ArgumentParser, lang: str,
     """``--idioma``, on the top parser and on every subcommand's (``musbot play --idioma en``);
     a subcommand's default is SUPPRESS so it never overwrites a value given before it."""
     parser.add_argument(LANGUAGE_OPTION, dest="idioma", choices=tuple(LANGUAGES), default=default,
-                        help=cli_text("idioma", lang))
+                        help=CLI("idioma", lang))
 
 
 def silence_stdout() -> None:
@@ -122,15 +115,15 @@ def connection_problem(problem: BaseException, lang: str) -> str:
 
     cause = getattr(problem, "os_error", None) or problem
     if isinstance(cause, socket.gaierror) or type(problem).__name__.endswith("DNSError"):
-        reason = cli_text("reason_dns", lang)
+        reason = CLI("reason_dns", lang)
     elif isinstance(cause, ConnectionRefusedError):
-        reason = cli_text("reason_refused", lang)
+        reason = CLI("reason_refused", lang)
     elif isinstance(cause, TimeoutError):
-        reason = cli_text("reason_timeout", lang)
+        reason = CLI("reason_timeout", lang)
     else:
         reason = str(getattr(cause, "strerror", None) or cause or type(cause).__name__)
     host = getattr(problem, "host", None) or "discord.com"
-    return cli_text("connect_failed", lang, host=host, reason=reason.rstrip("."))
+    return CLI("connect_failed", lang, host=host, reason=reason.rstrip("."))
 
 
 # --- argparse types: a value refused at the boundary, one sentence, exit 2 ---------------------
@@ -147,11 +140,11 @@ def whole(lang: str, low: int = 1, high: int | None = None) -> Callable[[str], i
             value = None
         if value is None or value < low or (high is not None and value > high):
             if high is not None:
-                message = cli_text("between", lang, low=low, high=high, value=text)
+                message = CLI("between", lang, low=low, high=high, value=text)
             elif low == 1:
-                message = cli_text("positive", lang, value=text)
+                message = CLI("positive", lang, value=text)
             else:
-                message = cli_text("at_least", lang, low=low, value=text)
+                message = CLI("at_least", lang, low=low, value=text)
             raise argparse.ArgumentTypeError(message)
         return value
 
@@ -170,7 +163,7 @@ def decimal(lang: str, low: float, high: float, *, above: bool = False) -> Calla
         if not math.isfinite(value) or value > high or value < low or (above and value == low):
             key = "decimal_above" if above else "decimal_between"
             raise argparse.ArgumentTypeError(
-                cli_text(key, lang, low=_number(low), high=_number(high), value=text))
+                CLI(key, lang, low=_number(low), high=_number(high), value=text))
         return value
 
     return check
@@ -201,7 +194,7 @@ def discord_id(lang: str) -> Callable[[str], int]:
         problem = id_problem(text)
         if problem is not None:
             key, params = problem
-            raise argparse.ArgumentTypeError(cli_text(key, lang, **params))
+            raise argparse.ArgumentTypeError(CLI(key, lang, **params))
         return int(text)
 
     return check
@@ -216,24 +209,24 @@ def output_file(lang: str, *, new: str | None = None) -> Callable[[str], Path]:
     def check(text: str) -> Path:
         path = Path(text).expanduser()
         if path.is_dir():
-            raise argparse.ArgumentTypeError(cli_text("out_directory", lang, value=text))
+            raise argparse.ArgumentTypeError(CLI("out_directory", lang, value=text))
         if path.exists() or path.is_symlink():
             if new is not None:
-                raise argparse.ArgumentTypeError(cli_text(new, lang, value=text))
+                raise argparse.ArgumentTypeError(CLI(new, lang, value=text))
             try:
                 os.close(os.open(path, os.O_WRONLY))
             except OSError as exc:
-                raise argparse.ArgumentTypeError(cli_text(
+                raise argparse.ArgumentTypeError(CLI(
                     "out_not_writable", lang, value=text, detail=exc.strerror or exc)) from None
             return path
         folder = path.parent
         if not folder.is_dir():
-            raise argparse.ArgumentTypeError(cli_text("out_no_folder", lang, folder=folder))
+            raise argparse.ArgumentTypeError(CLI("out_no_folder", lang, folder=folder))
         try:
             with tempfile.TemporaryFile(dir=folder):
                 pass
         except OSError as exc:
-            raise argparse.ArgumentTypeError(cli_text(
+            raise argparse.ArgumentTypeError(CLI(
                 "out_folder_not_writable", lang, folder=folder,
                 detail=exc.strerror or exc)) from None
         return path

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from musbot.config import ConfigError, env_file_from, load_config, resolve_db
-from musbot.console import cli_text
+from musbot.i18n import CLI
 
 if TYPE_CHECKING:
     from musbot.storage.maintenance import Inspection
@@ -36,26 +36,26 @@ def add_arguments(db_sub: argparse._SubParsersAction,  # type: ignore[type-arg]
 
     def database_option(parser: argparse.ArgumentParser) -> None:
         add_env_file_option(parser, lang)
-        parser.add_argument("--db", default=None, metavar="DB", help=cli_text("db_option", lang))
+        parser.add_argument("--db", default=None, metavar="DB", help=CLI("db_option", lang))
 
-    check = db_sub.add_parser("check", parents=parents, help=cli_text("db_check", lang),
-                              description=cli_text("db_check", lang))
+    check = db_sub.add_parser("check", parents=parents, help=CLI("db_check", lang),
+                              description=CLI("db_check", lang))
     database_option(check)
     check.set_defaults(func=run_check)
-    migrate_ = db_sub.add_parser("migrate", parents=parents, help=cli_text("db_migrate", lang),
-                                 description=cli_text("db_migrate", lang))
+    migrate_ = db_sub.add_parser("migrate", parents=parents, help=CLI("db_migrate", lang),
+                                 description=CLI("db_migrate", lang))
     database_option(migrate_)
     migrate_.set_defaults(func=run_migrate)
-    backup_ = db_sub.add_parser("backup", parents=parents, help=cli_text("db_backup", lang),
-                                description=cli_text("db_backup_description", lang))
-    backup_.add_argument("dest", metavar="DEST", help=cli_text("db_backup_dest", lang))
+    backup_ = db_sub.add_parser("backup", parents=parents, help=CLI("db_backup", lang),
+                                description=CLI("db_backup_description", lang))
+    backup_.add_argument("dest", metavar="DEST", help=CLI("db_backup_dest", lang))
     database_option(backup_)
     backup_.set_defaults(func=run_backup)
-    hand = db_sub.add_parser("hand", parents=parents, help=cli_text("db_hand", lang),
-                             description=cli_text("db_hand_description", lang))
+    hand = db_sub.add_parser("hand", parents=parents, help=CLI("db_hand", lang),
+                             description=CLI("db_hand_description", lang))
     hand.add_argument("hand_id", type=_hand_id(lang), metavar="ID",
-                      help=cli_text("db_hand_id", lang))
-    hand.add_argument("--result", action="store_true", help=cli_text("db_hand_result", lang))
+                      help=CLI("db_hand_id", lang))
+    hand.add_argument("--result", action="store_true", help=CLI("db_hand_result", lang))
     database_option(hand)
     hand.set_defaults(func=run_hand)
 
@@ -63,7 +63,7 @@ def add_arguments(db_sub: argparse._SubParsersAction,  # type: ignore[type-arg]
 def _hand_id(lang: str) -> Callable[[str], int]:
     def check(text: str) -> int:
         if not text.isdigit() or int(text) < 1:
-            raise argparse.ArgumentTypeError(cli_text("positive", lang, value=text))
+            raise argparse.ArgumentTypeError(CLI("positive", lang, value=text))
         return int(text)
 
     return check
@@ -98,7 +98,7 @@ def _run(args: argparse.Namespace, work: Callable[[str], Coroutine[Any, Any, T]]
     lang: str = args.idioma
 
     def refuse(key: str, status: int = 2, **params: object) -> int:
-        print(cli_text(key, lang, **params), file=sys.stderr)
+        print(CLI(key, lang, **params), file=sys.stderr)
         return status
 
     try:
@@ -143,21 +143,21 @@ def rows_text(rows: dict[str, int]) -> str:
 def report(found: Inspection, lang: str, say: Say = print) -> None:
     from musbot.storage import schema
 
-    say(cli_text("check_where", lang, where=found.where))
+    say(CLI("check_where", lang, where=found.where))
     if found.integrity is None:
-        say(cli_text("check_server", lang))
+        say(CLI("check_server", lang))
     elif found.sound:
-        say(cli_text("check_ok", lang))
+        say(CLI("check_ok", lang))
     else:
-        say(cli_text("check_bad", lang, detail="; ".join(found.integrity[:5])))
-    say(cli_text("check_version", lang, found=found.version, known=schema.SCHEMA_VERSION))
+        say(CLI("check_bad", lang, detail="; ".join(found.integrity[:5])))
+    say(CLI("check_version", lang, found=found.version, known=schema.SCHEMA_VERSION))
     if found.pending:
-        say(cli_text("check_pending", lang, count=len(found.pending),
-                     names=", ".join(f"{m.version:04d}_{m.name}" for m in found.pending)))
+        say(CLI("check_pending", lang, count=len(found.pending),
+                names=", ".join(f"{m.version:04d}_{m.name}" for m in found.pending)))
     elif not found.too_new:
-        say(cli_text("check_current", lang))
+        say(CLI("check_current", lang))
     if found.rows:
-        say(cli_text("check_rows", lang, rows=rows_text(found.rows)))
+        say(CLI("check_rows", lang, rows=rows_text(found.rows)))
 
 
 def run_check(args: argparse.Namespace, say: Say = print) -> int:
@@ -170,8 +170,8 @@ def run_check(args: argparse.Namespace, say: Say = print) -> int:
     def done(found: Inspection) -> int:
         report(found, lang, say)
         if found.too_new:
-            print(cli_text("db_too_new", lang, where=found.where, found=found.version,
-                           known=schema.SCHEMA_VERSION), file=sys.stderr)
+            print(CLI("db_too_new", lang, where=found.where, found=found.version,
+                      known=schema.SCHEMA_VERSION), file=sys.stderr)
             return 2
         return 0 if found.sound else 1
 
@@ -187,11 +187,11 @@ def run_migrate(args: argparse.Namespace, say: Say = print) -> int:
     def done(result: tuple[Inspection, Inspection]) -> int:
         before, after = result
         if before.version == after.version:
-            say(cli_text("migrate_nothing", lang, where=after.where, version=after.version))
+            say(CLI("migrate_nothing", lang, where=after.where, version=after.version))
         else:
             names = ", ".join(f"{m.version:04d}_{m.name}" for m in before.pending)
-            say(cli_text("migrate_done", lang, where=after.where, before=before.version,
-                         after=after.version, names=names))
+            say(CLI("migrate_done", lang, where=after.where, before=before.version,
+                    after=after.version, names=names))
         return 0
 
     async def work(target: str) -> tuple[Inspection, Inspection]:
@@ -217,10 +217,10 @@ def run_backup(args: argparse.Namespace, say: Say = print) -> int:
 
     def done(made: Any) -> int:
         key = "backup_done" if made.dialect == "sqlite" else "backup_done_pg"
-        say(cli_text(key, lang, path=made.path, size=made.bytes, where=where[0],
-                     version=made.version, rows=sum(made.rows.values()),
-                     hands=made.rows.get("hands", 0), seconds=f"{made.seconds:.2f}"))
-        say(cli_text("check_rows", lang, rows=rows_text(made.rows)))
+        say(CLI(key, lang, path=made.path, size=made.bytes, where=where[0],
+                version=made.version, rows=sum(made.rows.values()),
+                hands=made.rows.get("hands", 0), seconds=f"{made.seconds:.2f}"))
+        say(CLI("check_rows", lang, rows=rows_text(made.rows)))
         return 0
 
     return _run(args, work, done, say)
@@ -243,7 +243,7 @@ def run_hand(args: argparse.Namespace, say: Say = print) -> int:
 
     def done(found: StoredHand | None) -> int:
         if found is None:
-            print(cli_text("hand_missing", lang, hand=args.hand_id, where=where[0]),
+            print(CLI("hand_missing", lang, hand=args.hand_id, where=where[0]),
                   file=sys.stderr)
             return 2
         transcript, result = found

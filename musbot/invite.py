@@ -25,8 +25,8 @@ import sys
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
-from musbot.console import cli_language, cli_text, discord_id, id_problem
-from musbot.i18n import catalog
+from musbot.console import cli_language, discord_id, id_problem
+from musbot.i18n import CLI, SERVER
 
 AUTHORIZE_URL = "https://discord.com/oauth2/authorize"
 SCOPES = ("bot", "applications.commands")
@@ -75,11 +75,11 @@ def add_invite_arguments(parser: argparse.ArgumentParser, lang: str | None = Non
     from musbot.config import add_env_file_option
 
     lang = lang or cli_language([])
-    parser.add_argument("client_id", nargs="?", default=None, metavar=cli_text("id", lang),
-                        help=cli_text("client_id", lang))
+    parser.add_argument("client_id", nargs="?", default=None, metavar=CLI("id", lang),
+                        help=CLI("client_id", lang))
     parser.add_argument("--guild", type=discord_id(lang), default=None,
-                        metavar=cli_text("id", lang),
-                        help=cli_text("guild", lang))
+                        metavar=CLI("id", lang),
+                        help=CLI("guild", lang))
     add_env_file_option(parser, lang)
 
 
@@ -102,19 +102,18 @@ def run_invite(args: argparse.Namespace) -> int:
     from musbot.config import ConfigError
 
     lang = getattr(args, "idioma", None) or cli_language()
-    texts = catalog(lang).SERVER
     try:
         client_id = client_id_from(args)
     except ConfigError as problem:
         print(problem.message(lang), file=sys.stderr)
         return 2
     if client_id is None:
-        print(texts["invite_no_client_id"], file=sys.stderr)
+        print(SERVER("invite_no_client_id", lang), file=sys.stderr)
         return 2
     try:
         print(invite_url(client_id, guild_id=args.guild))
     except InvalidClientId as bad:
-        reason = cli_text(bad.key, lang, **bad.params)
-        print(texts["invite_bad_client_id"].format(reason=reason), file=sys.stderr)
+        reason = CLI(bad.key, lang, **bad.params)
+        print(SERVER("invite_bad_client_id", lang, reason=reason), file=sys.stderr)
         return 2
     return 0

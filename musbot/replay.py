@@ -28,7 +28,7 @@ from musbot.engine import DECK, Action, Hand, Lance, MusError, Rules
 from musbot.engine.cards import Card, parse_card
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.grammar import HAND_SIZE, parse
-from musbot.i18n import error_text, language_of_locale, translate
+from musbot.i18n import REPLAY, error_text, language_of_locale
 
 FORMAT_VERSION = 1
 
@@ -55,11 +55,6 @@ def lang_from_env(environ: Mapping[str, str] = os.environ) -> Lang:
     return language_of_locale(environ.get("LANG")) or "es"  # type: ignore[return-value]
 
 
-def say(code: str, lang: Lang, /, **params: Any) -> str:
-    """A sentence of the catalogs' REPLAY section: the one way the replay words anything."""
-    return translate(f"REPLAY.{code}", lang, **params)
-
-
 @dataclass(frozen=True, slots=True)
 class _Phrase:
     """A catalog phrase inside a sentence, worded with it in the run's language."""
@@ -68,7 +63,7 @@ class _Phrase:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def worded(self, lang: Lang) -> str:
-        return say(self.code, lang, **_worded(self.params, lang))
+        return REPLAY(self.code, lang, **_worded(self.params, lang))
 
 
 def _worded(params: Mapping[str, Any], lang: Lang) -> dict[str, Any]:
@@ -87,7 +82,7 @@ class ReplayError(Exception):
         super().__init__(self.message("es"))
 
     def message(self, lang: Lang) -> str:
-        return say(self.code, lang, action=self.action, **_worded(self.params, lang))
+        return REPLAY(self.code, lang, action=self.action, **_worded(self.params, lang))
 
     def to_dict(self, lang: Lang = "es") -> dict[str, Any]:
         return {"error": self.message(lang), "action": self.action}

@@ -23,20 +23,18 @@ from typing import Any, Final
 
 from musbot.ai import DEFAULT_LEVEL, LEVELS
 from musbot.coach.reviewer import REVIEWER, ReviewRefused
-from musbot.coach.text import say
 from musbot.console import (
     INTERRUPTED,
     READER_GONE,
     add_language_option,
     cli_language,
-    cli_text,
     silence_stdout,
     whole,
 )
 from musbot.engine import Rules, secure_shuffle, seeded_shuffler
 from musbot.engine.rules import PLAYER_COUNTS
 from musbot.grammar import Request, SendSena, suggest, vocabulary
-from musbot.i18n import error_text, translate
+from musbot.i18n import CLI, COACH, TABLE, TERMINAL, error_text
 from musbot.settings import TableSettings
 from musbot.table import Table, TableState, render
 from musbot.table.clock import RealClock
@@ -52,10 +50,6 @@ OutputFn = Callable[[str], None]
 
 MAX_PUNTOS: Final = 1000
 """The engine's bound for a game's target (:class:`~musbot.engine.Rules`)."""
-
-
-def _tt(key: str, lang: str = "es", **params: Any) -> str:
-    return translate(f"TERMINAL.{key}", lang, **params)
 
 
 class ReaderGone(BaseException):
@@ -134,7 +128,7 @@ class TerminalTransport:
     async def private(self, table: Table, user_id: int, text: str, *,
                       cards: bool = False) -> None:
         if user_id == YOU:
-            self.output(_tt("private", self.lang, text=text))
+            self.output(TERMINAL("private", self.lang, text=text))
 
     def private_changed(self, table: Table, user_id: int) -> None:
         if user_id == YOU:
@@ -144,7 +138,7 @@ class TerminalTransport:
         """Nothing: the terminal player discards by typing, with their cards on screen."""
 
     def mention(self, user_id: int) -> str:
-        return _tt("you", self.lang) if user_id == YOU else str(user_id)
+        return TERMINAL("you", self.lang) if user_id == YOU else str(user_id)
 
 
 def add_play_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
@@ -152,7 +146,7 @@ def add_play_arguments(parser: argparse.ArgumentParser, lang: str | None = None)
     lang = lang or cli_language([])
 
     def text(key: str) -> str:
-        return cli_text(key, lang)
+        return CLI(key, lang)
 
     parser.add_argument("--reyes", type=int, choices=(4, 8), default=8, help=text("reyes"))
     parser.add_argument("--puntos", type=whole(lang, 1, MAX_PUNTOS), default=None, metavar="N",
@@ -183,7 +177,7 @@ def _levels(lang: str) -> Callable[[str], list[str]]:
         chosen = [w.strip().lower() for w in text.split(",") if w.strip()]
         if not chosen or any(w not in LEVELS for w in chosen):
             raise argparse.ArgumentTypeError(
-                cli_text("levels_list", lang, levels=", ".join(sorted(LEVELS))))
+                CLI("levels_list", lang, levels=", ".join(sorted(LEVELS))))
         return chosen
 
     return levels
@@ -225,14 +219,15 @@ def help_text(lang: str) -> str:
     """``ayuda``: every move in every word the grammar reads (from its own tables, see
     :func:`musbot.grammar.vocabulary`), the reader's own first, then the other requests in
     the reader's words (``WORDS``)."""
-    lines = [_tt("help_moves", lang)]
+    lines = [TERMINAL("help_moves", lang)]
     for words, others in vocabulary(render.shown(lang)):
-        item = _tt("help_item", lang, words=words, others=", ".join(others)) if others else words
+        item = (TERMINAL("help_item", lang, words=words, others=", ".join(others)) if others
+                else words)
         lines.append("  " + item)
     word = functools.partial(render.typed_word, lang=lang)
-    lines += [_tt("help_discard", lang), _tt("help_amounts", lang),
-              _tt("help_other", lang, cards=word("cards"), status=word("status"),
-                  sena=word("sena"), help=word("help"), quit=word("quit"))]
+    lines += [TERMINAL("help_discard", lang), TERMINAL("help_amounts", lang),
+              TERMINAL("help_other", lang, cards=word("cards"), status=word("status"),
+                       sena=word("sena"), help=word("help"), quit=word("quit"))]
     return "\n".join(lines)
 
 
@@ -250,7 +245,7 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
     lang = args.idioma
     screen = output if isinstance(output, Screen) else Screen(output)
     table = make_table(args, TerminalTransport(screen, lang))
-    await table.join(YOU, args.nombre or _tt("you", lang), pair=0)
+    await table.join(YOU, args.nombre or TERMINAL("you", lang), pair=0)
     await _seat_bots(table, args)
     screen(help_text(lang))
     screen.forget()
@@ -259,15 +254,15 @@ async def play_interactive(args: argparse.Namespace, input_fn: InputFn = input,
     while table.lifecycle == "playing":
         _turn_hint(table, screen, lang)
         try:
-            line = screen.ask(input_fn, _tt("prompt", lang))
+            line = screen.ask(input_fn, TERMINAL("prompt", lang))
         except EOFError:
             break
         if not await _command(table, line, screen, lang):
             break
         if _hands_over(table) > hands:
             hands = _hands_over(table)
-            screen(say("terminal_offer", lang, number=hands))
-    screen(_tt("bye", lang))
+            screen(COACH("terminal_offer", lang, number=hands))
+    screen(TERMINAL("bye", lang))
     return 0
 
 
@@ -278,7 +273,7 @@ def _turn_hint(table: Table, screen: Screen, lang: str) -> None:
     match = table.match
     if seat is None or match is None or match.to_act != seat:
         return
-    hint = render.t("your_turn", lang, words=render.legal_words(match.view(seat).legal, lang))
+    hint = TABLE("your_turn", lang, words=render.legal_words(match.view(seat).legal, lang))
     if not screen.shown(hint):
         screen(hint)
 
@@ -315,7 +310,7 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> bool
     if outcome.error is not None:
         # An error naming a card says something of a hand: said as privately as a DM.
         form = "private" if "card" in outcome.error.params else "reply"
-        output(_tt(form, lang, text=error_text(outcome.error, lang, table.names())))
+        output(TERMINAL(form, lang, text=error_text(outcome.error, lang, table.names())))
     elif command == Request("quit"):
         return False
     elif command == Request("help"):
@@ -323,9 +318,9 @@ async def _command(table: Table, line: str, output: OutputFn, lang: str) -> bool
     elif command == Request("status"):
         output(table.status())
     elif command == Request("cards") and outcome.text is not None:
-        output(_tt("private", lang, text=outcome.text))
+        output(TERMINAL("private", lang, text=outcome.text))
     elif isinstance(command, SendSena):
-        output(_tt("sena_sent", lang, sena=render.sena_name(command.sena, lang)))
+        output(TERMINAL("sena_sent", lang, sena=render.sena_name(command.sena, lang)))
     elif command is None:
         output(_not_a_move(table, words, lang))
     return True
@@ -336,7 +331,7 @@ def _not_a_move(table: Table, words: str, lang: str) -> str:
     seat = table.seat_of(YOU)
     hand = table.match.view(seat).cards if table.match is not None and seat is not None else None
     guess = suggest(words, hand, render.shown(lang))
-    return _tt("unknown_suggest", lang, words=guess) if guess else _tt("unknown", lang)
+    return TERMINAL("unknown_suggest", lang, words=guess) if guess else TERMINAL("unknown", lang)
 
 
 def run_play(args: argparse.Namespace, input_fn: InputFn = input,
@@ -346,7 +341,7 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input,
     args.idioma = lang
     levels = getattr(args, "niveles", None)
     if levels and len(levels) != args.jugadores:
-        print(cli_text("levels_count", lang, count=args.jugadores), file=sys.stderr)
+        print(CLI("levels_count", lang, count=args.jugadores), file=sys.stderr)
         return 2
     screen = Screen(output)
     game = play_auto(args, screen) if args.auto else play_interactive(args, input_fn, screen)
@@ -357,7 +352,7 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input,
             return status
         except KeyboardInterrupt:
             with _ctrl_c_ignored():
-                screen(_tt("bye", lang))
+                screen(TERMINAL("bye", lang))
                 sys.stdout.flush()
             return INTERRUPTED
     except (ReaderGone, BrokenPipeError):

@@ -7,34 +7,14 @@ table showed it; here, neither of them imports the other to say it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
-from typing import Any
 
 from musbot.engine import Action, ActionKind
 from musbot.engine.actions import MIN_ENVITE
 from musbot.engine.cards import Card, card_code, rank, suit
-from musbot.i18n import Entry, catalog
+from musbot.i18n import TABLE, TYPED_WORD
 
 SUIT_EMOJI: dict[str, str] = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
-
-
-def t(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the table catalog (a plural one in the form its count asks for), as
-    :func:`~musbot.i18n.translate` words it."""
-    entry = _entry(key, lang)
-    return entry.format(**params) if params else str(entry)
-
-
-def template(key: str, lang: str = "es") -> str:
-    """One sentence of the table catalog with its holes left open."""
-    return str(_entry(key, lang))
-
-
-@functools.cache
-def _entry(key: str, lang: str) -> Entry:
-    """Looked up once: a table words several sentences at every move."""
-    return catalog(lang).entries[f"TABLE.{key}"]
 
 
 def card_text(card: Card) -> str:
@@ -56,7 +36,7 @@ _SAID: dict[ActionKind, str] = {
 def typed_word(key: str, lang: str = "es") -> str:
     """A word a person types, as their language shows it (``WORDS``: «bota», «kartak»,
     «revue»…): one the grammar reads back as what it names (tests/test_i18n.py)."""
-    return str(catalog(lang).WORDS[key])
+    return TYPED_WORD(key, lang)
 
 
 def action_words(action: Action, lang: str = "es") -> str:
@@ -68,9 +48,9 @@ def action_words(action: Action, lang: str = "es") -> str:
         return " ".join([typed_word("discard", lang), *(card_code(c) for c in action.cards)])
     if kind is ActionKind.ENVIDO:
         if action.amount == MIN_ENVITE:
-            return t("said_envido", lang)
-        return t("said_envido_n", lang, amount=action.amount)
+            return TABLE("said_envido", lang)
+        return TABLE("said_envido_n", lang, amount=action.amount)
     if kind is ActionKind.MAS:
-        return t("said_mas", lang, amount=action.amount)
+        return TABLE("said_mas", lang, amount=action.amount)
     key = _SAID.get(kind)
-    return t(key, lang) if key is not None else action.text()
+    return TABLE(key, lang) if key is not None else action.text()

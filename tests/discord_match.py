@@ -22,6 +22,7 @@ from musbot.config import Config
 from musbot.engine import MUS, Action, ActionKind, Hand, Rules, Shuffler
 from musbot.engine.cards import parse_card, seeded_shuffler
 from musbot.grammar import parse
+from musbot.i18n import TABLE
 from musbot.storage import Database, StorageError
 from musbot.storage.postgres import PostgresBackend
 from musbot.storage.sqlite import SqliteBackend
@@ -31,7 +32,7 @@ from musbot.table.summary import hand_summary
 HAND_TITLE = re.compile(r"^🃏 Mano (\d+)")
 TROPHIES = ("🏆", "🐄", "🎉")
 """How a summary's line of a game, a vaca or a match won begins."""
-SHOWDOWN = render.t("showdown")
+SHOWDOWN = TABLE("showdown")
 
 
 @dataclass

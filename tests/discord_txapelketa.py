@@ -21,7 +21,7 @@ from musbot.bot import MusBot
 from musbot.config import Config
 from musbot.engine import ActionKind
 from musbot.table import ManualClock, Table
-from musbot.tournament import Phase, Tournament
+from musbot.tournament import Stage, Tournament
 from musbot.tournament.labels import Words
 from musbot.tournament.live import Cup, TournamentRunner
 from musbot.tournament.picture import PAGE_WIDTH
@@ -179,7 +179,7 @@ class Players:
         waited = 0.0
         while True:
             cup = the_cup(self.server)
-            if cup.tournament.phase is not Phase.RUNNING:
+            if cup.tournament.phase is not Stage.RUNNING:
                 break
             if between is not None and await between(cup):
                 continue

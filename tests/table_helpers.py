@@ -11,13 +11,13 @@ from typing import Any
 
 from musbot.engine import Rules, seeded_shuffler
 from musbot.engine.cards import Card, card_code
-from musbot.i18n import error_text
+from musbot.i18n import TABLE, error_text
 from musbot.settings import TableSettings
 from musbot.table import DmClosed, ManualClock, Table, TableManager, TableState
 from musbot.table.persist import TablePersister
-from musbot.table.render import card_name, card_text, t
+from musbot.table.render import card_name, card_text
 
-SHOWDOWN = t("showdown")
+SHOWDOWN = TABLE("showdown")
 
 
 @dataclass

@@ -21,7 +21,7 @@ from discord_match import (
 )
 from table_helpers import ANY_CARD
 
-from musbot.table.render import t
+from musbot.i18n import TABLE
 
 EPHEMERAL = 64
 UPDATE_MESSAGE = 7
@@ -91,7 +91,7 @@ async def test_a_person_away_gets_volver_and_comes_back(tmp_path: Path) -> None:
             await scene.advance(61)
         seat = table.seats[table.seat_of(ana.user)]  # type: ignore[index]
         assert seat is not None and seat.away
-        away = t("away", name="Ana")
+        away = TABLE("away", name="Ana")
         previous = table.state.pages.previous
         lines = table.state.page.lines + (previous.lines if previous else [])
         assert any(away in line for line in lines)

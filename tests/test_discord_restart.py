@@ -28,9 +28,9 @@ from discord_match import (
 from musbot.ai import HeuristicBot
 from musbot.bot import MusBot
 from musbot.bot.storage import Sleepers
+from musbot.i18n import TABLE
 from musbot.storage import Database
 from musbot.table.persist import TablePersister
-from musbot.table.render import t
 
 
 async def restart(scene: Scene) -> MusBot:
@@ -102,7 +102,7 @@ async def test_a_table_whose_channel_is_gone_is_closed_and_its_people_told(
     await scene.world.connect(bot)
     await scene.advance(2)
     assert bot.tables.get(scene.channel) is None and not bot.asleep
-    closing = t("closed_gone")
+    closing = TABLE("closed_gone")
     for person in scene.people:
         assert any(closing in text for text in scene.dm_texts(person)), person.name
     await scene.world.disconnect(bot)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from discord_match import Scene, make_scene, page_lines
 
-from musbot.table.render import t
+from musbot.i18n import TABLE
 
 EPHEMERAL = 64
 UPDATE_MESSAGE = 7
@@ -200,4 +200,4 @@ async def wait_for_turn(scene: Scene, person: object, limit: float = 120.0) -> N
 
 
 def _unused() -> None:  # keeps the imported sentence helper referenced for future checks
-    t("showdown")
+    TABLE("showdown")

@@ -29,7 +29,7 @@ from discord_txapelketa import (
 )
 
 from musbot.storage import Database
-from musbot.tournament import MatchState, Phase
+from musbot.tournament import MatchState, Stage
 from musbot.tournament.live import Cup
 
 
@@ -87,7 +87,7 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
     assert db is not None
     stored = await db.find_tournament(server.guild, "Nagusia")
     tournament = stored.tournament
-    assert tournament.phase is Phase.RUNNING
+    assert tournament.phase is Stage.RUNNING
     pairs = len(tournament.pairs)
     assert pairs == 8
     first_round = [m for m in tournament.matches.values() if m.state is MatchState.READY]
@@ -128,7 +128,7 @@ async def test_a_double_elimination_of_eight_pairs_runs_itself_on_discord(
 
     # --- what the tournament came to --------------------------------------------------
     final = (await server.bot.db.find_tournament(server.guild, "Nagusia")).tournament  # type: ignore[union-attr]
-    assert final.phase is Phase.FINISHED and final.champion is not None
+    assert final.phase is Stage.FINISHED and final.champion is not None
     played = [m for m in final.matches.values() if m.played]
     assert len(played) in (2 * pairs - 2, 2 * pairs - 1)
     walkover = final.matches[late_match.id]

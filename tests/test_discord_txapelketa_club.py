@@ -28,7 +28,7 @@ from discord_txapelketa import (
 )
 from wire.state import PRIVATE_THREAD, PUBLIC_THREAD
 
-from musbot.tournament import Bracket, MatchState, Phase, rated_results
+from musbot.tournament import Bracket, MatchState, Stage, rated_results
 
 MORE = ("Unai", "Xabier", "Yera", "Zuriñe", "Amaia", "Bittor", "Eneko", "Irati")
 
@@ -121,7 +121,7 @@ async def test_twelve_pairs_in_groups_then_a_knockout_at_the_table_and_on_discor
     rng = random.Random(47)
     agreed = 0
     restarted = False
-    while the_cup(server).tournament.phase is Phase.RUNNING:
+    while the_cup(server).tournament.phase is Stage.RUNNING:
         t = the_cup(server).tournament
         if not restarted and all(m.decided for m in t.matches.values() if m.round == 1):
             await world.disconnect(server.bot)
@@ -155,7 +155,7 @@ async def test_twelve_pairs_in_groups_then_a_knockout_at_the_table_and_on_discor
     db = server.bot.db
     assert db is not None
     stored = (await db.find_tournament(server.guild, "Herria")).tournament
-    assert stored == final and stored.phase is Phase.FINISHED
+    assert stored == final and stored.phase is Stage.FINISHED
     assert stored.champion is not None and stored.finalist is not None
     played = [m for m in stored.matches.values() if m.played]
     groups = [m for m in played if m.bracket is Bracket.GROUP]
@@ -195,7 +195,7 @@ async def report_everything(server: Any, rng: random.Random) -> int:
     """Every match ready reported by one of its players and agreed by a tap of the other
     pair, until the tournament is over; the matches reported."""
     reported = 0
-    while the_cup(server).tournament.phase is Phase.RUNNING:
+    while the_cup(server).tournament.phase is Stage.RUNNING:
         t = the_cup(server).tournament
         match = min((m for m in t.matches.values() if m.state is MatchState.READY),
                     key=lambda m: (m.round, m.id))
@@ -230,7 +230,7 @@ async def test_a_round_robin_of_five_and_a_swiss_of_ten_reported_from_the_table(
         db = server.bot.db
         assert db is not None
         stored = (await db.find_tournament(server.guild, name)).tournament
-        assert stored == the_cup(server).tournament and stored.phase is Phase.FINISHED
+        assert stored == the_cup(server).tournament and stored.phase is Stage.FINISHED
         played = [m for m in stored.matches.values() if m.played]
         assert len(played) == matches and all("reported" in m.flags for m in played)
         meetings = Counter(frozenset(m.pairs) for m in played)

@@ -27,7 +27,7 @@ from discord_txapelketa import (
     threads,
 )
 
-from musbot.tournament import Bracket, MatchState, Phase, Tournament
+from musbot.tournament import Bracket, MatchState, Stage, Tournament
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ async def test_a_small_tournament_runs_itself_on_discord(tmp_path: Path, case: C
     db = server.bot.db
     assert db is not None
     saved = (await db.find_tournament(server.guild, "Txikia")).tournament
-    assert saved.phase is Phase.FINISHED and saved.champion is not None
+    assert saved.phase is Stage.FINISHED and saved.champion is not None
     assert saved.to_dict() == final.to_dict()
     played = [m for m in saved.matches.values() if m.played]
     assert len(played) == case.at_tables

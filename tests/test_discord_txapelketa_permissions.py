@@ -17,7 +17,7 @@ from discord_txapelketa import Players, make_world, sign_up_pairs, the_cup, thre
 from wire.errors import MISSING_PERMISSIONS
 from wire.state import PRIVATE_THREAD
 
-from musbot.tournament import MatchState, Phase
+from musbot.tournament import MatchState, Stage
 
 CREATE_PRIVATE = discord.Permissions(create_private_threads=True).value
 THREADS_ROUTE = "POST /channels/{channel_id}/threads"
@@ -52,7 +52,7 @@ async def test_no_private_threads_no_draw_one_sentence_in_the_organisers_languag
         "dans #txapelketa pour ouvrir les fils privés des parties, et un fil public laisserait "
         "entrer des spectateurs, que ce tournoi n'admet pas. Donnez-la-moi (Modifier le salon › "
         "Permissions) et relancez le tirage (/musadmin txapelketa tirer\\_au\\_sort).")
-    assert the_cup(server).tournament.phase is Phase.SIGNUP, "nothing drawn"
+    assert the_cup(server).tournament.phase is Stage.SIGNUP, "nothing drawn"
     assert not [c for c in world.calls if c.route == THREADS_ROUTE], "no thread tried"
     deny(server, 0)
     await server.settle()
@@ -116,6 +116,6 @@ async def test_taken_away_after_the_draw_the_matches_pause_and_the_organiser_is_
     made = threads(server)
     assert len(made) == 6 and all(world.channels[p].type == PRIVATE_THREAD for p in made)
     final = await players.play_out()
-    assert final.phase is Phase.FINISHED and final.champion is not None
+    assert final.phase is Stage.FINISHED and final.champion is not None
     assert len(said(server, "⚠️ «Itxia»")) == 1, "told once"
     await world.disconnect(server.bot)

@@ -13,7 +13,7 @@ from typing import Any
 from discord_cogs import private
 from discord_txapelketa import make_bot, make_world, sign_up_pairs, the_cup, threads
 
-from musbot.tournament import MatchState, Phase
+from musbot.tournament import MatchState, Stage
 
 ASKED = "📝 Partida"
 
@@ -139,7 +139,7 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
     db = server.bot.db
     assert db is not None
     stored = (await db.find_tournament(server.guild, "Txokoa")).tournament
-    assert stored.phase is Phase.FINISHED and stored == the_cup(server).tournament
+    assert stored.phase is Stage.FINISHED and stored == the_cup(server).tournament
     assert stored.champion is not None and f1.user in stored.champion.players
     assert [(e["match"], e["what"]) for e in stored.log] == [
         ("W1-1", "reported"), ("W1-1", "confirmed"), ("W1-2", "reported"),

@@ -478,7 +478,8 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
         "ai/base.py names reading.OpponentModel for mypy only; another engineer is changing "
         "musbot/ai (issue 45)",
     frozenset({f"musbot.table.{m}" for m in (
-        "clockwork", "ending", "entry", "lobby", "notice", "publish", "readings", "result",
+        "clockwork", "ending", "entry", "halts", "lobby", "notice", "publish", "readings",
+        "result",
         "runner", "saved", "state", "typed_words", "texts", "transport", "upkeep", "view")}):
         "the table's helpers name runner.Table and state.TableState for mypy only (no circle "
         "at run time; the runner builds the match notice from the state it runs)",
@@ -587,3 +588,45 @@ def test_no_module_outside_the_engine_is_over_600_lines() -> None:
             if not p.relative_to(ROOT).as_posix().startswith("musbot/engine/")
             and (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
     assert not long, long
+
+
+SHARED_CLASS_NAMES: dict[str, str] = {}
+"""Class names defined twice in ``musbot/`` on purpose, each with why (none today: the
+tournament's ``Stage``, ``Signup``, ``Fixture``, ``TournamentEvent`` and ``PairStanding`` were its
+``Phase``, ``Entry``, ``Match``, ``Event`` and ``Standing``, the names of the engine's, the
+table's and storage's own classes)."""
+
+
+def class_homes(root: Path = ROOT) -> dict[str, list[str]]:
+    """Each class name in ``musbot/`` (nested classes included), with the modules defining it."""
+    homes: dict[str, list[str]] = {}
+    for path in sources("musbot", root=root):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                homes.setdefault(node.name, []).append(path.relative_to(root).as_posix())
+    return homes
+
+
+def shared_class_names(root: Path = ROOT) -> dict[str, list[str]]:
+    return {name: where for name, where in class_homes(root).items()
+            if len(where) > 1 and name not in SHARED_CLASS_NAMES}
+
+
+def test_no_two_classes_of_the_package_share_a_name() -> None:
+    """Issue 45: one class per name, so that a name read in a traceback, a grep or an import says
+    which class it is."""
+    assert shared_class_names() == {}
+    homes = class_homes()
+    assert all(len(homes.get(name, ())) > 1 for name in SHARED_CLASS_NAMES), \
+        "an exception no longer shared: take it out of SHARED_CLASS_NAMES"
+
+
+def test_a_shared_class_name_is_seen(tmp_path: Path) -> None:
+    for module in ("engine/match.py", "tournament/model.py"):
+        path = tmp_path / "musbot" / module
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("class Other:\n    pass\n\n\nclass Match:\n    pass\n", encoding="utf-8")
+    assert shared_class_names(tmp_path) == {
+        "Other": ["musbot/engine/match.py", "musbot/tournament/model.py"],
+        "Match": ["musbot/engine/match.py", "musbot/tournament/model.py"]}

@@ -19,8 +19,8 @@ from wire import FakeMessage
 from musbot.bot import MusBot, ShardedMusBot, make_bot, run_command
 from musbot.config import Config, ConfigError, load_config
 from musbot.discordio.governor import Limits
-from musbot.discordio.texts import dt
 from musbot.engine import ActionKind
+from musbot.i18n import DISCORD
 from musbot.storage import Database
 
 
@@ -152,7 +152,7 @@ async def test_a_dm_for_a_table_on_shard_1_is_answered_by_its_process(cluster: C
     await server.dm(eneko, "cartas")
     assert answers(cluster, eneko)[-1] == table.private_text(eneko.user)
     await server.dm(eneko, "hola")
-    assert answers(cluster, eneko)[-1] == dt("dm_unknown")
+    assert answers(cluster, eneko)[-1] == DISCORD("dm_unknown")
     assert zero.relay is not None and one.relay is not None
     assert (zero.relay.forwarded, zero.relay.unanswered) == (2, 0)
 

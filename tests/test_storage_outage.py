@@ -50,13 +50,12 @@ from musbot.bot import MusBot
 from musbot.bot.storage import Sleepers
 from musbot.config import Config
 from musbot.engine import Rules, seeded_shuffler
-from musbot.i18n import error_text
+from musbot.i18n import TABLE, error_text
 from musbot.settings import TableSettings
 from musbot.storage import Database
 from musbot.table import ManualClock, NotSaved, Table, TableError
-from musbot.table.render import t
 from musbot.table.saved import from_json
-from musbot.tournament import Phase, Settings, Tournament, stamp
+from musbot.tournament import Settings, Stage, Tournament, stamp
 from musbot.tournament.live import wall_clock
 
 if TYPE_CHECKING:
@@ -341,13 +340,13 @@ async def test_the_tournaments_carry_on_once_the_database_is_up_after_an_outage_
     for _ in range(40):  # the next attempt, at most 16 s after the last
         runner = scene.bot._tournaments
         if runner is not None and runner.cups and \
-                next(iter(runner.cups.values())).tournament.phase is Phase.RUNNING:
+                next(iter(runner.cups.values())).tournament.phase is Stage.RUNNING:
             break
         await scene.advance(1)
         await _io_done(scene)
     assert runner is not None and runner.started
     [cup] = runner.cups.values()
-    assert cup.tournament.phase is Phase.RUNNING, "drawn at the first look after the outage"
+    assert cup.tournament.phase is Stage.RUNNING, "drawn at the first look after the outage"
     await scene.advance(2)
     await _io_done(scene)
     [match] = cup.tournament.ready()
@@ -384,13 +383,13 @@ async def test_on_discord_a_move_that_cannot_be_saved_is_answered_and_the_table_
     assert refused == "No puedo guardar la jugada; repite en unos segundos."
     assert refused in public_texts(scene.world, scene.channel)
     assert table.state.turn == turn and table.paused
-    paused = t("paused_db")
+    paused = TABLE("paused_db")
     assert sum(line == paused for line in page_lines(scene.live_message())) == 1
     await scene.advance(20)  # attempts every few seconds, in vain
     assert sum(line == paused for line in page_lines(scene.live_message())) == 1
     full = False
     await scene.advance(6)
-    assert not table.paused and page_lines(scene.live_message())[-1] == t("resumed_db")
+    assert not table.paused and page_lines(scene.live_message())[-1] == TABLE("resumed_db")
     await scene.shown_turn(ana)
     await scene.play_turn(ana)
     assert table.state.turn > turn

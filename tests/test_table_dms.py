@@ -7,7 +7,7 @@ from __future__ import annotations
 from table_helpers import make_table
 
 from musbot.engine import MUS, Rules, descarte
-from musbot.table.render import t
+from musbot.i18n import TABLE
 
 
 async def test_a_seña_made_with_the_deal_is_in_the_hand_s_dm_and_not_again() -> None:
@@ -16,7 +16,7 @@ async def test_a_seña_made_with_the_deal_is_in_the_hand_s_dm_and_not_again() ->
         await table.join(1, "Ana")  # seat 0; her partner, seat 2, a bot
         await table.start(1)
         private = transport.private_to(1)
-        if any(t("senas_received") in text for text in private):
+        if any(TABLE("senas_received") in text for text in private):
             break
     else:
         raise AssertionError("no deal with a partner's seña in 40 seeds")

@@ -17,16 +17,15 @@ from table_helpers import FakeTransport, Sent, make_table, seat_humans, typed
 from musbot.ai import HeuristicBot
 from musbot.engine import Action, Rules
 from musbot.engine.senas import senas_posibles
-from musbot.i18n import error_text
+from musbot.i18n import TABLE, error_text
 from musbot.storage import DatabaseUnavailable
 from musbot.table import ManualClock, NotSaved, Result, Save, Table, Unsaved
 from musbot.table.pause import FIRST_RETRY_SECONDS, MAX_RETRY_SECONDS
-from musbot.table.render import t
 from musbot.table.result import Saved
 from musbot.table.saved import from_json, to_json
 
-PAUSED = t("paused_db")
-RESUMED = t("resumed_db")
+PAUSED = TABLE("paused_db")
+RESUMED = TABLE("resumed_db")
 
 
 class Store:

@@ -10,10 +10,10 @@ from table_helpers import ANY_CARD, Sent, cards_mentioned, make_table, play_huma
 
 from musbot.engine import MusError, Rules
 from musbot.engine.senas import senas_posibles
+from musbot.i18n import TABLE
 from musbot.table import Table
-from musbot.table.render import t
 
-SHOWDOWN = t("showdown")
+SHOWDOWN = TABLE("showdown")
 SUIT_WORDS = ("de oros", "de copas", "de espadas", "de bastos")
 
 

@@ -33,8 +33,8 @@ from musbot.engine import events as ev
 from musbot.engine.cards import Card, card_code, rank, seeded_shuffler
 from musbot.engine.evaluation import rank_class
 from musbot.engine.randomplay import random_action
-from musbot.i18n import LANGUAGE_CODES
-from musbot.table.render import lance_name, pair_label, t
+from musbot.i18n import LANGUAGE_CODES, TABLE
+from musbot.table.render import lance_name, pair_label
 from musbot.table.summary import MAX_CHARS, MAX_LINES, hand_summary, score_line
 
 REALISTIC = ("Ane Etxeberri", "Iñaki Urrutia", "Maite Goñi", "Bot 4", "Xabier Arana", "Bot 6")
@@ -200,7 +200,7 @@ def test_the_score_once_as_the_hand_ended_and_the_games_and_vacas_after_it(lang:
             key = "match" if hand.first(ev.MatchWon) else "vaca"
             counts = hand.vacas
             assert hand.games == (0, 0)
-        assert lines[-1] == t(f"summary_{key}", lang, label=label, a=counts[0], b=counts[1])
+        assert lines[-1] == TABLE(f"summary_{key}", lang, label=label, a=counts[0], b=counts[1])
 
 
 def hand_of(match: Match, *moves: tuple[int, object]) -> list[ev.Event]:

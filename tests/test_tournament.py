@@ -18,17 +18,17 @@ from musbot.tournament import (
     STATE_VERSION,
     AtDeadline,
     Bracket,
-    Event,
     EventKind,
     Format,
     Lateness,
     MatchState,
-    Phase,
     ResultConflict,
     Seeding,
     Settings,
+    Stage,
     Tournament,
     TournamentError,
+    TournamentEvent,
     pair_key,
     rated_results,
     stamp,
@@ -41,12 +41,12 @@ from musbot.tournament.tournament import group_sizes
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def kinds(events: list[Event]) -> list[EventKind]:
+def kinds(events: list[TournamentEvent]) -> list[EventKind]:
     return [e.kind for e in events]
 
 
 def play(t: Tournament, match_id: str, games: tuple[int, int], at: float = 30,
-         tantos: tuple[int, int] = (0, 0)) -> list[Event]:
+         tantos: tuple[int, int] = (0, 0)) -> list[TournamentEvent]:
     t.start(match_id, now=minutes(at - 1))
     return t.record(match_id, games, tantos, now=minutes(at))
 
@@ -260,7 +260,7 @@ def test_a_match_is_pending_until_both_pairs_are_known_then_ready() -> None:
     assert final.pairs == [0, 2] and final.ready_at == stamp(minutes(40))
     events = play(t, "W2-1", (3, 0), at=90)
     assert kinds(events) == [EventKind.MATCH_DECIDED, EventKind.CHAMPION]
-    assert t.phase is Phase.FINISHED and t.champion is t.pairs[0]
+    assert t.phase is Stage.FINISHED and t.champion is t.pairs[0]
     assert t.finalist is t.pairs[2]
 
 
@@ -360,7 +360,7 @@ def test_both_pairs_late_is_for_the_organiser() -> None:
         t.late("W1-1", set(), now=minutes(30))
     assert code(excinfo) == "tournament_bad_side"
     t.set_result("W1-1", (3, 0), now=minutes(130))
-    assert "organiser" in t.matches["W1-1"].flags and t.phase is Phase.FINISHED
+    assert "organiser" in t.matches["W1-1"].flags and t.phase is Stage.FINISHED
 
 
 # --- the organiser -----------------------------------------------------------------------------
@@ -448,7 +448,7 @@ def test_the_organiser_corrects_a_result_by_setting_it() -> None:
 def test_cancelling_ends_the_tournament_without_a_champion() -> None:
     t = drawn(4)
     assert kinds(t.cancel("lluvia", now=minutes(5))) == [EventKind.CANCELLED]
-    assert t.phase is Phase.CANCELLED and t.champion is None
+    assert t.phase is Stage.CANCELLED and t.champion is None
     assert t.cancel("again", now=minutes(6)) == []
     done = drawn(2)
     play(done, "W1-1", (3, 0))
@@ -477,7 +477,7 @@ def test_when_the_round_time_runs_out_the_pair_ahead_on_the_board_wins() -> None
     # Ahead in games counts before tantos.
     other = drawn(2, at_deadline=AtDeadline.DECIDE)
     other.overtime("W1-1", (2, 0), (90, 30), playing=(0, 35), now=minutes(120))
-    assert other.matches["W1-1"].winner == 0 and other.phase is Phase.FINISHED
+    assert other.matches["W1-1"].winner == 0 and other.phase is Stage.FINISHED
 
 
 def test_level_when_the_time_runs_out_plays_on_for_the_organiser_once() -> None:
@@ -577,9 +577,9 @@ def test_double_elimination_plays_the_grand_final_again_when_the_repesca_wins_it
         play(t, "F1", (1, 3) if repesca_wins else (3, 1))
         assert ("F2" in t.matches) is repesca_wins
         if repesca_wins:
-            assert t.phase is Phase.RUNNING and t.champion is None
+            assert t.phase is Stage.RUNNING and t.champion is None
             play(t, "F2", (3, 2))
-        assert t.phase is Phase.FINISHED and t.champion is not None
+        assert t.phase is Stage.FINISHED and t.champion is not None
 
 
 def test_the_repesca_is_the_usual_one_for_a_full_bracket() -> None:
@@ -631,7 +631,7 @@ def test_when_disqualifications_leave_one_pair_to_go_through_it_is_the_champion(
     for pair in [p.id for p in t.pairs if p.group == 1]:
         t.disqualify(pair, "ausentes", now=minutes(1))
     simulate(t, random_results(random.Random(2)), start=minutes(2))
-    assert t.phase is Phase.FINISHED and t.champion is not None
+    assert t.phase is Stage.FINISHED and t.champion is not None
     assert t.champion.group == 0 and t.champion.id == t.standings(0)[0].pair
     assert not [m for m in t.matches.values() if m.bracket is Bracket.WINNERS]
 
@@ -643,7 +643,7 @@ def test_league_ties_are_broken_by_head_to_head_before_the_differences() -> None
     # three is one win each, so the game difference decides: 1 (+2), 2 (0), 0 (-2).
     results = {(0, 1): (3, 2), (1, 2): (3, 0), (2, 0): (3, 0)}
     at = 10
-    while t.phase is Phase.RUNNING:
+    while t.phase is Stage.RUNNING:
         for match in [m for m in t.matches.values() if m.state is MatchState.READY]:
             a, b = match.pairs
             score = results.get((a, b)) or tuple(reversed(results[(b, a)]))  # type: ignore
@@ -688,7 +688,7 @@ def test_the_state_round_trips_exactly_and_a_restored_copy_plays_on_identically(
     results = random_results(rng, late_rate=0.2)
     copies: list[Tournament] = []
 
-    def check(tournament: Tournament, events: list[Event]) -> None:
+    def check(tournament: Tournament, events: list[TournamentEvent]) -> None:
         data = tournament.to_dict()
         again = Tournament.from_dict(data)
         assert again.to_dict() == data and again == tournament

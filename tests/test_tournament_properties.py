@@ -19,13 +19,13 @@ from tournament_helpers import T0, drawn, people
 
 from musbot.tournament import (
     Bracket,
-    Event,
     Format,
     Lateness,
     MatchState,
-    Phase,
     Seeding,
+    Stage,
     Tournament,
+    TournamentEvent,
     pair_key,
 )
 from musbot.tournament import swiss as swiss_pairing
@@ -49,9 +49,9 @@ def checker(every: int = 1) -> tuple[list[int], object]:
     and that no pair has two matches open at once."""
     seen = [0]
 
-    def check(t: Tournament, events: list[Event]) -> None:
+    def check(t: Tournament, events: list[TournamentEvent]) -> None:
         seen[0] += 1
-        if seen[0] % every and t.phase is Phase.RUNNING:
+        if seen[0] % every and t.phase is Stage.RUNNING:
             return
         data = t.to_dict()
         assert Tournament.from_dict(data).to_dict() == data
@@ -70,7 +70,7 @@ def play_out(t: Tournament, seed: int, late_rate: float) -> None:
     _, check = checker(every)
     simulate(t, random_results(random.Random(seed), late_rate=late_rate), start=T0,
              after=check)  # type: ignore[arg-type]
-    assert t.phase is Phase.FINISHED
+    assert t.phase is Stage.FINISHED
 
 
 def losses(t: Tournament) -> Counter[int]:
@@ -263,12 +263,12 @@ def test_walkovers_and_disqualifications_advance_correctly(fmt: Format, n: int,
     """Each disqualified pair's matches decided before it was disqualified."""
     _, round_trip = checker(1 if len(t.matches) + 2 * n <= 120 else 25)
 
-    def check(tournament: Tournament, events: list[Event]) -> None:
+    def check(tournament: Tournament, events: list[TournamentEvent]) -> None:
         for pair_id in before:
             for match in tournament.matches_of(pair_id):
                 assert match.state not in (MatchState.READY, MatchState.PLAYING), match.id
         round_trip(tournament, events)  # type: ignore[operator]
-        if tournament.phase is Phase.RUNNING and len(before) < max(1, n // 4) \
+        if tournament.phase is Stage.RUNNING and len(before) < max(1, n // 4) \
                 and rng.random() < 0.05:
             candidates = [p.id for p in tournament.pairs if not p.disqualified]
             if len(candidates) > 2:
@@ -277,7 +277,7 @@ def test_walkovers_and_disqualifications_advance_correctly(fmt: Format, n: int,
                 tournament.disqualify(victim, "prueba", now=T0)
 
     simulate(t, results, start=T0, after=check)
-    assert t.phase is Phase.FINISHED
+    assert t.phase is Stage.FINISHED
     assert t.champion is not None and t.champion.id not in before
     for pair_id, decided in before.items():
         for match in t.matches_of(pair_id):

@@ -22,7 +22,7 @@ from musbot.engine import Rules, seeded_shuffler
 from musbot.storage import Database, DatabaseUnavailable, UnrecordedMatch
 from musbot.table import ManualClock, TableManager
 from musbot.table.persist import TablePersister
-from musbot.tournament import MatchState, Phase, Settings
+from musbot.tournament import MatchState, Settings, Stage
 from musbot.tournament.live import Cup, TournamentRunner
 
 
@@ -103,7 +103,7 @@ async def test_a_restart_between_the_tables_end_and_the_tournaments_save_keeps_o
         t = (await db.load_tournament(tournament_id)).tournament
         decided = t.matches[match.id]
         assert decided.state is MatchState.FINISHED and decided.table_record == key
-        assert t.phase is Phase.FINISHED and t == cup.tournament
+        assert t.phase is Stage.FINISHED and t == cup.tournament
         games_0, games_1, tantos_0, tantos_1, _ = await table_result(db, key)
         assert decided.games == [games_0, games_1] and decided.tantos == [tantos_0, tantos_1]
         saved = await saved_match(db, tournament_id, match.id)

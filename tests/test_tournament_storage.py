@@ -25,8 +25,8 @@ from musbot.tournament import (
     Format,
     MatchState,
     PairResult,
-    Phase,
     Settings,
+    Stage,
     Tournament,
     pair_key,
     rated_results,
@@ -58,7 +58,7 @@ async def test_create_find_list_and_names_unique_per_server(db: Database) -> Non
     with pytest.raises(UnknownTournament):
         await db.load_tournament(999)
     assert [s.tournament_id for s in await db.tournaments(GUILD)] == [stored.tournament_id]
-    assert await db.tournaments(GUILD, [Phase.FINISHED]) == []
+    assert await db.tournaments(GUILD, [Stage.FINISHED]) == []
 
 
 async def test_open_tournaments_are_those_of_this_processs_shards(db: Database) -> None:

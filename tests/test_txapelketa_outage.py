@@ -17,7 +17,7 @@ from musbot.engine import Rules
 from musbot.storage import Database, StorageError
 from musbot.table import ManualClock
 from musbot.table.persist import TablePersister
-from musbot.tournament import MatchState, Phase, Reporting
+from musbot.tournament import MatchState, Reporting, Stage
 
 
 class Outage:
@@ -67,7 +67,7 @@ async def test_the_runner_starts_once_the_database_answers_and_carries_on(
     await play_tables(tables, set())
     await runner.idle()
     assert cup.tournament.matches[match.id].state is MatchState.FINISHED
-    assert cup.tournament.phase is Phase.FINISHED
+    assert cup.tournament.phase is Stage.FINISHED
     assert (await db.load_tournament(cup.tournament_id)).tournament == cup.tournament
     await db.close()
 

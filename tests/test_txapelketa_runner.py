@@ -28,12 +28,12 @@ from musbot.tournament import (
     Format,
     Lateness,
     MatchState,
-    Phase,
     Settings,
+    Stage,
     TournamentError,
 )
 from musbot.tournament.live import Cup, Lacking, TournamentRunner
-from musbot.tournament.model import Match as TournamentMatch
+from musbot.tournament.model import Fixture
 
 # --- the table layer: entrants, finished games --------------------------------------------
 
@@ -122,7 +122,7 @@ async def test_a_knockout_runs_on_tables_to_its_champions(tmp_path: Path) -> Non
                        rules=Rules(puntos=5))
     await runner.draw(cup)
     assert len(venue.calls) == 2 and all(len(users) == 4 for _, users in venue.calls)
-    while cup.tournament.phase is Phase.RUNNING:
+    while cup.tournament.phase is Stage.RUNNING:
         await play_tables(tables, set())
         await runner.idle()
     t = cup.tournament
@@ -153,7 +153,7 @@ async def test_a_pair_that_does_not_sit_down_loses_by_walkover_after_the_grace_t
     await clock.advance(2 * 60)
     await runner.idle()
     assert match.state is MatchState.WALKOVER and match.winner == 0
-    assert cup.tournament.phase is Phase.FINISHED
+    assert cup.tournament.phase is Stage.FINISHED
     assert tables.get(cup.places[match.id]) is None, "its table closed"
     await db.close()
 
@@ -218,7 +218,7 @@ async def test_a_match_finished_while_the_bot_was_down_gives_its_result_at_start
     await runner.start()
     [cup] = runner.cups.values()
     assert cup.tournament.matches[match.id].state is MatchState.FINISHED
-    assert cup.tournament.phase is Phase.FINISHED
+    assert cup.tournament.phase is Stage.FINISHED
     assert venue.calls == [], "nothing reopened"
     await db.close()
 
@@ -270,7 +270,7 @@ def one_game_played(table: Table) -> bool:
 async def timed_match(path: Path, clock: ManualClock, games_to_win: int,
                       at_deadline: AtDeadline = AtDeadline.DECIDE
                       ) -> tuple[Database, TableManager, TournamentRunner, Venue, Cup,
-                                 TournamentMatch, Table]:
+                                 Fixture, Table]:
     """Two pairs drawn into one match of 5-tanto games with a 5-minute round: the runner's
     pieces, the cup, the match and its table. The bot decides alone at the time limit unless
     ``at_deadline`` says otherwise."""
@@ -303,7 +303,7 @@ async def test_when_the_round_time_runs_out_the_pair_ahead_wins_and_the_table_cl
     assert match.games[ahead] == 1 and "overtime" in match.flags
     assert tables.get(cup.places[match.id]) is None, "its table closed"
     assert sum("se acabó el tiempo" in text for text, _ in venue.news_sent) == 1
-    assert cup.tournament.phase is Phase.FINISHED
+    assert cup.tournament.phase is Stage.FINISHED
     await db.close()
 
 
@@ -547,7 +547,7 @@ async def test_a_draw_at_its_deadline_without_private_threads_waits_for_the_orga
         "a public one would let spectators in, which this tournament does not allow. Give it "
         "to me (Edit Channel › Permissions) and draw again (/musadmin txapelketa draw). "
         "Meanwhile, sign-ups stay open.", [1])]
-    assert cup.tournament.phase is Phase.SIGNUP and runner._next_due() is None
+    assert cup.tournament.phase is Stage.SIGNUP and runner._next_due() is None
     with pytest.raises(TournamentError) as refused:
         await runner.draw(cup)
     assert refused.value.code == "tournament_private_places_refused"

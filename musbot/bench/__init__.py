@@ -21,7 +21,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from musbot.console import cli_language, cli_text
+from musbot.console import cli_language
+from musbot.i18n import CLI
 
 
 def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -34,10 +35,10 @@ def add_arguments(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
 
     lang = lang or cli_language([])
     parents = list(parents)
-    bench = sub.add_parser("bench", parents=parents, help=cli_text("bench", lang),
-                           description=cli_text("bench", lang))
+    bench = sub.add_parser("bench", parents=parents, help=CLI("bench", lang),
+                           description=CLI("bench", lang))
     kinds = bench.add_subparsers(dest="bench_kind", required=True,
-                                 metavar=cli_text("command", lang))
+                                 metavar=CLI("command", lang))
     for module in (engine, ai, load, budget, review, txapelketa, pictures):
         module.add_arguments(kinds, lang, parents)
 

@@ -11,9 +11,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from musbot.console import cli_language, cli_text, whole
+from musbot.console import cli_language, whole
+from musbot.i18n import BENCH, CLI
 
-from .text import figure, rows, say, share
+from .text import figure, rows, share
 
 MAX_WORKERS = 64
 """More processes than that is no benchmark this machine's kind runs."""
@@ -26,7 +27,7 @@ def bench_ai(args: argparse.Namespace) -> int:
     lang = getattr(args, "idioma", None) or cli_language()
     for level in (args.a, args.b):
         if level not in levels:
-            print(cli_text("unknown_level", lang, level=level, levels=", ".join(sorted(levels))),
+            print(CLI("unknown_level", lang, level=level, levels=", ".join(sorted(levels))),
                   file=sys.stderr)
             return 2
     wins = 0
@@ -48,8 +49,8 @@ def bench_ai(args: argparse.Namespace) -> int:
         ordagos_a.add(game.ordagos_a)
         ordagos_b.add(game.ordagos_b)
         if args.progress and (game.index + 1) % args.progress == 0:
-            print(say("ai_progress", lang, games=game.index + 1,
-                      share=share(wins / (game.index + 1), lang)), flush=True)
+            print(BENCH("ai_progress", lang, games=game.index + 1,
+                        share=share(wins / (game.index + 1), lang)), flush=True)
     wall = time.perf_counter() - wall
     n = len(diffs)
     lo, hi = wilson(wins, n)
@@ -69,17 +70,17 @@ def bench_ai(args: argparse.Namespace) -> int:
         return figure(value, spec, lang)
 
     def times(side: str, level: str, p50: float, p99: float, all_: list[float]) -> str:
-        return say("ai_decisions", lang, side=side, level=level, p50=fig(p50, ".3f"),
-                   p99=fig(p99, ".3f"), max=fig(max(all_, default=0) * ms, ".1f"),
-                   count=len(all_))
+        return BENCH("ai_decisions", lang, side=side, level=level, p50=fig(p50, ".3f"),
+                     p99=fig(p99, ".3f"), max=fig(max(all_, default=0) * ms, ".1f"),
+                     count=len(all_))
 
-    print(say("ai_head", lang, a=args.a, b=args.b, games=n, target=args.target,
-              seed=args.seed, workers=args.workers, seconds=fig(wall, ".0f")))
+    print(BENCH("ai_head", lang, a=args.a, b=args.b, games=n, target=args.target,
+                seed=args.seed, workers=args.workers, seconds=fig(wall, ".0f")))
     lines = [
-        ("ai_wins", say("ai_wins", lang, wins=wins, games=n, rate=share(result["win_rate"], lang),
-                        low=share(lo, lang), high=share(hi, lang))),
-        ("ai_tantos", say("ai_tantos", lang, diff=fig(result["mean_tantos_diff"], "+.2f"),
-                          hands=fig(hands / max(n, 1), ".1f"))),
+        ("ai_wins", BENCH("ai_wins", lang, wins=wins, games=n, rate=share(result["win_rate"], lang),
+                          low=share(lo, lang), high=share(hi, lang))),
+        ("ai_tantos", BENCH("ai_tantos", lang, diff=fig(result["mean_tantos_diff"], "+.2f"),
+                            hands=fig(hands / max(n, 1), ".1f"))),
         ("ai_decisions", times("A", args.a, result["decision_ms_p50"],
                                result["decision_ms_p99"], times_a)),
         ("", times("B", args.b, result["b_decision_ms_p50"], result["b_decision_ms_p99"],
@@ -87,12 +88,12 @@ def bench_ai(args: argparse.Namespace) -> int:
     ]
     if bets:
         result["bluff_rate"] = round(bluffs / bets, 4)
-        lines.append(("ai_bets", say("ai_bets", lang, bets=bets, bluffs=bluffs,
-                                     share=share(bluffs / bets, lang))))
+        lines.append(("ai_bets", BENCH("ai_bets", lang, bets=bets, bluffs=bluffs,
+                                       share=share(bluffs / bets, lang))))
     result["ordagos"] = {"a": vars(ordagos_a), "b": vars(ordagos_b)}
     for side, level, tally in (("A", args.a, ordagos_a), ("B", args.b, ordagos_b)):
         won = share(tally.won / tally.accepted, lang, 0) if tally.accepted else "—"
-        lines.append(("ai_ordagos" if side == "A" else "", say(
+        lines.append(("ai_ordagos" if side == "A" else "", BENCH(
             "ai_ordagos", lang, side=side, level=level, called=tally.called,
             accepted=tally.accepted, forced=tally.forced, won=tally.won, share=won,
             won_forced=tally.won_forced)))
@@ -107,18 +108,18 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
     from musbot.ai.arena import bench_levels
 
     levels = ", ".join(sorted(bench_levels()))
-    ai = kinds.add_parser("ai", parents=list(parents), help=cli_text("bench_ai", lang),
-                          description=cli_text("bench_ai", lang))
-    ai.add_argument("--a", default="dificil", metavar=cli_text("level", lang),
-                    help=cli_text("level_a", lang, levels=levels))
-    ai.add_argument("--b", default="normal", metavar=cli_text("level", lang),
-                    help=cli_text("level_b", lang, levels=levels))
+    ai = kinds.add_parser("ai", parents=list(parents), help=CLI("bench_ai", lang),
+                          description=CLI("bench_ai", lang))
+    ai.add_argument("--a", default="dificil", metavar=CLI("level", lang),
+                    help=CLI("level_a", lang, levels=levels))
+    ai.add_argument("--b", default="normal", metavar=CLI("level", lang),
+                    help=CLI("level_b", lang, levels=levels))
     ai.add_argument("--games", type=whole(lang), default=200, metavar="N",
-                    help=cli_text("games", lang))
-    ai.add_argument("--seed", type=int, default=1, metavar="N", help=cli_text("bench_seed", lang))
+                    help=CLI("games", lang))
+    ai.add_argument("--seed", type=int, default=1, metavar="N", help=CLI("bench_seed", lang))
     ai.add_argument("--workers", type=whole(lang, 1, MAX_WORKERS), default=1, metavar="N",
-                    help=cli_text("workers", lang))
+                    help=CLI("workers", lang))
     ai.add_argument("--progress", type=whole(lang, 0), default=0, metavar="N",
-                    help=cli_text("progress", lang))
-    ai.add_argument("--json", action="store_true", help=cli_text("json", lang))
+                    help=CLI("progress", lang))
+    ai.add_argument("--json", action="store_true", help=CLI("json", lang))
     ai.set_defaults(func=bench_ai, target=40)

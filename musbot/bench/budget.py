@@ -33,13 +33,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from musbot.console import cli_text, whole
+from musbot.console import whole
 from musbot.engine import Rules
+from musbot.i18n import BENCH, CLI
 from musbot.settings import TableSettings
 from musbot.table.result import Saved
 
 from .measure import percentile
-from .text import figure, rows, say
+from .text import figure, rows
 
 if TYPE_CHECKING:  # discord.py and the table layer: imported when a run starts, not by the CLI
     from musbot.testing.memory import MemoryClient
@@ -285,40 +286,40 @@ def report(r: dict[str, Any], lang: str = "es") -> str:
         return figure(value, spec, lang)
 
     worst, over = r["worst_window"], r["over_limit"]
-    who = say("discord_people", lang, people=r["people"])
+    who = BENCH("discord_people", lang, people=r["people"])
     if r["bots"]:
-        who = say("discord_people_bots", lang, people=who, bots=r["bots"])
-    turn = say("discord_turn", lang, p50=fig(r["turn_shown_s_p50"], ".1f"),
-               p99=fig(r["turn_shown_s_p99"], ".1f"), max=fig(r["turn_shown_s_max"], ".1f"),
-               step=fig(STEP, "g"))
+        who = BENCH("discord_people_bots", lang, people=who, bots=r["bots"])
+    turn = BENCH("discord_turn", lang, p50=fig(r["turn_shown_s_p50"], ".1f"),
+                 p99=fig(r["turn_shown_s_p99"], ".1f"), max=fig(r["turn_shown_s_max"], ".1f"),
+                 step=fig(STEP, "g"))
     if r["unshown"]:
-        turn += say("discord_unshown", lang, count=r["unshown"])
+        turn += BENCH("discord_unshown", lang, count=r["unshown"])
     if r["refused"]:
-        turn += say("discord_refused", lang, count=r["refused"])
+        turn += BENCH("discord_refused", lang, count=r["refused"])
     routes = ", ".join(f"{route} {fig(n, '.3f')}" for route, n in r["per_move"].items())
-    lines = [say("discord_head", lang, matches=r["matches"], who=who,
-                 delay=fig(r["bot_delay_s"], "g"), think=fig(r["think_s"], "g"),
-                 input=r["input"], seed=r["seed"])]
+    lines = [BENCH("discord_head", lang, matches=r["matches"], who=who,
+                   delay=fig(r["bot_delay_s"], "g"), think=fig(r["think_s"], "g"),
+                   input=r["input"], seed=r["seed"])]
     lines += rows([
-        ("discord_moves", say("discord_moves", lang, moves=fig(r["moves"]),
-                              people=fig(r["person_moves"]), pressed=fig(r["pressed"]),
-                              typed=fig(r["typed"]), bots=fig(r["bot_moves"]),
-                              hands=fig(r["hands"]), minutes=fig(r["minutes_per_match"], "g"))),
-        ("discord_budget", say("discord_budget", lang,
-                               calls=fig(r["budget_per_move"], ".3f"),
-                               total=fig(r["budget_calls"]), routes=routes,
-                               dms=fig(r["dm_posts_per_move"], ".3f"))),
-        ("discord_interactions", say("discord_interactions", lang,
-                                     answers=fig(r["interaction_answers_per_move"], ".3f"),
-                                     presses=fig(r["presses"]))),
-        ("discord_window", say("discord_window", lang, window=fig(WINDOW, ".0f"),
-                               messages=worst["table_messages"], edits=worst["table_edits"],
-                               dms=worst["dm_messages"], limit=CHANNEL_LIMIT,
-                               over=f"{over['table_messages']} / {over['table_edits']} / "
-                                    f"{over['dm_messages']}")),
-        ("discord_dms", say("discord_dms", lang, per_hand=fig(r["dms_per_hand"], ".2f"),
-                            per_person=fig(r["dms_per_person_hand"], ".2f"),
-                            opened=r["dm_channels_opened"])),
+        ("discord_moves", BENCH("discord_moves", lang, moves=fig(r["moves"]),
+                                people=fig(r["person_moves"]), pressed=fig(r["pressed"]),
+                                typed=fig(r["typed"]), bots=fig(r["bot_moves"]),
+                                hands=fig(r["hands"]), minutes=fig(r["minutes_per_match"], "g"))),
+        ("discord_budget", BENCH("discord_budget", lang,
+                                 calls=fig(r["budget_per_move"], ".3f"),
+                                 total=fig(r["budget_calls"]), routes=routes,
+                                 dms=fig(r["dm_posts_per_move"], ".3f"))),
+        ("discord_interactions", BENCH("discord_interactions", lang,
+                                       answers=fig(r["interaction_answers_per_move"], ".3f"),
+                                       presses=fig(r["presses"]))),
+        ("discord_window", BENCH("discord_window", lang, window=fig(WINDOW, ".0f"),
+                                 messages=worst["table_messages"], edits=worst["table_edits"],
+                                 dms=worst["dm_messages"], limit=CHANNEL_LIMIT,
+                                 over=f"{over['table_messages']} / {over['table_edits']} / "
+                                      f"{over['dm_messages']}")),
+        ("discord_dms", BENCH("discord_dms", lang, per_hand=fig(r["dms_per_hand"], ".2f"),
+                              per_person=fig(r["dms_per_person_hand"], ".2f"),
+                              opened=r["dm_channels_opened"])),
         ("discord_turn", turn),
     ], lang)
     return "\n".join(lines)
@@ -337,19 +338,19 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
 
     discord = kinds.add_parser("discord", parents=list(parents),
-                               help=cli_text("bench_discord", lang),
-                               description=cli_text("bench_discord", lang))
+                               help=CLI("bench_discord", lang),
+                               description=CLI("bench_discord", lang))
     discord.add_argument("--matches", type=whole(lang, 1, 10_000), default=20, metavar="N",
-                         help=cli_text("matches", lang))
+                         help=CLI("matches", lang))
     discord.add_argument("--people", type=int, choices=(1, 2, 4), default=1,
-                         help=cli_text("people", lang))
+                         help=CLI("people", lang))
     discord.add_argument("--think", type=_seconds(lang), default=3.0, metavar="S",
-                         help=cli_text("think", lang, most=f"{MAX_THINK:g}"))
+                         help=CLI("think", lang, most=f"{MAX_THINK:g}"))
     discord.add_argument("--input", choices=("buttons", "text", "mixed"), default="mixed",
-                         help=cli_text("input", lang))
+                         help=CLI("input", lang))
     discord.add_argument("--seed", type=int, default=1, metavar="N",
-                         help=cli_text("bench_seed", lang))
-    discord.add_argument("--json", action="store_true", help=cli_text("json", lang))
+                         help=CLI("bench_seed", lang))
+    discord.add_argument("--json", action="store_true", help=CLI("json", lang))
     discord.set_defaults(func=bench_discord)
 
 
@@ -361,8 +362,8 @@ def _seconds(lang: str) -> Callable[[str], float]:
         except ValueError:
             value = -1.0
         if not 0.0 <= value <= MAX_THINK:
-            raise argparse.ArgumentTypeError(cli_text("think_range", lang,
-                                                      most=f"{MAX_THINK:g}", value=text))
+            raise argparse.ArgumentTypeError(CLI("think_range", lang,
+                                                 most=f"{MAX_THINK:g}", value=text))
         return value
 
     return check

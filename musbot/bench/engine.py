@@ -11,12 +11,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from musbot.console import cli_text, whole
+from musbot.console import whole
 from musbot.engine import Lance, Match, Rules, tables
 from musbot.engine.cards import DECK
 from musbot.engine.randomplay import random_action
+from musbot.i18n import BENCH, CLI
 
-from .text import figure, rows, say
+from .text import figure, rows
 
 
 def hands_per_second(hands: int, seed: int, rules: Rules | None = None) -> tuple[float, int]:
@@ -75,10 +76,10 @@ def bench_engine(args: argparse.Namespace) -> int:
     lang = args.idioma
 
     def rate(value: float, runs: list[float]) -> str:
-        return say("engine_rate", lang, rate=figure(value, ">12,.0f", lang),
-                   runs=", ".join(figure(r, ",.0f", lang) for r in runs))
+        return BENCH("engine_rate", lang, rate=figure(value, ">12,.0f", lang),
+                     runs=", ".join(figure(r, ",.0f", lang) for r in runs))
 
-    print(say("engine_head", lang, runs=args.runs))
+    print(BENCH("engine_head", lang, runs=args.runs))
     print("\n".join(rows([("hands_per_s", rate(result["hands_per_s"], hand_rates)),
                           ("comparisons_per_s", rate(result["comparisons_per_s"], cmp_rates))],
                          lang)))
@@ -90,15 +91,15 @@ def bench_engine(args: argparse.Namespace) -> int:
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
 
-    engine = kinds.add_parser("engine", parents=list(parents), help=cli_text("bench_engine", lang),
-                              description=cli_text("bench_engine", lang))
+    engine = kinds.add_parser("engine", parents=list(parents), help=CLI("bench_engine", lang),
+                              description=CLI("bench_engine", lang))
     engine.add_argument("--runs", type=whole(lang), default=5, metavar="N",
-                        help=cli_text("runs", lang))
+                        help=CLI("runs", lang))
     engine.add_argument("--hands", type=whole(lang), default=20000, metavar="N",
-                        help=cli_text("hands", lang))
+                        help=CLI("hands", lang))
     engine.add_argument("--comparisons", type=whole(lang), default=2_000_000, metavar="N",
-                        help=cli_text("comparisons", lang))
+                        help=CLI("comparisons", lang))
     engine.add_argument("--seed", type=int, default=1, metavar="N",
-                        help=cli_text("bench_seed", lang))
-    engine.add_argument("--json", action="store_true", help=cli_text("json", lang))
+                        help=CLI("bench_seed", lang))
+    engine.add_argument("--json", action="store_true", help=CLI("json", lang))
     engine.set_defaults(func=bench_engine)

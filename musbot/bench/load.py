@@ -71,8 +71,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from musbot.ai import warm
-from musbot.console import cli_language, cli_text, decimal, whole
+from musbot.console import cli_language, decimal, whole
 from musbot.engine import Rules
+from musbot.i18n import CLI
 
 from .databases import BadTarget, Scratch, ServerCpu, kind_of
 from .faults import Faults, Outage, lost, marks
@@ -443,7 +444,7 @@ def _restore_only(args: argparse.Namespace) -> int:
 def _refuse(args: argparse.Namespace, key: str, value: str) -> int:
 
     lang = getattr(args, "idioma", None) or cli_language()
-    print(cli_text(key, lang, value=value), file=sys.stderr)
+    print(CLI(key, lang, value=value), file=sys.stderr)
     return 2 if key != "bench_db_failed" else 1
 
 
@@ -458,37 +459,37 @@ MAX_CLOSED_SECONDS = 3600.0
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str = "es", parents: Sequence[argparse.ArgumentParser] = ()) -> None:
 
-    load = kinds.add_parser("load", parents=list(parents), help=cli_text("bench_load", lang),
-                            description=cli_text("bench_load", lang))
+    load = kinds.add_parser("load", parents=list(parents), help=CLI("bench_load", lang),
+                            description=CLI("bench_load", lang))
     load.add_argument("--tables", type=whole(lang), default=1000, metavar="N",
-                      help=cli_text("tables", lang))
+                      help=CLI("tables", lang))
     load.add_argument("--minutes", type=decimal(lang, 0, MAX_MINUTES, above=True), default=1.0,
                       metavar="N",
-                      help=cli_text("minutes", lang))
+                      help=CLI("minutes", lang))
     load.add_argument("--rate", type=decimal(lang, 0, MAX_RATE, above=True), default=2000.0,
                       metavar="N",
-                      help=cli_text("rate", lang))
+                      help=CLI("rate", lang))
     load.add_argument("--closed-seconds", type=decimal(lang, 0, MAX_CLOSED_SECONDS, above=True),
                       default=None, metavar="N",
-                      help=cli_text("closed_seconds", lang))
+                      help=CLI("closed_seconds", lang))
     load.add_argument("--seed", type=int, default=1, metavar="N",
-                      help=cli_text("bench_seed", lang))
+                      help=CLI("bench_seed", lang))
     load.add_argument("--gc", choices=("tuned", "default"), default="tuned",
-                      help=cli_text("gc", lang))
+                      help=CLI("gc", lang))
     load.add_argument("--db", action="append", type=_database(lang), metavar="DB",
-                      help=cli_text("bench_db", lang))
+                      help=CLI("bench_db", lang))
     load.add_argument("--outage", type=decimal(lang, 0, MAX_MINUTES * 60, above=True),
                       default=None, metavar="N",
-                      help=cli_text("bench_outage", lang))
+                      help=CLI("bench_outage", lang))
     load.add_argument("--stop-with", default=None, metavar="CMD",
-                      help=cli_text("bench_stop_with", lang))
+                      help=CLI("bench_stop_with", lang))
     load.add_argument("--start-with", default=None, metavar="CMD",
-                      help=cli_text("bench_start_with", lang))
+                      help=CLI("bench_start_with", lang))
     load.add_argument("--restore", type=_existing(lang), default=None, metavar="DB",
-                      help=cli_text("bench_restore", lang))
+                      help=CLI("bench_restore", lang))
     load.add_argument("--metrics", type=_address(lang), default=None, metavar="HOST:PORT",
-                      help=cli_text("metrics_option", lang))
-    load.add_argument("--json", action="store_true", help=cli_text("json", lang))
+                      help=CLI("metrics_option", lang))
+    load.add_argument("--json", action="store_true", help=CLI("json", lang))
     load.set_defaults(func=bench_load)
 
 
@@ -500,7 +501,7 @@ def _address(lang: str) -> Callable[[str], str]:
         try:
             address(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(cli_text("metrics_bad", lang, value=text)) from None
+            raise argparse.ArgumentTypeError(CLI("metrics_bad", lang, value=text)) from None
         return text
 
     return check
@@ -524,15 +525,15 @@ def _existing(lang: str) -> Callable[[str], str]:
             backend = backend_for(spec)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                cli_text("bench_db_unknown", lang, value=spec)) from None
+                CLI("bench_db_unknown", lang, value=spec)) from None
         if isinstance(backend, SqliteBackend):
             try:
                 sqlite_file(backend.path)
             except NoDatabase:
                 raise argparse.ArgumentTypeError(
-                    cli_text("bench_db_missing", lang, value=spec)) from None
+                    CLI("bench_db_missing", lang, value=spec)) from None
             except NotADatabase as exc:
-                raise argparse.ArgumentTypeError(cli_text(
+                raise argparse.ArgumentTypeError(CLI(
                     RESTORE_REFUSALS[exc.reason], lang, value=spec, detail=exc.detail)) from None
         return spec
 
@@ -546,7 +547,7 @@ def _database(lang: str) -> Callable[[str], str]:
         try:
             kind_of(spec)
         except BadTarget as bad:
-            raise argparse.ArgumentTypeError(cli_text(bad.key, lang, value=bad.value)) from None
+            raise argparse.ArgumentTypeError(CLI(bad.key, lang, value=bad.value)) from None
         return spec
 
     return check

@@ -20,9 +20,9 @@ from musbot.ai import Player
 from musbot.discordio import DYNAMIC_ITEMS, DiscordTransport
 from musbot.discordio.discard import discard_token
 from musbot.discordio.failures import refuse_direct, refuse_typed
-from musbot.discordio.texts import dt
 from musbot.discordio.ui import EnvidoModal, OrdagoConfirm
 from musbot.engine import MIN_ENVITE, Action, ActionKind
+from musbot.i18n import DISCORD
 from musbot.table import Table
 from musbot.testing.memory import (
     MemoryChannel,
@@ -247,5 +247,5 @@ class Hands:
             await refuse_direct(transport, person.user, outcome.error, table)
         elif outcome.command is None:
             self.tally.refused += 1
-            await transport.direct(person.user, dt("dm_unknown", table.lang))
+            await transport.direct(person.user, DISCORD("dm_unknown", table.lang))
 

@@ -105,14 +105,14 @@ def bench_pictures(args: argparse.Namespace) -> int:
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
-    from musbot.console import cli_text
+    from musbot.i18n import CLI
 
     bench = kinds.add_parser("pictures", parents=list(parents),
-                             help=cli_text("bench_pictures", lang),
-                             description=cli_text("bench_pictures", lang))
+                             help=CLI("bench_pictures", lang),
+                             description=CLI("bench_pictures", lang))
     bench.add_argument("--runs", type=int, default=200, metavar="N",
-                       help=cli_text("bench_pictures_runs", lang))
+                       help=CLI("bench_pictures_runs", lang))
     bench.add_argument("--seed", type=int, default=1, metavar="N",
-                       help=cli_text("bench_seed", lang))
-    bench.add_argument("--json", action="store_true", help=cli_text("json", lang))
+                       help=CLI("bench_seed", lang))
+    bench.add_argument("--json", action="store_true", help=CLI("json", lang))
     bench.set_defaults(func=bench_pictures)

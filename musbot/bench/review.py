@@ -16,8 +16,9 @@ from typing import Any
 
 from musbot.ai import NormalBot
 from musbot.engine import DECK, Hand, Rules
+from musbot.i18n import BENCH
 
-from .text import figure, rows, say
+from .text import figure, rows
 
 
 def _hands(count: int, seed: int) -> list[tuple[dict[str, Any], int]]:
@@ -94,26 +95,26 @@ def bench_review(args: argparse.Namespace) -> int:
     def ms(key: str) -> str:
         return figure(result[key], "g", lang)
 
-    print(say("repaso_head", lang, reviews=result["reviews"], seed=args.seed))
+    print(BENCH("repaso_head", lang, reviews=result["reviews"], seed=args.seed))
     print("\n".join(rows([
-        ("repaso_answer", say("repaso_answer", lang, p50=ms("answer_ms_p50"),
-                              p99=ms("answer_ms_p99"), max=ms("answer_ms_max"))),
-        ("repaso_cpu", say("repaso_cpu", lang, p50=ms("cpu_ms_p50"), p99=ms("cpu_ms_p99"))),
-        ("repaso_late", say("repaso_late", lang, p99=ms("loop_late_ms_p99"),
-                            max=ms("loop_late_ms_max"))),
+        ("repaso_answer", BENCH("repaso_answer", lang, p50=ms("answer_ms_p50"),
+                                p99=ms("answer_ms_p99"), max=ms("answer_ms_max"))),
+        ("repaso_cpu", BENCH("repaso_cpu", lang, p50=ms("cpu_ms_p50"), p99=ms("cpu_ms_p99"))),
+        ("repaso_late", BENCH("repaso_late", lang, p99=ms("loop_late_ms_p99"),
+                              max=ms("loop_late_ms_max"))),
     ], lang)))
     return 0
 
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
-    from musbot.coach.text import say
-    from musbot.console import cli_text, whole
+    from musbot.console import whole
+    from musbot.i18n import CLI, COACH
 
-    bench = kinds.add_parser("repaso", parents=list(parents), help=say("bench_repaso", lang),
-                             description=say("bench_repaso", lang))
+    bench = kinds.add_parser("repaso", parents=list(parents), help=COACH("bench_repaso", lang),
+                             description=COACH("bench_repaso", lang))
     bench.add_argument("--hands", type=whole(lang), default=200, metavar="N",
-                       help=say("bench_hands", lang))
-    bench.add_argument("--seed", type=int, default=1, metavar="N", help=say("bench_seed", lang))
-    bench.add_argument("--json", action="store_true", help=cli_text("json", lang))
+                       help=COACH("bench_hands", lang))
+    bench.add_argument("--seed", type=int, default=1, metavar="N", help=COACH("bench_seed", lang))
+    bench.add_argument("--json", action="store_true", help=CLI("json", lang))
     bench.set_defaults(func=bench_review)

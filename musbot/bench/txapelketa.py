@@ -22,9 +22,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from musbot.console import cli_language, cli_text, decimal, output_file, whole
+from musbot.console import cli_language, decimal, output_file, whole
 from musbot.engine import seeded_shuffler
-from musbot.i18n import catalog
+from musbot.i18n import BENCH, CLI, TOURNAMENT
 from musbot.settings import TableSettings
 from musbot.storage import Database, ServerSettings
 from musbot.table import ManualClock, MatchNotice, Table, TableManager
@@ -32,18 +32,18 @@ from musbot.table.persist import TablePersister
 from musbot.tournament import (
     MAX_PAIRS,
     AtDeadline,
-    Event,
     Format,
     MatchState,
-    Phase,
     Settings,
+    Stage,
     Tournament,
+    TournamentEvent,
 )
 from musbot.tournament.labels import FORMAT_KEYS
 from musbot.tournament.live import Cup, Lacking, TournamentRunner
 from musbot.tournament.picture import render
 
-from .text import figure, rows, say
+from .text import figure, rows
 
 EPOCH = datetime(2025, 6, 1, 10, tzinfo=UTC)
 NAMES = ("Ane", "Beñat", "Maite", "Koldo", "Itziar", "Xabi", "Nerea", "Jon", "Leire", "Unai",
@@ -166,12 +166,12 @@ async def play_tables(tables: TableManager, late: set[int]) -> int:
     return moves
 
 
-def sign_up(user: int, partner: int) -> Callable[[Tournament, datetime], list[Event]]:
+def sign_up(user: int, partner: int) -> Callable[[Tournament, datetime], list[TournamentEvent]]:
     return lambda t, now: t.sign_up(user, name_of(user), partner=partner, now=now)
 
 
 def organiser_result(match_id: str, games: int
-                     ) -> Callable[[Tournament, datetime], list[Event]]:
+                     ) -> Callable[[Tournament, datetime], list[TournamentEvent]]:
     return lambda t, now: t.set_result(match_id, (games, 0), now=now)
 
 
@@ -214,7 +214,7 @@ async def run_tournament(pairs: int, fmt: Format, *, games: int, seed: int, late
         await runner.draw(cup)
         late_pairs = {p.id for p in cup.tournament.pairs if rng.random() < late_rate}
         moves = 0
-        while cup.tournament.phase is Phase.RUNNING:
+        while cup.tournament.phase is Stage.RUNNING:
             # Late pairs miss their first match only: its walkover is the figure wanted.
             late = {u for p in cup.tournament.pairs if p.id in late_pairs
                     and not any(m.decided for m in cup.tournament.matches_of(p.id)
@@ -257,8 +257,8 @@ def bench_txapelketa(args: argparse.Namespace) -> int:
     lang = args.idioma or cli_language()
     limit = MAX_PAIRS[Format(args.format)]
     if args.pairs > limit:  # the one check that needs two options: before any work too
-        print(cli_text("bench_pairs_format", lang, format=args.format, limit=limit,
-                       pairs=args.pairs), file=sys.stderr)
+        print(CLI("bench_pairs_format", lang, format=args.format, limit=limit,
+                  pairs=args.pairs), file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as folder:
         db_path = args.db or Path(folder) / "txapelketa.db"
@@ -268,23 +268,23 @@ def bench_txapelketa(args: argparse.Namespace) -> int:
             args.pairs, Format(args.format), games=args.games, seed=args.seed,
             late_rate=args.late, db_path=db_path, out=out, lang=lang))
     r = result
-    print(say("txapelketa_head", lang, pairs=r["pairs"],
-              format=catalog(lang).TOURNAMENT[FORMAT_KEYS[Format(r["format"])]],
-              games=r["games_to_win"]))
+    print(BENCH("txapelketa_head", lang, pairs=r["pairs"],
+                format=TOURNAMENT(FORMAT_KEYS[Format(r["format"])], lang),
+                games=r["games_to_win"]))
     print("\n".join(rows([
-        ("txapelketa_matches", say("txapelketa_matches", lang, matches=r["matches"],
-                                   tables=r["played_at_tables"], walkovers=r["walkovers"],
-                                   byes=r["byes"])),
-        ("txapelketa_games", say("txapelketa_games", lang, games=r["games"], hands=r["hands"],
-                                 moves=r["moves"])),
+        ("txapelketa_matches", BENCH("txapelketa_matches", lang, matches=r["matches"],
+                                     tables=r["played_at_tables"], walkovers=r["walkovers"],
+                                     byes=r["byes"])),
+        ("txapelketa_games", BENCH("txapelketa_games", lang, games=r["games"], hands=r["hands"],
+                                   moves=r["moves"])),
         ("txapelketa_champion", " / ".join(r["champion"] or ["-"])),
-        ("txapelketa_wall", say("txapelketa_wall", lang,
-                                seconds=figure(r["wall_seconds"], "g", lang),
-                                drawings=r["bracket_drawings"],
-                                drawing=figure(r["bracket_seconds"], "g", lang),
-                                largest=figure(r["largest_page_bytes"], ",", lang))),
-        ("txapelketa_bracket", say("txapelketa_bracket", lang, path=r["final_bracket"],
-                                   pages=r["final_pages"])),
+        ("txapelketa_wall", BENCH("txapelketa_wall", lang,
+                                  seconds=figure(r["wall_seconds"], "g", lang),
+                                  drawings=r["bracket_drawings"],
+                                  drawing=figure(r["bracket_seconds"], "g", lang),
+                                  largest=figure(r["largest_page_bytes"], ",", lang))),
+        ("txapelketa_bracket", BENCH("txapelketa_bracket", lang, path=r["final_bracket"],
+                                     pages=r["final_pages"])),
     ], lang)))
     if args.json:
         print(json.dumps(result))
@@ -294,22 +294,22 @@ def bench_txapelketa(args: argparse.Namespace) -> int:
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str, parents: Sequence[argparse.ArgumentParser] = ()) -> None:
     bench = kinds.add_parser("txapelketa", parents=list(parents),
-                             help=cli_text("bench_txapelketa", lang),
-                             description=cli_text("bench_txapelketa", lang))
+                             help=CLI("bench_txapelketa", lang),
+                             description=CLI("bench_txapelketa", lang))
     bench.add_argument("--pairs", type=whole(lang, 2, max(MAX_PAIRS.values())), default=16,
                        metavar="N",
-                       help=cli_text("bench_pairs", lang))
+                       help=CLI("bench_pairs", lang))
     bench.add_argument("--format", default="double", choices=[f.value for f in Format],
-                       help=cli_text("bench_format", lang))
+                       help=CLI("bench_format", lang))
     bench.add_argument("--games", type=int, default=3, choices=(1, 2, 3),
-                       help=cli_text("bench_games", lang))
+                       help=CLI("bench_games", lang))
     bench.add_argument("--late", type=decimal(lang, 0, 1), default=0.1, metavar="P",
-                       help=cli_text("bench_late", lang))
+                       help=CLI("bench_late", lang))
     bench.add_argument("--seed", type=int, default=1, metavar="N",
-                       help=cli_text("bench_seed", lang))
+                       help=CLI("bench_seed", lang))
     bench.add_argument("--db", type=output_file(lang, new="bench_db_new_only"), metavar="FILE",
-                       help=cli_text("bench_db_file", lang))
+                       help=CLI("bench_db_file", lang))
     bench.add_argument("--out", type=output_file(lang), metavar="PNG",
-                       help=cli_text("bench_out", lang))
-    bench.add_argument("--json", action="store_true", help=cli_text("json", lang))
+                       help=CLI("bench_out", lang))
+    bench.add_argument("--json", action="store_true", help=CLI("json", lang))
     bench.set_defaults(func=bench_txapelketa)

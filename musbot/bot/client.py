@@ -35,9 +35,9 @@ from musbot.discordio.idle import IdleTables
 from musbot.discordio.locales import hear
 from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
-from musbot.discordio.texts import dt
 from musbot.discordio.translator import CatalogueTranslator
 from musbot.discordio.venue import DiscordVenue
+from musbot.i18n import DISCORD
 from musbot.pictures.worker import Drawer
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, DatabaseClosed, ServerSettings, StorageError
@@ -226,7 +226,7 @@ class MusBot(commands.Bot):
             # The bot's own Intents, which discord.py keeps as given and sends at IDENTIFY.
             self._asked.message_content = False
         if not self.message_content:
-            log.warning(dt("intent_missing"))
+            log.warning(DISCORD("intent_missing"))
         return self.message_content
 
     async def sync_commands(self) -> None:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from musbot.config import Config, ConfigError, base_text, check_database, config_from_args
-from musbot.console import cli_language, cli_text, connection_problem
-from musbot.discordio.texts import dt
+from musbot.console import cli_language, connection_problem
+from musbot.i18n import CLI, DISCORD
 from musbot.logs import setup_logging
 
 from .client import PICTURES, MusBot, make_bot
@@ -151,7 +151,7 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
             print_fn(text)
 
     if not config.token:
-        say(dt("no_token", lang))
+        say(DISCORD("no_token", lang))
         return 2
     setup_logging(config.log_level, config.log_format)
     if database is not None:
@@ -159,14 +159,14 @@ def run_bot(config: Config, *, print_fn: Callable[[str], None] | None = None,
     try:
         asyncio.run(_serve(config))
     except discord.LoginFailure:
-        say(dt("bad_token", lang))
+        say(DISCORD("bad_token", lang))
         return 1
     except (aiohttp.ClientConnectionError, TimeoutError) as problem:
         say(connection_problem(problem, lang))
         return 1
     except OSError as problem:  # the metrics' address taken, or not this machine's
-        say(cli_text("metrics_failed", lang, address=config.metrics,
-                     reason=problem.strerror or problem))
+        say(CLI("metrics_failed", lang, address=config.metrics,
+                reason=problem.strerror or problem))
         return 1
     except KeyboardInterrupt:
         pass
@@ -188,13 +188,13 @@ def run_command(args: argparse.Namespace) -> int:
             return run_bot(config, lang=lang)  # how to get one comes first
         exists = check_database(config, lang)
     except ConfigError as problem:
-        print(dt("bad_config", lang, error=problem.message(lang)), file=sys.stderr)
+        print(DISCORD("bad_config", lang, error=problem.message(lang)), file=sys.stderr)
         return 2
     if exists is None:
         from musbot.storage.database import backend_for
 
-        database = cli_text("db_where_server", lang, db=backend_for(config.db).where)
+        database = CLI("db_where_server", lang, db=backend_for(config.db).where)
     else:
-        database = cli_text("db_where" if exists else "db_where_new", lang, db=config.db,
-                            base=base_text(config, lang))
+        database = CLI("db_where" if exists else "db_where_new", lang, db=config.db,
+                       base=base_text(config, lang))
     return run_bot(config, lang=lang, database=database)

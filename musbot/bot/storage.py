@@ -37,9 +37,9 @@ then twice as long each time, up to this."""
 
 
 class Sleepers:
-    """Restored tables not resumed yet (:attr:`asleep`): their channel has not been seen since
-    the start. ``client`` is asked for channels and servers; ``transport`` shows a table that
-    wakes."""
+    """Restored tables not resumed yet (:attr:`asleep`, one of the four ways a table is not
+    played: :mod:`musbot.table.halts`): their channel has not been seen since the start.
+    ``client`` is asked for channels and servers; ``transport`` shows a table that wakes."""
 
     def __init__(self, client: discord.Client, tables: TableManager,
                  transport: DiscordTransport) -> None:

@@ -14,19 +14,20 @@ from typing import IO
 
 from musbot.console import whole
 from musbot.engine.rules import PLAYER_COUNTS
+from musbot.i18n import COACH
 from musbot.replay import Lang, ReplayError, load, read_transcript
 
 from .review import review_transcript
-from .text import say, text
+from .text import text
 
 
 def add_review_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
-    parser.add_argument("file", metavar="FILE", help=say("cli_repaso_file", lang))
+    parser.add_argument("file", metavar="FILE", help=COACH("cli_repaso_file", lang))
     parser.add_argument("--asiento", type=whole(lang, 1, max(PLAYER_COUNTS)), required=True,
                         metavar="N",
-                        help=say("cli_asiento", lang))
+                        help=COACH("cli_asiento", lang))
     parser.add_argument("--semilla", type=int, default=None, metavar="N",
-                        help=say("cli_semilla", lang))
+                        help=COACH("cli_semilla", lang))
 
 
 def run(path: str, seat: int, *, seed: int | None = None, lang: Lang = "es",
@@ -39,7 +40,7 @@ def run(path: str, seat: int, *, seed: int | None = None, lang: Lang = "es",
         transcript = read_transcript(load(path))
         players = len(transcript.hands)
         if not 1 <= seat <= players:
-            print(say("cli_bad_seat", lang, players=players), file=err)
+            print(COACH("cli_bad_seat", lang, players=players), file=err)
             return 2
         found = review_transcript(transcript, seat - 1, seed=seed)
     except ReplayError as exc:

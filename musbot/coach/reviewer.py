@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from musbot.engine.senas import SenaSeen
+from musbot.i18n import COACH
 from musbot.wording import cards_text
 
 from .review import review_transcript
-from .text import say, text
+from .text import text
 
 CACHED = 256
 """Reviews answered kept, so a button pressed twice is answered at once."""
@@ -42,7 +43,7 @@ class ReviewRefused(Exception):
         self.params = params
 
     def text(self, lang: str) -> str:
-        return say(self.key, lang, **self.params)
+        return COACH(self.key, lang, **self.params)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,9 @@ uses (whole percentages, tantos to a tenth)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from musbot.engine import Action, ActionKind, Card, Lance, codes
-from musbot.i18n import catalog
+from musbot.i18n import COACH, LANCE_NAME
 from musbot.wording import action_words
 
 from .options import Option
@@ -16,13 +15,6 @@ from .review import DecisionReview, Review
 
 _K = ActionKind
 _QUIET = (_K.PASO, _K.NO_QUIERO)
-
-
-def say(key: str, lang: str, /, **params: Any) -> str:
-    """One sentence of the ``COACH`` catalogue (Spanish when the language lacks it)."""
-    table = getattr(catalog(lang), "COACH", None) or catalog("es").COACH
-    text = table.get(key) or catalog("es").COACH[key]
-    return str(text).format(**params) if params else str(text)
 
 
 def percent(p: float, lang: str) -> str:
@@ -33,23 +25,23 @@ def percent(p: float, lang: str) -> str:
         n = min(n, 99)
     if p > 0.0:
         n = max(n, 1)
-    return say("percent", lang, n=n)
+    return COACH("percent", lang, n=n)
 
 
 def tantos(x: float, lang: str, *, sign: bool = True) -> str:
     text = f"{x:+.1f}" if sign else f"{x:.1f}"
     text = text.replace("-", "−")
-    return text.replace(".", say("decimal_point", lang))
+    return text.replace(".", COACH("decimal_point", lang))
 
 
 def word(action: Action, lang: str) -> str:
     """A word as the table shows it said in ``lang`` and the grammar reads it back («iduki»,
     «4 tantos gehiago»; a discard with its cards, the seat's own), quoted."""
-    return say("quoted", lang, word=action_words(action, lang))
+    return COACH("quoted", lang, word=action_words(action, lang))
 
 
 def lance_name(lance: Lance, lang: str) -> str:
-    return str(catalog(lang).LANCES[int(lance)])
+    return LANCE_NAME(int(lance), lang)
 
 
 CardsShown = Callable[[Sequence[Card]], str]
@@ -63,17 +55,17 @@ def lines(result: Review, lang: str = "es", *, hand_number: int | None = None,
           show: CardsShown = _codes) -> list[str]:
     """The review as lines: a heading, one line per decision, the advice. ``show`` writes the
     seat's own cards as the caller does (emoji at a table, codes in a terminal)."""
-    head = say("heading", lang) if hand_number is None else \
-        say("heading_hand", lang, number=hand_number)
+    head = COACH("heading", lang) if hand_number is None else \
+        COACH("heading_hand", lang, number=hand_number)
     out = [head]
     if result.players != 4:
-        out.append(say("four_only", lang))
+        out.append(COACH("four_only", lang))
         return out
     if not result.decisions:
-        out.append(say("no_decisions", lang))
+        out.append(COACH("no_decisions", lang))
         return out
     if not result.finished:
-        out.append(say("in_play", lang))
+        out.append(COACH("in_play", lang))
     for d in result.decisions:
         out.append(_decision(d, lang, show))
     out.append(advice(result, lang))
@@ -91,8 +83,8 @@ def option(o: Option, lang: str) -> str:
     sure = o.error < SHOWN_ERROR
     key = ("option_game" if sure else "option_game_error") if o.risky else \
         ("option" if sure else "option_error")
-    return say(key, lang, word=word(o.action, lang), tantos=tantos(o.tantos, lang),
-               error=tantos(2 * o.error, lang, sign=False), game=percent(o.game, lang))
+    return COACH(key, lang, word=word(o.action, lang), tantos=tantos(o.tantos, lang),
+                 error=tantos(2 * o.error, lang, sign=False), game=percent(o.game, lang))
 
 
 def said_words(d: DecisionReview, lang: str) -> str:
@@ -101,10 +93,10 @@ def said_words(d: DecisionReview, lang: str) -> str:
     best = d.best
     played = word(d.played, lang)
     if best is None:
-        return say("you_said_only", lang, played=played)
+        return COACH("you_said_only", lang, played=played)
     if best.action == d.played:
-        return say("you_said_best", lang, played=played)
-    return say("you_said", lang, played=played, best=word(best.action, lang))
+        return COACH("you_said_best", lang, played=played)
+    return COACH("you_said", lang, played=played, best=word(best.action, lang))
 
 
 def bot_words(d: DecisionReview, lang: str) -> str | None:
@@ -119,10 +111,10 @@ def bot_words(d: DecisionReview, lang: str) -> str | None:
     if bot is None:
         return None
     if bot.game > best.game:
-        return say("bot_game", lang, bot=word(d.bot, lang), bot_game=percent(bot.game, lang),
-                   best_game=percent(best.game, lang))
+        return COACH("bot_game", lang, bot=word(d.bot, lang), bot_game=percent(bot.game, lang),
+                     best_game=percent(best.game, lang))
     if best.risky and not bot.risky:
-        return say("bot_safe", lang, bot=word(d.bot, lang))
+        return COACH("bot_safe", lang, bot=word(d.bot, lang))
     return None
 
 
@@ -131,18 +123,18 @@ def _decision(d: DecisionReview, lang: str, show: CardsShown) -> str:
     said = said_words(d, lang)
     options = " · ".join(option(o, lang) for o in d.options)
     if d.lance is None:
-        pair = ", ".join(say("lance_chance", lang, lance=lance_name(lance, lang),
-                             chance=percent(p, lang)) for lance, p in c.pair.items()
+        pair = ", ".join(COACH("lance_chance", lang, lance=lance_name(lance, lang),
+                               chance=percent(p, lang)) for lance, p in c.pair.items()
                          if lance is not Lance.PUNTO)
-        phase = say("phase_mus" if d.phase == "mus" else "phase_descarte", lang)
-        line = say("line_mus", lang, phase=phase, cards=show(d.cards), said=said, pair=pair,
-                   pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
+        phase = COACH("phase_mus" if d.phase == "mus" else "phase_descarte", lang)
+        line = COACH("line_mus", lang, phase=phase, cards=show(d.cards), said=said, pair=pair,
+                     pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
     else:
-        line = say("line_lance", lang, lance=lance_name(d.lance, lang), said=said,
-                   chance=percent(c.pair.get(d.lance, 0.0), lang),
-                   pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
+        line = COACH("line_lance", lang, lance=lance_name(d.lance, lang), said=said,
+                     chance=percent(c.pair.get(d.lance, 0.0), lang),
+                     pares=percent(c.opp_pares, lang), juego=percent(c.opp_juego, lang))
     if options:
-        line += " " + say("options", lang, options=options)
+        line += " " + COACH("options", lang, options=options)
     why = bot_words(d, lang)
     if why is not None:
         line += " " + why
@@ -153,19 +145,19 @@ def advice(result: Review, lang: str) -> str:
     """One line where the player's word cost the most, in plain words."""
     worst = result.worst
     if worst is None:
-        return say("advice_none", lang)
+        return COACH("advice_none", lang)
     best = worst.best
     assert best is not None
     if worst.lance is None:
-        return say("advice_mus" if worst.phase == "mus" else "advice_descarte", lang,
-                   best=word(best.action, lang), played=word(worst.played, lang),
-                   cost=tantos(worst.cost, lang, sign=False))
+        return COACH("advice_mus" if worst.phase == "mus" else "advice_descarte", lang,
+                     best=word(best.action, lang), played=word(worst.played, lang),
+                     cost=tantos(worst.cost, lang, sign=False))
     bolder = worst.played.kind in _QUIET and best.action.kind not in _QUIET
     calmer = best.action.kind in _QUIET and worst.played.kind not in _QUIET
     key = "advice_bolder" if bolder else "advice_calmer" if calmer else "advice_other"
-    return say(key, lang, lance=lance_name(worst.lance, lang), best=word(best.action, lang),
-               played=word(worst.played, lang), cost=tantos(worst.cost, lang, sign=False),
-               chance=percent(worst.chances.pair.get(worst.lance, 0.0), lang))
+    return COACH(key, lang, lance=lance_name(worst.lance, lang), best=word(best.action, lang),
+                 played=word(worst.played, lang), cost=tantos(worst.cost, lang, sign=False),
+                 chance=percent(worst.chances.pair.get(worst.lance, 0.0), lang))
 
 
 def text(result: Review, lang: str = "es", *, hand_number: int | None = None,
@@ -174,4 +166,4 @@ def text(result: Review, lang: str = "es", *, hand_number: int | None = None,
 
 
 __all__ = ["SHOWN_ERROR", "advice", "bot_words", "lines", "option", "percent", "said_words",
-           "say", "tantos", "text", "word"]
+           "tantos", "text", "word"]

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from musbot.i18n import DISCORD
 from musbot.table import Clock, Table
 
 from .boards import Boards
@@ -29,7 +30,6 @@ from .bookkeeping import Bookkeeping
 from .governor import Governor
 from .guard import MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_CLOSED, THREAD_LOCKED, RequestGuard
 from .messenger import Messenger
-from .texts import dt
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def closed_thread(channel: Any, permissions: discord.Permissions | None = None) 
 
 def permissions_text(names: list[str], lang: str) -> str:
     """«Enviar mensajes, Insertar enlaces»: as the server's settings name them."""
-    return ", ".join(dt(f"perm_{name}", lang) for name in names)
+    return ", ".join(DISCORD(f"perm_{name}", lang) for name in names)
 
 
 def own_permissions(channel: Any) -> discord.Permissions | None:
@@ -114,16 +114,16 @@ class Access:
         name = str(getattr(channel, "name", channel_id))
         guild = getattr(getattr(channel, "guild", None), "name", "?")
         if code in THREAD_CLOSED:
-            reason = dt("thread_closed_reason", lang, channel=name)
-            told = {user_id: dt("thread_closed_dm", table.lang_for(user_id), channel=name,
-                                guild=guild) for user_id in table.humans()}
+            reason = DISCORD("thread_closed_reason", lang, channel=name)
+            told = {user_id: DISCORD("thread_closed_dm", table.lang_for(user_id), channel=name,
+                                     guild=guild) for user_id in table.humans()}
         else:
             names = self._lacking(channel, code)
-            reason = dt("paused_reason", lang, channel=name,
-                        missing=permissions_text(names, lang))
-            told = {user_id: dt("paused_dm", table.lang_for(user_id), channel=name,
-                                guild=guild,
-                                missing=permissions_text(names, table.lang_for(user_id)))
+            reason = DISCORD("paused_reason", lang, channel=name,
+                             missing=permissions_text(names, lang))
+            told = {user_id: DISCORD("paused_dm", table.lang_for(user_id), channel=name,
+                                     guild=guild,
+                                     missing=permissions_text(names, table.lang_for(user_id)))
                     for user_id in table.humans()}
         if not await table.hide(reason):
             return

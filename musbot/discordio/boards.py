@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from musbot.i18n import DISCORD
 from musbot.pictures.table import table_png
 from musbot.table import Clock, Page, Table
 
@@ -34,7 +35,6 @@ from .embeds import HAND_VERBS, Cards, Escaped, RenderedMessage, Snapshot, pictu
 from .governor import Governor
 from .markup import NO_MENTIONS, mentioning
 from .messenger import Messenger
-from .texts import dt
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +214,8 @@ class Boards:
             self.messenger.call_by_dm(board.channel_id, speaker, board.channel,
                                       self.lang_of(board.channel_id, speaker))
             return False
-        board.call = (speaker, snapshot.turn, dt("turn_call", board.lang, mention=f"<@{speaker}>"))
+        board.call = (speaker, snapshot.turn,
+                      DISCORD("turn_call", board.lang, mention=f"<@{speaker}>"))
         return True
 
     def remind(self, channel_id: int, user_id: int, text: str) -> bool:

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from musbot.grammar import Request, SendSena
+from musbot.i18n import DISCORD
 from musbot.table import Table, TableManager
 from musbot.table.render import sena_name
 from musbot.table.typed_words import CARDS, COME_BACK
 
 from .discard import discard_view, emojis_of
 from .failures import refuse_direct
-from .texts import dt, error
+from .texts import error
 from .transport import DiscordTransport
 
 
@@ -46,12 +47,12 @@ class DirectMessages:
                                    view=discard_view(table, user_id,
                                                      emojis=emojis_of(transport.client)))
         elif isinstance(outcome.command, SendSena):
-            await transport.direct(user_id, dt("sena_sent", lang,
-                                               sena=sena_name(outcome.command.sena, lang))
+            await transport.direct(user_id, DISCORD("sena_sent", lang,
+                                                    sena=sena_name(outcome.command.sena, lang))
                                    + where)
         elif outcome.command is None or \
                 (isinstance(outcome.command, Request) and outcome.command != COME_BACK):
-            await transport.direct(user_id, dt("dm_unknown", lang) + where)
+            await transport.direct(user_id, DISCORD("dm_unknown", lang) + where)
 
     def which_table(self, table: Table, lang: str) -> str:
         """«(mesa de #mus en Txoko)»: the table a DM's answer speaks of."""
@@ -60,7 +61,7 @@ class DirectMessages:
         name = getattr(channel, "name", None)
         if guild is None or name is None:
             return ""
-        return dt("which_table", lang, channel=name, guild=guild.name)
+        return DISCORD("which_table", lang, channel=name, guild=guild.name)
 
 
 __all__ = ["DirectMessages"]

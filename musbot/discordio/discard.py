@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import discord
 
 from musbot.engine import MusError, SeatView, descarte
-from musbot.i18n import error_text
+from musbot.i18n import DISCORD, error_text
 from musbot.table import Table, TableError
 from musbot.table.render import card_text
 
@@ -23,7 +23,7 @@ from .callbacks import Guarded, services
 from .card_emojis import CardEmojis
 from .failures import answer_privately
 from .markup import plain
-from .texts import dt, error
+from .texts import error
 
 TOKEN = r"(?P<token>(?:[0-9a-f]{1,32}\.)?[0-9]+\.[0-9]+)"
 """A discard round's token in a custom_id: match.hand.round (hand.round alone on buttons sent by
@@ -115,7 +115,7 @@ class DiscardConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, channel_id: int, token: str, mask: int, lang: str = "es") -> None:
         count = bin(mask).count("1")
         super().__init__(discord.ui.Button(
-            label=dt("btn_discard", lang, count=count), style=discord.ButtonStyle.success,
+            label=DISCORD("btn_discard", lang, count=count), style=discord.ButtonStyle.success,
             disabled=count == 0, custom_id=f"mus:dc:{channel_id}:{token}:{mask}"))
         self.channel_id = channel_id
         self.token = token
@@ -190,7 +190,7 @@ async def _still_current(press: Press, table: Table, token: str) -> SeatView | N
     view = table.match.view(seat)
     current = discard_token(table.state.match_key, view.hand_number, len(view.discards))
     if view.phase != "descarte" or current != token:
-        await press.say(dt("stale_cards", table.lang_for(press.user_id)))
+        await press.say(DISCORD("stale_cards", table.lang_for(press.user_id)))
         return None
     return view
 

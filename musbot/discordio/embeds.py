@@ -18,13 +18,13 @@ from typing import Any
 
 import discord
 
+from musbot.i18n import DISCORD, TABLE
 from musbot.table import Page, Table, render, status, texts
 from musbot.table.clockwork import REMINDER_SECONDS
 from musbot.table.status import NameList, StatusFacts
 
 from . import ui
 from .markup import plain
-from .texts import dt
 
 DESCRIPTION_LIMIT = 4096
 TITLE_LIMIT = 256
@@ -132,8 +132,8 @@ def page_title(page: Page, lang: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def _title(hand_number: int | None, lang: str) -> str:
     if hand_number is None:
-        return dt("table_title", lang)
-    return dt("hand_title", lang, number=hand_number)
+        return DISCORD("table_title", lang)
+    return DISCORD("hand_title", lang, number=hand_number)
 
 
 def split_at(lines: list[str], first: int, count: int, reserve: int) -> int:
@@ -218,8 +218,8 @@ def _live_hand(snapshot: Snapshot, escaped: Escaped | None) -> RenderedMessage:
     for name, value in worded[1]:
         embed.add_field(name=name, value=value, inline=True)
     if snapshot.deadline is not None and facts.to_act is not None:
-        embed.add_field(name=dt("field_time", snapshot.lang), value=f"<t:{snapshot.deadline}:R>",
-                        inline=True)
+        embed.add_field(name=DISCORD("field_time", snapshot.lang),
+                        value=f"<t:{snapshot.deadline}:R>", inline=True)
     embed.set_footer(text=worded[2][:FOOTER_LIMIT])
     return RenderedMessage(embed, snapshot.verbs, snapshot.count, False,
                            snapshot.signature(0, False))
@@ -232,16 +232,16 @@ def _live_words(facts: StatusFacts, names: NameList, lang: str, number: int
     score, the part of the hand, the envite or the turn changes."""
     by_seat = dict(names)
     if facts.phase == "mus":
-        part = dt("part_mus", lang)
+        part = DISCORD("part_mus", lang)
     elif facts.phase == "descarte":
-        part = dt("part_descarte", lang)
+        part = DISCORD("part_descarte", lang)
     elif facts.lance is not None:
         part = render.lance_name(facts.lance, lang)
     else:
         part = ""
     key = "hand_title_turn" if facts.to_act is not None else "hand_title_part"
-    title = dt(key, lang, number=number, part=part,
-               name=render.name_of(facts.to_act, by_seat, lang))
+    title = DISCORD(key, lang, number=number, part=part,
+                    name=render.name_of(facts.to_act, by_seat, lang))
     fields = []
     for team in (0, 1):
         members = ", ".join(render.name_of(s, by_seat, lang)
@@ -250,18 +250,18 @@ def _live_words(facts: StatusFacts, names: NameList, lang: str, number: int
                        plain(members)[:300] + "\n"
                        + render.tantos_text(facts.scores[team], facts.target, lang)))
     if facts.ordago:
-        bet = dt("bet_ordago", lang, name=render.name_of(facts.bettor, by_seat, lang))
+        bet = DISCORD("bet_ordago", lang, name=render.name_of(facts.bettor, by_seat, lang))
     elif facts.bet:
-        bet = dt("bet_envite", lang, bet=facts.bet,
-                 name=render.name_of(facts.bettor, by_seat, lang))
+        bet = DISCORD("bet_envite", lang, bet=facts.bet,
+                      name=render.name_of(facts.bettor, by_seat, lang))
     else:
         bet = ""  # nothing stands: no field (two lines fewer on a phone)
     if bet:
-        fields.append((dt("field_bet", lang), plain(bet)[:1024]))
-    footer = " · ".join([render.t("status_games", lang, a=facts.games[0], b=facts.games[1],
-                                  c=facts.vacas[0], d=facts.vacas[1]),
-                         render.t("status_mano", lang,
-                                  name=render.name_of(facts.mano, by_seat, lang)).rstrip(".")])
+        fields.append((DISCORD("field_bet", lang), plain(bet)[:1024]))
+    footer = " · ".join([TABLE("status_games", lang, a=facts.games[0], b=facts.games[1],
+                               c=facts.vacas[0], d=facts.vacas[1]),
+                         TABLE("status_mano", lang,
+                               name=render.name_of(facts.mano, by_seat, lang)).rstrip(".")])
     return title, tuple(fields), footer
 
 

@@ -24,13 +24,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from musbot.engine import MusError
-from musbot.i18n import catalog, error_text
+from musbot.i18n import DISCORD, SERVER, TABLE, error_text
 from musbot.storage import StorageError
-from musbot.table import Table, render
+from musbot.table import Table
 
 from .locales import hear, lang_of, person_lang
 from .markup import plain
-from .texts import dt, server
 
 
 class Answerer(Protocol):
@@ -84,34 +83,34 @@ def failure_text(error: BaseException, lang: str = "es",
     if isinstance(error, commands.CommandNotFound):
         return None
     if isinstance(error, (app_commands.NoPrivateMessage, commands.NoPrivateMessage)):
-        return server("guild_only", lang)
+        return SERVER("guild_only", lang)
     if isinstance(error, (app_commands.MissingPermissions, commands.MissingPermissions)):
-        return server("need_permission", lang)
+        return SERVER("need_permission", lang)
     if isinstance(error, (app_commands.CommandOnCooldown, commands.CommandOnCooldown)):
-        return dt("slow_down", lang, seconds=round(error.retry_after))
+        return DISCORD("slow_down", lang, seconds=round(error.retry_after))
     if isinstance(error, commands.RangeError):
-        return dt("bad_range", lang, value=error.value, low=error.minimum, high=error.maximum)
+        return DISCORD("bad_range", lang, value=error.value, low=error.minimum, high=error.maximum)
     if isinstance(error, commands.MissingRequiredArgument):
-        return dt("missing_argument", lang, name=error.param.name)
+        return DISCORD("missing_argument", lang, name=error.param.name)
     if isinstance(error, (commands.BadLiteralArgument, commands.BadArgument,
                           commands.TooManyArguments, commands.ArgumentParsingError,
                           app_commands.TransformerError)):
-        return dt("bad_argument", lang)
+        return DISCORD("bad_argument", lang)
     if isinstance(error, app_commands.CommandNotFound):
-        return dt("command_stale", lang)
+        return DISCORD("command_stale", lang)
     if isinstance(error, (app_commands.CheckFailure, commands.CheckFailure)):
-        return server("need_permission", lang)
+        return SERVER("need_permission", lang)
     if isinstance(error, discord.Forbidden):
-        return dt("bot_forbidden", lang)
-    return dt("unexpected", lang)
+        return DISCORD("bot_forbidden", lang)
+    return DISCORD("unexpected", lang)
 
 
 def storage_text(error: StorageError, lang: str = "es") -> str:
     """A storage failure as a person should read it: the sentence of its code (locked,
     unavailable, full, damaged, …; the details go to the log)."""
-    if error.code != "db_error" and error.code in catalog("es").SERVER:
-        return server(error.code, lang)
-    return server("db_error", lang, error=error)
+    if error.code != "db_error" and error.code in SERVER:
+        return SERVER(error.code, lang)
+    return SERVER("db_error", lang, error=error)
 
 
 def expected(error: BaseException) -> bool:
@@ -227,7 +226,7 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> bool:
             await interaction.response.autocomplete([])
         return True
     with contextlib.suppress(discord.HTTPException):
-        await answer_privately(interaction, dt("bad_argument", lang_of(interaction)))
+        await answer_privately(interaction, DISCORD("bad_argument", lang_of(interaction)))
     return True
 
 
@@ -242,7 +241,7 @@ async def refuse_typed(transport: Answerer, table: Table, user_id: int,
         if user_id not in transport.prefers_ephemeral:
             await transport.direct(user_id, error_text(error, lang, table.names()))
             return
-        text = render.t("dm_closed", lang, mention=transport.mention(user_id))
+        text = TABLE("dm_closed", lang, mention=transport.mention(user_id))
         await transport.say_briefly(table.channel_id, text, reference=reference,
                                     author=user_id, mention=True)
         return

@@ -27,6 +27,7 @@ from typing import Any
 
 import discord
 
+from musbot.i18n import DISCORD
 from musbot.pictures.hand import hand_png
 from musbot.table import Clock, DmClosed, Table
 from musbot.table.render import cards_text
@@ -37,7 +38,7 @@ from .discard import DiscardButtons, discard_buttons, discard_view, emojis_of
 from .drawing import Painter, PicturesBusy
 from .governor import Governor
 from .markup import NO_MENTIONS, mentioning, plain, plain_with
-from .texts import MESSAGE_LIMIT, dt
+from .texts import MESSAGE_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +145,8 @@ class Messenger:
         buttons = discard_buttons(table, user_id, emojis=emojis_of(self.client))
         # The hand is in the DM just above (dealt, or new after the last discard): the prompt
         # says what to do, its buttons name the cards; one DM per event, nothing twice.
-        content = self._dm_header(table, user_id, where) + dt("discard_prompt",
-                                                              table.lang_for(user_id))
+        content = self._dm_header(table, user_id, where) + DISCORD("discard_prompt",
+                                                                   table.lang_for(user_id))
         old = self._prompts.pop((table.channel_id, user_id), None)
         if old is not None:
             self._edit_prompt(user_id, old, None)  # an earlier round's: its buttons go
@@ -227,15 +228,15 @@ class Messenger:
         name = getattr(where, "name", None)
         if guild is None or name is None:
             return ""
-        return dt("dm_header", table.lang_for(user_id), guild=plain(guild.name),
-                  channel=plain(name)) + "\n"
+        return DISCORD("dm_header", table.lang_for(user_id), guild=plain(guild.name),
+                       channel=plain(name)) + "\n"
 
     # --- a turn's call by DM ------------------------------------------------------------------
 
     def call_by_dm(self, channel_id: int, user_id: int, where: Any, lang: str) -> None:
         """«It is your turn» by DM, at the table in channel ``where``, in ``lang``."""
-        text = dt("turn_call_dm", lang, channel=plain(str(getattr(where, "name", "?"))),
-                  guild=plain(str(getattr(getattr(where, "guild", None), "name", "?"))))
+        text = DISCORD("turn_call_dm", lang, channel=plain(str(getattr(where, "name", "?"))),
+                       guild=plain(str(getattr(getattr(where, "guild", None), "name", "?"))))
         called = self._called[(channel_id, user_id)] = _Called()
 
         async def send() -> None:
@@ -424,7 +425,7 @@ def _hand_picture(table: Table, user_id: int) -> HandPicture | None:
     new = frozenset(view.cards[len(view.cards) - fresh:]) if fresh else frozenset()
     lang = table.lang_for(user_id)
     return HandPicture(tuple(view.cards), new, view.rules.reyes, lang,
-                       dt("hand_picture_alt", lang, cards=cards_text(view.cards)))
+                       DISCORD("hand_picture_alt", lang, cards=cards_text(view.cards)))
 
 
 def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from musbot.i18n import DISCORD
 from musbot.storage import Database, StorageError, TablePlace
 from musbot.table import Table, TableManager
 
@@ -27,7 +28,7 @@ from .card_emojis import CardEmojis
 from .direct import DirectMessages
 from .discard import discard_item, emojis_of
 from .failures import expected, failure_text
-from .texts import dt, error
+from .texts import error
 from .transport import DiscordTransport
 
 log = logging.getLogger(__name__)
@@ -113,7 +114,7 @@ class Relay:
         if found is None:
             await self.transport.direct(user_id, await self._restoring(place))
         elif not found:
-            await self.transport.direct(user_id, dt("no_table_dm"))
+            await self.transport.direct(user_id, DISCORD("no_table_dm"))
         return True
 
     async def forward_press(self, interaction: discord.Interaction[Any], channel_id: int

@@ -6,21 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from musbot.engine import MusError
-from musbot.i18n import error_text, translate
+from musbot.i18n import error_text
 
 MESSAGE_LIMIT = 2000
 """Discord's longest message text, in characters: one home for every sender to cut at."""
-
-
-def dt(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the ``DISCORD`` catalog."""
-    return translate(f"DISCORD.{key}", lang, **params)
-
-
-def server(key: str, lang: str = "es", **params: Any) -> str:
-    """One sentence of the ``SERVER`` catalog (leagues, profiles, settings, storage
-    failures)."""
-    return translate(f"SERVER.{key}", lang, **params)
 
 
 def error(code: str, lang: str = "es", **params: Any) -> str:

@@ -20,7 +20,7 @@ from typing import Any, Final
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from musbot.i18n import catalog, language_of_locale
+from musbot.i18n import SLASH, language_of_locale
 
 SECTION: Final = "SLASH"
 NAME_PATTERN: Final = re.compile(r"^[-_\w]{1,32}$")
@@ -56,8 +56,8 @@ class CatalogueTranslator(app_commands.Translator):
         key = slash_key(context.location, context.data, string.message)
         if key is None:
             return None
-        entry = catalog(lang).entries.get(key)
-        return str(entry) if entry is not None else None
+        name = key.removeprefix(f"{SECTION}.")
+        return SLASH.template(name, lang) if name in SLASH else None
 
 
 __all__ = ["NAME_PATTERN", "SECTION", "TEXT_LIMIT", "CatalogueTranslator", "slash_key"]

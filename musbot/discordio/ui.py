@@ -34,6 +34,7 @@ from musbot.engine import (
     MalformedCommand,
     mas,
 )
+from musbot.i18n import DISCORD
 from musbot.table import Table, TableError
 
 from .callbacks import Guarded, services, table_or_say
@@ -41,7 +42,7 @@ from .discard import discard_view, emojis_of
 from .failures import answer_privately, guarded, report
 from .locales import recall
 from .markup import plain, seat_name
-from .texts import MESSAGE_LIMIT, dt
+from .texts import MESSAGE_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, verb: str, lang: str = "es", channel_id: int | None = None) -> None:
         key, style = _ACTION_LOOK[verb]
-        super().__init__(discord.ui.Button(label=dt(key, lang), style=style,
+        super().__init__(discord.ui.Button(label=DISCORD(key, lang), style=style,
                                            custom_id=_custom_id("a", verb, channel_id)))
         self.channel_id = channel_id or 0  # a button shown: the press says its channel
         self.verb = verb
@@ -134,7 +135,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             table.state.require_seat(interaction.user.id)
             lang = table.lang_for(interaction.user.id)
             await interaction.response.send_message(
-                dt("ordago_sure", lang), ephemeral=True,
+                DISCORD("ordago_sure", lang), ephemeral=True,
                 view=ordago_view(table.state.turn, lang))
             return
         if self.verb == "envidon":
@@ -154,7 +155,7 @@ class OrdagoConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, answer: str, turn: int, lang: str = "es") -> None:
         yes = answer == "yes"
         super().__init__(discord.ui.Button(
-            label=dt("btn_ordago_yes" if yes else "btn_ordago_no", lang),
+            label=DISCORD("btn_ordago_yes" if yes else "btn_ordago_no", lang),
             style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
             custom_id=f"mus:oc:{answer}:{turn}"))
         self.answer = answer
@@ -172,15 +173,15 @@ class OrdagoConfirm(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         table = await table_or_say(interaction, self.channel_id)
         lang = table.lang_for(interaction.user.id)
         if self.answer == "no":
-            await interaction.response.edit_message(content=dt("ordago_dropped", lang),
+            await interaction.response.edit_message(content=DISCORD("ordago_dropped", lang),
                                                     view=None)
             return
         if table.state.turn != self.turn:
-            await interaction.response.edit_message(content=dt("ordago_late", lang),
+            await interaction.response.edit_message(content=DISCORD("ordago_late", lang),
                                                     view=None)
             return
         await table.act(interaction.user.id, ORDAGO)
-        await interaction.response.edit_message(content=dt("ordago_said", lang), view=None)
+        await interaction.response.edit_message(content=DISCORD("ordago_said", lang), view=None)
 
 
 @functools.lru_cache(maxsize=256)
@@ -199,7 +200,7 @@ class TableButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, verb: str, lang: str = "es", channel_id: int | None = None) -> None:
         key, style = _TABLE_LOOK[verb]
         pair = verb[-1] if verb in ("join1", "join2") else ""
-        super().__init__(discord.ui.Button(label=dt(key, lang, pair=pair), style=style,
+        super().__init__(discord.ui.Button(label=DISCORD(key, lang, pair=pair), style=style,
                                            custom_id=_custom_id("t", verb, channel_id)))
         self.channel_id = channel_id or 0  # a button shown: the press says its channel
         self.verb = verb
@@ -240,7 +241,7 @@ class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
     match to match); the table is the message's channel."""
 
     def __init__(self, verb: str, page: int, lang: str = "es") -> None:
-        label = dt("btn_log" if verb == "log" else "btn_repaso", lang)
+        label = DISCORD("btn_log" if verb == "log" else "btn_repaso", lang)
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
                                            custom_id=f"mus:h:{verb}:{page}"))
         self.verb = verb
@@ -259,7 +260,7 @@ class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         page = services(interaction).transport.page(self.channel_id, self.page)
         lang = table.lang_for(interaction.user.id)
         if page is None or page.hand_number is None:
-            await answer_privately(interaction, dt("hand_gone", lang))
+            await answer_privately(interaction, DISCORD("hand_gone", lang))
             return
         if self.verb == "repaso":
             await show_review(interaction, table, page.hand_number)
@@ -286,11 +287,11 @@ class EnvidoModal(discord.ui.Modal):
     """«Envido N…»: asks the amount; while a bet stands the engine takes it as N más (§4)."""
 
     def __init__(self, channel_id: int, lang: str = "es") -> None:
-        super().__init__(title=dt("modal_title", lang), timeout=300)
+        super().__init__(title=DISCORD("modal_title", lang), timeout=300)
         self.channel_id = channel_id
         self.amount: discord.ui.TextInput[Any] = discord.ui.TextInput(
             placeholder="5", min_length=1, max_length=20)
-        self.add_item(discord.ui.Label(text=dt("modal_label", lang), component=self.amount))
+        self.add_item(discord.ui.Label(text=DISCORD("modal_label", lang), component=self.amount))
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         await guarded(interaction, self.channel_id,

@@ -24,8 +24,9 @@ from typing import Any, Final
 
 import discord
 
+from musbot.i18n import TXAPELKETA
 from musbot.tournament.labels import Words
-from musbot.tournament.live import LEFT, WHEN, Cup, Lacking, entrants_of, say
+from musbot.tournament.live import LEFT, WHEN, Cup, Lacking, entrants_of
 from musbot.tournament.picture import Picture, render
 from musbot.tournament.text import bracket_text
 
@@ -234,7 +235,7 @@ class DiscordVenue:
 
     async def paused(self, cup: Cup, match: Any, text: str, users: Sequence[int]) -> None:
         view = discord.ui.View(timeout=None)
-        view.add_item(NewPlace(cup.tournament_id, match.id, say("new_place", cup.lang)))
+        view.add_item(NewPlace(cup.tournament_id, match.id, TXAPELKETA("new_place", cup.lang)))
         await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
     async def timed_news(self, cup: Cup, text: str, users: Sequence[int],
@@ -246,14 +247,14 @@ class DiscordVenue:
                             users: Sequence[int], *, playing: bool = False) -> None:
         words = Words(cup.tournament, cup.lang)
         view = discord.ui.View(timeout=None)
-        choices = [("w0", say("wins_walkover", cup.lang, pair=words.side(match, 0))),
-                   ("w1", say("wins_walkover", cup.lang, pair=words.side(match, 1))),
-                   ("ww", say("double_walkover", cup.lang))]
+        choices = [("w0", TXAPELKETA("wins_walkover", cup.lang, pair=words.side(match, 0))),
+                   ("w1", TXAPELKETA("wins_walkover", cup.lang, pair=words.side(match, 1))),
+                   ("ww", TXAPELKETA("double_walkover", cup.lang))]
         if playing:  # a match on Discord past its time limit: half an hour, or its board now
-            choices += [("play", say("more_play", cup.lang)),
-                        ("board", say("by_board", cup.lang))]
+            choices += [("play", TXAPELKETA("more_play", cup.lang)),
+                        ("board", TXAPELKETA("by_board", cup.lang))]
         else:
-            choices.append(("more", say("more_time", cup.lang)))
+            choices.append(("more", TXAPELKETA("more_time", cup.lang)))
         for what, label in choices:
             view.add_item(DeadlineChoice(cup.tournament_id, match.id, what, label))
         await self._post(cup.channel_id, notifying(text, users),
@@ -263,9 +264,9 @@ class DiscordVenue:
                             number: int) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(ResultAnswer(cup.tournament_id, match.id, number, True,
-                                   say("agree", cup.lang)))
+                                   TXAPELKETA("agree", cup.lang)))
         view.add_item(ResultAnswer(cup.tournament_id, match.id, number, False,
-                                   say("disagree", cup.lang)))
+                                   TXAPELKETA("disagree", cup.lang)))
         await self._post(cup.channel_id, notifying(text, users), mentioning(*users), view=view)
 
     async def _post(self, channel_id: int | None, content: str,

@@ -9,6 +9,15 @@ gettext (Poedit, Weblate, Pontoon, Lokalize) edits them; ``tools/po_from_dicts.p
 dict catalogue of the old format into entries. The catalogues are compiled when first used, in
 memory, by Babel (pure Python: no build step, no compiled ``.mo`` file to keep in step).
 
+The code asks for a sentence through its audience's handle, one :class:`Texts` per section, the
+way gettext's ``pgettext`` reads a context but with the language given on each call (one bot
+speaks to many people at once): ``TABLE("hand_started", lang, mano=…)`` for the table,
+``DISCORD`` for buttons and DMs, ``SERVER`` for a server's leagues and settings, ``CLI`` and
+``TERMINAL`` for the command line, ``COACH`` for a review, ``TXAPELKETA`` for a live
+tournament, ``REPLAY`` and ``BENCH`` for the tools. Every handle words its sentence the same
+way, by :func:`translate`: the plural form its count asks for, Spanish where a language lacks
+the sentence, ``str.format`` of the values.
+
 Engine errors carry a code and parameters; they are worded here, by :func:`error_text` alone, so
 that a table can speak the server's language while the engine stays free of text decisions.
 """
@@ -149,13 +158,104 @@ def catalog(lang: str) -> Any:
 
 
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
-    """One sentence, by its key (``"TABLE.hand_started"``), in ``lang``, with its values; a
-    plural sentence takes the form its count asks for. Without values the template is given
-    as it is (literal braces included)."""
-    entry = catalog(lang).entries[key]
+    """One sentence, by its whole key (``"TABLE.hand_started"``), in ``lang``, with its values:
+    the one lookup every :class:`Texts` handle words through."""
+    return _worded(catalog(lang).entries[key], params)
+
+
+def _worded(entry: Entry, params: Mapping[str, Any]) -> str:
+    """A plural sentence takes the form its count asks for; without values a sentence is given as
+    it is (literal braces included)."""
     if isinstance(entry, Plural):
         return entry.format(**params)
     return entry.format(**params) if params else entry
+
+
+class Texts:
+    """The sentences of one audience: a section of the catalogues (``TABLE``, ``DISCORD``,
+    ``CLI``…), asked for by key and language, ``TABLE("hand_started", lang, mano=…)``, and
+    worded as :func:`translate` words any sentence. A handle looks each sentence up once per
+    language: a table words several of them at every move."""
+
+    __slots__ = ("_entries", "_prefix", "section")
+
+    def __init__(self, section: str) -> None:
+        self.section = section
+        self._prefix = f"{section}." if section else ""
+        self._entries: dict[tuple[str | int, str], Entry] = {}
+
+    def entry(self, key: str | int, lang: str = DEFAULT_LANGUAGE) -> Entry:
+        """The sentence as the catalogue holds it: a template, or a :class:`Plural`."""
+        found = self._entries.get((key, lang))
+        if found is None:
+            found = self._entries[(key, lang)] = catalog(lang).entries[f"{self._prefix}{key}"]
+        return found
+
+    def __call__(self, key: str | int, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
+        entry = self._entries.get((key, lang)) or self.entry(key, lang)
+        if params or not isinstance(entry, str):  # as _worded; the common case without a call
+            return _worded(entry, params)
+        return entry
+
+    def template(self, key: str | int, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The sentence with its holes left open (for a caller that fills them in later)."""
+        return str(self.entry(key, lang))
+
+    def get(self, key: str | int, lang: str, default: str) -> str:
+        """The sentence, or ``default`` for a key the section does not have (an engine's word
+        with no sentence of its own is shown as it is)."""
+        return self(key, lang) if key in self else default
+
+    def __contains__(self, key: object) -> bool:
+        """Whether the section has ``key`` (every language has what Spanish has)."""
+        return f"{self._prefix}{key}" in catalog(DEFAULT_LANGUAGE).entries
+
+    def __repr__(self) -> str:
+        return f"Texts({self.section!r})"
+
+
+TABLE: Final = Texts("TABLE")
+"""What a table says to its players: moves, lances, scores, summaries."""
+DISCORD: Final = Texts("DISCORD")
+"""Discord's own words around a table: buttons, DMs, command answers."""
+SERVER: Final = Texts("SERVER")
+"""A server's leagues, profiles, settings and storage failures."""
+CLI: Final = Texts("CLI")
+"""The ``musbot`` command line: options, help, maintenance commands."""
+TERMINAL: Final = Texts("TERMINAL")
+"""A match played in the terminal (``musbot play``)."""
+COACH: Final = Texts("COACH")
+"""A hand's review: the decisions weighed, figures as a player reads them."""
+TXAPELKETA: Final = Texts("TXAPELKETA")
+"""A tournament being played: announcements, calls, reports, the organiser's board."""
+TOURNAMENT: Final = Texts("TOURNAMENT")
+"""A tournament's bracket and tables of standings, in pictures and in text."""
+REPLAY: Final = Texts("REPLAY")
+"""The replay of a transcript (``musbot replay``)."""
+BENCH: Final = Texts("BENCH")
+"""What the benchmarks print (``musbot bench``)."""
+PICTURE_WORDS: Final = Texts("PICTURES")
+"""The few words drawn on a table's picture."""
+SLASH: Final = Texts("SLASH")
+"""Slash commands' names, descriptions and choices, as Discord shows them in each locale."""
+ERRORS: Final = Texts("ERRORS")
+"""An engine, grammar or table error, by its code (:func:`error_text` words them)."""
+LANCE_NAME: Final = Texts("LANCES")
+"""A lance's name by its number (``LANCE_NAME(0, lang)``: «grande»)."""
+SCORE_KIND: Final = Texts("SCORE_KINDS")
+"""How tantos were won (en paso, querido, deje…), by the engine's word for it."""
+SENA_NAME: Final = Texts("SENA_NAMES")
+"""A seña by the name its reader types («dos reyes», «bi errege»)."""
+SENA_GESTURE: Final = Texts("SENA_GESTURES")
+"""A seña's gesture, as its receiver sees it."""
+RANK_NAME: Final = Texts("RANK_NAMES")
+SUIT_NAME: Final = Texts("SUIT_NAMES")
+"""A card's rank and suit in words (``COMMON("CARD_NAME", …)`` puts them together)."""
+TYPED_WORD: Final = Texts("WORDS")
+"""A word a person types (``bota``, ``kartak``…), as each language shows it."""
+COMMON: Final = Texts("")
+"""The few sentences kept at the catalogues' top level, shared by every audience: ``NAME`` (a
+language's own name), ``NOBODY``, ``SEAT``, ``CARD_NAME``."""
 
 
 class _Languages(Mapping[str, Catalogue]):

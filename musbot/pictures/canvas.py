@@ -15,7 +15,6 @@ import io
 from PIL import Image, ImageDraw
 
 from musbot.engine.cards import Card, rank
-from musbot.i18n import translate
 
 from .cards import ASPECT
 from .fonts import font
@@ -35,11 +34,6 @@ felt and told apart by the colour-blind, being light against dark as well)."""
 
 COUNTS_AS = {3: 12, 2: 1}
 """With 8 reyes a 3 is a rey and a 2 an as (docs/rules.md §1)."""
-
-
-def word(key: str, lang: str) -> str:
-    """A word of the pictures' own catalogue section (``PICTURES.new``…) in ``lang``."""
-    return translate(f"PICTURES.{key}", lang)
 
 
 def counts_as(card: Card, reyes: int) -> int | None:

@@ -15,8 +15,9 @@ from collections.abc import Collection, Sequence
 from PIL import Image, ImageDraw
 
 from musbot.engine.cards import Card
+from musbot.i18n import PICTURE_WORDS
 
-from .canvas import FELT, INK, badge, card_width, counts_as, png, word
+from .canvas import FELT, INK, badge, card_width, counts_as, png
 from .cards import card_image
 from .fonts import font
 
@@ -42,7 +43,7 @@ def hand_picture(cards: Sequence[Card], *, new: Collection[Card] = (), reyes: in
     height = top + CARD_H + 8 + NUMBER_H + MARGIN
     img = Image.new("RGB", (max(width, 2 * MARGIN + width_card), height), FELT)
     draw = ImageDraw.Draw(img)
-    new_word = word("new", lang)
+    new_word = PICTURE_WORDS("new", lang)
     number_face = font(round(NUMBER_H * 0.62), bold=True)
     for i, card in enumerate(cards):
         x = MARGIN + i * (width_card + GAP)

@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw
 from musbot.engine import Rules
 from musbot.engine import events as ev
 from musbot.engine.cards import Card
-from musbot.i18n import catalog, translate
+from musbot.i18n import COMMON, LANCE_NAME, PICTURE_WORDS, SCORE_KIND, TABLE
 
 from .canvas import (
     FELT,
@@ -47,7 +47,6 @@ from .canvas import (
     card_width,
     counts_as,
     png,
-    word,
 )
 from .cards import card_image
 from .fonts import font, name_text
@@ -158,7 +157,6 @@ def _px(dp: float) -> int:
 class _Painter:
     def __init__(self, snap: TableSnapshot) -> None:
         self.snap = snap
-        self.words = catalog(snap.lang)
         self.card_h = _px(CARD_H)
         self.card_w = card_width(self.card_h)
         self.block_w = 4 * self.card_w + 3 * _px(CARD_GAP)
@@ -195,7 +193,7 @@ class _Painter:
         for team in (0, 1):
             self.score(d, team, y)
             y += _px(SCORE_H)
-        lines = ([word("legend_reyes", self.snap.lang)]
+        lines = ([PICTURE_WORDS("legend_reyes", self.snap.lang)]
                  if self.snap.reyes == 8 else []) + list(self.snap.extra)
         small = font(_px(SMALL))
         for line in lines:
@@ -219,15 +217,16 @@ class _Painter:
         room = self.block_w - chip - _px(6)
         mano_w = 0
         if seat == snap.mano:
-            mano_w = round(small.getlength(word("mano", snap.lang))) + _px(SMALL * 0.6) + _px(6)
+            mano = PICTURE_WORDS("mano", snap.lang)
+            mano_w = round(small.getlength(mano)) + _px(SMALL * 0.6) + _px(6)
             room -= mano_w
-        fallback = str(self.words.SEAT.format(seat=seat + 1))
+        fallback = COMMON("SEAT", snap.lang, seat=seat + 1)
         shown = name_text(snap.names[seat] or fallback, face, room, bold=True, fallback=fallback)
         name_x = x + chip + _px(6)
         d.text((name_x, cy), shown, font=face, fill=INK, anchor="lm")
         if seat == snap.mano:
             end = name_x + face.getlength(shown) + _px(6)
-            badge(d, (end + (mano_w - _px(6)) / 2, cy), word("mano", snap.lang),
+            badge(d, (end + (mano_w - _px(6)) / 2, cy), PICTURE_WORDS("mano", snap.lang),
                   _px(NAME_H - 6), GOLD, GOLD_INK)
         hand = snap.hands[seat]
         cards: Sequence[Card | None] = hand if hand is not None else (None,) * 4
@@ -246,19 +245,18 @@ class _Painter:
         small = font(_px(SMALL))
         x = _px(MARGIN)
         cy = y + _px(LINE_H) / 2
-        name = str(self.words.LANCES[result.lance]) if 0 <= result.lance < len(
-            self.words.LANCES) else str(result.lance)
+        name = LANCE_NAME.get(result.lance, self.snap.lang, str(result.lance))
         d.text((x, cy), name, font=face, fill=INK, anchor="lm")
         kind = KINDS.get(result.outcome or "")
         if kind is not None:
-            said = str(self.words.SCORE_KINDS.get(kind, kind))
+            said = SCORE_KIND.get(kind, self.snap.lang, kind)
             kind_x = max(x + _px(92), x + face.getlength(name) + _px(10))
             d.text((kind_x, cy), said, font=small, fill=SOFT, anchor="lm")
         right_x = WIDTH - _px(MARGIN)
         if result.team is None:
             text, colour = "—", SOFT
         else:
-            text = f"{translate('TABLE.pair_label', self.snap.lang, label=result.team + 1)}"
+            text = f"{TABLE('pair_label', self.snap.lang, label=result.team + 1)}"
             text += f"  +{result.tantos}"
             colour = PAIR_COLOURS[result.team]
         d.text((right_x, cy), text, font=face, fill=colour, anchor="rm")
@@ -272,7 +270,7 @@ class _Painter:
         small = font(_px(SMALL))
         x = _px(MARGIN)
         cy = y + _px(SCORE_H) / 2
-        label = translate("TABLE.pair_label", snap.lang, label=team + 1)
+        label = TABLE("pair_label", snap.lang, label=team + 1)
         d.text((x, cy), label, font=face, fill=PAIR_COLOURS[team], anchor="lm")
         target = f"/{snap.target}"
         right_x = WIDTH - _px(MARGIN)

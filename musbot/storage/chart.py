@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from musbot.i18n import translate
+from musbot.i18n import SERVER
 from musbot.words import visible_name
 
 from . import ratings
@@ -47,14 +47,14 @@ MARKED = 30
 
 
 def labels(lang: str) -> dict[str, str]:
-    return {word: translate(f"SERVER.chart_{word}", lang) for word in LABELS}
+    return {word: SERVER(f"chart_{word}", lang) for word in LABELS}
 
 
 def chart_title(name: str, league: str, season: int, lang: str = "es") -> str:
     """«Ane · Liga de Otoño · temporada 2», the names cut to what the picture's width holds."""
     return " · ".join((visible_name(name, NAME_COLUMNS, "?"),
                        visible_name(league, LEAGUE_COLUMNS, "?"),
-                       translate("SERVER.chart_season", lang, season=season)))
+                       SERVER("chart_season", lang, season=season)))
 
 
 def render_rating_chart(points: Sequence[RatingPoint], title: str, lang: str = "es") -> bytes:

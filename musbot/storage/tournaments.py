@@ -14,7 +14,7 @@ How the tournament runner uses it::
 
 A match decided by its table is stored once: the table's stored match (``matches``, written by
 the table's records) holds its games and tantos, and the tournament's state only refers to it
-(:attr:`musbot.tournament.Match.table_record`). A save refers only to a stored match that is
+(:attr:`musbot.tournament.Fixture.table_record`). A save refers only to a stored match that is
 finished and says the same (else :class:`~.errors.UnrecordedMatch`), and a load reads the result
 back from it (:func:`_read_back`), so the two cannot disagree.
 
@@ -34,7 +34,7 @@ from typing import Any
 
 import orjson
 
-from musbot.tournament import PairKey, PairResult, Phase, Tournament, rated_results
+from musbot.tournament import PairKey, PairResult, Stage, Tournament, rated_results
 from musbot.words import normalise
 
 from . import ratings
@@ -190,7 +190,7 @@ async def _write_state(tx: Tx, now: str, tournament_id: int, tournament: Tournam
     names = _names(tournament)
     await tx.executemany(_SEE_PLAYER, [(user, names.get(user), now) for user in sorted(people)])
     await tx.execute("DELETE FROM tournament_podium WHERE tournament_id = ?", tournament_id)
-    if tournament.phase is Phase.FINISHED:
+    if tournament.phase is Stage.FINISHED:
         podium = []
         for place, pair in ((1, tournament.champion), (2, tournament.finalist)):
             if pair is not None:
@@ -308,9 +308,9 @@ class Tournaments(Store):
         return await self._read(read)
 
     async def tournaments(self, guild_id: int,
-                          phases: Iterable[Phase] | None = None) -> list[StoredTournament]:
+                          phases: Iterable[Stage] | None = None) -> list[StoredTournament]:
         """A server's tournaments, newest first (only those in ``phases`` if given)."""
-        wanted = [p.value for p in phases] if phases is not None else [p.value for p in Phase]
+        wanted = [p.value for p in phases] if phases is not None else [p.value for p in Stage]
 
         async def read(tx: Tx) -> list[StoredTournament]:
             marks = ",".join("?" * len(wanted))
@@ -351,7 +351,7 @@ class Tournaments(Store):
                 raise StaleTournament(tournament_id, stored, tournament.revision)
             now = self._now()
             await _write_state(tx, now, tournament_id, tournament)
-            if tournament.phase is Phase.FINISHED and not rated:
+            if tournament.phase is Stage.FINISHED and not rated:
                 await rate_pair_results(tx, now, guild_id, rated_results(tournament),
                             f"tournament:{tournament_id}")
                 await tx.execute("UPDATE tournaments SET rated = 1 WHERE tournament_id = ?",

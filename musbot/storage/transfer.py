@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from musbot.i18n import translate
+from musbot.i18n import CLI
 
 from .backend import ReadView
 from .database import Database, absolute_reading, backend_for
@@ -198,7 +198,7 @@ def run_copy(source: str, target: str, *, lang: str = "es",
     was refused or could not be opened, 1 when the copy does not check out. Every word in
     ``lang``; a source that does not exist is refused before anything is opened or made."""
     def refuse(key: str, status: int = 2, **params: object) -> int:
-        print(_text(key, lang, **params), file=sys.stderr)
+        print(CLI(key, lang, **params), file=sys.stderr)
         return status
 
     for given in (source, target):  # a mistyped URL is refused before anything is made
@@ -236,12 +236,7 @@ def run_copy(source: str, target: str, *, lang: str = "es",
     for table in TABLES:
         say(f"{table:>16} {report.rows[table]:>9}")
     if report.already:
-        say(_text("copy_already", lang, rows=rows))
+        say(CLI("copy_already", lang, rows=rows))
     else:
-        say(_text("copy_done", lang, rows=rows, hands=report.rows["hands"]))
+        say(CLI("copy_done", lang, rows=rows, hands=report.rows["hands"]))
     return 0
-
-
-def _text(key: str, lang: str, **params: object) -> str:
-    """A sentence of the command line's catalog (``musbot.i18n``, ``CLI``)."""
-    return translate(f"CLI.{key}", lang, **params)

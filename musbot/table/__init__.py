@@ -1,7 +1,8 @@
 """The live-table layer: one :class:`Table` per channel over the pure engine.
 
 Its shape is python-chess's board with a runner around it: a :class:`TableState`
-(``state.py``, with its seating and upkeep commands in ``lobby.py`` and ``upkeep.py``, its
+(``state.py``, with its seating and upkeep commands in ``lobby.py`` and ``upkeep.py``, the
+four ways it is not played, asleep, hidden, paused or suspended, in ``halts.py``, its
 turn clock as data in ``clockwork.py``, what its bots read of the players in ``readings.py``,
 who alone sits at a tournament's match table in ``entry.py``)
 changes only through commands that return a :class:`Result` (what happened, what to save, who

@@ -7,9 +7,9 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 
 from musbot.engine import Shuffler, secure_shuffle
+from musbot.i18n import TABLE
 from musbot.settings import TableSettings
 
-from . import render
 from .clock import Clock
 from .entry import Entry
 from .languages import Speakers
@@ -171,7 +171,7 @@ class TableManager:
         count = 0
         for table in self:
             seat = table.seat_of(user_id)
-            name = render.t("forgotten_name", table.lang, seat=(seat or 0) + 1)
+            name = TABLE("forgotten_name", table.lang, seat=(seat or 0) + 1)
             if await table.scrub_user(user_id, name):
                 count += 1
         return count

@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from . import render, texts
+from musbot.i18n import TABLE
+
+from . import texts
 from .clockwork import REMINDER_SECONDS
 from .result import Alert, Direct, DiscardRound, HandDealt, Notice, Result, SenaShown
 from .transport import DmClosed
@@ -55,11 +57,11 @@ async def _notify(table: Table, notice: Notice) -> bool:
             await transport.discard_round(table, notice.user_id,
                                           texts.private_text(state, notice.seat, own))
         elif isinstance(notice, Alert):  # in the channel: the table's language
-            await transport.alert(table, notice.user_id, render.t(
+            await transport.alert(table, notice.user_id, TABLE(
                 notice.key, table.lang, mention=transport.mention(notice.user_id),
                 seconds=int(REMINDER_SECONDS)), offer=notice.offer)
         elif isinstance(notice, Direct):
-            await transport.private(table, notice.user_id, render.t(notice.key, own))
+            await transport.private(table, notice.user_id, TABLE(notice.key, own))
     except DmClosed:
         return not isinstance(notice, HandDealt)
     except Exception:  # the outside world failing must not stop the table

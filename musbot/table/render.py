@@ -17,13 +17,20 @@ from musbot.engine import events as ev
 from musbot.engine.cards import Card, rank, suit
 from musbot.engine.senas import Sena, senas_de_mano
 from musbot.grammar import Shown
-from musbot.i18n import catalog
+from musbot.i18n import (
+    COMMON,
+    LANCE_NAME,
+    RANK_NAME,
+    SCORE_KIND,
+    SENA_GESTURE,
+    SENA_NAME,
+    SUIT_NAME,
+    TABLE,
+)
 from musbot.wording import SUIT_EMOJI as SUIT_EMOJI
 from musbot.wording import action_words as action_words
 from musbot.wording import card_text as card_text
 from musbot.wording import cards_text as cards_text
-from musbot.wording import t as t
-from musbot.wording import template as template
 from musbot.wording import typed_word as typed_word
 
 Names = Mapping[int, str]
@@ -32,19 +39,18 @@ PAIR_LABELS = ("1", "2")
 
 
 def card_name(card: Card, lang: str = "es") -> str:
-    cat = catalog(lang)
-    template = str(cat.CARD_NAME)
-    return template.format(rank=cat.RANK_NAMES[rank(card)], suit=cat.SUIT_NAMES[suit(card)])
+    return COMMON("CARD_NAME", lang, rank=RANK_NAME(rank(card), lang),
+                  suit=SUIT_NAME(suit(card), lang))
 
 
 def lance_name(lance: Lance, lang: str = "es") -> str:
-    return str(catalog(lang).LANCES[int(lance)])
+    return LANCE_NAME(int(lance), lang)
 
 
 def name_of(seat: int | None, names: Names, lang: str = "es") -> str:
     if seat is None:
-        return str(catalog(lang).NOBODY)
-    return names.get(seat) or str(catalog(lang).SEAT.format(seat=seat + 1))
+        return COMMON("NOBODY", lang)
+    return names.get(seat) or COMMON("SEAT", lang, seat=seat + 1)
 
 
 def side(key: str, players: int) -> str:
@@ -55,7 +61,7 @@ def side(key: str, players: int) -> str:
 
 def pair_label(team: int, players: int, lang: str = "es") -> str:
     """«Pareja 1», «1. bikotea»; «Equipo 1», «1. taldea» at two or six."""
-    return t(side("pair_label", players), lang, label=PAIR_LABELS[team])
+    return TABLE(side("pair_label", players), lang, label=PAIR_LABELS[team])
 
 
 def pair_text(team: int, names: Names, players: int, lang: str = "es", *,
@@ -64,15 +70,15 @@ def pair_text(team: int, names: Names, players: int, lang: str = "es", *,
     sentence's: ``pair`` (its object, or after a colon), ``pair_agent`` (the one who takes:
     Basque «1. bikoteak (…)»), ``pair_bare`` (without the article: «Place 1, équipe 1»)."""
     members = [name_of(s, names, lang) for s in range(team, players, 2)]
-    joined = t("and", lang).join([", ".join(members[:-1]), members[-1]] if len(members) > 2
-                                 else members)
-    return t(side(form, players), lang, label=PAIR_LABELS[team], names=joined)
+    joined = TABLE("and", lang).join([", ".join(members[:-1]), members[-1]] if len(members) > 2
+                                     else members)
+    return TABLE(side(form, players), lang, label=PAIR_LABELS[team], names=joined)
 
 
 def count(noun: str, n: int, lang: str = "es") -> str:
     """«1 tanto», «2 tantos», French «0 point»: ``noun_n`` is a plural sentence of the catalog,
     in the form the language's own rule gives for ``n``."""
-    return t(f"{noun}_n", lang, n=n)
+    return TABLE(f"{noun}_n", lang, n=n)
 
 
 def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
@@ -80,10 +86,10 @@ def tantos_text(tantos: int, target: int, lang: str = "es") -> str:
     target − 5 or more (§5)."""
     amarrakos, resto = divmod(tantos, 5)
     text = count("tantos", tantos, lang) if not amarrakos else \
-        t("tantos", lang, tantos=count("tantos", tantos, lang),
-          amarrakos=count("amarrakos", amarrakos, lang), resto=resto)
+        TABLE("tantos", lang, tantos=count("tantos", tantos, lang),
+              amarrakos=count("amarrakos", amarrakos, lang), resto=resto)
     if tantos >= target - 5:
-        text += t("dentro", lang)
+        text += TABLE("dentro", lang)
     return text
 
 
@@ -95,9 +101,9 @@ def score_text(scores: Sequence[int], target: int, players: int, lang: str = "es
 def _score_text(a: int, b: int, target: int, players: int, lang: str) -> str:
     """Cached: the table message shows the score at every edit (a thousand a second on a busy
     bot) and it changes only when a hand ends."""
-    parts = [t("score", lang, label=pair_label(team, players, lang),
-               tantos=tantos_text(tantos, target, lang)) for team, tantos in ((0, a), (1, b))]
-    return t("score_line", lang, a=parts[0], b=parts[1])
+    parts = [TABLE("score", lang, label=pair_label(team, players, lang),
+                   tantos=tantos_text(tantos, target, lang)) for team, tantos in ((0, a), (1, b))]
+    return TABLE("score_line", lang, a=parts[0], b=parts[1])
 
 
 @functools.cache
@@ -123,79 +129,79 @@ def event_lines(event: ev.Event, names: Names, *, players: int, target: int,
         return pair_text(team, names, players, lang, form=form)
     if isinstance(event, ev.HandStarted):
         key = "hand_started_corrido" if event.corrido else "hand_started"
-        return [t(key, lang, mano=n(event.mano))]
+        return [TABLE(key, lang, mano=n(event.mano))]
     if isinstance(event, ev.MusSaid):
-        return [t("mus" if event.mus else "no_hay_mus", lang, name=n(event.seat))]
+        return [TABLE("mus" if event.mus else "no_hay_mus", lang, name=n(event.seat))]
     if isinstance(event, ev.ManoChanged):
-        return [t("mano_changed", lang, name=n(event.mano))]
+        return [TABLE("mano_changed", lang, name=n(event.mano))]
     if isinstance(event, ev.Discarded):
-        return [t("discarded", lang, name=n(event.seat), count=event.cards)]
+        return [TABLE("discarded", lang, name=n(event.seat), count=event.cards)]
     if isinstance(event, ev.CardsReplaced):
-        return [t("replaced", lang)]
+        return [TABLE("replaced", lang)]
     if isinstance(event, ev.Reshuffled):
-        return [t("reshuffled", lang)]
+        return [TABLE("reshuffled", lang)]
     if isinstance(event, ev.LanceStarted):
-        return [t("lance_started", lang, lance=lance_name(event.lance, lang))]
+        return [TABLE("lance_started", lang, lance=lance_name(event.lance, lang))]
     if isinstance(event, ev.Declared):
-        items = [t("declared_yes" if has else "declared_no", lang, name=n(seat))
+        items = [TABLE("declared_yes" if has else "declared_no", lang, name=n(seat))
                  for seat, has in enumerate(event.has)]
-        return [t("declared", lang, lance=lance_name(event.lance, lang), list=", ".join(items))]
+        return [TABLE("declared", lang, lance=lance_name(event.lance, lang), list=", ".join(items))]
     if isinstance(event, ev.LanceWithoutBetting):
         lance = lance_name(event.lance, lang)
         if event.team is None:
-            return [t("no_betting_none", lang, lance=lance)]
-        return [t("no_betting_team", lang, lance=lance, pair=pair(event.team, "pair_agent"))]
+            return [TABLE("no_betting_none", lang, lance=lance)]
+        return [TABLE("no_betting_team", lang, lance=lance, pair=pair(event.team, "pair_agent"))]
     if isinstance(event, ev.LanceEnded):
         return [_lance_ended(event, names, players, lang)]
     if isinstance(event, ev.Showdown):
-        lines = [t("showdown", lang)]
-        lines += [t("showdown_hand", lang, name=n(seat), cards=cards_text(hand))
+        lines = [TABLE("showdown", lang)]
+        lines += [TABLE("showdown_hand", lang, name=n(seat), cards=cards_text(hand))
                   for seat, hand in enumerate(event.hands)]
-        best = [t("showdown_winner", lang, lance=lance_name(lance, lang),
-                  name=n(event.winners.get(lance.nombre)))
+        best = [TABLE("showdown_winner", lang, lance=lance_name(lance, lang),
+                      name=n(event.winners.get(lance.nombre)))
                 for lance in Lance if event.winners.get(lance.nombre) is not None]
         if best:
-            lines.append(t("showdown_winners", lang, list=", ".join(best)))
+            lines.append(TABLE("showdown_winners", lang, list=", ".join(best)))
         return lines
     if isinstance(event, ev.Scored):
         if event.kind == "ordago":
             return []
-        kind = catalog(lang).SCORE_KINDS.get(event.kind, event.kind)
-        return [t("scored", lang, lance=lance_name(event.lance, lang), tantos=event.tantos,
-                  pair=pair(event.team, "pair_agent"), kind=kind,
-                  score=score_text(event.scores, target, players, lang))]
+        kind = SCORE_KIND.get(event.kind, lang, event.kind)
+        return [TABLE("scored", lang, lance=lance_name(event.lance, lang), tantos=event.tantos,
+                      pair=pair(event.team, "pair_agent"), kind=kind,
+                      score=score_text(event.scores, target, players, lang))]
     if isinstance(event, ev.GameWon):
-        return [t("game_won_ordago" if event.ordago else "game_won", lang,
-                  pair=pair(event.team), a=event.games[0], b=event.games[1])]
+        return [TABLE("game_won_ordago" if event.ordago else "game_won", lang,
+                      pair=pair(event.team), a=event.games[0], b=event.games[1])]
     if isinstance(event, ev.HandEnded):
-        return [t("hand_ended", lang, score=score_text(event.scores, target, players, lang))]
+        return [TABLE("hand_ended", lang, score=score_text(event.scores, target, players, lang))]
     if isinstance(event, ev.VacaWon):
-        return [t("vaca_won", lang, pair=pair(event.team), a=event.vacas[0], b=event.vacas[1])]
+        return [TABLE("vaca_won", lang, pair=pair(event.team), a=event.vacas[0], b=event.vacas[1])]
     if isinstance(event, ev.MatchWon):
-        return [t("match_won", lang, pair=pair(event.team))]
+        return [TABLE("match_won", lang, pair=pair(event.team))]
     return []
 
 
 def _spoke(event: ev.Spoke, name: str, lang: str) -> str:
     kind = event.action.kind
     if kind is ActionKind.ORDAGO:
-        return t("spoke_ordago", lang, name=name)
+        return TABLE("spoke_ordago", lang, name=name)
     if kind in (ActionKind.ENVIDO, ActionKind.MAS):
-        return t("spoke_total", lang, name=name, words=action_words(event.action, lang),
-                 total=event.total)
-    return t("spoke", lang, name=name, words=action_words(event.action, lang))
+        return TABLE("spoke_total", lang, name=name, words=action_words(event.action, lang),
+                     total=event.total)
+    return TABLE("spoke", lang, name=name, words=action_words(event.action, lang))
 
 
 def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) -> str:
     lance = lance_name(event.lance, lang)
     if event.outcome == "deje" and event.team is not None:
-        return t("lance_deje", lang, lance=lance, tantos=event.tantos,
-                 pair=pair_text(event.team, names, players, lang, form="pair_agent"))
+        return TABLE("lance_deje", lang, lance=lance, tantos=event.tantos,
+                     pair=pair_text(event.team, names, players, lang, form="pair_agent"))
     if event.outcome == "querido":
-        return t("lance_querido", lang, lance=lance, tantos=event.tantos)
+        return TABLE("lance_querido", lang, lance=lance, tantos=event.tantos)
     if event.outcome == "ordago":
-        return t("lance_ordago", lang, lance=lance)
-    return t("lance_paso", lang, lance=lance)
+        return TABLE("lance_ordago", lang, lance=lance)
+    return TABLE("lance_paso", lang, lance=lance)
 
 
 # --- public: status -----------------------------------------------------------------------------
@@ -207,25 +213,25 @@ def _lance_ended(event: ev.LanceEnded, names: Names, players: int, lang: str) ->
 def sena_name(sena: Sena, lang: str = "es") -> str:
     """A seña's name as its reader says it («dos reyes», «bi errege», «deux rois»): one the
     grammar reads back typed (``musbot.words.SENA_NAMES``)."""
-    return str(catalog(lang).SENA_NAMES[sena.nombre])
+    return SENA_NAME(sena.nombre, lang)
 
 
 def sena_gesture(sena: Sena, lang: str = "es") -> str:
     """The gesture of docs/rules.md §7 that the receiver of ``sena`` sees."""
-    return str(catalog(lang).SENA_GESTURES[sena.nombre])
+    return SENA_GESTURE(sena.nombre, lang)
 
 
 def sena_text(sender: str, sena: Sena, *, caught: bool, lang: str = "es") -> str:
     """What the receiver of a seña reads: the gesture and, since this is a game aid, its name."""
     key = "sena_caught" if caught else "sena_partner"
-    return t(key, lang, name=sender, gesture=sena_gesture(sena, lang),
-             sena=sena_name(sena, lang))
+    return TABLE(key, lang, name=sender, gesture=sena_gesture(sena, lang),
+                 sena=sena_name(sena, lang))
 
 
 def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
     """The legal moves as a player would type them; discards collapse to one hint."""
     if legal and legal[0].kind is ActionKind.DESCARTE:
-        return t("discard_hint", lang)
+        return TABLE("discard_hint", lang)
     return ", ".join(dict.fromkeys(action_words(a, lang) for a in legal))
 
 
@@ -235,13 +241,13 @@ def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed:
     """The cards and señas part of :func:`hand_text`, the same all hand long for a seat: cached
     (a seat's text is rendered again whenever its moves change). Every deal misses it, new cards
     at every seat, so its parts are cached on their own."""
-    lines = [t("your_cards", lang)]
+    lines = [TABLE("your_cards", lang)]
     lines += [_card_line(i, c, reyes, lang, i > len(cards) - new)
               for i, c in enumerate(cards, start=1)]
     if senas_allowed:
         lines.append(_senas_line(senas_de_mano(cards, reyes, real), lang))
     else:
-        lines.append(t("senas_not_now", lang))
+        lines.append(TABLE("senas_not_now", lang))
     return tuple(lines)
 
 
@@ -251,8 +257,8 @@ def _card_line(position: int, card: Card, reyes: int, lang: str, new: bool = Fal
     ``new``: dealt in the last discard, and marked so."""
     text = f"{card_text(card)} {card_name(card, lang)}"
     if reyes == 8 and rank(card) in _COUNTS_AS:
-        text = t(_COUNTS_AS[rank(card)], lang, card=text)
-    return t("card_line_new" if new else "card_line", lang, n=position, card=text)
+        text = TABLE(_COUNTS_AS[rank(card)], lang, card=text)
+    return TABLE("card_line_new" if new else "card_line", lang, n=position, card=text)
 
 
 _COUNTS_AS = {3: "card_as_rey", 2: "card_as_as"}
@@ -261,8 +267,8 @@ _COUNTS_AS = {3: "card_as_rey", 2: "card_as_as"}
 @functools.cache
 def _senas_line(posibles: tuple[Sena, ...], lang: str) -> str:
     if not posibles:
-        return t("senas_none", lang)
-    return t("senas_allowed", lang, list=", ".join(sena_name(s, lang) for s in posibles))
+        return TABLE("senas_none", lang)
+    return TABLE("senas_allowed", lang, list=", ".join(sena_name(s, lang) for s in posibles))
 
 
 def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sena, bool]] = (),
@@ -270,20 +276,20 @@ def hand_text(view: SeatView, names: Names, *, received: Sequence[tuple[str, Sen
     """The private «Ver mis cartas»: own cards numbered 1–4 (positions for «descarto 1 3»), the
     señas this hand may show, señas received this hand, and the moves when it is this seat's
     turn. Only for the seat the view belongs to."""
-    lines = [t("you_are", lang, seat=view.seat + 1,
-               pair=pair_text(view.team, names, view.players, lang, form="pair_bare"),
-               mano=name_of(view.mano, names, lang))]
+    lines = [TABLE("you_are", lang, seat=view.seat + 1,
+                   pair=pair_text(view.team, names, view.players, lang, form="pair_bare"),
+                   mano=name_of(view.mano, names, lang))]
     new = view.discards[-1][view.seat] if view.discards else 0  # the last ones dealt (§2)
     lines += _cards_lines(view.cards, view.rules.reyes, view.rules.real, senas_allowed, lang,
                           new)
     if received:
-        lines.append(t("senas_received", lang))
+        lines.append(TABLE("senas_received", lang))
         lines += ["  " + sena_text(sender, sena, caught=caught, lang=lang)
                   for sender, sena, caught in received]
     if view.revealed is not None:
-        lines.append(t("revealed", lang))
-        lines += ["  " + t("showdown_hand", lang, name=name_of(s, names, lang),
-                           cards=cards_text(h)) for s, h in enumerate(view.revealed)]
+        lines.append(TABLE("revealed", lang))
+        lines += ["  " + TABLE("showdown_hand", lang, name=name_of(s, names, lang),
+                               cards=cards_text(h)) for s, h in enumerate(view.revealed)]
     if view.my_turn and view.legal:
-        lines.append(t("your_turn", lang, words=legal_words(view.legal, lang)))
+        lines.append(TABLE("your_turn", lang, words=legal_words(view.legal, lang)))
     return "\n".join(lines)

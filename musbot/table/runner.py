@@ -21,7 +21,7 @@ from musbot.coach.reviewer import REVIEWER, Reviewer
 from musbot.engine import Action, MusError
 from musbot.engine.senas import Sena
 
-from . import clockwork, entry, lobby, typed_words, upkeep
+from . import clockwork, entry, halts, lobby, typed_words, upkeep
 from .alarm import Alarm
 from .clock import Clock, RealClock
 from .languages import Speakers
@@ -154,7 +154,7 @@ class Table(TableView):
 
     async def resume(self, *, announce: bool = True) -> None:
         """After a restart, once the table's channel can be reached: say so, and play on."""
-        await self._bookkeeping(lambda: upkeep.resume(self.state, announce=announce))
+        await self._bookkeeping(lambda: halts.resume(self.state, announce=announce))
 
     async def private_refused(self, user_id: int) -> None:
         """A DM to this person could not be delivered (found out after it was queued)."""
@@ -169,17 +169,17 @@ class Table(TableView):
         return self.state.hidden
 
     async def hide(self, reason: str) -> bool:
-        """Nobody can see the table now (see :func:`upkeep.hide`); True if it was seen."""
+        """Nobody can see the table now (see :func:`halts.hide`); True if it was seen."""
         async with self._lock:
-            if not upkeep.hide(self.state, reason):
+            if not halts.hide(self.state, reason):
                 return False
             await self._play_on()  # nothing to play, nobody to time: the clock stops
             self._tell()  # out of reach: news for the tournament
             return True
 
     async def unhide(self) -> bool:
-        """The table can be seen again (see :func:`upkeep.unhide`); True if it was hidden."""
-        return await self._bookkeeping(lambda: upkeep.unhide(self.state), tell=True)
+        """The table can be seen again (see :func:`halts.unhide`); True if it was hidden."""
+        return await self._bookkeeping(lambda: halts.unhide(self.state), tell=True)
 
     def retry_now(self) -> None:
         """The database takes saves again (another table's was stored): a paused one tries now."""
@@ -191,7 +191,8 @@ class Table(TableView):
         self.transport.changed(self)
 
     def suspend(self) -> None:
-        """Clean shutdown: clock and bots stop, the table stays as saved (unlike :meth:`close`)."""
+        """Clean shutdown: clock and bots stop, the table stays as saved (unlike :meth:`close`):
+        suspended, one of the four ways of not being played (``halts.py``)."""
         self._alarm.cancel()
         self._cancel_bot()
         self._retries.cancel()
@@ -350,7 +351,7 @@ class Table(TableView):
         self.state = reloaded(self.state, failure.state, failure.journal)
         self._alarm.cancel()
         self._cancel_bot()
-        upkeep.pause(self.state)
+        halts.pause(self.state)
         if self._paused_since is None:
             self._paused_since = self.clock.now()
             self._retries.reset()
@@ -366,7 +367,7 @@ class Table(TableView):
         if not self.paused:
             return
         try:
-            await self._commit(upkeep.unpause(self.state))
+            await self._commit(halts.unpause(self.state))
         except NotSaved:
             return
         self._retries.reset()

@@ -20,6 +20,7 @@ from musbot.coach import HandBook, ReviewAsk
 from musbot.engine import Action, Match, MusError, Phase, Shuffler, secure_shuffle
 from musbot.engine import events as ev
 from musbot.engine.senas import Sena, SenaLog, check_sena, senas_open
+from musbot.i18n import TABLE
 from musbot.settings import TableSettings
 
 from . import ending, render
@@ -109,10 +110,9 @@ class TableState:
         return self.seating.seats
 
     def names(self) -> dict[int, str]:
-        """Each seat's name as the table shows it: visible, and no two alike (see
-        :func:`~musbot.table.seats.distinct_names`)."""
-        return self.seating.names(render.template("unnamed_seat", self.lang),
-                                  render.template("name_in_seat", self.lang))
+        """Each seat's name as shown: visible, no two alike (:func:`.seats.distinct_names`)."""
+        return self.seating.names(TABLE.template("unnamed_seat", self.lang),
+                                  TABLE.template("name_in_seat", self.lang))
 
     @property
     def match_key(self) -> str:
@@ -387,10 +387,10 @@ class TableState:
 
     def say(self, key: str, **params: object) -> None:
         """A notice of the table's own on its page, in its language."""
-        self.pages.note(render.t(key, self.lang, **params))
+        self.pages.note(TABLE(key, self.lang, **params))
 
     def bot_seat(self, seat: int, level: str) -> Seat:
-        return Seat.robot(render.t("bot_name", self.lang, seat=seat + 1), level)
+        return Seat.robot(TABLE("bot_name", self.lang, seat=seat + 1), level)
 
     @property
     def page(self) -> Page:

@@ -15,8 +15,9 @@ from typing import NamedTuple
 
 from musbot.engine import Lance, SeatView
 from musbot.engine.rules import Rules
+from musbot.i18n import TABLE
 
-from .render import Names, count, lance_name, name_of, pair_label, score_text, t
+from .render import Names, count, lance_name, name_of, pair_label, score_text
 
 NameList = tuple[tuple[int, str], ...]
 """Seats' names as ``tuple(names.items())``: hashable, so worded lines can be cached."""
@@ -51,25 +52,25 @@ def facts_lines(facts: StatusFacts, names: NameList, lang: str = "es") -> tuple[
     """The status lines of ``facts``, with the seats' ``names``."""
     by_seat = dict(names)
     lines = [score_text(facts.scores, facts.target, facts.players, lang),
-             t("status_games", lang, a=facts.games[0], b=facts.games[1], c=facts.vacas[0],
-               d=facts.vacas[1])]
+             TABLE("status_games", lang, a=facts.games[0], b=facts.games[1], c=facts.vacas[0],
+                   d=facts.vacas[1])]
     if facts.match_winner is not None:
-        lines.append(t("status_finished", lang))
+        lines.append(TABLE("status_finished", lang))
         return tuple(lines)
-    lines.append(t("status_mano", lang, name=name_of(facts.mano, by_seat, lang)))
+    lines.append(TABLE("status_mano", lang, name=name_of(facts.mano, by_seat, lang)))
     if facts.phase == "mus":
-        lines.append(t("status_mus", lang))
+        lines.append(TABLE("status_mus", lang))
     elif facts.phase == "descarte":
-        lines.append(t("status_descarte", lang))
+        lines.append(TABLE("status_descarte", lang))
     elif facts.lance is not None:
-        lines.append(t("status_lance", lang, lance=lance_name(facts.lance, lang)))
+        lines.append(TABLE("status_lance", lang, lance=lance_name(facts.lance, lang)))
         if facts.ordago:
-            lines.append(t("status_ordago", lang, name=name_of(facts.bettor, by_seat, lang)))
+            lines.append(TABLE("status_ordago", lang, name=name_of(facts.bettor, by_seat, lang)))
         elif facts.bet:
-            lines.append(t("status_bet", lang, bet=facts.bet,
-                           name=name_of(facts.bettor, by_seat, lang)))
+            lines.append(TABLE("status_bet", lang, bet=facts.bet,
+                               name=name_of(facts.bettor, by_seat, lang)))
     if facts.to_act is not None:
-        lines.append(t("status_turn", lang, name=name_of(facts.to_act, by_seat, lang)))
+        lines.append(TABLE("status_turn", lang, name=name_of(facts.to_act, by_seat, lang)))
     return tuple(lines)
 
 
@@ -79,24 +80,25 @@ def status_lines(view: SeatView, names: Names, lang: str = "es") -> list[str]:
 
 
 def rules_text(rules: Rules, lang: str = "es") -> str:
-    variants = [t("variant_reyes", lang, reyes=rules.reyes)]
+    variants = [TABLE("variant_reyes", lang, reyes=rules.reyes)]
     if rules.real:
-        variants.append(t("variant_real", lang))
+        variants.append(TABLE("variant_real", lang))
     if rules.mus_corrido:
-        variants.append(t("variant_corrido", lang))
+        variants.append(TABLE("variant_corrido", lang))
     if not rules.senas:
-        variants.append(t("variant_sin_senas", lang))
+        variants.append(TABLE("variant_sin_senas", lang))
     return "\n".join([
-        t("status_rules", lang, players=rules.jugadores, target=count("tantos", rules.puntos, lang),
-          juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang)),
-        t("variants", lang, list=", ".join(variants)),
+        TABLE("status_rules", lang, players=rules.jugadores,
+              target=count("tantos", rules.puntos, lang),
+              juegos=count("juegos", rules.juegos, lang), vacas=count("vacas", rules.vacas, lang)),
+        TABLE("variants", lang, list=", ".join(variants)),
     ])
 
 
 def _seat_label(names: Names, notes: Mapping[int, str], seat: int, lang: str) -> str:
     """«Ana (bot)»: who sits there, with the table's note on them; or «libre»."""
     who = names.get(seat)
-    return f"{who} {notes.get(seat, '')}".strip() if who else t("status_free", lang)
+    return f"{who} {notes.get(seat, '')}".strip() if who else TABLE("status_free", lang)
 
 
 def seats_lines(names: Names, notes: Mapping[int, str], players: int,
@@ -104,10 +106,10 @@ def seats_lines(names: Names, notes: Mapping[int, str], players: int,
     """«Asiento 1: Ana (bot)» for every seat, grouped by pair."""
     lines = []
     for team in (0, 1):
-        lines.append(t("pair_heading", lang, label=pair_label(team, players, lang)))
+        lines.append(TABLE("pair_heading", lang, label=pair_label(team, players, lang)))
         for seat in range(team, players, 2):
             label = _seat_label(names, notes, seat, lang)
-            lines.append("  " + t("status_seat", lang, seat=seat + 1, name=label))
+            lines.append("  " + TABLE("status_seat", lang, seat=seat + 1, name=label))
     return lines
 
 
@@ -117,7 +119,7 @@ def status_text(view: SeatView | None, names: Names, notes: Mapping[int, str], r
     lines = [_status_head(rules, tuple(names.items()), tuple(notes.items()), lang)]
     if view is None:
         full = len(names) >= rules.jugadores
-        lines.append(t("status_ready" if full else "status_waiting", lang))
+        lines.append(TABLE("status_ready" if full else "status_waiting", lang))
         return "\n".join(lines)
     lines += status_lines(view, names, lang)
     return "\n".join(lines)
@@ -136,8 +138,8 @@ def _seats_text(names: NameList, notes: NameList, players: int, lang: str) -> st
     pairs = []
     for team in (0, 1):
         members = [_seat_label(by_seat, noted, seat, lang) for seat in range(team, players, 2)]
-        pairs.append(t("pair_members", lang, label=pair_label(team, players, lang),
-                       members=", ".join(members)))
+        pairs.append(TABLE("pair_members", lang, label=pair_label(team, players, lang),
+                           members=", ".join(members)))
     return " · ".join(pairs)
 
 

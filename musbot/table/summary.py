@@ -30,10 +30,10 @@ from musbot.engine import ActionKind, Lance, Rules
 from musbot.engine import events as ev
 from musbot.engine.cards import SUITS, Card, rank, suit
 from musbot.engine.evaluation import rank_class
-from musbot.i18n import catalog
+from musbot.i18n import SCORE_KIND, TABLE
 from musbot.words import columns, visible_name
 
-from .render import card_text, count, lance_name, name_of, pair_label, t
+from .render import card_text, count, lance_name, name_of, pair_label
 
 MAX_LINES: Final = 10
 """At most this many lines, whatever the hand (nine at most in fact: see :func:`hand_summary`)."""
@@ -143,13 +143,13 @@ def score_line(scores: Sequence[int], target: int, players: int, lang: str = "es
     for team in (0, 1):
         tantos = scores[team]
         amarrakos, resto = divmod(tantos, 5)
-        text = str(tantos) if not amarrakos else t(
+        text = str(tantos) if not amarrakos else TABLE(
             "tantos", lang, tantos=tantos, amarrakos=count("amarrakos", amarrakos, lang),
             resto=resto)
         if dentro and tantos >= target - 5:
-            text += t("dentro", lang)
-        parts.append(t("score", lang, label=pair_label(team, players, lang), tantos=text))
-    return t("score_line", lang, a=parts[0], b=parts[1])
+            text += TABLE("dentro", lang)
+        parts.append(TABLE("score", lang, label=pair_label(team, players, lang), tantos=text))
+    return TABLE("score_line", lang, a=parts[0], b=parts[1])
 
 
 def sorted_hand(cards: Sequence[Card], reyes: int) -> list[Card]:
@@ -213,7 +213,7 @@ class _Facts:
 def _lines(facts: _Facts, names: Mapping[int, str], *, players: int, target: int, reyes: int,
            lang: str, card: Callable[[Card], str]) -> list[str]:
     def who(seat: int) -> str:
-        return t("summary_mano", lang, name=names[seat]) if seat == facts.mano else names[seat]
+        return TABLE("summary_mano", lang, name=names[seat]) if seat == facts.mano else names[seat]
 
     lines = []
     if facts.cutter is not None:
@@ -222,17 +222,17 @@ def _lines(facts: _Facts, names: Mapping[int, str], *, players: int, target: int
     if facts.hands is not None:
         hands = facts.hands
         for team in (0, 1):
-            shown = [t("showdown_hand", lang, name=who(seat),
-                       cards=" ".join(card_shown(c, reyes, card)
-                                      for c in sorted_hand(hands[seat], reyes)))
+            shown = [TABLE("showdown_hand", lang, name=who(seat),
+                           cards=" ".join(card_shown(c, reyes, card)
+                                          for c in sorted_hand(hands[seat], reyes)))
                      for seat in range(team, players, 2)]
-            lines.append(t("summary_hands", lang, label=pair_label(team, players, lang),
-                           hands=" · ".join(shown)))
+            lines.append(TABLE("summary_hands", lang, label=pair_label(team, players, lang),
+                               hands=" · ".join(shown)))
     else:
-        sides = [t("summary_side", lang, label=pair_label(team, players, lang),
-                   names=_joined([who(seat) for seat in range(team, players, 2)], lang))
+        sides = [TABLE("summary_side", lang, label=pair_label(team, players, lang),
+                       names=_joined([who(seat) for seat in range(team, players, 2)], lang))
                  for team in (0, 1)]
-        lines.append(t("score_line", lang, a=sides[0], b=sides[1]))
+        lines.append(TABLE("score_line", lang, a=sides[0], b=sides[1]))
     lines.append(score_line(facts.scores, target, players, lang, dentro=facts.game is None))
     ended = _ended_line(facts, players, lang)
     if ended is not None:
@@ -242,41 +242,40 @@ def _lines(facts: _Facts, names: Mapping[int, str], *, players: int, target: int
 
 def _mus_line(facts: _Facts, cutter: str, lang: str) -> str:
     if facts.rounds:
-        text = t("summary_mus_n", lang, n=facts.rounds, name=cutter)
+        text = TABLE("summary_mus_n", lang, n=facts.rounds, name=cutter)
     else:
-        text = t("summary_no_mus", lang, name=cutter)
-    return t("summary_corrido", lang, mus=text) if facts.corrido else text
+        text = TABLE("summary_no_mus", lang, name=cutter)
+    return TABLE("summary_corrido", lang, mus=text) if facts.corrido else text
 
 
 def _lance_line(summary: LanceSummary, players: int, lang: str) -> str:
     lance = lance_name(summary.lance, lang)
     outcome = summary.outcome
     if outcome == "nadie":
-        return t("summary_lance", lang, lance=lance, how=t("summary_nadie", lang))
+        return TABLE("summary_lance", lang, lance=lance, how=TABLE("summary_nadie", lang))
     if outcome == "paso":
-        how = str(catalog(lang).SCORE_KINDS["paso"])
+        how = SCORE_KIND("paso", lang)
     elif outcome == "querido":
-        how = t("summary_querido", lang, tantos=summary.bet)
+        how = TABLE("summary_querido", lang, tantos=summary.bet)
     elif outcome == "deje":
-        how = t("summary_ordago_deje" if summary.ordago_refused else "said_no_quiero", lang)
+        how = TABLE("summary_ordago_deje" if summary.ordago_refused else "said_no_quiero", lang)
     elif outcome == "ordago":
-        how = t("summary_ordago", lang)
+        how = TABLE("summary_ordago", lang)
     else:
-        how = t("summary_sin_envite", lang)
-    text = t("summary_lance", lang, lance=lance, how=how)
+        how = TABLE("summary_sin_envite", lang)
+    text = TABLE("summary_lance", lang, lance=lance, how=how)
     if summary.team is None:
-        return t("summary_uncounted", lang, text=text)
+        return TABLE("summary_uncounted", lang, text=text)
     label = pair_label(summary.team, players, lang)
     if outcome == "ordago":
-        return t("summary_taken", lang, text=text, label=label)
+        return TABLE("summary_taken", lang, text=text, label=label)
     if not summary.scored:
-        return t("summary_uncounted_by", lang, text=text, label=label)
-    text = t("summary_won", lang, text=text, label=label, tantos=summary.tantos)
+        return TABLE("summary_uncounted_by", lang, text=text, label=label)
+    text = TABLE("summary_won", lang, text=text, label=label, tantos=summary.tantos)
     if len(summary.scored) == 1:
         return text
-    kinds = catalog(lang).SCORE_KINDS
-    return t("summary_parts", lang, text=text, parts=" + ".join(
-        t("summary_part", lang, tantos=tantos, kind=kinds.get(kind, kind))
+    return TABLE("summary_parts", lang, text=text, parts=" + ".join(
+        TABLE("summary_part", lang, tantos=tantos, kind=SCORE_KIND.get(kind, lang, kind))
         for kind, tantos in summary.scored))
 
 
@@ -287,8 +286,8 @@ def _ended_line(facts: _Facts, players: int, lang: str) -> str | None:
     label = pair_label(facts.game.team, players, lang)
     if facts.vaca is not None:
         key = "summary_match" if facts.match is not None else "summary_vaca"
-        return t(key, lang, label=label, a=facts.vaca.vacas[0], b=facts.vaca.vacas[1])
-    return t("summary_game", lang, label=label, a=facts.game.games[0], b=facts.game.games[1])
+        return TABLE(key, lang, label=label, a=facts.vaca.vacas[0], b=facts.vaca.vacas[1])
+    return TABLE("summary_game", lang, label=label, a=facts.game.games[0], b=facts.game.games[1])
 
 
 # --- names --------------------------------------------------------------------------------------
@@ -298,7 +297,7 @@ def _joined(items: list[str], lang: str) -> str:
     """«Ana, Carlos y Eva» (:func:`~musbot.table.render.pair_text`'s way)."""
     if len(items) > 2:
         items = [", ".join(items[:-1]), items[-1]]
-    return t("and", lang).join(items)
+    return TABLE("and", lang).join(items)
 
 
 def _shortened(names: Mapping[int, str], width: int) -> dict[int, str]:

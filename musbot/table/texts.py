@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from musbot.engine import SeatView
 from musbot.engine.senas import Sena
+from musbot.i18n import TABLE
 
 from . import render, status
 
@@ -45,9 +46,9 @@ def seat_notes(state: TableState) -> dict[int, str]:
     notes = {}
     for seat, occupant in enumerate(state.seats):
         if occupant is not None and not occupant.human:
-            notes[seat] = render.t("status_bot", state.lang)
+            notes[seat] = TABLE("status_bot", state.lang)
         elif occupant is not None and occupant.away:
-            notes[seat] = render.t("status_away", state.lang)
+            notes[seat] = TABLE("status_away", state.lang)
     return notes
 
 

@@ -1,15 +1,16 @@
-"""The table's commands that are not moves nor seats: closing, restoring, the league it counts
-for, news on its page, forgetting a person, and what the transport reports back (a DM refused,
-the messages showing a page). Pure like the state's own commands (see ``state.py``)."""
+"""The table's commands that are not moves nor seats: closing, the league it counts for, news on
+its page, forgetting a person, and what the transport reports back (a DM refused, the messages
+showing a page). Pure like the state's own commands (see ``state.py``); a table not being played
+(asleep, hidden, paused, suspended) is ``halts.py``'s."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from musbot.i18n import TABLE
 from musbot.words import visible_name
 
-from . import render
 from .result import Alert, Direct, Result, Save, command
 from .seats import TableError
 from .state import TableState
@@ -60,9 +61,9 @@ def ratings(state: TableState, changes: Sequence[Any]) -> Result:
     """A league match's new ratings, on the page (``changes``: storage's rating changes)."""
     shown = state.names()
     names = {s.user_id: shown[i] for i, s in enumerate(state.seats) if s is not None}
-    parts = [render.t("rating_change", state.lang, name=names.get(c.user_id, "?"),
-                      before=c.before, after=c.after, delta=c.delta) for c in changes]
-    return announce(state, render.t("ratings", state.lang, list=", ".join(parts)))
+    parts = [TABLE("rating_change", state.lang, name=names.get(c.user_id, "?"),
+                   before=c.before, after=c.after, delta=c.delta) for c in changes]
+    return announce(state, TABLE("ratings", state.lang, list=", ".join(parts)))
 
 
 def scrub_user(state: TableState, user_id: int, name: str) -> Result:
@@ -95,57 +96,6 @@ def scrub_user(state: TableState, user_id: int, name: str) -> Result:
     return Result(save=Save.WHOLE, shown=True) if found else Result()
 
 
-def resume(state: TableState, *, announce: bool = True) -> Result:
-    """After a restart: say so; the turn clock starts afresh (nobody could speak meanwhile)."""
-    if state.lifecycle == "closed":
-        return Result()
-    state.deadline = None
-    if not announce:
-        return Result(shown=True)
-    state.say("restored")
-    return Result(save=Save.WHOLE, shown=True)
-
-
-def pause(state: TableState) -> None:
-    """A change could not be saved (``pause.py``): the table waits for its database, and its
-    page says so once (a second failure in a row says nothing new)."""
-    state.paused = True
-    notice = render.t("paused_db", state.lang)
-    notes = state.page.notes
-    if not notes or notes[-1][1] != notice:
-        state.pages.note(notice)
-
-
-def unpause(state: TableState) -> Result:
-    """The table tries its database again, saying it plays on: done once that is saved."""
-    state.paused = False
-    state.say("resumed_db")
-    return Result(save=Save.WHOLE, shown=True)
-
-
-def hide(state: TableState, reason: str) -> bool:
-    """Nobody can see the table now (its transport lost its channel): nothing happens by itself
-    until :func:`unhide`. The turn clock stops, the bots wait, moves are refused
-    (``table_paused``, with ``reason``, a short text in the table's language). Nothing of the
-    saved state changes: a restart plays on, and pauses again if need be. False if it was
-    hidden already, or closed."""
-    if state.hidden is not None or state.lifecycle == "closed":
-        return False
-    state.hidden = reason
-    return True
-
-
-def unhide(state: TableState) -> Result:
-    """The table can be seen again: its page says it was paused, and play goes on where it
-    stopped (the bots whose turn it is, the person to act with a whole turn's time)."""
-    reason, state.hidden = state.hidden, None
-    if reason is None or state.lifecycle == "closed":
-        return Result()
-    state.deadline = None
-    state.say("unpaused", reason=reason)
-    return Result(save=Save.WHOLE, shown=True)
-
-
 def dm_refused(state: TableState, user_id: int) -> Result:
     """The person cannot get DMs: the channel is told, once a hand, without any card, to use
     «Ver mis cartas»."""
@@ -165,5 +115,5 @@ def remember_refs(state: TableState, page_number: int, refs: list[tuple[int, int
     return Result()
 
 
-__all__ = ["announce", "close", "close_unreachable", "dm_refused", "hide", "pause", "ratings",
-           "remember_refs", "resume", "scrub_user", "set_league", "unhide", "unpause"]
+__all__ = ["announce", "close", "close_unreachable", "dm_refused", "ratings", "remember_refs",
+           "scrub_user", "set_league"]

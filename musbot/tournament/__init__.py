@@ -20,12 +20,12 @@ The life of a tournament, and what its runner (:mod:`.live`, on live tables) cal
                                                 # the settings say so, the board decides
     t.more_time(match_id, now=now), t.by_board(match_id, games, tantos, playing=..., now=now)
     t.set_result(...), t.replay(...), t.disqualify(pair_id, reason, now=now), t.cancel(...)
-    t.champion, t.finalist                      # once t.phase is Phase.FINISHED
+    t.champion, t.finalist                      # once t.phase is Stage.FINISHED
     Tournament.from_dict(t.to_dict()) == t      # what storage keeps (musbot.storage)
 
 What the runner does with the events: ``MATCH_READY`` opens the match's table (a thread),
 set to :attr:`Settings.table_rules` (one vaca of ``games_to_win`` games; games already given
-for lateness are in :attr:`Match.forfeits`), mentioning the four players of
+for lateness are in :attr:`Fixture.forfeits`), mentioning the four players of
 :attr:`Tournament.pairs`; ``MATCH_DECIDED`` closes it and redraws the bracket
 (:func:`.picture.render` with ``matches=`` for just the pages concerned, and
 :func:`.text.bracket_text` for screen readers); ``MATCH_WITHDRAWN`` closes a table opened for a
@@ -34,10 +34,10 @@ match that a replay took back; ``BOT_FLAGGED``, ``BOTH_LATE``, ``OVERTIME_LEVEL`
 it. The runner saves the state after every change, with the events' effects done once the
 save is committed (a restart then redoes nothing twice: a repeated change returns no events).
 
-Every change takes the time it happens at and returns the list of :class:`Event` it caused;
-an empty list means it changed nothing, so repeating a change after a restart (the same result
-recorded twice, a walkover called again) is harmless, while a conflicting one (another result
-for a decided match) raises. Errors are :class:`TournamentError` codes, worded by
+Every change takes the time it happens at and returns the list of :class:`TournamentEvent` it
+caused; an empty list means it changed nothing, so repeating a change after a restart (the same
+result recorded twice, a walkover called again) is harmless, while a conflicting one (another
+result for a decided match) raises. Errors are :class:`TournamentError` codes, worded by
 :func:`musbot.i18n.error_text`.
 
 A match goes pending → ready (both pairs known, and neither has an earlier match to play) →
@@ -90,16 +90,16 @@ from .model import (
     DECIDED,
     PLAYED,
     Bracket,
-    Entry,
-    Event,
     EventKind,
-    Match,
+    Fixture,
     MatchState,
     Pair,
     PairKey,
-    Phase,
     Report,
+    Signup,
     Source,
+    Stage,
+    TournamentEvent,
     pair_key,
 )
 from .results import PairResult, rated_results
@@ -113,7 +113,7 @@ from .settings import (
     Seeding,
     Settings,
 )
-from .standings import Standing
+from .standings import PairStanding
 from .timestamps import parse_time, stamp
 from .tournament import MAX_PAIRS, STATE_VERSION, Due, Reminder, Tournament, group_label
 
@@ -126,28 +126,28 @@ __all__ = [
     "AtDeadline",
     "Bracket",
     "Due",
-    "Entry",
-    "Event",
     "EventKind",
+    "Fixture",
     "Format",
     "KnockoutDraw",
     "Lateness",
-    "Match",
     "MatchState",
     "Pair",
     "PairKey",
     "PairResult",
-    "Phase",
+    "PairStanding",
     "Reminder",
     "Report",
     "Reporting",
     "ResultConflict",
     "Seeding",
     "Settings",
+    "Signup",
     "Source",
-    "Standing",
+    "Stage",
     "Tournament",
     "TournamentError",
+    "TournamentEvent",
     "group_label",
     "pair_key",
     "parse_time",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, TypeAlias
 
-from .model import Match, MatchState
+from .model import Fixture, MatchState
 from .tournament import Tournament
 
 Status: TypeAlias = Literal["played", "agreed", "by_board", "walkover", "disputed",
@@ -25,11 +25,11 @@ ICONS: dict[Status, str] = {"played": "✅", "agreed": "🤝", "by_board": "⏱�
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    match: Match
+    match: Fixture
     status: Status
 
 
-def current_round(t: Tournament) -> list[Match]:
+def current_round(t: Tournament) -> list[Fixture]:
     """The matches of every round that has a match to be played now (each group's round of
     that number, a knockout's round, a Swiss round), byes left out; when none has, the round
     of the last match decided."""
@@ -43,7 +43,7 @@ def current_round(t: Tournament) -> list[Match]:
             and m.state is not MatchState.BYE and None not in m.pairs]
 
 
-def status(t: Tournament, match: Match, now: datetime) -> Status:
+def status(t: Tournament, match: Fixture, now: datetime) -> Status:
     if match.decided:
         if match.state in (MatchState.WALKOVER, MatchState.DISQUALIFIED):
             return "walkover"

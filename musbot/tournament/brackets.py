@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .model import BYE_SOURCE, Bracket, Match, Source, is_odd
+from .model import BYE_SOURCE, Bracket, Fixture, Source, is_odd
 
 
 def bracket_size(n: int) -> int:
@@ -48,7 +48,7 @@ def bracket_order(size: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def knockout(pairs: Sequence[int], bracket: Bracket = Bracket.WINNERS) -> list[Match]:
+def knockout(pairs: Sequence[int], bracket: Bracket = Bracket.WINNERS) -> list[Fixture]:
     """The matches of a knockout of ``pairs`` (best seed first), round by round."""
     n = len(pairs)
     if n < 2:
@@ -59,7 +59,7 @@ def knockout(pairs: Sequence[int], bracket: Bracket = Bracket.WINNERS) -> list[M
 
 
 def knockout_of_slots(slots: Sequence[int | None], bracket: Bracket = Bracket.WINNERS
-                      ) -> list[Match]:
+                      ) -> list[Fixture]:
     """The matches of a knockout whose first round is given slot by slot (slots 2i and 2i+1
     meet; None is a bye), round by round."""
     if len(slots) < 2 or bracket_size(len(slots)) != len(slots):
@@ -71,8 +71,8 @@ def knockout_of_slots(slots: Sequence[int | None], bracket: Bracket = Bracket.WI
     while True:
         ids = []
         for i in range(len(sides) // 2):
-            match = Match(f"{bracket.value}{round_}-{i + 1}", bracket, round_,
-                          (sides[2 * i], sides[2 * i + 1]))
+            match = Fixture(f"{bracket.value}{round_}-{i + 1}", bracket, round_,
+                            (sides[2 * i], sides[2 * i + 1]))
             matches.append(match)
             ids.append(match.id)
         if len(ids) == 1:
@@ -92,10 +92,10 @@ class _Slot:
     had_bye: bool
 
 
-def _cohorts(winners: Sequence[Match], n: int) -> list[list[_Slot]]:
+def _cohorts(winners: Sequence[Fixture], n: int) -> list[list[_Slot]]:
     """The losers of each winners' round, in bracket order, each marked with whether it may be
     a pair that had a first-round bye."""
-    rounds: dict[int, list[Match]] = {}
+    rounds: dict[int, list[Fixture]] = {}
     for match in winners:
         rounds.setdefault(match.round, []).append(match)
     cohorts = []
@@ -208,14 +208,14 @@ class _Repesca:
     """Builds the repesca's matches from a plan."""
 
     def __init__(self) -> None:
-        self.matches: list[Match] = []
+        self.matches: list[Fixture] = []
         self.column = 0
         self.majors = 0
 
     def _match(self, first: _Slot, second: _Slot | None, number: int) -> _Slot:
-        match = Match(f"{Bracket.LOSERS.value}{self.column}-{number}", Bracket.LOSERS,
-                      self.column, (first.source, BYE_SOURCE if second is None else
-                                    second.source))
+        match = Fixture(f"{Bracket.LOSERS.value}{self.column}-{number}", Bracket.LOSERS,
+                        self.column, (first.source, BYE_SOURCE if second is None else
+                                      second.source))
         self.matches.append(match)
         had = True if second is None else first.had_bye or second.had_bye
         return _Slot(Source("winner", match.id), had)
@@ -263,7 +263,7 @@ class _Repesca:
         return result
 
 
-def double_elimination(pairs: Sequence[int]) -> list[Match]:
+def double_elimination(pairs: Sequence[int]) -> list[Fixture]:
     """Winners' bracket, repesca and grand final (F1; F2 is added if F1 is won by the repesca's
     pair, see :mod:`.tournament`)."""
     winners = knockout(pairs, Bracket.WINNERS)
@@ -286,6 +286,6 @@ def double_elimination(pairs: Sequence[int]) -> list[Match]:
             next_cohort += 1
     if len(pool) != 1 or next_cohort != len(cohorts):
         raise AssertionError(f"repesca plan {plan} left {len(pool)} slots")
-    final = Match(f"{Bracket.FINAL.value}1", Bracket.FINAL, 1,
-                  (Source("winner", winners[-1].id), pool[0].source))
+    final = Fixture(f"{Bracket.FINAL.value}1", Bracket.FINAL, 1,
+                    (Source("winner", winners[-1].id), pool[0].source))
     return [*winners, *builder.matches, final]

@@ -9,7 +9,7 @@ from typing import Literal
 
 from .core import Core
 from .errors import TournamentError
-from .model import Event, EventKind, Match, MatchState, Phase
+from .model import EventKind, Fixture, MatchState, Stage, TournamentEvent
 from .settings import AtDeadline, Reporting
 from .timestamps import later, parse_time, stamp
 
@@ -69,7 +69,7 @@ class Deadlines(Core):
                 found.append(Due(match.id, "overtime", stamp(limit)))
         return found
 
-    def deadline_of(self, match: Match) -> datetime | None:
+    def deadline_of(self, match: Fixture) -> datetime | None:
         """The match's deadline: its own, else its round's; None without one."""
         found = self.deadlines.get(match.id) or self.deadlines.get(f"round:{match.round}")
         return None if found is None else parse_time(found)
@@ -79,7 +79,7 @@ class Deadlines(Core):
         once; one that came too late for its time is skipped), or the organiser's word once
         it has passed. Only for matches to be played, not paused."""
         found: list[Reminder] = []
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             return found  # over or cancelled: nothing left to remind of
         for match in self.matches.values():
             deadline = self.deadline_of(match)
@@ -100,7 +100,7 @@ class Deadlines(Core):
     def next_deadline(self, now: datetime) -> datetime | None:
         """The earliest time a deadline asks something (:meth:`deadlines_due`): now, if
         something is due already."""
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             return None
         if self.deadlines_due(now):
             return now
@@ -116,10 +116,11 @@ class Deadlines(Core):
                       if flag not in match.flags and deadline - before > now]
         return min(times, default=None)
 
-    def set_deadline(self, target: str | int, when: datetime, *, now: datetime) -> list[Event]:
+    def set_deadline(self, target: str | int, when: datetime, *, now: datetime
+                     ) -> list[TournamentEvent]:
         """The organiser's deadline for a match (its id) or a round (its number): reminders
         and the organiser's question come again for it. It must be in the future."""
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             raise TournamentError("tournament_not_running")
         if when <= now:
             raise TournamentError("tournament_deadline_past")
@@ -139,9 +140,9 @@ class Deadlines(Core):
         for match in touched:
             match.flags = [f for f in match.flags if f not in
                            ("reminded_day", "reminded_hour", "deadline_passed")]
-        return self._changed([Event(EventKind.DEADLINE_SET, match=key)])
+        return self._changed([TournamentEvent(EventKind.DEADLINE_SET, match=key)])
 
-    def remind(self, match_id: str, kind: str, *, now: datetime) -> list[Event]:
+    def remind(self, match_id: str, kind: str, *, now: datetime) -> list[TournamentEvent]:
         """A deadline's reminder or question (:meth:`deadlines_due`), given once. At a deadline
         passed, a reported result not answered stands if the settings say so; anything else
         is the organiser's to decide."""
@@ -154,14 +155,14 @@ class Deadlines(Core):
         match.flags.append(kind)
         if kind != "deadline_passed":
             event = next(e for flag, _, e in REMINDERS if flag == kind)
-            return self._changed([Event(event, match=match_id)])
+            return self._changed([TournamentEvent(event, match=match_id)])
         report = match.report
         if self.settings.at_deadline is not AtDeadline.ASK and report is not None \
                 and not report.disputed:
             return self._confirmed(match, None, now)
-        return self._changed([Event(EventKind.DEADLINE_PASSED, match=match_id)])
+        return self._changed([TournamentEvent(EventKind.DEADLINE_PASSED, match=match_id)])
 
-    def more_time(self, match_id: str, *, now: datetime) -> list[Event]:
+    def more_time(self, match_id: str, *, now: datetime) -> list[TournamentEvent]:
         """The organiser's «more time» for a match played on Discord whose time limit ran
         out: :data:`MORE_PLAY` more, from its limit or from now if later; it is asked again
         at the new limit. Refused for a match decided, or not being played."""
@@ -174,4 +175,4 @@ class Deadlines(Core):
         match.time_limit = stamp(max(limit, now) + MORE_PLAY)
         match.flags = [f for f in match.flags if f not in ("time_up", "overtime")]
         self._log(now, match, "more_time", None, None)
-        return self._changed([Event(EventKind.TIME_GIVEN, match=match_id)])
+        return self._changed([TournamentEvent(EventKind.TIME_GIVEN, match=match_id)])

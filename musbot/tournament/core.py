@@ -11,18 +11,9 @@ from typing import Any, Literal
 
 from .errors import TournamentError
 from .formats import RULES, FormatRules, Podium, qualifiers
-from .model import (
-    Entry,
-    Event,
-    EventKind,
-    Match,
-    MatchState,
-    Pair,
-    Phase,
-    Source,
-)
+from .model import EventKind, Fixture, MatchState, Pair, Signup, Source, Stage, TournamentEvent
 from .settings import Settings
-from .standings import Standing
+from .standings import PairStanding
 from .timestamps import later, parse_time, stamp
 
 MAX_LOG = 2000
@@ -34,8 +25,8 @@ class Core:
     changes."""
 
     def __init__(self, settings: Settings, seed: int, created_at: str, *,
-                 phase: Phase = Phase.SIGNUP, entries: Iterable[Entry] = (),
-                 pairs: Iterable[Pair] = (), matches: Iterable[Match] = (),
+                 phase: Stage = Stage.SIGNUP, entries: Iterable[Signup] = (),
+                 pairs: Iterable[Pair] = (), matches: Iterable[Fixture] = (),
                  unpaired: Iterable[int] = (), plan: Mapping[str, int] | None = None,
                  drawn_at: str | None = None, finished_at: str | None = None,
                  cancelled: str | None = None, revision: int = 0,
@@ -48,9 +39,9 @@ class Core:
         from this, so a draw can be made again identically."""
         self.created_at = created_at
         self.phase = phase
-        self.entries: dict[int, Entry] = {e.user_id: e for e in entries}
+        self.entries: dict[int, Signup] = {e.user_id: e for e in entries}
         self.pairs: list[Pair] = list(pairs)
-        self.matches: dict[str, Match] = {}
+        self.matches: dict[str, Fixture] = {}
         self.unpaired: list[int] = list(unpaired)
         """People signed up alone and left without a partner by the draw (an odd count)."""
         self.plan: dict[str, int] = dict(plan or {})
@@ -84,7 +75,7 @@ class Core:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def match(self, match_id: str) -> Match:
+    def match(self, match_id: str) -> Fixture:
         try:
             return self.matches[match_id]
         except KeyError:
@@ -98,15 +89,15 @@ class Core:
     def pair_of(self, user_id: int) -> Pair | None:
         return next((p for p in self.pairs if user_id in p.players), None)
 
-    def matches_of(self, pair_id: int) -> list[Match]:
+    def matches_of(self, pair_id: int) -> list[Fixture]:
         return [self.matches[m] for m in self._by_pair.get(pair_id, [])]
 
-    def ready(self) -> list[Match]:
+    def ready(self) -> list[Fixture]:
         """Matches whose table should be open (ready or playing)."""
         return [m for m in self.matches.values()
                 if m.state in (MatchState.READY, MatchState.PLAYING)]
 
-    def limit_of(self, match: Match) -> datetime | None:
+    def limit_of(self, match: Fixture) -> datetime | None:
         """When the match's time runs out: the limit the organiser gave it, else the round's
         time from when it was ready (None while it is not)."""
         if match.time_limit is not None:
@@ -115,7 +106,7 @@ class Core:
             return None
         return later(match.ready_at, self.settings.round_minutes)
 
-    def standings(self, group: int | None = None) -> list[Standing]:
+    def standings(self, group: int | None = None) -> list[PairStanding]:
         """A group's table (``group``), the round robin's, or the Swiss standings."""
         return self._rules.standings(self, group)
 
@@ -147,12 +138,12 @@ class Core:
         """The format's strategy."""
         return RULES[self.settings.format]
 
-    def _changed(self, events: list[Event]) -> list[Event]:
+    def _changed(self, events: list[TournamentEvent]) -> list[TournamentEvent]:
         if events:
             self.revision += 1
         return events
 
-    def _add(self, match: Match) -> None:
+    def _add(self, match: Fixture) -> None:
         self._order[match.id] = len(self._order)
         self.matches[match.id] = match
         if not match.decided:
@@ -165,7 +156,7 @@ class Core:
                 self._by_pair.setdefault(pair, []).append(match.id)
                 self._cursor.pop(pair, None)
 
-    def _add_all(self, matches: Iterable[Match]) -> None:
+    def _add_all(self, matches: Iterable[Fixture]) -> None:
         for match in matches:
             if match.id in self.matches:
                 raise AssertionError(f"match {match.id} made twice")
@@ -184,7 +175,7 @@ class Core:
                 self._by_pair[pair].remove(match_id)
                 self._cursor.pop(pair, None)
 
-    def _place(self, match: Match, side: int, pair: int) -> None:
+    def _place(self, match: Fixture, side: int, pair: int) -> None:
         match.pairs[side] = pair
         ids = self._by_pair.setdefault(pair, [])
         if match.id not in ids:
@@ -192,7 +183,7 @@ class Core:
             ids.sort(key=self._order.__getitem__)
             self._cursor.pop(pair, None)
 
-    def _unplace(self, match: Match, side: int) -> None:
+    def _unplace(self, match: Fixture, side: int) -> None:
         pair = match.pairs[side]
         match.pairs[side] = None
         if pair is not None and pair not in match.pairs:
@@ -209,17 +200,17 @@ class Core:
             return "unknown"
         return feeder.winner_pair if source.kind == "winner" else feeder.loser_pair
 
-    def _earlier_open(self, match: Match, pair: int) -> bool:
+    def _earlier_open(self, match: Fixture, pair: int) -> bool:
         """Whether the pair still has a match before this one to play."""
         first = self._next_open(pair)
         return first is not None and self._order[first.id] < self._order[match.id]
 
-    def _refresh_all(self, now: datetime, events: list[Event]) -> None:
+    def _refresh_all(self, now: datetime, events: list[TournamentEvent]) -> None:
         for match in list(self.matches.values()):
             self._refresh(match, now, events)
         self._after(now, events)
 
-    def _refresh(self, match: Match, now: datetime, events: list[Event]) -> None:
+    def _refresh(self, match: Fixture, now: datetime, events: list[TournamentEvent]) -> None:
         """A pending match whose pairs may now be known: it becomes a bye, is lost by a
         disqualified pair, or becomes ready once both its pairs are free."""
         if match.state is not MatchState.PENDING:
@@ -245,9 +236,9 @@ class Core:
             return
         match.state = MatchState.READY
         match.ready_at = stamp(now)
-        events.append(Event(EventKind.MATCH_READY, match=match.id))
+        events.append(TournamentEvent(EventKind.MATCH_READY, match=match.id))
 
-    def _disqualify_in(self, match: Match, now: datetime, events: list[Event]) -> None:
+    def _disqualify_in(self, match: Fixture, now: datetime, events: list[TournamentEvent]) -> None:
         first, second = match.pairs
         assert first is not None and second is not None
         out_first = self.pairs[first].disqualified
@@ -259,10 +250,10 @@ class Core:
         match.tantos = [0, 0]
         self._decide(match, winner, MatchState.DISQUALIFIED, now, events)
 
-    def _decide(self, match: Match, winner: int | None, state: MatchState, now: datetime,
-                events: list[Event], *, table_record: str | None = None) -> None:
+    def _decide(self, match: Fixture, winner: int | None, state: MatchState, now: datetime,
+                events: list[TournamentEvent], *, table_record: str | None = None) -> None:
         """``table_record``: the table's stored match that decided it
-        (:attr:`Match.table_record`)."""
+        (:attr:`Fixture.table_record`)."""
         match.report = None  # decided: a report waiting for an answer is moot
         match.table_record = table_record
         match.winner = winner
@@ -270,8 +261,8 @@ class Core:
         match.decided_at = stamp(now)
         self._undecided -= 1
         if state is not MatchState.BYE:
-            events.append(Event(EventKind.MATCH_DECIDED, match=match.id,
-                                pair=match.winner_pair))
+            events.append(TournamentEvent(EventKind.MATCH_DECIDED, match=match.id,
+                                          pair=match.winner_pair))
         for dependent in list(self._dependents.get(match.id, [])):
             self._refresh(self.matches[dependent], now, events)
         for pair in match.pairs:
@@ -280,7 +271,7 @@ class Core:
                 self._refresh(following, now, events)
         self._after(now, events)
 
-    def _next_open(self, pair: int) -> Match | None:
+    def _next_open(self, pair: int) -> Fixture | None:
         """The pair's first match not decided: the only one of its that can become ready."""
         ids = self._by_pair.get(pair, [])
         index = self._cursor.get(pair, 0)
@@ -289,28 +280,28 @@ class Core:
         self._cursor[pair] = index
         return self.matches[ids[index]] if index < len(ids) else None
 
-    def _after(self, now: datetime, events: list[Event]) -> None:
+    def _after(self, now: datetime, events: list[TournamentEvent]) -> None:
         """What a decided match may start (the format's: the grand final's second match, the
         next Swiss round, the knockout after the groups), and the end."""
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             return
         self._rules.after(self, now, events)
-        if self.phase is Phase.RUNNING and self._podium() is not None:
-            self.phase = Phase.FINISHED
+        if self.phase is Stage.RUNNING and self._podium() is not None:
+            self.phase = Stage.FINISHED
             self.finished_at = stamp(now)
             champion = self.champion
-            events.append(Event(EventKind.CHAMPION,
-                                pair=None if champion is None else champion.id))
+            events.append(TournamentEvent(EventKind.CHAMPION,
+                                          pair=None if champion is None else champion.id))
 
     def _podium(self) -> Podium | None:
         """(winner, runner-up) once the tournament is decided, else None."""
-        if self.phase is Phase.SIGNUP or not self.matches:
+        if self.phase is Stage.SIGNUP or not self.matches:
             return None
         return self._rules.podium(self)
 
     # --- what several changes share --------------------------------------------------------
 
-    def _check_score(self, match: Match, games: Sequence[int], *,
+    def _check_score(self, match: Fixture, games: Sequence[int], *,
                      forfeits: bool = True) -> tuple[int, int]:
         """A match's final games; with ``forfeits``, counting the games already given for
         lateness (a table's result does; the organiser's replaces them)."""
@@ -330,7 +321,7 @@ class Core:
             raise TournamentError("tournament_bad_tantos")
         return tantos[0], tantos[1]
 
-    def _board(self, match: Match, games: Sequence[int], tantos: Sequence[int],
+    def _board(self, match: Fixture, games: Sequence[int], tantos: Sequence[int],
                playing: Sequence[int]) -> tuple[tuple[int, int], tuple[int, int], int | None]:
         """A match's board while it is played, checked: games won by each side (forfeited ones
         included, none won yet), tantos summed over its games, and the side ahead (more games,
@@ -345,24 +336,25 @@ class Core:
         ahead = None if board[0] == board[1] else 0 if board[0] > board[1] else 1
         return (games[0], games[1]), points, ahead
 
-    def _flag_bot(self, match: Match, events: list[Event]) -> list[Event]:
+    def _flag_bot(self, match: Fixture, events: list[TournamentEvent]) -> list[TournamentEvent]:
         if "bot_game" not in match.flags:
             match.flags.append("bot_game")
-            events.append(Event(EventKind.BOT_FLAGGED, match=match.id))
+            events.append(TournamentEvent(EventKind.BOT_FLAGGED, match=match.id))
         return events
 
-    def _log(self, now: datetime, match: Match, what: str, user: int | None,
+    def _log(self, now: datetime, match: Fixture, what: str, user: int | None,
              games: Sequence[int] | None) -> None:
         self.log.append({"at": stamp(now), "match": match.id, "what": what, "user": user,
                          "games": None if games is None else list(games)})
         del self.log[:-MAX_LOG]
 
-    def _confirmed(self, match: Match, user_id: int | None, now: datetime) -> list[Event]:
+    def _confirmed(self, match: Fixture, user_id: int | None, now: datetime
+                   ) -> list[TournamentEvent]:
         """The report stands: confirmed by ``user_id``, or (None) by the settings at the
         deadline."""
         report = match.report
         assert report is not None
-        events: list[Event] = []
+        events: list[TournamentEvent] = []
         match.games = list(report.games)
         match.tantos = [0, 0]
         if "reported" not in match.flags:

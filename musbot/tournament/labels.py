@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from musbot.i18n import catalog
+from musbot.i18n import TOURNAMENT
 from musbot.words import visible_name
 
 from .brackets import bracket_size
-from .model import Bracket, Match, MatchState, Pair, Source
+from .model import Bracket, Fixture, MatchState, Pair, Source
 from .settings import Format, KnockoutDraw
 from .tournament import Tournament, group_label
 
@@ -24,15 +22,15 @@ NAME_LIMIT = 40
 class Words:
     def __init__(self, tournament: Tournament, lang: str) -> None:
         self.tournament = tournament
-        self.words: dict[str, Any] = catalog(lang).TOURNAMENT
+        self.lang = lang
 
     def __getitem__(self, key: str) -> str:
-        return str(self.words[key])
+        return TOURNAMENT.template(key, self.lang)
 
     def format(self, key: str, **params: object) -> str:
         """A sentence with its values; a plural one in the form its count asks for
         («1 punto», «2 puntos»)."""
-        return str(self.words[key].format(**params))
+        return TOURNAMENT(key, self.lang, **params)
 
     def person(self, name: str | None) -> str:
         return visible_name(name, NAME_LIMIT, self["anonymous"]) if name else self["anonymous"]
@@ -54,7 +52,7 @@ class Words:
         key = "winner_of" if source.kind == "winner" else "loser_of"
         return self[key].format(match=source.ref)
 
-    def side(self, match: Match, side: int) -> str:
+    def side(self, match: Fixture, side: int) -> str:
         """Who is on that side: the pair, or where it will come from."""
         pair = match.pairs[side]
         if pair is not None:
@@ -63,7 +61,7 @@ class Words:
             return self["bye"]
         return self.source(match.sources[side])
 
-    def state(self, match: Match) -> str:
+    def state(self, match: Fixture) -> str:
         """The mark a match's state shows (empty when its score says it all)."""
         marks = {MatchState.READY: self["to_play"], MatchState.PLAYING: self["playing"],
                  MatchState.WALKOVER: self["walkover_mark"],

@@ -22,7 +22,10 @@ def pair_key(first: int, second: int) -> PairKey:
     return (first, second) if first < second else (second, first)
 
 
-class Phase(StrEnum):
+class Stage(StrEnum):
+    """Where a txapelketa is in its life: sign-up, played, over or called off. «Stage», not
+    «phase»: a hand's :class:`~musbot.engine.hand.Phase` is the engine's word."""
+
     SIGNUP = "signup"
     RUNNING = "running"
     FINISHED = "finished"
@@ -91,9 +94,11 @@ BYE_SOURCE = Source("bye")
 
 
 @dataclass(slots=True)
-class Entry:
+class Signup:
     """A person signed up: alone (``partner`` None) or naming a partner. Two people naming each
-    other are a pair; an invitation is confirmed by the partner naming the inviter back."""
+    other are a pair; an invitation is confirmed by the partner naming the inviter back. Clubs
+    say one signs up for a txapelketa; a table's :class:`~musbot.table.entry.Entry` is what a
+    tournament set on one of its tables."""
 
     user_id: int
     name: str
@@ -105,7 +110,7 @@ class Entry:
                 "signed_at": self.signed_at}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Entry:
+    def from_json(cls, data: dict[str, Any]) -> Signup:
         return cls(int(data["user_id"]), str(data["name"]), data["partner"], data["signed_at"])
 
 
@@ -190,7 +195,12 @@ meanwhile)."""
 
 
 @dataclass(slots=True)
-class Match:
+class Fixture:
+    """One slot of the draw: two sides, known or still to come from earlier matches, and how
+    their meeting went. A fixture, as a competition's calendar says, because it exists before
+    anyone plays it (pending, ready) and may never be played (a bye, a walkover); the game
+    played at its table is an engine's :class:`~musbot.engine.match.Match`."""
+
     id: str
     """Short and stable, shown in the bracket: ``W2-3`` (winners' bracket, round 2, match 3),
     ``L4-1``, ``F1``, ``GA1-2`` (group A, round 1), ``R5-3`` (round robin), ``S2-7`` (Swiss)."""
@@ -264,7 +274,7 @@ class Match:
                 **({"table_record": self.table_record} if self.table_record is not None else {})}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Match:
+    def from_json(cls, data: dict[str, Any]) -> Fixture:
         first, second = (Source.from_json(s) for s in data["sources"])
         return cls(str(data["id"]), Bracket(data["bracket"]), int(data["round"]),
                    (first, second), list(data["pairs"]), MatchState(data["state"]),
@@ -331,8 +341,9 @@ class EventKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    """What a change did, for the adapter to act on (open a table, announce, redraw)."""
+class TournamentEvent:
+    """What a change did, for the adapter to act on (open a table, announce, redraw). The
+    tournament's own, beside the engine's :class:`~musbot.engine.events.Event` of a hand."""
 
     kind: EventKind
     match: str | None = None

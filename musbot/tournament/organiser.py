@@ -8,7 +8,7 @@ from datetime import datetime
 
 from .core import Core
 from .errors import TournamentError
-from .model import Event, EventKind, Match, MatchState, Phase
+from .model import EventKind, Fixture, MatchState, Stage, TournamentEvent
 from .timestamps import parse_time, stamp
 
 MAX_REASON = 200
@@ -18,7 +18,7 @@ class Organiser(Core):
     """What only the organiser decides."""
 
     def walkover(self, match_id: str, absent: Collection[int], *,
-                 now: datetime) -> list[Event]:
+                 now: datetime) -> list[TournamentEvent]:
         """The organiser's walkover: the pair of ``absent`` (one side) loses the match, or
         both (a double walkover: neither goes on; a knockout's next match is a bye for its
         other pair, and in a league both have a defeat)."""
@@ -30,7 +30,7 @@ class Organiser(Core):
             raise TournamentError("tournament_already_decided", match=match_id)
         if match.state not in (MatchState.READY, MatchState.PLAYING):
             raise TournamentError("tournament_not_ready", match=match_id)
-        events: list[Event] = []
+        events: list[TournamentEvent] = []
         target = self.settings.games_to_win
         if match.report is not None:
             self._log(now, match, "settled", None, None)
@@ -52,13 +52,13 @@ class Organiser(Core):
         return self._changed(events)
 
     def set_result(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
-                   *, now: datetime) -> list[Event]:
+                   *, now: datetime) -> list[TournamentEvent]:
         """The organiser's result: for a match not played on a table, or to correct one (which
         replays it first, so only while nothing after it has started)."""
         match = self.match(match_id)
         score = self._check_score(match, games, forfeits=not match.decided)
         points = self._check_tantos(tantos)
-        events: list[Event] = []
+        events: list[TournamentEvent] = []
         if match.decided:
             if match.state is MatchState.FINISHED and tuple(match.games) == score \
                     and tuple(match.tantos) == points:
@@ -77,7 +77,7 @@ class Organiser(Core):
 
     def by_board(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
                  *, playing: Sequence[int] = (0, 0), now: datetime,
-                 bot_game: bool = False) -> list[Event]:
+                 bot_game: bool = False) -> list[TournamentEvent]:
         """The organiser's «by the board» for a match played on Discord past its time limit:
         the board as it stands now (as :meth:`overtime` reads it) decides, the pair ahead
         winning. Level, it is refused (one sentence: nothing to decide by), and the table
@@ -94,7 +94,7 @@ class Organiser(Core):
         if ahead is None:
             raise TournamentError("tournament_board_level", match=match_id,
                                   games=f"{score[0]}–{score[1]}")
-        events: list[Event] = []
+        events: list[TournamentEvent] = []
         if bot_game:
             self._flag_bot(match, events)
         match.games = list(score)
@@ -104,7 +104,7 @@ class Organiser(Core):
         self._decide(match, ahead, MatchState.FINISHED, now, events)
         return self._changed(events)
 
-    def replay(self, match_id: str, *, now: datetime) -> list[Event]:
+    def replay(self, match_id: str, *, now: datetime) -> list[TournamentEvent]:
         """The match is to be played again: its result, and what followed from it (a pair
         placed in a later match, a later Swiss round, the knockout after the groups), are
         undone. Refused once anything that followed has started."""
@@ -119,7 +119,7 @@ class Organiser(Core):
         self._refresh(match, now, events)
         return self._changed(events)
 
-    def pause(self, match_id: str, *, now: datetime) -> list[Event]:
+    def pause(self, match_id: str, *, now: datetime) -> list[TournamentEvent]:
         """The match's table is gone or out of reach (closed by a moderator, its thread deleted
         or locked): nothing but the organiser decides the match now, and its time limits stand
         still until it plays on (:meth:`resume`, :meth:`replay`). Again, it changes nothing."""
@@ -128,9 +128,9 @@ class Organiser(Core):
                 or match.paused_at is not None:
             return []
         match.paused_at = stamp(now)
-        return self._changed([Event(EventKind.MATCH_PAUSED, match=match_id)])
+        return self._changed([TournamentEvent(EventKind.MATCH_PAUSED, match=match_id)])
 
-    def resume(self, match_id: str, *, now: datetime) -> list[Event]:
+    def resume(self, match_id: str, *, now: datetime) -> list[TournamentEvent]:
         """The paused match's table can be reached again: it plays on where it was, its time
         limits moved on by the time it was paused."""
         match = self.match(match_id)
@@ -142,9 +142,9 @@ class Organiser(Core):
         if match.time_limit is not None:
             match.time_limit = stamp(parse_time(match.time_limit) + stood)
         match.paused_at = None
-        return self._changed([Event(EventKind.MATCH_RESUMED, match=match_id)])
+        return self._changed([TournamentEvent(EventKind.MATCH_RESUMED, match=match_id)])
 
-    def _restart(self, match: Match, now: datetime) -> list[Event]:
+    def _restart(self, match: Fixture, now: datetime) -> list[TournamentEvent]:
         """A paused match played again from the start at a new table: ready from now, with the
         games given for lateness it had."""
         match.paused_at = None
@@ -157,14 +157,14 @@ class Organiser(Core):
         match.ready_at = stamp(now)
         match.started_at = None
         match.time_limit = None
-        return self._changed([Event(EventKind.MATCH_REOPENED, match=match.id),
-                              Event(EventKind.MATCH_READY, match=match.id)])
+        return self._changed([TournamentEvent(EventKind.MATCH_REOPENED, match=match.id),
+                              TournamentEvent(EventKind.MATCH_READY, match=match.id)])
 
-    def disqualify(self, pair_id: int, reason: str, *, now: datetime) -> list[Event]:
+    def disqualify(self, pair_id: int, reason: str, *, now: datetime) -> list[TournamentEvent]:
         """Out of the tournament, with the reason shown: every match of the pair not played yet
         is lost (the played ones stand). Again for a pair already out changes nothing."""
         pair = self.pair(pair_id)
-        if self.phase is not Phase.RUNNING:
+        if self.phase is not Stage.RUNNING:
             raise TournamentError("tournament_not_running")
         reason = " ".join(str(reason).split())[:MAX_REASON]
         if not reason:
@@ -172,7 +172,7 @@ class Organiser(Core):
         if pair.disqualified:
             return []
         pair.disqualified = reason
-        events = [Event(EventKind.DISQUALIFIED, pair=pair_id)]
+        events = [TournamentEvent(EventKind.DISQUALIFIED, pair=pair_id)]
         for match in self.matches_of(pair_id):
             if match.state is MatchState.PENDING and None in match.pairs:
                 continue
@@ -181,20 +181,20 @@ class Organiser(Core):
         self._after(now, events)
         return self._changed(events)
 
-    def cancel(self, reason: str, *, now: datetime) -> list[Event]:
+    def cancel(self, reason: str, *, now: datetime) -> list[TournamentEvent]:
         """The organiser stops the tournament (no champion). Again: nothing changes."""
-        if self.phase is Phase.CANCELLED:
+        if self.phase is Stage.CANCELLED:
             return []
-        if self.phase is Phase.FINISHED:
+        if self.phase is Stage.FINISHED:
             raise TournamentError("tournament_over")
-        self.phase = Phase.CANCELLED
+        self.phase = Stage.CANCELLED
         self.cancelled = " ".join(str(reason).split())[:MAX_REASON] or "-"
         self.finished_at = stamp(now)
-        return self._changed([Event(EventKind.CANCELLED)])
+        return self._changed([TournamentEvent(EventKind.CANCELLED)])
 
-    def _reopen(self, match: Match, now: datetime) -> list[Event]:
+    def _reopen(self, match: Fixture, now: datetime) -> list[TournamentEvent]:
         """Undo a decided match and what followed from it (see :meth:`replay`)."""
-        reset: list[tuple[Match, int | None]] = []
+        reset: list[tuple[Fixture, int | None]] = []
         for dependent_id in self._dependents.get(match.id, []):
             dependent = self.matches[dependent_id]
             sides = [i for i, s in enumerate(dependent.sources) if s.ref == match.id]
@@ -214,17 +214,17 @@ class Organiser(Core):
             if other.state not in (MatchState.PENDING, MatchState.READY, MatchState.BYE):
                 raise TournamentError("tournament_replay_too_late", match=match.id,
                                       blocking=other.id)
-        events = [Event(EventKind.MATCH_REOPENED, match=match.id)]
+        events = [TournamentEvent(EventKind.MATCH_REOPENED, match=match.id)]
         self._rules.reopened(self, match)
         for other in withdrawn:
             if other.state is MatchState.READY:
-                events.append(Event(EventKind.MATCH_WITHDRAWN, match=other.id))
+                events.append(TournamentEvent(EventKind.MATCH_WITHDRAWN, match=other.id))
             self._remove(other.id)
         for other, side in reset:
             if other.id not in self.matches:
                 continue
             if other.state is MatchState.READY:
-                events.append(Event(EventKind.MATCH_WITHDRAWN, match=other.id))
+                events.append(TournamentEvent(EventKind.MATCH_WITHDRAWN, match=other.id))
             other.state = MatchState.PENDING
             other.ready_at = None
             if side is not None:
@@ -243,7 +243,7 @@ class Organiser(Core):
         match.report = None
         match.table_record = None
         match.ready_at = match.started_at = match.decided_at = match.time_limit = None
-        if self.phase is Phase.FINISHED:
-            self.phase = Phase.RUNNING
+        if self.phase is Stage.FINISHED:
+            self.phase = Stage.RUNNING
             self.finished_at = None
         return events

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .labels import Words
-from .model import Bracket, Match
+from .model import Bracket, Fixture
 from .settings import Format
-from .standings import Standing
+from .standings import PairStanding
 from .tournament import Tournament
 
 ROWS = 8
@@ -21,7 +21,7 @@ TABLE_ROWS = 20
 
 @dataclass
 class Box:
-    match: Match
+    match: Fixture
     column: int
     row: float
 
@@ -36,7 +36,7 @@ class BracketPage:
 @dataclass
 class TablePage:
     section: str
-    blocks: list[tuple[str, list[tuple[int, Standing]], int]]
+    blocks: list[tuple[str, list[tuple[int, PairStanding]], int]]
     """(heading, (place, row) lines, how many places go through)."""
     swiss: bool
 
@@ -44,7 +44,7 @@ class TablePage:
 Page = BracketPage | TablePage
 
 
-def feeders(match: Match) -> list[str]:
+def feeders(match: Fixture) -> list[str]:
     return [str(s.ref) for s in match.sources if s.kind in ("winner", "loser")]
 
 
@@ -67,7 +67,7 @@ def bracket_pages(t: Tournament, words: Words, bracket: Bracket) -> list[Bracket
         if second_round is not None:
             headings.append(words.column(bracket, second_round, last))
         chunks = [firsts[j:j + ROWS] for j in range(0, len(firsts), ROWS)]
-        placed: list[list[Match]] = [[] for _ in chunks]
+        placed: list[list[Fixture]] = [[] for _ in chunks]
         where = {m.id: n for n, chunk in enumerate(chunks) for m in chunk}
         leftover = []
         for match in seconds:
@@ -87,7 +87,7 @@ def bracket_pages(t: Tournament, words: Words, bracket: Bracket) -> list[Bracket
             page = BracketPage(section, headings)
             rows = {m.id: float(r) for r, m in enumerate(chunk)}
             page.boxes += [Box(m, 0, rows[m.id]) for m in chunk]
-            wanted: list[tuple[float, Match]] = []
+            wanted: list[tuple[float, Fixture]] = []
             for match in seconds_here:
                 ys = [rows[f] for f in feeders(match) if f in rows]
                 wanted.append((sum(ys) / len(ys) if ys else float(len(wanted)), match))
@@ -117,7 +117,7 @@ def table_pages(t: Tournament, words: Words) -> list[TablePage]:
         section = words["standings"]
     swiss = t.settings.format is Format.SWISS
     pages: list[TablePage] = []
-    current: list[tuple[str, list[tuple[int, Standing]], int]] = []
+    current: list[tuple[str, list[tuple[int, PairStanding]], int]] = []
     used = 0
     for heading, rows, through in blocks:
         numbered = list(enumerate(rows, 1))

@@ -52,7 +52,7 @@ from .canvas import (
 from .labels import Words
 from .model import MatchState, is_odd
 from .pages import Box, BracketPage, Page, TablePage, bracket_pages, feeders, paginate
-from .standings import Standing
+from .standings import PairStanding
 from .tournament import Tournament
 
 __all__ = ["BOX_W", "DISPLAY_WIDTH", "MIN_DISPLAY_FONT", "MIN_FONT_PX", "PAGE_WIDTH", "Canvas",
@@ -148,7 +148,7 @@ _TABLE_COLUMNS = {
 }
 
 
-def _cells(canvas: Canvas, row: Standing, place: int, words: Words, swiss: bool,
+def _cells(canvas: Canvas, row: PairStanding, place: int, words: Words, swiss: bool,
            room: float, bold: bool) -> list[str]:
     pair = words.tournament.pairs[row.pair]
     mark = f" ({words['disqualified_mark']})" if pair.disqualified else ""

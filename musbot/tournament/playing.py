@@ -8,7 +8,7 @@ from datetime import datetime
 
 from .core import Core
 from .errors import ResultConflict, TournamentError
-from .model import Event, EventKind, MatchState
+from .model import EventKind, MatchState, TournamentEvent
 from .settings import AtDeadline, Lateness
 from .timestamps import later, stamp
 
@@ -16,7 +16,7 @@ from .timestamps import later, stamp
 class Playing(Core):
     """What a match's table tells the tournament."""
 
-    def start(self, match_id: str, *, now: datetime) -> list[Event]:
+    def start(self, match_id: str, *, now: datetime) -> list[TournamentEvent]:
         """The match's table has begun (both pairs sat down): its grace time stops."""
         match = self.match(match_id)
         if match.state is MatchState.PLAYING:
@@ -25,15 +25,15 @@ class Playing(Core):
             raise TournamentError("tournament_not_ready", match=match_id)
         match.state = MatchState.PLAYING
         match.started_at = stamp(now)
-        return self._changed([Event(EventKind.MATCH_STARTED, match=match_id)])
+        return self._changed([TournamentEvent(EventKind.MATCH_STARTED, match=match_id)])
 
     def record(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0), *,
                now: datetime, bot_game: bool = False,
-               table_record: str | None = None) -> list[Event]:
+               table_record: str | None = None) -> list[TournamentEvent]:
         """The table's result: games won by each side (forfeited games included) and tantos
         summed over the games. ``bot_game``: a bot played a whole game in a person's place
         (the match is flagged for the organiser). ``table_record``: the table's stored match, which
-        holds this result from then on (:attr:`Match.table_record`). The same result again changes
+        holds this result from then on (:attr:`Fixture.table_record`). The same result again changes
         nothing; a different one for a decided match is a :class:`ResultConflict`."""
         match = self.match(match_id)
         score = self._check_score(match, games)
@@ -45,7 +45,7 @@ class Playing(Core):
             raise ResultConflict(match_id)
         if match.state not in (MatchState.READY, MatchState.PLAYING):
             raise TournamentError("tournament_not_ready", match=match_id)
-        events: list[Event] = []
+        events: list[TournamentEvent] = []
         if bot_game:
             self._flag_bot(match, events)
         match.games = list(score)
@@ -54,11 +54,12 @@ class Playing(Core):
                      table_record=table_record)
         return self._changed(events)
 
-    def flag_bot(self, match_id: str, *, now: datetime) -> list[Event]:
+    def flag_bot(self, match_id: str, *, now: datetime) -> list[TournamentEvent]:
         """A bot played a whole game of this match in a person's place."""
         return self._changed(self._flag_bot(self.match(match_id), []))
 
-    def late(self, match_id: str, sides: Collection[int], *, now: datetime) -> list[Event]:
+    def late(self, match_id: str, sides: Collection[int], *, now: datetime
+             ) -> list[TournamentEvent]:
         """The grace time passed and the pairs of ``sides`` (0, 1 or both) have not sat down:
         each absent pair loses the match by walkover or one game (the settings' lateness; a
         game per grace time passed). Both absent: nothing is decided, the match is flagged for
@@ -82,15 +83,15 @@ class Playing(Core):
             if "both_late" in match.flags:
                 return []
             match.flags.append("both_late")
-            return self._changed([Event(EventKind.BOTH_LATE, match=match_id)])
+            return self._changed([TournamentEvent(EventKind.BOTH_LATE, match=match_id)])
         present = 1 - next(iter(absent))
-        events: list[Event] = []
+        events: list[TournamentEvent] = []
         target = self.settings.games_to_win
         if self.settings.lateness is Lateness.GAME:
             match.forfeits[present] += 1
             match.games[present] += 1
-            events.append(Event(EventKind.GAME_FORFEITED, match=match_id,
-                                pair=match.pairs[1 - present]))
+            events.append(TournamentEvent(EventKind.GAME_FORFEITED, match=match_id,
+                                          pair=match.pairs[1 - present]))
         if self.settings.lateness is Lateness.MATCH or match.games[present] >= target:
             match.games[present] = target
             self._decide(match, present, MatchState.WALKOVER, now, events)
@@ -98,7 +99,7 @@ class Playing(Core):
 
     def overtime(self, match_id: str, games: Sequence[int], tantos: Sequence[int] = (0, 0),
                  *, playing: Sequence[int] = (0, 0), now: datetime,
-                 bot_game: bool = False) -> list[Event]:
+                 bot_game: bool = False) -> list[TournamentEvent]:
         """The match's time limit ran out (:meth:`limit_of`) before it ended; ``games`` and
         ``tantos`` are the board then (games won by each side, forfeited ones included; tantos
         summed over the games, the one in play included) and ``playing`` the tantos of the game
@@ -118,17 +119,17 @@ class Playing(Core):
         if now < limit:
             raise TournamentError("tournament_not_overtime", match=match_id)
         score, points, ahead = self._board(match, games, tantos, playing)
-        events: list[Event] = []
+        events: list[TournamentEvent] = []
         if bot_game:
             self._flag_bot(match, events)
         if self.settings.at_deadline is not AtDeadline.DECIDE:
             match.flags.append("time_up")
             self._log(now, match, "time_up", None, score)
-            events.append(Event(EventKind.TIME_UP, match=match_id))
+            events.append(TournamentEvent(EventKind.TIME_UP, match=match_id))
             return self._changed(events)
         match.flags.append("overtime")
         if ahead is None:
-            events.append(Event(EventKind.OVERTIME_LEVEL, match=match_id))
+            events.append(TournamentEvent(EventKind.OVERTIME_LEVEL, match=match_id))
             return self._changed(events)
         match.games = list(score)
         match.tantos = list(points)

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from .core import Core
 from .errors import TournamentError
-from .model import Event, EventKind, Match, MatchState, Report
+from .model import EventKind, Fixture, MatchState, Report, TournamentEvent
 from .settings import Reporting
 from .timestamps import stamp
 
@@ -20,7 +20,7 @@ other pair, so reporting is budgeted, not a way to ping people."""
 class Reports(Core):
     """A result reported, confirmed or disputed by the players."""
 
-    def _reported_match(self, match_id: str, user_id: int) -> tuple[Match, int]:
+    def _reported_match(self, match_id: str, user_id: int) -> tuple[Fixture, int]:
         """The match and the side of ``user_id``, who must be one of its four players."""
         if self.settings.reporting is Reporting.DISCORD:
             raise TournamentError("tournament_reports_off")
@@ -35,7 +35,7 @@ class Reports(Core):
             raise TournamentError("tournament_not_ready", match=match_id)
         return match, side
 
-    def current_match(self, user_id: int) -> Match | None:
+    def current_match(self, user_id: int) -> Fixture | None:
         """The person's match to be played now (ready or playing), if any."""
         pair = self.pair_of(user_id)
         if pair is None:
@@ -44,7 +44,7 @@ class Reports(Core):
                      if m.state in (MatchState.READY, MatchState.PLAYING)), None)
 
     def report(self, match_id: str, user_id: int, games: Sequence[int], *,
-               now: datetime) -> list[Event]:
+               now: datetime) -> list[TournamentEvent]:
         """A player reports the result of a match played at a real table: ``games`` are their
         own pair's first, then the other's. It stands until the other pair confirms it
         (:meth:`confirm`) or disputes it (:meth:`dispute`); nothing advances meanwhile. The
@@ -70,10 +70,10 @@ class Reports(Core):
             raise TournamentError("tournament_reports_spent", limit=MAX_REPORTS)
         match.report = Report(side, user_id, score, stamp(now), number)
         self._log(now, match, "reported", user_id, score)
-        return self._changed([Event(EventKind.RESULT_REPORTED, match=match_id,
-                                    pair=match.pairs[side], user=user_id)])
+        return self._changed([TournamentEvent(EventKind.RESULT_REPORTED, match=match_id,
+                                              pair=match.pairs[side], user=user_id)])
 
-    def _answering(self, match_id: str, user_id: int, number: int) -> tuple[Match, Report]:
+    def _answering(self, match_id: str, user_id: int, number: int) -> tuple[Fixture, Report]:
         match, side = self._reported_match(match_id, user_id)
         report = match.report
         if report is None or report.number != number:
@@ -85,13 +85,13 @@ class Reports(Core):
         return match, report
 
     def confirm(self, match_id: str, user_id: int, number: int, *,
-                now: datetime) -> list[Event]:
+                now: datetime) -> list[TournamentEvent]:
         """A player of the other pair agrees with report ``number``: the match is decided."""
         match, _ = self._answering(match_id, user_id, number)
         return self._confirmed(match, user_id, now)
 
     def dispute(self, match_id: str, user_id: int, number: int, *,
-                now: datetime) -> list[Event]:
+                now: datetime) -> list[TournamentEvent]:
         """A player of the other pair disputes report ``number``: the organiser decides
         (:meth:`set_result` or :meth:`replay`); nothing advances meanwhile."""
         match, report = self._answering(match_id, user_id, number)
@@ -99,9 +99,10 @@ class Reports(Core):
                               report.number, True)
         return self._disputed(match, user_id, now, None)
 
-    def _disputed(self, match: Match, user_id: int, now: datetime,
-                  claim: tuple[int, int] | None) -> list[Event]:
+    def _disputed(self, match: Fixture, user_id: int, now: datetime,
+                  claim: tuple[int, int] | None) -> list[TournamentEvent]:
         if "disputed" not in match.flags:
             match.flags.append("disputed")
         self._log(now, match, "disputed", user_id, claim)
-        return self._changed([Event(EventKind.RESULT_DISPUTED, match=match.id, user=user_id)])
+        return self._changed([TournamentEvent(EventKind.RESULT_DISPUTED, match=match.id,
+                                              user=user_id)])

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from .core import Core
 from .errors import TournamentError
-from .model import Entry, Event, EventKind, Pair, PairKey, Phase, is_odd, pair_key
+from .model import EventKind, Pair, PairKey, Signup, Stage, TournamentEvent, is_odd, pair_key
 from .settings import Seeding
 from .timestamps import stamp
 
@@ -39,11 +39,11 @@ class SignUps(Core):
 
     def _open_for_signups(self, now: datetime) -> None:
         deadline = self.settings.deadline
-        if self.phase is not Phase.SIGNUP or (deadline is not None and now > deadline):
+        if self.phase is not Stage.SIGNUP or (deadline is not None and now > deadline):
             raise TournamentError("tournament_signups_closed")
 
     def sign_up(self, user_id: int, name: str, *, partner: int | None = None,
-                now: datetime) -> list[Event]:
+                now: datetime) -> list[TournamentEvent]:
         """Sign up alone (``partner`` None) or naming a partner; naming back someone who named
         you confirms the pair. Signing up again replaces one's entry (a new partner, a new
         name); the same entry again changes nothing."""
@@ -57,26 +57,26 @@ class SignUps(Core):
         named = self.invited.get(user_id, [])
         if partner is not None and partner not in named and len(named) >= INVITES_PER_PERSON:
             raise TournamentError("tournament_invites_spent", limit=INVITES_PER_PERSON)
-        self.entries[user_id] = Entry(user_id, name, partner, stamp(now))
-        events = [Event(EventKind.SIGNED_UP, user=user_id)]
+        self.entries[user_id] = Signup(user_id, name, partner, stamp(now))
+        events = [TournamentEvent(EventKind.SIGNED_UP, user=user_id)]
         other = self.entries.get(partner) if partner is not None else None
         if other is not None and other.partner == user_id:
-            events.append(Event(EventKind.PAIRED, user=partner))
+            events.append(TournamentEvent(EventKind.PAIRED, user=partner))
         elif partner is not None and not any(partner in v for v in self.invited.values()):
-            events.append(Event(EventKind.INVITED, user=partner))  # told once, by anyone
+            events.append(TournamentEvent(EventKind.INVITED, user=partner))  # told once, by anyone
         if partner is not None and partner not in named:
             self.invited[user_id] = [*named, partner]
         return self._changed(events)
 
-    def withdraw(self, user_id: int, *, now: datetime) -> list[Event]:
+    def withdraw(self, user_id: int, *, now: datetime) -> list[TournamentEvent]:
         """Leave before the draw. A partner who had confirmed stays signed up, to be drawn a
         partner unless they withdraw too or name someone else."""
-        if self.phase is not Phase.SIGNUP:
+        if self.phase is not Stage.SIGNUP:
             raise TournamentError("tournament_signups_closed")
         if user_id not in self.entries:
             raise TournamentError("tournament_not_signed_up")
         del self.entries[user_id]
-        return self._changed([Event(EventKind.WITHDRAWN, user=user_id)])
+        return self._changed([TournamentEvent(EventKind.WITHDRAWN, user=user_id)])
 
     # --- the draw --------------------------------------------------------------------------
 
@@ -84,10 +84,10 @@ class SignUps(Core):
         return random.Random(f"{self.seed}:{purpose}")
 
     def draw(self, *, now: datetime, ratings: Mapping[PairKey, float] | None = None
-             ) -> list[Event]:
+             ) -> list[TournamentEvent]:
         """Close the sign-ups and draw: pairs for those alone, then the seeding and the
         format's first matches. ``ratings`` are the pair ratings to seed by (display scale)."""
-        if self.phase is not Phase.SIGNUP:
+        if self.phase is not Stage.SIGNUP:
             raise TournamentError("tournament_already_drawn")
         couples = self.signed_pairs()
         solos = self.solos()
@@ -117,9 +117,10 @@ class SignUps(Core):
                                    (self.entries[first].name, self.entries[second].name),
                                    rating(index)))
         self.unpaired = unpaired
-        self.phase = Phase.RUNNING
+        self.phase = Stage.RUNNING
         self.drawn_at = stamp(now)
-        events = [Event(EventKind.DRAWN)] + [Event(EventKind.UNPAIRED, user=u) for u in unpaired]
+        events = [TournamentEvent(EventKind.DRAWN)] + [
+            TournamentEvent(EventKind.UNPAIRED, user=u) for u in unpaired]
         seeds = [p.id for p in self.pairs]
         self._rules.draw(self, seeds)
         self._refresh_all(now, events)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from .errors import TournamentError
-from .model import Event, Match, MatchState, Phase
+from .model import Fixture, MatchState, Stage, TournamentEvent
 from .timestamps import later
 from .tournament import Tournament
 
@@ -25,7 +25,7 @@ class Outcome:
     bot_game: bool = False
 
 
-ResultFunction = Callable[[Tournament, Match], Outcome]
+ResultFunction = Callable[[Tournament, Fixture], Outcome]
 
 
 def random_results(rng: random.Random, *, late_rate: float = 0.0,
@@ -33,7 +33,7 @@ def random_results(rng: random.Random, *, late_rate: float = 0.0,
     """Results drawn from ``rng``: either side wins, by any legal score, with tantos to
     match; a side is late with probability ``late_rate``."""
 
-    def result(tournament: Tournament, match: Match) -> Outcome:
+    def result(tournament: Tournament, match: Fixture) -> Outcome:
         target = tournament.settings.games_to_win
         if late_rate and rng.random() < late_rate:
             return Outcome(late=rng.randrange(2))
@@ -55,24 +55,24 @@ def random_results(rng: random.Random, *, late_rate: float = 0.0,
 
 def simulate(tournament: Tournament, result: ResultFunction, *, start: datetime,
              step: timedelta = timedelta(minutes=30),
-             after: Callable[[Tournament, list[Event]], None] | None = None,
-             max_changes: int = 1_000_000) -> list[Event]:
+             after: Callable[[Tournament, list[TournamentEvent]], None] | None = None,
+             max_changes: int = 1_000_000) -> list[TournamentEvent]:
     """Plays the drawn ``tournament`` to its end: every ready match, in order, as ``result``
     says, the clock moving on ``step`` for each. ``after(tournament, events)`` is called after
     every change (to check a property, or to save). Returns every event."""
-    if tournament.phase is Phase.SIGNUP:
+    if tournament.phase is Stage.SIGNUP:
         raise TournamentError("tournament_not_running")
     now = start
-    history: list[Event] = []
+    history: list[TournamentEvent] = []
 
-    def changed(events: list[Event]) -> None:
+    def changed(events: list[TournamentEvent]) -> None:
         history.extend(events)
         if after is not None:
             after(tournament, events)
         if len(history) > max_changes:
             raise RuntimeError("the tournament does not end")
 
-    while tournament.phase is Phase.RUNNING:
+    while tournament.phase is Stage.RUNNING:
         waiting = [m for m in tournament.matches.values()
                    if m.state in (MatchState.READY, MatchState.PLAYING)]
         if not waiting:

@@ -18,11 +18,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .model import Match, MatchState, is_odd
+from .model import Fixture, MatchState, is_odd
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class PairStanding:
+    """One pair's line in a tournament's table (a group, a league, the Swiss rounds): its
+    points and tie-breaks. A pair's, where a league's :class:`~musbot.storage.models.Standing`
+    is one person's over a season."""
+
     pair: int
     played: int
     won: int
@@ -63,7 +67,7 @@ def circle(pairs: Sequence[int]) -> list[list[tuple[int, int]]]:
     return rounds
 
 
-def _tally(pairs: Sequence[int], matches: Iterable[Match]) -> dict[int, list[int]]:
+def _tally(pairs: Sequence[int], matches: Iterable[Fixture]) -> dict[int, list[int]]:
     # played, won, lost, byes, games for/against, tantos for/against
     tally = {pair: [0] * 8 for pair in pairs}
     for match in matches:
@@ -94,14 +98,14 @@ def _tally(pairs: Sequence[int], matches: Iterable[Match]) -> dict[int, list[int
     return tally
 
 
-def _standing(pair: int, row: list[int], buchholz: int | None = None) -> Standing:
+def _standing(pair: int, row: list[int], buchholz: int | None = None) -> PairStanding:
     played, won, lost, byes, games_for, games_against, tantos_for, tantos_against = row
-    return Standing(pair, played, won, lost, byes, games_for, games_against, tantos_for,
-                    tantos_against, buchholz)
+    return PairStanding(pair, played, won, lost, byes, games_for, games_against, tantos_for,
+                        tantos_against, buchholz)
 
 
-def league_table(pairs: Sequence[int], matches: Sequence[Match],
-                 disqualified: Iterable[int] = ()) -> list[Standing]:
+def league_table(pairs: Sequence[int], matches: Sequence[Fixture],
+                 disqualified: Iterable[int] = ()) -> list[PairStanding]:
     """A league's or a group's standings, best first (module docstring)."""
     out = set(disqualified)
     rows = {pair: _standing(pair, row) for pair, row in _tally(pairs, matches).items()}
@@ -122,8 +126,8 @@ def league_table(pairs: Sequence[int], matches: Sequence[Match],
         -s.tantos_diff, s.pair))
 
 
-def swiss_table(pairs: Sequence[int], matches: Sequence[Match],
-                disqualified: Iterable[int] = ()) -> list[Standing]:
+def swiss_table(pairs: Sequence[int], matches: Sequence[Fixture],
+                disqualified: Iterable[int] = ()) -> list[PairStanding]:
     """Swiss standings, best first (module docstring)."""
     out = set(disqualified)
     tally = _tally(pairs, matches)

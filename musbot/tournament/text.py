@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .labels import Words
-from .model import Bracket, Match, MatchState
+from .model import Bracket, Fixture, MatchState
 from .settings import Format
 from .tournament import Tournament
 
@@ -38,11 +38,11 @@ class _Writer:
             text = f"{text} ({self.words['disqualified_mark']})"
         return self.escape(text)
 
-    def side(self, match: Match, side: int) -> str:
+    def side(self, match: Fixture, side: int) -> str:
         pair = match.pairs[side]
         return self.pair(pair) if pair is not None else self.escape(self.words.side(match, side))
 
-    def match(self, match: Match) -> str:
+    def match(self, match: Fixture) -> str:
         w = self.words
         if match.state is MatchState.BYE:
             present = match.pairs[match.winner or 0]
@@ -102,7 +102,7 @@ def bracket_text(tournament: Tournament, lang: str = "es", *,
                if m.bracket not in (Bracket.GROUP, Bracket.LEAGUE, Bracket.SWISS)
                or not m.decided]
     latest = max((m.round for m in matches), default=0)
-    sections: dict[tuple[Bracket, int], list[Match]] = {}
+    sections: dict[tuple[Bracket, int], list[Fixture]] = {}
     for match in matches:
         if match.state is MatchState.PENDING and None in match.pairs:
             continue

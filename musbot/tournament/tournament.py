@@ -11,7 +11,7 @@ from typing import Any
 from .clock import MORE_TIME, Deadlines, Due, Reminder
 from .errors import TournamentError
 from .formats import MAX_PAIRS, group_label, group_sizes
-from .model import Entry, Match, Pair, Phase
+from .model import Fixture, Pair, Signup, Stage
 from .organiser import Organiser
 from .playing import Playing
 from .reports import Reports
@@ -28,9 +28,9 @@ __all__ = ["MAX_PAIRS", "MORE_TIME", "STATE_VERSION", "Due", "Reminder", "Tourna
 
 class Tournament(SignUps, Playing, Reports, Deadlines, Organiser):
     """A tournament: sign-ups, then the draw, then matches until a champion. Every change is a
-    method that takes the time it happens at and returns the :class:`Event` list it caused (an
-    empty list: it changed nothing, so a repeated call after a restart is harmless); bad input
-    raises :class:`TournamentError` and changes nothing."""
+    method that takes the time it happens at and returns the :class:`TournamentEvent` list it
+    caused (an empty list: it changed nothing, so a repeated call after a restart is harmless);
+    bad input raises :class:`TournamentError` and changes nothing."""
 
     @classmethod
     def new(cls, settings: Settings, seed: int, *, now: datetime) -> Tournament:
@@ -64,10 +64,10 @@ class Tournament(SignUps, Playing, Reports, Deadlines, Organiser):
                                   known=STATE_VERSION)
         try:
             return cls(Settings.from_dict(data["settings"]), int(data["seed"]),
-                       str(data["created_at"]), phase=Phase(data["phase"]),
-                       entries=[Entry.from_json(e) for e in data["entries"]],
+                       str(data["created_at"]), phase=Stage(data["phase"]),
+                       entries=[Signup.from_json(e) for e in data["entries"]],
                        pairs=[Pair.from_json(p) for p in data["pairs"]],
-                       matches=[Match.from_json(m) for m in data["matches"]],
+                       matches=[Fixture.from_json(m) for m in data["matches"]],
                        unpaired=[int(u) for u in data["unpaired"]], plan=data["plan"],
                        drawn_at=data["drawn_at"], finished_at=data["finished_at"],
                        cancelled=data["cancelled"], revision=int(data["revision"]),

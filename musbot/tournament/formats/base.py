@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Protocol
 
-from ..model import Bracket, Event, Match, Pair, Phase
+from ..model import Bracket, Fixture, Pair, Stage, TournamentEvent
 from ..settings import Format, Settings
-from ..standings import Standing, league_table
+from ..standings import PairStanding, league_table
 
 Podium = tuple[int | None, int | None]
 """(winner, runner-up): the pairs' ids, None where there is none."""
@@ -21,19 +21,19 @@ class Drawn(Protocol):
     """What a format's strategy reads and changes of a tournament (:class:`.core.Core`)."""
 
     settings: Settings
-    phase: Phase
+    phase: Stage
     pairs: list[Pair]
-    matches: dict[str, Match]
+    matches: dict[str, Fixture]
     plan: dict[str, int]
     _undecided: int
 
-    def standings(self, group: int | None = None) -> list[Standing]: ...
+    def standings(self, group: int | None = None) -> list[PairStanding]: ...
 
-    def _add(self, match: Match) -> None: ...
+    def _add(self, match: Fixture) -> None: ...
 
-    def _add_all(self, matches: Iterable[Match]) -> None: ...
+    def _add_all(self, matches: Iterable[Fixture]) -> None: ...
 
-    def _refresh(self, match: Match, now: datetime, events: list[Event]) -> None: ...
+    def _refresh(self, match: Fixture, now: datetime, events: list[TournamentEvent]) -> None: ...
 
 
 class FormatRules:
@@ -52,7 +52,7 @@ class FormatRules:
         """Make the first matches, the pairs given best seed first."""
         raise NotImplementedError
 
-    def standings(self, t: Drawn, group: int | None) -> list[Standing]:
+    def standings(self, t: Drawn, group: int | None) -> list[PairStanding]:
         """A group's table (``group``), else the league's."""
         out = [p.id for p in t.pairs if p.disqualified]
         if group is not None:
@@ -62,7 +62,7 @@ class FormatRules:
         return league_table([p.id for p in t.pairs],
                             [m for m in t.matches.values() if m.bracket is Bracket.LEAGUE], out)
 
-    def after(self, t: Drawn, now: datetime, events: list[Event]) -> None:
+    def after(self, t: Drawn, now: datetime, events: list[TournamentEvent]) -> None:
         """What a decided match starts (a later round, a second final): nothing by default."""
 
     def podium(self, t: Drawn) -> Podium | None:
@@ -72,13 +72,13 @@ class FormatRules:
             return None
         return top_two(t.standings())
 
-    def taken_back(self, t: Drawn, match: Match) -> list[Match]:
+    def taken_back(self, t: Drawn, match: Fixture) -> list[Fixture]:
         """The matches that a replay of ``match`` withdraws (made because it was decided)."""
         return []
 
-    def reopened(self, t: Drawn, match: Match) -> None:
+    def reopened(self, t: Drawn, match: Fixture) -> None:
         """``match`` is to be played again: what the format's plan must forget."""
 
 
-def top_two(table: list[Standing]) -> Podium:
+def top_two(table: list[PairStanding]) -> Podium:
     return table[0].pair, table[1].pair if len(table) > 1 else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .. import brackets
-from ..model import Bracket, Event, Match, Source
+from ..model import Bracket, Fixture, Source, TournamentEvent
 from ..settings import Format
 from .base import Drawn, FormatRules, Podium
 
@@ -19,12 +19,12 @@ class Double(FormatRules):
     def draw(self, t: Drawn, seeds: list[int]) -> None:
         t._add_all(brackets.double_elimination(seeds))
 
-    def after(self, t: Drawn, now: datetime, events: list[Event]) -> None:
+    def after(self, t: Drawn, now: datetime, events: list[TournamentEvent]) -> None:
         first = t.matches.get("F1")
         if first is not None and first.decided and first.winner == 1 \
                 and "F2" not in t.matches:
-            t._add(Match("F2", Bracket.FINAL, 2,
-                         (Source("winner", "F1"), Source("loser", "F1"))))
+            t._add(Fixture("F2", Bracket.FINAL, 2,
+                           (Source("winner", "F1"), Source("loser", "F1"))))
             t._refresh(t.matches["F2"], now, events)
 
     def podium(self, t: Drawn) -> Podium | None:
@@ -34,5 +34,5 @@ class Double(FormatRules):
             return None
         return final.winner_pair, final.loser_pair
 
-    def taken_back(self, t: Drawn, match: Match) -> list[Match]:
+    def taken_back(self, t: Drawn, match: Fixture) -> list[Fixture]:
         return [t.matches["F2"]] if match.id == "F1" and "F2" in t.matches else []

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .. import brackets
-from ..model import Bracket, Event, EventKind, Match, Source, is_odd
+from ..model import Bracket, EventKind, Fixture, Source, TournamentEvent, is_odd
 from ..settings import Format, KnockoutDraw
 from .base import Drawn, Podium, top_two
 from .crossing import Qualifier, crossed_slots
@@ -70,12 +70,12 @@ class Groups(Knockout):
                 t.pairs[pair].group = group
             t._add_all(league(pairs, Bracket.GROUP, f"G{group_label(group)}", group))
 
-    def after(self, t: Drawn, now: datetime, events: list[Event]) -> None:
+    def after(self, t: Drawn, now: datetime, events: list[TournamentEvent]) -> None:
         if not t._undecided and not any(
                 m.bracket is Bracket.WINNERS for m in t.matches.values()):
             self._draw_knockout(t, now, events)
 
-    def _draw_knockout(self, t: Drawn, now: datetime, events: list[Event]) -> None:
+    def _draw_knockout(self, t: Drawn, now: datetime, events: list[TournamentEvent]) -> None:
         through = ranked_qualifiers(t)
         if len(through) < 2:
             return
@@ -86,7 +86,7 @@ class Groups(Knockout):
             matches = brackets.knockout([q.pair for q in through])
             _separate_groups(t, matches)
         t._add_all(matches)
-        events.append(Event(EventKind.KNOCKOUT_DRAWN))
+        events.append(TournamentEvent(EventKind.KNOCKOUT_DRAWN))
         for match in matches:
             t._refresh(match, now, events)
 
@@ -100,13 +100,13 @@ class Groups(Knockout):
         through = qualifiers(t)  # disqualifications left one or none to go through
         return (through[0] if through else None), None
 
-    def taken_back(self, t: Drawn, match: Match) -> list[Match]:
+    def taken_back(self, t: Drawn, match: Fixture) -> list[Fixture]:
         if match.bracket is not Bracket.GROUP:
             return []
         return [m for m in t.matches.values() if m.bracket is Bracket.WINNERS]
 
 
-def _separate_groups(t: Drawn, matches: list[Match]) -> None:
+def _separate_groups(t: Drawn, matches: list[Fixture]) -> None:
     """Two pairs of one group do not meet again in the knockout's first round while a swap of
     the lower-placed pairs of two first-round matches avoids it."""
     first = [m for m in matches if m.round == 1]
@@ -114,7 +114,7 @@ def _separate_groups(t: Drawn, matches: list[Match]) -> None:
     def group(source: Source) -> int | None:
         return None if source.kind != "pair" else t.pairs[int(source.ref or 0)].group
 
-    def clash(match: Match) -> bool:
+    def clash(match: Fixture) -> bool:
         a, b = (group(s) for s in match.sources)
         return a is not None and a == b
 
@@ -124,8 +124,8 @@ def _separate_groups(t: Drawn, matches: list[Match]) -> None:
         for other in sorted(first, key=lambda m: abs(first.index(m) - first.index(match))):
             if other is match or other.sources[1].kind != "pair":
                 continue
-            swapped = (Match(match.id, match.bracket, 1, (match.sources[0], other.sources[1])),
-                       Match(other.id, other.bracket, 1, (other.sources[0], match.sources[1])))
+            swapped = (Fixture(match.id, match.bracket, 1, (match.sources[0], other.sources[1])),
+                       Fixture(other.id, other.bracket, 1, (other.sources[0], match.sources[1])))
             if not any(clash(m) for m in swapped):
                 match.sources, other.sources = swapped[0].sources, swapped[1].sources
                 break

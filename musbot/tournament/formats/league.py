@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..model import Bracket, Match, Source
+from ..model import Bracket, Fixture, Source
 from ..settings import Format
 from ..standings import circle
 from .base import Drawn, FormatRules
 
 
 def league(pairs: Sequence[int], bracket: Bracket, prefix: str,
-           group: int | None) -> list[Match]:
+           group: int | None) -> list[Fixture]:
     """Every match of a league among ``pairs``, round by round (the circle method)."""
-    return [Match(f"{prefix}{r}-{i}", bracket, r,
-                  (Source("pair", a), Source("pair", b)), group=group)
+    return [Fixture(f"{prefix}{r}-{i}", bracket, r,
+                    (Source("pair", a), Source("pair", b)), group=group)
             for r, games in enumerate(circle(pairs), 1)
             for i, (a, b) in enumerate(games, 1)]
 

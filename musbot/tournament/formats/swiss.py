@@ -7,19 +7,19 @@ from datetime import datetime
 
 from .. import swiss
 from ..errors import TournamentError
-from ..model import Bracket, Event, EventKind, Match, MatchState, Source
+from ..model import Bracket, EventKind, Fixture, MatchState, Source, TournamentEvent
 from ..settings import Format
-from ..standings import Standing, swiss_table
+from ..standings import PairStanding, swiss_table
 from .base import Drawn, FormatRules, Podium, top_two
 
 
 def add_round(t: Drawn, number: int, pairing: list[tuple[int, int]], bye: int | None) -> None:
-    made = [Match(f"S{number}-{i}", Bracket.SWISS, number,
-                  (Source("pair", a), Source("pair", b)))
+    made = [Fixture(f"S{number}-{i}", Bracket.SWISS, number,
+                    (Source("pair", a), Source("pair", b)))
             for i, (a, b) in enumerate(pairing, 1)]
     if bye is not None:
-        made.append(Match(f"S{number}-{len(pairing) + 1}", Bracket.SWISS, number,
-                          (Source("pair", bye), Source("bye"))))
+        made.append(Fixture(f"S{number}-{len(pairing) + 1}", Bracket.SWISS, number,
+                            (Source("pair", bye), Source("bye"))))
     t._add_all(made)
 
 
@@ -40,11 +40,11 @@ class Swiss(FormatRules):
         add_round(t, 1, pairing, bye)
         t.plan["paired"] = 1
 
-    def standings(self, t: Drawn, group: int | None) -> list[Standing]:
+    def standings(self, t: Drawn, group: int | None) -> list[PairStanding]:
         out = [p.id for p in t.pairs if p.disqualified]
         return swiss_table([p.id for p in t.pairs], list(t.matches.values()), out)
 
-    def after(self, t: Drawn, now: datetime, events: list[Event]) -> None:
+    def after(self, t: Drawn, now: datetime, events: list[TournamentEvent]) -> None:
         # Rounds before the last one paired are all decided (a replay takes back the later
         # ones), so nothing undecided means the last round is over.
         current = t.plan.get("paired", 0)
@@ -52,7 +52,7 @@ class Swiss(FormatRules):
             self._pair(t, current + 1, now, events)
 
     @staticmethod
-    def _pair(t: Drawn, number: int, now: datetime, events: list[Event]) -> None:
+    def _pair(t: Drawn, number: int, now: datetime, events: list[TournamentEvent]) -> None:
         table = [s.pair for s in t.standings() if not t.pairs[s.pair].disqualified]
         met = {frozenset(p for p in m.pairs if p is not None)
                for m in t.matches.values() if m.played and None not in m.pairs}
@@ -63,7 +63,7 @@ class Swiss(FormatRules):
         pairing, bye = swiss.pair_round(table, met, {p for p in had_bye if p is not None})
         add_round(t, number, pairing, bye)
         t.plan["paired"] = number
-        events.append(Event(EventKind.ROUND_PAIRED))
+        events.append(TournamentEvent(EventKind.ROUND_PAIRED))
         for match in [m for m in t.matches.values() if m.round == number]:
             t._refresh(match, now, events)
 
@@ -72,8 +72,8 @@ class Swiss(FormatRules):
             return None
         return top_two(t.standings())
 
-    def taken_back(self, t: Drawn, match: Match) -> list[Match]:
+    def taken_back(self, t: Drawn, match: Fixture) -> list[Fixture]:
         return [m for m in t.matches.values() if m.round > match.round]
 
-    def reopened(self, t: Drawn, match: Match) -> None:
+    def reopened(self, t: Drawn, match: Fixture) -> None:
         t.plan["paired"] = match.round

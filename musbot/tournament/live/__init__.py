@@ -35,7 +35,7 @@ events, time) and :mod:`.readings` (the board, a result's sentence). Unlike the 
 :mod:`musbot.tournament`, this is the adapter: it runs on asyncio, the tables and storage.
 """
 
-from .cup import LEFT, WHEN, Cup, Lacking, Venue, Wall, entrants_of, match_key, say, wall_clock
+from .cup import LEFT, WHEN, Cup, Lacking, Venue, Wall, entrants_of, match_key, wall_clock
 from .readings import (
     board,
     board_text,
@@ -46,5 +46,5 @@ from .readings import (
 from .runner import TournamentRunner
 
 __all__ = ["LEFT", "WHEN", "Cup", "Lacking", "TournamentRunner", "Venue", "Wall", "board",
-           "board_text", "entrants_of", "match_key", "person_name", "result_line", "say",
-           "wall_clock", "zone_of"]
+           "board_text", "entrants_of", "match_key", "person_name", "result_line", "wall_clock",
+           "zone_of"]

@@ -11,7 +11,7 @@ from datetime import datetime
 from musbot.storage import Database, StorageError
 from musbot.table import Clock, MatchNotice, Table, TableManager
 from musbot.table.clock import Pending
-from musbot.tournament import Event, Phase, Reporting, Tournament, TournamentError
+from musbot.tournament import Reporting, Stage, Tournament, TournamentError, TournamentEvent
 from musbot.words import normalise
 
 from .cup import Cup, Venue, Wall, entrants_of, match_key, wall_clock
@@ -102,15 +102,15 @@ class RunnerBase:
 
     # --- changes --------------------------------------------------------------------------
 
-    async def change(self, cup: Cup,
-                     step: Callable[[Tournament, datetime], list[Event]]) -> list[Event]:
+    async def change(self, cup: Cup, step: Callable[[Tournament, datetime], list[TournamentEvent]]
+                     ) -> list[TournamentEvent]:
         """One change (``step(tournament, now)``), saved, then acted on. Bad input raises
         :class:`TournamentError` and changes nothing; a save refused undoes it."""
         async with cup.lock:
             return await self._change(cup, step)
 
-    async def _change(self, cup: Cup,
-                      step: Callable[[Tournament, datetime], list[Event]]) -> list[Event]:
+    async def _change(self, cup: Cup, step: Callable[[Tournament, datetime], list[TournamentEvent]]
+                      ) -> list[TournamentEvent]:
         events = step(cup.tournament, self.wall())
         if not events:
             return []
@@ -132,7 +132,7 @@ class RunnerBase:
             return None
         return cup.tournament.revision
 
-    async def _act(self, cup: Cup, events: list[Event]) -> None:
+    async def _act(self, cup: Cup, events: list[TournamentEvent]) -> None:
         """The saved change's effects (:class:`.runner.TournamentRunner`)."""
         raise NotImplementedError
 
@@ -172,5 +172,5 @@ class RunnerBase:
         mine = [c for c in self.cups.values() if c.guild_id == guild_id]
         if name is not None:
             return next((c for c in mine if normalise(c.name) == normalise(name)), None)
-        live = [c for c in mine if c.tournament.phase in (Phase.SIGNUP, Phase.RUNNING)]
+        live = [c for c in mine if c.tournament.phase in (Stage.SIGNUP, Stage.RUNNING)]
         return live[0] if len(live) == 1 else None

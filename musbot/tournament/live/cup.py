@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from musbot.i18n import catalog
 from musbot.table import Clock
-from musbot.tournament import Match, Tournament
+from musbot.tournament import Fixture, Tournament
 
 WHEN = "\ue000"
 """Where a deadline's date and time go in a sentence (a venue writes it for each reader)."""
@@ -69,7 +68,7 @@ class Lacking:
 class Venue(Protocol):
     """Where a runner's tables are played and its news shown."""
 
-    async def open_place(self, cup: Cup, match: Match, title: str) -> int | None:
+    async def open_place(self, cup: Cup, match: Fixture, title: str) -> int | None:
         """A new place (a thread) for the match's table, ready for the table to show itself:
         its channel id, or None if none can be made now (the runner tries again later)."""
         ...
@@ -94,7 +93,7 @@ class Venue(Protocol):
         ``users`` alone."""
         ...
 
-    async def paused(self, cup: Cup, match: Match, text: str, users: Sequence[int]) -> None:
+    async def paused(self, cup: Cup, match: Fixture, text: str, users: Sequence[int]) -> None:
         """A match paused (its table lost): ``text`` told notifying ``users``, with the
         organiser's way to send it to a new table."""
         ...
@@ -109,7 +108,7 @@ class Venue(Protocol):
         and time in each reader's own zone) and :data:`LEFT` (how long from now)."""
         ...
 
-    async def ask_organiser(self, cup: Cup, match: Match, text: str,
+    async def ask_organiser(self, cup: Cup, match: Fixture, text: str,
                             users: Sequence[int], *, playing: bool = False) -> None:
         """A match's deadline passed: ``text`` notifying the organiser (``users``), with their
         choices in one tap: a walkover for either pair, a double walkover, more time (a day).
@@ -122,16 +121,11 @@ class Venue(Protocol):
         posted once and then edited as it changes, within the channel's edits."""
         ...
 
-    async def ask_agreement(self, cup: Cup, match: Match, text: str, users: Sequence[int],
+    async def ask_agreement(self, cup: Cup, match: Fixture, text: str, users: Sequence[int],
                             number: int) -> None:
         """A reported result (``text``), notifying the other pair (``users``) alone, with their
         way to confirm or dispute report ``number`` in one tap."""
         ...
-
-
-def say(key: str, lang: str, **params: object) -> str:
-    """A sentence of the TXAPELKETA catalogue (a plural one in the form its count asks for)."""
-    return str(catalog(lang).TXAPELKETA[key].format(**params))
 
 
 def match_key(cup: Cup, match_id: str) -> str:
@@ -139,7 +133,7 @@ def match_key(cup: Cup, match_id: str) -> str:
     return f"{cup.tournament_id}:{match_id}"
 
 
-def entrants_of(cup: Cup, match: Match) -> dict[int, int]:
+def entrants_of(cup: Cup, match: Fixture) -> dict[int, int]:
     """The match's four people, each with their side (0 or 1)."""
     t = cup.tournament
     return {user: side for side, pair_id in enumerate(match.pairs) if pair_id is not None

@@ -7,13 +7,21 @@ from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from musbot.i18n import TXAPELKETA
 from musbot.table import MatchNotice
-from musbot.tournament import Event, EventKind, Match, MatchState, Tournament, TournamentError
+from musbot.tournament import (
+    EventKind,
+    Fixture,
+    MatchState,
+    Tournament,
+    TournamentError,
+    TournamentEvent,
+)
 from musbot.tournament.board import ICONS
 from musbot.tournament.board import board as round_board
 from musbot.tournament.labels import Words
 
-from .cup import Cup, say
+from .cup import Cup
 
 BOARD_NEWS = frozenset({
     EventKind.DRAWN, EventKind.MATCH_READY, EventKind.MATCH_STARTED, EventKind.MATCH_DECIDED,
@@ -44,15 +52,15 @@ def board_text(cup: Cup, now: datetime) -> str:
     words = Words(t, lang)
     rows = round_board(t, now)
     done = sum(1 for r in rows if r.match.decided)
-    lines = [say("board_title", lang, name=cup.name, done=done, total=len(rows))]
+    lines = [TXAPELKETA("board_title", lang, name=cup.name, done=done, total=len(rows))]
     for row in rows:
         match = row.match
         games = f"{match.games[0]}–{match.games[1]}"
         if row.status == "reported" and match.report is not None:
             games = f"{match.report.games[0]}–{match.report.games[1]}"
-        lines.append(say(BOARD_KEYS[row.status], lang, icon=ICONS[row.status], match=match.id,
-                         first=words.side(match, 0), second=words.side(match, 1),
-                         games=games))
+        lines.append(TXAPELKETA(BOARD_KEYS[row.status], lang, icon=ICONS[row.status],
+                                match=match.id, first=words.side(match, 0),
+                                second=words.side(match, 1), games=games))
     text = "\n".join(lines)
     while len(text) > BOARD_LIMIT and len(lines) > 2:
         lines.pop()
@@ -77,31 +85,32 @@ def person_name(t: Tournament, user: int | None, words: Words) -> str:
     return words.person(None)
 
 
-def late(match_id: str, sides: set[int]) -> Callable[[Tournament, datetime], list[Event]]:
+def late(match_id: str, sides: set[int]) -> Callable[[Tournament, datetime], list[TournamentEvent]]:
     """The change that gives a late pair's walkover (or game) at a match."""
     return lambda t, now: t.late(match_id, sides, now=now)
 
 
-def result_line(words: Words, match: Match, lang: str) -> str:
+def result_line(words: Words, match: Fixture, lang: str) -> str:
     """A decided match in one sentence: its score, or how it was won without playing."""
     first, second = words.side(match, 0), words.side(match, 1)
     winner = words.side(match, match.winner or 0)
     if match.state is MatchState.WALKOVER and match.winner is None:
-        return say("result_double_walkover", lang, match=match.id, first=first, second=second)
+        return TXAPELKETA("result_double_walkover", lang, match=match.id, first=first,
+                          second=second)
     if match.state is MatchState.WALKOVER:
-        return say("result_walkover", lang, match=match.id, winner=winner, first=first,
-                   second=second)
+        return TXAPELKETA("result_walkover", lang, match=match.id, winner=winner, first=first,
+                          second=second)
     if "overtime" in match.flags:
-        return say("result_overtime", lang, match=match.id, first=first, second=second,
-                   winner=winner, games=f"{match.games[0]}–{match.games[1]}")
+        return TXAPELKETA("result_overtime", lang, match=match.id, first=first, second=second,
+                          winner=winner, games=f"{match.games[0]}–{match.games[1]}")
     if match.state is MatchState.DISQUALIFIED:
-        return say("result_disqualified", lang, match=match.id, first=first, second=second,
-                   winner=winner)
-    return say("result", lang, match=match.id, first=first, second=second,
-               games=f"{match.games[0]}–{match.games[1]}")
+        return TXAPELKETA("result_disqualified", lang, match=match.id, first=first, second=second,
+                          winner=winner)
+    return TXAPELKETA("result", lang, match=match.id, first=first, second=second,
+                      games=f"{match.games[0]}–{match.games[1]}")
 
 
-def board(notice: MatchNotice | None, match: Match
+def board(notice: MatchNotice | None, match: Fixture
           ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
     """A match's board while it is played, from its table's last notice: games won by each
     pair (those given for lateness included), tantos summed over its games (the one in play

@@ -6,23 +6,23 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from musbot.i18n import error_text
+from musbot.i18n import TXAPELKETA, error_text
 from musbot.storage import StorageError
 from musbot.tournament import (
-    Event,
     EventKind,
-    Match,
+    Fixture,
     MatchState,
-    Phase,
     Reporting,
     Settings,
+    Stage,
     Tournament,
     TournamentError,
+    TournamentEvent,
     parse_time,
 )
 from musbot.tournament.labels import Words
 
-from .cup import LEFT, WHEN, Cup, entrants_of, say
+from .cup import LEFT, WHEN, Cup, entrants_of
 from .readings import BOARD_NEWS, board, board_text, late, person_name, result_line
 from .tables import MatchTables
 
@@ -99,7 +99,7 @@ class TournamentRunner(MatchTables):
         self._arm()
         return cup
 
-    async def draw(self, cup: Cup) -> list[Event]:
+    async def draw(self, cup: Cup) -> list[TournamentEvent]:
         """Closes the sign-ups and draws, seeded by the pairs' ratings in this server (their
         own, else made from their league ratings) when the settings say so. Refused, with
         nothing drawn, while the venue cannot open the match places the settings ask for (a
@@ -112,7 +112,7 @@ class TournamentRunner(MatchTables):
 
     # --- what events do -------------------------------------------------------------------
 
-    async def _act(self, cup: Cup, events: list[Event]) -> None:
+    async def _act(self, cup: Cup, events: list[TournamentEvent]) -> None:
         """The saved change's effects, in order (lock held). A failure of one (Discord, the
         database) is logged and left for :meth:`_catch_up`, which the next start runs."""
         lang = cup.lang
@@ -124,10 +124,10 @@ class TournamentRunner(MatchTables):
                 kind = event.kind
                 match = t.matches.get(event.match or "")
                 if kind is EventKind.DRAWN:
-                    await self.venue.news(cup, say("drawn", lang, name=cup.name,
-                                                   pairs=len(t.pairs)))
+                    await self.venue.news(cup, TXAPELKETA("drawn", lang, name=cup.name,
+                                                          pairs=len(t.pairs)))
                     for user in t.unpaired:
-                        await self.venue.news(cup, say("unpaired", lang), [user])
+                        await self.venue.news(cup, TXAPELKETA("unpaired", lang), [user])
                 elif kind is EventKind.MATCH_READY and match is not None:
                     if t.settings.reporting is Reporting.TABLE:
                         await self._call_to_table(cup, match, words)
@@ -142,13 +142,13 @@ class TournamentRunner(MatchTables):
                     if when is not None:
                         key = "deadline_day" if kind is EventKind.DEADLINE_DAY \
                             else "deadline_hour"
-                        await self.venue.timed_news(cup, say(
+                        await self.venue.timed_news(cup, TXAPELKETA(
                             key, lang, match=match.id, first=words.side(match, 0),
                             second=words.side(match, 1), when=WHEN, left=LEFT),
                             sorted(entrants_of(cup, match)), when)
                 elif kind is EventKind.DEADLINE_PASSED and match is not None:
                     organiser = [cup.organiser] if cup.organiser is not None else []
-                    await self.venue.ask_organiser(cup, match, say(
+                    await self.venue.ask_organiser(cup, match, TXAPELKETA(
                         "deadline_passed", lang, match=match.id, first=words.side(match, 0),
                         second=words.side(match, 1)), organiser)
                 elif kind is EventKind.TIME_UP and match is not None:
@@ -156,7 +156,7 @@ class TournamentRunner(MatchTables):
                 elif kind is EventKind.TIME_GIVEN and match is not None:
                     until = t.limit_of(match)
                     if until is not None:
-                        await self.venue.timed_news(cup, say(
+                        await self.venue.timed_news(cup, TXAPELKETA(
                             "time_given", lang, match=match.id, when=WHEN, left=LEFT),
                             sorted(entrants_of(cup, match)), until)
                 elif kind is EventKind.DEADLINE_SET:
@@ -165,7 +165,7 @@ class TournamentRunner(MatchTables):
                     report = match.report
                     games = "?" if report is None else f"{report.games[0]}–{report.games[1]}"
                     organiser = [cup.organiser] if cup.organiser is not None else []
-                    await self.venue.news(cup, say(
+                    await self.venue.news(cup, TXAPELKETA(
                         "result_disputed", lang, match=match.id, games=games,
                         person=person_name(t, event.user, words)), organiser)
                 elif kind is EventKind.MATCH_DECIDED and match is not None:
@@ -175,46 +175,47 @@ class TournamentRunner(MatchTables):
                 elif kind is EventKind.MATCH_WITHDRAWN and match is not None:
                     await self._close_table(cup, match, reason="tournament_withdrawn")
                 elif kind is EventKind.MATCH_REOPENED and match is not None:
-                    await self.venue.news(cup, say("replayed", lang, match=match.id))
+                    await self.venue.news(cup, TXAPELKETA("replayed", lang, match=match.id))
                 elif kind is EventKind.MATCH_PAUSED and match is not None:
-                    await self.venue.paused(cup, match, say(
+                    await self.venue.paused(cup, match, TXAPELKETA(
                         "match_paused", lang, match=match.id, first=words.side(match, 0),
                         second=words.side(match, 1)), self._told_of_pause(cup, match))
                 elif kind is EventKind.MATCH_RESUMED and match is not None:
-                    await self.venue.news(cup, say("match_resumed", lang, match=match.id))
+                    await self.venue.news(cup, TXAPELKETA("match_resumed", lang, match=match.id))
                 elif kind is EventKind.BOTH_LATE and match is not None:
-                    await self.venue.news(cup, say("both_late", lang, match=match.id))
+                    await self.venue.news(cup, TXAPELKETA("both_late", lang, match=match.id))
                 elif kind is EventKind.OVERTIME_LEVEL and match is not None:
-                    await self.venue.news(cup, say(
+                    await self.venue.news(cup, TXAPELKETA(
                         "overtime_level", lang, match=match.id,
                         minutes=t.settings.round_minutes))
                 elif kind is EventKind.BOT_FLAGGED and match is not None:
-                    await self.venue.news(cup, say("bot_flagged", lang, match=match.id))
+                    await self.venue.news(cup, TXAPELKETA("bot_flagged", lang, match=match.id))
                 elif kind is EventKind.GAME_FORFEITED and match is not None \
                         and event.pair is not None:
                     table = self._own_table(cup, match.id)
                     if table is not None and not match.decided:
                         await table.give_games((match.forfeits[0], match.forfeits[1]))
-                    await self.venue.news(cup, say("game_forfeited", lang, match=match.id,
-                                                   pair=words.pair(event.pair)))
+                    await self.venue.news(cup, TXAPELKETA("game_forfeited", lang, match=match.id,
+                                                          pair=words.pair(event.pair)))
                 elif kind is EventKind.DISQUALIFIED and event.pair is not None:
                     pair = t.pairs[event.pair]
-                    await self.venue.news(cup, say("disqualified", lang, pair=words.pair(pair),
-                                                   reason=pair.disqualified or ""))
+                    await self.venue.news(cup, TXAPELKETA(
+                        "disqualified", lang, pair=words.pair(pair),
+                        reason=pair.disqualified or ""))
                 elif kind is EventKind.KNOCKOUT_DRAWN:
-                    await self.venue.news(cup, say("knockout_drawn", lang, name=cup.name,
-                                                   rule=words.draw_rule()))
+                    await self.venue.news(cup, TXAPELKETA("knockout_drawn", lang, name=cup.name,
+                                                          rule=words.draw_rule()))
                 elif kind is EventKind.CHAMPION:
                     await self._champion(cup, words)
                 elif kind is EventKind.CANCELLED:
                     for match in t.matches.values():
                         await self._close_table(cup, match, reason="tournament_cancelled")
-                    await self.venue.news(cup, say("cancelled", lang, name=cup.name,
-                                                   reason=t.cancelled or ""))
+                    await self.venue.news(cup, TXAPELKETA("cancelled", lang, name=cup.name,
+                                                          reason=t.cancelled or ""))
             except Exception:
                 log.exception("tournament %s: acting on %s failed", cup.tournament_id, event)
         try:
-            if t.phase in (Phase.RUNNING, Phase.FINISHED) \
+            if t.phase in (Stage.RUNNING, Stage.FINISHED) \
                     and any(e.kind in BOARD_NEWS for e in events):
                 await self.venue.board(cup, board_text(cup, self.wall()))
         except Exception:
@@ -231,12 +232,12 @@ class TournamentRunner(MatchTables):
         t = cup.tournament
         champion, finalist = t.champion, t.finalist
         if champion is None:
-            await self.venue.news(cup, say("over_no_champion", cup.lang, name=cup.name))
+            await self.venue.news(cup, TXAPELKETA("over_no_champion", cup.lang, name=cup.name))
             return
         users = [u for u in champion.players if u is not None]
-        text = say("champions", cup.lang, name=cup.name, pair=words.pair(champion))
+        text = TXAPELKETA("champions", cup.lang, name=cup.name, pair=words.pair(champion))
         if finalist is not None:
-            text += "\n" + say("finalists", cup.lang, pair=words.pair(finalist))
+            text += "\n" + TXAPELKETA("finalists", cup.lang, pair=words.pair(finalist))
         await self.venue.news(cup, text, users)
 
     async def _deadline_news(self, cup: Cup, key: str | None, lang: str) -> None:
@@ -246,44 +247,44 @@ class TournamentRunner(MatchTables):
         if key is None or stamp_ is None:
             return
         if key.startswith("round:"):
-            text = say("deadline_round", lang, round=key.removeprefix("round:"), when=WHEN,
-                       left=LEFT)
+            text = TXAPELKETA("deadline_round", lang, round=key.removeprefix("round:"), when=WHEN,
+                              left=LEFT)
         else:
-            text = say("deadline_match", lang, match=key, when=WHEN, left=LEFT)
+            text = TXAPELKETA("deadline_match", lang, match=key, when=WHEN, left=LEFT)
         await self.venue.timed_news(cup, text, (), parse_time(stamp_))
 
-    async def _call_to_table(self, cup: Cup, match: Match, words: Words) -> None:
+    async def _call_to_table(self, cup: Cup, match: Fixture, words: Words) -> None:
         """A match played at a real table: its four players are told, in the tournament's
         channel, to play it and report its result."""
         t = cup.tournament
-        await self.venue.news(cup, say(
+        await self.venue.news(cup, TXAPELKETA(
             "play_at_table", cup.lang, match=match.id, name=cup.name,
             first=words.side(match, 0), second=words.side(match, 1),
             games=t.settings.games_to_win), sorted(entrants_of(cup, match)))
 
-    async def _ask_time_up(self, cup: Cup, match: Match, words: Words) -> None:
+    async def _ask_time_up(self, cup: Cup, match: Fixture, words: Words) -> None:
         """A match played on Discord is past its time limit: the organiser alone is asked, with
         the board as it stands, and the choices of a deadline passed plus «by the board» (its
         table plays on meanwhile)."""
         table = self._own_table(cup, match.id)
         games, _, _ = board(table.notice if table is not None else None, match)
         organiser = [cup.organiser] if cup.organiser is not None else []
-        await self.venue.ask_organiser(cup, match, say(
+        await self.venue.ask_organiser(cup, match, TXAPELKETA(
             "time_up", cup.lang, match=match.id, first=words.side(match, 0),
             second=words.side(match, 1), games=f"{games[0]}–{games[1]}"), organiser,
             playing=True)
 
-    async def _ask_agreement(self, cup: Cup, match: Match, words: Words) -> None:
+    async def _ask_agreement(self, cup: Cup, match: Fixture, words: Words) -> None:
         report = match.report
         assert report is not None
         other = 1 - report.side
         pair = match.pairs[other]
         users = [] if pair is None else \
             [u for u in cup.tournament.pairs[pair].players if u is not None]
-        text = say("result_reported", cup.lang, match=match.id, first=words.side(match, 0),
-                   second=words.side(match, 1), games=f"{report.games[0]}–{report.games[1]}",
-                   person=person_name(cup.tournament, report.user, words),
-                   other=words.side(match, other))
+        text = TXAPELKETA("result_reported", cup.lang, match=match.id, first=words.side(match, 0),
+                          second=words.side(match, 1), games=f"{report.games[0]}–{report.games[1]}",
+                          person=person_name(cup.tournament, report.user, words),
+                          other=words.side(match, other))
         await self.venue.ask_agreement(cup, match, text, users, report.number)
 
     async def _draw_waits(self, cup: Cup, problem: TournamentError) -> None:
@@ -292,8 +293,8 @@ class TournamentRunner(MatchTables):
         cup.told.add("places")
         lang = await self._organiser_lang(cup)
         organiser = [cup.organiser] if cup.organiser is not None else []
-        await self.venue.news(cup, say("draw_waits", lang, name=cup.name,
-                                       reason=error_text(problem, lang)), organiser)
+        await self.venue.news(cup, TXAPELKETA("draw_waits", lang, name=cup.name,
+                                              reason=error_text(problem, lang)), organiser)
 
     # --- time -----------------------------------------------------------------------------
 
@@ -302,14 +303,14 @@ class TournamentRunner(MatchTables):
         times = []
         for cup in self.cups.values():
             t = cup.tournament
-            if t.phase is Phase.SIGNUP and t.settings.deadline is not None \
+            if t.phase is Stage.SIGNUP and t.settings.deadline is not None \
                     and "places" not in cup.told:  # refused: the organiser draws by hand
                 times.append(t.settings.deadline)
-            if t.phase is Phase.RUNNING:
+            if t.phase is Stage.RUNNING:
                 deadline = t.next_deadline(self.wall())
                 if deadline is not None:
                     times.append(deadline)
-            if t.phase is not Phase.RUNNING or t.settings.reporting is not Reporting.DISCORD:
+            if t.phase is not Stage.RUNNING or t.settings.reporting is not Reporting.DISCORD:
                 continue
             grace = t.settings.grace_minutes
             for match in t.ready():
@@ -340,7 +341,7 @@ class TournamentRunner(MatchTables):
         for cup in list(self.cups.values()):
             t = cup.tournament
             try:
-                if t.phase is Phase.SIGNUP and t.settings.deadline is not None \
+                if t.phase is Stage.SIGNUP and t.settings.deadline is not None \
                         and now > t.settings.deadline and "places" not in cup.told:
                     try:
                         await self.draw(cup)
@@ -348,8 +349,9 @@ class TournamentRunner(MatchTables):
                         if problem.code in PLACES_REFUSED:
                             await self._draw_waits(cup, problem)
                             continue
-                        await self.venue.news(cup, say("draw_failed", cup.lang, name=cup.name,
-                                                       reason=error_text(problem, cup.lang)))
+                        await self.venue.news(cup, TXAPELKETA(
+                            "draw_failed", cup.lang, name=cup.name,
+                            reason=error_text(problem, cup.lang)))
                         await self.change(cup, lambda t, now: t.cancel("-", now=now))
                     continue
                 for reminder in t.deadlines_due(now):

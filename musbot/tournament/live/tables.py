@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import logging
 
-from musbot.i18n import permission_names
+from musbot.i18n import TXAPELKETA, permission_names
 from musbot.settings import TableSettings
 from musbot.storage import StorageError
 from musbot.table import MatchNotice, Table
-from musbot.tournament import Event, Match, MatchState, TournamentError
+from musbot.tournament import Fixture, MatchState, TournamentError, TournamentEvent
 from musbot.tournament.labels import Words
 
 from .base import RunnerBase
-from .cup import Cup, entrants_of, match_key, say
+from .cup import Cup, entrants_of, match_key
 from .readings import board
 
 log = logging.getLogger(__name__)
@@ -28,14 +28,14 @@ class MatchTables(RunnerBase):
         return settings if self.turn_seconds is None else \
             settings.with_(turn_seconds=self.turn_seconds)
 
-    def _told_of_pause(self, cup: Cup, match: Match) -> list[int]:
+    def _told_of_pause(self, cup: Cup, match: Fixture) -> list[int]:
         """Who hears that a match's table was lost: its four players and the organiser."""
         users = sorted(entrants_of(cup, match))
         if cup.organiser is not None and cup.organiser not in users:
             users.append(cup.organiser)
         return users
 
-    async def _open_table(self, cup: Cup, match: Match) -> None:
+    async def _open_table(self, cup: Cup, match: Fixture) -> None:
         """The match's table, in its place (made now, or the one it had, if it can still be
         played there), for its four players only; they are called to sit down. Lock held."""
         t = cup.tournament
@@ -50,8 +50,8 @@ class MatchTables(RunnerBase):
                 await self.tables.close(there.channel_id, "tournament_moved", match=match.id)
             place = None  # a new place: this one is taken, or cannot be played in
         if place is None or not await self.venue.reach_place(cup, place):
-            title = say("place_title", cup.lang, match=match.id, first=words.pair(first),
-                        second=words.pair(second))
+            title = TXAPELKETA("place_title", cup.lang, match=match.id, first=words.pair(first),
+                               second=words.pair(second))
             place = await self.venue.open_place(cup, match, title[:100])
             if place is None:
                 await self._no_place(cup, match)
@@ -65,14 +65,14 @@ class MatchTables(RunnerBase):
                                  given_games=(match.forfeits[0], match.forfeits[1]),
                                  match=match_key(cup, match.id))
         table.show()
-        given = "" if not any(match.forfeits) else " " + say(
+        given = "" if not any(match.forfeits) else " " + TXAPELKETA(
             "forfeits_so_far", cup.lang, games=f"{match.forfeits[0]}–{match.forfeits[1]}")
-        text = say("call_players", cup.lang, match=match.id, name=cup.name,
-                   first=words.pair(first), second=words.pair(second),
-                   games=t.settings.games_to_win, grace=t.settings.grace_minutes) + given
+        text = TXAPELKETA("call_players", cup.lang, match=match.id, name=cup.name,
+                          first=words.pair(first), second=words.pair(second),
+                          games=t.settings.games_to_win, grace=t.settings.grace_minutes) + given
         await self.venue.call_players(cup, place, text, sorted(entrants))
 
-    async def _no_place(self, cup: Cup, match: Match) -> None:
+    async def _no_place(self, cup: Cup, match: Fixture) -> None:
         """No place could be made for the match. For a permission the venue lacks (taken away
         since the draw), the match pauses, as for a table lost, so the organiser sends it to
         a new table once it is given back; the organiser is told which, once, in their own
@@ -88,12 +88,12 @@ class MatchTables(RunnerBase):
             organiser = [cup.organiser] if cup.organiser is not None else []
             key = "private_places_lost" if cup.tournament.settings.private_threads \
                 else "places_lost"
-            await self.venue.news(cup, say(
+            await self.venue.news(cup, TXAPELKETA(
                 key, lang, name=cup.name, channel=refused.params["channel"],
                 permissions=permission_names(refused.params["permissions"], lang)), organiser)
         await self._change(cup, lambda t, now: t.pause(match.id, now=now))
 
-    async def _close_table(self, cup: Cup, match: Match, *,
+    async def _close_table(self, cup: Cup, match: Fixture, *,
                            reason: str = "tournament_decided") -> None:
         table = self._own_table(cup, match.id)
         if table is None or table.lifecycle == "closed":
@@ -184,7 +184,7 @@ class MatchTables(RunnerBase):
             await self._change(cup, lambda t, now: t.overtime(
                 match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
-    async def decide_by_board(self, cup: Cup, match_id: str) -> list[Event]:
+    async def decide_by_board(self, cup: Cup, match_id: str) -> list[TournamentEvent]:
         """The organiser's «by the board» for a match past its time limit: its table's board as
         it stands now decides (:meth:`Tournament.by_board`); a table that has just finished
         gives its result instead."""
@@ -201,7 +201,7 @@ class MatchTables(RunnerBase):
             return await self._change(cup, lambda t, now: t.by_board(
                 match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
-    def _absent(self, cup: Cup, match: Match) -> set[int]:
+    def _absent(self, cup: Cup, match: Fixture) -> set[int]:
         """The sides whose two people have not both sat down at the match's table."""
         table = self._own_table(cup, match.id)
         seated = set(table.notice.players) if table is not None and table.notice else set()
