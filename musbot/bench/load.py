@@ -94,17 +94,20 @@ from .measure import (
 )
 
 
-def _manager(client: Any, persist: Any, metrics: Any = None) -> tuple[Any, Any]:
+def _manager(client: Any, persist: Any, metrics: Any = None, picture_workers: int | None = None
+             ) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.discordio.governor import Limits
-    from musbot.pictures.worker import Drawer
+    from musbot.pictures.worker import WORKERS, Drawer
     from musbot.table import TableManager
 
     # Discord's per-channel limits apply; its global budget would stop a real bot long before
     # this load: the benchmark measures the process, and reports the calls it would need.
+    drawer = Drawer(picture_workers or WORKERS)  # started and warmed up, as the bot does
+    drawer.start()
     transport = DiscordTransport(client, limits=Limits(calls_per_second=10**9),  # type: ignore[arg-type]
                                  waited=metrics.waited if metrics is not None else None,
-                                 draw=Drawer())  # the showdowns on the other core, as run
+                                 draw=drawer)
 
     if metrics is not None:
         persist = metrics.persist(persist)
@@ -132,10 +135,11 @@ async def serve_metrics(at: str, metrics: Any, manager: Any, transport: Any, cli
 
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
                    seed: int, scratch: Scratch, *, tune: bool = True,
-                   outage: Outage | None = None, metrics_at: str | None = None
-                   ) -> dict[str, Any]:
+                   outage: Outage | None = None, metrics_at: str | None = None,
+                   picture_workers: int | None = None) -> dict[str, Any]:
     """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
-    (see :func:`bench_load`)."""
+    (see :func:`bench_load`). ``picture_workers``: the pictures' worker processes (None: the
+    bot's, :data:`musbot.pictures.worker.WORKERS`)."""
     from musbot.runtime import audit_elsewhere, collect_periodically, tune_gc
     from musbot.storage import Database
     from musbot.table.pause import MAX_RETRY_SECONDS
@@ -154,7 +158,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         from musbot.metrics import Metrics
 
         metrics = Metrics()
-    transport, manager = _manager(client, saves, metrics)
+    transport, manager = _manager(client, saves, metrics, picture_workers)
     if metrics_at is not None:
         exporter = await serve_metrics(metrics_at, metrics, manager, transport, client,
                                        carried)
@@ -219,7 +223,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.remove(pauses)
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)
-    pictures = (transport.painter.drawn, transport.painter.skipped)
+    pictures = (transport.painter.drawn, transport.painter.skipped,
+                getattr(transport.draw, "workers", 1))
 
     await _stop(manager, transport)
     if exporter is not None:
@@ -274,6 +279,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "kb_per_table": round((rss_live - rss_before) / tables / 1024, 1),
         "pictures_drawn": pictures[0],
         "pictures_skipped": pictures[1],
+        "picture_workers": pictures[2],
         "db_bytes_per_hand": round(figures["db_bytes_per_hand"], 1),
         "hands": figures["hands"],
         "state_bytes": round(figures["state_bytes"], 1),
@@ -358,26 +364,27 @@ async def _stop(manager: Any, transport: Any) -> None:
 
 async def run_on(spec: str, tables: int, minutes: float, rate: float,
                  closed_seconds: float | None, seed: int, tune: bool,
-                 outage: Outage | None = None, metrics_at: str | None = None
-                 ) -> dict[str, Any]:
+                 outage: Outage | None = None, metrics_at: str | None = None,
+                 picture_workers: int | None = None) -> dict[str, Any]:
     """:func:`run_load` on a new, empty database of the kind ``spec`` names, removed after."""
     scratch = Scratch(spec, kind_of(spec))
     await scratch.create()
     try:
         return await run_load(tables, minutes, rate, closed_seconds, seed, scratch, tune=tune,
-                              outage=outage, metrics_at=metrics_at)
+                              outage=outage, metrics_at=metrics_at,
+                              picture_workers=picture_workers)
     finally:
         await scratch.drop()
 
 
 def run_in_process(spec: str, tables: int, minutes: float, rate: float,
                    closed_seconds: float | None, seed: int, tune: bool,
-                   outage: Outage | None = None, metrics_at: str | None = None
-                   ) -> dict[str, Any]:
+                   outage: Outage | None = None, metrics_at: str | None = None,
+                   picture_workers: int | None = None) -> dict[str, Any]:
     """One run in a process of its own (several ``--db``): neither inherits the other's heap,
     collector state or peak RSS."""
     return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune, outage,
-                              metrics_at))
+                              metrics_at, picture_workers))
 
 
 def bench_load(args: argparse.Namespace) -> int:
@@ -396,7 +403,7 @@ def bench_load(args: argparse.Namespace) -> int:
     outage = Outage(args.outage, args.stop_with, args.start_with) \
         if args.outage is not None else None
     options = (args.tables, args.minutes, args.rate, args.closed_seconds, args.seed,
-               args.gc == "tuned", outage, args.metrics)
+               args.gc == "tuned", outage, args.metrics, args.picture_workers)
     results: list[dict[str, Any]] = []
     try:
         if len(specs) == 1:
@@ -457,6 +464,7 @@ MAX_CLOSED_SECONDS = 3600.0
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str = "es", parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+    from musbot.pictures.worker import WORKERS
 
     load = kinds.add_parser("load", parents=list(parents), help=cli_text("bench_load", lang),
                             description=cli_text("bench_load", lang))
@@ -488,6 +496,8 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=cli_text("bench_restore", lang))
     load.add_argument("--metrics", type=_address(lang), default=None, metavar="HOST:PORT",
                       help=cli_text("metrics_option", lang))
+    load.add_argument("--picture-workers", type=whole(lang), default=WORKERS, metavar="N",
+                      help=cli_text("bench_picture_workers", lang, workers=WORKERS))
     load.add_argument("--json", action="store_true", help=cli_text("json", lang))
     load.set_defaults(func=bench_load)
 

@@ -69,7 +69,8 @@ def report(r: dict[str, Any], lang: str = "es") -> str:
         ("", say("load_rest_window", lang, routes=", ".join(
             f"{route} {n}" for route, n in rest["worst_window"].items()))),
         ("load_pictures", say("load_pictures", lang, drawn=fig(r["pictures_drawn"]),
-                              skipped=fig(r["pictures_skipped"]))),
+                              skipped=fig(r["pictures_skipped"]),
+                              workers=r.get("picture_workers", 1))),
         ("load_faults", _faults_line(r, lang)),
     ], lang)
     return "\n".join(lines)
