@@ -118,3 +118,21 @@ async def test_started_workers_warm_up_before_the_first_picture() -> None:
         assert all(not w.waiting for w in drawer._started), "warmed up and answered"
     finally:
         drawer.close()
+
+
+async def test_every_answer_waiting_in_the_pipe_is_read_at_once() -> None:
+    """A busy loop comes round to the pipe seldom: all the answers there are taken each time,
+    not one a round (which capped a worker at a few pictures a round)."""
+    drawer = Drawer()
+    try:
+        drawer.start()
+        await drawer(str, 0)
+        asked = [asyncio.ensure_future(drawer(str, n)) for n in range(12)]
+        await asyncio.sleep(0)  # each sent
+        time.sleep(0.5)  # the loop busy elsewhere; the worker answers them all meanwhile
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert all(a.done() for a in asked)
+        assert [a.result() for a in asked] == [str(n) for n in range(12)]
+    finally:
+        drawer.close()

@@ -43,6 +43,13 @@ apart, :class:`~musbot.bench.databases.ServerCpu`).
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
 bookkeeping included (two floats per action).
 
+The pictures (a hand for each deal's and discard's DM, the table at each showdown) are drawn
+by the bot's worker processes (``--picture-workers``, :mod:`musbot.pictures.worker`); the
+figures are the open loop's: pictures drawn, messages sent without theirs (too many under
+way, :data:`musbot.discordio.drawing.PICTURES_IN_FLIGHT`), and the cores the workers kept busy
+(counted as this run's, not the others'). The set-up's deals (four hands a table at once) and
+the closed loop's flood are left out: they say nothing of a bot serving its tables.
+
 Several ``--db`` run one after the other, each in a process of its own, and end with a table
 comparing them. The host's steal is stated with every run, and the p99 without it
 (:class:`~musbot.bench.measure.StealMeter`): two runs' p99 compare only at similar steal.
@@ -133,6 +140,12 @@ async def serve_metrics(at: str, metrics: Any, manager: Any, transport: Any, cli
     return server
 
 
+def _drawing_cpu(transport: Any) -> float | None:
+    """The pictures' workers' CPU seconds so far (None: not measurable here)."""
+    read = getattr(transport.draw, "cpu_seconds", None)
+    return read() if read is not None else None
+
+
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
                    seed: int, scratch: Scratch, *, tune: bool = True,
                    outage: Outage | None = None, metrics_at: str | None = None,
@@ -187,6 +200,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     steal = StealMeter()
     others = OtherLoad()
     others.start()
+    drawing = _drawing_cpu(transport)
+    painted = (transport.painter.drawn, transport.painter.skipped)
     steal.start()
     carried.update(client.stats.calls)
     client.stats.reset()
@@ -204,6 +219,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     open_stats = client.stats.snapshot()
     steal.stop()
     others.stop()
+    drawing = _drawing_cpu(transport) - drawing if drawing is not None else None
+    painted = (transport.painter.drawn - painted[0], transport.painter.skipped - painted[1])
     if server is not None:
         await server.stop()
     journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
@@ -223,8 +240,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.remove(pauses)
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)
-    pictures = (transport.painter.drawn, transport.painter.skipped,
-                getattr(transport.draw, "workers", 1))
+    pictures = (*painted, getattr(transport.draw, "workers", 1))
 
     await _stop(manager, transport)
     if exporter is not None:
@@ -245,7 +261,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     opened = open_phase.summary()
     closed = closed_phase.summary()
     server_ms = server.ms_per_action(open_phase.actions) if server is not None else None
-    own_cpu = open_phase.cpu + (server_ms or 0.0) * open_phase.actions / 1000
+    own_cpu = open_phase.cpu + (server_ms or 0.0) * open_phase.actions / 1000 + (drawing or 0.0)
     others_cores = others.cores(own_cpu)
     return {
         "backend": scratch.kind,
@@ -280,6 +296,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "pictures_drawn": pictures[0],
         "pictures_skipped": pictures[1],
         "picture_workers": pictures[2],
+        "picture_cores": round(drawing / open_phase.seconds, 2)
+        if drawing is not None and open_phase.seconds > 0 else None,
         "db_bytes_per_hand": round(figures["db_bytes_per_hand"], 1),
         "hands": figures["hands"],
         "state_bytes": round(figures["state_bytes"], 1),

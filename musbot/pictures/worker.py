@@ -11,9 +11,11 @@ crosses to the worker.
 comes back as one, read by the event loop when the pipe is readable (``loop.add_reader``): no
 thread in the bot's process, about 0.03 ms of its CPU a picture, where ``ProcessPoolExecutor``'s
 queues and threads took 0.14-0.4 ms (a sixth of a core at 420 pictures a second, competing with
-the loop for the interpreter's lock). At most :data:`SENT_AHEAD` pictures wait in a worker's
-pipe (each message well under the pipe's 64 KiB, so a write never blocks the loop); the rest
-wait here, and go to whichever worker is freest.
+the loop for the interpreter's lock). Each time a worker's pipe is readable, every answer in it
+is read (a busy loop comes round to it every few milliseconds: one answer a round would cap a
+worker at a few hundred pictures a second). At most :data:`SENT_AHEAD` pictures, and
+:data:`SENT_BYTES`, wait in a worker's pipe (a request is 0.2-0.4 KB, so a write never blocks
+the loop); the rest wait here, and go to whichever worker is freest.
 
 **Second to the loop.** A worker runs at a lower priority (``nice`` :data:`NICENESS`): on a
 machine of two cores the loop's core is never taken by pictures, which are optional (a message
@@ -38,8 +40,12 @@ from typing import Any
 WORKERS = 1
 """Worker processes: one, on the two cores the bot is measured on (the loop has the other);
 see ``musbot bench load``'s pictures line for what a second one would buy."""
-SENT_AHEAD = 4
-"""Pictures sent to a worker before its earlier ones are back."""
+SENT_AHEAD = 16
+"""Pictures sent to a worker before its earlier ones are back: enough for the worker not to
+wait for the loop between pictures, few enough that two workers share the work."""
+SENT_BYTES = 32 * 1024
+"""Bytes of requests sent to a worker and not yet answered, at most (past a lone one): half
+the 64 KiB a pipe holds."""
 NICENESS = 10
 
 
@@ -90,8 +96,12 @@ def _serve(conn: Connection) -> None:
 class _Worker:
     process: Any
     conn: Connection
-    waiting: dict[int, asyncio.Future[bytes]] = field(default_factory=dict)
-    """Pictures sent to it, by number."""
+    waiting: dict[int, tuple[asyncio.Future[bytes], int]] = field(default_factory=dict)
+    """Pictures sent to it, by number, with their request's bytes."""
+
+    @property
+    def sent_bytes(self) -> int:
+        return sum(size for _, size in self.waiting.values())
 
 
 class Drawer:
@@ -133,21 +143,25 @@ class Drawer:
             if future.done():  # its caller gave up waiting
                 self._queue.popleft()
                 continue
-            worker = self._freest()
+            worker = self._freest(len(message))
             if worker is None:
                 return
             self._queue.popleft()
-            worker.waiting[number] = future
+            worker.waiting[number] = (future, len(message))
             try:
                 worker.conn.send_bytes(message)
             except (EOFError, OSError):
                 self._stopped(worker)
 
-    def _freest(self) -> _Worker | None:
+    def _freest(self, size: int) -> _Worker | None:
         while len(self._started) < self.workers:
             self._started.append(self._start())
         worker = min(self._started, key=lambda w: len(w.waiting))
-        return worker if len(worker.waiting) < SENT_AHEAD else None
+        if not worker.waiting:
+            return worker
+        if len(worker.waiting) >= SENT_AHEAD or worker.sent_bytes + size > SENT_BYTES:
+            return None
+        return worker
 
     def _start(self) -> _Worker:
         # spawned: a fork would copy the bot's threads' locks
@@ -163,31 +177,35 @@ class Drawer:
         number = next(self._numbers)
         warm: asyncio.Future[bytes] = self._loop.create_future()
         warm.add_done_callback(lambda done: done.cancelled() or done.exception())  # nobody waits
-        worker.waiting[number] = warm
-        ours.send_bytes(pickle.dumps((number, warm_up, ())))
+        message = pickle.dumps((number, warm_up, ()))
+        worker.waiting[number] = (warm, len(message))
+        ours.send_bytes(message)
         return worker
 
     def _receive(self, worker: _Worker) -> None:
-        """An answer is in the worker's pipe (the worker writes each whole, so reading it
-        waits at most for the rest of a write under way)."""
+        """Answers are in the worker's pipe: all of them are read (the worker writes each
+        whole, so reading one waits at most for the rest of a write under way)."""
         try:
-            number, ok, value = pickle.loads(worker.conn.recv_bytes())
+            while True:
+                number, ok, value = pickle.loads(worker.conn.recv_bytes())
+                future, _ = worker.waiting.pop(number, (None, 0))
+                if future is not None and not future.done():
+                    if ok:
+                        future.set_result(value)
+                    else:
+                        future.set_exception(value)
+                if not worker.conn.poll(0):
+                    break
         except (EOFError, OSError):
             self._stopped(worker)
             return
-        future = worker.waiting.pop(number, None)
-        if future is not None and not future.done():
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
         self._send()
 
     def _stopped(self, worker: _Worker) -> None:
         """The worker ended (killed, or out of memory): its pictures fail, the next starts
         another."""
         self._drop(worker)
-        for future in worker.waiting.values():
+        for future, _ in worker.waiting.values():
             if not future.done():
                 future.set_exception(WorkerStopped("the pictures' worker stopped"))
         worker.waiting.clear()
@@ -205,11 +223,24 @@ class Drawer:
             worker.process.terminate()
             worker.process.join(0.5)
 
+    def cpu_seconds(self) -> float | None:
+        """The CPU time the live workers have used, from Linux's ``/proc`` (None elsewhere):
+        what ``musbot bench load`` reports as the pictures' cores."""
+        total = 0.0
+        for worker in self._started:
+            try:
+                with open(f"/proc/{worker.process.pid}/stat", encoding="ascii") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                return None
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
+
     def close(self) -> None:
         """Stops the workers; pictures under way or queued are cancelled."""
         for worker in list(self._started):
             self._drop(worker)
-            for future in worker.waiting.values():
+            for future, _ in worker.waiting.values():
                 future.cancel()
         for _, future, _ in self._queue:
             future.cancel()
