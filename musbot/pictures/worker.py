@@ -38,8 +38,13 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 WORKERS = 1
-"""Worker processes: one, on the two cores the bot is measured on (the loop has the other);
-see ``musbot bench load``'s pictures line for what a second one would buy."""
+"""Worker processes: one. At ``musbot bench load --tables 1000 --rate 1000`` the pictures ask
+for 0.6-0.7 of a core (400 a second at 1.6-1.8 ms of CPU each), which one worker has on the two
+cores the bot is measured on, the loop taking half of the other. A second one did not lower the
+p99 (69, 88 and 103 ms against 85 and 104 with one, the machine's other work taking a core in
+each run), raised the p50 (1.5-2.4 ms against 1.0-2.2) and would hold a second copy of the
+caches (115 MB of RSS a worker); the pictures it drew more (15 thousand against 12.6) it drew
+by taking a larger share of a machine shared with other work."""
 SENT_AHEAD = 16
 """Pictures sent to a worker before its earlier ones are back: enough for the worker not to
 wait for the loop between pictures, few enough that two workers share the work."""
@@ -47,6 +52,8 @@ SENT_BYTES = 32 * 1024
 """Bytes of requests sent to a worker and not yet answered, at most (past a lone one): half
 the 64 KiB a pipe holds."""
 NICENESS = 10
+"""A worker's ``nice``: the loop first. In ``bench load`` (30 s, the machine's other work taking
+a core) the loop's p50 was 1.0-1.2 ms with workers at 10 and 14-67 ms at 0."""
 
 
 def warm_up() -> bytes:
