@@ -95,3 +95,26 @@ async def test_a_bot_drawing_too_many_pictures_sends_its_messages_without_them(
                hands.values()), "no embed points at a file that was not sent"
     assert all(embed.get("description") for embed, _ in hands.values())
     assert any("Tus cartas:" in m.content for m in dms), "the hand's DM says the cards"
+
+
+async def test_a_showdown_given_up_while_its_drawing_waits_is_shown_without_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The hand's message may ask for its picture while the drawing started at the hand's end
+    waits its turn: when the one finds too many under way and gives the picture up, the other
+    finds none to draw, and the finished hand is shown all the same, without it."""
+    scene = await played(tmp_path)
+    boards = scene.bot.transport.boards  # type: ignore[attr-defined]
+    board = boards.boards[scene.channel]
+    shown = next(s for s in board.recent.values() if s.page.pictured)
+    shown.page.picture = shown.page.picture or object()  # a showdown to draw again
+    shown.pictured, shown.png = False, None
+    try:
+        with caplog.at_level("WARNING", logger="musbot"):
+            boards._draw_first(board, shown)  # the hand's end asks for its picture...
+            shown.page.picture = None  # ...which its message's own request gave up meanwhile
+            await scene.settle()
+    finally:
+        await scene.world.disconnect(scene.bot)
+    assert not shown.drawing
+    failed = [r.getMessage() for r in caplog.records if "bookkeeping" in r.getMessage()]
+    assert failed == []

@@ -43,6 +43,13 @@ apart, :class:`~musbot.bench.databases.ServerCpu`).
 ``kb_per_table`` is RSS growth over the open-loop run divided by the tables, the benchmark's own
 bookkeeping included (two floats per action).
 
+The pictures (a hand for each deal's and discard's DM, the table at each showdown) are drawn
+by the bot's worker processes (``--picture-workers``, :mod:`musbot.pictures.worker`); the
+figures are the open loop's: pictures drawn, messages sent without theirs (too many under
+way, :data:`musbot.discordio.drawing.PICTURES_IN_FLIGHT`), and the cores the workers kept busy
+(counted as this run's, not the others'). The set-up's deals (four hands a table at once) and
+the closed loop's flood are left out: they say nothing of a bot serving its tables.
+
 Several ``--db`` run one after the other, each in a process of its own, and end with a table
 comparing them. The host's steal is stated with every run, and the p99 without it
 (:class:`~musbot.bench.measure.StealMeter`): two runs' p99 compare only at similar steal.
@@ -95,17 +102,20 @@ from .measure import (
 )
 
 
-def _manager(client: Any, persist: Any, metrics: Any = None) -> tuple[Any, Any]:
+def _manager(client: Any, persist: Any, metrics: Any = None, picture_workers: int | None = None
+             ) -> tuple[Any, Any]:
     from musbot.discordio import DiscordTransport
     from musbot.discordio.governor import Limits
-    from musbot.pictures.worker import Drawer
+    from musbot.pictures.worker import WORKERS, Drawer
     from musbot.table import TableManager
 
     # Discord's per-channel limits apply; its global budget would stop a real bot long before
     # this load: the benchmark measures the process, and reports the calls it would need.
+    drawer = Drawer(picture_workers or WORKERS)  # started and warmed up, as the bot does
+    drawer.start()
     transport = DiscordTransport(client, limits=Limits(calls_per_second=10**9),  # type: ignore[arg-type]
                                  waited=metrics.waited if metrics is not None else None,
-                                 draw=Drawer())  # the showdowns on the other core, as run
+                                 draw=drawer)
 
     if metrics is not None:
         persist = metrics.persist(persist)
@@ -131,12 +141,19 @@ async def serve_metrics(at: str, metrics: Any, manager: Any, transport: Any, cli
     return server
 
 
+def _drawing_cpu(transport: Any) -> float | None:
+    """The pictures' workers' CPU seconds so far (None: not measurable here)."""
+    read = getattr(transport.draw, "cpu_seconds", None)
+    return read() if read is not None else None
+
+
 async def run_load(tables: int, minutes: float, rate: float, closed_seconds: float | None,
                    seed: int, scratch: Scratch, *, tune: bool = True,
-                   outage: Outage | None = None, metrics_at: str | None = None
-                   ) -> dict[str, Any]:
+                   outage: Outage | None = None, metrics_at: str | None = None,
+                   picture_workers: int | None = None) -> dict[str, Any]:
     """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
-    (see :func:`bench_load`)."""
+    (see :func:`bench_load`). ``picture_workers``: the pictures' worker processes (None: the
+    bot's, :data:`musbot.pictures.worker.WORKERS`)."""
     from musbot.runtime import audit_elsewhere, collect_periodically, tune_gc
     from musbot.storage import Database
     from musbot.table.pause import MAX_RETRY_SECONDS
@@ -155,7 +172,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         from musbot.metrics import Metrics
 
         metrics = Metrics()
-    transport, manager = _manager(client, saves, metrics)
+    transport, manager = _manager(client, saves, metrics, picture_workers)
     if metrics_at is not None:
         exporter = await serve_metrics(metrics_at, metrics, manager, transport, client,
                                        carried)
@@ -184,6 +201,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     steal = StealMeter()
     others = OtherLoad()
     others.start()
+    drawing = _drawing_cpu(transport)
+    painted = (transport.painter.drawn, transport.painter.skipped)
     steal.start()
     carried.update(client.stats.calls)
     client.stats.reset()
@@ -201,6 +220,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     open_stats = client.stats.snapshot()
     steal.stop()
     others.stop()
+    drawing = _drawing_cpu(transport) - drawing if drawing is not None else None
+    painted = (transport.painter.drawn - painted[0], transport.painter.skipped - painted[1])
     if server is not None:
         await server.stop()
     journaled, whole = persister.journaled - journaled, persister.saved_whole - whole
@@ -220,7 +241,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     gc.callbacks.remove(pauses)
     engine_cpu = engine_replay_seconds(seated, rules)
     received = sum(len(one.log) for one in seated)
-    pictures = (transport.painter.drawn, transport.painter.skipped)
+    pictures = (*painted, getattr(transport.draw, "workers", 1))
 
     await _stop(manager, transport)
     if exporter is not None:
@@ -241,7 +262,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     opened = open_phase.summary()
     closed = closed_phase.summary()
     server_ms = server.ms_per_action(open_phase.actions) if server is not None else None
-    own_cpu = open_phase.cpu + (server_ms or 0.0) * open_phase.actions / 1000
+    own_cpu = open_phase.cpu + (server_ms or 0.0) * open_phase.actions / 1000 + (drawing or 0.0)
     others_cores = others.cores(own_cpu)
     return {
         "backend": scratch.kind,
@@ -275,6 +296,9 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "kb_per_table": round((rss_live - rss_before) / tables / 1024, 1),
         "pictures_drawn": pictures[0],
         "pictures_skipped": pictures[1],
+        "picture_workers": pictures[2],
+        "picture_cores": round(drawing / open_phase.seconds, 2)
+        if drawing is not None and open_phase.seconds > 0 else None,
         "db_bytes_per_hand": round(figures["db_bytes_per_hand"], 1),
         "hands": figures["hands"],
         "state_bytes": round(figures["state_bytes"], 1),
@@ -359,26 +383,27 @@ async def _stop(manager: Any, transport: Any) -> None:
 
 async def run_on(spec: str, tables: int, minutes: float, rate: float,
                  closed_seconds: float | None, seed: int, tune: bool,
-                 outage: Outage | None = None, metrics_at: str | None = None
-                 ) -> dict[str, Any]:
+                 outage: Outage | None = None, metrics_at: str | None = None,
+                 picture_workers: int | None = None) -> dict[str, Any]:
     """:func:`run_load` on a new, empty database of the kind ``spec`` names, removed after."""
     scratch = Scratch(spec, kind_of(spec))
     await scratch.create()
     try:
         return await run_load(tables, minutes, rate, closed_seconds, seed, scratch, tune=tune,
-                              outage=outage, metrics_at=metrics_at)
+                              outage=outage, metrics_at=metrics_at,
+                              picture_workers=picture_workers)
     finally:
         await scratch.drop()
 
 
 def run_in_process(spec: str, tables: int, minutes: float, rate: float,
                    closed_seconds: float | None, seed: int, tune: bool,
-                   outage: Outage | None = None, metrics_at: str | None = None
-                   ) -> dict[str, Any]:
+                   outage: Outage | None = None, metrics_at: str | None = None,
+                   picture_workers: int | None = None) -> dict[str, Any]:
     """One run in a process of its own (several ``--db``): neither inherits the other's heap,
     collector state or peak RSS."""
     return asyncio.run(run_on(spec, tables, minutes, rate, closed_seconds, seed, tune, outage,
-                              metrics_at))
+                              metrics_at, picture_workers))
 
 
 def bench_load(args: argparse.Namespace) -> int:
@@ -397,7 +422,7 @@ def bench_load(args: argparse.Namespace) -> int:
     outage = Outage(args.outage, args.stop_with, args.start_with) \
         if args.outage is not None else None
     options = (args.tables, args.minutes, args.rate, args.closed_seconds, args.seed,
-               args.gc == "tuned", outage, args.metrics)
+               args.gc == "tuned", outage, args.metrics, args.picture_workers)
     results: list[dict[str, Any]] = []
     try:
         if len(specs) == 1:
@@ -458,6 +483,7 @@ MAX_CLOSED_SECONDS = 3600.0
 
 def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                   lang: str = "es", parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+    from musbot.pictures.worker import WORKERS
 
     load = kinds.add_parser("load", parents=list(parents), help=CLI("bench_load", lang),
                             description=CLI("bench_load", lang))
@@ -489,6 +515,8 @@ def add_arguments(kinds: argparse._SubParsersAction,  # type: ignore[type-arg]
                       help=CLI("bench_restore", lang))
     load.add_argument("--metrics", type=_address(lang), default=None, metavar="HOST:PORT",
                       help=CLI("metrics_option", lang))
+    load.add_argument("--picture-workers", type=whole(lang), default=WORKERS, metavar="N",
+                      help=CLI("bench_picture_workers", lang, workers=WORKERS))
     load.add_argument("--json", action="store_true", help=CLI("json", lang))
     load.set_defaults(func=bench_load)
 

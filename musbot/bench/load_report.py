@@ -71,7 +71,10 @@ def report(r: dict[str, Any], lang: str = "es") -> str:
         ("", BENCH("load_rest_window", lang, routes=", ".join(
             f"{route} {n}" for route, n in rest["worst_window"].items()))),
         ("load_pictures", BENCH("load_pictures", lang, drawn=fig(r["pictures_drawn"]),
-                                skipped=fig(r["pictures_skipped"]))),
+                                skipped=fig(r["pictures_skipped"]),
+                                workers=r.get("picture_workers", 1),
+                                cores=fig(r["picture_cores"], ".2f")
+                                if r.get("picture_cores") is not None else "?")),
         ("load_faults", _faults_line(r, lang)),
     ], lang)
     return "\n".join(lines)

@@ -113,8 +113,9 @@ async def _serve(config: Config, make: Callable[..., MusBot] = make_bot) -> None
             bot = make(config, message_content=message_content, **extra)
             bot.tune_runtime = make is make_bot  # the real process; never a test's stand-in
             bot.sync_card_emojis = True
-            if make is make_bot:  # the showdowns drawn on the other core
+            if make is make_bot:  # the pictures drawn on the other core, ready at once
                 bot.transport.draw = PICTURES
+                PICTURES.start()
             current.append(bot)
             remove = stop_on_signals(bot)
             try:

@@ -389,7 +389,8 @@ class Boards:
         """The page's showdown picture, or None: the hand's message then goes without it
         (too many pictures under way, or a drawing that failed, which is logged)."""
         picture = shown.page.picture
-        assert picture is not None
+        if picture is None:  # given up meanwhile, by the other of the page's two requests
+            return None
         try:
             return await self.painter(table_png, picture)
         except Exception as failure:

