@@ -169,9 +169,7 @@ class Deadlines(Core):
         match = self.match(match_id)
         if match.decided:
             raise TournamentError("tournament_already_decided", match=match_id)
-        limit = self.limit_of(match)
-        if match.state not in (MatchState.READY, MatchState.PLAYING) or limit is None:
-            raise TournamentError("tournament_not_ready", match=match_id)
+        limit = self.played_limit(match)
         match.time_limit = stamp(max(limit, now) + MORE_PLAY)
         match.flags = [f for f in match.flags if f not in ("time_up", "overtime")]
         self._log(now, match, "more_time", None, None)

@@ -106,6 +106,16 @@ class Core:
             return None
         return later(match.ready_at, self.settings.round_minutes)
 
+    def played_limit(self, match: Fixture, now: datetime | None = None) -> datetime:
+        """The time limit of a match being played (or ready to be); refused for any other, and,
+        given ``now``, for one whose limit has not come yet."""
+        limit = self.limit_of(match)
+        if match.state not in (MatchState.READY, MatchState.PLAYING) or limit is None:
+            raise TournamentError("tournament_not_ready", match=match.id)
+        if now is not None and now < limit:
+            raise TournamentError("tournament_not_overtime", match=match.id)
+        return limit
+
     def standings(self, group: int | None = None) -> list[PairStanding]:
         """A group's table (``group``), the round robin's, or the Swiss standings."""
         return self._rules.standings(self, group)

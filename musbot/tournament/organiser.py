@@ -85,11 +85,7 @@ class Organiser(Core):
         match = self.match(match_id)
         if match.decided:
             raise TournamentError("tournament_already_decided", match=match_id)
-        limit = self.limit_of(match)
-        if match.state not in (MatchState.READY, MatchState.PLAYING) or limit is None:
-            raise TournamentError("tournament_not_ready", match=match_id)
-        if now < limit:
-            raise TournamentError("tournament_not_overtime", match=match_id)
+        self.played_limit(match, now)
         score, points, ahead = self._board(match, games, tantos, playing)
         if ahead is None:
             raise TournamentError("tournament_board_level", match=match_id,

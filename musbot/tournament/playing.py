@@ -113,11 +113,7 @@ class Playing(Core):
         match = self.match(match_id)
         if match.decided or "overtime" in match.flags or "time_up" in match.flags:
             return []
-        limit = self.limit_of(match)
-        if match.state not in (MatchState.READY, MatchState.PLAYING) or limit is None:
-            raise TournamentError("tournament_not_ready", match=match_id)
-        if now < limit:
-            raise TournamentError("tournament_not_overtime", match=match_id)
+        self.played_limit(match, now)
         score, points, ahead = self._board(match, games, tantos, playing)
         events: list[TournamentEvent] = []
         if bot_game:
