@@ -235,12 +235,13 @@ def legal_words(legal: Sequence[Action], lang: str = "es") -> str:
     return ", ".join(dict.fromkeys(action_words(a, lang) for a in legal))
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1024)
 def _cards_lines(cards: tuple[Card, ...], reyes: int, real: bool, senas_allowed: bool,
                  lang: str, new: int = 0) -> tuple[str, ...]:
     """The cards and señas part of :func:`hand_text`, the same all hand long for a seat: cached
     (a seat's text is rendered again whenever its moves change). Every deal misses it, new cards
-    at every seat, so its parts are cached on their own."""
+    at every seat, so its parts are cached on their own. Sized for the seats of 256 tables:
+    past that a seat's hand is rarely asked again before it is pushed out."""
     lines = [TABLE("your_cards", lang)]
     lines += [_card_line(i, c, reyes, lang, i > len(cards) - new)
               for i, c in enumerate(cards, start=1)]
