@@ -40,6 +40,22 @@ MAX_CONTENT = 2000
 on what reached Discord)."""
 
 
+async def tap(server: Server, person: Person, message: FakeMessage, prefix: str) -> str:
+    """``person`` presses ``message``'s button whose custom_id starts with ``prefix``: the
+    private answer they got, two seconds later."""
+    button = next(c for c in message.custom_ids() if c.startswith(prefix))
+    inter = await server.world.press(server.bot, person.user, message.id, button)
+    await server.answered(inter)
+    await server.advance(2)
+    return private(inter)
+
+
+def choice(what: str) -> str:
+    """The custom_id prefix of the organiser's answer ``what`` to a deadline or time limit
+    (``w0``, ``w1``, ``both``, ``more``, ``play``, ``board``)."""
+    return f"txap:dl:{what}:"
+
+
 def make_bot(config: Config, clock: ManualClock) -> MusBot:
     """The bot, its deals and turn clock following the test; its tournaments stamped on the
     fake clock (a restarted bot goes on with the same time)."""

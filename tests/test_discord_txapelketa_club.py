@@ -13,7 +13,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from discord_cogs import private
 from discord_match import Person
 from discord_txapelketa import (
     NAMES,
@@ -23,6 +22,7 @@ from discord_txapelketa import (
     make_world,
     sign_up_pairs,
     table_message,
+    tap,
     the_cup,
     threads,
 )
@@ -43,13 +43,6 @@ def sides(server: Any, match_id: str) -> tuple[list[Any], list[Any]]:
                      for p in t.matches[match_id].pairs if p is not None)
     return first, second
 
-
-async def tap(server: Any, who: Any, message: Any, prefix: str) -> str:
-    button = next(c for c in message.custom_ids() if c.startswith(prefix))
-    inter = await server.world.press(server.bot, who.user, message.id, button)
-    await server.answered(inter)
-    await server.advance(2)
-    return private(inter)
 
 
 def latest(server: Any, start: str) -> Any:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from discord_cogs import private
-from discord_txapelketa import make_bot, make_world, sign_up_pairs, the_cup
+from discord_txapelketa import choice, make_bot, make_world, sign_up_pairs, tap, the_cup
 
 from musbot.tournament import MatchState
 
@@ -36,13 +36,6 @@ def people_of(server: Any, match_id: str) -> set[int]:
     return {u for p in t.matches[match_id].pairs if p is not None
             for u in t.pairs[p].players if u is not None}
 
-
-async def tap(server: Any, person: Any, message: Any, what: str) -> str:
-    button = next(c for c in message.custom_ids() if c.startswith(f"txap:dl:{what}:"))
-    inter = await server.world.press(server.bot, person.user, message.id, button)
-    await server.answered(inter)
-    await server.advance(2)
-    return private(inter)
 
 
 async def test_a_round_deadline_reminds_asks_the_organiser_and_waits_for_their_word(
@@ -98,8 +91,8 @@ async def test_a_round_deadline_reminds_asks_the_organiser_and_waits_for_their_w
     assert "⌛ W1-2:" in shown.content and "fuera de plazo" in shown.content
     assert "🤝 W1-1:" in shown.content
     player = next(p for p in server.people if p.user in people_of(server, "W1-2"))
-    assert "Gestionar servidor" in await tap(server, player, asked, "w0")
-    assert await tap(server, admin, asked, "more") == "Hecho."
+    assert "Gestionar servidor" in await tap(server, player, asked, choice("w0"))
+    assert await tap(server, admin, asked, choice("more")) == "Hecho."
     [more] = said(server, "⏰ Partida W1-2: plazo")
     new = the_cup(server).tournament.deadline_of(the_cup(server).tournament.matches["W1-2"])
     assert new is not None and f"<t:{int(new.timestamp())}:f>" in more.content
@@ -114,11 +107,11 @@ async def test_a_round_deadline_reminds_asks_the_organiser_and_waits_for_their_w
     await hours_pass(server, 24.5)
     again = said(server, "⌛ Partida W1-2")
     assert len(again) == 2 and again[-1].pinged == {admin.user}
-    assert "Gestionar servidor" in await tap(server, player, asked, "w1")
-    assert await tap(server, admin, again[-1], "w1") == "Hecho."
+    assert "Gestionar servidor" in await tap(server, player, asked, choice("w1"))
+    assert await tap(server, admin, again[-1], choice("w1")) == "Hecho."
     w12 = the_cup(server).tournament.matches["W1-2"]
     assert w12.state is MatchState.WALKOVER and w12.winner == 1
-    assert "ya tiene resultado" in await tap(server, admin, asked, "w0"), "decided already"
+    assert "ya tiene resultado" in await tap(server, admin, asked, choice("w0")), "decided already"
     assert the_cup(server).tournament.matches["W2-1"].state is MatchState.READY
     assert said(server, "🎴 Partida W2-1"), "the final is called"
     reminders = [m for m in said(server, "⏰ Partida W1-2:") if "Queda" in m.content]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from discord_cogs import private
-from discord_txapelketa import make_bot, make_world, sign_up_pairs, the_cup, threads
+from discord_txapelketa import make_bot, make_world, sign_up_pairs, tap, the_cup, threads
 
 from musbot.tournament import MatchState, Stage
 
@@ -48,13 +48,6 @@ def asked(server: Any, match_id: str) -> Any:
     assert found, f"no report of {match_id} asked"
     return found[-1]
 
-
-async def press(server: Any, person: Any, message: Any, prefix: str) -> str:
-    button = next(c for c in message.custom_ids() if c.startswith(prefix))
-    inter = await server.world.press(server.bot, person.user, message.id, button)
-    await server.answered(inter)
-    await server.advance(2)
-    return private(inter)
 
 
 async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
@@ -97,10 +90,10 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
     assert line(server, "W1-1").endswith("por confirmar")
     assert line(server, "W1-2").startswith("⏳ W1-2:")
     assert board(server).startswith("📋 «Txokoa»: 0 de 2 partidas")
-    assert "Seuls les quatre" in await press(server, stranger, question, "txap:ok:")
-    assert "la otra pareja" in await press(server, a2, question, "txap:ok:")
+    assert "Seuls les quatre" in await tap(server, stranger, question, "txap:ok:")
+    assert "la otra pareja" in await tap(server, a2, question, "txap:ok:")
     assert not the_cup(server).tournament.matches["W1-1"].decided
-    assert await press(server, b2, question, "txap:ok:") == "Hecho."
+    assert await tap(server, b2, question, "txap:ok:") == "Hecho."
     w11 = the_cup(server).tournament.matches["W1-1"]
     assert w11.state is MatchState.FINISHED and w11.games == [3, 1] and w11.winner == 0
 
@@ -116,8 +109,8 @@ async def test_results_reported_from_the_table_confirmed_disputed_and_settled(
     await server.settle()
     await server.advance(2)
     before = len(world.messages(server.channel))
-    assert "Se lo he dicho" in await press(server, d1, question, "txap:no:")
-    assert "en disputa" in await press(server, d2, question, "txap:ok:")
+    assert "Se lo he dicho" in await tap(server, d1, question, "txap:no:")
+    assert "en disputa" in await tap(server, d2, question, "txap:ok:")
     [dispute] = world.messages(server.channel)[before:]
     assert dispute.pinged == {admin.user}, "the organiser alone is notified"
     await server.advance(5)

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from discord_cogs import private
-from discord_txapelketa import Players, make_world, sign_up_pairs, the_cup
+from discord_txapelketa import Players, choice, make_world, sign_up_pairs, tap, the_cup
 
 from musbot.table import Table
 from musbot.tournament import MatchState
@@ -30,13 +29,6 @@ def the_table(server: Any) -> Table:
     assert table is not None, "the match's table, in its thread"
     return table
 
-
-async def tap(server: Any, person: Any, message: Any, what: str) -> str:
-    button = next(c for c in message.custom_ids() if c.startswith(f"txap:dl:{what}:"))
-    inter = await server.world.press(server.bot, person.user, message.id, button)
-    await server.answered(inter)
-    await server.advance(2)
-    return private(inter)
 
 
 async def play_until(server: Any, players: Players, done: Any, limit: int = 200) -> int:
@@ -77,16 +69,16 @@ async def test_a_match_out_of_time_asks_the_organiser_and_plays_on(tmp_path: Pat
     await play_until(server, players, lambda: players.moves >= before + 3)
     assert the_table(server).lifecycle == "playing", "nobody is frozen"
     assert len(said(server, "🔔")) == 1, "asked once"
-    assert "Gestionar servidor" in await tap(server, server.people[0], asked, "w0")
+    assert "Gestionar servidor" in await tap(server, server.people[0], asked, choice("w0"))
     games, _, playing = board(the_table(server).notice, match)
     assert games == (0, 0) and playing == (0, 0), "no hand over yet: level"
-    assert "va empatada (0–0" in await tap(server, admin, asked, "board")
+    assert "va empatada (0–0" in await tap(server, admin, asked, choice("board"))
     assert not the_cup(server).tournament.matches["W1-1"].decided
     [shown] = said(server, "📋")
     assert "🔔 W1-1:" in shown.content and "decide la organización" in shown.content
 
     # --- half an hour more: told to the four, on the board, asked again at its end -------
-    assert await tap(server, admin, asked, "play") == "Hecho."
+    assert await tap(server, admin, asked, choice("play")) == "Hecho."
     [more] = said(server, "⏲️ Partida W1-1")
     until = the_cup(server).tournament.limit_of(the_cup(server).tournament.matches["W1-1"])
     assert until is not None and f"<t:{int(until.timestamp())}:R>" in more.content
@@ -102,13 +94,13 @@ async def test_a_match_out_of_time_asks_the_organiser_and_plays_on(tmp_path: Pat
                      lambda: len(set(board(the_table(server).notice, match)[2])) == 2)
     _, _, playing = board(the_table(server).notice, match)
     ahead = 0 if playing[0] > playing[1] else 1
-    assert await tap(server, admin, again, "board") == "Hecho."
+    assert await tap(server, admin, again, choice("board")) == "Hecho."
     decided = the_cup(server).tournament.matches["W1-1"]
     assert decided.state is MatchState.FINISHED and decided.winner == ahead
     assert {"overtime", "organiser"} <= set(decided.flags)
     assert said(server, "⏱️ Partida W1-1: se acabó el tiempo"), "the result, told"
     assert "⏱️ W1-1:" in said(server, "📋")[0].content
-    assert "ya tiene resultado" in await tap(server, admin, asked, "w1"), "decided already"
+    assert "ya tiene resultado" in await tap(server, admin, asked, choice("w1")), "decided already"
     log = the_cup(server).tournament.log
     assert [e["what"] for e in log] == ["time_up", "more_time", "time_up", "board"]
     db = server.bot.db
