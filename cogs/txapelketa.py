@@ -254,30 +254,21 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         async def repetir(interaction: discord.Interaction[Any],
                           partida: app_commands.Range[str, 1, 20],
                           nombre: NameOption | None = None) -> None:
-            cup, lang = await cog._cup(interaction, nombre, admin=True)
-            if cup is None:
-                return
-            await cog._organise(interaction, cup, lang,
-                                lambda t, now: t.replay(partida.strip().upper(), now=now))
+            await cog._organise_named(interaction, nombre,
+                                      lambda t, now: t.replay(partida.strip().upper(), now=now))
 
         async def descalificar(interaction: discord.Interaction[Any],
                                pareja: app_commands.Range[int, 1, 4096],
                                motivo: app_commands.Range[str, 1, 200],
                                nombre: NameOption | None = None) -> None:
-            cup, lang = await cog._cup(interaction, nombre, admin=True)
-            if cup is None:
-                return
-            await cog._organise(interaction, cup, lang,
-                                lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
+            await cog._organise_named(interaction, nombre,
+                                      lambda t, now: t.disqualify(pareja - 1, motivo, now=now))
 
         async def cancelar(interaction: discord.Interaction[Any],
                            motivo: app_commands.Range[str, 1, 200],
                            nombre: NameOption | None = None) -> None:
-            cup, lang = await cog._cup(interaction, nombre, admin=True)
-            if cup is None:
-                return
-            await cog._organise(interaction, cup, lang,
-                                lambda t, now: t.cancel(motivo, now=now))
+            await cog._organise_named(interaction, nombre,
+                                      lambda t, now: t.cancel(motivo, now=now))
 
         async def plazo(interaction: discord.Interaction[Any],
                         fecha: app_commands.Range[str, 8, 40],
@@ -606,6 +597,15 @@ class Txapelketa(commands.GroupCog, group_name="txapelketa",
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.runner.change(cup, change)
         await answer(interaction, TXAPELKETA("done", lang_of(interaction, lang)))
+
+    async def _organise_named(self, interaction: discord.Interaction[Any], name: str | None,
+                              change: Callable[[Tournament, datetime], list[TournamentEvent]]
+                              ) -> None:
+        """An organiser's command about tournament ``name`` (the server's one, without it):
+        found and its author checked (:meth:`_cup`), then the change (:meth:`_organise`)."""
+        cup, lang = await self._cup(interaction, name, admin=True)
+        if cup is not None:
+            await self._organise(interaction, cup, lang, change)
 
     async def _cup(self, interaction: discord.Interaction[Any], name: str | None, *,
                    admin: bool = False, finished: bool = False) -> tuple[Cup | None, str]:
