@@ -168,19 +168,29 @@ class MatchTables(RunnerBase):
             log.exception("tournament %s: the table of %s could not give its result",
                           cup.tournament_id, match_id)
 
+    async def _board_now(self, cup: Cup, match_id: str
+                         ) -> tuple[bool, Fixture, tuple[tuple[int, int], tuple[int, int],
+                                                          tuple[int, int]], bool]:
+        """A match past its time limit, cup's lock held: whether its table had just finished
+        (its result given first), the match, its board as its table's last notice shows it
+        (games, tantos, the game in play's tantos) and whether a bot played a game of it."""
+        table = self._own_table(cup, match_id)
+        notice = table.notice if table is not None else None
+        finished = table is not None and notice is not None and notice.lifecycle == "finished"
+        if finished:
+            assert table is not None and notice is not None
+            await self._table_news(cup, match_id, table, notice)
+        match = cup.tournament.match(match_id)
+        return finished, match, board(notice, match), notice is not None and notice.bot_game
+
     async def _time_up(self, cup: Cup, match_id: str) -> None:
         """A match whose time limit ran out: its table's board as it stands is given to
         :meth:`Tournament.overtime`, which asks the organiser or, if the tournament says so,
         decides by it; a table that has just finished gives its result instead."""
         async with cup.lock:
-            table = self._own_table(cup, match_id)
-            notice = table.notice if table is not None else None
-            if table is not None and notice is not None and notice.lifecycle == "finished":
-                await self._table_news(cup, match_id, table, notice)
+            finished, _, (games, tantos, playing), bot = await self._board_now(cup, match_id)
+            if finished:
                 return
-            match = cup.tournament.match(match_id)
-            games, tantos, playing = board(notice, match)
-            bot = notice is not None and notice.bot_game
             await self._change(cup, lambda t, now: t.overtime(
                 match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
@@ -189,15 +199,9 @@ class MatchTables(RunnerBase):
         it stands now decides (:meth:`Tournament.by_board`); a table that has just finished
         gives its result instead."""
         async with cup.lock:
-            table = self._own_table(cup, match_id)
-            notice = table.notice if table is not None else None
-            if table is not None and notice is not None and notice.lifecycle == "finished":
-                await self._table_news(cup, match_id, table, notice)
-            match = cup.tournament.match(match_id)
+            _, match, (games, tantos, playing), bot = await self._board_now(cup, match_id)
             if match.decided:
                 raise TournamentError("tournament_already_decided", match=match_id)
-            games, tantos, playing = board(notice, match)
-            bot = notice is not None and notice.bot_game
             return await self._change(cup, lambda t, now: t.by_board(
                 match_id, games, tantos, playing=playing, now=now, bot_game=bot))
 
