@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 from musbot.ai import NormalBot
+from musbot.discordio.drawing import in_thread
 from musbot.engine import DECK, Hand, Rules
 from musbot.engine.cards import parse_card, rank, suit
 from musbot.i18n import LANGUAGE_CODES
@@ -36,7 +37,6 @@ from musbot.pictures.table import (
     LanceRow,
     TableSnapshot,
     lance_results,
-    render_in_thread,
     table_png,
 )
 
@@ -294,7 +294,7 @@ def test_the_table_is_the_same_bytes_for_the_same_snapshot_and_quick() -> None:
     again = table_png(snap)
     assert time.perf_counter() - start < 0.5  # about 15 ms
     assert again == first
-    assert asyncio.run(render_in_thread(snap)) == first
+    assert asyncio.run(in_thread(table_png, snap)) == first  # the painter's thread, as sent
     assert table_png(dataclasses.replace(snap, mano=2)) != first
 
 

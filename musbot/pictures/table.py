@@ -21,12 +21,11 @@ map to the palette, 2.5 to pack.
 
 The input is a plain frozen value (:class:`TableSnapshot`), built by the caller from what the
 showdown made public, so drawing never touches a live table: :func:`table_png` is pure and
-CPU-bound, and :func:`render_in_thread` runs it off the event loop.
+CPU-bound, drawn off the event loop by the bot's painter (:mod:`musbot.discordio.drawing`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -309,8 +308,3 @@ def table_png(snapshot: TableSnapshot) -> bytes:
     the same snapshot."""
     return png(table_picture(snapshot))
 
-
-async def render_in_thread(snapshot: TableSnapshot) -> bytes:
-    """:func:`table_png` in a worker thread, so the event loop keeps serving the other tables
-    meanwhile (Pillow releases the GIL while it draws and packs). Throttling is the caller's."""
-    return await asyncio.to_thread(table_png, snapshot)
