@@ -93,7 +93,7 @@ async def test_a_person_away_gets_volver_and_comes_back(tmp_path: Path) -> None:
         assert seat is not None and seat.away
         away = TABLE("away", name="Ana")
         previous = table.state.pages.previous
-        lines = table.state.page.lines + (previous.lines if previous else [])
+        lines = [*table.state.page.lines, *(previous.lines if previous else [])]
         assert any(away in line for line in lines)
         await scene.advance(16)
         back = await scene.press(ana, "back")

@@ -352,6 +352,7 @@ class Boards:
     def _finish(self, board: Board, shown: PageMessages) -> None:
         """A page is over: its messages show all its lines, without buttons."""
         shown.page.final = True
+        shown.escaped = Escaped()  # a finished hand shows its summary: its lines escaped go
         if shown.last is not None:
             board.recent[shown.last.message_id] = shown
             while len(board.recent) > RECENT_PAGES:
@@ -434,7 +435,7 @@ class Boards:
         if png is None:  # without its picture: the embed drops it
             rendered.embed.set_image(url=None)
             return {}
-        shown.png = None  # sent: not kept
+        shown.png = shown.page.picture = None  # sent: neither kept (the page stays pictured)
         shown.pictured = True
         return {"attachments": [discord.File(io.BytesIO(png), filename=picture_name(shown.page),
                                              description=rendered.embed.title)]}

@@ -35,6 +35,8 @@ def hand_ended(state: TableState, hand: Any, number: int, events: Sequence[ev.Ev
     page.picture = showdown(played, names, players=state.players, target=rules.puntos,
                             reyes=rules.reyes, lang=state.lang)
     page.pictured = page.picture is not None
+    if page.final:  # the next hand was dealt in the same move: the page was turned already
+        page.pack()
 
 
 def showdown(events: Sequence[ev.Event], names: dict[int, str], *, players: int, target: int,

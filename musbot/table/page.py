@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
+
+import orjson
 
 from musbot.engine import events as ev
 
@@ -29,6 +32,52 @@ _SECTIONS = (ev.LanceStarted, ev.CardsReplaced)
 """Events that begin a part of a hand of its own (a lance, a new mus round)."""
 
 
+class PackedLines(Sequence[str]):
+    """A finished page's lines, kept compressed: a table keeps its last hands for «Ver jugada»,
+    a save and a forgotten name, which read them whole and seldom, while the lines of a hand
+    with card emojis take four bytes a character as ``str``. Read back, they are the same
+    list; equal lines pack to equal bytes."""
+
+    __slots__ = ("_count", "_packed")
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        kept = list(lines)
+        self._count = len(kept)
+        self._packed = zlib.compress(orjson.dumps(kept))
+
+    def unpacked(self) -> list[str]:
+        return list(orjson.loads(zlib.decompress(self._packed)))
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        return self.unpacked()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.unpacked())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PackedLines):
+            return self._packed == other._packed
+        if isinstance(other, Sequence):
+            return len(other) == self._count and self.unpacked() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, which has none
+
+    def __repr__(self) -> str:
+        return f"PackedLines({self.unpacked()!r})"
+
+
+Lines = list[str] | PackedLines
+"""A page's lines: a list while it grows, packed once it is finished (:meth:`Page.pack`)."""
+
+
 @dataclass(slots=True)
 class Page:
     """One page of a table's record. ``lines`` only ever grows while the page is current."""
@@ -37,7 +86,8 @@ class Page:
     """1 for the table's first page, then one more for each new page."""
     hand_number: int | None = None
     """The match's hand this page narrates; None for the lobby (before a match)."""
-    lines: list[str] = field(default_factory=list)
+    lines: Lines = field(default_factory=list)
+    """Every line of the page; packed (:class:`PackedLines`) once the page is finished."""
     notes: list[tuple[int, str]] = field(default_factory=list)
     """The lines that are not the engine's, each with how many of the hand's events came
     before it: what :meth:`rebuild` needs besides the events."""
@@ -54,7 +104,7 @@ class Page:
     section: int = 0
     """Where the part of the hand in play begins among the lines (its deal, a new mus round,
     the lance being played): what a table shows at a glance, the rest one press away."""
-    summary: tuple[str, ...] = ()
+    summary: tuple[str, ...] | PackedLines = ()
     """The finished hand in a few lines (each lance's result, the showdown, the score):
     worded by the table when the hand ends, with the names it was played with."""
     picture: Any = None
@@ -68,8 +118,24 @@ class Page:
     to be forgotten is worded anew, :meth:`rename`)."""
 
     def note(self, text: str) -> None:
-        self.lines.append(text)
+        self._growing().append(text)
         self.notes.append((self.events, text))
+
+    def _growing(self) -> list[str]:
+        """The lines, to add to: a page packed and then written on again (a closed table's
+        last word, the match's last hand) is unpacked first."""
+        if isinstance(self.lines, PackedLines):
+            self.lines = self.lines.unpacked()
+        return self.lines
+
+    def pack(self) -> None:
+        """The page is finished: its lines and its summary are kept compressed
+        (:class:`PackedLines`)."""
+        self.final = True
+        if not isinstance(self.lines, PackedLines):
+            self.lines = PackedLines(self.lines)
+        if self.summary and not isinstance(self.summary, PackedLines):
+            self.summary = PackedLines(self.summary)
 
     def add_events(self, events: Sequence[ev.Event], render: EventLines,
                    names: NameList | None = None) -> None:
@@ -78,7 +144,7 @@ class Page:
         for event in events:
             if isinstance(event, _SECTIONS):
                 self.section = len(self.lines)
-            self.lines.extend(render(event))
+            self._growing().extend(render(event))
             self.events += 1
 
     def names_at(self, events: int) -> NameList | None:
@@ -144,18 +210,20 @@ class Page:
         self.notes = [(pos, pattern.sub(new, text)) for pos, text in self.notes]
         self.names = [(since, tuple((seat, new if name == old else name) for seat, name in names))
                       for since, names in self.names]
-        self.summary = tuple(_cut_forms(old).sub(new, pattern.sub(new, line))
-                             for line in self.summary)
-        lines = render_again(self) if render_again is not None else \
-            [pattern.sub(new, line) for line in self.lines]
-        self.lines[:] = [pattern.sub(new, line) for line in lines]
+        summary = tuple(_cut_forms(old).sub(new, pattern.sub(new, line))
+                        for line in self.summary)
+        self.summary = PackedLines(summary) if isinstance(self.summary, PackedLines) else summary
+        lines = [pattern.sub(new, line) for line in
+                 (render_again(self) if render_again is not None else self.lines)]
+        self.lines = PackedLines(lines) if isinstance(self.lines, PackedLines) else lines
         self.revision += 1
 
     @classmethod
     def from_json_final(cls, saved: dict[str, Any]) -> Page:
-        return cls(int(saved["number"]), saved.get("hand"), lines=[str(x) for x in saved["lines"]],
+        return cls(int(saved["number"]), saved.get("hand"),
+                   lines=PackedLines(str(x) for x in saved["lines"]),
                    refs=[(int(ref), int(first)) for ref, first in saved.get("refs", ())],
-                   final=True, summary=tuple(str(x) for x in saved.get("summary", ())),
+                   final=True, summary=PackedLines(str(x) for x in saved.get("summary", ())),
                    pictured=bool(saved.get("pictured", False)))
 
 
@@ -199,7 +267,7 @@ class Pages:
         """A new page for hand ``hand_number`` (nothing to do if the current one is it, fresh)."""
         if self.page.hand_number == hand_number and not self.page.events:
             return
-        self.page.final = True
+        self.page.pack()
         self.previous = self.page
         self.page = Page(self.page.number + 1, hand_number)
 
@@ -247,7 +315,7 @@ class Pages:
             old.section, old.summary, old.names = new.section, new.summary, new.names
             old.pictured = new.pictured
             if old.lines != new.lines:  # moves undone: lines taken back, others may follow
-                old.lines[:] = new.lines
+                old.lines = new.lines
                 old.revision += 1
             old.notes[:] = new.notes
             old.refs = list(new.refs)
