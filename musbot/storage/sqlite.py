@@ -72,8 +72,10 @@ WAL_SIZE_LIMIT = 64 * 2**20
 loop). SQLite reuses the file and keeps it at its largest size otherwise, which a burst (a
 thousand tables opened at once) leaves large."""
 
-WRITE_CACHE_KB = 8192
-"""Page cache of the loop's connection: a thousand live tables' rows and what they touch."""
+WRITE_CACHE_KB = 2048
+"""Page cache of the loop's connection: SQLite's own default. The pages it does not hold are in
+the system's file cache: at a thousand tables, 8 MB saved no time (p99 of a save's wait
+0.70 ms, against 0.66) for 6 KB more per table."""
 
 
 async def _stopped(opening: aiosqlite.Connection) -> None:
