@@ -84,7 +84,7 @@ def test_one_hands_reading_is_learnt_bit_for_bit_as_any_other(
     assert sparse.counts.tobytes() == dense.counts.tobytes()
     into_sparse, into_dense = Reading(), Reading()
     for into in (into_sparse, into_dense):
-        into.counts = array("d", base)
+        into.counts = array(into.counts.typecode, base)
     into_sparse.merge(sparse)
     into_dense.merge(dense)
     assert into_sparse.counts.tobytes() == into_dense.counts.tobytes()

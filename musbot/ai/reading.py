@@ -113,6 +113,9 @@ DISCARD_ODD = 0.25
 ROWS = len(BANDS) + 1
 """Strength bands: one per upper edge, and the last."""
 _CELLS = SITUATIONS * ROWS * WORDS
+_COUNT = "f"
+"""The counts' type: single precision, half a double's memory (a table keeps a reading per
+person seated for as long as it lives); what is saved is rounded to three decimals anyway."""
 
 
 def _at(sit: int, b: int, word: int) -> int:
@@ -173,7 +176,7 @@ class Reading:
         self._rarity: float | None = None
         """:meth:`rarity` as the counts are now (None: changed since): asked at every word
         learnt, each of which changes the counts of one situation only."""
-        self.counts = array("d", bytes(8 * _CELLS))
+        self.counts = array(_COUNT, bytes(_CELLS * array(_COUNT).itemsize))
         """Words seen, each spread over its neighbours, at ``_at(situation, band, category)``:
         one flat array rather than nested lists, as a table keeps several readings per seat for
         as long as it lives and lists would be as many objects for the garbage collector."""
@@ -272,7 +275,7 @@ class Reading:
         """Adds what ``other`` learnt (the stored reading and what this table learnt since)."""
         cells = other._cells
         if cells is None:
-            self.counts = array("d", map(operator.add, self.counts, other.counts))
+            self.counts = array(_COUNT, map(operator.add, self.counts, other.counts))
         else:  # a cell ``other`` never counted in adds 0.0: the same sums, a few of them
             counts, theirs = self.counts, other.counts
             for i in cells:
@@ -333,7 +336,7 @@ class Reading:
         if not (math.isfinite(fit) and 0 <= mus_odd <= mus_seen and math.isfinite(mus_seen)
                 and words >= 0):
             raise ValueError("damaged reading")
-        reading.counts = array("d", (x for sit in counts for row in sit for x in row))
+        reading.counts = array(_COUNT, (x for sit in counts for row in sit for x in row))
         reading.fit = max(-FIT_CAP, min(FIT_CAP, fit))
         reading.mus_odd, reading.mus_seen, reading.words = mus_odd, mus_seen, words
         return reading

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import uuid
 import zlib
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,7 +95,9 @@ class HandBook:
 
     def __init__(self) -> None:
         self.match_id = uuid.uuid4().hex
-        self.finished: deque[_Hand] = deque(maxlen=KEPT)
+        self.finished: list[_Hand] = []
+        """The last :data:`KEPT`, oldest first (a list: a deque's first block alone is 600
+        bytes, and every table keeps a book)."""
         self.current: dict[int, tuple[SenaSeen, ...]] = {}
         """The señas each word of the hand in play was said with, by the word's index."""
         self.holders: dict[int, Holder] = {}
@@ -130,7 +131,8 @@ class HandBook:
 
     def hand_over(self, number: int, transcript: dict[str, Any]) -> None:
         self.finished.append(_Hand(number, zlib.compress(orjson.dumps(transcript), 1),
-                                   self.current, self.holders))
+                                   self.current, _shared(self.holders, self.finished)))
+        del self.finished[:-KEPT]
         self.current = {}
         self.holders = {}
 
@@ -226,6 +228,15 @@ def _holders_json(holders: dict[int, Holder]) -> list[list[Any]]:
 
 def _holders_from(data: list[list[Any]]) -> dict[int, Holder]:
     return {int(item[0]): Holder.from_json(item[1:]) for item in data}
+
+
+def _shared(holders: dict[int, Holder], finished: Sequence[_Hand]) -> dict[int, Holder]:
+    """A finished hand's holders: the hand before's dict when they are the same (the same people
+    held the same seats to the end, as in most hands), one dict for many hands. Only «forget
+    me» changes a finished hand's holders, and it changes every hand's alike."""
+    if finished and finished[-1].holders == holders:
+        return finished[-1].holders
+    return holders
 
 
 def _senas_json(senas: dict[int, tuple[SenaSeen, ...]]) -> list[list[Any]]:
