@@ -37,7 +37,7 @@ from musbot.discordio.markup import NO_MENTIONS
 from musbot.discordio.relay import Relay
 from musbot.discordio.translator import CatalogueTranslator
 from musbot.discordio.venue import DiscordVenue
-from musbot.i18n import DISCORD
+from musbot.i18n import DISCORD, compile_all
 from musbot.pictures.worker import Drawer
 from musbot.runtime import collect_periodically, tune_gc
 from musbot.storage import Database, DatabaseClosed, ServerSettings, StorageError
@@ -209,6 +209,7 @@ class MusBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())  # names in the client's language
         await self.sync_commands()
         warm()  # before any table plays: its first showdown would build these
+        compile_all()  # and its first sentence, in whatever language it speaks
         if self.sync_card_emojis:  # in the background: the list, then what is missing
             self.card_emojis.start(self, clock=self.clock, upload=0 in self.config.own_shards)
         if self.tune_runtime:

@@ -104,14 +104,11 @@ def _read(name: str, locale: str | None) -> Catalog:
 
 
 @functools.cache
-def _source() -> Catalog:
-    return _read(TEMPLATE, None)
-
-
-@functools.cache
 def _plural_params() -> dict[str, str]:
+    """Each plural sentence's count, from the template's comments. The parsed template is not
+    kept (a megabyte, for the process's life): it is read again for the Spanish sentences."""
     params = {}
-    for message in _source():
+    for message in _read(TEMPLATE, None):
         for comment in message.auto_comments:
             if comment.startswith(PLURAL_COMMENT):
                 params[str(message.context)] = comment.removeprefix(PLURAL_COMMENT).strip()
@@ -142,7 +139,7 @@ def _entries(catalog: Catalog, source: bool) -> dict[str, Entry]:
 def compiled(lang: str) -> Catalogue:
     """A language's catalogue, compiled from its ``.po`` on first use."""
     if lang == DEFAULT_LANGUAGE:
-        return Catalogue(lang, _entries(_source(), source=True))
+        return Catalogue(lang, _entries(_read(TEMPLATE, None), source=True))
     spanish = compiled(DEFAULT_LANGUAGE).entries
     own = _entries(_read(f"{lang}.po", lang), source=False)
     missing = spanish.keys() - own.keys()
@@ -155,6 +152,13 @@ def compiled(lang: str) -> Catalogue:
 def catalog(lang: str) -> Any:
     """The sections of ``lang`` (Spanish for a language the bot does not have)."""
     return compiled(lang if lang in LANGUAGE_CODES else DEFAULT_LANGUAGE)
+
+
+def compile_all() -> None:
+    """Every language's catalogue compiled now, at a bot's start: no table's first sentence
+    waits for its language's."""
+    for code in LANGUAGE_CODES:
+        compiled(code)
 
 
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
