@@ -349,6 +349,7 @@ def _load_figures(**changed: Any) -> dict[str, Any]:
         "server_cpu_ms_per_action": None, "loop_busy": 0.02, "max_actions_per_s": 6815.6,
         "closed_seconds": 0.5, "closed_latency_ms_p50": 0.4, "engine_share": 0.096,
         "engine_ms_per_action": 0.0115, "rss_mb": 78.2, "kb_per_table": 85.3,
+        "heap_trims": 6, "heap_trim_ms_max": 2.8,
         "pictures_drawn": 4000, "pictures_skipped": 12,
         "db_bytes_per_hand": 1518.0, "hands": 232, "state_bytes": 5122.0, "db_mb": 0.5,
         "size_measure": "dbstat", "setup_s": 0.01, "live_tables": 3, "restored": 3,

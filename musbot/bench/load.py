@@ -80,7 +80,7 @@ from typing import Any
 from musbot.ai import warm
 from musbot.console import cli_language, decimal, whole
 from musbot.engine import Rules
-from musbot.i18n import CLI
+from musbot.i18n import CLI, compile_all
 
 from .databases import BadTarget, Scratch, ServerCpu, kind_of
 from .faults import Faults, Outage, lost, marks
@@ -154,7 +154,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
     """The whole benchmark on ``scratch``, an empty database made for it; returns every figure
     (see :func:`bench_load`). ``picture_workers``: the pictures' worker processes (None: the
     bot's, :data:`musbot.pictures.worker.WORKERS`)."""
-    from musbot.runtime import audit_elsewhere, collect_periodically, tune_gc
+    from musbot.runtime import TRIMS, audit_elsewhere, collect_periodically, tune_gc
     from musbot.storage import Database
     from musbot.table.pause import MAX_RETRY_SECONDS
     from musbot.table.persist import TablePersister
@@ -177,6 +177,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         exporter = await serve_metrics(metrics_at, metrics, manager, transport, client,
                                        carried)
     warm(rules)  # as the bot does at start-up: the process's, not a table's
+    compile_all()  # as the bot's start does too
     gc.collect()
     rss_before = current_rss()
     setup = time.perf_counter()
@@ -192,6 +193,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         tune_gc()
         collector = asyncio.get_running_loop().create_task(collect_periodically())
     cpu_start = time.process_time()
+    trims, TRIMS.longest = TRIMS.count, 0.0
     pauses = GcPauses()
     gc.callbacks.append(pauses)
     saves.on = True
@@ -218,6 +220,7 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         await away
         await faults.resumed((one.table for one in seated), MAX_RETRY_SECONDS * 4)
     open_stats = client.stats.snapshot()
+    trims, trim_longest = TRIMS.count - trims, TRIMS.longest
     steal.stop()
     others.stop()
     drawing = _drawing_cpu(transport) - drawing if drawing is not None else None
@@ -294,6 +297,8 @@ async def run_load(tables: int, minutes: float, rate: float, closed_seconds: flo
         "engine_ms_per_action": round(engine_cpu / max(received, 1) * 1000, 4),
         "rss_mb": round(peak_rss() / 2**20, 1),
         "kb_per_table": round((rss_live - rss_before) / tables / 1024, 1),
+        "heap_trims": trims,
+        "heap_trim_ms_max": round(trim_longest * 1000, 2),
         "pictures_drawn": pictures[0],
         "pictures_skipped": pictures[1],
         "picture_workers": pictures[2],
