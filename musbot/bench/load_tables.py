@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import random
+import hashlib
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from musbot.engine import Action, Match, Rules, secure_shuffle
 from musbot.engine.cards import Card
@@ -25,6 +26,8 @@ GUILD_ID = 1
 CHANNEL_BASE = 10**15
 """Channel ids of the benchmark's tables (Discord-sized, never a real id of ours)."""
 USER_BASE = 2 * 10**15
+
+T = TypeVar("T")
 
 
 
@@ -46,6 +49,32 @@ class RecordingShuffler:
         return lambda cards: list(next(decks))
 
 
+class TableDraws:
+    """The random choices of one table's people, reproducible from the seed: a numbered draw
+    hashed with the table's key, in a few bytes where a ``random.Random`` keeps 2.5 KB of state
+    (the benchmark's own memory counts in its figure per table)."""
+
+    __slots__ = ("_drawn", "_key")
+
+    def __init__(self, key: str) -> None:
+        self._key = hashlib.blake2b(key.encode()).digest()
+        self._drawn = 0
+
+    def random(self) -> float:
+        """The next draw, in [0, 1)."""
+        self._drawn += 1
+        digest = hashlib.blake2b(self._drawn.to_bytes(8, "little"), digest_size=8,
+                                 key=self._key).digest()
+        return (int.from_bytes(digest, "little") >> 11) / 2**53
+
+    def choice(self, options: Sequence[T]) -> T:
+        return options[int(self.random() * len(options))]
+
+    def expovariate(self, rate: float) -> float:
+        """The time to the next of a Poisson process's arrivals at ``rate``."""
+        return -math.log(1.0 - self.random()) / rate
+
+
 @dataclass
 class Seated:
     """One benchmark table and its simulated people; ``log`` is every action it received, for
@@ -54,7 +83,7 @@ class Seated:
     index: int
     table: Any
     users: list[int]
-    rng: random.Random
+    rng: TableDraws
     shuffler: RecordingShuffler
     seats: bytearray = field(default_factory=bytearray)
     log: list[Action | None] = field(default_factory=list)
@@ -110,7 +139,7 @@ async def _open_tables(count: int, seed: int, rules: Rules, manager: Any, transp
         for seat, user in enumerate(users):
             await table.join(user, f"Jugador {seat + 1}", pair=Rules.team(seat))
         await table.start(users[0])
-        return Seated(i, table, users, random.Random(f"{seed}/people/{i}"), shuffler,
+        return Seated(i, table, users, TableDraws(f"{seed}/people/{i}"), shuffler,
                       heard=functools.partial(transport.boards.heard, channel_id))
 
     return list(await asyncio.gather(*(one(i) for i in range(count))))
@@ -130,7 +159,7 @@ async def _open_loop(seated: list[Seated], rate: float, seconds: float, seed: in
     loop_cpu = time.thread_time()
 
     async def drive(one: Seated) -> None:
-        arrivals = random.Random(f"{seed}/arrivals/{one.index}")
+        arrivals = TableDraws(f"{seed}/arrivals/{one.index}")
         due = start + arrivals.expovariate(per_table)
         while due < end:
             user, action = one.next_move()  # decided before it is due: no think time

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import random
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, Protocol, TypeVar
 
 from .actions import MUS, NO_HAY_MUS, Action, ActionKind, envido, mas
 
@@ -11,8 +11,19 @@ _MUS: Final = ActionKind.MUS
 _DESCARTE: Final = ActionKind.DESCARTE
 _PASO: Final = ActionKind.PASO
 
+T = TypeVar("T")
 
-def random_action(legal: tuple[Action, ...], rng: random.Random) -> Action:
+
+class Draws(Protocol):
+    """What :func:`random_action` draws from: a ``random.Random``, or anything with its
+    ``random`` and ``choice``."""
+
+    def random(self) -> float: ...
+
+    def choice(self, options: Sequence[T], /) -> T: ...
+
+
+def random_action(legal: tuple[Action, ...], rng: Draws) -> Action:
     """Any legal action, weighted so that hands usually reach the tanteo (a uniform choice would
     throw an órdago in a third of all lances and end most hands at Grande)."""
     kind = legal[0].kind
