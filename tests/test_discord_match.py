@@ -15,6 +15,7 @@ from pathlib import Path
 from discord_match import (
     SHOWDOWN,
     assert_pages_show_stored_moves,
+    hand_event_lines,
     hand_pages,
     make_scene,
     open_and_start,
@@ -25,6 +26,8 @@ from discord_match import (
 from table_helpers import ANY_CARD
 
 from musbot.bot import BOT_DELAY
+from musbot.discordio.markup import plain
+from musbot.i18n import DISCORD
 
 
 async def test_one_person_and_three_bots_within_discords_budget(tmp_path: Path) -> None:
@@ -70,3 +73,47 @@ def before_showdown(text: str) -> str:
     """What a public text says before any showdown: the log's lines up to «Se enseñan las
     cartas», without a finished hand's summary lines of the hands shown."""
     return SHOWN_HANDS.sub("", text.split(SHOWDOWN)[0])
+
+
+async def test_ver_jugada_shows_a_finished_hands_whole_log_to_the_presser_alone(
+        tmp_path: Path) -> None:
+    """«Ver jugada» on the messages of the hands finished before the one in play (kept packed
+    by the table, issue 43): every move of the hand as the engine words its stored transcript,
+    answered privately; a hand the table keeps no more is said so in one sentence."""
+    scene = make_scene(tmp_path, ["Ana"])
+    world, channel = scene.world, scene.channel
+    [ana] = scene.people
+    async with world.connected(scene.bot):
+        await open_and_start(scene)
+        table = scene.table()
+        for _ in range(4000):
+            match = table.match
+            assert match is not None
+            if match.hand_number > 3 or table.lifecycle != "playing":
+                break
+            if table.state.awaits(ana.user):
+                await scene.play_turn(ana)
+            else:
+                await scene.advance(0.5)
+        assert table.match is not None and table.match.hand_number == 4
+        await scene.advance(10)  # the finished hand's message edited to its final form
+        names = table.names()
+        pages = hand_pages(world, channel)
+        stored = await stored_hands(tmp_path / "musbot.db")
+
+        async def pressed_log(number: int) -> tuple[list[str], list[str]]:
+            message = pages[number][-1]
+            [log] = [c for c in message.custom_ids() if c.startswith("mus:h:log:")]
+            pressed = await world.press(scene.bot, ana.user, message.id, log)
+            await scene.settle()
+            return pressed.ephemeral_texts(), pressed.public_texts()
+
+        for number in (2, 3):  # the table's page before this one, and one of the board's
+            answer, public = await pressed_log(number)
+            shown = "\n".join(answer).split("\n")
+            expected = [plain(line) for line in hand_event_lines(stored[number - 1][0], names)]
+            rest = iter(shown)  # every move, in order, among the table's own notes
+            assert all(line in rest for line in expected), (number, shown, expected)
+            assert not public
+        answer, public = await pressed_log(1)
+        assert answer == [DISCORD("hand_gone")] and not public
