@@ -72,9 +72,12 @@ class Catalogue:
     """One language: its sections as attributes (``ERRORS``, ``TABLE``, ``LANCES``, ``NAME``…),
     as the code has always read them."""
 
-    def __init__(self, code: str, entries: Mapping[str, Entry]) -> None:
+    def __init__(self, code: str, entries: Mapping[str, Entry],
+                 plural_counts: Mapping[str, str] | None = None) -> None:
         self.code = code
         self.entries = dict(entries)
+        self.plural_counts = dict(plural_counts or {})
+        """Each plural sentence's count, read from the template (the Spanish catalogue's)."""
         sections: dict[str, dict[Any, Entry]] = {}
         for context, entry in self.entries.items():
             section, dot, key = context.partition(".")
@@ -103,23 +106,18 @@ def _read(name: str, locale: str | None) -> Catalog:
         return read_po(handle, locale=locale, abort_invalid=True)
 
 
-@functools.cache
-def _plural_params() -> dict[str, str]:
-    """Each plural sentence's count, from the template's comments. The parsed template is not
-    kept (a megabyte, for the process's life): it is read again for the Spanish sentences."""
-    params = {}
-    for message in _read(TEMPLATE, None):
-        for comment in message.auto_comments:
-            if comment.startswith(PLURAL_COMMENT):
-                params[str(message.context)] = comment.removeprefix(PLURAL_COMMENT).strip()
-    return params
+def _plural_counts(template: Catalog) -> dict[str, str]:
+    """Each plural sentence's count, from its comment in the template."""
+    return {str(message.context): comment.removeprefix(PLURAL_COMMENT).strip()
+            for message in template for comment in message.auto_comments
+            if comment.startswith(PLURAL_COMMENT)}
 
 
-def _entries(catalog: Catalog, source: bool) -> dict[str, Entry]:
+def _entries(catalog: Catalog, counts: dict[str, str], *, source: bool) -> dict[str, Entry]:
     """Key → sentence of one compiled catalogue: the template's msgids for Spanish, the
-    translated, non-fuzzy msgstrs otherwise (anything else is missing)."""
+    translated, non-fuzzy msgstrs otherwise (anything else is missing); ``counts``: each plural
+    sentence's count."""
     rule = _plural_rule(catalog.plural_expr)
-    counts = _plural_params()
     found: dict[str, Entry] = {}
     for message in catalog:
         if not message.id or message.context is None:
@@ -138,10 +136,13 @@ def _entries(catalog: Catalog, source: bool) -> dict[str, Entry]:
 @functools.cache
 def compiled(lang: str) -> Catalogue:
     """A language's catalogue, compiled from its ``.po`` on first use."""
-    if lang == DEFAULT_LANGUAGE:
-        return Catalogue(lang, _entries(_read(TEMPLATE, None), source=True))
-    spanish = compiled(DEFAULT_LANGUAGE).entries
-    own = _entries(_read(f"{lang}.po", lang), source=False)
+    if lang == DEFAULT_LANGUAGE:  # the template, read once and not kept (a megabyte of babel's)
+        template = _read(TEMPLATE, None)
+        counts = _plural_counts(template)
+        return Catalogue(lang, _entries(template, counts, source=True), counts)
+    source = compiled(DEFAULT_LANGUAGE)
+    spanish = source.entries
+    own = _entries(_read(f"{lang}.po", lang), source.plural_counts, source=False)
     missing = spanish.keys() - own.keys()
     if missing:  # tests/test_i18n.py fails on it; a running bot says so and speaks Spanish there
         log.warning("%s: %d sentences not translated, said in Spanish: %s", lang, len(missing),
