@@ -176,7 +176,7 @@ class Reading:
         self._rarity: float | None = None
         """:meth:`rarity` as the counts are now (None: changed since): asked at every word
         learnt, each of which changes the counts of one situation only."""
-        self.counts = array(_COUNT, bytes(_CELLS * array(_COUNT).itemsize))
+        self.counts = array(_COUNT, [0.0]) * _CELLS
         """Words seen, each spread over its neighbours, at ``_at(situation, band, category)``:
         one flat array rather than nested lists, as a table keeps several readings per seat for
         as long as it lives and lists would be as many objects for the garbage collector."""
