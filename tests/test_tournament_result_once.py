@@ -57,11 +57,16 @@ async def one_match(runner: TournamentRunner) -> Cup:
     return cup
 
 
-async def saved_match(db: Database, tournament_id: int, match_id: str) -> dict[str, Any]:
-    """The match as the tournament's saved state holds it."""
+async def saved_state(db: Database, tournament_id: int) -> dict[str, Any]:
+    """The tournament's saved state, as stored."""
     [(state,)] = await select(db, "SELECT state FROM tournaments WHERE tournament_id = ?",
                               (tournament_id,))
-    document = orjson.loads(state)
+    return dict(orjson.loads(state))
+
+
+async def saved_match(db: Database, tournament_id: int, match_id: str) -> dict[str, Any]:
+    """The match as the tournament's saved state holds it."""
+    document = await saved_state(db, tournament_id)
     return next(m for m in document["matches"] if m["id"] == match_id)
 
 
@@ -129,9 +134,7 @@ async def test_the_result_is_read_from_the_one_place_and_a_save_cannot_contradic
     assert winner is not None
 
     # A copy slipped into the tournament's state is not read: the table's stored match is.
-    [(state,)] = await select(db, "SELECT state FROM tournaments WHERE tournament_id = ?",
-                              (cup.tournament_id,))
-    document = orjson.loads(state)
+    document = await saved_state(db, cup.tournament_id)
     for m in document["matches"]:
         if m["id"] == match.id:
             m.update(games=[0, 7], tantos=[1, 2], winner=1 - winner)
