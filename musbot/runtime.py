@@ -136,6 +136,18 @@ def trim_heap() -> bool:
     return True
 
 
+def process_ticks(pid: int) -> int | None:
+    """A process's CPU time so far (user and system) in clock ticks, from Linux's ``/proc``;
+    None where there is none, or once the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            text = stat.read()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()  # after the name, which may hold anything
+    return int(fields[11]) + int(fields[12])
+
+
 @dataclass(frozen=True, slots=True)
 class Audit:
     """What an audit cost the bot and found."""

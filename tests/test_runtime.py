@@ -124,6 +124,22 @@ def test_a_trim_gives_the_heaps_freed_middle_back_to_the_system() -> None:
     assert len(kept) == 3750
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="no Linux /proc")
+def test_a_process_cpu_time_is_read_in_ticks_and_none_once_it_is_gone() -> None:
+    before = runtime.process_ticks(os.getpid())
+    assert before is not None and before >= 0
+    end = time.process_time() + 0.2
+    while time.process_time() < end:  # a fifth of a second of this process's CPU
+        pass
+    after = runtime.process_ticks(os.getpid())
+    assert after is not None and after - before >= 0.1 * os.sysconf("SC_CLK_TCK")
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert runtime.process_ticks(pid) is None
+
+
 def test_a_young_collection_freezes_its_survivors(restore_gc: None) -> None:
     """What outlives its young collection is never walked again: later collections cost what
     is new, not what the tables keep."""

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from musbot.runtime import process_ticks
 from musbot.storage.database import SQLITE_SCHEME
 
 PER_HAND_TABLES = ("hands", "ledger", "ordagos", "games", "matches", "match_seats")
@@ -232,15 +233,13 @@ def _cpu_of(pids: Sequence[int]) -> dict[int, int]:
     """utime + stime in clock ticks of each pid that is a local PostgreSQL process."""
     found: dict[int, int] = {}
     for pid in pids:
+        ticks = process_ticks(pid)
         try:
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-                text = stat.read()
             with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
                 command = cmdline.read()
         except OSError:
             continue
-        if b"postgres" not in command:
+        if ticks is None or b"postgres" not in command:
             continue  # a pid of a server elsewhere, the same number as one of ours here
-        fields = text[text.rindex(")") + 2:].split()
-        found[pid] = int(fields[11]) + int(fields[12])
+        found[pid] = ticks
     return found

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from musbot.runtime import process_ticks
+
 WORKERS = 1
 """Worker processes: one. At ``musbot bench load --tables 1000 --rate 1000`` the pictures ask
 for 0.6-0.7 of a core (400 a second at 1.6-1.8 ms of CPU each), which one worker has on the two
@@ -237,12 +239,10 @@ class Drawer:
         what ``musbot bench load`` reports as the pictures' cores."""
         total = 0.0
         for worker in self._started:
-            try:
-                with open(f"/proc/{worker.process.pid}/stat", encoding="ascii") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
+            ticks = process_ticks(worker.process.pid)
+            if ticks is None:
                 return None
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            total += ticks / os.sysconf("SC_CLK_TCK")
         return total
 
     def close(self) -> None:
