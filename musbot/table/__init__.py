@@ -34,8 +34,8 @@ The walk of «envido 5», typed in a table's channel, to the edited hand message
    snapshot rendered by ``musbot.discordio.embeds.render_page`` shows «Ana: envido 5.».
 
 A tournament match's table tells its tournament through the same saved state: after the save
-and the publishing, :meth:`Table._tell <musbot.table.runner.Table._tell>` hands its immutable
-notice (``notice.py``) to the manager's subscribers (the walk of a match's end:
+and the publishing, :meth:`Table._commit <musbot.table.runner.Table._commit>` hands its
+immutable notice (``notice.py``) to the manager's subscribers (the walk of a match's end:
 :mod:`musbot.tournament`).
 """
 

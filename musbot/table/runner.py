@@ -257,13 +257,14 @@ class Table(TableView):
         await self._publish(result)
         if saved.ratings:
             await self._commit(upkeep.ratings(self.state, saved.ratings))
-        told, self.notice = self.notice, notice_of(self.state)
-        if self.state.lifecycle != self._lifecycle_told:
-            self._lifecycle_told = self.state.lifecycle
-            self._tell()
-        elif told is not None and self.notice is not None and self.notice.over \
-                and self.notice.recorded and not told.recorded:
-            self._tell()  # the match over, its records stored at last
+        told = self.notice
+        self.notice = notice = notice_of(self.state)
+        moved = self.state.lifecycle != self._lifecycle_told
+        self._lifecycle_told = self.state.lifecycle
+        stored = told is not None and notice is not None and notice.over and notice.recorded \
+            and not told.recorded  # the match over, its records stored at last
+        if notice is not None and (moved or stored):
+            self._on_notice(self, notice)
 
     def _tell(self) -> None:
         """The notice of what was just saved and shown, to whoever runs the tournament (lock

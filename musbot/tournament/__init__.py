@@ -65,10 +65,10 @@ The walk of a tournament match's end, from its table's last point to the board:
 2. The table saves before anything is shown: ``musbot.table.runner.Table._commit`` has
    ``musbot.table.persist.TablePersister.save`` store the state and the records, the table's
    stored match finished (``musbot.storage.matches.Matches.record_finished_match``).
-3. Under the table's lock, ``musbot.table.runner.Table._tell`` builds the «match over» notice
-   from that saved state (``musbot.table.notice.notice_of``: games played, tantos, the bot's
-   flag, the stored match's key) and ``musbot.table.manager.TableManager._tell`` hands it to
-   the subscribers.
+3. Under the table's lock, ``musbot.table.runner.Table._commit`` builds the «match over»
+   notice from that saved state (``musbot.table.notice.notice_of``: games played, tantos, the
+   bot's flag, the stored match's key) and ``musbot.table.manager.TableManager._tell`` hands it
+   to the subscribers.
 4. The runner hears it: ``musbot.tournament.live.tables.MatchTables._heard`` and, under the
    tournament's lock, ``musbot.tournament.live.tables.MatchTables._table_news`` makes the
    change ``musbot.tournament.playing.Playing.record`` (``musbot.table.notice.MatchNotice.score``
